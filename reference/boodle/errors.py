@@ -1,0 +1,97 @@
+"""Source locations and the one error type users see.
+
+Every error raised on user input is a :class:`BoodleError` carrying a
+:class:`Span`; :meth:`BoodleError.render` prints it as ``file:line:col``,
+the source line, a caret under the fault and a hint, the way compilers do.
+Nothing else should reach a user as a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a construct was written: 1-based line and column, end exclusive.
+
+    ``text`` is the whole source the span points into (kept so an error can
+    quote the line); it takes no part in equality.
+    """
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str = field(default="", compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def source_line(self) -> str:
+        """The source line the span starts on, without its newline."""
+        lines = self.text.splitlines()
+        return lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+
+
+class BoodleError(Exception):
+    """An error in user input (a rules file, a move, a command argument).
+
+    ``message`` says what is wrong; ``span`` where (``None`` when there is
+    no source, e.g. a bad command-line value); ``hint`` what to do instead;
+    ``rule`` the spec rule id a rejected move breaks (e.g. ``lead.lowest``);
+    ``notes`` stack context such as "while loading base variant michigan".
+    """
+
+    def __init__(
+        self,
+        message: str,
+        span: Span | None = None,
+        hint: str | None = None,
+        rule: str | None = None,
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+        self.rule = rule
+        self.notes = notes
+
+    def with_note(self, note: str) -> BoodleError:
+        """Return a copy of this error with one more context note."""
+        return BoodleError(self.message, self.span, self.hint, self.rule, (*self.notes, note))
+
+    def render(self) -> str:
+        """The full human-readable error: location, message, source line, caret, hint."""
+        head = f"{self.span}: error: {self.message}" if self.span else f"error: {self.message}"
+        if self.rule:
+            head += f" [rule {self.rule}]"
+        out = [head]
+        if self.span and self.span.source_line():
+            line = self.span.source_line()
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            out.append(f"  {self.span.line:>4} | {line}")
+            out.append("       | " + " " * (self.span.column - 1) + "^" * width)
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        out.extend(f"  note: {note}" for note in self.notes)
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """A ``did you mean X?`` hint for the closest choice, or ``None``."""
+    pool = list(choices)
+    close = difflib.get_close_matches(word, pool, n=1, cutoff=0.5)
+    if not close:
+        folded = {choice.casefold(): choice for choice in pool}
+        close = [folded[word.casefold()]] if word.casefold() in folded else []
+    return f"did you mean {close[0]}?" if close else None

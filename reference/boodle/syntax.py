@@ -1,0 +1,706 @@
+"""Text → syntax tree: the Lark parser, its friendly errors, and the AST.
+
+The grammar lives in ``grammar/boodle.lark`` (shipped as package data).  The
+AST is deliberately thin: a :class:`VariantDecl` is a list of keyed
+:class:`Clause` items (``players``, ``board``, ``phase:play`` …), blocks hold
+clauses of their own.  Keys are what ``extends`` merges on (spec §11); the
+meaning of each clause is given by :mod:`boodle.build`.
+"""
+
+from __future__ import annotations
+
+import re
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .cards import Card, parse_card
+from .errors import BoodleError, Span, did_you_mean
+from .resources import grammar_path
+
+MAX_SOURCE_BYTES = 256 * 1024
+"""Rules files larger than this are refused before parsing (spec §11.3)."""
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One keyed statement.  ``value`` is a plain value, a :class:`CardLit`,
+    a tuple of those, or a nested tuple of clauses for blocks."""
+
+    key: str
+    value: Any
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class CardLit:
+    """A card as written, with where it was written."""
+
+    card: Card
+    text: str
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class NameLit:
+    """A name (section, phase or variant) as written."""
+
+    name: str
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class PhaseDecl:
+    """``phase NAME "label" is KIND { rules }``: rules keyed for merging."""
+
+    name: str
+    label: str | None
+    kind: str
+    rules: tuple[Clause, ...]
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class VariantDecl:
+    """One parsed ``variant NAME [extends BASE] { … }`` before resolution."""
+
+    name: str
+    base: NameLit | None
+    items: tuple[Clause, ...]
+    span: Span = field(compare=False)
+    source: str = field(default="", compare=False, repr=False)
+
+
+_CURRENT_TEXT: ContextVar[str] = ContextVar("_CURRENT_TEXT", default="")
+
+
+class _GluedKeyword(Exception):
+    """A keyword matched the front of a longer word (``onn`` lexed as ``on``)."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+def _keyword_boundary(token: Token) -> Token:
+    text = _CURRENT_TEXT.get()
+    end = token.end_pos
+    if end is not None and end < len(text) and (text[end].isalnum() or text[end] in "_-"):
+        raise _GluedKeyword(token)
+    return token
+
+
+@lru_cache(maxsize=None)
+def parser(start: str = "start") -> Lark:
+    """The LALR parser for ``start`` (``start``, ``card``, ``section``, ``lead_rule``).
+
+    Keywords must end at a word boundary: the contextual lexer alone would
+    read ``onn`` as the keyword ``on`` followed by ``n``.
+    """
+    grammar = grammar_path().read_text(encoding="utf-8")
+    probe = Lark(grammar, parser="lalr", start=start)
+    callbacks = {
+        term.name: _keyword_boundary
+        for term in probe.terminals
+        if (term.pattern.type == "str" and term.pattern.value[-1:].isalpha())
+        or (term.pattern.type == "re" and term.name not in ("STRING", "COMMENT", "WS"))
+    }
+    return Lark(
+        grammar,
+        parser="lalr",
+        propagate_positions=True,
+        start=start,
+        maybe_placeholders=False,
+        lexer_callbacks=callbacks,
+    )
+
+
+def parse(text: str, file: str = "<string>") -> VariantDecl:
+    """Parse one rules file into a :class:`VariantDecl`.
+
+    Raises :class:`BoodleError` with file, line, column, caret and hint on
+    any syntax error, and for a file over :data:`MAX_SOURCE_BYTES`.
+    """
+    if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
+        raise BoodleError(
+            f"rules file is larger than {MAX_SOURCE_BYTES // 1024} KiB",
+            Span(file, 1, 1, 1, 2, text),
+            hint="a variant is a few hundred lines at most; split house rules into files",
+        )
+    token = _CURRENT_TEXT.set(text)
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, file) from None
+    except _GluedKeyword as exc:
+        raise _glued_error(exc.token, text, file) from None
+    finally:
+        _CURRENT_TEXT.reset(token)
+    decl = _ToAst(file, text).transform(tree)
+    assert isinstance(decl, VariantDecl)
+    return decl
+
+
+def parse_fragment(text: str, start: str) -> Tree[Token]:
+    """Parse a fragment (a ``card``, a ``section`` line, a ``lead_rule``) alone."""
+    token = _CURRENT_TEXT.set(text)
+    try:
+        return parser(start).parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, "<fragment>") from None
+    except _GluedKeyword as exc:
+        raise _glued_error(exc.token, text, "<fragment>") from None
+    finally:
+        _CURRENT_TEXT.reset(token)
+
+
+# ---------------------------------------------------------------- errors
+
+_FRIENDLY = {
+    "CARD": "a card (like K♣, KC, 10♥ or TH)",
+    "RANK": "a rank (2-10, J, Q, K, A)",
+    "SUIT": "a suit (♣ ♦ ♥ ♠ or C D H S)",
+    "NAME": "a name (lower case, like kitty or king-queen)",
+    "STRING": 'a quoted label (like "Kitty")',
+    "INT": "a whole number",
+    "$END": "the end of the file",
+}
+
+
+def _terminal_text(name: str) -> tuple[str, str | None]:
+    """A readable name for terminal ``name`` and its keyword text, if it is one."""
+    if name in _FRIENDLY:
+        return _FRIENDLY[name], None
+    for term in parser().terminals:
+        if term.name == name:
+            if term.pattern.type == "str":
+                return f'"{term.pattern.value}"', term.pattern.value
+            alts = re.findall(r"[a-z ]+", term.pattern.value)
+            return " or ".join(f'"{alt}"' for alt in alts) or name.lower(), None
+    return name.lower(), None
+
+
+def _keywords() -> list[str]:
+    return [
+        term.pattern.value
+        for term in parser().terminals
+        if term.pattern.type == "str" and term.pattern.value.isalpha()
+    ]
+
+
+def _glued_error(token: Token, text: str, file: str) -> BoodleError:
+    line, column = token.line or 1, token.column or 1
+    word = _word_at(text, line, column)
+    span = Span(file, line, column, line, column + len(word), text)
+    hint = did_you_mean(word, _keywords()) or f"write '{token}' as a word of its own"
+    return BoodleError(f"unexpected '{word}'", span, hint=hint)
+
+
+def _at_end(exc: UnexpectedInput) -> bool:
+    if isinstance(exc, UnexpectedEOF):
+        return True
+    return isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> BoodleError:
+    line, column = exc.line, exc.column
+    if _at_end(exc) or line is None or line < 1:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    expected: set[str] = set()
+    if isinstance(exc, UnexpectedToken | UnexpectedEOF):
+        expected = set(exc.expected)
+    elif isinstance(exc, UnexpectedCharacters):
+        expected = set(exc.allowed or ())
+    readable = sorted({_terminal_text(name)[0] for name in expected})
+    keywords = [kw for name in expected if (kw := _terminal_text(name)[1])]
+    word = _word_at(text, line, column)
+    width = max(len(word), 1)
+    span = Span(file, line, column, line, column + width, text)
+    if _at_end(exc):
+        word, span = "", Span(file, line, column, line, column + 1, text)
+    found = f"'{word}'" if word else "end of file"
+    message = f"unexpected {found}"
+    if readable:
+        shown = readable if len(readable) <= 8 else [*readable[:8], "…"]
+        message += "; expected " + ", ".join(shown)
+    hint = did_you_mean(word, keywords) if word else None
+    if hint is None and re.fullmatch(r"(10|[0-9TJQKA])[A-Za-z♣♦♥♠]?", word):
+        hint = "cards are written rank then suit: K♣, KC, 10♥ or TH"
+    if hint is None and not word and '"}"' in readable:
+        hint = "a block is not closed: add the missing '}'"
+    return BoodleError(message, span, hint=hint)
+
+
+def _word_at(text: str, line: int, column: int) -> str:
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return ""
+    match = re.match(r'"[^"\n]*"?|[\w♣♦♥♠-]+|\S', lines[line - 1][column - 1 :])
+    return match.group(0) if match else ""
+
+
+# ---------------------------------------------------------------- tree → AST
+
+
+def _span_of(meta: Any, file: str, text: str) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(file, 1, 1, 1, 2, text)
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column, text)
+
+
+def _token_span(tok: Token, file: str, text: str) -> Span:
+    return Span(
+        file,
+        tok.line or 1,
+        tok.column or 1,
+        tok.end_line or tok.line or 1,
+        tok.end_column or (tok.column or 1) + len(tok),
+        text,
+    )
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """One method per grammar alias; an unhandled alias is a programming error."""
+
+    def __init__(self, file: str, text: str) -> None:
+        super().__init__()
+        self.file = file
+        self.text = text
+
+    def __default__(self, data: Any, children: Any, meta: Any) -> Any:
+        raise AssertionError(f"grammar rule {data!r} has no AST method")
+
+    # helpers
+    def _s(self, meta: Any) -> Span:
+        return _span_of(meta, self.file, self.text)
+
+    def _c(self, key: str, value: Any, meta: Any) -> Clause:
+        return Clause(key, value, self._s(meta))
+
+    def _name(self, tok: Token) -> NameLit:
+        return NameLit(str(tok), _token_span(tok, self.file, self.text))
+
+    @staticmethod
+    def _label(children: list[Any]) -> str | None:
+        return next((c for c in children if isinstance(c, _Label)), _Label(None)).text
+
+    # top level
+    def start(self, meta: Any, c: list[Any]) -> Any:
+        return c[0]
+
+    def variant(self, meta: Any, c: list[Any]) -> VariantDecl:
+        base = c[1] if len(c) > 1 and isinstance(c[1], NameLit) else None
+        items = tuple(x for x in c[1:] if isinstance(x, Clause))
+        return VariantDecl(str(c[0]), base, items, self._s(meta), self.text)
+
+    def extends(self, meta: Any, c: list[Any]) -> NameLit:
+        return self._name(c[0])
+
+    def title(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("title", _unquote(c[0]), meta)
+
+    def about(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("about", _unquote(c[0]), meta)
+
+    def sources(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("sources", tuple(_unquote(t) for t in c), meta)
+
+    def version(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("version", int(c[0]), meta)
+
+    def players(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("players", (int(c[0]), int(c[1])), meta)
+
+    def chips(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("chips", str(c[0]), meta)
+
+    def carry(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("carry", str(c[0]), meta)
+
+    def without_phase(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c(f"without:{c[0]}", self._name(c[0]), meta)
+
+    # deck
+    def deck(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("deck", tuple(c), meta)
+
+    def suits(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("suits", tuple(c), meta)
+
+    def ranks(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ranks", tuple(c), meta)
+
+    def remove(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("remove", tuple(c), meta)
+
+    # cards and names
+    def card(self, meta: Any, c: list[Any]) -> CardLit:
+        tok = c[0]
+        return CardLit(parse_card(str(tok)), str(tok), _token_span(tok, self.file, self.text))
+
+    def section_ref(self, meta: Any, c: list[Any]) -> CardLit | NameLit:
+        return c[0] if isinstance(c[0], CardLit) else self._name(c[0])
+
+    def label(self, meta: Any, c: list[Any]) -> _Label:
+        return _Label(_unquote(c[0]))
+
+    # board
+    def board(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("board", tuple(c), meta)
+
+    def boodle_card(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (None, self._label(c), "fixed", c[0]), meta)
+
+    def boodle_named(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (self._name(c[0]), self._label(c), "fixed", c[-1]), meta)
+
+    def boodle_trump(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (self._name(c[0]), self._label(c), "trumps", c[-1]), meta)
+
+    def boodle_drawn(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (self._name(c[0]), self._label(c), "drawn", None), meta)
+
+    def card_set(self, meta: Any, c: list[Any]) -> Clause:
+        rule, items = c[-1]
+        return self._c("set", (self._name(c[0]), self._label(c), rule, items), meta)
+
+    def set_fixed(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        return ("fixed", tuple(c))
+
+    def set_same_suit(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        return ("same suit", tuple(c))
+
+    def set_trumps(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        return ("trumps", tuple(c))
+
+    def kitty(self, meta: Any, c: list[Any]) -> Clause:
+        name = next((self._name(t) for t in c if isinstance(t, Token)), None)
+        return self._c("kitty", (name, self._label(c)), meta)
+
+    def pot(self, meta: Any, c: list[Any]) -> Clause:
+        name = next((self._name(t) for t in c if isinstance(t, Token)), None)
+        return self._c("pot", (name, self._label(c)), meta)
+
+    # ante
+    def ante(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ante", tuple(c), meta)
+
+    def ante_line(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ante_line", (c[0], int(c[1]), tuple(c[2:])), meta)
+
+    def each_player(self, meta: Any, c: list[Any]) -> str:
+        return "each player"
+
+    def each_other_player(self, meta: Any, c: list[Any]) -> str:
+        return "each other player"
+
+    def dealer(self, meta: Any, c: list[Any]) -> str:
+        return "dealer"
+
+    def widow_share(self, meta: Any, c: list[Any]) -> str:
+        return "widow"
+
+    def each_boodle(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("target", "each boodle", meta)
+
+    def every_section(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("target", "every section", meta)
+
+    def chosen_boodle(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("target", "chosen boodle", meta)
+
+    # deal
+    def deal(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("deal", tuple(c), meta)
+
+    def first_dealer(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("first_dealer", "high cut", meta)
+
+    def rotation(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("rotation", str(c[0]), meta)
+
+    def widow(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("widow", tuple(c), meta)
+
+    def widow_last(self, meta: Any, c: list[Any]) -> str:
+        return "last"
+
+    def widow_first(self, meta: Any, c: list[Any]) -> str:
+        return "first"
+
+    def widow_none(self, meta: Any, c: list[Any]) -> str:
+        return "none"
+
+    def widow_hidden(self, meta: Any, c: list[Any]) -> str:
+        return "hidden"
+
+    def widow_exposed(self, meta: Any, c: list[Any]) -> str:
+        return "exposed"
+
+    def trumps(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("trumps", "last widow card", meta)
+
+    def misdeal(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("misdeal", c[0], meta)
+
+    def misdeal_same_dealer(self, meta: Any, c: list[Any]) -> str:
+        return "same dealer, no new ante"
+
+    def misdeal_reshuffle(self, meta: Any, c: list[Any]) -> str:
+        return "reshuffle and redeal"
+
+    # widow sale
+    def widow_sale(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("widow_sale", tuple(c), meta)
+
+    def offer(self, meta: Any, c: list[Any]) -> Clause:
+        price = int(c[2]) if len(c) > 2 else 0
+        return self._c("offer", (str(c[0]), str(c[1]) == "seen", price), meta)
+
+    def price_to(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("price_to", c[0], meta)
+
+    def dealer_swap(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", False, meta)
+
+    def dealer_look_swap(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", True, meta)
+
+    def barred(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("barred", True, meta)
+
+    def discard(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("discard", c[0], meta)
+
+    def discard_widow(self, meta: Any, c: list[Any]) -> str:
+        return "becomes widow"
+
+    def discard_out(self, meta: Any, c: list[Any]) -> str:
+        return "out of play"
+
+    # phases
+    def phase(self, meta: Any, c: list[Any]) -> Clause:
+        kind, rules = c[-1]
+        decl = PhaseDecl(str(c[0]), self._label(c), kind, tuple(rules), self._s(meta))
+        return Clause(f"phase:{c[0]}", decl, self._s(meta))
+
+    def stops_phase(self, meta: Any, c: list[Any]) -> tuple[str, list[Any]]:
+        return ("stops", c)
+
+    def holding_phase(self, meta: Any, c: list[Any]) -> tuple[str, list[Any]]:
+        return ("holding", c)
+
+    def poker_phase(self, meta: Any, c: list[Any]) -> tuple[str, list[Any]]:
+        return ("poker", c)
+
+    def first_lead(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("first_lead", c[0], meta)
+
+    def follow_owner(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("follow", "owner", meta)
+
+    def follow_turn(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("follow", "turn", meta)
+
+    def stop(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("stop", tuple(c), meta)
+
+    def stop_top(self, meta: Any, c: list[Any]) -> str:
+        return "top rank"
+
+    def stop_unheld(self, meta: Any, c: list[Any]) -> str:
+        return "next card held by nobody"
+
+    def restart(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("restart", c[0], meta)
+
+    def lead_rule(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("lead_rule", (c[0], c[1]), meta)
+
+    def who_left_of_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("left of dealer", None)
+
+    def who_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("dealer", None)
+
+    def who_holder(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("holder", c[0])
+
+    def who_holder_lowest(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("holder of lowest", _suit(c[0]))
+
+    def who_last_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("last player", None)
+
+    def who_next_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("next player", None)
+
+    def who_phase_winner(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("phase winner", self._name(c[0]))
+
+    def lowest_of(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", c[0], None)
+
+    def lowest_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", str(c[0]) if c else "all", None)
+
+    def lowest_suit(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", "suit", _suit(c[0]))
+
+    def any_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("any", "all", None)
+
+    def exact_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("card", "all", c[0])
+
+    def colour_scope(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    def scope_chosen(self, meta: Any, c: list[Any]) -> str:
+        return "chosen suit"
+
+    def scope_longest(self, meta: Any, c: list[Any]) -> str:
+        return "longest suit"
+
+    def scope_other(self, meta: Any, c: list[Any]) -> str:
+        return "other suit"
+
+    def scope_same(self, meta: Any, c: list[Any]) -> str:
+        return "same suit"
+
+    def scope_opposite(self, meta: Any, c: list[Any]) -> str:
+        return "opposite colour"
+
+    def fallback(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("fallback", c[0], meta)
+
+    def fallback_lead(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("lead", c[0])
+
+    def fallback_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("pass", None)
+
+    def fallback_pay_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("pay and pass", (int(c[0]), c[1]))
+
+    def all_pass(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("all_pass", c[0], meta)
+
+    def all_pass_end(self, meta: Any, c: list[Any]) -> str:
+        return "end without winner"
+
+    def all_pass_flip(self, meta: Any, c: list[Any]) -> str:
+        return "flip colour"
+
+    def claims_on_play(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("claims", "on play", meta)
+
+    def claims_on_holding(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("claims", "on holding", meta)
+
+    def going_out(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("going_out", tuple(c), meta)
+
+    def out_ends(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ends", True, meta)
+
+    def out_takes(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("takes", c[0], meta)
+
+    def out_per_card(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("per_card", (int(c[0]), str(c[1])), meta)
+
+    def out_excused(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("excused", c[0], meta)
+
+    def penalty(self, meta: Any, c: list[Any]) -> Clause:
+        forfeit = len(c) > 3
+        return self._c(f"penalty:{c[0]}", (c[0], int(c[1]), c[2], forfeit), meta)
+
+    def fault_cannot_lead(self, meta: Any, c: list[Any]) -> str:
+        return "cannot lead"
+
+    def fault_not_lowest(self, meta: Any, c: list[Any]) -> str:
+        return "lead not lowest"
+
+    def each_opponent(self, meta: Any, c: list[Any]) -> str:
+        return "each opponent"
+
+    def payee(self, meta: Any, c: list[Any]) -> Any:
+        return c[0]
+
+    def stop_bonus(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("stop_bonus", (int(c[0]), c[1]), meta)
+
+    def pays(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("pays", tuple(c), meta)
+
+    def split_rule(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("split", c[0], meta)
+
+    def split_share(self, meta: Any, c: list[Any]) -> str:
+        return "share"
+
+    def split_first_seat(self, meta: Any, c: list[Any]) -> str:
+        return "first seat"
+
+    def poker_pot(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("pot", c[0], meta)
+
+    def poker_best(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("best", int(c[0]), meta)
+
+    def poker_ace_low(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ace_low_straight", str(c[0]) == "yes", meta)
+
+    # session
+    def session(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("session", tuple(c), meta)
+
+    def start_chips(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("start", int(c[0]), meta)
+
+    def end_rotations(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("end_rotations", int(c[0]), meta)
+
+    def end_broke(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("end_broke", True, meta)
+
+    def leftover_split(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("leftover", "split equally", meta)
+
+    def leftover_stays(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("leftover", "stays", meta)
+
+    def ties_share(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ties", "share", meta)
+
+    def ties_more_deal(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ties", "one more deal", meta)
+
+    def balance_negative(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("balance", "allowed", meta)
+
+    def balance_eliminate(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("balance", "eliminate", meta)
+
+
+@dataclass(frozen=True)
+class _Label:
+    text: str | None
+
+
+def _unquote(tok: Token) -> str:
+    return str(tok)[1:-1]
+
+
+def _suit(tok: Token) -> str:
+    from .cards import canonical_suit
+
+    return canonical_suit(str(tok))
