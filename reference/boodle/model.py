@@ -195,7 +195,8 @@ SUIT_SCOPES: tuple[Scope, ...] = (
 class LeadRule:
     """Who leads and which cards they may lead (spec §6.1, §6.4).
 
-    ``who``: ``left of dealer`` | ``dealer`` | ``holder`` (of ``card``) |
+    ``who``: ``left of dealer`` | ``dealer`` | ``holder`` (of ``card``, or
+    with ``holder_suit`` of the lowest card in play of that suit) |
     ``last player`` (who played the stopped run's last card) | ``next
     player`` (left of the last player) | ``phase winner`` (of ``phase``).
 
@@ -211,6 +212,7 @@ class LeadRule:
     suit: str | None = None
     card: Card | None = None
     phase: str | None = None
+    holder_suit: str | None = None
     span: Span | None = _span()
 
     def suit_ok(self, suit: str, stopped: str | None) -> bool:

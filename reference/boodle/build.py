@@ -1,0 +1,698 @@
+"""Syntax tree → validated :class:`~boodle.model.Ruleset` (spec §11).
+
+Two steps, each small: :func:`resolve` merges a variant with the chain of
+variants it ``extends`` (keyed clauses; spec §11.2), then :class:`_Builder`
+turns the merged clauses into the model and checks what the grammar cannot:
+every section, card and phase referred to exists, cards are in the deck,
+player ranges are possible, and every rule that could loop or block has its
+exit written down.  Every failure is a :class:`~boodle.errors.BoodleError`
+pointing at the clause at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from lark import Token
+
+from . import model as m
+from .cards import SUITS, Card, canonical_rank, canonical_suit
+from .errors import BoodleError, Span, did_you_mean
+from .syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
+
+MAX_PLAYERS = 20
+MAX_AMOUNT = 1_000_000
+"""Antes, prices and start chips above this are refused (spec §11.3)."""
+
+Resolver = Callable[[str, Path | None], tuple[str, str]]
+"""Finds a base variant: ``(name, dir of the extending file) -> (text, file name)``;
+raises ``KeyError`` when there is none."""
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def load_text(text: str, file: str, resolver: Resolver | None = None) -> m.Ruleset:
+    """Parse, resolve ``extends`` and validate one variant given as text.
+
+    Raises :class:`BoodleError` for any syntax or semantic fault.
+    """
+    decl = parse(text, file)
+    here = Path(file).parent if file and not file.startswith("<") else None
+    return build(resolve(decl, resolver or default_resolver, here))
+
+
+def load_file(path: str | Path, resolver: Resolver | None = None) -> m.Ruleset:
+    """:func:`load_text` on a file; a missing or unreadable file is a BoodleError."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BoodleError(f"cannot read rules file {p}: {exc}") from None
+    return load_text(text, str(p), resolver)
+
+
+def default_resolver(name: str, here: Path | None) -> tuple[str, str]:
+    """A base variant from the extending file's folder, else a built-in one.
+
+    Names resolve only to ``NAME.boodle`` files directly in the extending
+    file's folder or to built-ins (no paths: spec §11.1).
+    """
+    from .variants import builtin_path
+
+    candidates = [here / f"{name}.boodle"] if here is not None else []
+    candidates.append(builtin_path(name))
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate.read_text(encoding="utf-8"), str(candidate)
+    raise KeyError(name)
+
+
+# ---------------------------------------------------------------- extends
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A variant with its base chain merged: clauses keyed as in spec §11.2."""
+
+    name: str
+    base: str | None
+    items: tuple[Clause, ...]
+    span: Span
+
+
+def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolved:
+    """Merge ``decl`` over the variants it extends, nearest last.
+
+    Raises BoodleError for an ``extends`` that does not resolve or cycles.
+    """
+    chain = [decl]
+    seen = {decl.name}
+    current = decl
+    while current.base is not None:
+        base = current.base
+        if base.name in seen:
+            cycle = " → ".join([*(d.name for d in chain), base.name])
+            raise BoodleError(
+                f"'extends {base.name}' makes a cycle: {cycle}",
+                base.span,
+                hint="a variant may not extend itself, directly or through others",
+            )
+        try:
+            text, file = resolver(base.name, here)
+        except KeyError:
+            from .variants import builtin_names
+
+            raise BoodleError(
+                f"'extends {base.name}': no variant of that name",
+                base.span,
+                hint=did_you_mean(base.name, builtin_names())
+                or "name a built-in variant or a .boodle file in the same folder",
+            ) from None
+        try:
+            current = parse(text, file)
+        except BoodleError as exc:
+            raise exc.with_note(f"while loading base variant {base.name}") from None
+        here = Path(file).parent
+        seen.add(current.name)
+        chain.append(current)
+    merged: dict[str, Clause] = {}
+    for layer in reversed(chain):
+        _merge_layer(merged, layer)
+    base_name = decl.base.name if decl.base else None
+    return Resolved(decl.name, base_name, tuple(merged.values()), decl.span)
+
+
+def _merge_layer(merged: dict[str, Clause], layer: VariantDecl) -> None:
+    for item in layer.items:
+        if item.key.startswith("without:"):
+            phase_key = "phase:" + item.key.split(":", 1)[1]
+            if phase_key not in merged:
+                raise BoodleError(
+                    f"'without phase {item.value.name}': the base has no such phase",
+                    item.span,
+                    hint=did_you_mean(phase_key, merged) or "check the phase name",
+                )
+            del merged[phase_key]
+        elif item.key == "sources" and "sources" in merged:
+            both = tuple(dict.fromkeys((*merged["sources"].value, *item.value)))
+            merged["sources"] = Clause("sources", both, item.span)
+        elif item.key.startswith("phase:") and item.key in merged:
+            merged[item.key] = _merge_phase(merged[item.key], item)
+        else:
+            merged[item.key] = item
+
+
+def _merge_phase(base: Clause, over: Clause) -> Clause:
+    old, new = cast(PhaseDecl, base.value), cast(PhaseDecl, over.value)
+    if old.kind != new.kind:
+        raise BoodleError(
+            f"phase {new.name} is '{new.kind}' here but '{old.kind}' in the base",
+            over.span,
+            hint="use another phase name, or 'without phase' and a new one",
+        )
+    rules = {rule.key: rule for rule in old.rules}
+    rules.update({rule.key: rule for rule in new.rules})
+    label = new.label if new.label is not None else old.label
+    decl = PhaseDecl(new.name, label, new.kind, tuple(rules.values()), new.span)
+    return Clause(over.key, decl, over.span)
+
+
+# ---------------------------------------------------------------- building
+
+
+def build(resolved: Resolved) -> m.Ruleset:
+    """Turn merged clauses into a validated Ruleset (raises BoodleError)."""
+    return _Builder(resolved).ruleset()
+
+
+class _Builder:
+    """One method per block; each validates what it reads."""
+
+    def __init__(self, resolved: Resolved) -> None:
+        self.r = resolved
+        self.items = {item.key: item for item in resolved.items}
+        self.deck: m.Deck | None = None
+        self.board: tuple[m.Section, ...] = ()
+
+    # -- helpers
+    def need(self, key: str, example: str) -> Clause:
+        if key not in self.items:
+            raise BoodleError(
+                f"variant {self.r.name} has no '{key}' block or line",
+                self.r.span,
+                hint=f"add one, for example: {example}",
+            )
+        return self.items[key]
+
+    def section_names(self) -> list[str]:
+        return [s.name for s in self.board]
+
+    def section_ref(self, ref: CardLit | NameLit, kinds: Iterable[str] | None = None) -> str:
+        name = str(ref.card) if isinstance(ref, CardLit) else ref.name
+        found = next((s for s in self.board if s.name == name), None)
+        if found is None:
+            raise BoodleError(
+                f"no section '{name}' on the board",
+                ref.span,
+                hint=did_you_mean(name, self.section_names())
+                or "sections are: " + ", ".join(self.section_names()),
+            )
+        allowed = tuple(kinds or ())
+        if allowed and found.kind not in allowed:
+            raise BoodleError(
+                f"section '{name}' is a {found.kind}; here it must be a "
+                + " or ".join(allowed),
+                ref.span,
+            )
+        return name
+
+    def in_deck(self, lit: CardLit, what: str) -> Card:
+        deck = self.deck
+        assert deck is not None
+        card = lit.card
+        if card.suit not in deck.suits or card.rank not in deck.ranks:
+            raise BoodleError(
+                f"{what} {card} is not in the deck",
+                lit.span,
+                hint="the deck's ranks are " + " ".join(deck.ranks),
+            )
+        if card in deck.removed:
+            raise BoodleError(
+                f"{what} {card} is not in the deck",
+                lit.span,
+                hint=f"the deck says 'remove {card}'",
+            )
+        return card
+
+    # -- the whole
+    def ruleset(self) -> m.Ruleset:
+        players = self.players()
+        self.deck = self.deck_spec()
+        self.board = self.board_spec()
+        deal = self.deal_spec()
+        self.check_trumps(deal)
+        phases = self.phases()
+        self.check_players_get_cards(players, deal)
+        return m.Ruleset(
+            name=self.r.name,
+            title=self.text("title", self.r.name),
+            about=self.text("about", ""),
+            sources=tuple(self.items["sources"].value) if "sources" in self.items else (),
+            version=int(self.items["version"].value) if "version" in self.items else 1,
+            base=self.r.base,
+            players=players,
+            deck=self.deck,
+            board=self.board,
+            antes=self.antes(),
+            deal=deal,
+            widow_sale=self.widow_sale(deal),
+            phases=phases,
+            session=self.session(),
+            chips=cast(Any, self.items["chips"].value) if "chips" in self.items else "whole",
+            carry="unclaimed",
+            span=self.r.span,
+        )
+
+    def text(self, key: str, default: str) -> str:
+        return str(self.items[key].value) if key in self.items else default
+
+    # -- players
+    def players(self) -> m.PlayerRange:
+        clause = self.need("players", "players 3 to 8")
+        low, high = clause.value
+        if low < 2:
+            raise BoodleError(
+                f"players {low} to {high}: a stops game needs at least 2 players",
+                clause.span,
+                hint="write players 3 to 8, say",
+            )
+        if low > high:
+            raise BoodleError(
+                f"players {low} to {high}: the range is empty",
+                clause.span,
+                hint=f"did you mean players {high} to {low}?",
+            )
+        if high > MAX_PLAYERS:
+            raise BoodleError(
+                f"players {low} to {high}: at most {MAX_PLAYERS} players are supported",
+                clause.span,
+            )
+        return m.PlayerRange(low, high)
+
+    def check_players_get_cards(self, players: m.PlayerRange, deal: m.DealSpec) -> None:
+        assert self.deck is not None
+        hands = players.high + (0 if deal.widow_position == "none" else 1)
+        if len(self.deck.cards()) < hands:
+            raise BoodleError(
+                f"with {players.high} players the deck of {len(self.deck.cards())} cards "
+                f"cannot give every hand a card",
+                self.items["players"].span,
+                hint=f"allow at most {len(self.deck.cards()) - (hands - players.high)} players",
+            )
+
+    # -- deck (spec §2)
+    def deck_spec(self) -> m.Deck:
+        clause = self.need("deck", "deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }")
+        lines = {line.key: line for line in clause.value}
+        suits = tuple(SUITS)
+        if "suits" in lines:
+            suits = self.unique(
+                [canonical_suit(str(t)) for t in lines["suits"].value], lines["suits"], "suit"
+            )
+        if "ranks" not in lines:
+            raise BoodleError(
+                "the deck has no rank order",
+                clause.span,
+                hint="add a line like: ranks 2 3 4 5 6 7 8 9 10 J Q K A  (low to high)",
+            )
+        ranks = self.unique(
+            [canonical_rank(str(t)) for t in lines["ranks"].value], lines["ranks"], "rank"
+        )
+        if len(ranks) < 2:
+            raise BoodleError("a deck needs at least two ranks", lines["ranks"].span)
+        removed: set[Card] = set()
+        for lit in lines["remove"].value if "remove" in lines else ():
+            if lit.card.rank not in ranks or lit.card.suit not in suits:
+                raise BoodleError(f"cannot remove {lit.card}: it is not in the deck", lit.span)
+            if lit.card in removed:
+                raise BoodleError(f"{lit.card} is removed twice", lit.span)
+            removed.add(lit.card)
+        return m.Deck(suits, ranks, frozenset(removed), clause.span)
+
+    @staticmethod
+    def unique(values: list[str], clause: Clause, what: str) -> tuple[str, ...]:
+        seen: set[str] = set()
+        for value, tok in zip(values, clause.value, strict=True):
+            if value in seen:
+                span = Span(clause.span.file, tok.line, tok.column, tok.line,
+                            tok.column + len(tok), clause.span.text)
+                raise BoodleError(f"{what} {value} appears twice", span)
+            seen.add(value)
+        return tuple(values)
+
+    # -- board (spec §3)
+    def board_spec(self) -> tuple[m.Section, ...]:
+        clause = self.need("board", "board { boodle A♥  kitty }")
+        sections: list[m.Section] = []
+        paid_by: dict[Card, str] = {}
+        for entry in clause.value:
+            section = self.section(entry)
+            clash = next((s for s in sections if s.name == section.name), None)
+            if clash is not None:
+                raise BoodleError(
+                    f"section '{section.name}' is on the board twice",
+                    entry.span,
+                    hint="give one of them another name",
+                    notes=(f"first defined at {clash.span}",),
+                )
+            if section.kind == "boodle" and section.cards:
+                card = section.cards[0]
+                if card in paid_by:
+                    raise BoodleError(
+                        f"{card} already pays section '{paid_by[card]}'",
+                        entry.span,
+                        hint="each boodle card pays one section",
+                    )
+                paid_by[card] = section.name
+            sections.append(section)
+        kinds = [s.kind for s in sections]
+        if kinds.count("kitty") > 1:
+            raise BoodleError("the board has more than one kitty", clause.span)
+        return tuple(sections)
+
+    def section(self, entry: Clause) -> m.Section:
+        key, value, span = entry.key, entry.value, entry.span
+        if key == "boodle":
+            name_lit, label, rule, item = value
+            if rule == "fixed":
+                card = self.in_deck(item, "boodle card")
+                name = name_lit.name if name_lit else str(card)
+                return m.Section(name, label or str(card), "boodle", (card,), (), "fixed", span)
+            if rule == "trumps":
+                rank = self.rank_in_deck(item, span)
+                return m.Section(name_lit.name, label or name_lit.name, "boodle", (), (rank,),
+                                 "trumps", span)
+            return m.Section(name_lit.name, label or name_lit.name, "boodle", (), (), "drawn", span)
+        if key == "set":
+            name_lit, label, rule, items = value
+            if rule == "fixed":
+                cards = tuple(self.in_deck(lit, "set card") for lit in items)
+                if len(set(cards)) != len(cards):
+                    raise BoodleError("a set names the same card twice", span)
+                return m.Section(name_lit.name, label or name_lit.name, "set", cards, (), "fixed",
+                                 span)
+            ranks = tuple(self.rank_in_deck(tok, span) for tok in items)
+            if len(set(ranks)) != len(ranks):
+                raise BoodleError("a set names the same rank twice", span)
+            return m.Section(name_lit.name, label or name_lit.name, "set", (), ranks,
+                             cast(m.SuitRule, rule), span)
+        name_lit, label = value
+        default = "kitty" if key == "kitty" else "pot"
+        name = name_lit.name if name_lit else default
+        return m.Section(name, label or name.capitalize(), cast(m.SectionKind, key), span=span)
+
+    def rank_in_deck(self, tok: Token, span: Span) -> str:
+        assert self.deck is not None
+        rank = canonical_rank(str(tok))
+        if rank not in self.deck.ranks:
+            raise BoodleError(
+                f"rank {rank} is not in the deck", span,
+                hint="the deck's ranks are " + " ".join(self.deck.ranks),
+            )
+        return rank
+
+    # -- antes (spec §4)
+    def antes(self) -> tuple[m.AnteLine, ...]:
+        clause = self.need("ante", "ante { each player 1 on each boodle }")
+        lines = []
+        for line in clause.value:
+            payer, amount, targets = line.value
+            if amount > MAX_AMOUNT:
+                raise BoodleError(f"an ante of {amount} chips is too large", line.span,
+                                  hint=f"antes are at most {MAX_AMOUNT} chips")
+            names: list[str] = []
+            chosen = False
+            for target in targets:
+                if isinstance(target, Clause):
+                    chosen = chosen or target.value == "chosen boodle"
+                    names.extend(self.expand_target(target))
+                else:
+                    names.append(self.section_ref(target))
+            lines.append(m.AnteLine(payer, amount, tuple(dict.fromkeys(names)), chosen, line.span))
+        return tuple(lines)
+
+    def expand_target(self, target: Clause) -> list[str]:
+        if target.value == "every section":
+            return self.section_names()
+        boodles = [s.name for s in self.board if s.kind == "boodle"]
+        if not boodles:
+            raise BoodleError(f"'{target.value}': the board has no boodle section", target.span)
+        return boodles
+
+    # -- deal (spec §5)
+    def deal_spec(self) -> m.DealSpec:
+        clause = self.need("deal", "deal { widow: last in each round }")
+        fields: dict[str, Any] = {"span": clause.span}
+        for line in clause.value:
+            if line.key == "widow":
+                for opt in line.value:
+                    slot = "widow_visibility" if opt in ("hidden", "exposed") else "widow_position"
+                    if slot in fields and fields[slot] != opt:
+                        raise BoodleError(
+                            f"widow: '{opt}' contradicts '{fields[slot]}'", line.span
+                        )
+                    fields[slot] = opt
+            else:
+                slot = {"first_dealer": "first_dealer", "rotation": "rotation",
+                        "trumps": "trumps", "misdeal": "misdeal"}[line.key]
+                fields[slot] = line.value
+        return m.DealSpec(**fields)
+
+    def check_trumps(self, deal: m.DealSpec) -> None:
+        for section in self.board:
+            if section.suit_rule == "trumps" and deal.trumps == "none":
+                raise BoodleError(
+                    f"section '{section.name}' is paid by a trump but the deal sets no trumps",
+                    section.span,
+                    hint="add 'trumps: last card of widow' to the deal block",
+                )
+        if deal.trumps != "none" and deal.widow_position == "none":
+            raise BoodleError("trumps are turned from the widow, but there is no widow",
+                              self.items["deal"].span)
+
+    def widow_sale(self, deal: m.DealSpec) -> m.WidowSale | None:
+        clause = self.items.get("widow_sale")
+        if clause is None:
+            return None
+        if deal.widow_position == "none":
+            raise BoodleError("a widow sale needs a widow", clause.span,
+                              hint="set 'widow: last in each round' in the deal block")
+        lines = {line.key: line for line in clause.value}
+        if "offer" not in lines:
+            raise BoodleError("the widow sale has no offer line", clause.span,
+                              hint="add, for example: offer: sale unseen at 2")
+        mode, seen, price = lines["offer"].value
+        if price > MAX_AMOUNT:
+            raise BoodleError(f"a price of {price} chips is too large", lines["offer"].span)
+        kitty = next((s.name for s in self.board if s.kind == "kitty"), None)
+        price_to = self.section_ref(lines["price_to"].value) if "price_to" in lines else kitty
+        if price_to is None:
+            raise BoodleError("the widow sale says nowhere for the price to go", clause.span,
+                              hint="add: price to: kitty")
+        return m.WidowSale(
+            mode=mode, price=price, seen=seen, price_to=price_to,
+            dealer_swap="dealer_swap" in lines,
+            dealer_may_look=bool(lines["dealer_swap"].value) if "dealer_swap" in lines else False,
+            barred_by_boodle="barred" in lines,
+            discard=lines["discard"].value if "discard" in lines else "becomes widow",
+            span=clause.span,
+        )
+
+    # -- phases (spec §6-8)
+    def phases(self) -> tuple[m.Phase, ...]:
+        decls = [c.value for c in self.items.values() if c.key.startswith("phase:")]
+        if not decls:
+            raise BoodleError(f"variant {self.r.name} has no phase", self.r.span,
+                              hint="add a 'phase play \"Stops\" is stops { … }' block")
+        phases: list[m.Phase] = []
+        for decl in decls:
+            builder = {"stops": self.stops_phase, "holding": self.holding_phase,
+                       "poker": self.poker_phase}[decl.kind]
+            phases.append(builder(decl, [p.name for p in phases]))
+        if sum(isinstance(p, m.StopsPhase) for p in phases) > 1:
+            raise BoodleError("a variant has at most one stops phase", self.r.span)
+        return tuple(phases)
+
+    def stops_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.StopsPhase:
+        rules = {rule.key: rule for rule in decl.rules}
+
+        def need(key: str, example: str) -> Clause:
+            if key not in rules:
+                raise BoodleError(f"stops phase {decl.name} has no '{key.replace('_', ' ')}' rule",
+                                  decl.span, hint=f"add: {example}")
+            return rules[key]
+
+        first = self.lead_rule(need("first_lead", "first lead: left of dealer, lowest of "
+                                    "chosen suit").value, earlier)
+        restart = self.lead_rule(need("restart", "restart: last player, lowest of other suit")
+                                 .value, earlier)
+        fallback = self.fallback(rules.get("fallback"), earlier)
+        all_pass = rules["all_pass"].value if "all_pass" in rules else "none"
+        self.check_exits(decl, rules, first, restart, fallback, all_pass)
+        stops = rules["stop"].value if "stop" in rules else ()
+        return m.StopsPhase(
+            name=decl.name,
+            label=decl.label or decl.name.capitalize(),
+            first_lead=first,
+            restart=restart,
+            fallback=fallback,
+            follow=rules["follow"].value if "follow" in rules else "owner",
+            stop_at_top="top rank" in stops,
+            all_pass=all_pass,
+            claims=rules["claims"].value if "claims" in rules else "on play",
+            going_out=self.going_out(rules.get("going_out")),
+            stop_bonus=self.stop_bonus(rules.get("stop_bonus")),
+            penalties=tuple(self.penalty(c) for k, c in rules.items() if k.startswith("penalty:")),
+            span=decl.span,
+        )
+
+    def check_exits(self, decl: PhaseDecl, rules: dict[str, Clause], first: m.LeadRule,
+                    restart: m.LeadRule, fallback: m.Fallback, all_pass: str) -> None:
+        stop = rules.get("stop")
+        if stop is None or "next card held by nobody" not in stop.value:
+            raise BoodleError(
+                "a run must stop when nobody holds the next card, or play blocks",
+                stop.span if stop else decl.span,
+                hint="write: stop: top rank, next card held by nobody",
+            )
+        can_fail = any(_may_find_nothing(rule) for rule in (first, restart))
+        if can_fail and "fallback" not in rules:
+            raise BoodleError(
+                "the lead rule can leave a player with no legal card, and no 'if none' rule "
+                "says what happens then",
+                rules["restart"].span,
+                hint="add: if none: lead lowest of same suit  (or: if none: pass left)",
+            )
+        if fallback.kind == "pass" and all_pass == "none":
+            raise BoodleError(
+                "players may pass, but nothing ends a round where every player passes",
+                rules["fallback"].span,
+                hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
+            )
+        if all_pass == "flip colour" and restart.scope != "opposite colour":
+            raise BoodleError("'all pass: flip colour' needs a restart by opposite colour",
+                              rules["all_pass"].span)
+
+    def lead_rule(self, clause: Clause, earlier: list[str]) -> m.LeadRule:
+        (who, arg), (choice, scope, card_lit) = clause.value
+        fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
+        if who == "holder":
+            fields["card"] = self.in_deck(arg, "lead card")
+        elif who == "holder of lowest":
+            fields["holder_suit"] = arg
+        elif who == "phase winner":
+            if arg.name not in earlier:
+                raise BoodleError(
+                    f"'winner of {arg.name}': no earlier phase of that name", arg.span,
+                    hint=did_you_mean(arg.name, earlier) or "a winner comes from an earlier phase",
+                )
+            fields["phase"] = arg.name
+        if isinstance(card_lit, CardLit):
+            fields["card"] = self.in_deck(card_lit, "lead card")
+        elif isinstance(card_lit, str):
+            fields["suit"] = card_lit
+        return _lead_rule(who, fields)
+
+    def fallback(self, clause: Clause | None, earlier: list[str]) -> m.Fallback:
+        if clause is None:
+            return m.Fallback("lead", m.LeadRule("last player", "lowest", "chosen suit"))
+        kind, arg = clause.value
+        if kind == "lead":
+            choice, scope, card_lit = arg
+            rule = m.LeadRule(
+                "last player", choice, scope,
+                suit=card_lit if isinstance(card_lit, str) else None,
+                card=self.in_deck(card_lit, "lead card") if isinstance(card_lit, CardLit) else None,
+                span=clause.span,
+            )
+            return m.Fallback("lead", rule, span=clause.span)
+        if kind == "pass":
+            return m.Fallback("pass", span=clause.span)
+        amount, to = arg
+        return m.Fallback("pass", amount=amount, to=self.section_ref(to), span=clause.span)
+
+    def going_out(self, clause: Clause | None) -> m.GoingOut:
+        if clause is None:
+            return m.GoingOut()
+        takes: list[str] = []
+        excused: list[Card] = []
+        fields: dict[str, Any] = {"ends_deal": False, "span": clause.span}
+        for part in clause.value:
+            if part.key == "ends":
+                fields["ends_deal"] = True
+            elif part.key == "takes":
+                takes.append(self.section_ref(part.value))
+            elif part.key == "per_card":
+                fields["per_card"], fields["to"] = part.value
+                if part.value[1] == "kitty" and not any(s.kind == "kitty" for s in self.board):
+                    raise BoodleError("payments go into the kitty, but the board has none",
+                                      part.span)
+            else:
+                excused.append(self.in_deck(part.value, "excused card"))
+        return m.GoingOut(takes=tuple(takes), excused=tuple(excused), **fields)
+
+    def stop_bonus(self, clause: Clause | None) -> m.StopBonus | None:
+        if clause is None:
+            return None
+        amount, source = clause.value
+        src = source if isinstance(source, str) else self.section_ref(source)
+        return m.StopBonus(amount, src, clause.span)
+
+    def penalty(self, clause: Clause) -> m.Penalty:
+        fault, amount, to, forfeit = clause.value
+        payee = to if isinstance(to, str) else self.section_ref(to)
+        return m.Penalty(fault, amount, payee, forfeit, clause.span)
+
+    def holding_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.HoldingPhase:
+        rules = {rule.key: rule for rule in decl.rules}
+        if "pays" not in rules:
+            raise BoodleError(f"holding phase {decl.name} pays no section", decl.span,
+                              hint="add: pays: A♥, K♥")
+        sections = tuple(self.section_ref(ref, ("boodle", "set")) for ref in rules["pays"].value)
+        split = rules["split"].value if "split" in rules else "share"
+        return m.HoldingPhase(decl.name, decl.label or decl.name.capitalize(), sections, split,
+                              decl.span)
+
+    def poker_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.PokerPhase:
+        rules = {rule.key: rule for rule in decl.rules}
+        if "pot" not in rules:
+            raise BoodleError(f"poker phase {decl.name} names no pot", decl.span,
+                              hint="add: pot: pot")
+        pot = self.section_ref(rules["pot"].value, ("pot",))
+        best = rules["best"].value if "best" in rules else 5
+        if not 1 <= best <= 5:
+            raise BoodleError("a poker hand is at most 5 cards", rules["best"].span)
+        return m.PokerPhase(
+            decl.name, decl.label or decl.name.capitalize(), pot, best,
+            rules["ace_low_straight"].value if "ace_low_straight" in rules else True,
+            rules["split"].value if "split" in rules else "share", decl.span,
+        )
+
+    # -- session (spec §10)
+    def session(self) -> m.SessionSpec:
+        clause = self.need("session", "session { start: 50 chips  end: after 1 rotation }")
+        fields: dict[str, Any] = {"span": clause.span}
+        for line in clause.value:
+            if line.key == "start":
+                if line.value > MAX_AMOUNT:
+                    raise BoodleError(f"{line.value} start chips is too many", line.span)
+                fields["start_chips"] = line.value
+            elif line.key == "end_rotations":
+                if not 1 <= line.value <= 1000:
+                    raise BoodleError("a session lasts 1 to 1000 rotations", line.span)
+                fields["rotations"] = line.value
+            elif line.key == "end_broke":
+                fields["end_when_broke"] = True
+            else:
+                fields[{"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]] = (
+                    line.value
+                )
+        return m.SessionSpec(**fields)
+
+
+def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
+    if "holder_suit" in fields:
+        # "whoever holds the lowest club leads": the holder of that suit's lowest card in play
+        return m.LeadRule("holder", **fields)
+    return m.LeadRule(cast(m.Who, who), **fields)
+
+
+def _may_find_nothing(rule: m.LeadRule) -> bool:
+    """Whether a lead rule can allow no card to a player who still holds cards."""
+    if rule.choice == "card":
+        return True
+    return rule.scope not in ("chosen suit", "longest suit", "all")

@@ -1,0 +1,179 @@
+"""The ``boodle`` command line.
+
+Exit status: 0 success, 1 a rules or input error (reported with its
+location), 2 a usage error (argparse).  No user input produces a traceback:
+every :class:`~boodle.errors.BoodleError` is rendered, and any other
+exception is reported as an internal error with a request to file it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import BoodleError
+from .model import Ruleset, StopsPhase
+
+EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``boodle`` command; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        status: int = args.func(args)
+        return status
+    except BoodleError as exc:
+        print(exc.render(), file=sys.stderr)
+        return EXIT_RULES
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # a bug of ours, never the user's fault
+        print(f"boodle: internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug in boodle; please report it with the command you ran.",
+              file=sys.stderr)
+        return 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="boodle",
+        description="Rules, reference engine and checks for the Michigan family of stops games.",
+    )
+    parser.add_argument("--version", action="version", version=f"boodle {__version__}")
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    check = sub.add_parser("check", help="parse and validate variants (all built-ins by default)",
+                           description="Parse and validate rules files or built-in variants. "
+                           "Prints one line per variant; exit 1 if any has an error.")
+    check.add_argument("targets", nargs="*", metavar="FILE_OR_VARIANT")
+    check.add_argument("--drafts", action="store_true",
+                       help="also check the drafts in spec/variants/drafts/")
+    check.set_defaults(func=cmd_check)
+
+    variants = sub.add_parser("variants", help="list the built-in variants",
+                              description="List the built-in variants with a one-line description.")
+    variants.set_defaults(func=cmd_variants)
+
+    play = sub.add_parser("play", help="play deals with built-in strategies and print the trace",
+                          description="Play a whole session (or --deals K deals) of a variant "
+                          "with built-in strategies and print a readable trace.")
+    play.add_argument("variant", metavar="VARIANT", help="a built-in variant name or a .boodle file")
+    play.add_argument("--players", type=int, required=True, metavar="N")
+    play.add_argument("--seed", type=int, default=0, metavar="S")
+    play.add_argument("--deals", type=int, metavar="K",
+                      help="play exactly K deals (default: the variant's whole session)")
+    play.add_argument("--strategy", default="random", metavar="NAME",
+                      help="strategy for every seat: random or greedy (default random)")
+    play.add_argument("--json", action="store_true", help="print the typed events as JSON lines")
+    play.set_defaults(func=cmd_play)
+    return parser
+
+
+# ---------------------------------------------------------------- check
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``boodle check``: one line per variant, errors in full; exit 1 on any error."""
+    from .variants import builtin_names, builtin_path, draft_paths
+
+    targets: list[str] = list(args.targets) or [str(builtin_path(n)) for n in builtin_names()]
+    if args.drafts:
+        targets += [str(p) for p in draft_paths()]
+    failures = 0
+    for target in targets:
+        failures += _check_one(target)
+    total = len(targets)
+    print(f"{total - failures} of {total} OK")
+    return EXIT_RULES if failures else EXIT_OK
+
+
+def _check_one(target: str) -> int:
+    from .variants import load
+
+    label = Path(target).stem if target.endswith(".boodle") else target
+    try:
+        ruleset = load(target)
+    except BoodleError as exc:
+        print(f"{label:<28} ERROR")
+        print(_indent(exc.render()))
+        return 1
+    print(f"{ruleset.name:<28} {_summary(ruleset)}  OK{_pending_note(ruleset)}")
+    return 0
+
+
+def _summary(ruleset: Ruleset) -> str:
+    players = f"players {ruleset.players.low}-{ruleset.players.high}"
+    return f"{players:<14} sections {len(ruleset.board):<3} phases {len(ruleset.phases)}"
+
+
+def _pending_note(ruleset: Ruleset) -> str:
+    try:
+        from .engine import pending_features
+    except ImportError:  # the engine is optional for checking
+        return ""
+    pending = pending_features(ruleset)
+    return f" (not yet playable: {', '.join(pending)})" if pending else ""
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+# ---------------------------------------------------------------- variants
+
+
+def cmd_variants(args: argparse.Namespace) -> int:
+    """``boodle variants``: name, players and the one-line description of each built-in."""
+    from .variants import builtin_names, load
+
+    for name in builtin_names():
+        try:
+            ruleset = load(name)
+        except BoodleError:
+            print(f"{name:<28} (does not check: run 'boodle check {name}')")
+            continue
+        print(f"{name:<28} {ruleset.players.low}-{ruleset.players.high} players  {ruleset.about}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- play
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """``boodle play``: play deals and print the trace (text or JSON lines)."""
+    from .session import play_session
+    from .strategies import STRATEGIES
+    from .trace import render_jsonl, render_text
+    from .variants import load
+
+    ruleset = load(args.variant)
+    if args.players not in ruleset.players:
+        raise BoodleError(
+            f"{ruleset.name} is for {ruleset.players.low} to {ruleset.players.high} players, "
+            f"not {args.players}",
+            hint=f"try --players {ruleset.players.low}",
+        )
+    if args.deals is not None and args.deals < 1:
+        raise BoodleError("--deals must be at least 1")
+    if args.strategy not in STRATEGIES:
+        raise BoodleError(f"unknown strategy '{args.strategy}'",
+                          hint="strategies: " + ", ".join(sorted(STRATEGIES)))
+    if not any(isinstance(p, StopsPhase) for p in ruleset.phases):
+        raise BoodleError(f"{ruleset.name} has no stops phase to play")
+    result = play_session(ruleset, args.players, args.seed,
+                          strategies=[args.strategy] * args.players, deals=args.deals)
+    out = render_jsonl(result.events) if args.json else render_text(result.events)
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

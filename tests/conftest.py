@@ -1,0 +1,28 @@
+"""Shared fixtures: the Michigan ruleset and a helper to write rules files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boodle.model import Ruleset
+from boodle.variants import load
+
+
+@pytest.fixture(scope="session")
+def michigan() -> Ruleset:
+    """The built-in Michigan home profile (spec/variants/michigan.boodle)."""
+    return load("michigan")
+
+
+@pytest.fixture()
+def write(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Write ``text`` to ``tmp_path/name`` and return the path."""
+
+    def _write(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write

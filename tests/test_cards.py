@@ -1,0 +1,40 @@
+"""Card text forms (spec §2.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from boodle.cards import Card, full_pack, parse_card
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("K♣", Card("K", "♣")),
+        ("KC", Card("K", "♣")),
+        ("10♥", Card("10", "♥")),
+        ("TH", Card("10", "♥")),
+        ("10H", Card("10", "♥")),
+        ("2♦", Card("2", "♦")),
+        ("AS", Card("A", "♠")),
+    ],
+)
+def test_every_text_form_names_the_same_card(text: str, card: Card) -> None:
+    assert parse_card(text) == card
+
+
+def test_canonical_form_is_rank_then_symbol_with_ten_as_10() -> None:
+    assert str(parse_card("TH")) == "10♥"
+    assert str(parse_card("QD")) == "Q♦"
+
+
+@pytest.mark.parametrize("text", ["1♣", "11H", "KX", "♣K", "", "KCC"])
+def test_non_cards_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="not a card"):
+        parse_card(text)
+
+
+def test_full_pack_has_52_distinct_cards() -> None:
+    pack = full_pack()
+    assert len(pack) == 52
+    assert len(set(pack)) == 52
