@@ -1,0 +1,399 @@
+"""Typed event records: what happened in a deal or a session, in order.
+
+Every event is a frozen dataclass with a class-level ``kind`` string and
+``to_json()`` (cards as canonical text like ``"10♥"``, chip amounts as ints or
+``"a/b"`` strings, accounts tagged ``{"seat": n}`` / ``{"section": name}``).
+
+Every chip movement is carried by exactly one event holding the
+:class:`~boodle.ledger.Transfer` (``transfer`` field); :func:`transfers_in`
+returns it, so a replay of the events' transfers rebuilds the ledger.
+Seats are 0-based and clockwise; the widow is ``None`` in a deal order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from .cards import Card
+from .ledger import Account, Ledger, Transfer, chips_json
+from .model import Chips
+
+StopReason = Literal["top rank", "widow", "played", "not in deck"]
+
+
+def _cards(cards: tuple[Card, ...]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A round of the high cut for the first dealer (001 §03).
+
+    ``draws``: (seat, card) per drawing seat; ``dealer``: the winner, or
+    ``None`` when the highest rank tied and the tied seats draw again.
+    """
+
+    kind: ClassVar[str] = "cut"
+    draws: tuple[tuple[int, Card], ...]
+    dealer: int | None
+
+    def to_json(self) -> dict[str, object]:
+        draws = [{"seat": s, "card": str(c)} for s, c in self.draws]
+        return {"kind": self.kind, "draws": draws, "dealer": self.dealer}
+
+
+@dataclass(frozen=True)
+class DealStart:
+    """A deal begins: ``number`` (1-based in a session, ``None`` alone) and its dealer."""
+
+    kind: ClassVar[str] = "deal start"
+    dealer: int
+    players: int
+    number: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "number": self.number,
+            "dealer": self.dealer,
+            "players": self.players,
+        }
+
+
+@dataclass(frozen=True)
+class Ante:
+    """One ante payment (spec §4): a seat puts chips on a section."""
+
+    kind: ClassVar[str] = "ante"
+    transfer: Transfer
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, **_transfer_fields(self.transfer)}
+
+
+@dataclass(frozen=True)
+class DealCards:
+    """The deal (001 §03): hands in seat order, the widow, and the order of one round.
+
+    ``hands`` and ``widow`` list cards in deck order (suit, then rank).
+    ``order``: who receives the 1st, 2nd … card of each round (``None`` = widow).
+    """
+
+    kind: ClassVar[str] = "deal"
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    widow: tuple[Card, ...]
+    order: tuple[int | None, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "dealer": self.dealer,
+            "hands": [_cards(h) for h in self.hands],
+            "widow": _cards(self.widow),
+            "order": ["widow" if p is None else p for p in self.order],
+        }
+
+
+@dataclass(frozen=True)
+class Lead:
+    """A card that opens a run: the first lead, or a restart after a stop (001 §04-05)."""
+
+    kind: ClassVar[str] = "lead"
+    seat: int
+    card: Card
+    restart: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "card": str(self.card),
+            "restart": self.restart,
+        }
+
+
+@dataclass(frozen=True)
+class Play:
+    """A follow in a run: the owner of the next card plays it (001 §04)."""
+
+    kind: ClassVar[str] = "play"
+    seat: int
+    card: Card
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "card": str(self.card)}
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A run stops after ``card``, played by ``seat`` (001 §04).
+
+    ``reason``: ``top rank`` (no higher card exists, or the phase stops at the
+    top rank), ``widow`` / ``played`` / ``not in deck`` (where ``next_card`` is).
+    """
+
+    kind: ClassVar[str] = "stop"
+    seat: int
+    card: Card
+    reason: StopReason
+    next_card: Card | None
+
+    def to_json(self) -> dict[str, object]:
+        nxt = None if self.next_card is None else str(self.next_card)
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "card": str(self.card),
+            "reason": self.reason,
+            "next_card": nxt,
+        }
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A seat takes a section's whole balance (001 §05; going out, 001 §06).
+
+    A claim of an empty section is recorded with amount 0.
+    """
+
+    kind: ClassVar[str] = "claim"
+    seat: int
+    section: str
+    transfer: Transfer
+
+    @property
+    def amount(self) -> Chips:
+        return self.transfer.amount
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "seat": self.seat,
+            "section": self.section,
+            "amount": chips_json(self.amount),
+        }
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A seat that may lead no card passes the lead to its left (spec §6.5)."""
+
+    kind: ClassVar[str] = "pass"
+    seat: int
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class FlipColour:
+    """After a full round of passes the required colour flips (spec §6.5)."""
+
+    kind: ClassVar[str] = "flip colour"
+    flipped: bool
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "flipped": self.flipped}
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A chip penalty (spec §6.8), e.g. paying to pass when one cannot lead."""
+
+    kind: ClassVar[str] = "penalty"
+    seat: int
+    fault: str
+    transfer: Transfer
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "fault": self.fault,
+                **_transfer_fields(self.transfer)}
+
+
+@dataclass(frozen=True)
+class StopPaid:
+    """A paid stop (spec §6.7): the seat that made a stop receives chips."""
+
+    kind: ClassVar[str] = "stop bonus"
+    seat: int
+    transfer: Transfer
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, **_transfer_fields(self.transfer)}
+
+
+@dataclass(frozen=True)
+class GoOut:
+    """``seat`` played its last card: the deal ends at once (001 §06)."""
+
+    kind: ClassVar[str] = "go out"
+    seat: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class Payment:
+    """An opponent pays for the cards left in hand (001 §06).
+
+    ``payee``: the winner's seat, or the kitty when going out pays into it.
+    ``excused``: the payer holds an excused card and pays nothing.
+    """
+
+    kind: ClassVar[str] = "payment"
+    payer: int
+    payee: Account
+    cards_left: int
+    excused: bool
+    transfer: Transfer
+
+    @property
+    def amount(self) -> Chips:
+        return self.transfer.amount
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "payer": self.payer,
+            "payee": self.payee.to_json(),
+            "amount": chips_json(self.amount),
+            "cards_left": self.cards_left,
+            "excused": self.excused,
+        }
+
+
+@dataclass(frozen=True)
+class CarryOver:
+    """A section's balance stays on the board for the next deal (001 §02, §06)."""
+
+    kind: ClassVar[str] = "carry over"
+    section: str
+    amount: Chips
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "section": self.section, "amount": chips_json(self.amount)}
+
+
+@dataclass(frozen=True)
+class DealEnd:
+    """The deal is over: ``winner`` went out, or ``None`` (every seat passed)."""
+
+    kind: ClassVar[str] = "deal end"
+    winner: int | None
+    reason: Literal["went out", "all passed"]
+    ledger: Ledger
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "winner": self.winner,
+            "reason": self.reason,
+            "ledger": self.ledger.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Split:
+    """One seat's equal share of a section's leftover at the session's end (001 §06)."""
+
+    kind: ClassVar[str] = "split"
+    section: str
+    seat: int
+    transfer: Transfer
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "section": self.section,
+            "seat": self.seat,
+            "amount": chips_json(self.transfer.amount),
+        }
+
+
+@dataclass(frozen=True)
+class SessionEnd:
+    """The session is over: final balances per seat and the best seat(s) (001 §06)."""
+
+    kind: ClassVar[str] = "session end"
+    standings: tuple[Chips, ...]
+    winners: tuple[int, ...]
+    ledger: Ledger
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "standings": [chips_json(a) for a in self.standings],
+            "winners": list(self.winners),
+            "ledger": self.ledger.to_json(),
+        }
+
+
+Event = (
+    Cut
+    | DealStart
+    | Ante
+    | DealCards
+    | Lead
+    | Play
+    | Stop
+    | Claim
+    | Pass
+    | FlipColour
+    | Penalty
+    | StopPaid
+    | GoOut
+    | Payment
+    | CarryOver
+    | DealEnd
+    | Split
+    | SessionEnd
+)
+"""Any event."""
+
+_WITH_TRANSFER = (Ante, Claim, Penalty, StopPaid, Payment, Split)
+
+
+def transfers_in(event: Event) -> tuple[Transfer, ...]:
+    """The chip movements an event carries (empty for events that move no chips)."""
+    if isinstance(event, _WITH_TRANSFER):
+        return (event.transfer,)
+    return ()
+
+
+def _transfer_fields(t: Transfer) -> dict[str, object]:
+    return {
+        "from": t.src.to_json(),
+        "to": t.dst.to_json(),
+        "amount": chips_json(t.amount),
+        "reason": t.reason,
+    }
+
+
+__all__ = [
+    "Ante",
+    "CarryOver",
+    "Claim",
+    "Cut",
+    "DealCards",
+    "DealEnd",
+    "DealStart",
+    "Event",
+    "FlipColour",
+    "GoOut",
+    "Lead",
+    "Pass",
+    "Payment",
+    "Penalty",
+    "Play",
+    "SessionEnd",
+    "Split",
+    "Stop",
+    "StopPaid",
+    "StopReason",
+    "Transfer",
+    "transfers_in",
+]

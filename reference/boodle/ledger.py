@@ -1,0 +1,205 @@
+"""Chips: accounts, an immutable ledger, and the one primitive that moves chips.
+
+An :data:`Account` is a player's seat (:class:`SeatAccount`) or a board
+section (:class:`SectionAccount`, by the section's name).  A :class:`Ledger`
+holds every balance; its only mutator is :meth:`Ledger.transfer`, which
+returns a new ledger and the :class:`Transfer` record of the movement, so the
+total of all balances is invariant by construction (spec §9).
+
+Amounts are :data:`boodle.model.Chips`: ``int``, or ``fractions.Fraction``
+where a rule splits (001 §06: the session-end split keeps fractions in the
+register).  A fraction with denominator 1 is stored as an ``int``.
+
+Player balances may go negative (a register, 001 §02); a section balance
+never does: moving more than a section holds raises :class:`LedgerError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar
+
+from .model import Chips
+
+
+class LedgerError(ValueError):
+    """A chip movement the ledger refuses: negative amount, overdrawn section, unknown account."""
+
+
+@dataclass(frozen=True, order=True)
+class SeatAccount:
+    """A player's chips, by seat number (0-based, clockwise)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}"
+
+    def to_json(self) -> dict[str, object]:
+        """Tagged JSON form: ``{"seat": 2}``."""
+        return {"seat": self.seat}
+
+
+@dataclass(frozen=True, order=True)
+class SectionAccount:
+    """A board section's chips, by section name (``"Q♦"``, ``"kitty"``)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"section {self.name}"
+
+    def to_json(self) -> dict[str, object]:
+        """Tagged JSON form: ``{"section": "kitty"}``."""
+        return {"section": self.name}
+
+
+Account = SeatAccount | SectionAccount
+"""Where chips can be: a seat or a board section."""
+
+
+def seat(n: int) -> SeatAccount:
+    """The account of seat ``n``."""
+    return SeatAccount(n)
+
+
+def section(name: str) -> SectionAccount:
+    """The account of the section called ``name``."""
+    return SectionAccount(name)
+
+
+def normalize(amount: Chips) -> Chips:
+    """``amount`` with a whole Fraction turned into an ``int``.
+
+    Raises :class:`LedgerError` for anything that is not an int or a Fraction
+    (floats and bools are refused: chips are exact).
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int | Fraction):
+        raise LedgerError(f"a chip amount must be an int or a Fraction, not {amount!r}")
+    if isinstance(amount, Fraction) and amount.denominator == 1:
+        return int(amount.numerator)
+    return amount
+
+
+def chips_json(amount: Chips) -> int | str:
+    """JSON form of an amount: ints as ints, fractions as ``"a/b"`` strings."""
+    amount = normalize(amount)
+    return amount if isinstance(amount, int) else f"{amount.numerator}/{amount.denominator}"
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One chip movement: ``amount`` chips from ``src`` to ``dst``, and why.
+
+    ``reason`` names the rule that moved them (``ante``, ``claim``,
+    ``payment``, ``penalty``, ``stop bonus``, ``split``).
+    """
+
+    kind: ClassVar[str] = "transfer"
+    src: Account
+    dst: Account
+    amount: Chips
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        """``{"kind": "transfer", "from": …, "to": …, "amount": …, "reason": …}``."""
+        return {
+            "kind": self.kind,
+            "from": self.src.to_json(),
+            "to": self.dst.to_json(),
+            "amount": chips_json(self.amount),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """Every balance: one per seat, one per board section (in board order).
+
+    Build one with :meth:`open`; change it only with :meth:`transfer`.
+    """
+
+    seats: tuple[Chips, ...]
+    sections: tuple[tuple[str, Chips], ...]
+
+    @classmethod
+    def open(cls, players: int, section_names: tuple[str, ...], start: Chips = 0) -> Ledger:
+        """A ledger with ``start`` chips per seat and every section empty."""
+        if len(set(section_names)) != len(section_names):
+            raise LedgerError(f"duplicate section names: {section_names}")
+        return cls(
+            seats=(normalize(start),) * players,
+            sections=tuple((name, 0) for name in section_names),
+        )
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
+
+    def section_names(self) -> tuple[str, ...]:
+        """The sections' names, in board order."""
+        return tuple(name for name, _ in self.sections)
+
+    def seat(self, n: int) -> Chips:
+        """Seat ``n``'s balance."""
+        return self.balance(SeatAccount(n))
+
+    def section(self, name: str) -> Chips:
+        """The balance of section ``name``."""
+        return self.balance(SectionAccount(name))
+
+    def balance(self, account: Account) -> Chips:
+        """The balance of ``account``; raises :class:`LedgerError` if there is no such account."""
+        if isinstance(account, SeatAccount):
+            if not 0 <= account.seat < len(self.seats):
+                raise LedgerError(f"no {account} in a ledger of {len(self.seats)} seats")
+            return self.seats[account.seat]
+        for name, amount in self.sections:
+            if name == account.name:
+                return amount
+        raise LedgerError(f"no {account} on the board {self.section_names()}")
+
+    def total(self) -> Chips:
+        """All chips: every seat plus every section (invariant under :meth:`transfer`)."""
+        return normalize(sum(self.seats, Fraction(0)) + sum((a for _, a in self.sections), 0))
+
+    def transfer(
+        self, src: Account, dst: Account, amount: Chips, reason: str
+    ) -> tuple[Ledger, Transfer]:
+        """Move ``amount`` chips from ``src`` to ``dst``: the new ledger and the record.
+
+        Raises :class:`LedgerError` if ``amount`` is negative or not exact, if
+        ``src`` is ``dst``, if an account does not exist, or if ``src`` is a
+        section holding less than ``amount``.
+        """
+        amount = normalize(amount)
+        if amount < 0:
+            raise LedgerError(f"cannot transfer a negative amount ({amount}) for {reason}")
+        if src == dst:
+            raise LedgerError(f"cannot transfer from {src} to itself for {reason}")
+        have = self.balance(src)
+        self.balance(dst)
+        if isinstance(src, SectionAccount) and have < amount:
+            raise LedgerError(f"{src} holds {have}, cannot pay {amount} for {reason}")
+        ledger = self._add(src, -amount)._add(dst, amount)
+        return ledger, Transfer(src, dst, amount, reason)
+
+    def _add(self, account: Account, delta: Chips) -> Ledger:
+        if isinstance(account, SeatAccount):
+            seats = list(self.seats)
+            seats[account.seat] = normalize(seats[account.seat] + delta)
+            return Ledger(tuple(seats), self.sections)
+        sections = tuple(
+            (name, normalize(amount + delta) if name == account.name else amount)
+            for name, amount in self.sections
+        )
+        return Ledger(self.seats, sections)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"seats": [...], "sections": {name: amount}}`` with exact amounts."""
+        return {
+            "seats": [chips_json(a) for a in self.seats],
+            "sections": {name: chips_json(a) for name, a in self.sections},
+        }
