@@ -1,0 +1,194 @@
+"""The state of one deal, and the one primitive that moves a card.
+
+A :class:`DealState` is immutable (copy-on-write with
+:func:`dataclasses.replace`).  Card locations are a single map: ``places[i]``
+is where ``cards[i]`` is (a seat's hand, the widow, or played by a seat), so
+every card of the deck is in exactly one place by construction; hands, the
+widow and the played cards are views derived from it.  :meth:`DealState.move`
+is the only way a card changes place; :meth:`boodle.ledger.Ledger.transfer`
+the only way chips move.
+
+Moves are frozen dataclasses: :class:`LeadMove`, :class:`PlayMove`,
+:class:`PassMove`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from types import MappingProxyType
+from typing import Literal
+
+from .cards import Card
+from .ledger import Ledger
+
+PlaceKind = Literal["hand", "widow", "played"]
+Step = Literal["lead", "follow", "over"]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a card is: ``seat``'s hand, the widow, or played by ``seat`` as play no. ``order``."""
+
+    kind: PlaceKind
+    seat: int | None = None
+    order: int | None = None
+
+
+WIDOW = Place("widow")
+
+
+def in_hand(seat: int) -> Place:
+    """The place "in ``seat``'s hand"."""
+    return Place("hand", seat)
+
+
+@dataclass(frozen=True)
+class LeadMove:
+    """``seat`` leads ``card``: opens a run (first lead or restart)."""
+
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} leads {self.card}"
+
+
+@dataclass(frozen=True)
+class PlayMove:
+    """``seat`` plays ``card``, the next card of the run it holds."""
+
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} plays {self.card}"
+
+
+@dataclass(frozen=True)
+class PassMove:
+    """``seat`` may lead no card and passes the lead to its left."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} passes"
+
+
+Move = LeadMove | PlayMove | PassMove
+
+
+@dataclass(frozen=True)
+class DealState:
+    """One deal in progress.
+
+    - ``cards`` / ``places``: every card of the deck and where it is (aligned).
+    - ``step``: ``lead`` (``to_move`` must open a run), ``follow`` (the holder
+      of the card after ``current`` must play it) or ``over``.
+    - ``restart``: the lead due is a restart after a stop (else the first lead).
+    - ``stopped``: suit of the last stopped run; ``last_player``: who played
+      its last card.
+    - ``passes``: consecutive passes; ``flipped``: the required colour flipped.
+    - ``winner``: who went out, once ``step == "over"`` (``None``: nobody).
+    - ``held``: how many cards each seat holds (kept by :meth:`move`).
+    """
+
+    players: int
+    dealer: int
+    cards: tuple[Card, ...]
+    places: tuple[Place, ...]
+    ledger: Ledger
+    step: Step = "lead"
+    to_move: int | None = None
+    restart: bool = False
+    current: Card | None = None
+    stopped: str | None = None
+    last_player: int | None = None
+    passes: int = 0
+    flipped: bool = False
+    winner: int | None = None
+    plays: int = 0
+    held: tuple[int, ...] = ()
+    index: Mapping[Card, int] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False
+    )
+
+    @classmethod
+    def new(
+        cls,
+        players: int,
+        dealer: int,
+        cards: tuple[Card, ...],
+        hands: tuple[tuple[Card, ...], ...],
+        widow: tuple[Card, ...],
+        ledger: Ledger,
+    ) -> DealState:
+        """A fresh deal; raises ``ValueError`` unless hands and widow partition ``cards``."""
+        index = MappingProxyType({card: i for i, card in enumerate(cards)})
+        places: list[Place | None] = [None] * len(cards)
+        where = [(h, in_hand(s)) for s, hand in enumerate(hands) for h in hand]
+        for card, place in [*where, *((w, WIDOW) for w in widow)]:
+            if card not in index:
+                raise ValueError(f"{card} is not a card of this deck")
+            if places[index[card]] is not None:
+                raise ValueError(f"{card} is dealt twice")
+            places[index[card]] = place
+        missing = [str(c) for c, p in zip(cards, places, strict=True) if p is None]
+        if missing:
+            raise ValueError(f"cards not dealt: {' '.join(missing)}")
+        placed = tuple(p for p in places if p is not None)
+        held = tuple(len(hand) for hand in hands)
+        return cls(players, dealer, cards, placed, ledger, held=held, index=index)
+
+    def place(self, card: Card) -> Place | None:
+        """Where ``card`` is; ``None`` if it is not in this deck (removed)."""
+        i = self.index.get(card)
+        return None if i is None else self.places[i]
+
+    def holder(self, card: Card) -> int | None:
+        """The seat holding ``card`` in hand, or ``None`` (widow, played, not in deck)."""
+        place = self.place(card)
+        return place.seat if place is not None and place.kind == "hand" else None
+
+    @cached_property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's hand, in deck order (suit, then rank)."""
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        for card, place in zip(self.cards, self.places, strict=True):
+            if place.kind == "hand" and place.seat is not None:
+                hands[place.seat].append(card)
+        return tuple(tuple(h) for h in hands)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s hand, in deck order."""
+        return self.hands[seat]
+
+    def widow(self) -> tuple[Card, ...]:
+        """The widow's cards, in deck order."""
+        return tuple(c for c, p in zip(self.cards, self.places, strict=True) if p.kind == "widow")
+
+    def played(self) -> tuple[tuple[int, Card], ...]:
+        """Every played card as (seat, card), in the order played."""
+        done = [(p.order, p.seat, c) for c, p in zip(self.cards, self.places, strict=True)
+                if p.kind == "played"]
+        return tuple((s, c) for o, s, c in sorted(done, key=lambda t: t[0] or 0) if s is not None)
+
+    def move(self, card: Card, place: Place, plays: int | None = None) -> DealState:
+        """The one card primitive: ``card`` is now at ``place`` (and nowhere else).
+
+        ``plays``: the new count of played cards, when the move is a play.
+        """
+        i = self.index[card]
+        held = list(self.held)
+        for old_new, delta in ((self.places[i], -1), (place, 1)):
+            if old_new.kind == "hand" and old_new.seat is not None:
+                held[old_new.seat] += delta
+        places = list(self.places)
+        places[i] = place
+        return replace(self, places=tuple(places), held=tuple(held),
+                       plays=self.plays if plays is None else plays)
+
+    def play(self, seat: int, card: Card) -> DealState:
+        """``seat`` puts ``card`` from its hand face up as the next play in order."""
+        return self.move(card, Place("played", seat, self.plays), self.plays + 1)
