@@ -13,8 +13,8 @@ from boodle.cards import RANKS, Card, parse_card
 from boodle.ledger import Ledger
 from boodle.model import (
     AnteLine,
-    Deck,
     DealSpec,
+    Deck,
     Fallback,
     GoingOut,
     LeadRule,

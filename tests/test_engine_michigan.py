@@ -10,12 +10,12 @@ holds 4, the kitty 8.  Seats: A=0, B=1, C=2, D=3, clockwise; D deals, so A
 from __future__ import annotations
 
 import pytest
-from rules_by_hand import card, cards, fresh_ledger, michigan
 
 from boodle.engine import IllegalMove, apply, is_terminal, legal_moves, start_deal, to_move
 from boodle.events import Ante, CarryOver, Claim, DealEnd, GoOut, Lead, Payment, Play, Stop
 from boodle.model import Ruleset
 from boodle.state import DealState, LeadMove, PassMove, PlayMove
+from rules_by_hand import card, cards, fresh_ledger, michigan
 
 A, B, C, D = 0, 1, 2, 3
 RULES = michigan()

@@ -163,7 +163,7 @@ class Ledger:
 
     def total(self) -> Chips:
         """All chips: every seat plus every section (invariant under :meth:`transfer`)."""
-        return normalize(sum(self.seats, Fraction(0)) + sum((a for _, a in self.sections), 0))
+        return normalize(sum(self.seats) + sum(a for _, a in self.sections))
 
     def transfer(
         self, src: Account, dst: Account, amount: Chips, reason: str
