@@ -244,3 +244,64 @@ def test_unreadable_file_is_an_error_not_a_crash(tmp_path: Path) -> None:
 def test_oversized_file_is_refused() -> None:
     err = error_of(BASE + "#" * (300 * 1024))
     assert "larger than 256 KiB" in err.message
+
+
+def test_a_line_written_twice_is_refused() -> None:
+    err = error_of(BASE.replace("  players 3 to 8\n", "  players 3 to 8\n  players 4 to 6\n"))
+    assert (err.span.line, err.span.column) == (3, 3)
+    assert err.message == "'players' is written twice in variant tiny"
+    assert err.notes == ("first written at t.boodle:2:3",)
+
+
+def test_a_phase_rule_written_twice_is_refused() -> None:
+    err = error_of(BASE.replace("    follow: owner of next card\n",
+                                "    follow: owner of next card\n    follow: next in turn\n"))
+    assert (err.span.line, err.span.column) == (17, 5)
+    assert err.message == "'follow' is written twice in phase play"
+
+
+def test_chosen_boodle_must_stand_alone() -> None:
+    err = error_of(BASE.replace("each player 1 on each boodle",
+                                "each player 1 on chosen boodle, kitty"))
+    assert (err.span.line, err.span.column) == (10, 5)
+    assert err.message == "'chosen boodle' must be the only target of its ante line"
+
+
+def test_widow_ante_without_a_widow() -> None:
+    err = error_of(BASE.replace("widow: last in each round, hidden", "widow: none")
+                   .replace("each player 2 on kitty", "widow 2 on kitty"))
+    assert (err.span.line, err.span.column) == (11, 5)
+    assert err.message == "an ante for the widow, but the deal has no widow"
+
+
+def test_first_lead_by_last_player_is_refused() -> None:
+    err = error_of(BASE.replace("first lead: left of dealer", "first lead: last player"))
+    assert (err.span.line, err.span.column) == (15, 17)
+    assert err.message == "the first lead cannot be by the 'last player': no run has been played"
+
+
+def test_a_fallback_that_can_fail_is_refused() -> None:
+    err = error_of(BASE.replace("lowest of other suit", "lowest of opposite colour"))
+    assert (err.span.line, err.span.column) == (19, 5)
+    assert err.message == "the 'if none' lead can itself find no card for some hands"
+
+
+def test_winner_of_a_holding_phase_is_refused() -> None:
+    text = BASE.replace("  phase play is stops {", "  phase hearts is holding { pays: A♥ }\n"
+                        "  phase play is stops {").replace(
+        "first lead: left of dealer", "first lead: winner of hearts")
+    err = error_of(text)
+    assert (err.span.line, err.span.column) == (16, 27)
+    assert err.message == "'winner of hearts': no earlier poker phase of that name"
+
+
+def test_phase_after_the_stops_phase_is_refused() -> None:
+    err = error_of(BASE.replace("  session {", "  phase late is holding { pays: A♥ }\n  session {"))
+    assert (err.span.line, err.span.column) == (22, 3)
+    assert err.message == "phase late comes after the stops phase, which ends the deal"
+
+
+def test_sale_without_price_is_refused() -> None:
+    err = error_of(BASE.replace("  session {", "  widow sale { offer: sale unseen }\n  session {"))
+    assert (err.span.line, err.span.column) == (22, 16)
+    assert err.message == "a widow sale needs a price"

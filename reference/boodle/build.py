@@ -126,8 +126,26 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
     return Resolved(decl.name, base_name, tuple(merged.values()), decl.span)
 
 
+def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
+    """Refuse a key written twice in one block: the second would silently win."""
+    first: dict[str, Clause] = {}
+    for clause in clauses:
+        if clause.key in first:
+            shown = clause.key.replace("_", " ").replace(":", " ")
+            raise BoodleError(
+                f"'{shown}' is written twice {where}",
+                clause.span,
+                hint="keep one; to change a base variant's rule, write it in the extending file",
+                notes=(f"first written at {first[clause.key].span}",),
+            )
+        first[clause.key] = clause
+
+
 def _merge_layer(merged: dict[str, Clause], layer: VariantDecl) -> None:
+    _no_duplicates(layer.items, f"in variant {layer.name}")
     for item in layer.items:
+        if item.key.startswith("phase:"):
+            _no_duplicates(item.value.rules, f"in phase {item.value.name}")
         if item.key.startswith("without:"):
             phase_key = "phase:" + item.key.split(":", 1)[1]
             if phase_key not in merged:
@@ -177,6 +195,8 @@ class _Builder:
         self.items = {item.key: item for item in resolved.items}
         self.deck: m.Deck | None = None
         self.board: tuple[m.Section, ...] = ()
+        self.no_widow = False
+        self.poker_names: set[str] = set()
 
     # -- helpers
     def need(self, key: str, example: str) -> Clause:
@@ -234,6 +254,7 @@ class _Builder:
         self.deck = self.deck_spec()
         self.board = self.board_spec()
         deal = self.deal_spec()
+        self.no_widow = deal.widow_position == "none"
         self.check_trumps(deal)
         phases = self.phases()
         self.check_players_get_cards(players, deal)
@@ -297,6 +318,7 @@ class _Builder:
     # -- deck (spec §2)
     def deck_spec(self) -> m.Deck:
         clause = self.need("deck", "deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }")
+        _no_duplicates(clause.value, "in the deck block")
         lines = {line.key: line for line in clause.value}
         suits = tuple(SUITS)
         if "suits" in lines:
@@ -415,10 +437,14 @@ class _Builder:
                 raise BoodleError(f"an ante of {amount} chips is too large", line.span,
                                   hint=f"antes are at most {MAX_AMOUNT} chips")
             names: list[str] = []
-            chosen = False
+            chosen = any(isinstance(t, Clause) and t.value == "chosen boodle" for t in targets)
+            if chosen and len(targets) > 1:
+                raise BoodleError("'chosen boodle' must be the only target of its ante line",
+                                  line.span, hint="put the other targets on a line of their own")
+            if payer == "widow" and self.no_widow:
+                raise BoodleError("an ante for the widow, but the deal has no widow", line.span)
             for target in targets:
                 if isinstance(target, Clause):
-                    chosen = chosen or target.value == "chosen boodle"
                     names.extend(self.expand_target(target))
                 else:
                     names.append(self.section_ref(target))
@@ -437,6 +463,7 @@ class _Builder:
     def deal_spec(self) -> m.DealSpec:
         clause = self.need("deal", "deal { widow: last in each round }")
         fields: dict[str, Any] = {"span": clause.span}
+        _no_duplicates((c for c in clause.value if c.key != "widow"), "in the deal block")
         for line in clause.value:
             if line.key == "widow":
                 for opt in line.value:
@@ -475,7 +502,11 @@ class _Builder:
         if "offer" not in lines:
             raise BoodleError("the widow sale has no offer line", clause.span,
                               hint="add, for example: offer: sale unseen at 2")
+        _no_duplicates(clause.value, "in the widow sale")
         mode, seen, price = lines["offer"].value
+        if mode == "sale" and price == 0:
+            raise BoodleError("a widow sale needs a price", lines["offer"].span,
+                              hint="write, for example: offer: sale unseen at 2")
         if price > MAX_AMOUNT:
             raise BoodleError(f"a price of {price} chips is too large", lines["offer"].span)
         kitty = next((s.name for s in self.board if s.kind == "kitty"), None)
@@ -500,11 +531,22 @@ class _Builder:
                               hint="add a 'phase play \"Stops\" is stops { … }' block")
         phases: list[m.Phase] = []
         for decl in decls:
-            builder = {"stops": self.stops_phase, "holding": self.holding_phase,
-                       "poker": self.poker_phase}[decl.kind]
+            builders: dict[str, Callable[[PhaseDecl, list[str]], m.Phase]] = {
+                "stops": self.stops_phase, "holding": self.holding_phase,
+                "poker": self.poker_phase}
+            builder = builders[decl.kind]
             phases.append(builder(decl, [p.name for p in phases]))
-        if sum(isinstance(p, m.StopsPhase) for p in phases) > 1:
-            raise BoodleError("a variant has at most one stops phase", self.r.span)
+            if decl.kind == "poker":
+                self.poker_names.add(decl.name)
+        stops = [p for p in phases if isinstance(p, m.StopsPhase)]
+        if len(stops) != 1:
+            raise BoodleError(f"a variant has exactly one stops phase; this one has {len(stops)}",
+                              self.r.span, hint="the stops phase is the game; others come before")
+        if not isinstance(phases[-1], m.StopsPhase):
+            raise BoodleError(
+                f"phase {phases[-1].name} comes after the stops phase, which ends the deal",
+                phases[-1].span, hint="move it before the stops phase",
+            )
         return tuple(phases)
 
     def stops_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.StopsPhase:
@@ -516,12 +558,13 @@ class _Builder:
                                   decl.span, hint=f"add: {example}")
             return rules[key]
 
+        pokers = [p for p in earlier if p in self.poker_names]
         first = self.lead_rule(need("first_lead", "first lead: left of dealer, lowest of "
-                                    "chosen suit").value, earlier)
+                                    "chosen suit").value, pokers, first=True)
         restart = self.lead_rule(need("restart", "restart: last player, lowest of other suit")
-                                 .value, earlier)
+                                 .value, pokers)
         fallback = self.fallback(rules.get("fallback"), earlier)
-        all_pass = rules["all_pass"].value if "all_pass" in rules else "none"
+        all_pass: Any = rules["all_pass"].value if "all_pass" in rules else "none"
         self.check_exits(decl, rules, first, restart, fallback, all_pass)
         stops = rules["stop"].value if "stop" in rules else ()
         return m.StopsPhase(
@@ -563,13 +606,27 @@ class _Builder:
                 rules["fallback"].span,
                 hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
             )
-        if all_pass == "flip colour" and restart.scope != "opposite colour":
-            raise BoodleError("'all pass: flip colour' needs a restart by opposite colour",
-                              rules["all_pass"].span)
+        if all_pass == "flip colour" and restart.scope not in ("opposite colour", "black", "red"):
+            raise BoodleError("'all pass: flip colour' needs a restart by colour",
+                              rules["all_pass"].span,
+                              hint="restart: last player, lowest of opposite colour")
+        if fallback.kind == "lead" and can_fail and not _covers(restart, fallback.rule):
+            raise BoodleError(
+                "the 'if none' lead can itself find no card for some hands",
+                rules["fallback"].span,
+                hint="use 'if none: lead lowest of chosen suit', or a pass",
+            )
 
-    def lead_rule(self, clause: Clause, earlier: list[str]) -> m.LeadRule:
+    def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
+                  ) -> m.LeadRule:
         (who, arg), (choice, scope, card_lit) = clause.value
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
+        if first and who in ("last player", "next player"):
+            raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
+                              clause.span, hint="write, for example: first lead: left of dealer, …")
+        if first and scope in ("other suit", "same suit", "opposite colour"):
+            raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
+                              clause.span, hint="use lowest of chosen suit, or of longest suit")
         if who == "holder":
             fields["card"] = self.in_deck(arg, "lead card")
         elif who == "holder of lowest":
@@ -577,8 +634,9 @@ class _Builder:
         elif who == "phase winner":
             if arg.name not in earlier:
                 raise BoodleError(
-                    f"'winner of {arg.name}': no earlier phase of that name", arg.span,
-                    hint=did_you_mean(arg.name, earlier) or "a winner comes from an earlier phase",
+                    f"'winner of {arg.name}': no earlier poker phase of that name", arg.span,
+                    hint=did_you_mean(arg.name, earlier) or "a winner comes from an earlier "
+                    "poker phase (a holding phase has no single winner)",
                 )
             fields["phase"] = arg.name
         if isinstance(card_lit, CardLit):
@@ -643,7 +701,7 @@ class _Builder:
             raise BoodleError(f"holding phase {decl.name} pays no section", decl.span,
                               hint="add: pays: A♥, K♥")
         sections = tuple(self.section_ref(ref, ("boodle", "set")) for ref in rules["pays"].value)
-        split = rules["split"].value if "split" in rules else "share"
+        split: Any = rules["split"].value if "split" in rules else "share"
         return m.HoldingPhase(decl.name, decl.label or decl.name.capitalize(), sections, split,
                               decl.span)
 
@@ -666,6 +724,7 @@ class _Builder:
     def session(self) -> m.SessionSpec:
         clause = self.need("session", "session { start: 50 chips  end: after 1 rotation }")
         fields: dict[str, Any] = {"span": clause.span}
+        _no_duplicates(clause.value, "in the session block")
         for line in clause.value:
             if line.key == "start":
                 if line.value > MAX_AMOUNT:
@@ -678,9 +737,8 @@ class _Builder:
             elif line.key == "end_broke":
                 fields["end_when_broke"] = True
             else:
-                fields[{"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]] = (
-                    line.value
-                )
+                slot = {"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]
+                fields[slot] = line.value
         return m.SessionSpec(**fields)
 
 
@@ -689,6 +747,17 @@ def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
         # "whoever holds the lowest club leads": the holder of that suit's lowest card in play
         return m.LeadRule("holder", **fields)
     return m.LeadRule(cast(m.Who, who), **fields)
+
+
+def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when ``rule`` finds none (spec §6.5).
+
+    Total fallbacks (chosen, longest or any suit) always do; ``same suit``
+    covers exactly the hands ``other suit`` fails on: only the stopped suit.
+    """
+    if fallback is None or not _may_find_nothing(fallback):
+        return True
+    return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
 
 
 def _may_find_nothing(rule: m.LeadRule) -> bool:

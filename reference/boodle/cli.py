@@ -65,7 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play deals with built-in strategies and print the trace",
                           description="Play a whole session (or --deals K deals) of a variant "
                           "with built-in strategies and print a readable trace.")
-    play.add_argument("variant", metavar="VARIANT", help="a built-in variant name or a .boodle file")
+    play.add_argument("variant", metavar="VARIANT",
+                      help="a built-in variant name or a .boodle file")
     play.add_argument("--players", type=int, required=True, metavar="N")
     play.add_argument("--seed", type=int, default=0, metavar="S")
     play.add_argument("--deals", type=int, metavar="K",

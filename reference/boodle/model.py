@@ -23,7 +23,7 @@ Chips = int | Fraction
 
 
 def _span() -> Span | None:
-    return field(default=None, compare=False, repr=False)  # type: ignore[return-value]
+    return field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -94,7 +94,7 @@ def _keyword_boundary(token: Token) -> Token:
     return token
 
 
-@lru_cache(maxsize=None)
+@cache
 def parser(start: str = "start") -> Lark:
     """The LALR parser for ``start`` (``start``, ``card``, ``section``, ``lead_rule``).
 
