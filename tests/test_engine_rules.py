@@ -17,12 +17,23 @@ from boodle.engine import (
     claims_of,
     deal_hands,
     legal_moves,
+    misdeal,
     pending_features,
     start_deal,
     to_move,
 )
 from boodle.errors import BoodleError
-from boodle.events import Claim, DealEnd, FlipColour, Pass, Payment, Penalty, Stop, StopPaid
+from boodle.events import (
+    Claim,
+    DealEnd,
+    FlipColour,
+    Misdeal,
+    Pass,
+    Payment,
+    Penalty,
+    Stop,
+    StopPaid,
+)
 from boodle.model import (
     AnteLine,
     Deck,
@@ -333,3 +344,47 @@ def test_an_ace_low_deck_stops_at_the_king() -> None:
     state, events = run(rules, state, LeadMove(A, card("Q♠")), PlayMove(B, card("K♠")))
     assert events[-1] == Stop(B, card("K♠"), "top rank", None)
 
+
+
+# ---------------------------------------------------------------- holders and misdeals
+
+
+def test_holder_of_an_unheld_card_passes_to_the_next_card_up_that_is_held() -> None:
+    # spec §6.1: 2♣ and 3♣ are in the widow; C holds 4♣, so C leads 4♣ instead of 2♣
+    rules = with_phase(MICHIGAN, first_lead=LeadRule("holder", "card", card=card("2♣")))
+    state = deal(rules, (cards("9♠"), cards("9♥ 5♣"), cards("4♣ 6♣"), cards("8♦")))
+    assert to_move(state) == C
+    assert legal_moves(rules, state) == (LeadMove(C, card("4♣")),)
+
+
+def test_holder_with_no_card_of_the_suit_held_falls_back_to_the_dealers_left() -> None:
+    rules = with_phase(MICHIGAN, first_lead=LeadRule("holder", "card", card=card("2♣")))
+    state = deal(rules, (cards("9♠ 3♦"), cards("9♥"), cards("4♥"), cards("8♦")))
+    assert to_move(state) == A  # left of dealer D, lowest card: 3♦
+    assert legal_moves(rules, state) == (LeadMove(A, card("3♦")),)
+
+
+def test_a_declared_misdeal_undoes_the_play_but_keeps_the_ante() -> None:
+    # 001 §06: same dealer deals again after the register is restored, no new ante.
+    hands = (cards("9♦ J♦ 5♠ 6♥"), cards("Q♦ 3♣"), cards("10♦ 2♥ 7♠ 4♣"), cards("8♣"))
+    state = deal(MICHIGAN, hands)
+    state, _ = run(MICHIGAN, state, LeadMove(A, card("9♦")), PlayMove(C, card("10♦")),
+                   PlayMove(A, card("J♦")), PlayMove(B, card("Q♦")))
+    assert state.ledger.seat(B) == 48  # took Q♦'s 4
+    state, events = misdeal(MICHIGAN, state, deck_order=MICHIGAN.deck.cards())
+    undo = events[0]
+    assert isinstance(undo, Misdeal) and [t.amount for t in undo.transfers] == [4]
+    assert state.ledger.seats == (44, 44, 44, 44)
+    assert dict(state.ledger.sections) == {"A♥": 4, "K♣": 4, "Q♦": 4, "J♠": 4, "kitty": 8}
+    assert [len(h) for h in state.hands] == [11, 11, 10, 10] and to_move(state) == A
+    assert state.plays == 0 and state.since_ante == ()
+
+
+def test_reshuffle_and_redeal_allows_a_misdeal_only_before_the_first_move() -> None:
+    rules = replace(MICHIGAN, deal=replace(MICHIGAN.deal, misdeal="reshuffle and redeal"))
+    state = deal(rules, (cards("2♣ 9♠"), cards("9♦"), cards("9♥"), cards("8♠")))
+    again, _ = misdeal(rules, state, deck_order=rules.deck.cards())
+    assert again.ledger == state.ledger
+    state, _ = run(rules, state, LeadMove(A, card("2♣")))
+    with pytest.raises(BoodleError, match="before the first move"):
+        misdeal(rules, state, deck_order=rules.deck.cards())

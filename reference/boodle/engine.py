@@ -33,6 +33,7 @@ from .events import (
     FlipColour,
     GoOut,
     Lead,
+    Misdeal,
     Pass,
     Payment,
     Penalty,
@@ -63,8 +64,8 @@ __all__ = [
     "deal_order",
     "is_terminal",
     "legal_moves",
+    "misdeal",
     "pending_features",
-    "session_pending",
     "shuffled_deck",
     "start_deal",
     "stops_phase",
@@ -96,36 +97,32 @@ class IllegalMove(BoodleError):
 # ---------------------------------------------------------------- features
 
 
-def _features(ruleset: Ruleset) -> list[tuple[str, str]]:
-    """Pending features as (feature, where it is needed: ``deal`` or ``session``)."""
-    out: list[tuple[str, str]] = []
+def pending_features(ruleset: Ruleset) -> list[str]:
+    """Every feature of ``ruleset`` this engine does not execute yet (empty: fully playable)."""
+    out: list[str] = []
     stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
     for p in ruleset.phases:
         if isinstance(p, HoldingPhase):
-            out.append((f"phase {p.name} (holding)", "deal"))
+            out.append(f"phase {p.name} (holding)")
         elif isinstance(p, PokerPhase):
-            out.append((f"phase {p.name} (poker)", "deal"))
+            out.append(f"phase {p.name} (poker)")
     if len(stops) > 1:
-        out.append(("several stops phases", "deal"))
+        out.append("several stops phases")
     for p in stops:
-        out.extend((f"phase {p.name}: {what}", "deal") for what in _stops_pending(p))
+        out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
     if ruleset.widow_sale is not None:
-        out.append((f"widow {ruleset.widow_sale.mode}", "deal"))
+        out.append(f"widow {ruleset.widow_sale.mode}")
     if ruleset.deal.trumps != "none":
-        out.append(("trumps", "deal"))
+        out.append("trumps")
     for s in ruleset.board:
         if s.suit_rule == "trumps":
-            out.append((f"section {s.name}: trumps", "deal"))
+            out.append(f"section {s.name}: trumps")
         elif s.suit_rule == "drawn":
-            out.append((f"section {s.name}: boodle card drawn from a second pack", "deal"))
+            out.append(f"section {s.name}: boodle card drawn from a second pack")
     if any(line.chosen for line in ruleset.antes):
-        out.append(("chosen-boodle antes", "deal"))
-    if ruleset.session.end_when_broke:
-        out.append(("session end when a player has no chips", "session"))
-    if ruleset.session.ties == "one more deal":
-        out.append(("session ties: one more deal", "session"))
-    if ruleset.session.negative == "eliminate":
-        out.append(("elimination at zero balance", "session"))
+        out.append("chosen-boodle antes")
+    if ruleset.session.negative == "eliminate":  # payments capped at the balance (spec §9)
+        out.append("elimination at zero balance")
     return out
 
 
@@ -145,19 +142,9 @@ def _stops_pending(p: StopsPhase) -> list[str]:
     return out
 
 
-def pending_features(ruleset: Ruleset) -> list[str]:
-    """Every feature of ``ruleset`` this engine does not execute yet (empty: fully playable)."""
-    return [name for name, _ in _features(ruleset)]
-
-
-def session_pending(ruleset: Ruleset) -> list[str]:
-    """The pending features a whole session (not a single deal) would need."""
-    return [name for name, where in _features(ruleset) if where == "session"]
-
-
 def stops_phase(ruleset: Ruleset) -> StopsPhase:
     """The stops phase the engine plays; raises :class:`NotSupported` for any other shape."""
-    pending = [name for name, where in _features(ruleset) if where == "deal"]
+    pending = pending_features(ruleset)
     if pending:
         raise NotSupported(
             f"variant {ruleset.name} needs features this engine does not execute yet: "
@@ -326,15 +313,60 @@ def start_deal(
     events: list[Event] = [DealStart(dealer, players, number)]
     ledger, antes = _post_antes(ruleset, players, dealer, ledger)
     events.extend(antes)
+    state, dealt = _deal(ruleset, phase, players, dealer, ledger, deck_order, hands, widow)
+    return state, [*events, dealt]
+
+
+def misdeal(
+    ruleset: Ruleset,
+    state: DealState,
+    deck_order: Sequence[Card] | None = None,
+    hands: Sequence[Sequence[Card]] | None = None,
+    widow: Sequence[Card] | None = None,
+) -> tuple[DealState, list[Event]]:
+    """A declared misdeal (spec §5.3; 001 §06): undo every transfer since the ante, deal again.
+
+    The same dealer deals from ``deck_order`` (or ``hands``/``widow``) with
+    no new ante.  Raises :class:`BoodleError` once the deal is over, or under
+    ``reshuffle and redeal`` once a move has been made.
+    """
+    if state.step == "over":
+        raise BoodleError("the deal is over: a misdeal can no longer be declared")
+    started = state.plays > 0 or state.passes > 0 or state.flipped
+    if ruleset.deal.misdeal == "reshuffle and redeal" and started:
+        raise BoodleError("under 'misdeal: reshuffle and redeal' a misdeal is declared only "
+                          "while the cards are dealt, before the first move")
+    ledger = state.ledger
+    undone = []
+    for t in reversed(state.since_ante):
+        ledger, u = ledger.transfer(t.dst, t.src, t.amount, "misdeal")
+        undone.append(u)
+    phase = stops_phase(ruleset)
+    new, dealt = _deal(ruleset, phase, state.players, state.dealer, ledger, deck_order, hands,
+                       widow)
+    return new, [Misdeal(state.dealer, tuple(undone)), dealt]
+
+
+def _deal(
+    ruleset: Ruleset,
+    phase: StopsPhase,
+    players: int,
+    dealer: int,
+    ledger: Ledger,
+    deck_order: Sequence[Card] | None,
+    hands: Sequence[Sequence[Card]] | None,
+    widow: Sequence[Card] | None,
+) -> tuple[DealState, DealCards]:
+    """Deal the cards onto a fresh state and give the move to the first leader."""
     dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow)
     try:
         state = DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger)
     except ValueError as e:
         raise BoodleError(f"bad deal: {e}") from None
     order = deal_order(ruleset, players, dealer)
-    events.append(DealCards(dealer, state.hands, state.widow(), order))
-    leader = _leader(state, phase.first_lead, None)
-    return replace(state, to_move=leader), events
+    event = DealCards(dealer, state.hands, state.widow(), order)
+    leader = _leader(ruleset, state, phase.first_lead, None)
+    return replace(state, to_move=leader), event
 
 
 def _the_deal(
@@ -363,7 +395,7 @@ def _the_deal(
 # ---------------------------------------------------------------- leads
 
 
-def _leader(state: DealState, rule: LeadRule, last: int | None) -> int:
+def _leader(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
     """Who leads under ``rule`` (spec §6.1); ``last``: who played the stopped run's last card."""
     n = state.players
     if rule.who == "left of dealer":
@@ -373,24 +405,43 @@ def _leader(state: DealState, rule: LeadRule, last: int | None) -> int:
     if rule.who in ("last player", "next player") and last is not None:
         return last if rule.who == "last player" else (last + 1) % n
     if rule.who == "holder":
-        holder = _holder_for(state, rule)
-        if holder is not None:
-            return holder
-        named = rule.card if rule.holder_suit is None else f"any {rule.holder_suit}"
-        raise NotSupported(
-            f"the lead goes to the holder of {named}, but no player holds it; "
-            "the ruleset does not say who leads then"
-        )
+        return _resolve(ruleset, state, rule)[0]
     raise NotSupported(f"no leader for '{rule.who}' here")
 
 
-def _holder_for(state: DealState, rule: LeadRule) -> int | None:
-    """The holder of ``rule.card``, or of the lowest held card of ``rule.holder_suit``."""
-    if rule.holder_suit is None:
-        return None if rule.card is None else state.holder(rule.card)
-    held = [(state.index[c], s) for s, hand in enumerate(state.hands) for c in hand
-            if c.suit == rule.holder_suit]
-    return min(held)[1] if held else None
+_LEFT_LOWEST = LeadRule("left of dealer", "lowest", "all")
+"""Spec §6.1: when no player holds the named card or any above it, the dealer's left leads
+their lowest card."""
+
+
+def _resolve(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[int, LeadRule]:
+    """A ``holder`` rule's leader and the rule in force (spec §6.1).
+
+    ``holder of CARD`` with CARD unheld (in the widow) goes to the holder of
+    the lowest card of its suit above it that a player holds, and that card
+    replaces CARD (as the card to lead, if the choice is CARD).  ``holder of
+    lowest SUIT`` goes to the holder of the lowest held card of SUIT.  With
+    no such card, the player on the dealer's left leads their lowest card.
+    """
+    rank = ruleset.deck.rank_index
+    if rule.holder_suit is not None:
+        candidates = [c for c in state.cards if c.suit == rule.holder_suit]
+    elif rule.card is not None:
+        candidates = [c for c in state.cards if c.suit == rule.card.suit
+                      and rank(c) >= rank(rule.card)]
+    else:
+        candidates = []
+    for c in sorted(candidates, key=rank):
+        holder = state.holder(c)
+        if holder is not None:
+            return holder, rule if c == rule.card or rule.card is None else replace(rule, card=c)
+    return (state.dealer + 1) % state.players, _LEFT_LOWEST
+
+
+def _rule_now(ruleset: Ruleset, phase: StopsPhase, state: DealState) -> LeadRule:
+    """The lead rule for the lead due: ``first lead`` or ``restart``, holders resolved."""
+    rule = phase.restart if state.restart else phase.first_lead
+    return _resolve(ruleset, state, rule)[1] if rule.who == "holder" else rule
 
 
 def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
@@ -435,7 +486,7 @@ def _lead_options(
     """
     assert state.to_move is not None
     hand = state.hand(state.to_move)
-    rule = phase.restart if state.restart else phase.first_lead
+    rule = _rule_now(ruleset, phase, state)
     stopped = state.stopped if state.restart else None
     options = _options(ruleset, hand, rule, stopped, state.flipped)
     if options or phase.fallback.kind == "pass":
@@ -578,7 +629,6 @@ def _pass(
 ) -> tuple[DealState, list[Event]]:
     """Spec §6.5: pay any pass fee and penalty, pass the lead left; a full round ends or flips."""
     events: list[Event] = []
-    ledger = state.ledger
     fb = phase.fallback
     dues: list[tuple[int, str]] = []
     if fb.amount > 0 and fb.to is not None:
@@ -586,12 +636,11 @@ def _pass(
     dues.extend((p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead")
     for amount, to in dues:
         for dst in _payees(state, who, to):
-            ledger, t = ledger.transfer(seat(who), dst, amount, "penalty")
+            state, t = state.pay(seat(who), dst, amount, "penalty")
             events.append(Penalty(who, "cannot lead", t))
-    rule = phase.restart if state.restart else phase.first_lead
+    rule = _rule_now(ruleset, phase, state)
     events.append(Pass(who, f"may lead no card under '{_describe(rule)}'"))
-    state = replace(state, ledger=ledger, passes=state.passes + 1,
-                    to_move=(who + 1) % state.players)
+    state = replace(state, passes=state.passes + 1, to_move=(who + 1) % state.players)
     if state.passes < state.players:
         return state, events
     if phase.all_pass == "end without winner":
@@ -632,10 +681,9 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
 
 def _take(state: DealState, who: int, name: str, events: list[Event]) -> DealState:
     """``who`` takes the whole of section ``name`` (a Claim, amount 0 if it is empty)."""
-    amount = state.ledger.section(name)
-    ledger, t = state.ledger.transfer(section(name), seat(who), amount, "claim")
+    state, t = state.pay(section(name), seat(who), state.ledger.section(name), "claim")
     events.append(Claim(who, name, t))
-    return replace(state, ledger=ledger)
+    return state
 
 
 def _after_play(
@@ -664,7 +712,7 @@ def _after_play(
     state = _stop_bonus(phase, state, who, events)
     return replace(state, step="lead", restart=True, current=None, stopped=card.suit,
                    last_player=who, passes=0, flipped=False,
-                   to_move=_leader(state, phase.restart, who)), events
+                   to_move=_leader(ruleset, state, phase.restart, who)), events
 
 
 def _stop_bonus(phase: StopsPhase, state: DealState, who: int, events: list[Event]) -> DealState:
@@ -672,17 +720,16 @@ def _stop_bonus(phase: StopsPhase, state: DealState, who: int, events: list[Even
     bonus = phase.stop_bonus
     if bonus is None:
         return state
-    ledger = state.ledger
     if bonus.source == "each opponent":
         for i in range(1, state.players):
-            ledger, t = ledger.transfer(seat((who + i) % state.players), seat(who),
-                                        bonus.amount, "stop bonus")
+            payer = seat((who + i) % state.players)
+            state, t = state.pay(payer, seat(who), bonus.amount, "stop bonus")
             events.append(StopPaid(who, t))
     else:
-        amount = min(bonus.amount, ledger.section(bonus.source))
-        ledger, t = ledger.transfer(section(bonus.source), seat(who), amount, "stop bonus")
+        amount = min(bonus.amount, state.ledger.section(bonus.source))
+        state, t = state.pay(section(bonus.source), seat(who), amount, "stop bonus")
         events.append(StopPaid(who, t))
-    return replace(state, ledger=ledger)
+    return state
 
 
 def _go_out(
@@ -712,15 +759,14 @@ def _payments(
     A holder of an ``excused`` card pays nothing (recorded as a 0 payment).
     """
     out = phase.going_out
-    ledger = state.ledger
     for i in range(1, state.players):
         payer = (who + i) % state.players
         hand = state.hand(payer)
         excused = any(c in hand for c in out.excused)
         amount = 0 if excused else out.per_card * len(hand)
-        ledger, t = ledger.transfer(seat(payer), dst, amount, "going out")
+        state, t = state.pay(seat(payer), dst, amount, "going out")
         events.append(Payment(payer, dst, len(hand), excused, t))
-    return replace(state, ledger=ledger)
+    return state
 
 
 def _end(

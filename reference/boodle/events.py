@@ -73,6 +73,26 @@ class Ante:
 
 
 @dataclass(frozen=True)
+class Misdeal:
+    """A declared misdeal (spec §5.3): every transfer since the ante is undone, in reverse.
+
+    ``transfers``: the undoing transfers (each the reverse of one made since
+    the ante).  The same dealer deals again, with no new ante.
+    """
+
+    kind: ClassVar[str] = "misdeal"
+    dealer: int
+    transfers: tuple[Transfer, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "dealer": self.dealer,
+            "undone": [_transfer_fields(t) for t in self.transfers],
+        }
+
+
+@dataclass(frozen=True)
 class DealCards:
     """The deal (001 §03): hands in seat order, the widow, and the order of one round.
 
@@ -336,6 +356,7 @@ Event = (
     Cut
     | DealStart
     | Ante
+    | Misdeal
     | DealCards
     | Lead
     | Play
@@ -361,6 +382,8 @@ def transfers_in(event: Event) -> tuple[Transfer, ...]:
     """The chip movements an event carries (empty for events that move no chips)."""
     if isinstance(event, _WITH_TRANSFER):
         return (event.transfer,)
+    if isinstance(event, Misdeal):
+        return event.transfers
     return ()
 
 
@@ -385,6 +408,7 @@ __all__ = [
     "FlipColour",
     "GoOut",
     "Lead",
+    "Misdeal",
     "Pass",
     "Payment",
     "Penalty",

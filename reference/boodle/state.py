@@ -21,7 +21,8 @@ from types import MappingProxyType
 from typing import Literal
 
 from .cards import Card
-from .ledger import Ledger
+from .ledger import Account, Ledger, Transfer
+from .model import Chips
 
 PlaceKind = Literal["hand", "widow", "played"]
 Step = Literal["lead", "follow", "over"]
@@ -92,6 +93,8 @@ class DealState:
     - ``passes``: consecutive passes; ``flipped``: the required colour flipped.
     - ``winner``: who went out, once ``step == "over"`` (``None``: nobody).
     - ``held``: how many cards each seat holds (kept by :meth:`move`).
+    - ``since_ante``: every transfer made since the ante, in order (kept by
+      :meth:`pay`), so a declared misdeal can undo them (spec §5.3).
     """
 
     players: int
@@ -110,6 +113,7 @@ class DealState:
     winner: int | None = None
     plays: int = 0
     held: tuple[int, ...] = ()
+    since_ante: tuple[Transfer, ...] = ()
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
@@ -188,6 +192,13 @@ class DealState:
         places[i] = place
         return replace(self, places=tuple(places), held=tuple(held),
                        plays=self.plays if plays is None else plays)
+
+    def pay(
+        self, src: Account, dst: Account, amount: Chips, reason: str
+    ) -> tuple[DealState, Transfer]:
+        """The deal's chip primitive: :meth:`Ledger.transfer`, logged in ``since_ante``."""
+        ledger, transfer = self.ledger.transfer(src, dst, amount, reason)
+        return replace(self, ledger=ledger, since_ante=(*self.since_ante, transfer)), transfer
 
     def play(self, seat: int, card: Card) -> DealState:
         """``seat`` puts ``card`` from its hand face up as the next play in order."""
