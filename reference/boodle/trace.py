@@ -1,0 +1,184 @@
+"""Events → text: a readable play-by-play, and JSON lines.
+
+Seats are shown as letters (seat 0 = A, clockwise), as in 001 §07's example.
+:func:`render_text` prints the cut, each deal per hand (cards in deck order:
+suit, then rank), every lead and play, each stop and why, each claim, the
+going-out payments, and after each deal the board and the ledger.
+:func:`render_jsonl` prints one JSON object per event per line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+
+from .cards import Card
+from .events import (
+    Ante,
+    CarryOver,
+    Claim,
+    Cut,
+    DealCards,
+    DealEnd,
+    DealStart,
+    Event,
+    FlipColour,
+    GoOut,
+    Lead,
+    Misdeal,
+    Pass,
+    Payment,
+    Penalty,
+    Play,
+    SessionEnd,
+    Split,
+    Stop,
+    StopPaid,
+)
+from .ledger import Account, Ledger, SeatAccount, chips_json
+from .model import Chips
+
+
+def seat_name(seat: int) -> str:
+    """``A`` for seat 0, ``B`` for seat 1 … (``P26`` beyond the alphabet)."""
+    return chr(ord("A") + seat) if 0 <= seat < 26 else f"P{seat}"
+
+
+def _chips(amount: Chips) -> str:
+    return str(chips_json(amount))
+
+
+def _account(account: Account) -> str:
+    return seat_name(account.seat) if isinstance(account, SeatAccount) else account.name
+
+
+def _hand(cards: Sequence[Card]) -> str:
+    """Cards grouped by suit (two spaces between suits), in the order given."""
+    groups: list[list[str]] = []
+    for i, card in enumerate(cards):
+        if i == 0 or cards[i - 1].suit != card.suit:
+            groups.append([])
+        groups[-1].append(str(card))
+    return "  ".join(" ".join(g) for g in groups) or "-"
+
+
+_STOP_WHY = {
+    "top rank": "{card} is the top rank",
+    "widow": "{next} is in the widow",
+    "played": "{next} was already played",
+    "not in deck": "{next} is not in the deck",
+}
+
+
+def _ledger_lines(ledger: Ledger) -> list[str]:
+    board = ", ".join(f"{name} {_chips(a)}" for name, a in ledger.sections)
+    seats = ", ".join(f"{seat_name(s)} {_chips(a)}" for s, a in enumerate(ledger.seats))
+    return [f"  board:  {board}", f"  ledger: {seats}"]
+
+
+def _antes(antes: list[Ante]) -> str:
+    paid: dict[str, Chips] = {}
+    put: dict[str, Chips] = {}
+    for a in antes:
+        src, dst = _account(a.transfer.src), _account(a.transfer.dst)
+        paid[src] = paid.get(src, 0) + a.transfer.amount
+        put[dst] = put.get(dst, 0) + a.transfer.amount
+    who = ", ".join(f"{k} {_chips(v)}" for k, v in paid.items())
+    where = ", ".join(f"{k} +{_chips(v)}" for k, v in put.items())
+    return f"  antes: {who} -> {where}"
+
+
+def _line(event: Event) -> list[str]:
+    """The text lines for one event (antes are summarised elsewhere)."""
+    return _RENDER[type(event)](event)
+
+
+def _cut(e: Cut) -> list[str]:
+    draws = ", ".join(f"{seat_name(s)} draws {c}" for s, c in e.draws)
+    end = f"{seat_name(e.dealer)} deals first" if e.dealer is not None else "tie: draw again"
+    return [f"cut: {draws} -> {end}"]
+
+
+def _deal_start(e: DealStart) -> list[str]:
+    number = f" {e.number}" if e.number is not None else ""
+    return ["", f"Deal{number}: {seat_name(e.dealer)} deals, {e.players} players"]
+
+
+def _deal(e: DealCards) -> list[str]:
+    out = [f"  {seat_name(s)}: {_hand(h)}" for s, h in enumerate(e.hands)]
+    return [*out, f"  widow: {_hand(e.widow)}"]
+
+
+def _stop(e: Stop) -> list[str]:
+    why = _STOP_WHY[e.reason].format(card=e.card, next=e.next_card)
+    return [f"    stop: {why}"]
+
+
+def _claim(e: Claim) -> list[str]:
+    return [f"    {seat_name(e.seat)} takes {e.section}: {_chips(e.amount)}"]
+
+
+def _payment(e: Payment) -> list[str]:
+    cards = f"{e.cards_left} card{'s' if e.cards_left != 1 else ''} left"
+    excused = ", excused" if e.excused else ""
+    return [f"    {seat_name(e.payer)} pays {_account(e.payee)} "
+            f"{_chips(e.transfer.amount)} ({cards}{excused})"]
+
+
+def _deal_end(e: DealEnd) -> list[str]:
+    head = (f"  {seat_name(e.winner)} wins the deal" if e.winner is not None
+            else "  every player passed: no winner")
+    return [head, *_ledger_lines(e.ledger)]
+
+
+def _session_end(e: SessionEnd) -> list[str]:
+    winners = ", ".join(seat_name(s) for s in e.winners)
+    return ["", "Session end", *_ledger_lines(e.ledger), f"  best: {winners}"]
+
+
+_RENDER: dict[type, Callable[..., list[str]]] = {
+    Cut: _cut,
+    DealStart: _deal_start,
+    DealCards: _deal,
+    Misdeal: lambda e: [f"  misdeal: {len(e.transfers)} transfers undone; "
+                        f"{seat_name(e.dealer)} deals again, no new ante"],
+    Lead: lambda e: [f"  {seat_name(e.seat)} leads {e.card}" + (" (restart)" * e.restart)],
+    Play: lambda e: [f"  {seat_name(e.seat)} plays {e.card}"],
+    Stop: _stop,
+    Claim: _claim,
+    Pass: lambda e: [f"  {seat_name(e.seat)} passes: {e.reason}"],
+    FlipColour: lambda e: ["    a full round passed: the required colour flips"],
+    Penalty: lambda e: [f"    {seat_name(e.seat)} pays {_chips(e.transfer.amount)} to "
+                        f"{_account(e.transfer.dst)} ({e.fault})"],
+    StopPaid: lambda e: [f"    {seat_name(e.seat)} gets {_chips(e.transfer.amount)} from "
+                         f"{_account(e.transfer.src)} for the stop"],
+    GoOut: lambda e: [f"    {seat_name(e.seat)} goes out"],
+    Payment: _payment,
+    CarryOver: lambda e: [f"    {e.section} carries over {_chips(e.amount)}"],
+    DealEnd: _deal_end,
+    Split: lambda e: [f"  leftover: {seat_name(e.seat)} gets {_chips(e.transfer.amount)} "
+                      f"of {e.section}"],
+    SessionEnd: _session_end,
+}
+
+
+def render_text(events: Iterable[Event]) -> str:
+    """A readable play-by-play of ``events`` (one line per happening, antes summarised)."""
+    lines: list[str] = []
+    antes: list[Ante] = []
+    for event in events:
+        if isinstance(event, Ante):
+            antes.append(event)
+            continue
+        if antes:
+            lines.append(_antes(antes))
+            antes = []
+        lines.extend(_line(event))
+    if antes:
+        lines.append(_antes(antes))
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def render_jsonl(events: Iterable[Event]) -> str:
+    """One JSON object per event per line (UTF-8 text, cards like ``"10♥"``)."""
+    return "".join(json.dumps(e.to_json(), ensure_ascii=False) + "\n" for e in events)
