@@ -9,6 +9,8 @@ holds 4, the kitty 8.  Seats: A=0, B=1, C=2, D=3, clockwise; D deals, so A
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from boodle.engine import IllegalMove, apply, is_terminal, legal_moves, start_deal, to_move
@@ -208,3 +210,20 @@ def test_claimed_section_refills_only_at_the_next_ante_and_unclaimed_ones_carry_
     carried = [(e.section, e.amount) for e in events if isinstance(e, CarryOver)]
     assert carried == [("A♥", 8), ("K♣", 8), ("Q♦", 4)]
     assert state.ledger.total() == 200
+
+
+def test_follow_next_in_turn_gives_the_same_plays_and_events() -> None:
+    # spec §6.2: with one holder per card, "next in turn" plays exactly as "owner of next card"
+    phase = RULES.phases[0]
+    turn_rules = replace(RULES, phases=(replace(phase, follow="turn"),))
+    moves = (LeadMove(A, card("9♦")), PlayMove(C, card("10♦")), PlayMove(A, card("J♦")),
+             PlayMove(B, card("Q♦")), LeadMove(B, card("3♣")))
+    logs = []
+    for rules in (RULES, turn_rules):
+        state, events = start_deal(rules, 4, D, fresh_ledger(rules, 4), hands=EXAMPLE_HANDS)
+        for move in moves:
+            assert legal_moves(rules, state) == legal_moves(RULES, state)
+            state, more = apply(rules, state, move)
+            events.extend(more)
+        logs.append(events)
+    assert logs[0] == logs[1]

@@ -388,3 +388,13 @@ def test_reshuffle_and_redeal_allows_a_misdeal_only_before_the_first_move() -> N
     state, _ = run(rules, state, LeadMove(A, card("2♣")))
     with pytest.raises(BoodleError, match="before the first move"):
         misdeal(rules, state, deck_order=rules.deck.cards())
+
+
+def test_trump_and_drawn_boodles_are_pending() -> None:
+    board = (Section("king", "King", "boodle", (), ("K",), "trumps"),
+             Section("first", "First", "boodle", (), (), "drawn"), *MICHIGAN.board[4:])
+    rules = replace(MICHIGAN, board=board, antes=(AnteLine("each player", 1, ("kitty",)),),
+                    deal=replace(MICHIGAN.deal, trumps="last widow card"))
+    assert pending_features(rules) == [
+        "trumps (sections king)", "boodle cards drawn from a second pack (sections first)"
+    ]

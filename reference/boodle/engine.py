@@ -112,13 +112,12 @@ def pending_features(ruleset: Ruleset) -> list[str]:
         out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
     if ruleset.widow_sale is not None:
         out.append(f"widow {ruleset.widow_sale.mode}")
-    if ruleset.deal.trumps != "none":
-        out.append("trumps")
-    for s in ruleset.board:
-        if s.suit_rule == "trumps":
-            out.append(f"section {s.name}: trumps")
-        elif s.suit_rule == "drawn":
-            out.append(f"section {s.name}: boodle card drawn from a second pack")
+    trumps = [s.name for s in ruleset.board if s.suit_rule == "trumps"]
+    if ruleset.deal.trumps != "none" or trumps:
+        out.append("trumps" + (f" (sections {', '.join(trumps)})" if trumps else ""))
+    drawn = [s.name for s in ruleset.board if s.suit_rule == "drawn"]
+    if drawn:
+        out.append(f"boodle cards drawn from a second pack (sections {', '.join(drawn)})")
     if any(line.chosen for line in ruleset.antes):
         out.append("chosen-boodle antes")
     if ruleset.session.negative == "eliminate":  # payments capped at the balance (spec §9)
