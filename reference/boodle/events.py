@@ -47,7 +47,7 @@ class Cut:
 class DealStart:
     """A deal begins: ``number`` (1-based in a session, ``None`` alone) and its dealer."""
 
-    kind: ClassVar[str] = "deal start"
+    kind: ClassVar[str] = "deal-start"
     dealer: int
     players: int
     number: int | None = None
@@ -212,7 +212,7 @@ class Pass:
 class FlipColour:
     """After a full round of passes the required colour flips (spec §6.5)."""
 
-    kind: ClassVar[str] = "flip colour"
+    kind: ClassVar[str] = "flip-colour"
     flipped: bool
 
     def to_json(self) -> dict[str, object]:
@@ -237,7 +237,7 @@ class Penalty:
 class StopPaid:
     """A paid stop (spec §6.7): the seat that made a stop receives chips."""
 
-    kind: ClassVar[str] = "stop bonus"
+    kind: ClassVar[str] = "stop-bonus"
     seat: int
     transfer: Transfer
 
@@ -249,7 +249,7 @@ class StopPaid:
 class GoOut:
     """``seat`` played its last card: the deal ends at once (001 §06)."""
 
-    kind: ClassVar[str] = "go out"
+    kind: ClassVar[str] = "go-out"
     seat: int
 
     def to_json(self) -> dict[str, object]:
@@ -290,7 +290,7 @@ class Payment:
 class CarryOver:
     """A section's balance stays on the board for the next deal (001 §02, §06)."""
 
-    kind: ClassVar[str] = "carry over"
+    kind: ClassVar[str] = "carry-over"
     section: str
     amount: Chips
 
@@ -302,7 +302,7 @@ class CarryOver:
 class DealEnd:
     """The deal is over: ``winner`` went out, or ``None`` (every seat passed)."""
 
-    kind: ClassVar[str] = "deal end"
+    kind: ClassVar[str] = "deal-end"
     winner: int | None
     reason: Literal["went out", "all passed"]
     ledger: Ledger
@@ -338,7 +338,7 @@ class Split:
 class SessionEnd:
     """The session is over: final balances per seat and the best seat(s) (001 §06)."""
 
-    kind: ClassVar[str] = "session end"
+    kind: ClassVar[str] = "session-end"
     standings: tuple[Chips, ...]
     winners: tuple[int, ...]
     ledger: Ledger
