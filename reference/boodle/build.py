@@ -11,6 +11,7 @@ pointing at the clause at fault.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +22,21 @@ from lark import Token
 from . import model as m
 from .cards import SUITS, Card, canonical_rank, canonical_suit
 from .errors import BoodleError, Span, did_you_mean
-from .syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
+from .syntax import MAX_SOURCE_BYTES, CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
 
 MAX_PLAYERS = 20
 MAX_AMOUNT = 1_000_000
-"""Antes, prices and start chips above this are refused (spec §11.3)."""
+"""Antes, prices, start chips and every other chip amount above this are refused (spec §11.3)."""
+MAX_SECTIONS = 64
+"""Board sections per variant (spec §11.3)."""
+MAX_PHASES = 16
+"""Phases per variant (spec §11.3)."""
+MAX_ANTE_LINES = 64
+"""Lines of one ante block (spec §11.3)."""
+MAX_EXTENDS = 16
+"""Variants in one ``extends`` chain, the extending file included (spec §11.3)."""
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*(-[a-z0-9_]+)*")
 
 Resolver = Callable[[str, Path | None], tuple[str, str]]
 """Finds a base variant: ``(name, dir of the extending file) -> (text, file name)``;
@@ -48,26 +59,56 @@ def load_text(text: str, file: str, resolver: Resolver | None = None) -> m.Rules
 def load_file(path: str | Path, resolver: Resolver | None = None) -> m.Ruleset:
     """:func:`load_text` on a file; a missing or unreadable file is a BoodleError."""
     p = Path(path)
+    return load_text(read_rules_file(p), str(p), resolver)
+
+
+def read_rules_file(path: Path) -> str:
+    """The text of a rules file, read as UTF-8 without reading more than the size limit.
+
+    Raises :class:`BoodleError` (no location) for a file that cannot be read,
+    is over :data:`~boodle.syntax.MAX_SOURCE_BYTES` or is not UTF-8 (spec §11.1, §11.3).
+    """
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BoodleError(f"cannot read rules file {p}: {exc}") from None
-    return load_text(text, str(p), resolver)
+        with path.open("rb") as handle:
+            data = handle.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        raise BoodleError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise BoodleError(f"rules file {path} is larger than {MAX_SOURCE_BYTES // 1024} KiB",
+                          hint="a variant is a few hundred lines at most")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BoodleError(f"rules file {path} is not UTF-8 text (byte {exc.start})",
+                          hint="save the file as UTF-8") from None
 
 
 def default_resolver(name: str, here: Path | None) -> tuple[str, str]:
     """A base variant from the extending file's folder, else a built-in one.
 
     Names resolve only to ``NAME.boodle`` files directly in the extending
-    file's folder or to built-ins (no paths: spec §11.1).
+    file's folder or to built-ins (no paths: spec §11.1).  A candidate that
+    is a link to a file in another folder is refused (:class:`BoodleError`,
+    no location; :func:`resolve` adds it), as is one that cannot be read;
+    raises ``KeyError`` when there is no candidate.
     """
+    from .resources import variants_dir
     from .variants import builtin_path
 
-    candidates = [here / f"{name}.boodle"] if here is not None else []
-    candidates.append(builtin_path(name))
-    for candidate in candidates:
+    if not _NAME.fullmatch(name):
+        raise KeyError(name)
+    candidates = [(here, here / f"{name}.boodle")] if here is not None else []
+    candidates.append((variants_dir(), builtin_path(name)))
+    for folder, candidate in candidates:
         if candidate.is_file():
-            return candidate.read_text(encoding="utf-8"), str(candidate)
+            target = candidate.resolve()
+            if target.parent != folder.resolve():
+                raise BoodleError(
+                    f"'extends {name}': {candidate.name} is a link to {target}, "
+                    "outside the extending file's folder",
+                    hint="a base variant must be a file in the same folder, or a built-in",
+                )
+            return read_rules_file(candidate), str(candidate)
     raise KeyError(name)
 
 
@@ -94,6 +135,11 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
     current = decl
     while current.base is not None:
         base = current.base
+        if len(chain) >= MAX_EXTENDS:
+            raise BoodleError(
+                f"'extends {base.name}': a chain of more than {MAX_EXTENDS} variants",
+                base.span, hint="extend a variant nearer the root",
+            )
         if base.name in seen:
             cycle = " → ".join([*(d.name for d in chain), base.name])
             raise BoodleError(
@@ -103,6 +149,8 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
             )
         try:
             text, file = resolver(base.name, here)
+        except BoodleError as exc:
+            raise BoodleError(exc.message, base.span, exc.hint) from None
         except KeyError:
             from .variants import builtin_names
 
@@ -359,6 +407,7 @@ class _Builder:
     # -- board (spec §3)
     def board_spec(self) -> tuple[m.Section, ...]:
         clause = self.need("board", "board { boodle A♥  kitty }")
+        _at_most(clause, len(clause.value), MAX_SECTIONS, "sections on the board")
         sections: list[m.Section] = []
         paid_by: dict[Card, str] = {}
         for entry in clause.value:
@@ -430,6 +479,7 @@ class _Builder:
     # -- antes (spec §4)
     def antes(self) -> tuple[m.AnteLine, ...]:
         clause = self.need("ante", "ante { each player 1 on each boodle }")
+        _at_most(clause, len(clause.value), MAX_ANTE_LINES, "lines in the ante block")
         lines = []
         for line in clause.value:
             payer, amount, targets = line.value
@@ -525,7 +575,10 @@ class _Builder:
 
     # -- phases (spec §6-8)
     def phases(self) -> tuple[m.Phase, ...]:
-        decls = [c.value for c in self.items.values() if c.key.startswith("phase:")]
+        items = [c for c in self.items.values() if c.key.startswith("phase:")]
+        if len(items) > MAX_PHASES:
+            _at_most(items[MAX_PHASES], len(items), MAX_PHASES, "phases")
+        decls = [c.value for c in items]
         if not decls:
             raise BoodleError(f"variant {self.r.name} has no phase", self.r.span,
                               hint="add a 'phase play \"Stops\" is stops { … }' block")
@@ -661,6 +714,7 @@ class _Builder:
         if kind == "pass":
             return m.Fallback("pass", span=clause.span)
         amount, to = arg
+        _chips_at_most(clause, amount, "a payment to pass")
         return m.Fallback("pass", amount=amount, to=self.section_ref(to), span=clause.span)
 
     def going_out(self, clause: Clause | None) -> m.GoingOut:
@@ -676,6 +730,7 @@ class _Builder:
                 takes.append(self.section_ref(part.value))
             elif part.key == "per_card":
                 fields["per_card"], fields["to"] = part.value
+                _chips_at_most(part, part.value[0], "a payment per card")
                 if part.value[1] == "kitty" and not any(s.kind == "kitty" for s in self.board):
                     raise BoodleError("payments go into the kitty, but the board has none",
                                       part.span)
@@ -687,11 +742,13 @@ class _Builder:
         if clause is None:
             return None
         amount, source = clause.value
+        _chips_at_most(clause, amount, "a stop bonus")
         src = source if isinstance(source, str) else self.section_ref(source)
         return m.StopBonus(amount, src, clause.span)
 
     def penalty(self, clause: Clause) -> m.Penalty:
         fault, amount, to, forfeit = clause.value
+        _chips_at_most(clause, amount, "a penalty")
         payee = to if isinstance(to, str) else self.section_ref(to)
         return m.Penalty(fault, amount, payee, forfeit, clause.span)
 
@@ -740,6 +797,19 @@ class _Builder:
                 slot = {"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]
                 fields[slot] = line.value
         return m.SessionSpec(**fields)
+
+
+def _at_most(clause: Clause, count: int, limit: int, what: str) -> None:
+    """Refuse more than ``limit`` ``what`` (spec §11.3), pointing at ``clause``."""
+    if count > limit:
+        raise BoodleError(f"{count} {what}: at most {limit} are allowed", clause.span)
+
+
+def _chips_at_most(clause: Clause, amount: int, what: str) -> None:
+    """Refuse a chip amount over :data:`MAX_AMOUNT` (spec §11.3)."""
+    if amount > MAX_AMOUNT:
+        raise BoodleError(f"{what} of {amount} chips is too large", clause.span,
+                          hint=f"chip amounts are at most {MAX_AMOUNT:,}")
 
 
 def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:

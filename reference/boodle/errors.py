@@ -32,9 +32,15 @@ class Span:
         return f"{self.file}:{self.line}:{self.column}"
 
     def source_line(self) -> str:
-        """The source line the span starts on, without its newline."""
-        lines = self.text.splitlines()
-        return lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+        """The source line the span starts on, without its newline.
+
+        Lines are counted as the lexer counts them: only ``\\n`` ends a line
+        (a form feed or U+2028 inside a comment does not), and a ``\\r`` before
+        it is dropped.
+        """
+        lines = self.text.split("\n")
+        line = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
+        return line.removesuffix("\r")
 
 
 class BoodleError(Exception):

@@ -25,6 +25,10 @@ from .resources import grammar_path
 MAX_SOURCE_BYTES = 256 * 1024
 """Rules files larger than this are refused before parsing (spec §11.3)."""
 
+MAX_NUMBER = 1_000_000_000
+"""A number written larger than this is refused while parsing (spec §11.3); each
+field has its own, smaller limit, checked by :mod:`boodle.build`."""
+
 
 @dataclass(frozen=True)
 class Clause:
@@ -86,11 +90,23 @@ class _GluedKeyword(Exception):
         self.token = token
 
 
+class _TooLarge(Exception):
+    """A number above :data:`MAX_NUMBER` (refused before ``int()`` reads it)."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
 def _keyword_boundary(token: Token) -> Token:
     text = _CURRENT_TEXT.get()
     end = token.end_pos
     if end is not None and end < len(text) and (text[end].isalnum() or text[end] in "_-"):
         raise _GluedKeyword(token)
+    if token.type == "INT":
+        digits = str(token).lstrip("0")
+        if len(digits) > len(str(MAX_NUMBER)) or (digits and int(digits) > MAX_NUMBER):
+            raise _TooLarge(token)
     return token
 
 
@@ -125,12 +141,7 @@ def parse(text: str, file: str = "<string>") -> VariantDecl:
     Raises :class:`BoodleError` with file, line, column, caret and hint on
     any syntax error, and for a file over :data:`MAX_SOURCE_BYTES`.
     """
-    if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
-        raise BoodleError(
-            f"rules file is larger than {MAX_SOURCE_BYTES // 1024} KiB",
-            Span(file, 1, 1, 1, 2, text),
-            hint="a variant is a few hundred lines at most; split house rules into files",
-        )
+    _check_text(text, file)
     token = _CURRENT_TEXT.set(text)
     try:
         tree = parser().parse(text)
@@ -138,6 +149,8 @@ def parse(text: str, file: str = "<string>") -> VariantDecl:
         raise _syntax_error(exc, text, file) from None
     except _GluedKeyword as exc:
         raise _glued_error(exc.token, text, file) from None
+    except _TooLarge as exc:
+        raise _too_large_error(exc.token, text, file) from None
     finally:
         _CURRENT_TEXT.reset(token)
     decl = _ToAst(file, text).transform(tree)
@@ -154,11 +167,50 @@ def parse_fragment(text: str, start: str) -> Tree[Token]:
         raise _syntax_error(exc, text, "<fragment>") from None
     except _GluedKeyword as exc:
         raise _glued_error(exc.token, text, "<fragment>") from None
+    except _TooLarge as exc:
+        raise _too_large_error(exc.token, text, "<fragment>") from None
     finally:
         _CURRENT_TEXT.reset(token)
 
 
 # ---------------------------------------------------------------- errors
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(text: str, file: str) -> None:
+    """Refuse, before parsing, a text over :data:`MAX_SOURCE_BYTES` or one that is not
+    valid Unicode (a lone surrogate, which only a ``str`` built in memory can hold)."""
+    bad = _SURROGATE.search(text)
+    if bad is not None:
+        clean = _SURROGATE.sub("\ufffd", text)
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise BoodleError(
+            f"character U+{ord(bad.group()):04X} is not valid text (a lone surrogate)",
+            Span(file, line, column, line, column + 1, clean),
+            hint="rules files are UTF-8 text",
+        )
+    if len(text.encode("utf-8")) > MAX_SOURCE_BYTES:
+        raise BoodleError(
+            f"rules file is larger than {MAX_SOURCE_BYTES // 1024} KiB",
+            Span(file, 1, 1, 1, 2, text),
+            hint="a variant is a few hundred lines at most; split house rules into files",
+        )
+
+
+def _too_large_error(token: Token, text: str, file: str) -> BoodleError:
+    span = _token_span(token, file, text)
+    return BoodleError(
+        f"the number {_shorten(str(token))} is too large",
+        span,
+        hint=f"numbers are at most {MAX_NUMBER:,}; chip amounts at most 1,000,000",
+    )
+
+
+def _shorten(word: str, width: int = 24) -> str:
+    return word if len(word) <= width else word[: width - 1] + "…"
+
 
 _FRIENDLY = {
     "CARD": "a card (like K♣, KC, 10♥ or TH)",
@@ -209,7 +261,9 @@ def _at_end(exc: UnexpectedInput) -> bool:
 def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> BoodleError:
     line, column = exc.line, exc.column
     if _at_end(exc) or line is None or line < 1:
-        lines = text.splitlines() or [""]
+        lines = _lines(text)
+        while len(lines) > 1 and not lines[-1]:
+            lines.pop()
         line, column = len(lines), len(lines[-1]) + 1
     expected: set[str] = set()
     if isinstance(exc, UnexpectedToken | UnexpectedEOF):
@@ -236,8 +290,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> BoodleError:
     return BoodleError(message, span, hint=hint)
 
 
+def _lines(text: str) -> list[str]:
+    """The lines as the lexer counts them: only ``\\n`` ends a line (spec §11.1)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def _word_at(text: str, line: int, column: int) -> str:
-    lines = text.splitlines()
+    lines = _lines(text)
     if not 0 < line <= len(lines):
         return ""
     match = re.match(r'"[^"\n]*"?|[\w♣♦♥♠-]+|\S', lines[line - 1][column - 1 :])
