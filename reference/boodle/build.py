@@ -245,6 +245,7 @@ class _Builder:
         self.board: tuple[m.Section, ...] = ()
         self.no_widow = False
         self.poker_names: set[str] = set()
+        self.phase_names: list[str] = []
 
     # -- helpers
     def need(self, key: str, example: str) -> Clause:
@@ -523,9 +524,17 @@ class _Builder:
                             f"widow: '{opt}' contradicts '{fields[slot]}'", line.span
                         )
                     fields[slot] = opt
+            elif line.key == "first_dealer" and isinstance(line.value, tuple):
+                fields["first_dealer"] = "first dealt"  # spec §5.1: the first RANK dealt face up
+                rank = self.rank_in_deck(line.value[1], line.span)
+                assert self.deck is not None
+                if not any(c.rank == rank for c in self.deck.cards()):
+                    raise BoodleError(f"'first dealer: first {rank} dealt': the deck has no {rank}",
+                                      line.span, hint="name a rank with a card left in the deck")
+                fields["first_dealer_rank"] = rank
             else:
                 slot = {"first_dealer": "first_dealer", "rotation": "rotation",
-                        "trumps": "trumps", "misdeal": "misdeal"}[line.key]
+                        "trumps": "trumps", "turn_up": "turn_up", "misdeal": "misdeal"}[line.key]
                 fields[slot] = line.value
         return m.DealSpec(**fields)
 
@@ -540,6 +549,10 @@ class _Builder:
         if deal.trumps != "none" and deal.widow_position == "none":
             raise BoodleError("trumps are turned from the widow, but there is no widow",
                               self.items["deal"].span)
+        if deal.turn_up != "nothing" and deal.trumps == "none":
+            raise BoodleError("'turn up: dealer takes its boodle' but no card is turned up",
+                              self.items["deal"].span,
+                              hint="add 'trumps: last card of widow' to the deal block")
 
     def widow_sale(self, deal: m.DealSpec) -> m.WidowSale | None:
         clause = self.items.get("widow_sale")
@@ -570,8 +583,21 @@ class _Builder:
             dealer_may_look=bool(lines["dealer_swap"].value) if "dealer_swap" in lines else False,
             barred_by_boodle="barred" in lines,
             discard=lines["discard"].value if "discard" in lines else "becomes widow",
+            before=self.sale_before(lines.get("when")),
             span=clause.span,
         )
+
+    def sale_before(self, clause: Clause | None) -> str | None:
+        """Spec §5.4 ``when: before phase NAME``: NAME must be a phase of the variant."""
+        if clause is None:
+            return None
+        name = clause.value.name
+        if name not in self.phase_names:
+            raise BoodleError(f"'when: before phase {name}': no phase of that name",
+                              clause.value.span,
+                              hint=did_you_mean(name, self.phase_names)
+                              or "phases are: " + ", ".join(self.phase_names))
+        return str(name)
 
     # -- phases (spec §6-8)
     def phases(self) -> tuple[m.Phase, ...]:
@@ -589,6 +615,7 @@ class _Builder:
                 "poker": self.poker_phase}
             builder = builders[decl.kind]
             phases.append(builder(decl, [p.name for p in phases]))
+            self.phase_names.append(decl.name)
             if decl.kind == "poker":
                 self.poker_names.add(decl.name)
         stops = [p for p in phases if isinstance(p, m.StopsPhase)]
@@ -630,7 +657,7 @@ class _Builder:
             stop_at_top="top rank" in stops,
             all_pass=all_pass,
             claims=rules["claims"].value if "claims" in rules else "on play",
-            going_out=self.going_out(rules.get("going_out")),
+            going_out=self.going_out(rules.get("going_out"), earlier),
             stop_bonus=self.stop_bonus(rules.get("stop_bonus")),
             penalties=tuple(self.penalty(c) for k, c in rules.items() if k.startswith("penalty:")),
             span=decl.span,
@@ -717,17 +744,27 @@ class _Builder:
         _chips_at_most(clause, amount, "a payment to pass")
         return m.Fallback("pass", amount=amount, to=self.section_ref(to), span=clause.span)
 
-    def going_out(self, clause: Clause | None) -> m.GoingOut:
+    def going_out(self, clause: Clause | None, earlier: list[str]) -> m.GoingOut:
         if clause is None:
             return m.GoingOut()
         takes: list[str] = []
         excused: list[Card] = []
+        unless: list[tuple[str, str]] = []
         fields: dict[str, Any] = {"ends_deal": False, "span": clause.span}
         for part in clause.value:
             if part.key == "ends":
                 fields["ends_deal"] = True
             elif part.key == "takes":
                 takes.append(self.section_ref(part.value))
+            elif part.key == "takes_unless":  # spec §7: not if an earlier phase paid it
+                ref, phase = part.value
+                if phase.name not in earlier:
+                    raise BoodleError(
+                        f"'unless taken in {phase.name}': no earlier phase of that name",
+                        phase.span, hint=did_you_mean(phase.name, earlier)
+                        or "name a holding or poker phase written before this one")
+                takes.append(self.section_ref(ref))
+                unless.append((takes[-1], phase.name))
             elif part.key == "per_card":
                 fields["per_card"], fields["to"] = part.value
                 _chips_at_most(part, part.value[0], "a payment per card")
@@ -736,7 +773,8 @@ class _Builder:
                                       part.span)
             else:
                 excused.append(self.in_deck(part.value, "excused card"))
-        return m.GoingOut(takes=tuple(takes), excused=tuple(excused), **fields)
+        return m.GoingOut(takes=tuple(takes), excused=tuple(excused),
+                          unless_taken=tuple(unless), **fields)
 
     def stop_bonus(self, clause: Clause | None) -> m.StopBonus | None:
         if clause is None:

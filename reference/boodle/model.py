@@ -134,13 +134,21 @@ class DealSpec:
     ``widow_position``: ``last`` — the widow is dealt last in each round,
     after the dealer (001); ``first`` — it sits at the dealer's left and is
     dealt first in each round (004); ``none`` — no widow.
+
+    ``first_dealer``: ``high cut`` (001 §03), or ``first dealt`` — cards are
+    dealt face up round the table and the first to receive a card of
+    ``first_dealer_rank`` deals (Hoyle's Games Modernized, Pope Joan: "the
+    first knave"; spec §5.1).  ``turn_up``: with ``dealer takes boodle`` the
+    dealer takes the boodle section the turned-up trump card pays (spec §5.2).
     """
 
-    first_dealer: Literal["high cut"] = "high cut"
+    first_dealer: Literal["high cut", "first dealt"] = "high cut"
+    first_dealer_rank: str = "J"
     rotation: Literal["left", "right"] = "left"
     widow_position: Literal["last", "first", "none"] = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
     trumps: Literal["none", "last widow card"] = "none"
+    turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
     misdeal: Literal["same dealer, no new ante", "reshuffle and redeal"] = (
         "same dealer, no new ante"
     )
@@ -156,6 +164,8 @@ class WidowSale:
     receives the price or bid; ``dealer_swap`` lets the dealer swap for the
     price when nobody buys; ``barred_by_boodle`` bars a player holding a
     boodle card; ``discard`` says what becomes of the exchanged hand.
+    ``before``: the phase the sale comes before (``None``: before the first
+    phase, right after the deal; spec §5.4).
     """
 
     mode: Literal["sale", "auction"]
@@ -166,6 +176,7 @@ class WidowSale:
     dealer_may_look: bool
     barred_by_boodle: bool
     discard: Literal["becomes widow", "out of play"]
+    before: str | None = None
     span: Span | None = _span()
 
 
@@ -254,6 +265,9 @@ class GoingOut:
     takes.  ``per_card``: chips each opponent pays per card left, ``to``
     the winner or into ``kitty`` first (which the winner then takes).
     ``excused``: a holder of one of these cards pays nothing.
+    ``unless_taken``: (section, phase) pairs: the winner takes that section
+    of ``takes`` only if the earlier phase did not pay it this deal (004's
+    house rule for the Chien; spec §7).
     """
 
     ends_deal: bool = True
@@ -261,6 +275,7 @@ class GoingOut:
     per_card: int = 1
     to: Literal["winner", "kitty"] = "winner"
     excused: tuple[Card, ...] = ()
+    unless_taken: tuple[tuple[str, str], ...] = ()
     span: Span | None = _span()
 
 

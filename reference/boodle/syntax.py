@@ -481,6 +481,9 @@ class _ToAst(Transformer[Token, Any]):
     def first_dealer(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("first_dealer", "high cut", meta)
 
+    def first_dealer_dealt(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("first_dealer", ("first dealt", c[0]), meta)
+
     def rotation(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("rotation", str(c[0]), meta)
 
@@ -504,6 +507,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def trumps(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("trumps", "last widow card", meta)
+
+    def turn_up_dealer(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("turn_up", "dealer takes boodle", meta)
 
     def misdeal(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("misdeal", c[0], meta)
@@ -536,6 +542,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def discard(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("discard", c[0], meta)
+
+    def sale_before(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("when", self._name(c[0]), meta)
 
     def discard_widow(self, meta: Any, c: list[Any]) -> str:
         return "becomes widow"
@@ -671,6 +680,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def out_takes(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("takes", c[0], meta)
+
+    def out_takes_unless(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("takes_unless", (c[0], self._name(c[1])), meta)
 
     def out_per_card(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("per_card", (int(c[0]), str(c[1])), meta)
