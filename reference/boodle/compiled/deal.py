@@ -1,0 +1,335 @@
+"""Play one deal on compiled tables: the stops phase of spec §6-§7, in plain lists.
+
+:func:`play_deal` is the per-move path of the simulator, so it is written for
+speed: one function, local variables, bitmask hands, the ``own`` list of
+:mod:`.tables`, chips moved in the caller's ``seats`` and ``sections`` lists.
+A follow is forced (spec §6.2: the next card's holder must play it), so it
+is played without asking anyone; a player is asked only at a lead with more
+than one allowed card.  Rules come from :class:`~.tables.CompiledRules`
+only; nothing here knows a variant.
+
+Chips are conserved exactly as by :meth:`boodle.ledger.Ledger.transfer`:
+every amount leaves one list cell for another, and a section pays at most
+what it holds (spec §9).  The optional ``trace`` receives one tuple per
+event, the same tuples :func:`reference_trace` makes from the reference
+engine's events, which is how the agreement test compares the two engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..errors import BoodleError
+from ..model import Chips
+from .tables import WIDOW, CompiledLead, CompiledRules, OptionsFn
+
+TraceItem = tuple[object, ...]
+
+
+class DealView:
+    """What a player may consult when asked for a lead, read-only by convention.
+
+    ``own``, ``hands`` (bitmasks), ``held`` (counts), ``seats`` and
+    ``sections`` (chips) are the live lists of the deal; ``revealed`` is the
+    bitmask of widow cards a stop has shown to be held by nobody (spec §6.3);
+    ``restart`` and ``stopped`` (suit index, -1 at the first lead) describe the
+    lead due; ``widow_size`` is the widow's card count.
+    """
+
+    __slots__ = ("rules", "players", "dealer", "own", "hands", "held", "seats", "sections",
+                 "revealed", "restart", "stopped", "widow_size")
+
+    def __init__(self, rules: CompiledRules, players: int, dealer: int, own: list[int],
+                 hands: list[int], held: list[int], seats: list[Chips], sections: list[Chips],
+                 widow_size: int) -> None:
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.own = own
+        self.hands = hands
+        self.held = held
+        self.seats = seats
+        self.sections = sections
+        self.revealed = 0
+        self.restart = False
+        self.stopped = -1
+        self.widow_size = widow_size
+
+
+Chooser = Callable[[DealView, int, list[int]], int]
+"""A player: ``choose(view, seat, options)`` returns one of ``options`` (card indices)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One deal's outcome, besides the chips already moved in the caller's lists.
+
+    ``winner``: the seat that went out, or -1 (an all-pass ended the deal);
+    ``plays``: cards played; ``leads``: runs opened; ``passes``: passes made;
+    ``after_ante``: each section's chips once the ante is paid; ``taken``:
+    chips taken from each section in this deal (-1: not claimed).
+    """
+
+    winner: int
+    plays: int
+    leads: int
+    passes: int
+    after_ante: tuple[Chips, ...]
+    taken: tuple[Chips, ...]
+
+
+def _resolve(
+    lead: CompiledLead, own: list[int], dealer: int, players: int
+) -> tuple[int, OptionsFn]:
+    """A ``holder`` rule's leader and options (spec §6.1: fall back up the suit, then left)."""
+    for c, options in lead.candidates:
+        q = own[c]
+        if q >= 0:
+            return q, options
+    assert lead.none_held is not None
+    return (dealer + 1) % players, lead.none_held
+
+
+def _leader(lead: CompiledLead, own: list[int], dealer: int, players: int, last: int) -> int:
+    """Who leads under ``lead`` (spec §6.1); ``last`` played the stopped run's last card."""
+    who = lead.who
+    if who == "last player":
+        return last
+    if who == "next player":
+        return (last + 1) % players
+    if who == "left of dealer":
+        return (dealer + 1) % players
+    if who == "dealer":
+        return dealer
+    return _resolve(lead, own, dealer, players)[0]
+
+
+def play_deal(
+    t: CompiledRules,
+    players: int,
+    dealer: int,
+    perm: Sequence[int],
+    seats: list[Chips],
+    sections: list[Chips],
+    choosers: Sequence[Chooser],
+    trace: list[TraceItem] | None = None,
+) -> DealResult:
+    """Ante, deal ``perm`` (card indices in dealing order, spec §5.2) and play the deal out.
+
+    ``seats`` and ``sections`` (chips, board order) are updated in place;
+    ``choosers[seat]`` picks a lead when there is a choice.  Raises
+    :class:`BoodleError` if a lead rule and its fallback both find no card
+    (the reference engine's ``NotSupported`` case).
+    """
+    own = [0] * t.n_cards
+    for c, w in zip(perm, t.receivers(players, dealer), strict=True):
+        own[c] = w
+    return play_dealt(t, players, dealer, own, seats, sections, choosers, trace)
+
+
+def own_of(t: CompiledRules, hands: Sequence[Sequence[int]]) -> list[int]:
+    """The ``own`` list of a deal given as hands by seat (card indices); the rest is the widow."""
+    own = [WIDOW] * t.n_cards
+    for seat, hand in enumerate(hands):
+        for c in hand:
+            own[c] = seat
+    return own
+
+
+def play_dealt(  # noqa: C901 - the per-move path, kept in one function for speed
+    t: CompiledRules,
+    players: int,
+    dealer: int,
+    own: list[int],
+    seats: list[Chips],
+    sections: list[Chips],
+    choosers: Sequence[Chooser],
+    trace: list[TraceItem] | None = None,
+) -> DealResult:
+    """Ante and play out a deal whose cards are placed by ``own`` (see :func:`play_deal`)."""
+    n = players
+    pay, put = t.antes(n, dealer)
+    for i in range(n):
+        seats[i] -= pay[i]
+    for k, ante in enumerate(put):
+        sections[k] += ante
+    after_ante = tuple(sections)
+    taken: list[Chips] = [-1] * len(sections)
+    bit, nxt, claims, suit_of = t.bit, t.nxt, t.claims, t.suit_of
+    hands = [0] * n
+    for c, w in enumerate(own):
+        if w >= 0:
+            hands[w] |= bit[c]
+    held = [h.bit_count() for h in hands]
+    view = DealView(t, n, dealer, own, hands, held, seats, sections, own.count(WIDOW))
+    fallback, first, again = t.fallback, t.first_lead, t.restart
+    restart = flipped = False
+    stopped = last = -1
+    passes = plays = leads = npass = 0
+    winner = -1
+    lead = first
+    p = _leader(first, own, dealer, n, -1)
+    while True:
+        # ---- a lead is due by p (spec §6.1, §6.4, §6.5)
+        hand = hands[p]
+        options = lead.options if lead.who != "holder" else _resolve(lead, own, dealer, n)[1]
+        st = stopped if restart else -1
+        opts = options(hand, st, flipped)
+        if not opts:
+            if fallback is None:
+                npass += 1
+                _pass_dues(t, p, n, seats, sections, trace)
+                if trace is not None:
+                    trace.append(("pass", p))
+                passes += 1
+                p = (p + 1) % n
+                if passes < n:
+                    continue
+                if t.all_pass == "end":
+                    break
+                flipped = not flipped
+                passes = 0
+                if trace is not None:
+                    trace.append(("flip", flipped))
+                continue
+            opts = fallback(hand, st, flipped)
+            if not opts:
+                raise BoodleError(f"seat {p} may lead no card under the lead rule nor its "
+                                  "fallback; the ruleset does not say what happens")
+        c = opts[0] if len(opts) == 1 else choosers[p](view, p, opts)
+        passes = 0
+        flipped = False
+        leads += 1
+        if trace is not None:
+            trace.append(("lead", p, str(t.cards[c]), restart))
+        # ---- the run: play c, then every forced follow (spec §6.2, §6.3, §6.6)
+        while True:
+            hands[p] ^= bit[c]
+            own[c] = -2 - p
+            held[p] -= 1
+            plays += 1
+            cl = claims[c]
+            if cl:
+                for k, needs in cl:
+                    if all(own[x] == -2 - p for x in needs):
+                        amount = sections[k]
+                        sections[k] = 0
+                        seats[p] += amount
+                        taken[k] = amount if taken[k] < 0 else taken[k] + amount
+                        if trace is not None:
+                            trace.append(("claim", p, t.section_names[k], amount))
+            if held[p] == 0:
+                break
+            nx = nxt[c]
+            if nx < 0:
+                break
+            q = own[nx]
+            if q < 0:
+                break
+            c = nx
+            p = q
+            if trace is not None:
+                trace.append(("play", p, str(t.cards[c])))
+        if held[p] == 0:
+            winner = p
+            _go_out(t, p, n, hands, held, seats, sections, taken, trace)
+            break
+        # ---- a stop (spec §6.3, §6.7): the restart rule names the next leader
+        if nx >= 0 and own[nx] == WIDOW:
+            view.revealed |= bit[nx]
+        if trace is not None:
+            trace.append(_stop_item(t, p, c, nx, own))
+        if t.bonus is not None:
+            _bonus(t.bonus, p, n, seats, sections, trace)
+        restart = True
+        stopped = view.stopped = suit_of[c]
+        view.restart = True
+        last = p
+        lead = again
+        p = _leader(again, own, dealer, n, last)
+    if trace is not None:
+        trace.append(("end", None if winner < 0 else winner))
+    return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
+
+
+def _stop_item(t: CompiledRules, p: int, c: int, nx: int, own: list[int]) -> TraceItem:
+    """The trace tuple of a stop after card ``c`` (reasons as in :class:`boodle.events.Stop`)."""
+    card = t.cards[c]
+    if nx < 0:
+        reason = t.stop_reason_none[c]
+        after = t.ruleset.deck.next_card(card)
+        return ("stop", p, str(card), reason, None if reason == "top rank" else str(after))
+    reason = "widow" if own[nx] == WIDOW else "played"
+    return ("stop", p, str(card), reason, str(t.cards[nx]))
+
+
+def _pass_dues(t: CompiledRules, who: int, n: int, seats: list[Chips], sections: list[Chips],
+               trace: list[TraceItem] | None) -> None:
+    """Spec §6.5, §6.8: the pass fee, then a ``cannot lead`` penalty, before passing."""
+    for amount, to in t.pass_dues:
+        if to >= 0:
+            seats[who] -= amount
+            sections[to] += amount
+            if trace is not None:
+                trace.append(("penalty", who, amount, t.section_names[to]))
+            continue
+        for i in range(1, n):
+            seats[who] -= amount
+            seats[(who + i) % n] += amount
+            if trace is not None:
+                trace.append(("penalty", who, amount, (who + i) % n))
+
+
+def _bonus(bonus: tuple[int, int], p: int, n: int, seats: list[Chips], sections: list[Chips],
+           trace: list[TraceItem] | None) -> None:
+    """Spec §6.7: the stop's player gets the bonus, from each opponent or a section."""
+    each, src = bonus
+    if src < 0:
+        for i in range(1, n):
+            seats[(p + i) % n] -= each
+            seats[p] += each
+            if trace is not None:
+                trace.append(("bonus", p, each))
+        return
+    amount = min(each, sections[src])
+    sections[src] -= amount
+    seats[p] += amount
+    if trace is not None:
+        trace.append(("bonus", p, amount))
+
+
+def _go_out(t: CompiledRules, p: int, n: int, hands: list[int], held: list[int],
+            seats: list[Chips], sections: list[Chips], taken: list[Chips],
+            trace: list[TraceItem] | None) -> None:
+    """Spec §7: payments into the kitty, the sections taken, then payments to the winner."""
+    if trace is not None:
+        trace.append(("out", p))
+    if t.out_to_kitty >= 0:
+        _payments(t, p, n, hands, held, seats, sections, t.out_to_kitty, trace)
+    for k in t.out_takes:
+        amount = sections[k]
+        sections[k] = 0
+        seats[p] += amount
+        taken[k] = amount if taken[k] < 0 else taken[k] + amount
+        if trace is not None:
+            trace.append(("claim", p, t.section_names[k], amount))
+    if t.out_to_kitty < 0:
+        _payments(t, p, n, hands, held, seats, sections, -1, trace)
+
+
+def _payments(t: CompiledRules, p: int, n: int, hands: list[int], held: list[int],
+              seats: list[Chips], sections: list[Chips], kitty: int,
+              trace: list[TraceItem] | None) -> None:
+    """Each opponent from the winner's left pays per card left, to the kitty or the winner."""
+    per, excused = t.out_per_card, t.out_excused
+    for i in range(1, n):
+        payer = (p + i) % n
+        amount = 0 if hands[payer] & excused else per * held[payer]
+        seats[payer] -= amount
+        if kitty >= 0:
+            sections[kitty] += amount
+        else:
+            seats[p] += amount
+        if trace is not None:
+            trace.append(("pay", payer, amount))

@@ -1,0 +1,191 @@
+"""Built-in players over the compiled state, and their twins for the reference engine.
+
+A player is asked only at a lead with a choice (:data:`~.deal.Chooser`).  Three
+are built in (:data:`PLAYERS`):
+
+- ``random``: a uniformly random allowed card, from the seat's own generator;
+- ``greedy``: the same choices as :func:`boodle.strategies.greedy` (go out,
+  else claim a non-empty section, else lead from the longest suit held);
+- ``tips``: the strategy tips of the seeds ("Conseils et stratégies" of
+  000_1cd38874b08dd73a.txt, likewise 002/003): go out first when a lead lets
+  the seat play out its hand; take boodle sections its own cards reach; hold
+  a boodle card's suit back until the run can reach it; lead short suits
+  first; count the widow's likely cards, preferring a run that ends on a sure
+  stop (the next card played, or shown by an earlier stop to be in the
+  widow) so the lead comes back.  It uses only what the seat may know: its
+  hand, the played cards and the stops seen.
+
+:func:`reference_strategy` gives the same players as
+:data:`boodle.strategies.Strategy` callables for the reference engine (used
+when the compiled engine does not run a ruleset); they choose exactly as
+their compiled twins do, which the agreement test checks.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..model import Chips, Ruleset
+from ..state import DealState, Move, PassMove
+from ..strategies import Strategy, greedy
+from .deal import Chooser, DealView
+from .tables import WIDOW, CompiledRules
+
+PLAYERS = ("random", "greedy", "tips")
+"""The built-in players' names."""
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    """A player picking uniformly among the allowed leads with ``rng``."""
+    draw = rng.random
+
+    def choose(view: DealView, seat: int, options: list[int]) -> int:
+        return options[int(draw() * len(options))]
+
+    return choose
+
+
+def greedy_chooser(view: DealView, seat: int, options: list[int]) -> int:
+    """Go out, else claim a non-empty section, else lead from the longest suit held."""
+    t, own, sections = view.rules, view.own, view.sections
+    mine = -2 - seat
+    for c in options:
+        if view.held[seat] == 1:
+            return c
+        for k, needs in t.claims[c]:
+            if sections[k] > 0 and all(own[x] == mine for x in needs):
+                return c
+    hand, masks, suit_of = view.hands[seat], t.suit_masks, t.suit_of
+    return max(options, key=lambda c: (hand & masks[suit_of[c]]).bit_count())
+
+
+def tips_chooser(view: DealView, seat: int, options: list[int]) -> int:
+    """The seeds' tips (000 "Conseils et stratégies"), scored per allowed lead.
+
+    Score = chips of the sections the seat's own run takes, less the chips on
+    boodle sections whose card it holds above that run in the suit (hold the
+    suit back), plus 2 × the chance that the run ends on a stop when the
+    restart goes to the last player (the widow's share of the unseen cards),
+    plus half the cards the run sheds, less a quarter of the suit's length
+    (short suits first).  A lead that plays out the whole hand wins at once.
+    Ties: the lowest card index.
+    """
+    t = view.rules
+    hand, own, sections, bit, nxt = view.hands[seat], view.own, view.sections, t.bit, t.nxt
+    played = 0
+    for c, w in enumerate(own):
+        if w < WIDOW:
+            played |= bit[c]
+    dead = played | view.revealed
+    unseen = (t.all_mask & ~hand & ~dead).bit_count()
+    hidden = view.widow_size - view.revealed.bit_count()
+    p_widow = hidden / unseen if unseen else 0.0
+    comes_back = t.restart.who == "last player"
+    best, best_score = options[0], float("-inf")
+    for c in options:
+        x, chain = c, bit[c]
+        gain = sum(sections[k] for k in t.boodle_of[c])
+        while (nx := nxt[x]) >= 0 and hand >> nx & 1:
+            x, chain = nx, chain | bit[nx]
+            gain += sum(sections[k] for k in t.boodle_of[nx])
+        length = chain.bit_count()
+        if length == view.held[seat]:
+            return c
+        suit = hand & t.suit_masks[t.suit_of[c]]
+        waiting: Chips = 0
+        rest = suit & ~chain & t.boodle_mask
+        while rest:
+            low = rest & -rest
+            waiting += sum(sections[k] for k in t.boodle_of[low.bit_length() - 1])
+            rest ^= low
+        p_stop = 1.0 if nx < 0 or dead >> nx & 1 else p_widow
+        score = (gain - waiting + (2.0 * p_stop if comes_back else 0.0)
+                 + 0.5 * length - 0.25 * suit.bit_count())
+        if score > best_score:
+            best, best_score = c, score
+    return best
+
+
+def make_chooser(name: str, rng: random.Random) -> Chooser:
+    """The compiled player ``name`` (:data:`PLAYERS`) for a seat with ``rng``.
+
+    Raises ``KeyError`` for an unknown name.
+    """
+    if name == "random":
+        return random_chooser(rng)
+    return {"greedy": greedy_chooser, "tips": tips_chooser}[name]
+
+
+# ---------------------------------------------------------------- reference twins
+
+
+def reference_strategy(name: str, rng: random.Random, tables: CompiledRules) -> Strategy:
+    """The player ``name`` for the reference engine, choosing as its compiled twin does.
+
+    It is consulted only when there is a choice (a lead with several allowed
+    cards), like the compiled players; ``tables`` are the ruleset's compiled
+    card tables (:func:`~.tables.compile_ruleset` with ``strict=False``).
+    Raises ``KeyError`` for an unknown name.
+    """
+    if name not in PLAYERS:
+        raise KeyError(name)
+    draw = rng.random
+
+    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
+        if len(legal) == 1:
+            return legal[0]
+        if name == "random":
+            return legal[int(draw() * len(legal))]
+        if name == "greedy":
+            return greedy(ruleset, state, legal)
+        seat = legal[0].seat
+        cards = [tables.index[m.card] for m in legal if not isinstance(m, PassMove)]
+        pick = tips_chooser(view_of(tables, state), seat, cards)
+        return legal[cards.index(pick)]
+
+    return choose
+
+
+def view_of(t: CompiledRules, state: DealState) -> DealView:
+    """A compiled :class:`DealView` of a reference :class:`DealState` (for the twins)."""
+    own = [WIDOW] * t.n_cards
+    hands = [0] * state.players
+    for card, place in zip(state.cards, state.places, strict=True):
+        i = t.index[card]
+        if place.kind == "hand" and place.seat is not None:
+            own[i] = place.seat
+            hands[place.seat] |= t.bit[i]
+        elif place.kind == "played" and place.seat is not None:
+            own[i] = -2 - place.seat
+    sections = [state.ledger.section(name) for name in t.section_names]
+    view = DealView(t, state.players, state.dealer, own, hands, list(state.held),
+                    list(state.ledger.seats), sections,
+                    len(state.widow()))
+    view.revealed = _revealed(t, state)
+    view.restart = state.restart
+    view.stopped = -1 if state.stopped is None else t.ruleset.deck.suits.index(state.stopped)
+    return view
+
+
+def _revealed(t: CompiledRules, state: DealState) -> int:
+    """Widow cards shown by stops: the next card of each stop card, found in the widow.
+
+    In the played order a stop follows card ``a`` exactly when the card after
+    ``a`` is not ``a``'s next card (a follow is always the next card), or when
+    ``a`` is the last card played and a restart is due.
+    """
+    order = [t.index[c] for _, c in state.played()]
+    stops = [a for a, b in zip(order, order[1:], strict=False) if t.nxt[a] != b]
+    if order and state.restart and state.step == "lead":
+        stops.append(order[-1])
+    shown = 0
+    for a in stops:
+        nx = t.nxt[a]
+        if nx >= 0 and _in_widow(state, t, nx):
+            shown |= t.bit[nx]
+    return shown
+
+
+def _in_widow(state: DealState, t: CompiledRules, c: int) -> bool:
+    place = state.place(t.cards[c])
+    return place is not None and place.kind == "widow"

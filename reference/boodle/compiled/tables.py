@@ -1,0 +1,426 @@
+"""Compile a :class:`~boodle.model.Ruleset` once into plain tables for fast play.
+
+Cards become indices 0..N-1 in deck order (suit by suit, low to high, spec
+§2), so "the lowest card of a suit" is the lowest set bit of a hand bitmask
+masked by the suit.  Where a card is during a deal is one ``own`` list:
+``own[c]`` is the seat holding card ``c`` (0..n-1), ``WIDOW`` (-1), or
+``-2 - seat`` once ``seat`` has played it (so ``own[c] < 0`` reads "held by
+nobody", spec §6.3).
+
+Every rule the engine needs per move is resolved here, never by a
+variant's name: successor cards (spec §2.2), claims per card (spec §6.6),
+lead rules as option functions (spec §6.1, §6.4, §6.5), the going-out
+payments (spec §7), antes summed per seat and section (spec §4), and the
+deal's order of receivers (spec §5.2).
+
+:func:`unsupported_features` lists what the compiled engine does not run;
+:func:`compile_ruleset` raises :class:`~boodle.errors.BoodleError` for those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from ..cards import SUIT_COLOUR, Card
+from ..errors import BoodleError
+from ..model import SUIT_SCOPES, LeadRule, Ruleset, StopsPhase
+
+WIDOW = -1
+"""``own[c]`` of a widow card."""
+
+OptionsFn = Callable[[int, int, bool], list[int]]
+"""``options(hand, stopped, flipped)``: the card indices a lead rule allows, ascending.
+
+``hand`` is a bitmask of card indices; ``stopped`` the stopped suit's index
+(-1 for none: the first lead); ``flipped`` whether an all-pass flipped the
+required colour (spec §6.5).
+"""
+
+
+# ---------------------------------------------------------------- what it runs
+
+
+def unsupported_features(ruleset: Ruleset) -> list[str]:
+    """Every feature of ``ruleset`` the compiled engine does not run (empty: it runs it).
+
+    The compiled engine plays one stops phase (spec §6-§7) with antes,
+    widows, removed cards, every lead rule, passes and all-pass exits, stop
+    bonuses, cannot-lead penalties, boodle and set claims on play and every
+    going-out clause.  It does not run pre-play stages (widow sale or
+    auction, holding and poker phases), trumps, drawn boodles, chosen-boodle
+    antes, elimination, claims on holding, lead-not-lowest penalties, or a
+    going out that does not end the deal; a caller falls back to the
+    reference engine for those.
+    """
+    out: list[str] = []
+    others = [p.name for p in ruleset.phases if not isinstance(p, StopsPhase)]
+    if others:
+        out.append("phases other than stops: " + ", ".join(others))
+    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
+    if len(stops) != 1:
+        out.append(f"{len(stops)} stops phases (exactly one is played)")
+    if ruleset.widow_sale is not None:
+        out.append(f"widow {ruleset.widow_sale.mode}")
+    if ruleset.deal.trumps != "none" or any(s.suit_rule == "trumps" for s in ruleset.board):
+        out.append("trumps")
+    if any(s.suit_rule == "drawn" for s in ruleset.board):
+        out.append("boodles drawn from a second pack")
+    if any(line.chosen for line in ruleset.antes):
+        out.append("chosen-boodle antes")
+    if ruleset.session.negative != "allowed":
+        out.append("elimination at zero balance")
+    for p in stops:
+        out.extend(f"phase {p.name}: {what}" for what in _phase_gaps(p))
+    return out
+
+
+def _phase_gaps(p: StopsPhase) -> list[str]:
+    out: list[str] = []
+    if p.claims != "on play":
+        out.append(f"claims {p.claims}")
+    if not p.going_out.ends_deal:
+        out.append("going out without ending the deal")
+    rules = [p.first_lead, p.restart, *([p.fallback.rule] if p.fallback.rule else [])]
+    if any(r.who == "phase winner" for r in rules):
+        out.append("lead by a phase winner")
+    if p.first_lead.who in ("last player", "next player"):
+        out.append(f"first lead by the {p.first_lead.who}")
+    if p.fallback.kind == "lead" and p.fallback.rule is None:
+        out.append("a lead fallback without a rule")
+    if p.fallback.kind == "pass" and p.all_pass == "none":
+        out.append("passes without an all-pass rule")
+    if any(pen.fault != "cannot lead" or pen.forfeit_boodles for pen in p.penalties):
+        out.append("penalty other than 'cannot lead'")
+    return out
+
+
+def supports(ruleset: Ruleset) -> bool:
+    """Whether the compiled engine runs ``ruleset`` (see :func:`unsupported_features`)."""
+    return not unsupported_features(ruleset)
+
+
+# ---------------------------------------------------------------- the tables
+
+
+@dataclass(frozen=True)
+class CompiledLead:
+    """A lead rule, compiled (spec §6.1, §6.4).
+
+    ``who``: ``left of dealer``, ``dealer``, ``holder``, ``last player`` or
+    ``next player``.  ``options``: the cards it allows.  For ``holder``:
+    ``candidates`` are (card, options) in the order tried (spec §6.1: the named
+    card, then higher cards of its suit; or every card of a suit, low to high),
+    and ``none_held`` the options of the dealer's left when no player holds
+    any candidate (lowest card).
+    """
+
+    who: str
+    options: OptionsFn
+    candidates: tuple[tuple[int, OptionsFn], ...] = ()
+    none_held: OptionsFn | None = None
+
+
+@dataclass(frozen=True)
+class CompiledRules:
+    """A ruleset as plain data; build it with :func:`compile_ruleset`.
+
+    Cards (indices in deck order): ``cards``, ``suit_of``, ``bit`` (1 << i),
+    ``suit_masks`` (one bitmask per suit), ``nxt`` (the next card's index, or
+    -1 when none follows: top rank or a removed card), ``stop_reason_none``
+    (for ``nxt`` -1: ``top rank`` or ``not in deck``).  Board (sections in
+    board order): ``section_names``, ``claims[c]`` = ((section, other cards
+    the same seat must have played), …) in board order, ``boodle_of[c]`` =
+    the boodle sections card ``c`` pays alone.  Going out (spec §7):
+    ``out_takes`` (sections, the kitty appended under ``to kitty``),
+    ``out_per_card``, ``out_to_kitty`` (section index or -1), ``out_excused``
+    (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
+    for each opponent), …), ``all_pass`` ``none``/``end``/``flip``.  Stop
+    bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
+    """
+
+    ruleset: Ruleset
+    cards: tuple[Card, ...]
+    index: dict[Card, int]
+    suit_of: tuple[int, ...]
+    bit: tuple[int, ...]
+    suit_masks: tuple[int, ...]
+    all_mask: int
+    nxt: tuple[int, ...]
+    stop_reason_none: tuple[str, ...]
+    section_names: tuple[str, ...]
+    kitty: int
+    claims: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    boodle_of: tuple[tuple[int, ...], ...]
+    boodle_mask: int
+    first_lead: CompiledLead
+    restart: CompiledLead
+    fallback: OptionsFn | None
+    pass_dues: tuple[tuple[int, int], ...]
+    all_pass: str
+    bonus: tuple[int, int] | None
+    out_takes: tuple[int, ...]
+    out_per_card: int
+    out_to_kitty: int
+    out_excused: int
+    _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
+        default_factory=dict, compare=False, repr=False)
+    _receivers: dict[tuple[int, int], tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    @property
+    def n_cards(self) -> int:
+        """Cards in the deck."""
+        return len(self.cards)
+
+    def antes(self, players: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(chips each seat pays, chips each section receives) for one deal's ante (spec §4)."""
+        key = (players, dealer)
+        if key not in self._antes:
+            self._antes[key] = _antes(self.ruleset, self.section_names, players, dealer)
+        return self._antes[key]
+
+    def receivers(self, players: int, dealer: int) -> tuple[int, ...]:
+        """Who receives the i-th card dealt: a seat, or ``WIDOW`` (spec §5.2)."""
+        key = (players, dealer)
+        if key not in self._receivers:
+            seats = [(dealer + 1 + i) % players for i in range(players)]
+            where = self.ruleset.deal.widow_position
+            order = seats + [WIDOW] if where == "last" else (
+                [WIDOW, *seats] if where == "first" else seats)
+            self._receivers[key] = tuple(order[i % len(order)] for i in range(self.n_cards))
+        return self._receivers[key]
+
+
+def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
+    """Compile ``ruleset``; raises :class:`BoodleError` if it needs an unsupported feature.
+
+    With ``strict=False`` the check is skipped: the card and board tables are
+    right for any ruleset with a stops phase (players' views of a reference
+    deal use them), but :func:`~.deal.play_deal` must not be run on them.
+    """
+    gaps = unsupported_features(ruleset)
+    if gaps and strict:
+        raise BoodleError(f"the compiled engine does not run {ruleset.name}: " + "; ".join(gaps))
+    phase = next(p for p in ruleset.phases if isinstance(p, StopsPhase))
+    cards = ruleset.deck.cards()
+    index = {c: i for i, c in enumerate(cards)}
+    suits = ruleset.deck.suits
+    suit_of = tuple(suits.index(c.suit) for c in cards)
+    suit_masks = tuple(sum(1 << i for i, c in enumerate(cards) if c.suit == s) for s in suits)
+    nxt, why = _successors(ruleset, cards, index)
+    names = tuple(s.name for s in ruleset.board)
+    kitty = next((k for k, s in enumerate(ruleset.board) if s.kind == "kitty"), -1)
+    claims, boodle_of = _claims(ruleset, cards, index)
+    t = _LeadCompiler(ruleset, cards, index, suit_of, suit_masks)
+    out = phase.going_out
+    takes = [names.index(n) for n in out.takes]
+    if out.to == "kitty" and kitty >= 0 and kitty not in takes:
+        takes.append(kitty)
+    fb = phase.fallback
+    dues = [(fb.amount, names.index(fb.to))] if fb.amount > 0 and fb.to in names else []
+    dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to))
+             for p in phase.penalties if p.fault == "cannot lead"]
+    bonus = phase.stop_bonus
+    return CompiledRules(
+        ruleset=ruleset, cards=cards, index=index, suit_of=suit_of,
+        bit=tuple(1 << i for i in range(len(cards))), suit_masks=suit_masks,
+        all_mask=(1 << len(cards)) - 1, nxt=nxt, stop_reason_none=why,
+        section_names=names, kitty=kitty, claims=claims, boodle_of=boodle_of,
+        boodle_mask=sum(1 << i for i, b in enumerate(boodle_of) if b),
+        first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
+        fallback=t.options(fb.rule) if fb.kind == "lead" and fb.rule else None,
+        pass_dues=tuple(dues),
+        all_pass={"none": "none", "end without winner": "end", "flip colour": "flip"}[
+            phase.all_pass],
+        bonus=None if bonus is None else (
+            bonus.amount, -1 if bonus.source == "each opponent" else names.index(bonus.source)),
+        out_takes=tuple(takes), out_per_card=out.per_card,
+        out_to_kitty=kitty if out.to == "kitty" else -1,
+        out_excused=sum(1 << index[c] for c in out.excused if c in index),
+    )
+
+
+def _successors(
+    ruleset: Ruleset, cards: tuple[Card, ...], index: dict[Card, int]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The next card of each card (spec §2.2), -1 with the stop reason when none is in play."""
+    nxt: list[int] = []
+    why: list[str] = []
+    for c in cards:
+        n = ruleset.deck.next_card(c)
+        nxt.append(-1 if n is None or n not in index else index[n])
+        why.append("top rank" if n is None else "not in deck")
+    return tuple(nxt), tuple(why)
+
+
+def _claims(
+    ruleset: Ruleset, cards: tuple[Card, ...], index: dict[Card, int]
+) -> tuple[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per card, the sections playing it claims (spec §6.6) and the boodles it pays alone."""
+    claims: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in cards]
+    boodle_of: list[list[int]] = [[] for _ in cards]
+    for k, s in enumerate(ruleset.board):
+        if s.kind == "boodle" and s.suit_rule == "fixed":
+            for c in s.cards:
+                if c in index:
+                    claims[index[c]].append((k, ()))
+                    boodle_of[index[c]].append(k)
+        elif s.kind == "set" and s.suit_rule == "fixed":
+            for c in s.cards:
+                others = [o for o in s.cards if o != c]
+                if c in index and all(o in index for o in others):
+                    claims[index[c]].append((k, tuple(index[o] for o in others)))
+        elif s.kind == "set" and s.suit_rule == "same suit":
+            for i, c in enumerate(cards):
+                others = [Card(r, c.suit) for r in s.ranks if r != c.rank]
+                if c.rank in s.ranks and all(o in index for o in others):
+                    claims[i].append((k, tuple(index[o] for o in others)))
+    return tuple(tuple(c) for c in claims), tuple(tuple(b) for b in boodle_of)
+
+
+def _antes(
+    ruleset: Ruleset, names: tuple[str, ...], players: int, dealer: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Spec §4 summed: what each seat pays and each section receives, every line added up."""
+    seats = [0] * players
+    sections = [0] * len(names)
+    everyone = [(dealer + 1 + i) % players for i in range(players)]
+    kinds = {s.name: s.kind for s in ruleset.board}
+    for line in ruleset.antes:
+        payers = {"each player": everyone, "dealer": [dealer],
+                  "each other player": everyone[:-1], "widow": [dealer]}[line.payer]
+        targets: list[str] = []
+        for t in line.targets:
+            if t == "each boodle":
+                targets += [n for n in names if kinds[n] == "boodle"]
+            elif t == "every section":
+                targets += list(names)
+            else:
+                targets.append(t)
+        for p in payers:
+            for t in targets:
+                seats[p] += line.amount
+                sections[names.index(t)] += line.amount
+    return tuple(seats), tuple(sections)
+
+
+@dataclass
+class _LeadCompiler:
+    """Turns lead rules into option functions over bitmask hands (spec §6.1, §6.4)."""
+
+    ruleset: Ruleset
+    cards: tuple[Card, ...]
+    index: dict[Card, int]
+    suit_of: tuple[int, ...]
+    suit_masks: tuple[int, ...]
+
+    def lead(self, rule: LeadRule) -> CompiledLead:
+        if rule.who != "holder":
+            return CompiledLead(rule.who, self.options(rule))
+        rank = self.ruleset.deck.rank_index
+        if rule.holder_suit is not None:
+            found = [c for c in self.cards if c.suit == rule.holder_suit]
+        elif rule.card is not None:
+            found = [c for c in self.cards
+                     if c.suit == rule.card.suit and rank(c) >= rank(rule.card)]
+        else:
+            found = []
+        cands = tuple(
+            (self.index[c], self.options(rule if rule.card is None or c == rule.card
+                                         else replace(rule, card=c)))
+            for c in sorted(found, key=rank))
+        return CompiledLead("holder", self.options(rule), cands,
+                            self.options(LeadRule("left of dealer", "lowest", "all")))
+
+    def options(self, rule: LeadRule) -> OptionsFn:
+        """The option function of ``rule``'s choice and scope."""
+        if rule.choice == "card":
+            target = self.index.get(rule.card, -1) if rule.card is not None else -1
+            return _exact(target)
+        allowed = self._allowed(rule)
+        if rule.choice == "any":
+            return _any(allowed)
+        if rule.scope == "longest suit":
+            return _longest(allowed)
+        if rule.scope in SUIT_SCOPES:
+            return _lowest_per_suit(allowed)
+        ranks = tuple(self.ruleset.deck.rank_index(c) for c in self.cards)
+        return _lowest_rank(allowed, ranks)
+
+    def _allowed(self, rule: LeadRule) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """``allowed[stopped + 1][flipped]``: the masks of the suits the scope allows."""
+        suits = self.ruleset.deck.suits
+        return tuple(
+            tuple(tuple(self.suit_masks[i] for i, s in enumerate(suits)
+                        if _suit_allowed(rule, s, None if st < 0 else suits[st], flip))
+                  for flip in (False, True))
+            for st in range(-1, len(suits)))
+
+
+def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """Whether ``suit`` fits ``rule``'s scope (spec §6.1); a flip inverts a colour (§6.5)."""
+    if flipped and rule.scope == "opposite colour" and stopped is not None:
+        return SUIT_COLOUR[suit] == SUIT_COLOUR[stopped]
+    if flipped and rule.scope in ("black", "red"):
+        return SUIT_COLOUR[suit] != rule.scope
+    return rule.suit_ok(suit, stopped)
+
+
+Allowed = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def _exact(target: int) -> OptionsFn:
+    def options(hand: int, stopped: int, flipped: bool) -> list[int]:
+        return [target] if target >= 0 and hand >> target & 1 else []
+    return options
+
+
+def _any(allowed: Allowed) -> OptionsFn:
+    def options(hand: int, stopped: int, flipped: bool) -> list[int]:
+        out: list[int] = []
+        for m in allowed[stopped + 1][flipped]:
+            x = hand & m
+            while x:
+                low = x & -x
+                out.append(low.bit_length() - 1)
+                x ^= low
+        return out
+    return options
+
+
+def _lowest_per_suit(allowed: Allowed) -> OptionsFn:
+    def options(hand: int, stopped: int, flipped: bool) -> list[int]:
+        out: list[int] = []
+        for m in allowed[stopped + 1][flipped]:
+            x = hand & m
+            if x:
+                out.append((x & -x).bit_length() - 1)
+        return out
+    return options
+
+
+def _longest(allowed: Allowed) -> OptionsFn:
+    def options(hand: int, stopped: int, flipped: bool) -> list[int]:
+        out: list[int] = []
+        most = 0
+        for m in allowed[stopped + 1][flipped]:
+            x = hand & m
+            n = x.bit_count()
+            if n and n >= most:
+                if n > most:
+                    most, out = n, []
+                out.append((x & -x).bit_length() - 1)
+        return out
+    return options
+
+
+def _lowest_rank(allowed: Allowed, ranks: tuple[int, ...]) -> OptionsFn:
+    def options(hand: int, stopped: int, flipped: bool) -> list[int]:
+        lows = [(x & -x).bit_length() - 1 for m in allowed[stopped + 1][flipped]
+                if (x := hand & m)]
+        if not lows:
+            return lows
+        low = min(ranks[c] for c in lows)
+        return [c for c in lows if ranks[c] == low]
+    return options
