@@ -71,6 +71,8 @@ def test_drawn_boodles_are_paid_by_the_card_drawn_for_the_session() -> None:
     drawn = Section("first", "First", "boodle", (), (), "drawn")
     assert qualifiers(drawn, HANDS, ORDER, DECK, drawn={"first": card("J♥")}) == (3,)
     assert qualifiers(drawn, HANDS, ORDER, DECK) == ()
+    bound = Section("first", "First", "boodle", (card("K♣"),), (), "drawn")  # bound by the session
+    assert qualifiers(bound, HANDS, ORDER, DECK) == (1,)
 
 
 def test_awards_split_as_the_chips_line_says() -> None:

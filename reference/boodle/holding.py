@@ -29,8 +29,8 @@ def paying_cards(
 ) -> tuple[Card, ...] | None:
     """The cards that pay ``section`` this deal (spec §3).
 
-    - a boodle: its one card (fixed, drawn for the session from ``drawn``,
-      or its rank in the ``trump`` suit);
+    - a boodle: its one card (fixed; drawn for the session, bound in
+      ``section.cards`` or given in ``drawn``; or its rank in the ``trump`` suit);
     - a fixed set: its cards; a set ``of trumps``: its ranks in ``trump``;
     - ``None`` for a ``same suit`` set (any one suit will do) and for a
       kitty or a pot (paid by no card);
@@ -43,6 +43,8 @@ def paying_cards(
         return section.cards
     if section.suit_rule == "trumps":
         return tuple(Card(r, trump) for r in section.ranks) if trump is not None else ()
+    if section.cards:  # a drawn card already bound to the section for the session
+        return section.cards
     card = (drawn or {}).get(section.name)
     return (card,) if card is not None else ()
 
