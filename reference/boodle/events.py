@@ -19,7 +19,7 @@ from .cards import Card
 from .ledger import Account, Ledger, Transfer, chips_json
 from .model import Chips
 
-StopReason = Literal["top rank", "widow", "played", "not in deck"]
+StopReason = Literal["top rank", "widow", "played", "not in deck", "out of play"]
 
 
 def _cards(cards: tuple[Card, ...]) -> list[str]:
@@ -151,7 +151,8 @@ class Stop:
     """A run stops after ``card``, played by ``seat`` (001 §04).
 
     ``reason``: ``top rank`` (no higher card exists, or the phase stops at the
-    top rank), ``widow`` / ``played`` / ``not in deck`` (where ``next_card`` is).
+    top rank), ``widow`` / ``played`` / ``not in deck`` / ``out of play``
+    (where ``next_card`` is).
     """
 
     kind: ClassVar[str] = "stop"
@@ -317,6 +318,23 @@ class DealEnd:
 
 
 @dataclass(frozen=True)
+class PhaseSkipped:
+    """A phase the engine does not execute yet was skipped (spec §8.3): no card, no chip moved.
+
+    ``kind``: ``holding`` or ``poker``; ``reason``: what the trace says.
+    """
+
+    kind: ClassVar[str] = "phase-skipped"
+    phase: str
+    phase_kind: str
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "phase": self.phase, "phase_kind": self.phase_kind,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Split:
     """One seat's equal share of a section's leftover at the session's end (001 §06)."""
 
@@ -370,6 +388,7 @@ Event = (
     | Payment
     | CarryOver
     | DealEnd
+    | PhaseSkipped
     | Split
     | SessionEnd
 )
@@ -412,6 +431,7 @@ __all__ = [
     "Pass",
     "Payment",
     "Penalty",
+    "PhaseSkipped",
     "Play",
     "SessionEnd",
     "Split",

@@ -24,20 +24,24 @@ from .cards import Card
 from .ledger import Account, Ledger, Transfer
 from .model import Chips
 
-PlaceKind = Literal["hand", "widow", "played"]
+PlaceKind = Literal["pack", "hand", "widow", "played", "out"]
 Step = Literal["lead", "follow", "over"]
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """Where a card is: ``seat``'s hand, the widow, or played by ``seat`` as play no. ``order``."""
+    """Where a card is: in the ``pack`` (before the deal), ``seat``'s hand, the widow,
+    played by ``seat`` as play no. ``order``, or ``out`` of play (a hand discarded in
+    a widow sale, spec §5.4)."""
 
     kind: PlaceKind
     seat: int | None = None
     order: int | None = None
 
 
+PACK = Place("pack")
 WIDOW = Place("widow")
+OUT = Place("out")
 
 
 def in_hand(seat: int) -> Place:
@@ -85,8 +89,13 @@ class DealState:
     """One deal in progress.
 
     - ``cards`` / ``places``: every card of the deck and where it is (aligned).
-    - ``step``: ``lead`` (``to_move`` must open a run), ``follow`` (the holder
-      of the card after ``current`` must play it) or ``over``.
+      Until the deal stage every card is in the ``pack``; ``to_deal`` holds
+      the places the shuffle gives them (:meth:`deal_out` moves them).
+    - ``stage``: the key of the stage the deal is in (``antes``, ``deal``,
+      ``widow``, ``phase:NAME`` …; see :mod:`boodle.stages`).
+    - ``step``: within the stops phase, ``lead`` (``to_move`` must open a
+      run) or ``follow`` (the holder of the card after ``current`` must play
+      it); ``over`` once the deal has ended, whatever the stage.
     - ``restart``: the lead due is a restart after a stop (else the first lead).
     - ``stopped``: suit of the last stopped run; ``last_player``: who played
       its last card.
@@ -95,6 +104,10 @@ class DealState:
     - ``held``: how many cards each seat holds (kept by :meth:`move`).
     - ``since_ante``: every transfer made since the ante, in order (kept by
       :meth:`pay`), so a declared misdeal can undo them (spec §5.3).
+    - ``moves``: moves applied so far in this deal (a misdeal under
+      ``reshuffle and redeal`` is declared only before the first).
+    - ``phase_winners``: (phase name, winning seats) of the phases played so
+      far that have winners (poker, spec §8.2), for ``winner of PHASE``.
     """
 
     players: int
@@ -114,6 +127,10 @@ class DealState:
     plays: int = 0
     held: tuple[int, ...] = ()
     since_ante: tuple[Transfer, ...] = ()
+    stage: str = "antes"
+    to_deal: tuple[Place, ...] = ()
+    moves: int = 0
+    phase_winners: tuple[tuple[str, tuple[int, ...]], ...] = ()
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
@@ -128,7 +145,10 @@ class DealState:
         widow: tuple[Card, ...],
         ledger: Ledger,
     ) -> DealState:
-        """A fresh deal; raises ``ValueError`` unless hands and widow partition ``cards``."""
+        """A fresh deal, every card still in the pack, to be dealt as ``hands`` and ``widow``.
+
+        Raises ``ValueError`` unless hands and widow partition ``cards``.
+        """
         index = MappingProxyType({card: i for i, card in enumerate(cards)})
         places: list[Place | None] = [None] * len(cards)
         where = [(h, in_hand(s)) for s, hand in enumerate(hands) for h in hand]
@@ -141,9 +161,17 @@ class DealState:
         missing = [str(c) for c, p in zip(cards, places, strict=True) if p is None]
         if missing:
             raise ValueError(f"cards not dealt: {' '.join(missing)}")
-        placed = tuple(p for p in places if p is not None)
-        held = tuple(len(hand) for hand in hands)
-        return cls(players, dealer, cards, placed, ledger, held=held, index=index)
+        to_deal = tuple(p for p in places if p is not None)
+        return cls(players, dealer, cards, (PACK,) * len(cards), ledger,
+                   held=(0,) * players, to_deal=to_deal, index=index)
+
+    def deal_out(self) -> DealState:
+        """Every card from the pack to the place the shuffle gave it (the deal, 001 §03)."""
+        held = [0] * self.players
+        for place in self.to_deal:
+            if place.kind == "hand" and place.seat is not None:
+                held[place.seat] += 1
+        return replace(self, places=self.to_deal, to_deal=(), held=tuple(held))
 
     def place(self, card: Card) -> Place | None:
         """Where ``card`` is; ``None`` if it is not in this deck (removed)."""
@@ -171,6 +199,10 @@ class DealState:
     def widow(self) -> tuple[Card, ...]:
         """The widow's cards, in deck order."""
         return tuple(c for c, p in zip(self.cards, self.places, strict=True) if p.kind == "widow")
+
+    def out_of_play(self) -> tuple[Card, ...]:
+        """The cards out of play (a discarded hand, spec §5.4), in deck order."""
+        return tuple(c for c, p in zip(self.cards, self.places, strict=True) if p.kind == "out")
 
     def played(self) -> tuple[tuple[int, Card], ...]:
         """Every played card as (seat, card), in the order played."""

@@ -29,6 +29,7 @@ from .events import (
     Pass,
     Payment,
     Penalty,
+    PhaseSkipped,
     Play,
     SessionEnd,
     Split,
@@ -67,6 +68,7 @@ _STOP_WHY = {
     "widow": "{next} is in the widow",
     "played": "{next} was already played",
     "not in deck": "{next} is not in the deck",
+    "out of play": "{next} is out of play",
 }
 
 
@@ -156,6 +158,7 @@ _RENDER: dict[type, Callable[..., list[str]]] = {
     Payment: _payment,
     CarryOver: lambda e: [f"    {e.section} carries over {_chips(e.amount)}"],
     DealEnd: _deal_end,
+    PhaseSkipped: lambda e: [f"  phase {e.phase} ({e.phase_kind}) skipped: {e.reason}"],
     Split: lambda e: [f"  leftover: {seat_name(e.seat)} gets {_chips(e.transfer.amount)} "
                       f"of {e.section}"],
     SessionEnd: _session_end,

@@ -1,0 +1,47 @@
+"""Claims (spec §6.6): which sections a played card takes, and the one way a seat takes one.
+
+A boodle section is claimed by playing its card (001 §05: "playing legally
+A♥, K♣, Q♦ or J♠ takes the whole matching section at once; merely holding
+it does not"); a set when one player has played all its cards.
+"""
+
+from __future__ import annotations
+
+from .cards import Card
+from .events import Claim, Event
+from .ledger import seat, section
+from .model import Ruleset, Section
+from .state import DealState
+
+__all__ = ["claims_of", "take"]
+
+
+def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple[str, ...]:
+    """Sections that ``who`` playing ``card`` claims (spec §6.6, 001 §05).
+
+    A boodle section is claimed by playing its card (fixed, or drawn and
+    bound for the session); a fixed ``set`` when one player has played all
+    its cards; a ``same suit`` set when one player has played all its ranks
+    in one suit.  Valid before or after ``card`` is played.
+    """
+    def mine(c: Card) -> bool:
+        place = state.place(c)
+        return c == card or (place is not None and place.kind == "played" and place.seat == who)
+
+    def completes(s: Section) -> bool:
+        if s.kind == "boodle":
+            return s.suit_rule in ("fixed", "drawn") and card in s.cards
+        if s.kind != "set" or s.suit_rule not in ("fixed", "same suit"):
+            return False
+        if s.suit_rule == "fixed":
+            return card in s.cards and all(mine(c) for c in s.cards)
+        return card.rank in s.ranks and all(mine(Card(r, card.suit)) for r in s.ranks)
+
+    return tuple(s.name for s in ruleset.board if completes(s))
+
+
+def take(state: DealState, who: int, name: str, events: list[Event]) -> DealState:
+    """``who`` takes the whole of section ``name`` (a Claim, amount 0 if it is empty)."""
+    state, t = state.pay(section(name), seat(who), state.ledger.section(name), "claim")
+    events.append(Claim(who, name, t))
+    return state

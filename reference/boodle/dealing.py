@@ -1,0 +1,122 @@
+"""Dealing (spec §5.2): who gets each card, the shuffle, and the deal stage.
+
+The whole pack is dealt one card at a time, clockwise from the dealer's
+left, with the widow dealt last (001 §03) or first (004) in each round.
+:func:`new_deal` builds the state of a deal whose cards are still in the
+pack; the deal stage (:data:`STAGE`) moves them to the hands and the widow
+and records the :class:`~boodle.events.DealCards` event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from .cards import Card
+from .errors import BoodleError
+from .events import DealCards, Event
+from .ledger import Ledger
+from .model import Ruleset
+from .stage import Stage, no_legal_moves, no_moves
+from .state import DealState
+
+__all__ = ["STAGE", "deal_hands", "deal_order", "new_deal", "shuffled_deck"]
+
+Hands = tuple[tuple[Card, ...], ...]
+
+
+def deal_order(ruleset: Ruleset, players: int, dealer: int) -> tuple[int | None, ...]:
+    """Who gets each card of a round, clockwise from the dealer's left (``None`` = widow).
+
+    001 §03: the widow is dealt last in each round (``last``); 004: it sits
+    at the dealer's left and is dealt first (``first``); ``none``: no widow.
+    """
+    seats = tuple((dealer + 1 + i) % players for i in range(players))
+    position = ruleset.deal.widow_position
+    if position == "last":
+        return (*seats, None)
+    if position == "first":
+        return (None, *seats)
+    return seats
+
+
+def deal_hands(
+    ruleset: Ruleset, players: int, dealer: int, deck_order: Sequence[Card]
+) -> tuple[Hands, tuple[Card, ...]]:
+    """Deal the whole pack one card at a time (001 §03): (hands by seat, widow), in dealt order.
+
+    Raises :class:`BoodleError` unless ``deck_order`` is a permutation of the deck.
+    """
+    if Counter(deck_order) != Counter(ruleset.deck.cards()):
+        raise BoodleError("the deck order must hold every card of the deck exactly once")
+    order = deal_order(ruleset, players, dealer)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    widow: list[Card] = []
+    for i, card in enumerate(deck_order):
+        who = order[i % len(order)]
+        (widow if who is None else hands[who]).append(card)
+    return tuple(tuple(h) for h in hands), tuple(widow)
+
+
+def shuffled_deck(ruleset: Ruleset, rng: random.Random) -> tuple[Card, ...]:
+    """The deck's cards in a random order drawn from ``rng``."""
+    cards = list(ruleset.deck.cards())
+    rng.shuffle(cards)
+    return tuple(cards)
+
+
+def new_deal(
+    ruleset: Ruleset,
+    players: int,
+    dealer: int,
+    ledger: Ledger,
+    deck_order: Sequence[Card] | None,
+    hands: Sequence[Sequence[Card]] | None,
+    widow: Sequence[Card] | None,
+) -> DealState:
+    """A deal's state with every card in the pack, to be dealt from ``deck_order``.
+
+    Or, given ``hands`` (by seat) and ``widow``, dealt as given; with
+    ``hands`` and no ``widow`` every undealt card is the widow.  Raises
+    :class:`BoodleError` for a deal that is not a partition of the deck.
+    """
+    dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow)
+    try:
+        return DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger)
+    except ValueError as e:
+        raise BoodleError(f"bad deal: {e}") from None
+
+
+def _the_deal(
+    ruleset: Ruleset,
+    players: int,
+    dealer: int,
+    deck_order: Sequence[Card] | None,
+    hands: Sequence[Sequence[Card]] | None,
+    widow: Sequence[Card] | None,
+) -> tuple[Hands, tuple[Card, ...]]:
+    if hands is None:
+        if deck_order is None:
+            raise BoodleError("start_deal needs a deck order or the hands")
+        return deal_hands(ruleset, players, dealer, deck_order)
+    if len(hands) != players:
+        raise BoodleError(f"{len(hands)} hands given for {players} players")
+    if any(not hand for hand in hands):
+        raise BoodleError("every player must be dealt at least one card")
+    dealt = tuple(tuple(hand) for hand in hands)
+    if widow is None:
+        held = {c for hand in dealt for c in hand}
+        widow = [c for c in ruleset.deck.cards() if c not in held]
+    return dealt, tuple(widow)
+
+
+def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
+    """The deal stage: every card to its hand or the widow, and the ``deal`` event."""
+    state = state.deal_out()
+    order = deal_order(ruleset, state.players, state.dealer)
+    return state, [DealCards(state.dealer, state.hands, state.widow(), order)]
+
+
+STAGE = Stage("deal", enter, no_legal_moves, no_moves)
+"""The deal stage: no moves."""

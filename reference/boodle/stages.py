@@ -1,0 +1,160 @@
+"""The stage machine: a deal is a sequence of stages, each a small module with one entry point.
+
+A deal runs the stages of :func:`plan`, in this order (spec §10 "Order"):
+
+    antes → deal → [widow] → phase:NAME … (the variant's phases as written; stops last)
+
+Each stage is a :class:`~boodle.stage.Stage`, three pure functions over an immutable
+:class:`~boodle.state.DealState` (``state.stage`` holds the current stage's
+key):
+
+- ``enter(ruleset, state) -> (state, events)``: the stage's automatic work
+  (pay the antes, deal, show the widow, pay holders …).
+- ``legal_moves(ruleset, state) -> moves``: the moves of ``state.to_move``.
+- ``apply(ruleset, state, move) -> (state, events)``: check the move
+  (raise :class:`~boodle.faults.IllegalMove` with a rule id) and play it.
+
+After ``enter`` or ``apply`` a stage leaves exactly one of: a seat to move
+(``state.to_move`` set: the stage waits for that seat), no seat to move
+(``to_move is None``: the stage is finished and :func:`advance` enters the
+next one), or the deal over (``state.step == "over"``).  The driver checks
+``deal.over`` and ``turn`` (spec §12) before a stage sees a move.
+
+**How to add a stage** (for example trump turn-up, a holding or a poker phase):
+
+1. Write a module (``trumps.py``) with the three functions and
+   ``STAGE = Stage("trumps", enter, legal_moves, apply)`` (:mod:`boodle.stage`).
+   A stage without moves does its work in ``enter``, leaves ``to_move``
+   ``None`` and uses :func:`~boodle.stage.no_legal_moves` and
+   :func:`~boodle.stage.no_moves` (see :mod:`boodle.antes`).
+2. Register it: a deal-level stage gets a key in :func:`plan`, read from the
+   ruleset (``if ruleset.deal.trumps != "none"``), and an entry in
+   :data:`FIXED_STAGES`; a phase kind gets an entry in :data:`PHASE_STAGES`
+   (model class → stage).  Keep :func:`plan`'s order the spec's.
+3. Per-stage state lives in a field of ``DealState`` with a default (as
+   ``sale`` for the widow sale), set by the stage's ``enter``.
+4. New moves: a frozen dataclass with a ``seat`` in :mod:`boodle.state`, added
+   to ``Move``; :mod:`boodle.strategies` must handle it; new rule ids go in
+   :data:`~boodle.faults.RULE_IDS` and spec/rules.md §12.
+5. New events: a frozen dataclass in :mod:`boodle.events` and its line in
+   :mod:`boodle.trace`; a chip movement travels in exactly one event.
+6. Remove the feature from :func:`boodle.support.pending_features`.
+
+A phase whose kind has no registered stage is **pending**: the driver plays
+it as :data:`SKIPPED` (a ``PhaseSkipped`` event, printed in the trace), and
+``boodle check`` lists it (:func:`skipped_phases`).  Any other pending
+feature is refused when the deal starts (``NotSupported``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import antes, dealing, stops
+from .errors import BoodleError
+from .events import Event, PhaseSkipped
+from .faults import IllegalMove
+from .model import Phase, Ruleset, StopsPhase
+from .stage import Result, Stage, no_legal_moves, no_moves
+from .state import DealState, Move
+
+__all__ = [
+    "FIXED_STAGES",
+    "PHASE_STAGES",
+    "SKIPPED",
+    "advance",
+    "apply_move",
+    "enter",
+    "legal_moves",
+    "plan",
+    "skipped_phases",
+]
+
+def _skip(ruleset: Ruleset, state: DealState) -> Result:
+    """A pending phase: played as nothing, said in a ``PhaseSkipped`` event."""
+    phase = _phase_named(ruleset, state.stage.removeprefix("phase:"))
+    kind = type(phase).__name__.removesuffix("Phase").lower()
+    why = "this engine does not execute it yet; its sections carry over"
+    return state, [PhaseSkipped(phase.name, kind, why)]
+
+
+SKIPPED = Stage("skipped", _skip, no_legal_moves, no_moves)
+"""The stage of a pending phase: a ``PhaseSkipped`` event, no moves, no chips."""
+
+FIXED_STAGES: dict[str, Stage] = {
+    "antes": antes.STAGE,
+    "deal": dealing.STAGE,
+}
+"""Deal-level stages by key (the keys :func:`plan` uses)."""
+
+PHASE_STAGES: dict[type, Stage] = {
+    StopsPhase: stops.STAGE,
+}
+"""The stage playing each kind of phase (model class → stage); missing kinds are skipped."""
+
+
+def plan(ruleset: Ruleset) -> tuple[str, ...]:
+    """The keys of the stages a deal of ``ruleset`` runs, in order."""
+    keys = ["antes", "deal"]
+    if ruleset.widow_sale is not None:
+        keys.append("widow")
+    keys.extend(f"phase:{p.name}" for p in ruleset.phases)
+    return tuple(keys)
+
+
+def skipped_phases(ruleset: Ruleset) -> list[str]:
+    """The phases a deal skips because no stage plays their kind yet: ``"NAME (kind)"``."""
+    return [
+        f"{p.name} ({type(p).__name__.removesuffix('Phase').lower()})"
+        for p in ruleset.phases
+        if type(p) not in PHASE_STAGES
+    ]
+
+
+def _phase_named(ruleset: Ruleset, name: str) -> Phase:
+    for phase in ruleset.phases:
+        if phase.name == name:
+            return phase
+    raise BoodleError(f"variant {ruleset.name} has no phase {name!r}")
+
+
+def stage_of(ruleset: Ruleset, key: str) -> Stage:
+    """The stage whose key is ``key`` in a deal of ``ruleset``."""
+    if key.startswith("phase:"):
+        return PHASE_STAGES.get(type(_phase_named(ruleset, key[6:])), SKIPPED)
+    return FIXED_STAGES[key]
+
+
+def enter(ruleset: Ruleset, state: DealState, key: str) -> Result:
+    """Enter stage ``key`` and run the deal on until a seat must move or the deal is over."""
+    state, events = stage_of(ruleset, key).enter(ruleset, replace(state, stage=key))
+    return advance(ruleset, state, events)
+
+
+def advance(ruleset: Ruleset, state: DealState, events: list[Event]) -> Result:
+    """Enter the following stages while the current one is finished (no seat to move)."""
+    while state.step != "over" and state.to_move is None:
+        keys = plan(ruleset)
+        i = keys.index(state.stage) + 1
+        if i == len(keys):
+            raise BoodleError(f"the deal of {ruleset.name} ran out of stages without ending")
+        state, more = stage_of(ruleset, keys[i]).enter(ruleset, replace(state, stage=keys[i]))
+        events.extend(more)
+    return state, events
+
+
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+    """The legal moves of the seat to move (empty once the deal is over)."""
+    if state.step == "over" or state.to_move is None:
+        return ()
+    return stage_of(ruleset, state.stage).legal_moves(ruleset, state)
+
+
+def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
+    """Check the rules every stage shares (``deal.over``, ``turn``), play ``move``, advance."""
+    if state.step == "over":
+        raise IllegalMove(f"{move}: the deal is over", rule="deal.over")
+    if move.seat != state.to_move:
+        raise IllegalMove(f"{move}: it is seat {state.to_move}'s move", rule="turn")
+    state, events = stage_of(ruleset, state.stage).apply(ruleset, state, move)
+    return advance(ruleset, replace(state, moves=state.moves + 1), events)

@@ -1,0 +1,252 @@
+"""The stops phase (spec §6, §7): runs up a suit, stops, restarts, passes, going out.
+
+A stage of the deal (:data:`STAGE`).  Play is a series of runs: a lead,
+then follows by the owner of each next card (001 §04), until a stop (the
+top rank, or the next card held by nobody) or a player going out, which
+ends the deal (001 §06).  Sources: 001 §03-§07; spec §6.1-§6.8 and §7.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .cards import Card
+from .claims import claims_of, take
+from .events import (
+    CarryOver,
+    DealEnd,
+    Event,
+    FlipColour,
+    GoOut,
+    Lead,
+    Pass,
+    Payment,
+    Penalty,
+    Play,
+    Stop,
+    StopPaid,
+    StopReason,
+)
+from .faults import IllegalMove, NotSupported
+from .leads import describe, lead_fault, lead_options, leader, rule_now
+from .ledger import Account, seat, section
+from .model import Ruleset, StopsPhase
+from .stage import Result, Stage
+from .state import DealState, LeadMove, Move, PassMove, PlayMove
+
+__all__ = ["STAGE", "apply", "end_deal", "enter", "legal_moves", "phase_of"]
+
+
+def phase_of(ruleset: Ruleset, state: DealState) -> StopsPhase:
+    """The stops phase the deal is in (``state.stage`` is ``phase:NAME``)."""
+    name = state.stage.removeprefix("phase:")
+    for p in ruleset.phases:
+        if isinstance(p, StopsPhase) and p.name == name:
+            return p
+    raise NotSupported(f"stage {state.stage} is not a stops phase of {ruleset.name}")
+
+
+def enter(ruleset: Ruleset, state: DealState) -> Result:
+    """Start the phase: the first leader is to move (spec §6.1)."""
+    phase = phase_of(ruleset, state)
+    state = replace(state, step="lead", restart=False, current=None, stopped=None,
+                    last_player=None, passes=0, flipped=False)
+    return replace(state, to_move=leader(ruleset, state, phase.first_lead, None)), []
+
+
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+    """The follow due, or every lead the rule allows, or a pass (in deck order of the cards)."""
+    assert state.to_move is not None
+    if state.step == "follow":
+        assert state.current is not None
+        nxt = ruleset.deck.next_card(state.current)
+        assert nxt is not None
+        return (PlayMove(state.to_move, nxt),)
+    _, found = lead_options(ruleset, phase_of(ruleset, state), state)
+    if not found:
+        return (PassMove(state.to_move),)
+    return tuple(LeadMove(state.to_move, c) for c in found)
+
+
+def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
+    """Play a lead, a follow or a pass (the driver has checked ``deal.over`` and ``turn``)."""
+    phase = phase_of(ruleset, state)
+    _check(ruleset, phase, state, move)
+    if isinstance(move, PassMove):
+        return _pass(ruleset, phase, state, move.seat)
+    assert isinstance(move, LeadMove | PlayMove)
+    events: list[Event] = []
+    if isinstance(move, LeadMove):
+        events.append(Lead(move.seat, move.card, state.restart))
+        if state.passes or state.flipped:  # a lead ends a round of passes
+            state = replace(state, passes=0, flipped=False)
+    else:
+        events.append(Play(move.seat, move.card))
+    state = state.play(move.seat, move.card)
+    return _after_play(ruleset, phase, state, move.seat, move.card, events)
+
+
+def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) -> None:
+    """Raise :class:`IllegalMove` naming the rule ``move`` breaks, if any (spec §12 order)."""
+    if not isinstance(move, LeadMove | PlayMove | PassMove):
+        raise IllegalMove(f"{move}: the stops phase takes leads, plays and passes",
+                          rule="move.kind")
+    if state.step == "follow":
+        assert state.current is not None
+        nxt = ruleset.deck.next_card(state.current)
+        if isinstance(move, PassMove):
+            raise IllegalMove(f"{move}: seat holds {nxt} and must play it", rule="pass.not-allowed")
+        if isinstance(move, LeadMove) or move.card != nxt:
+            raise IllegalMove(
+                f"{move}: the run is at {state.current}; the only play is {nxt} (001 §04)",
+                rule="follow.next-card",
+            )
+        return
+    if isinstance(move, PlayMove):
+        raise IllegalMove(f"{move}: no run is going; a lead is due", rule="move.kind")
+    rule, found = lead_options(ruleset, phase, state)
+    if isinstance(move, PassMove):
+        if found:
+            raise IllegalMove(
+                f"{move}: the seat may lead {' '.join(map(str, found))}",
+                rule="pass.not-allowed",
+            )
+        return
+    if move.card in found:
+        return
+    hand = state.hand(move.seat)
+    if move.card not in hand:
+        raise IllegalMove(f"{move}: the seat does not hold {move.card}", rule="lead.not-held")
+    stopped = state.stopped if state.restart else None
+    rule_id, why = lead_fault(ruleset, rule, hand, move.card, stopped, state.flipped)
+    raise IllegalMove(f"{move}: {why}", rule=rule_id)
+
+
+def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Result:
+    """Spec §6.5: pay any pass fee and penalty, pass the lead left; a full round ends or flips."""
+    events: list[Event] = []
+    fb = phase.fallback
+    dues: list[tuple[int, str]] = []
+    if fb.amount > 0 and fb.to is not None:
+        dues.append((fb.amount, fb.to))
+    dues.extend((p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead")
+    for amount, to in dues:
+        for dst in _payees(state, who, to):
+            state, t = state.pay(seat(who), dst, amount, "penalty")
+            events.append(Penalty(who, "cannot lead", t))
+    rule = rule_now(phase, ruleset, state)
+    events.append(Pass(who, f"may lead no card under '{describe(rule)}'"))
+    state = replace(state, passes=state.passes + 1, to_move=(who + 1) % state.players)
+    if state.passes < state.players:
+        return state, events
+    if phase.all_pass == "end without winner":
+        return end_deal(state, None, events)
+    events.append(FlipColour(not state.flipped))
+    return replace(state, passes=0, flipped=not state.flipped), events
+
+
+def _payees(state: DealState, who: int, to: str) -> list[Account]:
+    if to == "each opponent":
+        return [seat((who + i) % state.players) for i in range(1, state.players)]
+    return [section(to)]
+
+
+def _after_play(
+    ruleset: Ruleset,
+    phase: StopsPhase,
+    state: DealState,
+    who: int,
+    card: Card,
+    events: list[Event],
+) -> Result:
+    """After ``who`` played ``card``: claims, then going out, a stop, or the next follow."""
+    if phase.claims == "on play":
+        for name in claims_of(ruleset, state, who, card):
+            state = take(state, who, name, events)
+    if state.held[who] == 0:
+        return _go_out(ruleset, phase, state, who, events)
+    nxt = ruleset.deck.next_card(card)
+    reason: StopReason
+    if nxt is None or (phase.stop_at_top and card.rank == ruleset.deck.top_rank):
+        reason = "top rank"
+    else:
+        place = state.place(nxt)
+        if place is not None and place.kind == "hand":
+            return replace(state, step="follow", to_move=place.seat, current=card), events
+        reason = "not in deck" if place is None else _STOP_REASON[place.kind]
+    events.append(Stop(who, card, reason, None if reason == "top rank" else nxt))
+    state = _stop_bonus(phase, state, who, events)
+    return replace(state, step="lead", restart=True, current=None, stopped=card.suit,
+                   last_player=who, passes=0, flipped=False,
+                   to_move=leader(ruleset, state, phase.restart, who)), events
+
+
+_STOP_REASON: dict[str, StopReason] = {"widow": "widow", "played": "played", "out": "out of play"}
+
+
+def _stop_bonus(phase: StopsPhase, state: DealState, who: int, events: list[Event]) -> DealState:
+    """Spec §6.7: the seat that made the stop gets the bonus (a section pays what it has)."""
+    bonus = phase.stop_bonus
+    if bonus is None:
+        return state
+    if bonus.source == "each opponent":
+        for i in range(1, state.players):
+            payer = seat((who + i) % state.players)
+            state, t = state.pay(payer, seat(who), bonus.amount, "stop bonus")
+            events.append(StopPaid(who, t))
+    else:
+        amount = min(bonus.amount, state.ledger.section(bonus.source))
+        state, t = state.pay(section(bonus.source), seat(who), amount, "stop bonus")
+        events.append(StopPaid(who, t))
+    return state
+
+
+def _go_out(
+    ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, events: list[Event]
+) -> Result:
+    """001 §06: the winner takes its sections and each opponent pays per card left."""
+    events.append(GoOut(who))
+    out = phase.going_out
+    takes = list(out.takes)
+    kitty = ruleset.kitty()
+    if out.to == "kitty" and kitty is not None and kitty.name not in takes:
+        takes.append(kitty.name)
+    if out.to == "kitty" and kitty is not None:
+        state = _payments(phase, state, who, section(kitty.name), events)
+    for name in takes:
+        state = take(state, who, name, events)
+    if out.to == "winner":
+        state = _payments(phase, state, who, seat(who), events)
+    return end_deal(state, who, events)
+
+
+def _payments(
+    phase: StopsPhase, state: DealState, who: int, dst: Account, events: list[Event]
+) -> DealState:
+    """Each opponent, from the winner's left, pays ``per_card`` per card left to ``dst``.
+
+    A holder of an ``excused`` card pays nothing (recorded as a 0 payment).
+    """
+    out = phase.going_out
+    for i in range(1, state.players):
+        payer = (who + i) % state.players
+        hand = state.hand(payer)
+        excused = any(c in hand for c in out.excused)
+        amount = 0 if excused else out.per_card * len(hand)
+        state, t = state.pay(seat(payer), dst, amount, "going out")
+        events.append(Payment(payer, dst, len(hand), excused, t))
+    return state
+
+
+def end_deal(state: DealState, winner: int | None, events: list[Event]) -> Result:
+    """The deal ends: unclaimed sections carry over (001 §06); ``winner`` went out, or nobody."""
+    for name, amount in state.ledger.sections:
+        if amount != 0:
+            events.append(CarryOver(name, amount))
+    state = replace(state, step="over", to_move=None, current=None, winner=winner)
+    events.append(DealEnd(winner, "went out" if winner is not None else "all passed", state.ledger))
+    return state, events
+
+
+STAGE = Stage("stops", enter, legal_moves, apply)
+"""The stops phase as a stage of the deal."""
