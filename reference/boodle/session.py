@@ -16,6 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, cast
 
 from .cards import Card
 from .engine import apply, legal_moves, shuffled_deck, start_deal
@@ -102,16 +103,101 @@ def best_seats(ledger: Ledger) -> tuple[int, ...]:
     return tuple(s for s, amount in enumerate(ledger.seats) if amount == best)
 
 
-def _strategies(
-    players: int, seed: int | str, strategies: Sequence[Strategy | str] | None
-) -> list[Strategy]:
-    chosen: Sequence[Strategy | str] = ["random"] * players if strategies is None else strategies
-    if len(chosen) != players:
-        raise ValueError(f"{len(chosen)} strategies for {players} players")
-    return [
-        make(s, random.Random(f"{seed}:seat:{i}")) if isinstance(s, str) else s
-        for i, s in enumerate(chosen)
-    ]
+@dataclass(frozen=True)
+class Progress:
+    """Where a session stands between two deals: all it needs to go on exactly.
+
+    ``ledger``: every balance; ``dealer``: the seat dealing next; ``played``:
+    deals played; ``rng_states``: each seat's ``random.Random`` state (what
+    ``random.Random.getstate()`` returns).  Deck orders need no state: deal k
+    is shuffled by ``"{seed}:deal:{k}"``.  Anything a session decides at its
+    start and uses later belongs here, or a resumed session would differ.
+    """
+
+    ledger: Ledger
+    dealer: int
+    played: int
+    rng_states: tuple[object, ...]
+
+
+class SessionRun:
+    """A session (spec §10) played deal by deal, so that it can be stored and resumed.
+
+    ``opening``: the events before the first deal (the cut).  Call
+    :meth:`next_deal` while :meth:`more_deals` is true, then :meth:`finish`.
+    :meth:`progress` and :meth:`restore` save and restore the state between
+    deals; a restored run plays exactly as the uninterrupted one (named
+    strategies only: a callable strategy keeps its own state).
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        seed: int | str,
+        strategies: Sequence[Strategy | str] | None = None,
+        deals: int | None = None,
+    ) -> None:
+        chosen: Sequence[Strategy | str] = (["random"] * players if strategies is None
+                                            else strategies)
+        if len(chosen) != players:
+            raise ValueError(f"{len(chosen)} strategies for {players} players")
+        self.ruleset, self.players, self.seed, self.deals = ruleset, players, seed, deals
+        self.rngs = [random.Random(f"{seed}:seat:{i}") for i in range(players)]
+        self.movers = [make(s, rng) if isinstance(s, str) else s
+                       for s, rng in zip(chosen, self.rngs, strict=True)]
+        names = tuple(s.name for s in ruleset.board)
+        self.ledger = Ledger.open(players, names, ruleset.session.start_chips)
+        self.dealer, self.opening = first_dealer(ruleset, players,
+                                                 random.Random(f"{seed}:cut"))
+        self.step = 1 if ruleset.deal.rotation == "left" else -1
+        self.limit = deals if deals is not None else ruleset.session.rotations * players
+        self.played = 0
+
+    def progress(self) -> Progress:
+        """The state between two deals (see :class:`Progress`)."""
+        return Progress(self.ledger, self.dealer, self.played,
+                        tuple(rng.getstate() for rng in self.rngs))
+
+    def restore(self, progress: Progress) -> None:
+        """Continue from ``progress`` (taken from a run of the same ruleset, players, seed)."""
+        if len(progress.rng_states) != self.players or progress.ledger.players != self.players:
+            raise ValueError("progress of a session with another number of players")
+        self.ledger, self.dealer, self.played = progress.ledger, progress.dealer, progress.played
+        for rng, state in zip(self.rngs, progress.rng_states, strict=True):
+            rng.setstate(cast(Any, state))
+
+    def more_deals(self) -> bool:
+        """Whether the session's regular deals go on (spec §10 ``end`` lines)."""
+        broke = (self.deals is None and self.played > 0
+                 and self.ruleset.session.end_when_broke and min(self.ledger.seats) <= 0)
+        return self.played < self.limit and not broke
+
+    def next_deal(self) -> list[Event]:
+        """Play the next deal; its events."""
+        self.played += 1
+        deck = shuffled_deck(self.ruleset, random.Random(f"{self.seed}:deal:{self.played}"))
+        state, events = play_deal(self.ruleset, self.players, self.dealer, self.ledger, deck,
+                                  self.movers, number=self.played)
+        self.ledger, self.dealer = state.ledger, (self.dealer + self.step) % self.players
+        return events
+
+    def finish(self) -> list[Event]:
+        """The session's end (none with a fixed number of deals): split, tie deal, standings."""
+        if self.deals is not None:
+            return []
+        self.ledger, events = split_leftover(self.ruleset, self.ledger)
+        if self.ruleset.session.ties == "one more deal" and len(best_seats(self.ledger)) > 1:
+            events.extend(self.next_deal())  # spec §10: at most one extra deal
+            self.ledger, more = split_leftover(self.ruleset, self.ledger)
+            events.extend(more)
+        events.append(SessionEnd(self.ledger.seats, best_seats(self.ledger), self.ledger))
+        return events
+
+    def result(self, events: Sequence[Event]) -> SessionResult:
+        """The :class:`SessionResult` of a run that has finished, given all its events."""
+        winners = best_seats(self.ledger) if self.deals is None else ()
+        return SessionResult(tuple(events), self.ledger, self.played, self.ledger.seats, winners)
 
 
 def play_session(
@@ -131,34 +217,9 @@ def play_session(
     of :data:`~boodle.strategies.STRATEGIES` (default ``random`` for all).
     Raises :class:`~boodle.engine.NotSupported` for a pending feature.
     """
-    movers = _strategies(players, seed, strategies)
-    names = tuple(s.name for s in ruleset.board)
-    ledger = Ledger.open(players, names, ruleset.session.start_chips)
-    dealer, events = first_dealer(ruleset, players, random.Random(f"{seed}:cut"))
-    step = 1 if ruleset.deal.rotation == "left" else -1
-    limit = deals if deals is not None else ruleset.session.rotations * players
-    played = 0
-
-    def one_deal() -> None:
-        nonlocal ledger, dealer, played
-        played += 1
-        deck = shuffled_deck(ruleset, random.Random(f"{seed}:deal:{played}"))
-        state, more = play_deal(ruleset, players, dealer, ledger, deck, movers, number=played)
-        events.extend(more)
-        ledger, dealer = state.ledger, (dealer + step) % players
-
-    while played < limit:
-        one_deal()
-        if deals is None and ruleset.session.end_when_broke and min(ledger.seats) <= 0:
-            break
-    if deals is not None:
-        return SessionResult(tuple(events), ledger, played, ledger.seats, ())
-    ledger, more = split_leftover(ruleset, ledger)
-    events.extend(more)
-    if ruleset.session.ties == "one more deal" and len(best_seats(ledger)) > 1:
-        one_deal()  # spec §10: at most one extra deal, then the leftover is split again
-        ledger, more = split_leftover(ruleset, ledger)
-        events.extend(more)
-    winners = best_seats(ledger)
-    events.append(SessionEnd(ledger.seats, winners, ledger))
-    return SessionResult(tuple(events), ledger, played, ledger.seats, winners)
+    run = SessionRun(ruleset, players, seed, strategies, deals)
+    events = list(run.opening)
+    while run.more_deals():
+        events.extend(run.next_deal())
+    events.extend(run.finish())
+    return run.result(events)
