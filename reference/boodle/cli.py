@@ -75,6 +75,21 @@ def _parser() -> argparse.ArgumentParser:
                       help="strategy for every seat: random or greedy (default random)")
     play.add_argument("--json", action="store_true", help="print the typed events as JSON lines")
     play.set_defaults(func=cmd_play)
+
+    from .simulate.command import add_parser as add_simulate
+
+    add_simulate(sub)
+
+    docs = sub.add_parser("docs", help="generate the rules site (Markdown for mkdocs)",
+                          description="Generate the rules site from the built-in variants.")
+    docs_sub = docs.add_subparsers(metavar="ACTION")
+    docs_build = docs_sub.add_parser(
+        "build", help="write the Markdown pages (then run: mkdocs build --strict)",
+        description="Write every page of the rules site as Markdown into DIR "
+        "(default docs/); then 'mkdocs build --strict' builds the site.")
+    docs_build.add_argument("--out", default="docs", metavar="DIR",
+                            help="folder to write the pages into (default docs/)")
+    docs_build.set_defaults(func=cmd_docs_build)
     return parser
 
 
@@ -173,6 +188,18 @@ def cmd_play(args: argparse.Namespace) -> int:
                           strategies=[args.strategy] * args.players, deals=args.deals)
     out = render_jsonl(result.events) if args.json else render_text(result.events)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- docs
+
+
+def cmd_docs_build(args: argparse.Namespace) -> int:
+    """``boodle docs build``: write the site's Markdown pages; exit 1 on a missing template."""
+    from .docs.site import build_docs
+
+    written = build_docs(Path(args.out))
+    print(f"wrote {len(written)} pages into {args.out}/; now run: mkdocs build --strict")
     return EXIT_OK
 
 

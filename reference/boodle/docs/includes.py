@@ -1,0 +1,66 @@
+"""Pages made from the project's own Markdown: the spec, the protocol, the verification notes.
+
+A page is the source file as it is, with its relative links rewritten: a
+link to another file that is a page of the site points at that page; a
+link to anything else (a Python module, a folder) becomes the path in code
+text, so the site has no broken link.  A missing source file gives a page
+that says so (the conformance protocol and the verification notes are
+written by other parts of the project and may not exist yet).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from ..resources import variants_dir
+from ..variants import builtin_names
+from .templates import Templates
+
+_LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def checkout_root() -> Path | None:
+    """The project folder when running from a checkout (``spec/`` beside ``grammar/``)."""
+    root = variants_dir().parent.parent
+    return root if (root / "spec").is_dir() and (root / "grammar").is_dir() else None
+
+
+def site_map(root: Path) -> dict[str, str]:
+    """Repository path → site page path, for every file the site shows."""
+    pages = {f"spec/{p.name}": f"spec/{'index' if p.stem == 'README' else p.stem}.md"
+             for p in sorted((root / "spec").glob("*.md")) if p.name != "verification.md"}
+    pages["spec/verification.md"] = "reference/verification.md"
+    pages["conformance/PROTOCOL.md"] = "reference/protocol.md"
+    pages["grammar/boodle.lark"] = "reference/language.md"
+    for name in builtin_names():
+        pages[f"spec/variants/{name}.boodle"] = f"sources/{name}.md"
+    return pages
+
+
+def rewrite_links(text: str, source: str, page: str, pages: dict[str, str]) -> str:
+    """Rewrite the relative links of ``text`` (from repo file ``source``) for site ``page``."""
+
+    def one(match: re.Match[str]) -> str:
+        label, target = match.group(1), match.group(2)
+        if re.match(r"^[a-z]+:|^#|^/", target):
+            return match.group(0)
+        path, _, anchor = target.partition("#")
+        repo = posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
+        if repo in pages:
+            rel = posixpath.relpath(pages[repo], posixpath.dirname(page) or ".")
+            return f"[{label}]({rel}{'#' + anchor if anchor else ''})"
+        return label if label.strip("`") == repo else f"{label} (`{repo}`)"
+
+    return _LINK.sub(one, text)
+
+
+def included_page(source: str, page: str, title: str, t: Templates) -> str:
+    """The page made from repo file ``source`` (or a note that it does not exist yet)."""
+    root = checkout_root()
+    path = root / source if root else None
+    if path is None or not path.is_file():
+        return f"# {title}\n\n{t.text('page.included_missing', path=source)}\n"
+    text = path.read_text(encoding="utf-8")
+    return rewrite_links(text, source, page, site_map(root) if root else {})

@@ -1,0 +1,66 @@
+"""Where the pages are, and the references printed after each numbered rule.
+
+Site layout (paths relative to the docs folder; French pages add ``.fr``
+before ``.md``): ``variants/NAME.md``, ``examples/NAME.md``,
+``sources/NAME.md`` (the rules file), ``matrix.md``, ``reference/*.md``,
+``spec/*.md``.  Every link is relative, so ``mkdocs build --strict`` checks it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Span
+from ..variants import builtin_names
+from .rules_text import Rule
+from .spans import lines_text, source_name
+from .specref import Case, case_anchor, cases_for, spec_anchors, spec_section
+from .templates import Templates
+
+LINE_ANCHOR = "__codelineno-0-{line}"
+"""The anchor of a line of the (only) code block of a source page (pymdownx.highlight)."""
+
+
+def source_link(span: Span, up: str = "../") -> str:
+    """A Markdown link to the rules-file line(s) of ``span`` (plain text if not built in)."""
+    name = source_name(span)
+    text = lines_text(span)
+    if name not in builtin_names():
+        return f"`{text}`"
+    return f"[{text}]({up}sources/{name}.md#{LINE_ANCHOR.format(line=span.line)})"
+
+
+def spec_link(section: str, up: str = "../") -> str:
+    """A link to a section of ``spec/rules.md`` (plain text if the spec is not at hand)."""
+    anchor = spec_anchors().get(section)
+    return f"[{section}]({up}spec/rules.md#{anchor})" if anchor else section
+
+
+@dataclass
+class RuleRefs:
+    """Prints the references of rules of one variant page in one language."""
+
+    t: Templates
+    variant: str
+    cases: list[Case] = field(default_factory=list)
+    up: str = "../"
+
+    def refs(self, rule: Rule) -> str:
+        """`` — michigan.boodle:45 · §6.1 · pinned by case-id`` for one rule."""
+        where = source_link(rule.span, self.up) if rule.span else self.t.text("page.rule_default")
+        parts = [where]
+        section = spec_section(rule.key)
+        if section:
+            parts.append(self.t.text("page.rule_spec", section=spec_link(section, self.up)))
+        pinned = cases_for(self.cases, self.variant, section)
+        if pinned:
+            links = ", ".join(f"[{c.id}]({self.up}reference/cases.md#{case_anchor(c.id)})"
+                              for c in pinned[:5])
+            more = f" (+{len(pinned) - 5})" if len(pinned) > 5 else ""
+            parts.append(f"{self.t.text('page.rule_cases')} {links}{more}")
+        return " · ".join(parts)
+
+    def numbered(self, rules: list[Rule]) -> list[str]:
+        """Numbered Markdown lines, each rule followed by its references."""
+        return [f"{i}. {rule.text} <small>({self.refs(rule)})</small>"
+                for i, rule in enumerate(rules, 1)]

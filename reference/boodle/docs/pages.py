@@ -1,0 +1,104 @@
+"""The site's other generated pages: index, comparison matrix, rules files, conformance cases.
+
+Each function returns one page's Markdown; :mod:`boodle.docs.site` writes them.
+"""
+
+from __future__ import annotations
+
+from .. import model as m
+from ..variants import builtin_path
+from .rules_text import Speaker
+from .specref import Case, case_anchor
+from .templates import Templates
+
+
+def index_page(rulesets: list[m.Ruleset], t: Templates) -> str:
+    """The home page: what the site is, every variant with its links, the other pages."""
+    out = [f"# {t.text('page.index_title')}", "", t.text("page.index_intro"), "",
+           f"## {t.text('page.variants_heading')}", ""]
+    for r in rulesets:
+        house = ""
+        if r.base and any(b.name == r.base for b in rulesets):
+            house = " (" + t.text("page.house_rule_of", base=r.base,
+                                  link=f"variants/{r.base}.md") + ")"
+        out.append(f"- [{r.title}](variants/{r.name}.md){house}: {r.about} "
+                   f"([{t.text('page.example_link')}](examples/{r.name}.md))")
+    out += ["", f"## {t.text('page.other_pages')}", ""]
+    for key, link in (("matrix_link", "matrix.md"), ("dsl_link", "reference/language.md"),
+                      ("spec_link", "spec/rules.md"), ("protocol_link", "reference/protocol.md"),
+                      ("cases_link", "reference/cases.md"),
+                      ("verification_link", "reference/verification.md")):
+        out.append(f"- [{t.text('page.' + key)}]({link})")
+    return "\n".join(out) + "\n"
+
+
+def source_page(r: m.Ruleset, t: Templates) -> str:
+    """A rules file, highlighted, with numbered lines the rules pages link to."""
+    text = builtin_path(r.name).read_text(encoding="utf-8").rstrip()
+    fence = "````" if "```" in text else "```"
+    return "\n".join([f"# {t.text('page.source_title', name=r.name + '.boodle')}", "",
+                      t.text("page.source_intro", title=r.title), "",
+                      f'{fence}boodle linenums="1"', text, fence, ""])
+
+
+def _ace(r: m.Ruleset, t: Templates) -> str:
+    ranks = r.deck.ranks
+    kind = "high" if ranks[-1] == "A" else "low" if ranks[0] == "A" else "none"
+    return t.text(f"page.matrix.ace_{kind}")
+
+
+def _stops(r: m.Ruleset) -> m.StopsPhase | None:
+    return next((p for p in r.phases if isinstance(p, m.StopsPhase)), None)
+
+
+def _cells(r: m.Ruleset, t: Templates) -> dict[str, str]:
+    say = Speaker(r, t)
+    stops = _stops(r)
+    none = t.text("page.matrix.none")
+    widow = " ".join(say.field(r.deal, f) for f in ("widow_position", "widow_visibility"))
+    if r.widow_sale is not None:
+        widow += " " + " ".join(say.field(r.widow_sale, "mode").split())
+    return {
+        "players": f"{r.players.low}–{r.players.high}",
+        "ace": _ace(r, t),
+        "board": ", ".join(s.label for s in r.board) or none,
+        "lead": say.phrase(stops.first_lead) if stops else none,
+        "restart": (say.phrase(stops.restart) + ". " + say.field(stops, "fallback"))
+        if stops else none,
+        "widow": widow,
+        "claims": say.field(stops, "claims") if stops else none,
+        "payments": " ".join(say.phrase(stops.going_out).split()) if stops else none,
+        "phases": ", ".join(say.phrase(p) for p in r.phases) or none,
+        "session": " ".join(t for t in (say.field(r.session, "rotations"),
+                                         say.field(r.session, "ties")) if t),
+    }
+
+
+MATRIX_ROWS = ("players", "ace", "board", "lead", "restart", "widow", "claims", "payments",
+               "phases", "session")
+"""The rule dimensions of the comparison matrix, one row each."""
+
+
+def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
+    """One row per rule dimension, one column per variant."""
+    cells = {r.name: _cells(r, t) for r in rulesets}
+    head = [t.text("page.matrix_rule"), *(f"[{r.name}](variants/{r.name}.md)" for r in rulesets)]
+    out = [f"# {t.text('page.matrix_title')}", "", t.text("page.matrix_intro"), "",
+           "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for row in MATRIX_ROWS:
+        values = [cells[r.name][row].replace("|", "\\|") for r in rulesets]
+        out.append(f"| **{t.text('page.matrix.' + row)}** | " + " | ".join(values) + " |")
+    return "\n".join(out) + "\n"
+
+
+def cases_page(cases: list[Case], t: Templates) -> str:
+    """Every conformance case that pins spec sections, grouped by section, each anchored."""
+    out = [f"# {t.text('page.cases_title')}", "", t.text("page.cases_intro"), ""]
+    if not cases:
+        return "\n".join([*out, t.text("page.cases_none"), ""])
+    for c in cases:
+        where = ", ".join(c.sections) or "—"
+        desc = f": {c.description}" if c.description else ""
+        out.append(f'- <a id="{case_anchor(c.id)}"></a>**`{c.id}`** ({c.variant or "—"}; '
+                   f"{where}){desc} — `conformance/{c.file}`")
+    return "\n".join(out) + "\n"

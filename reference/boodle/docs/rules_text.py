@@ -1,0 +1,152 @@
+"""Ruleset model → plain-language sentences, one template per construct.
+
+The text of a field is its construct's template (:mod:`boodle.docs.constructs`)
+filled from the object it belongs to: ``{value}`` is the field's own value,
+``{other}`` the text of any other field of the same object (computed when
+asked), so a template may combine fields (``{who} leads {choice}``).
+Parameter values print as the players see them: cards ``A♥``, a section by
+its label, a phase by its label, a count with its unit (``{amount:chips}``);
+any other word (``each opponent``) needs a ``value.WORD`` template.
+
+A **rule block** (the deal, a phase, the session …) renders as numbered
+rules, one per construct field, each with the span of the DSL line that
+states it (:class:`Rule`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import SUITS, Card
+from ..errors import Span
+from ..model import Ruleset
+from .constructs import construct_value, constructs, is_parameter
+from .templates import Templates
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One numbered rule: its text, the construct key, and where the DSL states it.
+
+    ``key``: ``Class.field`` (``StopsPhase.restart``); ``span``: the DSL
+    line(s), ``None`` when the rule is the spec's default (not written).
+    """
+
+    key: str
+    text: str
+    span: Span | None
+
+
+class Speaker:
+    """Says a ruleset's constructs in one language."""
+
+    def __init__(self, ruleset: Ruleset, templates: Templates) -> None:
+        self.ruleset = ruleset
+        self.t = templates
+
+    # -- values
+    def value(self, v: Any) -> str:
+        """A parameter value as text (cards, sections by label, lists, words)."""
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            return self.t.text("value.yes" if v else "value.no")
+        if isinstance(v, Card | int):
+            return str(v)
+        if isinstance(v, tuple | frozenset | list):
+            items = sorted(v, key=str) if isinstance(v, frozenset) else list(v)
+            texts = [self.value(x) for x in items]
+            symbols = all(isinstance(x, Card) or x in SUITS or x in self.ruleset.deck.ranks
+                          for x in items)
+            return " ".join(texts) if symbols else self.t.text("value.list",
+                                                                items=", ".join(texts))
+        if dataclasses.is_dataclass(v):
+            return self.phrase(v)
+        return self.word(str(v))
+
+    def word(self, s: str) -> str:
+        """A name or word: a suit symbol, a section or phase label, else ``value.WORD``."""
+        if s in SUITS or s in self.ruleset.deck.ranks:
+            return s
+        for section in self.ruleset.board:
+            if section.name == s:
+                return section.label
+        for phase in self.ruleset.phases:
+            if phase.name == s:
+                return phase.label
+        return self.t.text(f"value.{s}")
+
+    # -- constructs
+    def phrase(self, obj: Any) -> str:
+        """The class template of ``obj`` filled from its fields."""
+        return self.t.fill(self.t.raw(type(obj).__name__), _Fields(self, obj))
+
+    def field(self, obj: Any, name: str, value: Any = dataclasses.MISSING) -> str:
+        """The text of one construct field of ``obj`` (``value`` overrides a tuple item)."""
+        cls = type(obj).__name__
+        v = construct_value(obj, name) if value is dataclasses.MISSING else value
+        if is_parameter(type(obj), name):
+            return str(v) if name in _PLAIN and isinstance(v, str) else self.value(v)
+        base = f"{cls}.{name}"
+        fields = _Fields(self, obj)
+        if isinstance(v, bool):
+            return self.t.fill(self.t.raw(f"{base}.{'yes' if v else 'no'}"), fields)
+        if isinstance(v, str) and self.t.has(f"{base}.{v}"):
+            return self.t.fill(self.t.raw(f"{base}.{v}"), fields)
+        if v is None:
+            return self.t.fill(self.t.raw(f"{base}.none"), fields)
+        if isinstance(v, tuple | frozenset) and not v:
+            return self.t.fill(self.t.raw(f"{base}.empty"), fields)
+        if isinstance(v, str) and not self.t.has(base):
+            self.t.raw(f"{base}.{v}")  # raises MissingText naming the literal's key
+        return self.t.fill(self.t.raw(base), _Fields(self, obj, self.value(v)))
+
+    def rules(self, obj: Any, where: SpanFinder | None = None) -> list[Rule]:
+        """The numbered rules of a rule block: one per construct field (tuples: one per item)."""
+        out: list[Rule] = []
+        for name in constructs(type(obj)):
+            v = getattr(obj, name)
+            key = f"{type(obj).__name__}.{name}"
+            items = v if isinstance(v, tuple) and v and dataclasses.is_dataclass(v[0]) else None
+            for item in items if items is not None else (dataclasses.MISSING,):
+                text = " ".join(self.field(obj, name, item).split())
+                span = getattr(item, "span", None) if items is not None else None
+                if span is None and where is not None:
+                    span = where(obj, name, v)
+                if text.strip():
+                    out.append(Rule(key, text, span))
+        return out
+
+
+_PLAIN = frozenset({"name", "label", "title", "about", "base"})
+"""Parameters printed as written (display text), never looked up."""
+
+SpanFinder = Any
+"""``(obj, field, value) -> Span | None``: where a rule is written (see :mod:`.spans`)."""
+
+
+class _Fields(Mapping[str, Any]):
+    """The placeholders of one object's templates, computed when asked."""
+
+    def __init__(self, speaker: Speaker, obj: Any, value: Any = dataclasses.MISSING) -> None:
+        self.s, self.obj, self.own = speaker, obj, value
+        self.names = [f.name for f in dataclasses.fields(obj)]
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "value" and self.own is not dataclasses.MISSING:
+            return self.own
+        if key not in self.names:
+            raise KeyError(f"template of {type(self.obj).__name__} uses unknown field {{{key}}}")
+        raw = getattr(self.obj, key)
+        if is_parameter(type(self.obj), key) and isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        return self.s.field(self.obj, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)

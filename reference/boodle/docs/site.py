@@ -1,0 +1,118 @@
+"""Write the whole Markdown tree of the rules site (``boodle docs build``).
+
+Pages per language (``NAME.md`` for English, ``NAME.fr.md`` … for the
+others, as mkdocs-static-i18n's suffix layout expects): the index, one page
+and one worked example per built-in variant, and the comparison matrix.
+Pages in English only (the other languages fall back to them): the rules
+files, the DSL reference, the spec, the conformance protocol, cases and the
+verification notes.  Before writing anything the templates of every
+language are checked against the model and the grammar
+(:func:`boodle.docs.constructs.check`), so a construct without text fails
+the build with the list of keys to add.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import model as m
+from ..variants import builtin_names, load
+from . import constructs
+from .dsl_reference import reference_markdown
+from .example import example_markdown
+from .includes import checkout_root, included_page, site_map
+from .links import RuleRefs
+from .pages import cases_page, index_page, matrix_page, source_page
+from .specref import Case, find_cases
+from .templates import Templates, languages
+from .templates import load as load_templates
+from .variant_page import VariantPage
+
+CSS = """\
+.card-red { color: #c62828; }
+.boodle-board-frame { overflow-x: auto; margin: 1em 0; }
+.boodle-board { display: block; margin: 0 auto; }
+"""
+
+
+def all_templates() -> list[Templates]:
+    """Every language's templates, checked: raises MissingText listing every missing key."""
+    ts = [load_templates(lang) for lang in languages()]
+    english = next(t for t in ts if t.lang == "en")
+    shared = [k for k in english.table if not k.startswith(("dsl.", "dsl_example."))]
+    constructs.check(ts, {"*": shared})
+    return ts
+
+
+def _suffix(t: Templates) -> str:
+    return "" if t.lang == "en" else f".{t.lang}"
+
+
+def rulesets() -> list[m.Ruleset]:
+    """Every built-in variant, built (a variant that does not build fails the docs build)."""
+    return [load(name) for name in builtin_names()]
+
+
+def conformance_cases() -> list[Case]:
+    """The conformance cases of the checkout (none when installed without it)."""
+    root = checkout_root()
+    return find_cases(root / "conformance") if root else []
+
+
+def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, str]:
+    """Every page of one language: site path → Markdown."""
+    sx = _suffix(t)
+    out = {f"index{sx}.md": index_page(rules, t), f"matrix{sx}.md": matrix_page(rules, t)}
+    for r in rules:
+        refs = RuleRefs(t, r.name, cases)
+        out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
+        out[f"examples/{r.name}{sx}.md"] = (
+            f"# {t.text('page.example_title', title=r.title)}\n\n" + example_markdown(r, t))
+    return out
+
+
+def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, str]:
+    """The pages that exist in English only."""
+    out = {f"sources/{r.name}.md": source_page(r, t) for r in rules}
+    out["reference/language.md"] = reference_markdown(t)
+    out["reference/cases.md"] = cases_page(cases, t)
+    out["reference/protocol.md"] = included_page("conformance/PROTOCOL.md",
+                                                 "reference/protocol.md",
+                                                 t.text("page.protocol_title"), t)
+    out["reference/verification.md"] = included_page("spec/verification.md",
+                                                     "reference/verification.md",
+                                                     t.text("page.verification_title"), t)
+    root = checkout_root()
+    for source, page in (site_map(root) if root else {}).items():
+        if source.startswith("spec/") and source.endswith(".md") and page.startswith("spec/"):
+            out[page] = included_page(source, page, source, t)
+    return out
+
+
+def build_docs(out: Path) -> list[Path]:
+    """Write every page under ``out`` (created if needed); returns the files written.
+
+    Stale generated pages of variants that no longer exist are removed.
+    Raises :class:`~boodle.errors.BoodleError` (MissingText, or a variant
+    that does not build) before writing anything.
+    """
+    ts = all_templates()
+    rules = rulesets()
+    cases = conformance_cases()
+    english = next(t for t in ts if t.lang == "en")
+    everything = english_pages(english, rules, cases)
+    for t in ts:
+        everything.update(pages(t, rules, cases))
+    everything["assets/boodle.css"] = CSS
+    for folder in ("variants", "examples", "sources"):
+        for old in (out / folder).glob("*.md") if (out / folder).is_dir() else ():
+            if old.relative_to(out).as_posix() not in everything:
+                old.unlink()
+    written: list[Path] = []
+    for rel, text in sorted(everything.items()):
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

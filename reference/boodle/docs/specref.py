@@ -1,0 +1,147 @@
+"""Links to the specification and to the conformance cases that pin a rule.
+
+Spec sections (``§6.4``) come from the model: a field's section is given in
+:data:`FIELD_SECTION` where it is finer than its class's, else the first
+``spec §N`` its class's docstring cites.  Anchors are the headings of
+``spec/rules.md`` slugged the way the site's Markdown does.
+
+Conformance cases are found generically: every JSON file under
+``conformance/`` (schemas excepted) holding an object with an ``id``; the
+sections it pins are every ``§N.N`` written in its ``rules``, ``spec``,
+``pins``, ``spec_rules`` or ``rule`` field, and its variant is its
+``variant`` field (a name, or an object with a ``name``).  A rule links to
+the cases of its variant (or of no variant) that pin its section or one
+below it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .. import model as m
+from ..resources import variants_dir
+
+FIELD_SECTION: dict[str, str] = {
+    "DealSpec.first_dealer": "§5.1", "DealSpec.rotation": "§5.1",
+    "DealSpec.widow_position": "§5.2", "DealSpec.widow_visibility": "§5.2",
+    "DealSpec.trumps": "§5.2", "DealSpec.turn_up": "§5.2", "DealSpec.misdeal": "§5.3",
+    "StopsPhase.first_lead": "§6.1", "StopsPhase.follow": "§6.2",
+    "StopsPhase.stop_at_top": "§6.3", "StopsPhase.restart": "§6.4",
+    "StopsPhase.fallback": "§6.5", "StopsPhase.all_pass": "§6.5",
+    "StopsPhase.claims": "§6.6", "StopsPhase.stop_bonus": "§6.7",
+    "StopsPhase.penalties": "§6.8", "StopsPhase.going_out": "§7",
+    "Ruleset.carry": "§3", "Ruleset.chips": "§9", "Ruleset.players": "§1",
+    "Ruleset.board": "§3", "Ruleset.antes": "§4",
+}
+"""Spec sections finer than the class docstring's."""
+
+CASE_FIELDS = ("rules", "spec", "pins", "spec_rules", "rule")
+"""The case fields read for the spec sections a case pins."""
+
+_SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)")
+
+
+def spec_section(key: str) -> str | None:
+    """The spec section of a construct key ``Class.field`` (``§6.4``), if known."""
+    if key in FIELD_SECTION:
+        return FIELD_SECTION[key]
+    cls = getattr(m, key.split(".")[0], None)
+    found = _SECTION.search(getattr(cls, "__doc__", "") or "")
+    return f"§{found.group(1)}" if found else None
+
+
+def spec_file() -> Path | None:
+    """``spec/rules.md`` in a checkout (next to the built-in variants), if present."""
+    path = variants_dir().parent / "rules.md"
+    return path if path.is_file() else None
+
+
+def slugify(text: str) -> str:
+    """A heading's anchor as Python-Markdown's ``toc`` makes it."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+@cache
+def spec_anchors() -> dict[str, str]:
+    """``§6.4`` → the anchor of its heading in ``spec/rules.md``."""
+    path = spec_file()
+    if path is None:
+        return {}
+    out: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^#{2,4}\s+(§\d+(?:\.\d+)*)\s", line)
+        if heading:
+            out.setdefault(heading.group(1), slugify(line.lstrip("#").strip()))
+    return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """A conformance case: ``id``, its file (relative to ``conformance/``), variant, sections."""
+
+    id: str
+    file: str
+    variant: str | None
+    sections: tuple[str, ...]
+    description: str
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return []
+
+
+def _case(obj: dict[str, Any], file: str) -> Case | None:
+    if not isinstance(obj.get("id"), str):
+        return None
+    pinned = [s for k in CASE_FIELDS for s in _strings(obj.get(k))]
+    sections = tuple(dict.fromkeys(f"§{g}" for p in pinned for g in _SECTION.findall(p)))
+    variant = obj.get("variant")
+    if isinstance(variant, dict):
+        variant = variant.get("name")
+    desc = obj.get("description", "")
+    return Case(obj["id"], file, variant if isinstance(variant, str) else None, sections,
+                desc if isinstance(desc, str) else "")
+
+
+def find_cases(root: Path) -> list[Case]:
+    """Every case under ``root`` (one JSON object or a list of them per file), sorted by id."""
+    cases: list[Case] = []
+    for path in sorted(root.rglob("*.json")) if root.is_dir() else []:
+        if "schema" in path.relative_to(root).parts[:-1] or path.name.endswith(".schema.json"):
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        for obj in data if isinstance(data, list) else [data]:
+            case = _case(obj, path.relative_to(root).as_posix()) if isinstance(obj, dict) else None
+            if case is not None:
+                cases.append(case)
+    return sorted(cases, key=lambda c: c.id)
+
+
+def cases_for(cases: list[Case], variant: str, section: str | None) -> list[Case]:
+    """The cases of ``variant`` (or of none) pinning ``section`` or a section below it."""
+    if section is None:
+        return []
+    return [c for c in cases if c.variant in (None, variant)
+            and any(s == section or s.startswith(section + ".") for s in c.sections)]
+
+
+def case_anchor(case_id: str) -> str:
+    """The anchor of a case on the cases page."""
+    return "case-" + re.sub(r"[^a-z0-9]+", "-", case_id.lower()).strip("-")

@@ -1,0 +1,191 @@
+"""One page per variant: every block of the ruleset in numbered plain language.
+
+The page walks the :class:`~boodle.model.Ruleset` fields in declaration
+order (session last), so a field added to the model appears on every page
+once its templates exist.  Extras computed from the ruleset: the board SVG,
+the antes and deal sizes per player count (:mod:`.numbers`), and a summary
+of how each section is won.  A house rule (a variant with a built-in
+``base``) shows only the blocks, and the phase rules, that differ from its
+base, and links to the base's page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .. import model as m
+from ..variants import builtin_names, load
+from .board_svg import board_svg
+from .constructs import constructs
+from .example import card_html
+from .links import RuleRefs
+from .numbers import numbers
+from .rules_text import Rule, Speaker
+from .spans import SpanIndex
+from .templates import Templates
+
+LAST = ("session",)
+"""Ruleset fields shown at the end of a page."""
+
+
+class VariantPage:
+    """Builds the Markdown of one variant page in one language."""
+
+    def __init__(self, ruleset: m.Ruleset, t: Templates, refs: RuleRefs) -> None:
+        self.r, self.t, self.refs = ruleset, t, refs
+        self.say = Speaker(ruleset, t)
+        self.where = SpanIndex.of(ruleset)
+
+    # -- page
+    def markdown(self) -> str:
+        """The whole page."""
+        base = self.base()
+        out = self.head(base)
+        for name in self.order():
+            if base is None or self.changed(base, name):
+                out += self.block(name, base)
+        return "\n".join(out).rstrip() + "\n"
+
+    def base(self) -> m.Ruleset | None:
+        """The built-in base of a house rule, or ``None``."""
+        if self.r.base and self.r.base in builtin_names():
+            return load(self.r.base)
+        return None
+
+    def order(self) -> list[str]:
+        names = constructs(m.Ruleset)
+        return [n for n in names if n not in LAST] + [n for n in LAST if n in names]
+
+    def changed(self, base: m.Ruleset, name: str) -> bool:
+        return bool(getattr(base, name) != getattr(self.r, name))
+
+    def head(self, base: m.Ruleset | None) -> list[str]:
+        n = self.r.name
+        out = [f"# {self.r.title}", ""]
+        if self.r.about:
+            out += [self.r.about, ""]
+        links = [f"[{self.t.text('page.example_link')}](../examples/{n}.md)",
+                 f"[{self.t.text('page.source_link')}](../sources/{n}.md)"]
+        out += [" · ".join(links), ""]
+        if self.r.sources:
+            out += [self.t.text("page.sources", value=", ".join(f"`{s}`" for s in self.r.sources)),
+                    ""]
+        if base is not None:
+            out += [self.t.text("page.house_intro", base=base.title,
+                                link=f"{base.name}.md"), ""]
+        return out
+
+    # -- blocks
+    def block(self, name: str, base: m.Ruleset | None) -> list[str]:
+        value = getattr(self.r, name)
+        out = [f"## {self.t.text(f'Ruleset.{name}')}", ""]
+        special = getattr(self, f"block_{name}", None)
+        if special is not None:
+            out += special(value, base)
+        else:
+            out += self.generic(name, value)
+        out.append("")
+        if name == "phases":
+            out += self.claims()
+        return out
+
+    def generic(self, name: str, value: Any) -> list[str]:
+        if dataclasses.is_dataclass(value) and constructs(type(value)):
+            return self.refs.numbered(self.say.rules(value, self.where))
+        if isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+            return self.refs.numbered([Rule(f"Ruleset.{name}", self.say.phrase(v), v.span)
+                                       for v in value])
+        text = self.say.field(self.r, name)
+        return self.refs.numbered([Rule(f"Ruleset.{name}", text,
+                                        self.where(self.r, name, value))]) if text else []
+
+    def block_players(self, value: m.PlayerRange, base: m.Ruleset | None) -> list[str]:
+        rule = Rule("Ruleset.players", self.say.phrase(value), self.where(self.r, "players", value))
+        return self.refs.numbered([rule])
+
+    def block_deck(self, value: m.Deck, base: m.Ruleset | None) -> list[str]:
+        return [*self.generic("deck", value), "",
+                self.t.text("page.deck_size", n=len(value.cards()))]
+
+    def block_board(self, value: tuple[m.Section, ...], base: m.Ruleset | None) -> list[str]:
+        return [f'<div class="boodle-board-frame">{board_svg(self.r, self.t)}</div>', "",
+                *self.generic("board", value)]
+
+    def block_antes(self, value: tuple[m.AnteLine, ...], base: m.Ruleset | None) -> list[str]:
+        return [*self.generic("antes", value), "", *self.numbers_table()]
+
+    def block_phases(self, value: tuple[m.Phase, ...], base: m.Ruleset | None) -> list[str]:
+        out: list[str] = []
+        old = {p.name: p for p in base.phases} if base else {}
+        for i, phase in enumerate(value, 1):
+            rules = self.say.rules(phase, self.where)
+            if phase.name in old and old[phase.name] == phase:
+                continue
+            if phase.name in old:
+                fields = {f"{type(phase).__name__}.{f}" for f in constructs(type(phase))
+                          if getattr(phase, f) != getattr(old[phase.name], f, None)}
+                rules = [r for r in rules if r.key in fields]
+            out += [f"### {self.t.text('page.phase_heading', n=i, title=self.say.phrase(phase))}",
+                    "", *self.refs.numbered(rules), ""]
+        return out
+
+    # -- extras
+    def numbers_table(self) -> list[str]:
+        nums = numbers(self.r)
+        t = self.t
+        out = [f"### {t.text('page.numbers_heading')}", "", t.text("page.numbers_intro"), ""]
+        head = [t.text("page.numbers_players"), t.text("page.numbers_hands"),
+                t.text("page.numbers_widow")]
+        if nums.unavailable is None:
+            head += [s.label for s in self.r.board]
+            head += [t.text("page.numbers_dealer_pays"), t.text("page.numbers_other_pays")]
+        out += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+        for row in nums.rows:
+            cells = [str(row.players), " · ".join(map(str, row.hands)), str(row.widow)]
+            if nums.unavailable is None and row.sections is not None:
+                cells += [str(v) for v in row.sections]
+                cells += [str(row.dealer_pays), str(row.other_pays)]
+            out.append("| " + " | ".join(cells) + " |")
+        if nums.unavailable is not None:
+            out += ["", t.text("page.numbers_unavailable", why=nums.unavailable)]
+        for amount in nums.chosen:
+            out += ["", t.text("page.numbers_chosen", n=amount)]
+        return out
+
+    def claims(self) -> list[str]:
+        t = self.t
+        out = [f"## {t.text('page.claims_heading')}", "", t.text("page.claims_intro"), ""]
+        for section in self.r.board:
+            ways = self.ways(section) or [t.text("page.claim_none")]
+            out.append(f"- **{section.label}**: " + "; ".join(ways) + ".")
+        stops = [p for p in self.r.phases if isinstance(p, m.StopsPhase)]
+        for phase in stops:
+            out += ["", f"**{t.text('page.payments_heading')}** ({phase.label}): "
+                    + " ".join(self.say.phrase(phase.going_out).split())]
+        return [*out, ""]
+
+    def ways(self, section: m.Section) -> list[str]:
+        t, ways = self.t, []
+        cards = self.paid_by(section)
+        for p in self.r.phases:
+            if isinstance(p, m.StopsPhase) and section.kind in ("boodle", "set"):
+                key = "page.claim_play" if p.claims == "on play" else "page.claim_hold"
+                ways.append(t.text(key, cards=cards, phase=p.label))
+            if isinstance(p, m.HoldingPhase) and section.name in p.sections:
+                ways.append(t.text("page.claim_hold", cards=cards, phase=p.label))
+            if isinstance(p, m.PokerPhase) and p.pot == section.name:
+                ways.append(t.text("page.claim_poker", phase=p.label))
+            if isinstance(p, m.StopsPhase) and (
+                    section.name in p.going_out.takes
+                    or (section.kind == "kitty" and p.going_out.to == "kitty")):
+                ways.append(t.text("page.claim_out", phase=p.label))
+        return ways
+
+    def paid_by(self, section: m.Section) -> str:
+        if section.suit_rule == "fixed":
+            return " ".join(card_html(c) for c in section.cards)
+        if section.suit_rule == "drawn":
+            return self.t.text("page.claim_any")
+        key = "page.claim_trump" if section.suit_rule == "trumps" else "page.claim_same_suit"
+        return self.t.text(key, ranks=" ".join(section.ranks))
