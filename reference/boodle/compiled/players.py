@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 
 from ..model import Chips, Ruleset
-from ..state import DealState, Move, PassMove
+from ..state import DealState, LeadMove, Move, PlayMove
 from ..strategies import Strategy, greedy
 from .deal import Chooser, DealView
 from .tables import WIDOW, CompiledRules
@@ -139,9 +139,12 @@ def reference_strategy(name: str, rng: random.Random, tables: CompiledRules) -> 
         if name == "greedy":
             return greedy(ruleset, state, legal)
         seat = legal[0].seat
-        cards = [tables.index[m.card] for m in legal if not isinstance(m, PassMove)]
+        plays = [m for m in legal if isinstance(m, LeadMove | PlayMove)]
+        if not plays:  # a widow-sale choice: the tips do not cover it; the first move passes
+            return legal[0]
+        cards = [tables.index[m.card] for m in plays]
         pick = tips_chooser(view_of(tables, state), seat, cards)
-        return legal[cards.index(pick)]
+        return plays[cards.index(pick)]
 
     return choose
 

@@ -125,7 +125,8 @@ class CompiledLead:
 class CompiledRules:
     """A ruleset as plain data; build it with :func:`compile_ruleset`.
 
-    Cards (indices in deck order): ``cards``, ``suit_of``, ``bit`` (1 << i),
+    Cards (indices in deck order): ``cards``, ``suit_of``, ``ranks`` (rank
+    index in the deck's order), ``bit`` (1 << i),
     ``suit_masks`` (one bitmask per suit), ``nxt`` (the next card's index, or
     -1 when none follows: top rank or a removed card), ``stop_reason_none``
     (for ``nxt`` -1: ``top rank`` or ``not in deck``).  Board (sections in
@@ -143,6 +144,7 @@ class CompiledRules:
     cards: tuple[Card, ...]
     index: dict[Card, int]
     suit_of: tuple[int, ...]
+    ranks: tuple[int, ...]
     bit: tuple[int, ...]
     suit_masks: tuple[int, ...]
     all_mask: int
@@ -224,6 +226,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     bonus = phase.stop_bonus
     return CompiledRules(
         ruleset=ruleset, cards=cards, index=index, suit_of=suit_of,
+        ranks=tuple(ruleset.deck.rank_index(c) for c in cards),
         bit=tuple(1 << i for i in range(len(cards))), suit_masks=suit_masks,
         all_mask=(1 << len(cards)) - 1, nxt=nxt, stop_reason_none=why,
         section_names=names, kitty=kitty, claims=claims, boodle_of=boodle_of,

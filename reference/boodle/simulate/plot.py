@@ -1,0 +1,66 @@
+"""An optional figure of a simulation report (matplotlib, the ``plot`` extra).
+
+Three panels with 95 % intervals as error bars: net chips per deal per seat
+(labelled with its strategy), going-out rate per position from the dealer's
+left, and each section's claim rate beside its mean carry-over.  The format
+follows the file's suffix (``.png`` or ``.svg``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import BoodleError
+
+
+def _bars(entries: list[dict[str, Any]], k: float = 1.0) -> tuple[list[float], list[list[float]]]:
+    means = [(e["mean"] or 0.0) * k for e in entries]
+    errs = [[((e["mean"] - e["low"]) * k) if e["low"] is not None else 0.0 for e in entries],
+            [((e["high"] - e["mean"]) * k) if e["high"] is not None else 0.0 for e in entries]]
+    return means, errs
+
+
+def save_plot(report: dict[str, Any], path: str | Path) -> None:
+    """Draw ``report`` (from :func:`.report.summary`) into ``path`` (``.png`` or ``.svg``).
+
+    Raises :class:`BoodleError` for another suffix, or when matplotlib is missing.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise BoodleError(f"--plot writes .png or .svg files, not {path.name}")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise BoodleError("--plot needs matplotlib", hint="pip install 'boodle[plot]'") from None
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4.5))
+    seats = report["seats"]
+    means, errs = _bars([s["net_per_deal"] for s in seats])
+    ax1.bar([f"{s['seat']}\n{s['strategy']}" for s in seats], means, yerr=errs, capsize=4)
+    ax1.axhline(0, color="grey", linewidth=0.8)
+    ax1.set_title("net chips per deal, by seat")
+    positions = report["positions"]
+    means, errs = _bars([p["going_out_rate"] for p in positions], 100.0)
+    ax2.bar([p["label"].replace(" from dealer's left", "") for p in positions], means,
+            yerr=errs, capsize=4, color="tab:green")
+    ax2.set_title("going out, % of deals, by position")
+    ax2.tick_params(axis="x", labelrotation=30)
+    sections = report["sections"]
+    names = [s["section"] for s in sections]
+    xs = list(range(len(names)))
+    means, errs = _bars([s["claim_rate"] for s in sections], 100.0)
+    ax3.bar([x - 0.2 for x in xs], means, width=0.4, yerr=errs, capsize=3, label="claimed, %")
+    means, errs = _bars([s["carry_over"] for s in sections])
+    ax3.bar([x + 0.2 for x in xs], means, width=0.4, yerr=errs, capsize=3,
+            label="carry-over, chips", color="tab:orange")
+    ax3.set_xticks(xs, names)
+    ax3.legend()
+    ax3.set_title("sections")
+    fig.suptitle(f"{report['variant']}: {report['deals']} deals, {report['players']} players, "
+                 f"seed {report['seed']}")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

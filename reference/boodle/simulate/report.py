@@ -1,0 +1,157 @@
+"""The simulation report: one JSON-able summary, rendered as text or CSV rows.
+
+Every estimate is ``{"mean": m, "low": l, "high": h, "n": samples}`` with
+the 95 % interval of :mod:`.stats`.  Chips are per deal unless named per
+session; positions count from the dealer's left (0) to the dealer (n-1).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from typing import Any
+
+from .runner import RunSpec
+from .stats import Moments, RunStats, wilson
+
+
+def _est(values: tuple[float, float, float], n: int) -> dict[str, Any]:
+    mean, low, high = values
+    return {"mean": _num(mean), "low": _num(low), "high": _num(high), "n": n}
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 6)
+
+
+def _mean(m: Moments, scale: int = 1) -> dict[str, Any]:
+    return _est(m.ci95(scale), m.n)
+
+
+def _rate(hits: int, n: int) -> dict[str, Any]:
+    return _est(wilson(hits, n), n)
+
+
+def position_label(position: int, players: int) -> str:
+    """``left of dealer``, ``2nd from dealer's left`` … ``dealer`` for a position."""
+    if position == players - 1:
+        return "dealer"
+    if position == 0:
+        return "left of dealer"
+    return f"{position + 1}th from dealer's left" if position > 2 else (
+        f"{position + 1}{'nd' if position == 1 else 'rd'} from dealer's left")
+
+
+def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
+            seconds: float) -> dict[str, Any]:
+    """The whole report as plain data (what ``--json`` prints)."""
+    n, deals = spec.players, stats.deals
+    seats = [{"seat": s, "strategy": spec.strategies[s],
+              "net_per_deal": _mean(stats.seat_net[s]),
+              "going_out_rate": _rate(stats.seat_out[s], deals),
+              "net_per_session": _mean(stats.session_net[s], n),
+              "session_wins": float(stats.wins[s])} for s in range(n)]
+    strategies = [{"strategy": name, "seats": spec.strategies.count(name),
+                   "net_per_deal_per_seat": _mean(m, spec.strategies.count(name))}
+                  for name, m in stats.strategy_net.items()]
+    positions = [{"position": p, "label": position_label(p, n),
+                  "going_out_rate": _rate(stats.position_out[p], deals),
+                  "net_per_deal": _mean(stats.position_net[p])} for p in range(n)]
+    sections = [{"section": name, "claim_rate": _rate(stats.claimed[k], deals),
+                 "chips_after_ante": _mean(stats.after_ante[k]),
+                 "chips_when_taken": _mean(stats.taken[k]),
+                 "carry_over": _mean(stats.carry[k])}
+                for k, name in enumerate(stats.sections)]
+    return {
+        "variant": spec.ruleset.name, "players": n, "deals": deals,
+        "sessions_completed": stats.sessions, "session_length": spec.session_length,
+        "seed": spec.seed, "engine": spec.engine, "backend": backend, "workers": workers,
+        "seconds": round(seconds, 3), "deals_per_second": round(deals / seconds, 1)
+        if seconds > 0 else None,
+        "seats": seats, "strategies": strategies, "positions": positions, "sections": sections,
+        "kitty": next((s for s in sections if s["section"] == _kitty(spec)), None),
+        "plays_per_deal": _mean(stats.plays), "leads_per_deal": _mean(stats.leads),
+        "passes_per_deal": _mean(stats.passes),
+        "no_winner_rate": _rate(stats.no_winner, deals),
+    }
+
+
+def _kitty(spec: RunSpec) -> str | None:
+    kitty = spec.ruleset.kitty()
+    return None if kitty is None else kitty.name
+
+
+def _fmt(e: dict[str, Any], pct: bool = False) -> str:
+    if e["mean"] is None:
+        return "n/a"
+    k = 100.0 if pct else 1.0
+    unit = "%" if pct else ""
+    if e["low"] is None:
+        return f"{e['mean'] * k:8.2f}{unit}"
+    half = (e["high"] - e["low"]) / 2 * k
+    return f"{e['mean'] * k:8.2f}{unit} ± {half:.2f}"
+
+
+def render_text(report: dict[str, Any]) -> str:
+    """The report as readable text (95 % intervals as ±)."""
+    r = report
+    lines = [
+        f"{r['variant']}: {r['deals']} deals, {r['players']} players, seed {r['seed']} "
+        f"({r['sessions_completed']} whole sessions of {r['session_length']} deals; "
+        f"{r['engine']} engine, {r['backend']}, {r['workers']} worker(s), "
+        f"{r['seconds']} s, {r['deals_per_second']} deals/s)",
+        "95% confidence intervals as ±.",
+        "",
+        "seat  strategy   net chips/deal      going out        net chips/session   wins",
+    ]
+    for s in r["seats"]:
+        lines.append(f"{s['seat']:>4}  {s['strategy']:<9} {_fmt(s['net_per_deal']):>17}  "
+                     f"{_fmt(s['going_out_rate'], True):>16}  "
+                     f"{_fmt(s['net_per_session']):>18}  {s['session_wins']:.1f}")
+    lines += ["", "strategy   seats  net chips/deal per seat"]
+    for s in r["strategies"]:
+        lines.append(f"{s['strategy']:<10} {s['seats']:>5}  {_fmt(s['net_per_deal_per_seat'])}")
+    lines += ["", "position                   going out         net chips/deal"]
+    for p in r["positions"]:
+        lines.append(f"{p['label']:<24} {_fmt(p['going_out_rate'], True):>16}  "
+                     f"{_fmt(p['net_per_deal'])}")
+    lines += ["", "section      claimed          after ante         taken          carry-over"]
+    for s in r["sections"]:
+        lines.append(f"{s['section']:<10} {_fmt(s['claim_rate'], True):>16} "
+                     f"{_fmt(s['chips_after_ante']):>16} {_fmt(s['chips_when_taken']):>16} "
+                     f"{_fmt(s['carry_over']):>16}")
+    lines += ["", f"plays per deal  {_fmt(r['plays_per_deal'])}",
+              f"leads per deal  {_fmt(r['leads_per_deal'])}",
+              f"passes per deal {_fmt(r['passes_per_deal'])}",
+              f"deals nobody went out {_fmt(r['no_winner_rate'], True)}"]
+    if r["kitty"] is not None:
+        k = r["kitty"]
+        lines.append(f"kitty: {_fmt(k['chips_after_ante']).strip()} chips after the ante, "
+                     f"{_fmt(k['chips_when_taken']).strip()} when taken")
+    return "\n".join(lines) + "\n"
+
+
+def render_csv(report: dict[str, Any]) -> str:
+    """One row per estimate: group, key, metric, mean, low, high, n."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["group", "key", "metric", "mean", "low", "high", "n"])
+
+    def row(group: str, key: object, metric: str, e: dict[str, Any]) -> None:
+        w.writerow([group, key, metric, e["mean"], e["low"], e["high"], e["n"]])
+
+    for s in report["seats"]:
+        for metric in ("net_per_deal", "going_out_rate", "net_per_session"):
+            row("seat", s["seat"], metric, s[metric])
+    for s in report["strategies"]:
+        row("strategy", s["strategy"], "net_per_deal_per_seat", s["net_per_deal_per_seat"])
+    for p in report["positions"]:
+        row("position", p["position"], "going_out_rate", p["going_out_rate"])
+        row("position", p["position"], "net_per_deal", p["net_per_deal"])
+    for s in report["sections"]:
+        for metric in ("claim_rate", "chips_after_ante", "chips_when_taken", "carry_over"):
+            row("section", s["section"], metric, s[metric])
+    for metric in ("plays_per_deal", "leads_per_deal", "passes_per_deal", "no_winner_rate"):
+        row("deal", "", metric, report[metric])
+    return out.getvalue()

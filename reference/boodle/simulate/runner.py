@@ -1,0 +1,371 @@
+"""Play K deals as sessions, in chunks, serially, in processes or on a Dask cluster.
+
+A run of K deals is ⌈K / L⌉ sessions, L = rotations × players deals each
+(spec §10; the last session is cut short, with no session end, when K is
+not a multiple of L).  Session ``j`` draws everything from generators
+derived from the seed — ``random.Random("{seed}:{j}")`` seeds each seat's
+player's generator, then draws the high cut and the shuffles — so any
+session can be played anywhere, in any order.  A chunk is a range of sessions; its
+statistics are exact sums (:mod:`.stats`), so merging chunks gives the
+serial run's numbers exactly, whatever the chunking or the backend.
+
+Engines: ``compiled`` (:mod:`boodle.compiled`) or ``reference``
+(:mod:`boodle.engine`, for the rulesets the compiled one does not run).
+With the same seed both play the same cards with the same choices, so they
+report the same numbers where both run.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal, Protocol
+
+from ..compiled import CompiledRules, compile_ruleset, play_deal, supports
+from ..compiled.deal import Chooser, DealResult
+from ..compiled.players import PLAYERS, make_chooser, reference_strategy
+from ..errors import BoodleError
+from ..events import Ante, Claim, DealEnd, Event, Lead, Pass, Play
+from ..ledger import Ledger, SectionAccount
+from ..model import Chips, Ruleset
+from ..session import play_deal as reference_play_deal
+from ..strategies import Strategy
+from .stats import RunStats
+
+Engine = Literal["compiled", "reference"]
+CHUNK_DEALS = 2000
+"""About how many deals one chunk plays (a unit of parallel work)."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What to simulate: ``deals`` deals of ``ruleset`` for ``players`` seats from ``seed``.
+
+    ``strategies``: one player name per seat (:data:`~boodle.compiled.players.PLAYERS`).
+    ``engine``: which engine plays (see :func:`choose_engine`).
+    """
+
+    ruleset: Ruleset
+    players: int
+    deals: int
+    seed: int
+    strategies: tuple[str, ...]
+    engine: Engine
+
+    @property
+    def session_length(self) -> int:
+        """Deals in a whole session: rotations × players (spec §10)."""
+        return self.ruleset.session.rotations * self.players
+
+    @property
+    def sessions(self) -> int:
+        """Sessions the run plays."""
+        return math.ceil(self.deals / self.session_length)
+
+    def cap(self, j: int) -> int:
+        """Deals session ``j`` plays at most (fewer only for the last, cut short)."""
+        return min(self.session_length, self.deals - j * self.session_length)
+
+
+def choose_engine(ruleset: Ruleset, wanted: str = "auto") -> Engine:
+    """``compiled`` when it runs ``ruleset`` (or for ``wanted="compiled"``), else ``reference``.
+
+    Raises :class:`BoodleError` when ``compiled`` is asked for a ruleset it does not run.
+    """
+    if wanted == "reference":
+        return "reference"
+    if supports(ruleset):
+        return "compiled"
+    if wanted == "compiled":
+        from ..compiled import unsupported_features
+
+        raise BoodleError(f"the compiled engine does not run {ruleset.name}: "
+                          + "; ".join(unsupported_features(ruleset)),
+                          hint="use --engine reference (or auto)")
+    return "reference"
+
+
+def make_spec(ruleset: Ruleset, players: int, deals: int, seed: int,
+              strategies: Sequence[str], engine: str = "auto") -> RunSpec:
+    """A checked :class:`RunSpec`; raises :class:`BoodleError` for bad players, deals or names.
+
+    One strategy name is used for every seat; otherwise give one per seat.
+    """
+    if players not in ruleset.players:
+        raise BoodleError(f"{ruleset.name} is for {ruleset.players.low} to "
+                          f"{ruleset.players.high} players, not {players}",
+                          hint=f"try --players {ruleset.players.low}")
+    if deals < 1:
+        raise BoodleError("--deals must be at least 1")
+    names = list(strategies) or ["random"]
+    for name in names:
+        if name not in PLAYERS:
+            raise BoodleError(f"unknown strategy '{name}'",
+                              hint="strategies: " + ", ".join(PLAYERS))
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise BoodleError(f"{len(names)} strategies for {players} players",
+                          hint="give one strategy for every seat, or one for all")
+    return RunSpec(ruleset, players, deals, seed, tuple(names), choose_engine(ruleset, engine))
+
+
+# ---------------------------------------------------------------- engines
+
+
+class _Table(Protocol):
+    def deal(self, dealer: int, perm: list[int], seats: list[Chips],
+             sections: list[Chips]) -> DealResult: ...
+
+
+@functools.lru_cache(maxsize=8)
+def _tables(ruleset: Ruleset, strict: bool) -> CompiledRules:
+    """The ruleset compiled once per process."""
+    return compile_ruleset(ruleset, strict=strict)
+
+
+class _CompiledTable:
+    """One session's seats on the compiled engine."""
+
+    def __init__(self, spec: RunSpec, rngs: list[random.Random], tables: CompiledRules) -> None:
+        self.t = tables
+        self.n = spec.players
+        self.choosers: list[Chooser] = [
+            make_chooser(name, rng) for name, rng in zip(spec.strategies, rngs, strict=True)]
+
+    def deal(self, dealer: int, perm: list[int], seats: list[Chips],
+             sections: list[Chips]) -> DealResult:
+        return play_deal(self.t, self.n, dealer, perm, seats, sections, self.choosers)
+
+
+class _ReferenceTable:
+    """One session's seats on the reference engine, with the same players and cards."""
+
+    def __init__(self, spec: RunSpec, rngs: list[random.Random], tables: CompiledRules) -> None:
+        self.spec = spec
+        self.t = tables
+        self.movers: list[Strategy] = [
+            reference_strategy(name, rng, tables)
+            for name, rng in zip(spec.strategies, rngs, strict=True)]
+
+    def deal(self, dealer: int, perm: list[int], seats: list[Chips],
+             sections: list[Chips]) -> DealResult:
+        names = self.t.section_names
+        ledger = Ledger(tuple(seats), tuple(zip(names, sections, strict=True)))
+        deck = [self.t.cards[c] for c in perm]
+        state, events = reference_play_deal(self.spec.ruleset, self.spec.players, dealer,
+                                            ledger, deck, self.movers)
+        seats[:] = state.ledger.seats
+        sections[:] = [amount for _, amount in state.ledger.sections]
+        return _result(names, ledger, events)
+
+
+def _result(names: tuple[str, ...], ledger: Ledger, events: Sequence[Event]) -> DealResult:
+    """A :class:`DealResult` read from the reference engine's events."""
+    put: dict[str, Chips] = dict.fromkeys(names, 0)
+    taken: dict[str, Chips] = {}
+    winner, plays, leads, passes = -1, 0, 0, 0
+    for e in events:
+        if isinstance(e, Ante) and isinstance(e.transfer.dst, SectionAccount):
+            put[e.transfer.dst.name] += e.transfer.amount
+        elif isinstance(e, Claim):
+            taken[e.section] = taken.get(e.section, 0) + e.amount
+        elif isinstance(e, Lead | Play):
+            plays += 1
+            leads += isinstance(e, Lead)
+        elif isinstance(e, Pass):
+            passes += 1
+        elif isinstance(e, DealEnd):
+            winner = -1 if e.winner is None else e.winner
+    after_ante = tuple(amount + put[name] for name, amount in ledger.sections)
+    return DealResult(winner, plays, leads, passes, after_ante,
+                      tuple(taken.get(name, -1) for name in names))
+
+
+# ---------------------------------------------------------------- sessions and chunks
+
+
+def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) -> None:
+    """Play session ``j`` of the run into ``stats`` (spec §10: cut, rotation, end, split).
+
+    ``tables``: the ruleset compiled (``strict=False`` for the reference engine).
+    """
+    rules, n = spec.ruleset, spec.players
+    rng = random.Random(f"{spec.seed}:{j}")
+    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(n)]
+    table: _Table = (_CompiledTable(spec, seat_rngs, tables) if spec.engine == "compiled"
+                     else _ReferenceTable(spec, seat_rngs, tables))
+    dealer = high_cut(tables.ranks, n, rng)
+    start = rules.session.start_chips
+    seats: list[Chips] = [start] * n
+    sections: list[Chips] = [0] * len(rules.board)
+    step = 1 if rules.deal.rotation == "left" else -1
+    perm = list(range(tables.n_cards))
+
+    def one_deal() -> None:
+        nonlocal dealer
+        rng.shuffle(perm)
+        before = tuple(seats)
+        r = table.deal(dealer, perm, seats, sections)
+        stats.add_deal(dealer, before, seats, r.winner, r.plays, r.leads, r.passes,
+                       r.after_ante, r.taken, sections)
+        dealer = (dealer + step) % n
+
+    cap, played, broke = spec.cap(j), 0, False
+    while played < cap and not broke:
+        one_deal()
+        played += 1
+        broke = rules.session.end_when_broke and min(seats) <= 0
+    if played < spec.session_length and not broke:
+        return  # the run's last session, cut short: no session end
+    if rules.session.ties == "one more deal" and len(_best(_final(rules, seats, sections))) > 1:
+        _split(rules, seats, sections)
+        one_deal()  # spec §10: at most one extra deal, then the leftover is split again
+    final = _final(rules, seats, sections)
+    stats.add_session(n * start, final, _best(final))
+
+
+def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
+    """The first dealer (spec §5.1, 001 §03): each seat draws a card, the highest rank deals.
+
+    ``ranks``: each card's rank index.  Tied seats draw again, in seat order,
+    from a fresh shuffle, until one is highest (as :func:`boodle.session.first_dealer`).
+    """
+    tied = list(range(players))
+    deck = list(range(len(ranks)))
+    while len(tied) > 1:
+        rng.shuffle(deck)
+        drawn = [ranks[c] for c in deck[:len(tied)]]
+        best = max(drawn)
+        tied = [s for s, r in zip(tied, drawn, strict=False) if r == best]
+    return tied[0]
+
+
+def _final(rules: Ruleset, seats: Sequence[Chips], sections: Sequence[Chips]) -> list[Chips]:
+    """Each seat's final balance times n, after an equal split of the leftover (001 §06).
+
+    Scaled by the number of seats n so that shares of the leftover stay whole
+    numbers; ``leftover: stays`` leaves the board out of the standings.
+    """
+    n = len(seats)
+    left = sum(sections) if rules.session.leftover == "split equally" else 0
+    return [n * x + left for x in seats]
+
+
+def _split(rules: Ruleset, seats: list[Chips], sections: list[Chips]) -> None:
+    """``leftover: split equally`` before an extra deal: exact shares (spec §9, §10)."""
+    if rules.session.leftover != "split equally":
+        return
+    n = len(seats)
+    for k, amount in enumerate(sections):
+        for s in range(n):
+            seats[s] += Fraction(amount) / n
+        sections[k] = 0
+
+
+def _best(seats: Sequence[Chips]) -> list[int]:
+    top = max(seats)
+    return [s for s, x in enumerate(seats) if x == top]
+
+
+def run_chunk(spec: RunSpec, first: int, last: int) -> RunStats:
+    """Play sessions ``first`` .. ``last`` - 1 of the run: their statistics."""
+    stats = RunStats.empty(spec.players, [s.name for s in spec.ruleset.board], spec.strategies)
+    tables = _tables(spec.ruleset, spec.engine == "compiled")
+    for j in range(first, last):
+        play_session(spec, j, stats, tables)
+    return stats
+
+
+def chunks(spec: RunSpec, chunk_deals: int = CHUNK_DEALS) -> list[tuple[int, int]]:
+    """The run's sessions cut into (first, last) ranges of about ``chunk_deals`` deals."""
+    per = max(1, chunk_deals // spec.session_length)
+    return [(a, min(a + per, spec.sessions)) for a in range(0, spec.sessions, per)]
+
+
+def _deals_in(spec: RunSpec, first: int, last: int) -> int:
+    return sum(spec.cap(j) for j in range(first, last))
+
+
+Progress = Callable[[int], None]
+"""Called with the number of deals just finished (for a progress bar)."""
+
+
+def run(spec: RunSpec, workers: int = 1, progress: Progress | None = None,
+        chunk_deals: int = CHUNK_DEALS) -> RunStats:
+    """The run's statistics, serially (``workers=1``) or in ``workers`` processes.
+
+    The numbers do not depend on ``workers`` or ``chunk_deals``.
+    """
+    total = RunStats.empty(spec.players, [s.name for s in spec.ruleset.board], spec.strategies)
+    parts = chunks(spec, chunk_deals)
+    if workers <= 1:
+        for a, b in parts:
+            total.merge(run_chunk(spec, a, b))
+            if progress:
+                progress(_deals_in(spec, a, b))
+        return total
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for (a, b), stats in _bounded(pool, spec, parts, 2 * workers):
+            total.merge(stats)
+            if progress:
+                progress(_deals_in(spec, a, b))
+    return total
+
+
+def _bounded(pool: ProcessPoolExecutor, spec: RunSpec, parts: list[tuple[int, int]],
+             limit: int) -> Iterator[tuple[tuple[int, int], RunStats]]:
+    """Results as chunks finish, with at most ``limit`` chunks in flight (memory stays flat)."""
+    todo = iter(parts)
+    running: dict[Future[RunStats], tuple[int, int]] = {}
+    for part in todo:
+        running[pool.submit(run_chunk, spec, *part)] = part
+        if len(running) >= limit:
+            break
+    while running:
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in done:
+            part = running.pop(future)
+            yield part, future.result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                running[pool.submit(run_chunk, spec, *nxt)] = nxt
+
+
+def run_dask(spec: RunSpec, scheduler: Any, progress: Progress | None = None,
+             chunk_deals: int = CHUNK_DEALS) -> RunStats:
+    """The same chunks on a Dask cluster (``scheduler``: an address or a ``Client``).
+
+    Needs the ``dask`` extra (``pip install 'boodle[dask]'``); raises
+    :class:`BoodleError` without it.  The numbers equal :func:`run`'s.
+    """
+    dd = dask_distributed()
+    client = scheduler if isinstance(scheduler, dd.Client) else dd.Client(scheduler)
+    total = RunStats.empty(spec.players, [s.name for s in spec.ruleset.board], spec.strategies)
+    parts = chunks(spec, chunk_deals)
+    try:
+        futures = {client.submit(run_chunk, spec, a, b, pure=False): (a, b) for a, b in parts}
+        for future in dd.as_completed(futures):
+            total.merge(future.result())
+            if progress:
+                progress(_deals_in(spec, *futures[future]))
+    finally:
+        if client is not scheduler:
+            client.close()
+    return total
+
+
+def dask_distributed() -> Any:
+    """The ``dask.distributed`` module; raises :class:`BoodleError` without the ``dask`` extra."""
+    import importlib
+
+    try:
+        return importlib.import_module("dask.distributed")
+    except ImportError:
+        raise BoodleError("--backend dask needs dask.distributed",
+                          hint="pip install 'boodle[dask]'") from None
