@@ -146,8 +146,10 @@ class _CompiledTable:
 class _ReferenceTable:
     """One session's seats on the reference engine, with the same players and cards."""
 
-    def __init__(self, spec: RunSpec, rngs: list[random.Random], tables: CompiledRules) -> None:
+    def __init__(self, spec: RunSpec, rngs: list[random.Random], tables: CompiledRules,
+                 ruleset: Ruleset) -> None:
         self.spec = spec
+        self.ruleset = ruleset
         self.t = tables
         self.movers: list[Strategy] = [
             reference_strategy(name, rng, tables)
@@ -158,7 +160,7 @@ class _ReferenceTable:
         names = self.t.section_names
         ledger = Ledger(tuple(seats), tuple(zip(names, sections, strict=True)))
         deck = [self.t.cards[c] for c in perm]
-        state, events = reference_play_deal(self.spec.ruleset, self.spec.players, dealer,
+        state, events = reference_play_deal(self.ruleset, self.spec.players, dealer,
                                             ledger, deck, self.movers)
         seats[:] = state.ledger.seats
         sections[:] = [amount for _, amount in state.ledger.sections]
@@ -199,7 +201,7 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
     rng = random.Random(f"{spec.seed}:{j}")
     seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(n)]
     table: _Table = (_CompiledTable(spec, seat_rngs, tables) if spec.engine == "compiled"
-                     else _ReferenceTable(spec, seat_rngs, tables))
+                     else _ReferenceTable(spec, seat_rngs, tables, _drawn(rules, rng)))
     dealer = high_cut(tables.ranks, n, rng)
     start = rules.session.start_chips
     seats: list[Chips] = [start] * n
@@ -230,6 +232,15 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
     stats.add_session(n * start, final, _best(final))
 
 
+def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
+    """``rules`` with this session's boodles drawn from a second pack, if it has any (spec §3)."""
+    if not any(s.suit_rule == "drawn" for s in rules.board):
+        return rules
+    from ..second_pack import draw_boodles
+
+    return draw_boodles(rules, rng)[0]
+
+
 def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
     """The first dealer (spec §5.1, 001 §03): each seat draws a card, the highest rank deals.
 
@@ -237,8 +248,8 @@ def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
     from a fresh shuffle, until one is highest (as :func:`boodle.session.first_dealer`).
     """
     tied = list(range(players))
-    deck = list(range(len(ranks)))
     while len(tied) > 1:
+        deck = list(range(len(ranks)))
         rng.shuffle(deck)
         drawn = [ranks[c] for c in deck[:len(tied)]]
         best = max(drawn)
