@@ -1,0 +1,104 @@
+"""The built site in a real browser: headless Chromium renders the index and a variant page.
+
+Chromium and its driver come from Debian (``apt-get install chromium
+chromium-driver``; ``.ci/run`` installs them).  Without them this test
+FAILS with a plain message: it never passes or skips silently.  The site is
+served from a local HTTP server on 127.0.0.1 (no other network); each page
+is screenshot (kept in a temporary folder, or in ``$BOODLE_SCREENSHOTS``),
+the board SVG must be present and visible, and the browser console must log
+no error.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from docs_helpers import built_site
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--window-size=1280,1600")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    _, site = built_site()
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).is_file()]
+    if missing:
+        pytest.fail(f"Chromium is not installed ({', '.join(missing)} missing): the browser test "
+                    "cannot run. Install it with: apt-get install chromium chromium-driver "
+                    "(.ci/run does this).", pytrace=False)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="boodle-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _shots() -> Path:
+    folder = Path(os.environ.get("BOODLE_SCREENSHOTS") or tempfile.mkdtemp(prefix="boodle-shots-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _visit(driver, url: str, shot: Path) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    driver.get_log("browser")  # drop anything logged before this page
+    driver.get(url)
+    driver.find_element("css selector", "article")  # the page rendered its content
+    assert driver.save_screenshot(str(shot)), f"no screenshot of {url}"
+    assert shot.stat().st_size > 10_000, f"the screenshot of {url} is blank"
+    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def test_index_and_a_variant_page_render_with_the_board(server: str, browser) -> None:  # type: ignore[no-untyped-def]
+    shots = _shots()
+    errors = _visit(browser, f"{server}/", shots / "index.png")
+    assert "Michigan" in browser.title or "Michigan" in browser.page_source
+    assert browser.find_element("css selector", "a[href*='variants/michigan']").is_displayed()
+    assert errors == [], f"console errors on the index: {errors}"
+
+    errors = _visit(browser, f"{server}/variants/michigan/", shots / "michigan.png")
+    board = browser.find_element("css selector", "svg.boodle-board")
+    assert board.is_displayed()
+    assert board.size["width"] > 300 and board.size["height"] > 150, board.size
+    sections = browser.find_elements("css selector", "svg.boodle-board g.section")
+    assert [s.get_attribute("data-section") for s in sections] == \
+        ["A♥", "K♣", "Q♦", "J♠", "kitty"]
+    assert errors == [], f"console errors on the Michigan page: {errors}"
