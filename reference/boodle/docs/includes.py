@@ -14,17 +14,11 @@ import posixpath
 import re
 from pathlib import Path
 
-from ..resources import variants_dir
 from ..variants import builtin_names
+from .specref import checkout_root
 from .templates import Templates
 
 _LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
-
-
-def checkout_root() -> Path | None:
-    """The project folder when running from a checkout (``spec/`` beside ``grammar/``)."""
-    root = variants_dir().parent.parent
-    return root if (root / "spec").is_dir() and (root / "grammar").is_dir() else None
 
 
 def site_map(root: Path) -> dict[str, str]:

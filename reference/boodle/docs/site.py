@@ -20,10 +20,10 @@ from ..variants import builtin_names, load
 from . import constructs
 from .dsl_reference import reference_markdown
 from .example import example_markdown
-from .includes import checkout_root, included_page, site_map
+from .includes import included_page, site_map
 from .links import RuleRefs
 from .pages import cases_page, index_page, matrix_page, source_page
-from .specref import Case, find_cases
+from .specref import Case, checkout_root, find_cases
 from .templates import Templates, languages
 from .templates import load as load_templates
 from .variant_page import VariantPage
@@ -86,6 +86,8 @@ def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> di
     for source, page in (site_map(root) if root else {}).items():
         if source.startswith("spec/") and source.endswith(".md") and page.startswith("spec/"):
             out[page] = included_page(source, page, source, t)
+    out.setdefault("spec/rules.md", included_page("spec/rules.md", "spec/rules.md",
+                                                  t.text("page.spec_link"), t))
     return out
 
 

@@ -56,10 +56,19 @@ def spec_section(key: str) -> str | None:
     return f"§{found.group(1)}" if found else None
 
 
+def checkout_root() -> Path | None:
+    """The project folder (``spec/`` beside ``grammar/``): the package's own checkout, else
+    the current folder (``pip install .`` then ``boodle docs build`` in the project)."""
+    for root in (variants_dir().parent.parent, Path.cwd()):
+        if (root / "spec" / "rules.md").is_file() and (root / "grammar").is_dir():
+            return root
+    return None
+
+
 def spec_file() -> Path | None:
-    """``spec/rules.md`` in a checkout (next to the built-in variants), if present."""
-    path = variants_dir().parent / "rules.md"
-    return path if path.is_file() else None
+    """``spec/rules.md`` of the project folder, if there is one."""
+    root = checkout_root()
+    return root / "spec" / "rules.md" if root else None
 
 
 def slugify(text: str) -> str:
