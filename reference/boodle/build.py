@@ -573,14 +573,19 @@ class _Builder:
         if price > MAX_AMOUNT:
             raise BoodleError(f"a price of {price} chips is too large", lines["offer"].span)
         kitty = next((s.name for s in self.board if s.kind == "kitty"), None)
-        price_to = self.section_ref(lines["price_to"].value) if "price_to" in lines else kitty
-        if price_to is None:
+        to_dealer = "price_to" in lines and lines["price_to"].value == "dealer"
+        price_to = (self.section_ref(lines["price_to"].value) if "price_to" in lines
+                    and not to_dealer else kitty)
+        if price_to is None and not to_dealer:
             raise BoodleError("the widow sale says nowhere for the price to go", clause.span,
-                              hint="add: price to: kitty")
+                              hint="add: price to: kitty  (or: price to: dealer)")
+        look, first = lines["dealer_swap"].value if "dealer_swap" in lines else (False, False)
         return m.WidowSale(
-            mode=mode, price=price, seen=seen, price_to=price_to,
+            mode=mode, price=price, seen=seen, price_to="" if to_dealer else price_to or "",
             dealer_swap="dealer_swap" in lines,
-            dealer_may_look=bool(lines["dealer_swap"].value) if "dealer_swap" in lines else False,
+            dealer_may_look=look,
+            to_dealer=to_dealer,
+            dealer_first=first,
             barred_by_boodle="barred" in lines,
             discard=lines["discard"].value if "discard" in lines else "becomes widow",
             before=self.sale_before(lines.get("when")),

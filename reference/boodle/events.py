@@ -20,6 +20,8 @@ from .ledger import Account, Ledger, Transfer, chips_json
 from .model import Chips
 
 StopReason = Literal["top rank", "widow", "played", "not in deck", "out of play"]
+How = Literal["buy", "bid", "swap"]
+"""How a seat took the widow (spec §5.4)."""
 
 
 def _cards(cards: tuple[Card, ...]) -> list[str]:
@@ -41,6 +43,22 @@ class Cut:
     def to_json(self) -> dict[str, object]:
         draws = [{"seat": s, "card": str(c)} for s, c in self.draws]
         return {"kind": self.kind, "draws": draws, "dealer": self.dealer}
+
+
+@dataclass(frozen=True)
+class BoodlesDrawn:
+    """The session's boodle cards drawn from a second pack (spec §3; 000 "Variantes").
+
+    ``draws``: (section name, card) in board order; each section is paid by
+    its card for the whole session.
+    """
+
+    kind: ClassVar[str] = "boodles-drawn"
+    draws: tuple[tuple[str, Card], ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind,
+                "draws": [{"section": n, "card": str(c)} for n, c in self.draws]}
 
 
 @dataclass(frozen=True)
@@ -114,6 +132,79 @@ class DealCards:
             "widow": _cards(self.widow),
             "order": ["widow" if p is None else p for p in self.order],
         }
+
+
+@dataclass(frozen=True)
+class WidowShown:
+    """The widow is shown to ``seats`` (spec §5.4): to all for a ``seen`` sale, to the dealer
+    alone under ``dealer: may look and swap``."""
+
+    kind: ClassVar[str] = "widow-shown"
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seats": list(self.seats), "cards": _cards(self.cards)}
+
+
+@dataclass(frozen=True)
+class WidowPass:
+    """``seat`` declines the widow: does not buy, leaves the auction, or keeps their hand
+    (``step`` is the sale's step: ``offer``, ``dealer first`` or ``dealer``; spec §5.4)."""
+
+    kind: ClassVar[str] = "widow-pass"
+    seat: int
+    step: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "step": self.step}
+
+
+@dataclass(frozen=True)
+class WidowBid:
+    """``seat`` bids ``amount`` chips for the widow (spec §5.4); no chip moves until it is won."""
+
+    kind: ClassVar[str] = "widow-bid"
+    seat: int
+    amount: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "amount": self.amount}
+
+
+@dataclass(frozen=True)
+class WidowExchange:
+    """``seat`` takes the widow as their hand and discards their own (spec §5.4).
+
+    ``how``: ``buy``, ``bid`` or ``swap``; ``transfer``: the price or bid paid
+    (``None`` when nothing is paid: a price the dealer would pay to themself);
+    ``taken``: the widow's cards, now the seat's hand; ``discarded``: the
+    former hand, now the widow or out of play (``discard``).
+    """
+
+    kind: ClassVar[str] = "widow-exchange"
+    seat: int
+    how: How
+    transfer: Transfer | None
+    taken: tuple[Card, ...]
+    discarded: tuple[Card, ...]
+    discard: Literal["becomes widow", "out of play"]
+
+    def to_json(self) -> dict[str, object]:
+        paid = None if self.transfer is None else _transfer_fields(self.transfer)
+        return {"kind": self.kind, "seat": self.seat, "how": self.how, "paid": paid,
+                "taken": _cards(self.taken), "discarded": _cards(self.discarded),
+                "discard": self.discard}
+
+
+@dataclass(frozen=True)
+class WidowUnsold:
+    """The sale ended with no exchange: the widow stays as dealt (spec §5.4)."""
+
+    kind: ClassVar[str] = "widow-unsold"
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind}
 
 
 @dataclass(frozen=True)
@@ -371,11 +462,17 @@ class SessionEnd:
 
 
 Event = (
-    Cut
+    BoodlesDrawn
+    | Cut
     | DealStart
     | Ante
     | Misdeal
     | DealCards
+    | WidowShown
+    | WidowPass
+    | WidowBid
+    | WidowExchange
+    | WidowUnsold
     | Lead
     | Play
     | Stop
@@ -403,6 +500,8 @@ def transfers_in(event: Event) -> tuple[Transfer, ...]:
         return (event.transfer,)
     if isinstance(event, Misdeal):
         return event.transfers
+    if isinstance(event, WidowExchange) and event.transfer is not None:
+        return (event.transfer,)
     return ()
 
 
@@ -417,6 +516,7 @@ def _transfer_fields(t: Transfer) -> dict[str, object]:
 
 __all__ = [
     "Ante",
+    "BoodlesDrawn",
     "CarryOver",
     "Claim",
     "Cut",
@@ -426,6 +526,7 @@ __all__ = [
     "Event",
     "FlipColour",
     "GoOut",
+    "How",
     "Lead",
     "Misdeal",
     "Pass",
@@ -439,5 +540,10 @@ __all__ = [
     "StopPaid",
     "StopReason",
     "Transfer",
+    "WidowBid",
+    "WidowExchange",
+    "WidowPass",
+    "WidowShown",
+    "WidowUnsold",
     "transfers_in",
 ]

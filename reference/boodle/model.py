@@ -165,7 +165,10 @@ class WidowSale:
     price when nobody buys; ``barred_by_boodle`` bars a player holding a
     boodle card; ``discard`` says what becomes of the exchanged hand.
     ``before``: the phase the sale comes before (``None``: before the first
-    phase, right after the deal; spec §5.4).
+    phase, right after the deal; spec §5.4).  ``to_dealer``: prices and bids
+    go to the dealer, a player (``price to: dealer``; ``price_to`` is then
+    unused).  ``dealer_first``: the dealer's chance to swap comes before the
+    offer, and a dealer who swaps ends the sale (``dealer: may swap first``).
     """
 
     mode: Literal["sale", "auction"]
@@ -177,6 +180,8 @@ class WidowSale:
     barred_by_boodle: bool
     discard: Literal["becomes widow", "out of play"]
     before: str | None = None
+    to_dealer: bool = False
+    dealer_first: bool = False
     span: Span | None = _span()
 
 

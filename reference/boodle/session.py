@@ -6,8 +6,10 @@ split equally, fractions kept in the register; the best balance wins, ties
 share); spec §10.
 
 All randomness comes from ``seed`` through generators derived by name
-(``"{seed}:cut"``, ``"{seed}:deal:{k}"``, ``"{seed}:seat:{i}"``), so the same
-seed always gives the same session.
+(``"{seed}:draw"`` for boodle cards drawn from a second pack, ``"{seed}:cut"``,
+``"{seed}:deal:{k}"``, ``"{seed}:seat:{i}"``), so the same seed always gives
+the same session.  Drawn boodles are drawn first and bound for the whole
+session (spec §3, §10 "Order"; :mod:`boodle.second_pack`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .engine import apply, legal_moves, shuffled_deck, start_deal
 from .events import Cut, Event, SessionEnd, Split
 from .ledger import Ledger, seat, section
 from .model import Chips, Ruleset
+from .second_pack import draw_boodles
 from .state import DealState
 from .strategies import Strategy, make
 
@@ -123,7 +126,7 @@ class Progress:
 class SessionRun:
     """A session (spec §10) played deal by deal, so that it can be stored and resumed.
 
-    ``opening``: the events before the first deal (the cut).  Call
+    ``opening``: the events before the first deal (the draw of boodle cards, the cut).  Call
     :meth:`next_deal` while :meth:`more_deals` is true, then :meth:`finish`.
     :meth:`progress` and :meth:`restore` save and restore the state between
     deals; a restored run plays exactly as the uninterrupted one (named
@@ -148,8 +151,11 @@ class SessionRun:
                        for s, rng in zip(chosen, self.rngs, strict=True)]
         names = tuple(s.name for s in ruleset.board)
         self.ledger = Ledger.open(players, names, ruleset.session.start_chips)
-        self.dealer, self.opening = first_dealer(ruleset, players,
-                                                 random.Random(f"{seed}:cut"))
+        # spec §10 "Order": boodle cards drawn from a second pack, bound for the session,
+        # then the first dealer
+        self.ruleset, drawn = draw_boodles(ruleset, random.Random(f"{seed}:draw"))
+        self.dealer, cut = first_dealer(self.ruleset, players, random.Random(f"{seed}:cut"))
+        self.opening: list[Event] = [*drawn, *cut]
         self.step = 1 if ruleset.deal.rotation == "left" else -1
         self.limit = deals if deals is not None else ruleset.session.rotations * players
         self.played = 0

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import antes, dealing, stops
+from . import antes, dealing, stops, widow
 from .errors import BoodleError
 from .events import Event, PhaseSkipped
 from .faults import IllegalMove
@@ -84,6 +84,7 @@ SKIPPED = Stage("skipped", _skip, no_legal_moves, no_moves)
 FIXED_STAGES: dict[str, Stage] = {
     "antes": antes.STAGE,
     "deal": dealing.STAGE,
+    "widow": widow.STAGE,
 }
 """Deal-level stages by key (the keys :func:`plan` uses)."""
 
@@ -96,9 +97,13 @@ PHASE_STAGES: dict[type, Stage] = {
 def plan(ruleset: Ruleset) -> tuple[str, ...]:
     """The keys of the stages a deal of ``ruleset`` runs, in order."""
     keys = ["antes", "deal"]
-    if ruleset.widow_sale is not None:
-        keys.append("widow")
-    keys.extend(f"phase:{p.name}" for p in ruleset.phases)
+    sale = ruleset.widow_sale
+    for p in ruleset.phases:
+        if sale is not None and sale.before == p.name:
+            keys.append("widow")
+        keys.append(f"phase:{p.name}")
+    if sale is not None and "widow" not in keys:
+        keys.insert(2, "widow")  # spec §5.4: right after the deal, before the first phase
     return tuple(keys)
 
 

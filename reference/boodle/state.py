@@ -8,8 +8,9 @@ widow and the played cards are views derived from it.  :meth:`DealState.move`
 is the only way a card changes place; :meth:`boodle.ledger.Ledger.transfer`
 the only way chips move.
 
-Moves are frozen dataclasses: :class:`LeadMove`, :class:`PlayMove`,
-:class:`PassMove`.
+Moves are frozen dataclasses with a ``seat``: :class:`LeadMove`,
+:class:`PlayMove`, :class:`PassMove` (the stops phase); :class:`BuyMove`,
+:class:`BidMove`, :class:`SwapMove` (the widow sale, where a pass declines).
 """
 
 from __future__ import annotations
@@ -81,7 +82,57 @@ class PassMove:
         return f"seat {self.seat} passes"
 
 
-Move = LeadMove | PlayMove | PassMove
+@dataclass(frozen=True)
+class BuyMove:
+    """``seat`` buys the widow at the sale's price (spec §5.4, ``offer: sale``)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} buys the widow"
+
+
+@dataclass(frozen=True)
+class BidMove:
+    """``seat`` bids ``amount`` chips for the widow (spec §5.4, ``offer: auction``)."""
+
+    seat: int
+    amount: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} bids {self.amount}"
+
+
+@dataclass(frozen=True)
+class SwapMove:
+    """The dealer takes the widow in exchange for their hand (spec §5.4, ``dealer:``)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} swaps hands with the widow"
+
+
+Move = LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove
+"""Any move.  A :class:`PassMove` is also how a seat declines the widow or leaves an auction."""
+
+
+@dataclass(frozen=True)
+class SaleState:
+    """Where a widow sale or auction stands (spec §5.4).
+
+    ``step``: ``dealer first`` (the dealer may swap before the offer),
+    ``offer`` (buyers or bidders in turn) or ``dealer`` (the dealer's chance
+    after nobody bought).  ``asked``: seats offered the widow so far (a sale
+    goes round once); ``out``: seats that passed in an auction; ``bid`` and
+    ``bidder``: the highest bid so far (0 and ``None`` before the first).
+    """
+
+    step: Literal["dealer first", "offer", "dealer"]
+    asked: int = 0
+    out: frozenset[int] = frozenset()
+    bid: int = 0
+    bidder: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +155,7 @@ class DealState:
     - ``held``: how many cards each seat holds (kept by :meth:`move`).
     - ``since_ante``: every transfer made since the ante, in order (kept by
       :meth:`pay`), so a declared misdeal can undo them (spec §5.3).
+    - ``sale``: the widow sale's progress, during the widow stage.
     - ``moves``: moves applied so far in this deal (a misdeal under
       ``reshuffle and redeal`` is declared only before the first).
     - ``phase_winners``: (phase name, winning seats) of the phases played so
@@ -128,6 +180,7 @@ class DealState:
     held: tuple[int, ...] = ()
     since_ante: tuple[Transfer, ...] = ()
     stage: str = "antes"
+    sale: SaleState | None = None
     to_deal: tuple[Place, ...] = ()
     moves: int = 0
     phase_winners: tuple[tuple[str, tuple[int, ...]], ...] = ()

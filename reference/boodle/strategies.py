@@ -2,7 +2,8 @@
 
 - :func:`random_legal`: a uniformly random legal move from its own ``rng``.
 - :func:`greedy`: a move that goes out or claims a non-empty section if there
-  is one, else a lead from the suit it holds most of, else the first legal move.
+  is one, else a lead from the suit it holds most of, else the first legal move;
+  in a widow sale it takes the widow only when the widow is the shorter hand.
 
 :data:`STRATEGIES` maps a name to a factory taking the seat's
 ``random.Random`` (the greedy player ignores it).
@@ -15,7 +16,7 @@ from collections.abc import Callable
 
 from .engine import claims_of
 from .model import Ruleset
-from .state import DealState, LeadMove, Move, PassMove
+from .state import BidMove, BuyMove, DealState, LeadMove, Move, PlayMove, SwapMove
 
 Strategy = Callable[[Ruleset, DealState, tuple[Move, ...]], Move]
 """A player: picks one of the legal moves (never called with none)."""
@@ -31,10 +32,15 @@ def random_legal(rng: random.Random) -> Strategy:
 
 
 def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
-    """Go out or claim chips when possible; else lead from the longest suit held; else first."""
-    for move in legal:
-        if isinstance(move, PassMove):
-            continue
+    """Go out or claim chips when possible; else lead from the longest suit held; else first.
+
+    In a widow sale: take the widow (the lowest bid) when it holds fewer
+    cards than the hand, else pass.
+    """
+    plays = [m for m in legal if isinstance(m, LeadMove | PlayMove)]
+    if not plays:
+        return _widow_choice(state, legal)
+    for move in plays:
         if len(state.hand(move.seat)) == 1:
             return move
         if any(state.ledger.section(name) > 0
@@ -44,6 +50,14 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
     if leads:
         hand = state.hand(leads[0].seat)
         return max(leads, key=lambda m: sum(c.suit == m.card.suit for c in hand))
+    return legal[0]
+
+
+def _widow_choice(state: DealState, legal: tuple[Move, ...]) -> Move:
+    """A buy, swap or lowest bid if the widow is the shorter hand; else the first move (a pass)."""
+    takes = [m for m in legal if isinstance(m, BuyMove | SwapMove | BidMove)]
+    if takes and len(state.widow()) < len(state.hand(takes[0].seat)):
+        return takes[0]
     return legal[0]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .errors import BoodleError
 from .faults import NotSupported
 from .model import Ruleset, StopsPhase
+from .second_pack import unbound_sections
 
 __all__ = ["check_playable", "pending_features", "stops_phase"]
 
@@ -26,14 +27,9 @@ def pending_features(ruleset: Ruleset) -> list[str]:
         out.append("several stops phases")
     for p in stops:
         out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
-    if ruleset.widow_sale is not None:
-        out.append(f"widow {ruleset.widow_sale.mode}")
     trumps = [s.name for s in ruleset.board if s.suit_rule == "trumps"]
     if ruleset.deal.trumps != "none" or trumps:
         out.append("trumps" + (f" (sections {', '.join(trumps)})" if trumps else ""))
-    drawn = [s.name for s in ruleset.board if s.suit_rule == "drawn"]
-    if drawn:
-        out.append(f"boodle cards drawn from a second pack (sections {', '.join(drawn)})")
     if any(line.chosen for line in ruleset.antes):
         out.append("chosen-boodle antes")
     if ruleset.session.negative == "eliminate":  # payments capped at the balance (spec §9)
@@ -75,6 +71,13 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     (tests, other tools) are checked here.
     """
     p = stops_phase(ruleset)
+    unbound = unbound_sections(ruleset)
+    if unbound:
+        raise BoodleError(
+            f"sections {', '.join(unbound)} are paid by cards drawn once per session, "
+            "and none is drawn yet",
+            hint="draw them first: boodle.second_pack.draw_boodles (play_session does)",
+        )
     names = {s.name for s in ruleset.board}
 
     def need(name: str | None, what: str) -> None:

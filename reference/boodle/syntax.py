@@ -531,11 +531,21 @@ class _ToAst(Transformer[Token, Any]):
     def price_to(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("price_to", c[0], meta)
 
+    def price_to_dealer(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("price_to", "dealer", meta)
+
+    # dealer_swap values: (the dealer may look first, the dealer's chance comes first)
     def dealer_swap(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("dealer_swap", False, meta)
+        return self._c("dealer_swap", (False, False), meta)
+
+    def dealer_swap_first(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", (False, True), meta)
 
     def dealer_look_swap(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("dealer_swap", True, meta)
+        return self._c("dealer_swap", (True, False), meta)
+
+    def dealer_look_swap_first(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", (True, True), meta)
 
     def barred(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("barred", True, meta)

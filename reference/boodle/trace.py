@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from .cards import Card
 from .events import (
     Ante,
+    BoodlesDrawn,
     CarryOver,
     Claim,
     Cut,
@@ -35,6 +36,11 @@ from .events import (
     Split,
     Stop,
     StopPaid,
+    WidowBid,
+    WidowExchange,
+    WidowPass,
+    WidowShown,
+    WidowUnsold,
 )
 from .ledger import Account, Ledger, SeatAccount, chips_json
 from .model import Chips
@@ -111,6 +117,28 @@ def _deal(e: DealCards) -> list[str]:
     return [*out, f"  widow: {_hand(e.widow)}"]
 
 
+def _drawn(e: BoodlesDrawn) -> list[str]:
+    draws = ", ".join(f"{name} {card}" for name, card in e.draws)
+    return [f"boodle cards drawn from a second pack for the session: {draws}"]
+
+
+def _shown(e: WidowShown) -> list[str]:
+    who = "every player" if len(e.seats) > 1 else seat_name(e.seats[0])
+    return [f"  the widow is shown to {who}: {_hand(e.cards)}"]
+
+
+_DECLINE = {"offer": "passes", "dealer first": "keeps their hand (dealer, first)",
+            "dealer": "keeps their hand (dealer)"}
+
+
+def _exchange(e: WidowExchange) -> list[str]:
+    paid = (f", pays {_chips(e.transfer.amount)} to {_account(e.transfer.dst)}"
+            if e.transfer is not None else "")
+    where = "become the widow" if e.discard == "becomes widow" else "go out of play"
+    return [f"  {seat_name(e.seat)} takes the widow ({e.how}{paid}): {_hand(e.taken)}",
+            f"    {seat_name(e.seat)}'s former cards {where}: {_hand(e.discarded)}"]
+
+
 def _stop(e: Stop) -> list[str]:
     why = _STOP_WHY[e.reason].format(card=e.card, next=e.next_card)
     return [f"    stop: {why}"]
@@ -139,7 +167,13 @@ def _session_end(e: SessionEnd) -> list[str]:
 
 
 _RENDER: dict[type, Callable[..., list[str]]] = {
+    BoodlesDrawn: _drawn,
     Cut: _cut,
+    WidowShown: _shown,
+    WidowPass: lambda e: [f"  {seat_name(e.seat)} {_DECLINE[e.step]}"],
+    WidowBid: lambda e: [f"  {seat_name(e.seat)} bids {e.amount} for the widow"],
+    WidowExchange: _exchange,
+    WidowUnsold: lambda e: ["  nobody takes the widow"],
     DealStart: _deal_start,
     DealCards: _deal,
     Misdeal: lambda e: [f"  misdeal: {len(e.transfers)} transfers undone; "
