@@ -32,7 +32,7 @@ from boodle.model import (
     StopBonus,
 )
 from boodle.session import play_deal as reference_play_deal
-from boodle.variants import draft_paths, load
+from boodle.variants import builtin_names, builtin_path, draft_paths
 from rules_by_hand import card, cards, michigan, with_phase
 
 MICHIGAN = michigan()
@@ -103,18 +103,29 @@ def no_widow() -> Ruleset:
     return replace(MICHIGAN, deal=replace(MICHIGAN.deal, widow_position="none"))
 
 
-def playable_drafts() -> list[Ruleset]:
-    return [r for r in (load_file(p) for p in draft_paths()) if supports(r)]
+def variant_files() -> list[Ruleset]:
+    """Every variant file, built-in or draft (drafts move to the built-ins as they mature)."""
+    paths = [builtin_path(n) for n in builtin_names()] + list(draft_paths())
+    return [load_file(p) for p in paths]
+
+
+def variant(name: str) -> Ruleset:
+    """A variant by name, wherever its file is now."""
+    return next(r for r in variant_files() if r.name == name)
+
+
+def playable() -> list[Ruleset]:
+    return [r for r in variant_files() if supports(r)]
 
 
 BUILT = [busy(), holders(), lowest_club_holder(), sets_and_penalties(), ace_low_short(),
          no_widow()]
-RULESETS = [load("michigan"), *playable_drafts(), *BUILT]
+RULESETS = [*playable(), *BUILT]
 
 
-def test_the_drafts_the_compiled_engine_runs_include_the_playable_michigans() -> None:
-    names = {r.name for r in playable_drafts()}
-    assert {"michigan-classic", "michigan-cadaco", "michigan-paid-stops",
+def test_the_variants_the_compiled_engine_runs_include_the_playable_michigans() -> None:
+    names = {r.name for r in playable()}
+    assert {"michigan", "michigan-classic", "michigan-cadaco", "michigan-paid-stops",
             "michigan-dealer-double", "michigan-equal-antes"} <= names
 
 

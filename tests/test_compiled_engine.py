@@ -11,15 +11,14 @@ import random
 
 import pytest
 
-from boodle.build import load_file
 from boodle.compiled import compile_ruleset, supports, unsupported_features
 from boodle.compiled.deal import DealView, TraceItem, own_of, play_dealt
 from boodle.compiled.players import greedy_chooser, make_chooser, tips_chooser
 from boodle.compiled.tables import WIDOW, CompiledRules
 from boodle.errors import BoodleError
-from boodle.variants import draft_paths, load
+from boodle.variants import load
 from rules_by_hand import card, cards, michigan
-from test_compiled_agreement import busy, sets_and_penalties
+from test_compiled_agreement import busy, sets_and_penalties, variant
 
 A, B, C, D = 0, 1, 2, 3
 T = compile_ruleset(michigan())
@@ -30,7 +29,8 @@ def idx(t: CompiledRules, text: str) -> list[int]:
 
 
 def draft(name: str):  # type: ignore[no-untyped-def]
-    return load_file(next(p for p in draft_paths() if p.stem == name))
+    """A variant by name, built-in or still a draft."""
+    return variant(name)
 
 
 # ---------------------------------------------------------------- tables

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from boodle.cli import main
-from boodle.session import first_dealer
 from boodle.simulate.runner import chunks, high_cut, make_spec, run, run_dask
 from boodle.simulate.stats import Moments, RunStats, wilson
 from boodle.variants import load
@@ -69,10 +68,9 @@ def test_the_reference_engine_gives_the_compiled_numbers() -> None:
 
 
 def test_a_ruleset_the_compiled_engine_cannot_run_falls_back_to_the_reference() -> None:
-    from boodle.build import load_file
-    from boodle.variants import draft_paths
+    from test_compiled_agreement import variant
 
-    widow_sale = load_file(next(p for p in draft_paths() if p.stem == "michigan-widow-sale"))
+    widow_sale = variant("michigan-widow-sale")
     s = make_spec(widow_sale, 4, 8, 0, ["tips"])
     assert s.engine == "reference"
     assert run(s).deals == 8
@@ -123,12 +121,33 @@ def test_memory_does_not_grow_with_the_number_of_deals() -> None:
     assert shape(small) == shape(large)
 
 
-def test_the_high_cut_matches_the_reference_session() -> None:
+class Draws:
+    """A stand-in generator whose draws are written in advance (card indices per round)."""
+
+    def __init__(self, *rounds: list[int]) -> None:
+        self.rounds = list(rounds)
+
+    def sample(self, population: range, k: int) -> list[int]:
+        drawn = self.rounds.pop(0)
+        assert len(drawn) == k and all(c in population for c in drawn)
+        return drawn
+
+
+def test_the_high_cut_deals_to_the_highest_rank_and_ties_draw_again() -> None:
     ranks = [MICHIGAN.deck.rank_index(c) for c in MICHIGAN.deck.cards()]
-    for seed in range(300):
-        n = 3 + seed % 6
-        dealer, _ = first_dealer(MICHIGAN, n, random.Random(seed))
-        assert high_cut(ranks, n, random.Random(seed)) == dealer
+    # cards 0..12 are 2♣ … A♣: seats 0-3 draw 5♣ A♣ 9♣ K♣ → seat 1 (the ace) deals
+    assert high_cut(ranks, 4, Draws([3, 12, 7, 11])) == 1  # type: ignore[arg-type]
+    # seats 1 and 3 tie on aces (A♣ A♦); they alone draw again: 4♣ for 1, Q♣ for 3 → 3
+    assert high_cut(ranks, 4, Draws([0, 12, 5, 25], [2, 10])) == 3  # type: ignore[arg-type]
+
+
+def test_the_high_cut_is_fair() -> None:
+    ranks = [MICHIGAN.deck.rank_index(c) for c in MICHIGAN.deck.cards()]
+    rng = random.Random(4)
+    counts = [0] * 4
+    for _ in range(4000):
+        counts[high_cut(ranks, 4, rng)] += 1
+    assert all(900 < c < 1100 for c in counts)  # 1000 each; 4 standard deviations ≈ ±110
 
 
 def test_the_tips_player_beats_random_players() -> None:

@@ -123,9 +123,13 @@ def play_deal(
     (the reference engine's ``NotSupported`` case).
     """
     own = [0] * t.n_cards
+    hands = [0] * players
+    bit = t.bit
     for c, w in zip(perm, t.receivers(players, dealer), strict=True):
         own[c] = w
-    return play_dealt(t, players, dealer, own, seats, sections, choosers, trace)
+        if w >= 0:
+            hands[w] |= bit[c]
+    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace)
 
 
 def own_of(t: CompiledRules, hands: Sequence[Sequence[int]]) -> list[int]:
@@ -137,7 +141,7 @@ def own_of(t: CompiledRules, hands: Sequence[Sequence[int]]) -> list[int]:
     return own
 
 
-def play_dealt(  # noqa: C901 - the per-move path, kept in one function for speed
+def play_dealt(
     t: CompiledRules,
     players: int,
     dealer: int,
@@ -148,7 +152,25 @@ def play_dealt(  # noqa: C901 - the per-move path, kept in one function for spee
     trace: list[TraceItem] | None = None,
 ) -> DealResult:
     """Ante and play out a deal whose cards are placed by ``own`` (see :func:`play_deal`)."""
-    n = players
+    hands = [0] * players
+    for c, w in enumerate(own):
+        if w >= 0:
+            hands[w] |= t.bit[c]
+    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace)
+
+
+def _play(  # noqa: C901 - the per-move path, kept in one function for speed
+    t: CompiledRules,
+    n: int,
+    dealer: int,
+    own: list[int],
+    hands: list[int],
+    seats: list[Chips],
+    sections: list[Chips],
+    choosers: Sequence[Chooser],
+    trace: list[TraceItem] | None,
+) -> DealResult:
+    """The ante and the stops phase on a dealt ``own``/``hands`` (spec §4, §6, §7)."""
     pay, put = t.antes(n, dealer)
     for i in range(n):
         seats[i] -= pay[i]
@@ -156,26 +178,34 @@ def play_dealt(  # noqa: C901 - the per-move path, kept in one function for spee
         sections[k] += ante
     after_ante = tuple(sections)
     taken: list[Chips] = [-1] * len(sections)
-    bit, nxt, claims, suit_of = t.bit, t.nxt, t.claims, t.suit_of
-    hands = [0] * n
-    for c, w in enumerate(own):
-        if w >= 0:
-            hands[w] |= bit[c]
+    bit, nxt, suit_of, bonus = t.bit, t.nxt, t.suit_of, t.bonus
+    simple, complex_claims, has_sets = t.boodle_claim, t.set_claims, t.has_sets
     held = [h.bit_count() for h in hands]
-    view = DealView(t, n, dealer, own, hands, held, seats, sections, own.count(WIDOW))
+    view = DealView(t, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
+    tracing = trace is not None
     fallback, first, again = t.fallback, t.first_lead, t.restart
+    again_last = again.who == "last player"
     restart = flipped = False
-    stopped = last = -1
+    stopped = -1  # the stopped suit, set only once a restart is due
     passes = plays = leads = npass = 0
     winner = -1
     lead = first
+    options, per_suit = first.options, first.per_suit
+    holder = first.who == "holder"
     p = _leader(first, own, dealer, n, -1)
     while True:
         # ---- a lead is due by p (spec §6.1, §6.4, §6.5)
         hand = hands[p]
-        options = lead.options if lead.who != "holder" else _resolve(lead, own, dealer, n)[1]
-        st = stopped if restart else -1
-        opts = options(hand, st, flipped)
+        if per_suit is not None:  # the lowest card of each allowed suit, inline
+            opts = []
+            for m in per_suit[stopped + 1][flipped]:
+                x = hand & m
+                if x:
+                    opts.append((x & -x).bit_length() - 1)
+        else:
+            if holder:
+                options = _resolve(lead, own, dealer, n)[1]
+            opts = options(hand, stopped, flipped)
         if not opts:
             if fallback is None:
                 npass += 1
@@ -193,7 +223,7 @@ def play_dealt(  # noqa: C901 - the per-move path, kept in one function for spee
                 if trace is not None:
                     trace.append(("flip", flipped))
                 continue
-            opts = fallback(hand, st, flipped)
+            opts = fallback(hand, stopped, flipped)
             if not opts:
                 raise BoodleError(f"seat {p} may lead no card under the lead rule nor its "
                                   "fallback; the ruleset does not say what happens")
@@ -209,16 +239,16 @@ def play_dealt(  # noqa: C901 - the per-move path, kept in one function for spee
             own[c] = -2 - p
             held[p] -= 1
             plays += 1
-            cl = claims[c]
-            if cl:
-                for k, needs in cl:
-                    if all(own[x] == -2 - p for x in needs):
-                        amount = sections[k]
-                        sections[k] = 0
-                        seats[p] += amount
-                        taken[k] = amount if taken[k] < 0 else taken[k] + amount
-                        if trace is not None:
-                            trace.append(("claim", p, t.section_names[k], amount))
+            k = simple[c]
+            if k >= 0:
+                amount = sections[k]
+                sections[k] = 0
+                seats[p] += amount
+                taken[k] = amount if taken[k] < 0 else taken[k] + amount
+                if tracing:
+                    trace.append(("claim", p, t.section_names[k], amount))  # type: ignore[union-attr]
+            elif has_sets and complex_claims[c]:
+                _claim_sets(t, p, c, own, seats, sections, taken, trace)
             if held[p] == 0:
                 break
             nx = nxt[c]
@@ -229,8 +259,8 @@ def play_dealt(  # noqa: C901 - the per-move path, kept in one function for spee
                 break
             c = nx
             p = q
-            if trace is not None:
-                trace.append(("play", p, str(t.cards[c])))
+            if tracing:
+                trace.append(("play", p, str(t.cards[c])))  # type: ignore[union-attr]
         if held[p] == 0:
             winner = p
             _go_out(t, p, n, hands, held, seats, sections, taken, trace)
@@ -240,17 +270,32 @@ def play_dealt(  # noqa: C901 - the per-move path, kept in one function for spee
             view.revealed |= bit[nx]
         if trace is not None:
             trace.append(_stop_item(t, p, c, nx, own))
-        if t.bonus is not None:
-            _bonus(t.bonus, p, n, seats, sections, trace)
-        restart = True
+        if bonus is not None:
+            _bonus(bonus, p, n, seats, sections, trace)
+        if not restart:
+            restart = view.restart = True
+            lead, options, per_suit = again, again.options, again.per_suit
+            holder = again.who == "holder"
         stopped = view.stopped = suit_of[c]
-        view.restart = True
-        last = p
-        lead = again
-        p = _leader(again, own, dealer, n, last)
+        if not again_last:
+            p = _leader(again, own, dealer, n, p)
     if trace is not None:
         trace.append(("end", None if winner < 0 else winner))
     return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
+
+
+def _claim_sets(t: CompiledRules, p: int, c: int, own: list[int], seats: list[Chips],
+                sections: list[Chips], taken: list[Chips], trace: list[TraceItem] | None) -> None:
+    """Spec §6.6: the sections card ``c`` claims with sets, in board order."""
+    mine = -2 - p
+    for k, needs in t.set_claims[c]:
+        if all(own[x] == mine for x in needs):
+            amount = sections[k]
+            sections[k] = 0
+            seats[p] += amount
+            taken[k] = amount if taken[k] < 0 else taken[k] + amount
+            if trace is not None:
+                trace.append(("claim", p, t.section_names[k], amount))
 
 
 def _stop_item(t: CompiledRules, p: int, c: int, nx: int, own: list[int]) -> TraceItem:

@@ -38,6 +38,10 @@ required colour (spec §6.5).
 """
 
 
+Allowed = tuple[tuple[tuple[int, ...], ...], ...]
+"""``allowed[stopped + 1][flipped]``: the bitmasks of the suits a lead rule allows."""
+
+
 # ---------------------------------------------------------------- what it runs
 
 
@@ -112,13 +116,16 @@ class CompiledLead:
     ``candidates`` are (card, options) in the order tried (spec §6.1: the named
     card, then higher cards of its suit; or every card of a suit, low to high),
     and ``none_held`` the options of the dealer's left when no player holds
-    any candidate (lowest card).
+    any candidate (lowest card).  ``per_suit``: for a rule that allows the
+    lowest card of each allowed suit, its table of allowed suit masks (the
+    deal loop computes those options inline), else ``None``.
     """
 
     who: str
     options: OptionsFn
     candidates: tuple[tuple[int, OptionsFn], ...] = ()
     none_held: OptionsFn | None = None
+    per_suit: Allowed | None = None
 
 
 @dataclass(frozen=True)
@@ -131,8 +138,11 @@ class CompiledRules:
     -1 when none follows: top rank or a removed card), ``stop_reason_none``
     (for ``nxt`` -1: ``top rank`` or ``not in deck``).  Board (sections in
     board order): ``section_names``, ``claims[c]`` = ((section, other cards
-    the same seat must have played), …) in board order, ``boodle_of[c]`` =
-    the boodle sections card ``c`` pays alone.  Going out (spec §7):
+    the same seat must have played), …) in board order, split for speed into
+    ``boodle_claim[c]`` (the one section card ``c`` claims alone, or -1) and
+    ``set_claims[c]`` (every other card's claims, in board order; ``has_sets``
+    says whether any card has one); ``boodle_of[c]`` = the boodle sections
+    card ``c`` pays alone.  Going out (spec §7):
     ``out_takes`` (sections, the kitty appended under ``to kitty``),
     ``out_per_card``, ``out_to_kitty`` (section index or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
@@ -153,6 +163,9 @@ class CompiledRules:
     section_names: tuple[str, ...]
     kitty: int
     claims: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    boodle_claim: tuple[int, ...]
+    set_claims: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    has_sets: bool
     boodle_of: tuple[tuple[int, ...], ...]
     boodle_mask: int
     first_lead: CompiledLead
@@ -230,6 +243,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         bit=tuple(1 << i for i in range(len(cards))), suit_masks=suit_masks,
         all_mask=(1 << len(cards)) - 1, nxt=nxt, stop_reason_none=why,
         section_names=names, kitty=kitty, claims=claims, boodle_of=boodle_of,
+        boodle_claim=tuple(cl[0][0] if len(cl) == 1 and not cl[0][1] else -1 for cl in claims),
+        set_claims=tuple(() if len(cl) == 1 and not cl[0][1] else cl for cl in claims),
+        has_sets=any(len(cl) > 1 or (cl and cl[0][1]) for cl in claims),
         boodle_mask=sum(1 << i for i, b in enumerate(boodle_of) if b),
         first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
         fallback=t.options(fb.rule) if fb.kind == "lead" and fb.rule else None,
@@ -320,7 +336,9 @@ class _LeadCompiler:
 
     def lead(self, rule: LeadRule) -> CompiledLead:
         if rule.who != "holder":
-            return CompiledLead(rule.who, self.options(rule))
+            per_suit = (self._allowed(rule) if rule.choice == "lowest"
+                        and rule.scope in SUIT_SCOPES and rule.scope != "longest suit" else None)
+            return CompiledLead(rule.who, self.options(rule), per_suit=per_suit)
         rank = self.ruleset.deck.rank_index
         if rule.holder_suit is not None:
             found = [c for c in self.cards if c.suit == rule.holder_suit]
@@ -369,8 +387,6 @@ def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool)
         return SUIT_COLOUR[suit] != rule.scope
     return rule.suit_ok(suit, stopped)
 
-
-Allowed = tuple[tuple[tuple[int, ...], ...], ...]
 
 
 def _exact(target: int) -> OptionsFn:

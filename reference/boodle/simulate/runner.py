@@ -3,9 +3,10 @@
 A run of K deals is ⌈K / L⌉ sessions, L = rotations × players deals each
 (spec §10; the last session is cut short, with no session end, when K is
 not a multiple of L).  Session ``j`` draws everything from generators
-derived from the seed — ``random.Random("{seed}:{j}")`` seeds each seat's
-player's generator, then draws the high cut and the shuffles — so any
-session can be played anywhere, in any order.  A chunk is a range of sessions; its
+derived from the seed — ``random.Random("{seed}:{j}")`` draws the session's
+boodles (if drawn), its high cut, each deal's shuffle and the random
+players' choices, in the order play asks for them — so any session can be
+played anywhere, in any order, with the same result.  A chunk is a range of sessions; its
 statistics are exact sums (:mod:`.stats`), so merging chunks gives the
 serial run's numbers exactly, whatever the chunking or the backend.
 
@@ -132,11 +133,10 @@ def _tables(ruleset: Ruleset, strict: bool) -> CompiledRules:
 class _CompiledTable:
     """One session's seats on the compiled engine."""
 
-    def __init__(self, spec: RunSpec, rngs: list[random.Random], tables: CompiledRules) -> None:
+    def __init__(self, spec: RunSpec, rng: random.Random, tables: CompiledRules) -> None:
         self.t = tables
         self.n = spec.players
-        self.choosers: list[Chooser] = [
-            make_chooser(name, rng) for name, rng in zip(spec.strategies, rngs, strict=True)]
+        self.choosers: list[Chooser] = [make_chooser(name, rng) for name in spec.strategies]
 
     def deal(self, dealer: int, perm: list[int], seats: list[Chips],
              sections: list[Chips]) -> DealResult:
@@ -146,14 +146,13 @@ class _CompiledTable:
 class _ReferenceTable:
     """One session's seats on the reference engine, with the same players and cards."""
 
-    def __init__(self, spec: RunSpec, rngs: list[random.Random], tables: CompiledRules,
+    def __init__(self, spec: RunSpec, rng: random.Random, tables: CompiledRules,
                  ruleset: Ruleset) -> None:
         self.spec = spec
         self.ruleset = ruleset
         self.t = tables
         self.movers: list[Strategy] = [
-            reference_strategy(name, rng, tables)
-            for name, rng in zip(spec.strategies, rngs, strict=True)]
+            reference_strategy(name, rng, tables) for name in spec.strategies]
 
     def deal(self, dealer: int, perm: list[int], seats: list[Chips],
              sections: list[Chips]) -> DealResult:
@@ -199,9 +198,8 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
     """
     rules, n = spec.ruleset, spec.players
     rng = random.Random(f"{spec.seed}:{j}")
-    seat_rngs = [random.Random(rng.getrandbits(64)) for _ in range(n)]
-    table: _Table = (_CompiledTable(spec, seat_rngs, tables) if spec.engine == "compiled"
-                     else _ReferenceTable(spec, seat_rngs, tables, _drawn(rules, rng)))
+    table: _Table = (_CompiledTable(spec, rng, tables) if spec.engine == "compiled"
+                     else _ReferenceTable(spec, rng, tables, _drawn(rules, rng)))
     dealer = high_cut(tables.ranks, n, rng)
     start = rules.session.start_chips
     seats: list[Chips] = [start] * n
@@ -245,13 +243,13 @@ def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
     """The first dealer (spec §5.1, 001 §03): each seat draws a card, the highest rank deals.
 
     ``ranks``: each card's rank index.  Tied seats draw again, in seat order,
-    from a fresh shuffle, until one is highest (as :func:`boodle.session.first_dealer`).
+    from a fresh pack, until one is highest (the rule of
+    :func:`boodle.session.first_dealer`, drawing only the cards drawn).
     """
     tied = list(range(players))
+    deck = range(len(ranks))
     while len(tied) > 1:
-        deck = list(range(len(ranks)))
-        rng.shuffle(deck)
-        drawn = [ranks[c] for c in deck[:len(tied)]]
+        drawn = [ranks[c] for c in rng.sample(deck, len(tied))]
         best = max(drawn)
         tied = [s for s, r in zip(tied, drawn, strict=False) if r == best]
     return tied[0]
