@@ -1,0 +1,310 @@
+"""Benchmarks: engine speed against a hand-coded Michigan, parse time, simulate scaling, memory.
+
+Run from the repository root (after ``pip install -e '.[test]'``, or with
+``PYTHONPATH=reference``)::
+
+    python bench/run.py            # about 2-3 minutes on 2 cores
+    python bench/run.py --quick    # smaller runs, for a smoke test
+    python bench/run.py --profile  # also print a pyinstrument profile of simulate
+
+Absolute numbers depend on the machine and its load; the ratios are measured
+within one run, alternating the engines round by round over the same deals
+and keeping each engine's best round (the least disturbed), so they compare
+like with like.  Not part of the unit tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import handcoded_michigan  # noqa: E402
+
+from boodle.build import load_text  # noqa: E402
+from boodle.compiled import compile_ruleset, play_deal, supports  # noqa: E402
+from boodle.compiled.agree import both_engines, seeded_picks  # noqa: E402
+from boodle.compiled.players import random_chooser  # noqa: E402
+from boodle.ledger import Ledger  # noqa: E402
+from boodle.simulate.runner import make_spec, run  # noqa: E402
+from boodle.variants import builtin_names, builtin_path, draft_paths, load  # noqa: E402
+
+PLAYERS = 4
+
+
+def conditions() -> dict[str, Any]:
+    """The machine and its load while the benchmark runs."""
+    return {"python": platform.python_version(), "cpus": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "machine": platform.machine()}
+
+
+def _perms(n: int, seed: int = 1) -> list[list[int]]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        perm = list(range(52))
+        rng.shuffle(perm)
+        out.append(perm)
+    return out
+
+
+class _Handcoded:
+    """The hand-coded engine with its own chips and players, timed block by block."""
+
+    def __init__(self) -> None:
+        self.seats, self.board = [50] * PLAYERS, [0] * 5
+        self.draws = [random.Random(s).random for s in range(PLAYERS)]
+
+    def time(self, perms: list[list[int]]) -> float:
+        play, seats, board, draws = handcoded_michigan.play_deal, self.seats, self.board, self.draws
+        start = time.process_time()
+        for k, perm in enumerate(perms):
+            play(perm, k % PLAYERS, seats, board, draws)
+        return time.process_time() - start
+
+
+class _Compiled:
+    """The compiled engine (what simulate runs) with its own chips and players."""
+
+    def __init__(self) -> None:
+        self.t = compile_ruleset(load("michigan"))
+        self.seats, self.sections = [50] * PLAYERS, [0] * 5
+        self.choosers = [random_chooser(random.Random(s)) for s in range(PLAYERS)]
+
+    def time(self, perms: list[list[int]]) -> float:
+        t, seats, sections, choosers = self.t, self.seats, self.sections, self.choosers
+        start = time.process_time()
+        for k, perm in enumerate(perms):
+            play_deal(t, PLAYERS, k % PLAYERS, perm, seats, sections, choosers)  # type: ignore[arg-type]
+        return time.process_time() - start
+
+
+def same_deals_check(deals: int = 3000) -> bool:
+    """The hand-coded and compiled engines play identical deals (winners and chips)."""
+    t = compile_ruleset(load("michigan"))
+    a_seats, a_board = [50] * PLAYERS, [0] * 5
+    b_seats, b_sections = [50] * PLAYERS, [0] * 5
+    a_draws = [random.Random(s).random for s in range(PLAYERS)]
+    choosers = [random_chooser(random.Random(s)) for s in range(PLAYERS)]
+    for k, perm in enumerate(_perms(deals, 7)):
+        w = handcoded_michigan.play_deal(perm, k % PLAYERS, a_seats, a_board, a_draws)
+        r = play_deal(t, PLAYERS, k % PLAYERS, perm, b_seats, b_sections, choosers)  # type: ignore[arg-type]
+        if w != r.winner or a_seats != b_seats or a_board != b_sections:
+            return False
+    return True
+
+
+def engines(deals: int, rounds: int, block: int = 500) -> dict[str, Any]:
+    """Michigan hands/s: hand-coded vs compiled on the same deals, and the reference engine.
+
+    The deals are cut into blocks; each block is played by both engines back to
+    back (the order alternating), ``rounds`` times over, timed in CPU time of
+    this process (time.process_time: other processes' load is not counted).
+    The ratio is the median over blocks of (hand-coded time / compiled time),
+    so a burst of cache-thrashing load spoils a few blocks, not the result.
+    """
+    perms = _perms(deals)
+    blocks = [perms[i:i + block] for i in range(0, deals, block)]
+    hand, comp = _Handcoded(), _Compiled()
+    ratios, hand_t, comp_t = [], 0.0, 0.0
+    for r in range(rounds):
+        for i, b in enumerate(blocks):
+            if (r + i) % 2:
+                c, h = comp.time(b), hand.time(b)
+            else:
+                h, c = hand.time(b), comp.time(b)
+            ratios.append(h / c)
+            hand_t, comp_t = hand_t + h, comp_t + c
+    ratios.sort()
+    shuffle = _time_shuffle(deals) * rounds
+    return {
+        "deals": deals, "rounds": rounds, "blocks": len(ratios),
+        "handcoded_hands_per_s": round(deals * rounds / hand_t),
+        "compiled_hands_per_s": round(deals * rounds / comp_t),
+        "ratio_compiled_to_handcoded": round(statistics.median(ratios), 3),
+        "ratio_quartiles": [round(ratios[len(ratios) // 4], 3),
+                            round(ratios[3 * len(ratios) // 4], 3)],
+        "ratio_of_totals": round(hand_t / comp_t, 3),
+        "ratio_of_totals_with_shuffle": round((hand_t + shuffle) / (comp_t + shuffle), 3),
+        "shuffle_per_deal_us": round(shuffle / (deals * rounds) * 1e6, 1),
+        "reference_hands_per_s": round(_reference_rate(max(100, deals // 100))),
+        "same_deals": same_deals_check(min(deals, 3000)),
+    }
+
+
+def _time_shuffle(deals: int) -> float:
+    rng, perm = random.Random(3), list(range(52))
+    start = time.process_time()
+    for _ in range(deals):
+        rng.shuffle(perm)
+    return time.process_time() - start
+
+
+def _reference_rate(deals: int) -> float:
+    spec = make_spec(load("michigan"), PLAYERS, deals, 1, ["random"], "reference")
+    start = time.perf_counter()
+    run(spec)
+    return deals / (time.perf_counter() - start)
+
+
+def variants(deals: int) -> dict[str, Any]:
+    """Hands/s of simulate (random players) for michigan, tripoli, pope-joan where built in."""
+    out: dict[str, Any] = {}
+    for name in ("michigan", "tripoli", "pope-joan"):
+        if name not in builtin_names():
+            out[name] = "not a built-in variant yet"
+            continue
+        rules = load(name)
+        engine = "compiled" if supports(rules) else "reference"
+        k = deals if engine == "compiled" else max(50, deals // 50)
+        spec = make_spec(rules, PLAYERS, k, 1, ["random"], engine)
+        start = time.perf_counter()
+        try:
+            run(spec)
+        except Exception as exc:  # report, do not hide: a variant the engines cannot play
+            out[name] = f"{engine} engine failed: {exc}"
+            continue
+        out[name] = {"engine": engine, "deals": k,
+                     "hands_per_s": round(k / (time.perf_counter() - start))}
+    return out
+
+
+def parse_times(repeat: int) -> dict[str, float]:
+    """Milliseconds to parse and build each built-in variant and draft (best of ``repeat``)."""
+    files = [builtin_path(n) for n in builtin_names()] + list(draft_paths())
+    out = {}
+    load("michigan")  # the grammar is loaded once per process; time the parse and build only
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        parse = functools.partial(load_text, text, str(path))
+        best = min(_timed(parse) for _ in range(repeat))
+        out[path.stem] = round(best * 1000, 2)
+    return out
+
+
+def _timed(f: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    f()
+    return time.perf_counter() - start
+
+
+def other_commands() -> dict[str, Any]:
+    """``boodle verify`` time and conformance cases/s, when those commands exist."""
+    helptext = subprocess.run([sys.executable, "-m", "boodle.cli", "--help"],
+                              capture_output=True, text=True).stdout
+    out: dict[str, Any] = {}
+    for command, argv in (("verify", ["verify", "michigan"]),
+                          ("conformance", ["conformance"])):
+        if f" {command} " not in helptext and f"\n    {command}" not in helptext:
+            out[command] = "command not present yet"
+            continue
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "boodle.cli", *argv],
+                              capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        out[command] = {"argv": argv, "exit": done.returncode, "seconds": round(seconds, 2),
+                        "last_line": (done.stdout.strip().splitlines() or [""])[-1]}
+    return out
+
+
+def workers(deals: int, rounds: int) -> dict[str, Any]:
+    """Simulate throughput with 1 and 2 worker processes (best of ``rounds`` each)."""
+    spec = make_spec(load("michigan"), PLAYERS, deals, 1, ["random"], "compiled")
+    one, two = [], []
+    for _ in range(rounds):
+        one.append(_timed(lambda: run(spec, workers=1)))
+        two.append(_timed(lambda: run(spec, workers=2)))
+    same = run(spec, workers=1) == run(spec, workers=2)
+    return {"deals": deals, "one_worker_deals_per_s": round(deals / min(one)),
+            "two_workers_deals_per_s": round(deals / min(two)),
+            "speedup": round(min(one) / min(two), 3), "identical_numbers": same}
+
+
+def memory(small: int, large: int) -> dict[str, Any]:
+    """Peak traced Python memory of a serial simulate run of ``small`` and ``large`` deals."""
+    out = {}
+    for k in (small, large):
+        spec = make_spec(load("michigan"), PLAYERS, k, 1, ["random"], "compiled")
+        tracemalloc.start()
+        run(spec)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        out[f"peak_kib_{k}_deals"] = round(peak / 1024, 1)
+    out["ratio"] = round(out[f"peak_kib_{large}_deals"] / out[f"peak_kib_{small}_deals"], 3)
+    return out
+
+
+def agreement(deals: int) -> bool:
+    """A sanity run of the agreement check (compiled vs reference) on ``deals`` deals."""
+    t = compile_ruleset(load("michigan"))
+    for k, perm in enumerate(_perms(deals, 9)):
+        ledger = Ledger.open(PLAYERS, t.section_names, 50)
+        both = both_engines(t, PLAYERS, k % PLAYERS, ledger, perm, seeded_picks(k))
+        if both.compiled != both.reference or both.compiled_chips != both.reference_chips:
+            return False
+    return True
+
+
+def profile(deals: int) -> str:
+    """A pyinstrument profile (text) of a serial simulate run."""
+    from pyinstrument import Profiler
+
+    spec = make_spec(load("michigan"), PLAYERS, deals, 1, ["random"], "compiled")
+    profiler = Profiler()
+    profiler.start()
+    run(spec)
+    profiler.stop()
+    return str(profiler.output_text(unicode=True, color=False, show_all=False))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small runs (a smoke test)")
+    parser.add_argument("--profile", action="store_true", help="print a simulate profile")
+    parser.add_argument("--json", metavar="F", help="also write the results as JSON to F")
+    args = parser.parse_args()
+    q = args.quick
+    results: dict[str, Any] = {"conditions_before": conditions()}
+    steps: list[tuple[str, Callable[[], Any]]] = [
+        ("engines", lambda: engines(2000 if q else 20000, 2 if q else 5)),
+        ("variants", lambda: variants(2000 if q else 20000)),
+        ("parse_ms", lambda: parse_times(2 if q else 5)),
+        ("other_commands", other_commands),
+        ("workers", lambda: workers(4000 if q else 60000, 1 if q else 2)),
+        ("memory", lambda: memory(500, 5000) if q else memory(2000, 20000)),
+        ("agreement_ok", lambda: agreement(50 if q else 300)),
+    ]
+    for name, step in steps:
+        print(f"... {name}", file=sys.stderr, flush=True)
+        results[name] = step()
+    results["conditions_after"] = conditions()
+    e, w, m = results["engines"], results["workers"], results["memory"]
+    results["targets"] = {
+        "compiled >= 0.8 x hand-coded": e["ratio_compiled_to_handcoded"] >= 0.8,
+        "2 workers >= 1.7 x 1 worker": w["speedup"] >= 1.7,
+        "memory flat in K (ratio < 1.5 for 10x deals)": m["ratio"] < 1.5,
+    }
+    print(json.dumps(results, indent=2, ensure_ascii=False))
+    if args.profile:
+        print(profile(2000 if q else 20000))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
