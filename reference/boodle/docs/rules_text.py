@@ -69,7 +69,7 @@ class Speaker:
 
     def word(self, s: str) -> str:
         """A name or word: a suit symbol, a section or phase label, else ``value.WORD``."""
-        if s in SUITS or s in self.ruleset.deck.ranks:
+        if not s or s in SUITS or s in self.ruleset.deck.ranks:
             return s
         for section in self.ruleset.board:
             if section.name == s:
