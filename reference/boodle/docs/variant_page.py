@@ -28,6 +28,9 @@ from .templates import Templates
 LAST = ("session",)
 """Ruleset fields shown at the end of a page."""
 
+NUMBERS_FROM = ("players", "deck", "board", "antes", "deal")
+"""Ruleset fields the antes and deal-size table depends on."""
+
 
 class VariantPage:
     """Builds the Markdown of one variant page in one language."""
@@ -45,7 +48,14 @@ class VariantPage:
         for name in self.order():
             if base is None or self.changed(base, name):
                 out += self.block(name, base)
+        if base is not None and self.needs_numbers(base) and not self.changed(base, "antes"):
+            out += self.numbers_table()
         return "\n".join(out).rstrip() + "\n"
+
+    def needs_numbers(self, base: m.Ruleset | None) -> bool:
+        """Whether the page shows the numbers table: always, or for a house rule that changes
+        what they depend on (:data:`NUMBERS_FROM`)."""
+        return base is None or any(self.changed(base, name) for name in NUMBERS_FROM)
 
     def base(self) -> m.Ruleset | None:
         """The built-in base of a house rule, or ``None``."""
