@@ -65,16 +65,26 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play deals with built-in strategies and print the trace",
                           description="Play a whole session (or --deals K deals) of a variant "
                           "with built-in strategies and print a readable trace.")
-    play.add_argument("variant", metavar="VARIANT",
+    play.add_argument("variant", metavar="VARIANT", nargs="?",
                       help="a built-in variant name or a .boodle file")
-    play.add_argument("--players", type=int, required=True, metavar="N")
-    play.add_argument("--seed", type=int, default=0, metavar="S")
+    play.add_argument("--players", type=int, metavar="N", help="required unless --resume")
+    play.add_argument("--seed", type=int, metavar="S", help="default 0")
     play.add_argument("--deals", type=int, metavar="K",
                       help="play exactly K deals (default: the variant's whole session)")
-    play.add_argument("--strategy", default="random", metavar="NAME",
+    play.add_argument("--strategy", metavar="NAME",
                       help="strategy for every seat: random or greedy (default random)")
     play.add_argument("--json", action="store_true", help="print the typed events as JSON lines")
+    play.add_argument("--ledger", metavar="FILE.sqlite",
+                      help="record every deal in this SQLite ledger (one transaction per deal)")
+    play.add_argument("--session", metavar="NAME",
+                      help="the session's name in the ledger (default: the variant's name)")
+    play.add_argument("--resume", metavar="FILE.sqlite",
+                      help="continue the ledger's session from its last complete deal")
     play.set_defaults(func=cmd_play)
+
+    from .store_cli import add_parser as add_ledger
+
+    add_ledger(sub)
 
     from .simulate.command import add_parser as add_simulate
 
@@ -170,6 +180,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .trace import render_jsonl, render_text
     from .variants import load
 
+    if _play_usage_error(args):
+        return EXIT_USAGE
+    if args.resume is not None:
+        from .store_cli import cmd_play_recorded
+
+        return cmd_play_recorded(args, None)
+    args.seed = 0 if args.seed is None else args.seed
+    args.strategy = args.strategy or "random"
     ruleset = load(args.variant)
     if args.players not in ruleset.players:
         raise BoodleError(
@@ -184,11 +202,34 @@ def cmd_play(args: argparse.Namespace) -> int:
                           hint="strategies: " + ", ".join(sorted(STRATEGIES)))
     if not any(isinstance(p, StopsPhase) for p in ruleset.phases):
         raise BoodleError(f"{ruleset.name} has no stops phase to play")
+    if args.ledger is not None:
+        from .store_cli import cmd_play_recorded
+
+        return cmd_play_recorded(args, ruleset)
     result = play_session(ruleset, args.players, args.seed,
                           strategies=[args.strategy] * args.players, deals=args.deals)
     out = render_jsonl(result.events) if args.json else render_text(result.events)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return EXIT_OK
+
+
+def _play_usage_error(args: argparse.Namespace) -> bool:
+    """Print a usage error for options of ``play`` that do not go together (True if any)."""
+    problem = None
+    if args.resume is not None:
+        given = [o for o, v in (("VARIANT", args.variant), ("--players", args.players),
+                                ("--seed", args.seed), ("--deals", args.deals),
+                                ("--strategy", args.strategy), ("--ledger", args.ledger))
+                 if v is not None]
+        if given:
+            problem = f"--resume continues the stored session; do not give {', '.join(given)}"
+    elif args.variant is None or args.players is None:
+        problem = "give a VARIANT and --players N (or --resume FILE.sqlite)"
+    elif args.session is not None and args.ledger is None:
+        problem = "--session names a session in a ledger: add --ledger FILE.sqlite"
+    if problem:
+        print(f"boodle play: error: {problem}", file=sys.stderr)
+    return problem is not None
 
 
 # ---------------------------------------------------------------- docs
