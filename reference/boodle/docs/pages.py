@@ -6,8 +6,10 @@ Each function returns one page's Markdown; :mod:`boodle.docs.site` writes them.
 from __future__ import annotations
 
 from .. import model as m
+from ..errors import Span
 from ..variants import builtin_path
 from .rules_text import Speaker
+from .spans import SpanIndex
 from .specref import Case, case_anchor
 from .templates import Templates
 
@@ -51,27 +53,50 @@ def _stops(r: m.Ruleset) -> m.StopsPhase | None:
     return next((p for p in r.phases if isinstance(p, m.StopsPhase)), None)
 
 
-def _cells(r: m.Ruleset, t: Templates) -> dict[str, str]:
-    say = Speaker(r, t)
-    stops = _stops(r)
-    none = t.text("page.matrix.none")
-    widow = " ".join(say.field(r.deal, f) for f in ("widow_position", "widow_visibility"))
-    if r.widow_sale is not None:
-        widow += " " + " ".join(say.field(r.widow_sale, "mode").split())
-    return {
-        "players": f"{r.players.low}–{r.players.high}",
-        "ace": _ace(r, t),
-        "board": ", ".join(s.label for s in r.board) or none,
-        "lead": say.phrase(stops.first_lead) if stops else none,
-        "restart": (say.phrase(stops.restart) + ". " + say.field(stops, "fallback"))
-        if stops else none,
-        "widow": widow,
-        "claims": say.field(stops, "claims") if stops else none,
-        "payments": " ".join(say.phrase(stops.going_out).split()) if stops else none,
-        "phases": ", ".join(say.phrase(p) for p in r.phases) or none,
-        "session": " ".join(t for t in (say.field(r.session, "rotations"),
-                                         say.field(r.session, "ties")) if t),
-    }
+def dsl_words(span: Span) -> str:
+    """The rules-file text of a one-line construct after its ``key:`` (comments dropped)."""
+    lines = span.text.splitlines()[span.line - 1:span.end_line]
+    text = " ".join(line.split("#")[0].strip() for line in lines)
+    if span.end_line == span.line:
+        text = lines[0][span.column - 1:span.end_column - 1] if lines else text
+    return " ".join(text.split(":", 1)[-1].split())
+
+
+class _Cells:
+    """The matrix cells of one variant: the rules file's own words, or the default."""
+
+    def __init__(self, r: m.Ruleset, t: Templates) -> None:
+        self.r, self.t, self.say = r, t, Speaker(r, t)
+        self.where = SpanIndex.of(r)
+
+    def rule(self, obj: object, name: str) -> str:
+        value = getattr(obj, name)
+        span = self.where(obj, name, value)
+        if span is not None and span.text:
+            return f"`{dsl_words(span)}`"
+        shown = value if isinstance(value, str) else self.say.field(obj, name)
+        return f"{shown} ({self.t.text('page.matrix.default')})"
+
+    def all(self) -> dict[str, str]:
+        r, t = self.r, self.t
+        stops = _stops(r)
+        none = t.text("page.matrix.none")
+        widow = self.rule(r.deal, "widow_position")
+        if r.widow_sale is not None:
+            widow += " · " + self.rule(r.widow_sale, "mode")
+        out = {
+            "players": f"{r.players.low}–{r.players.high}",
+            "ace": _ace(r, t),
+            "board": ", ".join(s.label for s in r.board) or none,
+            "phases": ", ".join(self.say.phrase(p) for p in r.phases) or none,
+            "session": self.rule(r.session, "rotations") + " · " + self.rule(r.session, "ties"),
+        }
+        rules = {"lead": ("first_lead",), "restart": ("restart", "fallback"),
+                 "claims": ("claims",), "payments": ("going_out",)}
+        for row, names in rules.items():
+            out[row] = " · ".join(self.rule(stops, n) for n in names) if stops else none
+        out["widow"] = widow
+        return out
 
 
 MATRIX_ROWS = ("players", "ace", "board", "lead", "restart", "widow", "claims", "payments",
@@ -81,9 +106,10 @@ MATRIX_ROWS = ("players", "ace", "board", "lead", "restart", "widow", "claims", 
 
 def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     """One row per rule dimension, one column per variant."""
-    cells = {r.name: _cells(r, t) for r in rulesets}
+    cells = {r.name: _Cells(r, t).all() for r in rulesets}
     head = [t.text("page.matrix_rule"), *(f"[{r.name}](variants/{r.name}.md)" for r in rulesets)]
-    out = [f"# {t.text('page.matrix_title')}", "", t.text("page.matrix_intro"), "",
+    out = ["---", "hide:", "  - navigation", "  - toc", "---", "",
+           f"# {t.text('page.matrix_title')}", "", t.text("page.matrix_intro"), "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for row in MATRIX_ROWS:
         values = [cells[r.name][row].replace("|", "\\|") for r in rulesets]
