@@ -145,3 +145,17 @@ def test_rule_links_land_on_highlighted_lines() -> None:
     source = (site / "sources" / "michigan" / "index.html").read_text(encoding="utf-8")
     assert '<span class="kd">variant</span>' in source  # the boodle lexer highlighted it
     assert '<span class="k">lowest</span>' in source
+
+
+def test_the_worked_example_deals_every_card_and_keeps_every_chip(michigan: Ruleset) -> None:
+    from boodle.docs.example import example_markdown
+
+    text = re.sub(r"<[^>]+>", "", example_markdown(michigan, load("en")))
+    dealt = [card for line in text.splitlines() if re.match(r"^- ([A-D]|Widow): ", line)
+             for card in line.split(": ", 1)[1].split()]
+    assert len(dealt) == 52 and len(set(dealt)) == 52  # 4 hands and the widow (001 §03)
+    ledgers = re.findall(r"Ledger: (.*) · board: (.*)", text)
+    assert ledgers, "no ledger after a claim or at the end"
+    for seats, board in ledgers:  # 4 players × 50 chips, wherever they are (spec §9)
+        amounts = [int(x.rsplit(" ", 1)[1]) for x in (seats + ", " + board).split(", ")]
+        assert sum(amounts) == 200

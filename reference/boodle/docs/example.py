@@ -16,7 +16,9 @@ from ..cards import SUIT_COLOUR, Card
 from ..errors import BoodleError
 from ..events import (
     Ante,
+    CarryOver,
     Claim,
+    Cut,
     DealCards,
     DealEnd,
     DealStart,
@@ -35,7 +37,7 @@ from ..events import (
 from ..ledger import Account, Ledger, SeatAccount
 from ..model import Ruleset
 from ..session import play_session
-from ..trace import seat_name
+from ..trace import render_text, seat_name
 from .templates import Templates
 
 SEED = 1
@@ -64,6 +66,7 @@ class _Page:
                                   ruleset.session.start_chips)
         self.lines: list[str] = []
         self.antes: list[Ante] = []
+        self.run = False  # a run is going: stops and claims nest under its plays
 
     def who(self, account: Account) -> str:
         if isinstance(account, SeatAccount):
@@ -76,10 +79,14 @@ class _Page:
     def ledger_line(self) -> str:
         seats = ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(self.ledger.seats))
         board = ", ".join(f"{self.section(n)} {v}" for n, v in self.ledger.sections)
-        return "    " + self.t.text("page.example_ledger", seats=seats, board=board)
+        return self.t.text("page.example_ledger", seats=seats, board=board)
 
     def say(self, key: str, indent: int = 1, **kw: Any) -> None:
-        self.lines.append("    " * indent + "- " + self.t.text(key, **kw))
+        self.item(self.t.text(key, **kw), indent)
+
+    def item(self, text: str, indent: int = 1) -> None:
+        """A list item; ``indent`` 1 nests it under the run's plays when a run is going."""
+        self.lines.append("    " * (indent if self.run else 0) + "- " + text)
 
     def flush_antes(self) -> None:
         if not self.antes:
@@ -107,6 +114,10 @@ class _Page:
         handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
+        elif type(e) not in _SILENT:  # an event without a template: the trace's own words
+            text = "; ".join(render_text([e]).split("\n")).strip("; ").replace(":;", ":")
+            if text:
+                self.item(" ".join(text.split()))
 
 
 def _deal_start(p: _Page, e: DealStart) -> None:
@@ -123,6 +134,7 @@ def _dealt(p: _Page, e: DealCards) -> None:
 
 
 def _lead(p: _Page, e: Lead) -> None:
+    p.run = True
     key = "page.example_restart" if e.restart else "page.example_lead"
     p.lines.append("- " + p.t.text(key, seat=seat_name(e.seat), card=card_html(e.card)))
 
@@ -134,9 +146,9 @@ def _stop(p: _Page, e: Stop) -> None:
 
 
 def _claim(p: _Page, e: Claim) -> None:
-    p.say("page.example_claim", seat=seat_name(e.seat), section=p.section(e.section),
-          amount=int(e.amount))
-    p.lines.append(p.ledger_line())
+    text = p.t.text("page.example_claim", seat=seat_name(e.seat), section=p.section(e.section),
+                    amount=int(e.amount))
+    p.item(f"{text}<br><small>{p.ledger_line()}</small>")
 
 
 def _payment(p: _Page, e: Payment) -> None:
@@ -146,9 +158,10 @@ def _payment(p: _Page, e: Payment) -> None:
 
 
 def _end(p: _Page, e: DealEnd) -> None:
+    p.run = False
     key = "page.example_end_win" if e.winner is not None else "page.example_end_none"
     p.lines += ["", p.t.text(key, seat=seat_name(e.winner) if e.winner is not None else ""),
-                "", p.ledger_line().strip()]
+                "", p.ledger_line()]
 
 
 _HANDLERS: dict[type, Callable[[_Page, Any], None]] = {
@@ -170,6 +183,10 @@ _HANDLERS: dict[type, Callable[[_Page, Any], None]] = {
     Payment: _payment,
     DealEnd: _end,
 }
+
+
+_SILENT: tuple[type, ...] = (Cut, CarryOver)
+"""Events the page leaves out: the first dealer's cut, carry-over (the ledger shows it)."""
 
 
 def example_markdown(ruleset: Ruleset, t: Templates) -> str:
