@@ -120,6 +120,14 @@ def test_conformance_case_links_are_generic(tmp_path: Path, michigan: Ruleset) -
     assert "pinned by [restart-other-suit-1a2b](../reference/cases.md#case-restart-other-suit-" \
            "1a2b)" in text
     assert "tripoli-restart" not in text
+    # a case pinning the rule itself (§6.4/last-player, as conformance/spec-rules.json names
+    # rules) is preferred to one pinning only its section
+    (tmp_path / "c.json").write_text(json.dumps(
+        {"id": "restart-by-last-player", "variant": {"name": "michigan"},
+         "pins": ["§6.4/last-player", "§6.1/left-of-dealer"]}))
+    text = page(michigan, refs=RuleRefs(load("en"), "michigan", find_cases(tmp_path)))
+    restart = next(line for line in text.splitlines() if "After a stop" in line)
+    assert "restart-by-last-player" in restart and "restart-other-suit-1a2b" not in restart
 
 
 def test_the_site_builds_strictly_with_every_page() -> None:

@@ -52,7 +52,7 @@ class RuleRefs:
         section = spec_section(rule.key)
         if section:
             parts.append(self.t.text("page.rule_spec", section=spec_link(section, self.up)))
-        pinned = cases_for(self.cases, self.variant, section)
+        pinned = cases_for(self.cases, self.variant, section, rule.tags)
         if pinned:
             links = ", ".join(f"[{c.id}]({self.up}reference/cases.md#{case_anchor(c.id)})"
                               for c in pinned[:5])

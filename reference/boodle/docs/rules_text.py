@@ -38,6 +38,7 @@ class Rule:
     key: str
     text: str
     span: Span | None
+    tags: tuple[str, ...] = ()
 
 
 class Speaker:
@@ -117,8 +118,20 @@ class Speaker:
                 if span is None and where is not None:
                     span = where(obj, name, v)
                 if text.strip():
-                    out.append(Rule(key, text, span))
+                    out.append(Rule(key, text, span, _tags(v if items is None else item)))
         return out
+
+
+def _tags(value: Any) -> tuple[str, ...]:
+    """The construct values of a rule (words of its literal fields), to match case pins."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, bool):
+        return ()
+    if dataclasses.is_dataclass(value):
+        return tuple(str(getattr(value, f.name)) for f in dataclasses.fields(value)
+                     if isinstance(getattr(value, f.name), str))
+    return ()
 
 
 _PLAIN = frozenset({"name", "label", "title", "about", "base"})

@@ -101,6 +101,7 @@ class Case:
     variant: str | None
     sections: tuple[str, ...]
     description: str
+    pins: tuple[str, ...] = ()
 
 
 def _strings(value: Any) -> list[str]:
@@ -123,7 +124,7 @@ def _case(obj: dict[str, Any], file: str) -> Case | None:
         variant = variant.get("name")
     desc = obj.get("description", "")
     return Case(obj["id"], file, variant if isinstance(variant, str) else None, sections,
-                desc if isinstance(desc, str) else "")
+                desc if isinstance(desc, str) else "", tuple(pinned))
 
 
 def find_cases(root: Path) -> list[Case]:
@@ -143,12 +144,21 @@ def find_cases(root: Path) -> list[Case]:
     return sorted(cases, key=lambda c: c.id)
 
 
-def cases_for(cases: list[Case], variant: str, section: str | None) -> list[Case]:
-    """The cases of ``variant`` (or of none) pinning ``section`` or a section below it."""
+def cases_for(cases: list[Case], variant: str, section: str | None,
+              tags: tuple[str, ...] = ()) -> list[Case]:
+    """The cases of ``variant`` (or of none) pinning ``section`` or a section below it.
+
+    Where cases pin a rule id ``§N/slug`` whose slug is one of ``tags`` (the
+    construct values of the rule, ``left of dealer`` → ``left-of-dealer``),
+    only those are returned: they pin this very rule.
+    """
     if section is None:
         return []
-    return [c for c in cases if c.variant in (None, variant)
-            and any(s == section or s.startswith(section + ".") for s in c.sections)]
+    found = [c for c in cases if c.variant in (None, variant)
+             and any(s == section or s.startswith(section + ".") for s in c.sections)]
+    exact = {f"{section}/{slugify(tag)}" for tag in tags}
+    precise = [c for c in found if exact & set(c.pins)]
+    return precise or found
 
 
 def case_anchor(case_id: str) -> str:
