@@ -21,9 +21,11 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -162,7 +164,8 @@ def _reference_rate(deals: int) -> float:
 
 
 def variants(deals: int) -> dict[str, Any]:
-    """Hands/s of simulate (random players) for michigan, tripoli, pope-joan where built in."""
+    """Hands per CPU second of simulate (random players, serial, session overhead included)
+    for michigan, tripoli and pope-joan where they are built in."""
     out: dict[str, Any] = {}
     for name in ("michigan", "tripoli", "pope-joan"):
         if name not in builtin_names():
@@ -172,14 +175,14 @@ def variants(deals: int) -> dict[str, Any]:
         engine = "compiled" if supports(rules) else "reference"
         k = deals if engine == "compiled" else max(50, deals // 50)
         spec = make_spec(rules, PLAYERS, k, 1, ["random"], engine)
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             run(spec)
         except Exception as exc:  # report, do not hide: a variant the engines cannot play
             out[name] = f"{engine} engine failed: {exc}"
             continue
         out[name] = {"engine": engine, "deals": k,
-                     "hands_per_s": round(k / (time.perf_counter() - start))}
+                     "hands_per_cpu_s": round(k / (time.process_time() - start))}
     return out
 
 
@@ -202,36 +205,71 @@ def _timed(f: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def other_commands() -> dict[str, Any]:
-    """``boodle verify`` time and conformance cases/s, when those commands exist."""
-    helptext = subprocess.run([sys.executable, "-m", "boodle.cli", "--help"],
-                              capture_output=True, text=True).stdout
-    out: dict[str, Any] = {}
-    for command, argv in (("verify", ["verify", "michigan"]),
-                          ("conformance", ["conformance"])):
-        if f" {command} " not in helptext and f"\n    {command}" not in helptext:
-            out[command] = "command not present yet"
-            continue
+def _commands() -> str:
+    return subprocess.run([sys.executable, "-m", "boodle.cli", "--help"],
+                          capture_output=True, text=True).stdout
+
+
+def verify_time() -> dict[str, Any] | str:
+    """Seconds of ``boodle verify michigan``, once the command exists."""
+    if "\n    verify" not in _commands():
+        return "command not present yet"
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "boodle.cli", "verify", "michigan"],
+                          capture_output=True, text=True)
+    return {"exit": done.returncode, "seconds": round(time.perf_counter() - start, 2),
+            "last_line": (done.stdout.strip().splitlines() or [""])[-1]}
+
+
+def conformance_rate(quick: bool) -> dict[str, Any] | str:
+    """Cases/s of ``boodle conformance run`` against the reference interpreter (its ``serve``)."""
+    if "\n    conformance" not in _commands():
+        return "command not present yet"
+    impl = f"{sys.executable} -m boodle.cli conformance serve"
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        argv = [sys.executable, "-m", "boodle.cli", "conformance", "run", "--impl", impl,
+                "--json", str(report), *(["--variant", "michigan"] if quick else [])]
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "boodle.cli", *argv],
-                              capture_output=True, text=True)
-        seconds = time.perf_counter() - start
-        out[command] = {"argv": argv, "exit": done.returncode, "seconds": round(seconds, 2),
-                        "last_line": (done.stdout.strip().splitlines() or [""])[-1]}
-    return out
+        done = subprocess.run(argv, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        if not report.is_file():
+            return {"exit": done.returncode, "error": done.stderr.strip()[-300:]}
+        data = json.loads(report.read_text())
+    cases, seconds = len(data.get("cases", [])), float(data.get("seconds", wall))
+    return {"exit": done.returncode, "cases": cases, "counts": data.get("counts"),
+            "seconds_runner": round(seconds, 2), "seconds_wall": round(wall, 2),
+            "cases_per_s": round(cases / seconds, 1) if seconds else None}
 
 
 def workers(deals: int, rounds: int) -> dict[str, Any]:
-    """Simulate throughput with 1 and 2 worker processes (best of ``rounds`` each)."""
+    """Simulate throughput with 1 and 2 worker processes (best of ``rounds`` each).
+
+    Wall-clock speedup is what a user sees, and it needs two free cores; on a
+    shared machine it is also reported as a CPU-time estimate: the serial run's
+    CPU time over the CPU time each of the 2 workers spent (their total / 2),
+    i.e. the speedup the same work would get from two idle cores.
+    """
     spec = make_spec(load("michigan"), PLAYERS, deals, 1, ["random"], "compiled")
-    one, two = [], []
+    one, two, one_cpu, two_cpu = [], [], [], []
     for _ in range(rounds):
-        one.append(_timed(lambda: run(spec, workers=1)))
-        two.append(_timed(lambda: run(spec, workers=2)))
+        start, cpu = time.perf_counter(), time.process_time()
+        run(spec, workers=1)
+        one.append(time.perf_counter() - start)
+        one_cpu.append(time.process_time() - cpu)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start, cpu = time.perf_counter(), time.process_time()
+        run(spec, workers=2)
+        two.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        two_cpu.append(max(children / 2, time.process_time() - cpu))
     same = run(spec, workers=1) == run(spec, workers=2)
     return {"deals": deals, "one_worker_deals_per_s": round(deals / min(one)),
             "two_workers_deals_per_s": round(deals / min(two)),
-            "speedup": round(min(one) / min(two), 3), "identical_numbers": same}
+            "speedup": round(min(one) / min(two), 3),
+            "speedup_cpu_estimate": round(min(one_cpu) / min(two_cpu), 3),
+            "identical_numbers": same}
 
 
 def memory(small: int, large: int) -> dict[str, Any]:
@@ -283,7 +321,8 @@ def main() -> int:
         ("engines", lambda: engines(2000 if q else 20000, 2 if q else 5)),
         ("variants", lambda: variants(2000 if q else 20000)),
         ("parse_ms", lambda: parse_times(2 if q else 5)),
-        ("other_commands", other_commands),
+        ("verify", verify_time),
+        ("conformance", lambda: conformance_rate(q)),
         ("workers", lambda: workers(4000 if q else 60000, 1 if q else 2)),
         ("memory", lambda: memory(500, 5000) if q else memory(2000, 20000)),
         ("agreement_ok", lambda: agreement(50 if q else 300)),
@@ -295,7 +334,8 @@ def main() -> int:
     e, w, m = results["engines"], results["workers"], results["memory"]
     results["targets"] = {
         "compiled >= 0.8 x hand-coded": e["ratio_compiled_to_handcoded"] >= 0.8,
-        "2 workers >= 1.7 x 1 worker": w["speedup"] >= 1.7,
+        "2 workers >= 1.7 x 1 worker (wall clock)": w["speedup"] >= 1.7,
+        "2 workers >= 1.7 x 1 worker (CPU-time estimate)": w["speedup_cpu_estimate"] >= 1.7,
         "memory flat in K (ratio < 1.5 for 10x deals)": m["ratio"] < 1.5,
     }
     print(json.dumps(results, indent=2, ensure_ascii=False))
