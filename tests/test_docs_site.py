@@ -168,3 +168,20 @@ def test_the_worked_example_deals_every_card_and_keeps_every_chip(michigan: Rule
     for seats, board in ledgers:  # 4 players × 50 chips, wherever they are (spec §9)
         amounts = [int(x.rsplit(" ", 1)[1]) for x in (seats + ", " + board).split(", ")]
         assert sum(amounts) == 200
+
+
+def test_the_boodle_lexer_is_registered_and_knows_the_grammar_words() -> None:
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+    from pygments.token import Comment, Keyword, Name, Number
+
+    from boodle.docs.lexer import BoodleLexer
+
+    assert isinstance(get_lexer_by_name("boodle"), BoodleLexer)  # the package's entry point
+    assert isinstance(get_lexer_for_filename("house.boodle"), BoodleLexer)
+    tokens = [(kind, text) for kind, text in BoodleLexer().get_tokens(
+        "  restart: last player, lowest of other suit  # 001 §05\n  boodle 10♥\n")
+        if text.strip()]
+    assert (Keyword, "restart") in tokens and (Keyword, "lowest") in tokens
+    assert (Name.Constant, "10♥") in tokens
+    assert (Comment.Single, "# 001 §05") in tokens
+    assert all(kind is not Number.Integer for kind, text in tokens if text == "10♥")
