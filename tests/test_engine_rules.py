@@ -327,8 +327,8 @@ def test_pending_features_are_listed_and_refused_at_the_deal() -> None:
     rules = replace(MICHIGAN, widow_sale=sale, phases=(holding, *MICHIGAN.phases),
                     antes=(AnteLine("each player", 1, ("A♥",), chosen=True),))
     assert pending_features(rules) == ["chosen-boodle antes"]
-    # a phase of a kind no stage plays yet is not refused: the deal skips it, and says so
-    assert skipped_phases(rules) == ["boodle (holding)"]
+    # every phase kind has a stage now (holding: spec §8.1), so no phase is skipped
+    assert skipped_phases(rules) == []
     with pytest.raises(NotSupported, match="chosen-boodle antes"):
         deal(rules, (cards("2♣"), cards("3♣"), cards("4♣"), cards("5♣")))
 
@@ -391,12 +391,12 @@ def test_reshuffle_and_redeal_allows_a_misdeal_only_before_the_first_move() -> N
         misdeal(rules, state, deck_order=rules.deck.cards())
 
 
-def test_trump_boodles_are_pending_and_drawn_ones_must_be_drawn_first() -> None:
+def test_trump_boodles_are_played_and_drawn_ones_must_be_drawn_first() -> None:
     board = (Section("king", "King", "boodle", (), ("K",), "trumps"),
              Section("first", "First", "boodle", (), (), "drawn"), *MICHIGAN.board[4:])
     rules = replace(MICHIGAN, board=board, antes=(AnteLine("each player", 1, ("kitty",)),),
                     deal=replace(MICHIGAN.deal, trumps="last widow card"))
-    assert pending_features(rules) == ["trumps (sections king)"]
+    assert pending_features(rules) == []  # trumps: the trumps stage (spec §5.2)
     drawn_only = replace(rules, board=board[1:], deal=MICHIGAN.deal)
     assert pending_features(drawn_only) == []
     with pytest.raises(BoodleError, match="drawn once per session"):

@@ -141,6 +141,20 @@ def test_the_high_cut_deals_to_the_highest_rank_and_ties_draw_again() -> None:
     assert high_cut(ranks, 4, Draws([0, 12, 5, 25], [2, 10])) == 3  # type: ignore[arg-type]
 
 
+def test_other_first_dealer_rules_are_the_session_modules() -> None:
+    from dataclasses import replace
+
+    from boodle.compiled import compile_ruleset
+    from boodle.session import first_dealer
+    from boodle.simulate.runner import _first_dealer
+
+    rules = replace(MICHIGAN, deal=replace(MICHIGAN.deal, first_dealer="first dealt"))
+    tables = compile_ruleset(MICHIGAN)
+    for seed in range(50):
+        expected, _ = first_dealer(rules, 5, random.Random(seed))
+        assert _first_dealer(rules, tables, 5, random.Random(seed)) == expected
+
+
 def test_the_high_cut_is_fair() -> None:
     ranks = [MICHIGAN.deck.rank_index(c) for c in MICHIGAN.deck.cards()]
     rng = random.Random(4)

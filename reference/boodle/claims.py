@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .cards import Card
 from .events import Claim, Event
+from .holding import paying_cards
 from .ledger import seat, section
 from .model import Ruleset, Section
 from .state import DealState
@@ -19,23 +20,24 @@ __all__ = ["claims_of", "take"]
 def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple[str, ...]:
     """Sections that ``who`` playing ``card`` claims (spec §6.6, 001 §05).
 
-    A boodle section is claimed by playing its card (fixed, or drawn and
-    bound for the session); a fixed ``set`` when one player has played all
-    its cards; a ``same suit`` set when one player has played all its ranks
-    in one suit.  Valid before or after ``card`` is played.
+    A boodle section is claimed by playing its card (fixed, drawn and bound
+    for the session, or its rank in the deal's trump suit); a ``set`` when
+    one player has played all its cards (fixed, or its ranks in the trump
+    suit), in any order (Pope Joan's Intrigue: the knave always comes before
+    the queen in a run); a ``same suit`` set when one player has played all
+    its ranks in one suit.  Valid before or after ``card`` is played.
     """
     def mine(c: Card) -> bool:
         place = state.place(c)
         return c == card or (place is not None and place.kind == "played" and place.seat == who)
 
     def completes(s: Section) -> bool:
-        if s.kind == "boodle":
-            return s.suit_rule in ("fixed", "drawn") and card in s.cards
-        if s.kind != "set" or s.suit_rule not in ("fixed", "same suit"):
+        if s.kind not in ("boodle", "set"):
             return False
-        if s.suit_rule == "fixed":
-            return card in s.cards and all(mine(c) for c in s.cards)
-        return card.rank in s.ranks and all(mine(Card(r, card.suit)) for r in s.ranks)
+        cards = paying_cards(s, state.trump)  # fixed, drawn and bound, or of trumps (spec §3)
+        if cards is None:  # a same-suit set: all its ranks in the card's suit
+            return card.rank in s.ranks and all(mine(Card(r, card.suit)) for r in s.ranks)
+        return card in cards and (s.kind == "boodle" or all(mine(c) for c in cards))
 
     return tuple(s.name for s in ruleset.board if completes(s))
 

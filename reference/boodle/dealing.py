@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .cards import Card
 from .errors import BoodleError
@@ -78,14 +79,20 @@ def new_deal(
     """A deal's state with every card in the pack, to be dealt from ``deck_order``.
 
     Or, given ``hands`` (by seat) and ``widow``, dealt as given; with
-    ``hands`` and no ``widow`` every undealt card is the widow.  Raises
+    ``hands`` and no ``widow`` every undealt card is the widow.  The widow's
+    cards are in the order dealt (a given ``widow``: as given; undealt cards:
+    deck order), and its last is the card turned up for trumps.  Raises
     :class:`BoodleError` for a deal that is not a partition of the deck.
     """
     dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow)
     try:
-        return DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger)
+        state = DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger)
     except ValueError as e:
         raise BoodleError(f"bad deal: {e}") from None
+    if ruleset.deal.trumps == "last widow card" and rest:
+        # spec §5.2: the widow's last-dealt card is turned up (the trumps stage shows it)
+        state = replace(state, turn_up=rest[-1])
+    return state
 
 
 def _the_deal(

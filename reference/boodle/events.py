@@ -18,6 +18,7 @@ from typing import ClassVar, Literal
 from .cards import Card
 from .ledger import Account, Ledger, Transfer, chips_json
 from .model import Chips
+from .poker import PokerHand
 
 StopReason = Literal["top rank", "widow", "played", "not in deck", "out of play"]
 How = Literal["buy", "bid", "swap"]
@@ -43,6 +44,57 @@ class Cut:
     def to_json(self) -> dict[str, object]:
         draws = [{"seat": s, "card": str(c)} for s, c in self.draws]
         return {"kind": self.kind, "draws": draws, "dealer": self.dealer}
+
+
+@dataclass(frozen=True)
+class FirstDealt:
+    """The first dealer by a deal face up (spec §5.1, ``first dealer: first RANK dealt``).
+
+    ``dealt``: (seat, card) in the order dealt, clockwise from seat 0, up to
+    and including the first card of ``rank``; ``dealer``: who received it.
+    """
+
+    kind: ClassVar[str] = "first-dealt"
+    dealt: tuple[tuple[int, Card], ...]
+    rank: str
+    dealer: int
+
+    def to_json(self) -> dict[str, object]:
+        dealt = [{"seat": s, "card": str(c)} for s, c in self.dealt]
+        return {"kind": self.kind, "dealt": dealt, "rank": self.rank, "dealer": self.dealer}
+
+
+@dataclass(frozen=True)
+class TurnUp:
+    """The widow's last-dealt card is turned up: its suit is trumps for the deal (spec §5.2)."""
+
+    kind: ClassVar[str] = "turn-up"
+    card: Card
+    trump: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "card": str(self.card), "trump": self.trump}
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """A poker phase's showdown (spec §8.2): each player's best hand and the best seats.
+
+    ``hands``: (seat, best hand) clockwise from the dealer's left;
+    ``winners``: the seats with the best hand, clockwise from the dealer's
+    left (several: a tie, and they split the pot).
+    """
+
+    kind: ClassVar[str] = "showdown"
+    phase: str
+    hands: tuple[tuple[int, PokerHand], ...]
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        hands = [{"seat": s, "category": h.category, "cards": _cards(h.cards)}
+                 for s, h in self.hands]
+        return {"kind": self.kind, "phase": self.phase, "hands": hands,
+                "winners": list(self.winners)}
 
 
 @dataclass(frozen=True)
@@ -464,6 +516,9 @@ class SessionEnd:
 Event = (
     BoodlesDrawn
     | Cut
+    | FirstDealt
+    | TurnUp
+    | Showdown
     | DealStart
     | Ante
     | Misdeal
@@ -524,6 +579,7 @@ __all__ = [
     "DealEnd",
     "DealStart",
     "Event",
+    "FirstDealt",
     "FlipColour",
     "GoOut",
     "How",
@@ -535,11 +591,13 @@ __all__ = [
     "PhaseSkipped",
     "Play",
     "SessionEnd",
+    "Showdown",
     "Split",
     "Stop",
     "StopPaid",
     "StopReason",
     "Transfer",
+    "TurnUp",
     "WidowBid",
     "WidowExchange",
     "WidowPass",

@@ -22,7 +22,8 @@ from typing import Any, cast
 
 from .cards import Card
 from .engine import apply, legal_moves, shuffled_deck, start_deal
-from .events import Cut, Event, SessionEnd, Split
+from .errors import BoodleError
+from .events import Cut, Event, FirstDealt, SessionEnd, Split
 from .ledger import Ledger, seat, section
 from .model import Chips, Ruleset
 from .second_pack import draw_boodles
@@ -48,7 +49,15 @@ class SessionResult:
 
 
 def first_dealer(ruleset: Ruleset, players: int, rng: random.Random) -> tuple[int, list[Event]]:
-    """High cut (001 §03): each seat draws a card; the highest rank deals; ties draw again."""
+    """The first dealer (spec §5.1) and the events of the draw.
+
+    ``high cut`` (001 §03): each seat draws a card; the highest rank deals;
+    ties draw again.  ``first RANK dealt`` (Pope Joan, Hoyle's Games
+    Modernized: "the player to whom the first knave falls"): a shuffled deck
+    is dealt face up clockwise from seat 0 until the first card of RANK.
+    """
+    if ruleset.deal.first_dealer == "first dealt":
+        return _first_dealt(ruleset, players, rng)
     events: list[Event] = []
     tied = list(range(players))
     while True:
@@ -59,6 +68,17 @@ def first_dealer(ruleset: Ruleset, players: int, rng: random.Random) -> tuple[in
         events.append(Cut(draws, tied[0] if len(tied) == 1 else None))
         if len(tied) == 1:
             return tied[0], events
+
+
+def _first_dealt(ruleset: Ruleset, players: int, rng: random.Random) -> tuple[int, list[Event]]:
+    """Deal face up from seat 0 until the first card of the rank (the build ensures one)."""
+    rank = ruleset.deal.first_dealer_rank
+    dealt: list[tuple[int, Card]] = []
+    for i, card in enumerate(shuffled_deck(ruleset, rng)):
+        dealt.append((i % players, card))
+        if card.rank == rank:
+            return i % players, [FirstDealt(tuple(dealt), rank, i % players)]
+    raise BoodleError(f"the deck of {ruleset.name} has no {rank} to choose the first dealer")
 
 
 def play_deal(

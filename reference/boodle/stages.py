@@ -2,7 +2,8 @@
 
 A deal runs the stages of :func:`plan`, in this order (spec §10 "Order"):
 
-    antes → deal → [widow] → phase:NAME … (the variant's phases as written; stops last)
+    antes → deal → [trumps] → [widow] → phase:NAME … (the variant's phases as
+    written, stops last; a widow sale ``when: before phase NAME`` sits before NAME)
 
 Each stage is a :class:`~boodle.stage.Stage`, three pure functions over an immutable
 :class:`~boodle.state.DealState` (``state.stage`` holds the current stage's
@@ -50,11 +51,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import antes, dealing, stops, widow
+from . import antes, dealing, holding_phase, poker_phase, stops, turn_up, widow
 from .errors import BoodleError
 from .events import Event, PhaseSkipped
 from .faults import IllegalMove
-from .model import Phase, Ruleset, StopsPhase
+from .model import HoldingPhase, Phase, PokerPhase, Ruleset, StopsPhase
 from .stage import Result, Stage, no_legal_moves, no_moves
 from .state import DealState, Move
 
@@ -84,11 +85,14 @@ SKIPPED = Stage("skipped", _skip, no_legal_moves, no_moves)
 FIXED_STAGES: dict[str, Stage] = {
     "antes": antes.STAGE,
     "deal": dealing.STAGE,
+    "trumps": turn_up.STAGE,
     "widow": widow.STAGE,
 }
 """Deal-level stages by key (the keys :func:`plan` uses)."""
 
 PHASE_STAGES: dict[type, Stage] = {
+    HoldingPhase: holding_phase.STAGE,
+    PokerPhase: poker_phase.STAGE,
     StopsPhase: stops.STAGE,
 }
 """The stage playing each kind of phase (model class → stage); missing kinds are skipped."""
@@ -97,13 +101,15 @@ PHASE_STAGES: dict[type, Stage] = {
 def plan(ruleset: Ruleset) -> tuple[str, ...]:
     """The keys of the stages a deal of ``ruleset`` runs, in order."""
     keys = ["antes", "deal"]
+    if ruleset.deal.trumps != "none":
+        keys.append("trumps")  # spec §5.2: the turn-up, right after the deal
     sale = ruleset.widow_sale
     for p in ruleset.phases:
         if sale is not None and sale.before == p.name:
             keys.append("widow")
         keys.append(f"phase:{p.name}")
     if sale is not None and "widow" not in keys:
-        keys.insert(2, "widow")  # spec §5.4: right after the deal, before the first phase
+        keys.insert(keys.index("deal") + 1 + ("trumps" in keys), "widow")  # spec §5.4
     return tuple(keys)
 
 

@@ -10,7 +10,8 @@ the only way chips move.
 
 Moves are frozen dataclasses with a ``seat``: :class:`LeadMove`,
 :class:`PlayMove`, :class:`PassMove` (the stops phase); :class:`BuyMove`,
-:class:`BidMove`, :class:`SwapMove` (the widow sale, where a pass declines).
+:class:`BidMove`, :class:`SwapMove` (the widow sale, where a pass declines);
+:class:`StakeMove` (a ``chosen boodle`` ante).
 """
 
 from __future__ import annotations
@@ -113,7 +114,18 @@ class SwapMove:
         return f"seat {self.seat} swaps hands with the widow"
 
 
-Move = LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove
+@dataclass(frozen=True)
+class StakeMove:
+    """``seat`` puts its ``chosen boodle`` ante on ``section`` (spec §4; Newmarket)."""
+
+    seat: int
+    section: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} stakes on {self.section}"
+
+
+Move = LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove | StakeMove
 """Any move.  A :class:`PassMove` is also how a seat declines the widow or leaves an auction."""
 
 
@@ -160,6 +172,12 @@ class DealState:
       ``reshuffle and redeal`` is declared only before the first).
     - ``phase_winners``: (phase name, winning seats) of the phases played so
       far that have winners (poker, spec §8.2), for ``winner of PHASE``.
+    - ``turn_up``: the widow's last-dealt card, turned up for trumps (spec
+      §5.2: ``trumps: last card of widow``); its suit is :attr:`trump`.
+    - ``taken``: (phase name, section) for every section a holding or poker
+      phase paid to some player in this deal (spec §7 ``unless taken in``).
+    - ``stake``: during the antes, the (ante line, payer) whose ``chosen
+      boodle`` is awaited (spec §4), else ``None``.
     """
 
     players: int
@@ -184,6 +202,9 @@ class DealState:
     to_deal: tuple[Place, ...] = ()
     moves: int = 0
     phase_winners: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    turn_up: Card | None = None
+    taken: tuple[tuple[str, str], ...] = ()
+    stake: tuple[int, int] | None = None
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
@@ -225,6 +246,11 @@ class DealState:
             if place.kind == "hand" and place.seat is not None:
                 held[place.seat] += 1
         return replace(self, places=self.to_deal, to_deal=(), held=tuple(held))
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit of the deal: the turned-up card's suit (``None`` without trumps)."""
+        return None if self.turn_up is None else self.turn_up.suit
 
     def place(self, card: Card) -> Place | None:
         """Where ``card`` is; ``None`` if it is not in this deck (removed)."""

@@ -204,10 +204,15 @@ def _stop_bonus(phase: StopsPhase, state: DealState, who: int, events: list[Even
 def _go_out(
     ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, events: list[Event]
 ) -> Result:
-    """001 §06: the winner takes its sections and each opponent pays per card left."""
+    """001 §06: the winner takes its sections and each opponent pays per card left.
+
+    A section written ``takes SECTION unless taken in PHASE`` is not taken when
+    PHASE paid it in this deal (spec §7; 004's Chien house rule).
+    """
     events.append(GoOut(who))
     out = phase.going_out
-    takes = list(out.takes)
+    barred = {name for name, earlier in out.unless_taken if (earlier, name) in state.taken}
+    takes = [name for name in out.takes if name not in barred]
     kitty = ruleset.kitty()
     if out.to == "kitty" and kitty is not None and kitty.name not in takes:
         takes.append(kitty.name)

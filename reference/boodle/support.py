@@ -27,9 +27,6 @@ def pending_features(ruleset: Ruleset) -> list[str]:
         out.append("several stops phases")
     for p in stops:
         out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
-    trumps = [s.name for s in ruleset.board if s.suit_rule == "trumps"]
-    if ruleset.deal.trumps != "none" or trumps:
-        out.append("trumps" + (f" (sections {', '.join(trumps)})" if trumps else ""))
     if any(line.chosen for line in ruleset.antes):
         out.append("chosen-boodle antes")
     if ruleset.session.negative == "eliminate":  # payments capped at the balance (spec §9)

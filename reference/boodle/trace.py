@@ -23,6 +23,7 @@ from .events import (
     DealEnd,
     DealStart,
     Event,
+    FirstDealt,
     FlipColour,
     GoOut,
     Lead,
@@ -33,9 +34,11 @@ from .events import (
     PhaseSkipped,
     Play,
     SessionEnd,
+    Showdown,
     Split,
     Stop,
     StopPaid,
+    TurnUp,
     WidowBid,
     WidowExchange,
     WidowPass,
@@ -161,6 +164,18 @@ def _deal_end(e: DealEnd) -> list[str]:
     return [head, *_ledger_lines(e.ledger)]
 
 
+def _first_dealt(e: FirstDealt) -> list[str]:
+    dealt = ", ".join(f"{seat_name(s)} {c}" for s, c in e.dealt)
+    return [f"dealt face up: {dealt} -> the first {e.rank}: {seat_name(e.dealer)} deals first"]
+
+
+def _showdown(e: Showdown) -> list[str]:
+    best = ", ".join(seat_name(s) for s in e.winners) or "nobody"
+    return [f"  phase {e.phase} (poker):",
+            *(f"    {seat_name(s)} shows {h}" for s, h in e.hands),
+            f"    best hand: {best}"]
+
+
 def _session_end(e: SessionEnd) -> list[str]:
     winners = ", ".join(seat_name(s) for s in e.winners)
     return ["", "Session end", *_ledger_lines(e.ledger), f"  best: {winners}"]
@@ -169,6 +184,9 @@ def _session_end(e: SessionEnd) -> list[str]:
 _RENDER: dict[type, Callable[..., list[str]]] = {
     BoodlesDrawn: _drawn,
     Cut: _cut,
+    FirstDealt: _first_dealt,
+    TurnUp: lambda e: [f"  turned up: {e.card}, trumps {e.trump}"],
+    Showdown: _showdown,
     WidowShown: _shown,
     WidowPass: lambda e: [f"  {seat_name(e.seat)} {_DECLINE[e.step]}"],
     WidowBid: lambda e: [f"  {seat_name(e.seat)} bids {e.amount} for the widow"],

@@ -34,6 +34,7 @@ from ..errors import BoodleError
 from ..events import Ante, Claim, DealEnd, Event, Lead, Pass, Play
 from ..ledger import Ledger, SectionAccount
 from ..model import Chips, Ruleset
+from ..session import first_dealer
 from ..session import play_deal as reference_play_deal
 from ..strategies import Strategy
 from .stats import RunStats
@@ -200,7 +201,7 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
     rng = random.Random(f"{spec.seed}:{j}")
     table: _Table = (_CompiledTable(spec, rng, tables) if spec.engine == "compiled"
                      else _ReferenceTable(spec, rng, tables, _drawn(rules, rng)))
-    dealer = high_cut(tables.ranks, n, rng)
+    dealer = _first_dealer(rules, tables, n, rng)
     start = rules.session.start_chips
     seats: list[Chips] = [start] * n
     sections: list[Chips] = [0] * len(rules.board)
@@ -237,6 +238,17 @@ def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
     from ..second_pack import draw_boodles
 
     return draw_boodles(rules, rng)[0]
+
+
+def _first_dealer(rules: Ruleset, tables: CompiledRules, n: int, rng: random.Random) -> int:
+    """The session's first dealer by the variant's rule (spec §5.1).
+
+    The high cut is drawn here on card indices (:func:`high_cut`); any other
+    rule (``first dealt``) is the session module's :func:`~boodle.session.first_dealer`.
+    """
+    if rules.deal.first_dealer == "high cut":
+        return high_cut(tables.ranks, n, rng)
+    return first_dealer(rules, n, rng)[0]
 
 
 def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
