@@ -27,7 +27,7 @@ import pytest
 
 from boodle.cli import _parser, main
 from boodle.store import check, connect, deal_rows, ending_row, record_new, sessions
-from boodle.store_cli import _load, _source
+from boodle.store_cli import load_rules
 from test_store import info_for, nothing
 
 LONG = """\
@@ -67,7 +67,7 @@ def reference(tmp: Path, variant: Path, seed: int) -> tuple[list, dict | None]:
     """The uninterrupted session, recorded in-process."""
     path = tmp / f"ref-{seed}.sqlite"
     info = info_for(name="k", seed=seed, variant=str(variant))
-    record_new(path, info, _load(info), nothing)
+    record_new(path, info, load_rules(info), nothing)
     result = recorded(path)
     assert result is not None
     return result
@@ -182,7 +182,3 @@ def test_a_thousand_kills_with_fork(tmp_path: Path) -> None:
     assert tally.mid >= 200
 
 
-def test_the_source_of_a_variant_file_is_stored_whole(tmp_path: Path) -> None:
-    variant = tmp_path / "long.boodle"
-    variant.write_text(LONG, encoding="utf-8")
-    assert _source(str(variant)) == (str(variant), LONG)

@@ -29,7 +29,7 @@ from boodle.store import (
     resume,
     sessions,
 )
-from boodle.store_cli import _load, _source
+from boodle.store_cli import load_rules, source_of
 from boodle.variants import load
 
 MICHIGAN = load("michigan")
@@ -37,9 +37,9 @@ MICHIGAN = load("michigan")
 
 def info_for(name: str = "s", players: int = 4, seed: int = 1, deals: int | None = None,
              variant: str = "michigan") -> SessionInfo:
-    file, text = _source(variant)
+    file, text, bases = source_of(variant)
     return SessionInfo(name, variant, file, text, players, str(seed), "random", deals,
-                       50 * players)
+                       50 * players, bases)
 
 
 class Crash(Exception):
@@ -142,7 +142,7 @@ def test_resume_continues_the_random_players_where_they_were(db: Path) -> None:
     # the seats' generators are restored, not restarted: deal 3 differs otherwise
     with pytest.raises(Crash):
         record_new(db, info_for(), MICHIGAN, crash_after(3))
-    resume(db, None, _load, nothing)
+    resume(db, None, load_rules, nothing)
     plain = play_session(MICHIGAN, 4, 1)
     rows, end = rows_of(db)
     assert [r.ledger for r in rows[1:]] == [e.ledger for e in plain.events
@@ -154,15 +154,15 @@ def test_resume_of_a_complete_session_or_an_empty_file_is_refused(db: Path,
                                                                  tmp_path: Path) -> None:
     record_new(db, info_for(deals=1), MICHIGAN, nothing)
     with pytest.raises(BoodleError, match="every session in .* is complete"):
-        resume(db, None, _load, nothing)
+        resume(db, None, load_rules, nothing)
     with pytest.raises(BoodleError, match="session 's' in .* is complete"):
-        resume(db, "s", _load, nothing)
+        resume(db, "s", load_rules, nothing)
     with pytest.raises(BoodleError, match="no ledger file"):
-        resume(tmp_path / "missing.sqlite", None, _load, nothing)
+        resume(tmp_path / "missing.sqlite", None, load_rules, nothing)
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.close()
     with pytest.raises(BoodleError, match="is not a boodle ledger"):
-        resume(other, None, _load, nothing)
+        resume(other, None, load_rules, nothing)
 
 
 def test_with_two_unfinished_sessions_resume_asks_which(db: Path) -> None:
@@ -170,9 +170,9 @@ def test_with_two_unfinished_sessions_resume_asks_which(db: Path) -> None:
         with pytest.raises(Crash):
             record_new(db, info_for(name), MICHIGAN, crash_after(2))
     with pytest.raises(BoodleError, match="2 unfinished sessions") as info:
-        resume(db, None, _load, nothing)
+        resume(db, None, load_rules, nothing)
     assert info.value.hint == "choose one with --session: a, b"
-    resume(db, "b", _load, nothing)
+    resume(db, "b", load_rules, nothing)
     assert rows_of(db, "b")[1] is not None and rows_of(db, "a")[1] is None
 
 
@@ -285,3 +285,28 @@ def test_resume_from_the_command_line(db: Path, capsys: pytest.CaptureFixture[st
     assert "Deal 2:" in captured.out and "Deal 1:" not in captured.out
     assert rows_of(db)[1] is not None
     assert main(["play", "--resume", str(db)]) == 1  # complete now
+
+
+def test_a_resumed_session_plays_the_rules_it_started_with(tmp_path: Path) -> None:
+    # a house rule over a base in its folder; both files change before the resume
+    base = tmp_path / "base.boodle"
+    base.write_text(Path(load("michigan").span.file).read_text(encoding="utf-8")
+                    .replace("variant michigan", "variant base"), encoding="utf-8")
+    house = tmp_path / "house.boodle"
+    house.write_text("variant house extends base {\n  ante { each player 3 on kitty }\n}\n",
+                     encoding="utf-8")
+    whole, cut = tmp_path / "whole.sqlite", tmp_path / "cut.sqlite"
+    info = info_for(variant=str(house))
+    assert [name for name, _, _ in info.bases] == ["base"]
+    record_new(whole, info, load_rules(info), nothing)
+    with pytest.raises(Crash):
+        record_new(cut, info, load_rules(info), crash_after(3))
+    base.unlink()
+    house.write_text("variant house extends michigan {\n}\n", encoding="utf-8")
+    resume(cut, None, load_rules, nothing)
+    rows, end = rows_of(cut)
+    assert (rows, end) == rows_of(whole)
+    for row in rows[1:]:  # the stored ante, every deal: each of 4 players 3 chips on the kitty
+        antes = [(e["from"], e["to"], e["amount"]) for e in row.events if e["kind"] == "ante"]
+        assert sorted(antes, key=str) == [({"seat": k}, {"section": "kitty"}, 3)
+                                          for k in range(4)]

@@ -6,9 +6,10 @@
 
 Tables (format 1; amounts as JSON ints or ``"a/b"`` strings, spec §9):
 
-- ``session``: one row per session: its name, the variant (argument, file name and the
-  whole rules text, so a resumed session plays the rules it started with), players, seed,
-  strategy, a fixed number of deals or NULL, and the chips at the start (players × start).
+- ``session``: one row per session: its name, the variant (argument, file name, the whole
+  rules text and the texts of the variants it extends, so a resumed session plays the rules
+  it started with even if the files changed), players, seed, strategy, a fixed number of
+  deals or NULL, and the chips at the start (players × start).
 - ``deal``: one row per deal, ``number`` 1, 2, …; row 0 is the opening (drawn boodles,
   the cut).  Each row holds the deal's events (a JSON array of ``to_json()`` records), the
   transfers they carry, the ledger (seats) and the board (sections) after it, and the
@@ -48,7 +49,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS session (
   name TEXT PRIMARY KEY, format INTEGER NOT NULL, variant TEXT NOT NULL, file TEXT NOT NULL,
   rules TEXT NOT NULL, players INTEGER NOT NULL, seed TEXT NOT NULL, strategy TEXT NOT NULL,
-  deals INTEGER, start_total TEXT NOT NULL);
+  deals INTEGER, start_total TEXT NOT NULL, bases TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deal (
   session TEXT NOT NULL REFERENCES session(name), number INTEGER NOT NULL,
   events TEXT NOT NULL, transfers TEXT NOT NULL, ledger TEXT NOT NULL, board TEXT NOT NULL,
@@ -65,7 +66,11 @@ Emit = Callable[[list[Event]], None]
 
 @dataclass(frozen=True)
 class SessionInfo:
-    """A stored session's parameters: what is needed to rebuild its :class:`SessionRun`."""
+    """A stored session's parameters: what is needed to rebuild its :class:`SessionRun`.
+
+    ``rules`` is the text of ``file``; ``bases`` the ``(name, file, text)`` of each variant
+    its ``extends`` chain loaded.
+    """
 
     name: str
     variant: str
@@ -76,6 +81,7 @@ class SessionInfo:
     strategy: str
     deals: int | None
     start_total: Chips
+    bases: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,10 +141,11 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
 def sessions(conn: sqlite3.Connection) -> list[SessionInfo]:
     """Every session in the file, in name order."""
     rows = conn.execute("SELECT name, variant, file, rules, players, seed, strategy, deals, "
-                        "start_total FROM session ORDER BY name").fetchall()
+                        "start_total, bases FROM session ORDER BY name").fetchall()
     return [SessionInfo(name, variant, file, rules, players, seed, strategy, deals,
-                        _chips(json.loads(total)))
-            for name, variant, file, rules, players, seed, strategy, deals, total in rows]
+                        _chips(json.loads(total)), tuple(tuple(b) for b in json.loads(bases)))
+            for name, variant, file, rules, players, seed, strategy, deals, total, bases
+            in rows]
 
 
 def deal_rows(conn: sqlite3.Connection, info: SessionInfo) -> list[DealRow]:
@@ -177,9 +184,10 @@ def record_new(path: Path, info: SessionInfo, ruleset: Ruleset, emit: Emit) -> N
                               "another --session name")
         run = _run(info, ruleset)
         with _transaction(conn):
-            conn.execute("INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
+            conn.execute("INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
                 info.name, FORMAT, info.variant, info.file, info.rules, info.players,
-                info.seed, info.strategy, info.deals, json.dumps(chips_json(info.start_total))))
+                info.seed, info.strategy, info.deals, json.dumps(chips_json(info.start_total)),
+                json.dumps([list(b) for b in info.bases], ensure_ascii=False)))
             _insert_deal(conn, info, run, 0, run.opening)
         emit(list(run.opening))
         _play_on(conn, info, run, emit)

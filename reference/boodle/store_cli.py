@@ -42,37 +42,54 @@ def cmd_play_recorded(args: argparse.Namespace, ruleset: Ruleset | None) -> int:
     """``boodle play`` with ``--ledger`` or ``--resume`` (``ruleset`` is None for a resume)."""
     emit = _emitter(args.json)
     if args.resume is not None:
-        info, before = resume(Path(args.resume), args.session, _load, emit)
+        info, before = resume(Path(args.resume), args.session, load_rules, emit)
         print(f"resumed session '{info.name}' after deal {before}", file=sys.stderr)
         return EXIT_OK
     assert ruleset is not None
-    file, text = _source(args.variant)
+    file, text, bases = source_of(args.variant)
     info = SessionInfo(
         name=args.session or ruleset.name, variant=args.variant, file=file, rules=text,
         players=args.players, seed=str(args.seed), strategy=args.strategy, deals=args.deals,
-        start_total=ruleset.session.start_chips * args.players,
+        start_total=ruleset.session.start_chips * args.players, bases=bases,
     )
-    record_new(Path(args.ledger), info, _load(info), emit)
+    record_new(Path(args.ledger), info, load_rules(info), emit)
     return EXIT_OK
 
 
-def _source(variant: str) -> tuple[str, str]:
-    """The file and text a variant argument names (as :func:`boodle.variants.load` reads it)."""
-    from .build import read_rules_file
+def source_of(variant: str) -> tuple[str, str, tuple[tuple[str, str, str], ...]]:
+    """``(file, text, bases)`` of a variant argument, read as :func:`boodle.variants.load`
+    reads it: the absolute file name, its text, and ``(name, file, text)`` of each variant
+    its ``extends`` chain loads.  Raises :class:`BoodleError` for a faulty variant."""
+    from .build import default_resolver, load_text, read_rules_file
     from .variants import builtin_path
 
     path = Path(variant)
     if not (path.suffix == ".boodle" or path.is_file()):
         path = builtin_path(variant)
-    return str(path), read_rules_file(path)
+    path = path.absolute()
+    text = read_rules_file(path)
+    bases: list[tuple[str, str, str]] = []
+
+    def recording(name: str, here: Path | None) -> tuple[str, str]:
+        base_text, base_file = default_resolver(name, here)
+        bases.append((name, base_file, base_text))
+        return base_text, base_file
+
+    load_text(text, str(path), recording)
+    return str(path), text, tuple(bases)
 
 
-def _load(info: SessionInfo) -> Ruleset:
-    """The ruleset of a stored session, built from the rules text it was started with."""
+def load_rules(info: SessionInfo) -> Ruleset:
+    """The ruleset of a stored session, built from the texts it was started with only."""
     from .build import load_text
 
+    stored = {name: (text, file) for name, file, text in info.bases}
+
+    def from_ledger(name: str, here: Path | None) -> tuple[str, str]:
+        return stored[name]  # KeyError: not in the ledger, reported as an unknown base
+
     try:
-        return load_text(info.rules, info.file)
+        return load_text(info.rules, info.file, from_ledger)
     except BoodleError as exc:
         raise exc.with_note(f"while loading the rules stored with session '{info.name}'"
                             ) from None
