@@ -310,3 +310,15 @@ def test_a_resumed_session_plays_the_rules_it_started_with(tmp_path: Path) -> No
         antes = [(e["from"], e["to"], e["amount"]) for e in row.events if e["kind"] == "ante"]
         assert sorted(antes, key=str) == [({"seat": k}, {"section": "kitty"}, 3)
                                           for k in range(4)]
+
+
+def test_a_damaged_row_is_an_error_not_a_traceback(db: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    record_new(db, info_for(), MICHIGAN, nothing)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE deal SET board = '{\"kitty\": 1.5}' WHERE number = 2")
+    conn.commit()
+    conn.close()
+    assert main(["ledger", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the ledger's deal 2 of session 's' is damaged: LedgerError")

@@ -138,23 +138,43 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("COMMIT")
 
 
+@contextmanager
+def _decoding(what: str) -> Iterator[None]:
+    """Report a stored value that does not decode as a damaged ledger (BoodleError)."""
+    try:
+        yield
+    except (ValueError, KeyError, TypeError, LedgerError) as exc:
+        raise BoodleError(f"the ledger's {what} is damaged: {type(exc).__name__}: {exc}",
+                          hint="the file was changed by something other than boodle"
+                          ) from None
+
+
 def sessions(conn: sqlite3.Connection) -> list[SessionInfo]:
-    """Every session in the file, in name order."""
+    """Every session in the file, in name order (BoodleError if a row is damaged)."""
     rows = conn.execute("SELECT name, variant, file, rules, players, seed, strategy, deals, "
                         "start_total, bases FROM session ORDER BY name").fetchall()
-    return [SessionInfo(name, variant, file, rules, players, seed, strategy, deals,
-                        _chips(json.loads(total)), tuple(tuple(b) for b in json.loads(bases)))
-            for name, variant, file, rules, players, seed, strategy, deals, total, bases
-            in rows]
+    with _decoding("session table"):
+        return [SessionInfo(name, variant, file, rules, players, seed, strategy, deals,
+                            _chips(json.loads(total)),
+                            tuple((str(n), str(f), str(t)) for n, f, t in json.loads(bases)))
+                for name, variant, file, rules, players, seed, strategy, deals, total, bases
+                in rows]
 
 
 def deal_rows(conn: sqlite3.Connection, info: SessionInfo) -> list[DealRow]:
-    """The session's recorded deals in order, the opening (number 0) first."""
+    """The session's recorded deals in order, the opening (number 0) first.
+
+    Raises :class:`BoodleError` if a row does not decode.
+    """
     rows = conn.execute("SELECT number, events, transfers, ledger, board, progress FROM deal "
                         "WHERE session = ? ORDER BY number", (info.name,)).fetchall()
-    return [DealRow(number, json.loads(events), json.loads(transfers),
-                    _ledger(json.loads(seats), json.loads(board)), _progress(json.loads(prog)))
-            for number, events, transfers, seats, board, prog in rows]
+    out: list[DealRow] = []
+    for number, events, transfers, seats, board, prog in rows:
+        with _decoding(f"deal {number} of session '{info.name}'"):
+            out.append(DealRow(number, json.loads(events), json.loads(transfers),
+                               _ledger(json.loads(seats), json.loads(board)),
+                               _progress(json.loads(prog))))
+    return out
 
 
 def ending_row(conn: sqlite3.Connection, info: SessionInfo) -> dict[str, Any] | None:
@@ -163,9 +183,10 @@ def ending_row(conn: sqlite3.Connection, info: SessionInfo) -> dict[str, Any] | 
                        "WHERE session = ?", (info.name,)).fetchone()
     if row is None:
         return None
-    events, transfers, seats, board, winners = (json.loads(x) for x in row)
-    return {"events": events, "transfers": transfers, "ledger": _ledger(seats, board),
-            "winners": winners}
+    with _decoding(f"ending of session '{info.name}'"):
+        events, transfers, seats, board, winners = (json.loads(x) for x in row)
+        return {"events": events, "transfers": transfers, "ledger": _ledger(seats, board),
+                "winners": winners}
 
 
 # ---------------------------------------------------------------- recording
@@ -211,7 +232,8 @@ def resume(path: Path, name: str | None, load: Callable[[SessionInfo], Ruleset],
         if last is None:
             raise BoodleError(f"session '{info.name}' in {path} has no opening recorded")
         run = _run(info, load(info))
-        run.restore(_progress(json.loads(last[1])))
+        with _decoding(f"deal {last[0]} of session '{info.name}'"):
+            run.restore(_progress(json.loads(last[1])))
         _play_on(conn, info, run, emit)
         return info, int(last[0])
 
