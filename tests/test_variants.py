@@ -12,7 +12,7 @@ from boodle.syntax import parse
 from boodle.variants import builtin_names, draft_paths
 
 DRAFTS = draft_paths()
-# Every variant and house rule named in the rules digest has a draft (issue: foundation).
+# Every variant and house rule named in the rules digest is shipped or drafted (issue: foundation).
 EXPECTED_DRAFTS = {
     "tripoli", "tripoli-no-poker", "tripoli-ghost-auction", "michigan-widow-sale",
     "michigan-classic", "michigan-cadaco", "boodle", "tripoley", "rummoli", "newmarket",
@@ -21,8 +21,34 @@ EXPECTED_DRAFTS = {
 }
 
 
-def test_every_named_variant_has_a_draft() -> None:
-    assert {p.stem for p in DRAFTS} >= EXPECTED_DRAFTS
+# Issue 3: every Michigan-family board and house rule is shipped (spec/variants/).
+SHIPPED = {
+    "michigan", "michigan-classic", "michigan-widow-sale", "michigan-cadaco", "boodle",
+    "tripoley", "rummoli", "michigan-dealer-double", "michigan-pay-the-widow",
+    "michigan-random-boodles", "michigan-paid-stops", "michigan-equal-antes",
+    "michigan-claims-on-holding",
+}
+
+
+def test_every_named_variant_is_shipped_or_has_a_draft() -> None:
+    assert {p.stem for p in DRAFTS} | set(builtin_names()) >= EXPECTED_DRAFTS
+
+
+def test_the_michigan_family_is_shipped_and_no_longer_drafted() -> None:
+    assert set(builtin_names()) >= SHIPPED
+    assert not {p.stem for p in DRAFTS} & SHIPPED
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_every_shipped_variant_cites_its_sources_in_a_header(name: str) -> None:
+    from boodle.variants import builtin_path, load
+
+    text = builtin_path(name).read_text(encoding="utf-8")
+    header = text[: text.index("variant ")]
+    assert "Sources:" in header or "Source:" in header
+    assert "Decision" in header or "decided" in header or "as in michigan.boodle" in header \
+        or name == "michigan"
+    assert load(name).sources
 
 
 @pytest.mark.parametrize("path", DRAFTS, ids=[p.stem for p in DRAFTS])
@@ -41,9 +67,42 @@ def test_builtin_names_match_their_files() -> None:
 def test_check_with_no_argument_checks_every_builtin(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("michigan ")
-    assert out.splitlines()[0].endswith("OK")
+    michigan = next(line for line in out.splitlines() if line.startswith("michigan "))
+    assert michigan.endswith("OK")
     assert out.splitlines()[-1] == f"{len(builtin_names())} of {len(builtin_names())} OK"
+
+
+def test_check_shows_what_a_house_rule_changes_from_its_base(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "michigan-dealer-double", "michigan-claims-on-holding",
+                 "michigan-equal-antes", "michigan-paid-stops"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = out.index(next(line for line in out if line.startswith("michigan-dealer-double")))
+    assert out[at + 1:at + 3] == ["    changes from michigan:", "      ante: + dealer 2 on kitty"]
+    assert "      phase play: claims: on play → on holding" in out
+    assert "      phase play: stop bonus: none → 1 from kitty" in out
+    # equal antes: the two home lines go, one line on every section comes
+    antes = [line for line in out if line.startswith("      ante:") and "dealer" not in line]
+    assert antes == ["      ante: - each player 1 on each boodle",
+                     "      ante: - each player 2 on kitty",
+                     "      ante: + each player 1 on every section"]
+
+
+def test_check_says_which_phases_a_deal_skips(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boodle import stages, stops
+    from boodle.engine import skipped_phases
+    from boodle.model import StopsPhase
+    from boodle.variants import load
+
+    # an engine that plays only stops phases (as before holding and poker stages exist)
+    monkeypatch.setattr(stages, "PHASE_STAGES", {StopsPhase: stops.STAGE})
+    assert main(["check", "tripoley"]) == 0
+    out = capsys.readouterr().out
+    assert "phases pending, skipped in play: hearts (holding), poker (poker)" in out
+    assert skipped_phases(load("tripoley")) == ["hearts (holding)", "poker (poker)"]
 
 
 def test_check_of_a_broken_file_exits_1_with_a_caret(

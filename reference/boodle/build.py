@@ -581,7 +581,7 @@ class _Builder:
                               hint="add: price to: kitty  (or: price to: dealer)")
         look, first = lines["dealer_swap"].value if "dealer_swap" in lines else (False, False)
         return m.WidowSale(
-            mode=mode, price=price, seen=seen, price_to="" if to_dealer else price_to or "",
+            mode=mode, price=price, seen=seen, price_to="dealer" if to_dealer else price_to or "",
             dealer_swap="dealer_swap" in lines,
             dealer_may_look=look,
             to_dealer=to_dealer,

@@ -1,20 +1,25 @@
-"""Claims (spec §6.6): which sections a played card takes, and the one way a seat takes one.
+"""Claims (spec §6.6, §8.1): which sections a played card takes, and paying holders.
 
 A boodle section is claimed by playing its card (001 §05: "playing legally
 A♥, K♣, Q♦ or J♠ takes the whole matching section at once; merely holding
-it does not"); a set when one player has played all its cards.
+it does not"); a set when one player has played all its cards.  Under
+``claims: on holding`` (and in a holding phase) :func:`pay_holders` pays each
+section to the players whose hands qualify, sharing it when several do
+(:mod:`boodle.holding` decides who qualifies and the shares).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from .cards import Card
 from .events import Claim, Event
-from .holding import paying_cards
+from .holding import award, paying_cards, qualifiers
 from .ledger import seat, section
 from .model import Ruleset, Section
 from .state import DealState
 
-__all__ = ["claims_of", "take"]
+__all__ = ["claims_of", "pay_holders", "take"]
 
 
 def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple[str, ...]:
@@ -46,4 +51,36 @@ def take(state: DealState, who: int, name: str, events: list[Event]) -> DealStat
     """``who`` takes the whole of section ``name`` (a Claim, amount 0 if it is empty)."""
     state, t = state.pay(section(name), seat(who), state.ledger.section(name), "claim")
     events.append(Claim(who, name, t))
+    return state
+
+
+def pay_holders(
+    ruleset: Ruleset,
+    state: DealState,
+    names: tuple[str, ...],
+    split: Literal["share", "first seat"],
+    events: list[Event],
+) -> DealState:
+    """Pay each section of ``names``, in order, to the players who hold its cards (spec §8.1).
+
+    A boodle: the holder of its card (fixed, or drawn and bound); a set: each
+    player holding all its cards (``same suit``: all its ranks in one suit).
+    Several qualifying players split it by ``split`` and the variant's
+    ``chips`` (spec §9: whole shares, the remainder stays on the section), in
+    turn clockwise from the dealer's left; each share is one
+    :class:`~boodle.events.Claim`.  Widow cards qualify nobody: the section
+    carries over (004 phase 1).  Trump boodles need the deal's trump suit,
+    which this function does not know yet: they qualify nobody here.
+    """
+    n, dealer = state.players, state.dealer
+    order = tuple((dealer + 1 + i) % n for i in range(n))
+    hands = {s: state.hand(s) for s in order}
+    for name in names:
+        winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck)
+        paid = award(name, winners, state.ledger.section(name), split, ruleset.chips)
+        if paid is None:
+            continue
+        for who in paid.seats:
+            state, t = state.pay(section(name), seat(who), paid.share, "claim")
+            events.append(Claim(who, name, t))
     return state

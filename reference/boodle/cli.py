@@ -132,6 +132,23 @@ def _check_one(target: str) -> int:
         print(_indent(exc.render()))
         return 1
     print(f"{ruleset.name:<28} {_summary(ruleset)}  OK{_pending_note(ruleset)}")
+    return _print_changes(ruleset, target)
+
+
+def _print_changes(ruleset: Ruleset, target: str) -> int:
+    """For a file with ``extends``: what it changes from its base, one line each (spec §11.2)."""
+    from .ruleset_diff import base_of, diff
+    from .variants import builtin_path
+
+    path = target if target.endswith(".boodle") else str(builtin_path(target))
+    try:
+        base = base_of(ruleset, path)
+    except (BoodleError, KeyError) as exc:
+        print(_indent(f"cannot load its base {ruleset.base}: {exc}"))
+        return 1
+    if base is not None:
+        changes = diff(base, ruleset) or ["nothing"]
+        print(_indent(f"changes from {base.name}:\n" + "\n".join("  " + c for c in changes)))
     return 0
 
 
@@ -145,8 +162,14 @@ def _pending_note(ruleset: Ruleset) -> str:
         from .engine import pending_features
     except ImportError:  # the engine is optional for checking
         return ""
+    from .stages import skipped_phases
+
     pending = pending_features(ruleset)
-    return f" (not yet playable: {', '.join(pending)})" if pending else ""
+    skipped = skipped_phases(ruleset)
+    notes = [f"not yet playable: {', '.join(pending)}"] if pending else []
+    if skipped:
+        notes.append(f"phases pending, skipped in play: {', '.join(skipped)}")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _indent(text: str) -> str:

@@ -167,8 +167,9 @@ class WidowSale:
     ``before``: the phase the sale comes before (``None``: before the first
     phase, right after the deal; spec §5.4).  ``to_dealer``: prices and bids
     go to the dealer, a player (``price to: dealer``; ``price_to`` is then
-    unused).  ``dealer_first``: the dealer's chance to swap comes before the
-    offer, and a dealer who swaps ends the sale (``dealer: may swap first``).
+    ``"dealer"``, which names no section).  ``dealer_first``: the dealer's
+    chance to swap comes before the offer, and a dealer who swaps ends the
+    sale (``dealer: may swap first``).
     """
 
     mode: Literal["sale", "auction"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import Card
-from .claims import claims_of, take
+from .claims import claims_of, pay_holders, take
 from .events import (
     CarryOver,
     DealEnd,
@@ -47,11 +47,16 @@ def phase_of(ruleset: Ruleset, state: DealState) -> StopsPhase:
 
 
 def enter(ruleset: Ruleset, state: DealState) -> Result:
-    """Start the phase: the first leader is to move (spec §6.1)."""
+    """Start the phase: under ``claims: on holding`` pay the holders (spec §6.6), then the
+    first leader is to move (spec §6.1)."""
     phase = phase_of(ruleset, state)
+    events: list[Event] = []
+    if phase.claims == "on holding":
+        names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set"))
+        state = pay_holders(ruleset, state, names, "share", events)
     state = replace(state, step="lead", restart=False, current=None, stopped=None,
                     last_player=None, passes=0, flipped=False)
-    return replace(state, to_move=leader(ruleset, state, phase.first_lead, None)), []
+    return replace(state, to_move=leader(ruleset, state, phase.first_lead, None)), events
 
 
 def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:

@@ -36,8 +36,6 @@ def pending_features(ruleset: Ruleset) -> list[str]:
 
 def _stops_pending(p: StopsPhase) -> list[str]:
     out: list[str] = []
-    if p.claims == "on holding":
-        out.append("claims on holding")
     if not p.going_out.ends_deal:
         out.append("going out without ending the deal")
     if any(pen.fault == "lead not lowest" for pen in p.penalties):
