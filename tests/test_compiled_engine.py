@@ -64,13 +64,14 @@ def test_the_deal_gives_11_11_10_10_and_the_widow_10() -> None:
 
 
 def test_claims_table_boodles_and_sets() -> None:
-    assert T.claims[T.index[card("Q♦")]] == ((2, ()),)  # board order: A♥ K♣ Q♦ J♠ kitty
-    assert T.claims[T.index[card("10♦")]] == ()
+    claims = T.claim_tables[0].claims
+    assert claims[T.index[card("Q♦")]] == ((2, ()),)  # board order: A♥ K♣ Q♦ J♠ kitty
+    assert claims[T.index[card("10♦")]] == ()
     s = compile_ruleset(sets_and_penalties())
     ace_d, king_d = idx(s, "A♦ K♦")
-    assert s.claims[ace_d] == ((5, (king_d,)),)
+    assert s.claim_tables[0].claims[ace_d] == ((5, (king_d,)),)
     nine_s = s.index[card("9♠")]
-    assert s.claims[nine_s] == ((6, tuple(idx(s, "8♠ 10♠"))),)
+    assert s.claim_tables[0].claims[nine_s] == ((6, tuple(idx(s, "8♠ 10♠"))),)
 
 
 def test_supports_names_what_it_cannot_run() -> None:
@@ -147,7 +148,7 @@ def view(hand_a: str, others: str = "", widow: str = "", played: str = "",
         if w >= 0:
             hands[w] |= T.bit[c]
     held = [h.bit_count() for h in hands]
-    return DealView(T, 4, D, own, hands, held, [44] * 4, list(chips), 10)
+    return DealView(T, T.claim_tables[0], 4, D, own, hands, held, [44] * 4, list(chips), 10)
 
 
 def test_tips_hold_a_boodle_suit_back_where_greedy_leads_its_longest_suit() -> None:
@@ -188,3 +189,36 @@ def test_tips_go_out_when_a_lead_plays_out_the_hand() -> None:
 def test_unknown_players_are_refused() -> None:
     with pytest.raises(KeyError):
         make_chooser("clever", random.Random(0))
+
+
+# ---------------------------------------------------------------- trumps (Pope Joan)
+
+
+def test_trump_tables_follow_the_turned_suit() -> None:
+    pj = compile_ruleset(draft("pope-joan"))
+    names = pj.section_names  # pope matrimony intrigue ace king queen jack game
+    ct = pj.claim_tables[pj.ruleset.deck.suits.index("♥")]
+    assert [names[k] for k in ct.boodle_of[pj.index[card("A♥")]]] == ["ace"]
+    assert ct.boodle_of[pj.index[card("A♠")]] == ()
+    assert [names[k] for k in ct.boodle_of[pj.index[card("9♦")]]] == ["pope"]  # any trumps
+    king, queen = idx(pj, "K♥ Q♥")
+    # K♥ pays the King alone, and Matrimony once the same seat has played Q♥ too
+    assert [(names[k], needs) for k, needs in ct.claims[king]] == [
+        ("matrimony", (queen,)), ("king", ())]
+
+
+def test_the_turn_up_sets_trumps_and_pays_the_dealer_its_boodle() -> None:
+    pj = compile_ruleset(draft("pope-joan"))
+    # 51 cards, 4 players and the widow last in each round: the widow's last card is the
+    # 50th dealt (position 49); put Q♦ there: diamonds are trumps, the dealer takes Queen
+    assert pj.turn_position(4, D) == 49
+    perm = [c for c in range(pj.n_cards) if c != pj.index[card("Q♦")]]
+    perm.insert(49, pj.index[card("Q♦")])
+    seats, sections = [50] * 4, [0] * 8
+    trace: list[TraceItem] = []
+    from boodle.compiled import play_deal
+
+    choosers = [make_chooser("random", random.Random(1))] * 4
+    play_deal(pj, 4, D, perm, seats, sections, choosers, trace)
+    # the dealer dressed the board with 15 chips, 1 of them on the Queen, and takes it back
+    assert trace[:2] == [("turn-up", "Q♦", "♦"), ("claim", D, "queen", 1)]

@@ -26,6 +26,7 @@ from ..events import (
     Play,
     Stop,
     StopPaid,
+    TurnUp,
 )
 from ..ledger import Ledger, SeatAccount
 from ..model import Chips, Ruleset
@@ -63,6 +64,8 @@ def reference_trace(events: Sequence[Event]) -> list[TraceItem]:
             out.append(("out", e.seat))
         elif isinstance(e, Payment):
             out.append(("pay", e.payer, e.amount))
+        elif isinstance(e, TurnUp):
+            out.append(("turn-up", str(e.card), e.trump))
         elif isinstance(e, DealEnd):
             out.append(("end", e.winner))
     return out

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..errors import BoodleError
 from ..model import Chips
-from .tables import WIDOW, CompiledLead, CompiledRules, OptionsFn
+from .tables import WIDOW, ClaimTables, CompiledLead, CompiledRules, OptionsFn
 
 TraceItem = tuple[object, ...]
 
@@ -31,19 +31,21 @@ class DealView:
     """What a player may consult when asked for a lead, read-only by convention.
 
     ``own``, ``hands`` (bitmasks), ``held`` (counts), ``seats`` and
-    ``sections`` (chips) are the live lists of the deal; ``revealed`` is the
+    ``sections`` (chips) are the live lists of the deal; ``claims`` the deal's
+    claim tables (for its trump suit); ``revealed`` is the
     bitmask of widow cards a stop has shown to be held by nobody (spec §6.3);
     ``restart`` and ``stopped`` (suit index, -1 at the first lead) describe the
     lead due; ``widow_size`` is the widow's card count.
     """
 
-    __slots__ = ("rules", "players", "dealer", "own", "hands", "held", "seats", "sections",
-                 "revealed", "restart", "stopped", "widow_size")
+    __slots__ = ("rules", "claims", "players", "dealer", "own", "hands", "held", "seats",
+                 "sections", "revealed", "restart", "stopped", "widow_size")
 
-    def __init__(self, rules: CompiledRules, players: int, dealer: int, own: list[int],
-                 hands: list[int], held: list[int], seats: list[Chips], sections: list[Chips],
-                 widow_size: int) -> None:
+    def __init__(self, rules: CompiledRules, claims: ClaimTables, players: int, dealer: int,
+                 own: list[int], hands: list[int], held: list[int], seats: list[Chips],
+                 sections: list[Chips], widow_size: int) -> None:
         self.rules = rules
+        self.claims = claims
         self.players = players
         self.dealer = dealer
         self.own = own
@@ -129,7 +131,8 @@ def play_deal(
         own[c] = w
         if w >= 0:
             hands[w] |= bit[c]
-    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace)
+    turn_up = perm[t.turn_position(players, dealer)] if t.trumps else -1
+    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up)
 
 
 def own_of(t: CompiledRules, hands: Sequence[Sequence[int]]) -> list[int]:
@@ -150,13 +153,17 @@ def play_dealt(
     sections: list[Chips],
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None = None,
+    turn_up: int = -1,
 ) -> DealResult:
-    """Ante and play out a deal whose cards are placed by ``own`` (see :func:`play_deal`)."""
+    """Ante and play out a deal whose cards are placed by ``own`` (see :func:`play_deal`).
+
+    ``turn_up``: the widow card turned up for trumps (-1: none), for rules with trumps.
+    """
     hands = [0] * players
     for c, w in enumerate(own):
         if w >= 0:
             hands[w] |= t.bit[c]
-    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace)
+    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up)
 
 
 def _play(  # noqa: C901 - the per-move path, kept in one function for speed
@@ -169,8 +176,9 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     sections: list[Chips],
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None,
+    turn_up: int,
 ) -> DealResult:
-    """The ante and the stops phase on a dealt ``own``/``hands`` (spec §4, §6, §7)."""
+    """The ante, the turn-up and the stops phase on a dealt ``own``/``hands`` (spec §4-§7)."""
     pay, put = t.antes(n, dealer)
     for i in range(n):
         seats[i] -= pay[i]
@@ -179,10 +187,13 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     after_ante = tuple(sections)
     taken: list[Chips] = [-1] * len(sections)
     bit, nxt, suit_of, bonus = t.bit, t.nxt, t.suit_of, t.bonus
-    simple, complex_claims, has_sets = t.boodle_claim, t.set_claims, t.has_sets
+    ct = t.claim_tables[suit_of[turn_up] if turn_up >= 0 else 0]
+    simple, complex_claims, has_sets = ct.boodle_claim, ct.set_claims, ct.has_sets
     held = [h.bit_count() for h in hands]
-    view = DealView(t, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
+    view = DealView(t, ct, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
     tracing = trace is not None
+    if turn_up >= 0:
+        _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace)
     fallback, first, again = t.fallback, t.first_lead, t.restart
     again_last = again.who == "last player"
     restart = flipped = False
@@ -248,7 +259,7 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
                 if tracing:
                     trace.append(("claim", p, t.section_names[k], amount))  # type: ignore[union-attr]
             elif has_sets and complex_claims[c]:
-                _claim_sets(t, p, c, own, seats, sections, taken, trace)
+                _claim_sets(t, ct, p, c, own, seats, sections, taken, trace)
             if held[p] == 0:
                 break
             nx = nxt[c]
@@ -284,11 +295,28 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
 
 
-def _claim_sets(t: CompiledRules, p: int, c: int, own: list[int], seats: list[Chips],
-                sections: list[Chips], taken: list[Chips], trace: list[TraceItem] | None) -> None:
+def _turn_up(t: CompiledRules, ct: ClaimTables, c: int, dealer: int, seats: list[Chips],
+             sections: list[Chips], taken: list[Chips], trace: list[TraceItem] | None) -> None:
+    """Spec §5.2: the turn-up shows trumps; the dealer may take the boodle it pays."""
+    if trace is not None:
+        trace.append(("turn-up", str(t.cards[c]), t.cards[c].suit))
+    if not t.turn_up_takes:
+        return
+    for k in ct.boodle_of[c]:
+        amount = sections[k]
+        sections[k] = 0
+        seats[dealer] += amount
+        taken[k] = amount if taken[k] < 0 else taken[k] + amount
+        if trace is not None:
+            trace.append(("claim", dealer, t.section_names[k], amount))
+
+
+def _claim_sets(t: CompiledRules, ct: ClaimTables, p: int, c: int, own: list[int],
+                seats: list[Chips], sections: list[Chips], taken: list[Chips],
+                trace: list[TraceItem] | None) -> None:
     """Spec §6.6: the sections card ``c`` claims with sets, in board order."""
     mine = -2 - p
-    for k, needs in t.set_claims[c]:
+    for k, needs in ct.set_claims[c]:
         if all(own[x] == mine for x in needs):
             amount = sections[k]
             sections[k] = 0

@@ -52,7 +52,7 @@ def greedy_chooser(view: DealView, seat: int, options: list[int]) -> int:
     for c in options:
         if view.held[seat] == 1:
             return c
-        for k, needs in t.claims[c]:
+        for k, needs in view.claims.claims[c]:
             if sections[k] > 0 and all(own[x] == mine for x in needs):
                 return c
     hand, masks, suit_of = view.hands[seat], t.suit_masks, t.suit_of
@@ -72,6 +72,7 @@ def tips_chooser(view: DealView, seat: int, options: list[int]) -> int:
     """
     t = view.rules
     hand, own, sections, bit, nxt = view.hands[seat], view.own, view.sections, t.bit, t.nxt
+    boodle_of = view.claims.boodle_of
     played = 0
     for c, w in enumerate(own):
         if w < WIDOW:
@@ -84,19 +85,19 @@ def tips_chooser(view: DealView, seat: int, options: list[int]) -> int:
     best, best_score = options[0], float("-inf")
     for c in options:
         x, chain = c, bit[c]
-        gain = sum(sections[k] for k in t.boodle_of[c])
+        gain = sum(sections[k] for k in boodle_of[c])
         while (nx := nxt[x]) >= 0 and hand >> nx & 1:
             x, chain = nx, chain | bit[nx]
-            gain += sum(sections[k] for k in t.boodle_of[nx])
+            gain += sum(sections[k] for k in boodle_of[nx])
         length = chain.bit_count()
         if length == view.held[seat]:
             return c
         suit = hand & t.suit_masks[t.suit_of[c]]
         waiting: Chips = 0
-        rest = suit & ~chain & t.boodle_mask
+        rest = suit & ~chain & view.claims.boodle_mask
         while rest:
             low = rest & -rest
-            waiting += sum(sections[k] for k in t.boodle_of[low.bit_length() - 1])
+            waiting += sum(sections[k] for k in boodle_of[low.bit_length() - 1])
             rest ^= low
         p_stop = 1.0 if nx < 0 or dead >> nx & 1 else p_widow
         score = (gain - waiting + (2.0 * p_stop if comes_back else 0.0)
@@ -161,7 +162,9 @@ def view_of(t: CompiledRules, state: DealState) -> DealView:
         elif place.kind == "played" and place.seat is not None:
             own[i] = -2 - place.seat
     sections = [state.ledger.section(name) for name in t.section_names]
-    view = DealView(t, state.players, state.dealer, own, hands, list(state.held),
+    trump = getattr(state, "trump", None)
+    claims = t.claim_tables[t.ruleset.deck.suits.index(trump) if t.trumps and trump else 0]
+    view = DealView(t, claims, state.players, state.dealer, own, hands, list(state.held),
                     list(state.ledger.seats), sections,
                     len(state.widow()))
     view.revealed = _revealed(t, state)

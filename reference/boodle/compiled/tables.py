@@ -50,9 +50,10 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
 
     The compiled engine plays one stops phase (spec §6-§7) with antes,
     widows, removed cards, every lead rule, passes and all-pass exits, stop
-    bonuses, cannot-lead penalties, boodle and set claims on play and every
-    going-out clause.  It does not run pre-play stages (widow sale or
-    auction, holding and poker phases), trumps, drawn boodles, chosen-boodle
+    bonuses, cannot-lead penalties, boodle and set claims on play (fixed, same
+    suit, or of trumps turned up from the widow, with the dealer taking the
+    turn-up's boodle) and every going-out clause.  It does not run pre-play
+    stages (widow sale or auction, holding and poker phases), drawn boodles, chosen-boodle
     antes, elimination, claims on holding, lead-not-lowest penalties, or a
     going out that does not end the deal; a caller falls back to the
     reference engine for those.
@@ -66,8 +67,8 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
         out.append(f"{len(stops)} stops phases (exactly one is played)")
     if ruleset.widow_sale is not None:
         out.append(f"widow {ruleset.widow_sale.mode}")
-    if ruleset.deal.trumps != "none" or any(s.suit_rule == "trumps" for s in ruleset.board):
-        out.append("trumps")
+    if ruleset.deal.trumps == "none" and any(s.suit_rule == "trumps" for s in ruleset.board):
+        out.append("trump sections without a trump suit")
     if any(s.suit_rule == "drawn" for s in ruleset.board):
         out.append("boodles drawn from a second pack")
     if any(line.chosen for line in ruleset.antes):
@@ -107,6 +108,43 @@ def supports(ruleset: Ruleset) -> bool:
 # ---------------------------------------------------------------- the tables
 
 
+Claims = tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+
+
+@dataclass(frozen=True)
+class ClaimTables:
+    """Which sections a card claims (spec §6.6), for one trump suit (or none).
+
+    ``claims[c]`` = ((section, other cards the same seat must have played),
+    …) in board order, split for speed into ``boodle_claim[c]`` (the one
+    section card ``c`` claims alone, or -1) and ``set_claims[c]`` (every
+    other card's claims, in board order; ``has_sets``: whether any card has
+    one).  ``boodle_of[c]``: the boodle sections card ``c`` pays alone;
+    ``boodle_mask``: the cards that pay one.
+    """
+
+    claims: Claims
+    boodle_claim: tuple[int, ...]
+    set_claims: Claims
+    has_sets: bool
+    boodle_of: tuple[tuple[int, ...], ...]
+    boodle_mask: int
+
+    @classmethod
+    def of(cls, claims: Claims, boodle_of: tuple[tuple[int, ...], ...]) -> ClaimTables:
+        """Split ``claims`` for the deal loop."""
+        simple = [len(cl) == 1 and not cl[0][1] for cl in claims]
+        return cls(
+            claims=claims,
+            boodle_claim=tuple(cl[0][0] if one else -1 for cl, one in zip(claims, simple,
+                                                                          strict=True)),
+            set_claims=tuple(() if one else cl for cl, one in zip(claims, simple, strict=True)),
+            has_sets=any(cl and not one for cl, one in zip(claims, simple, strict=True)),
+            boodle_of=boodle_of,
+            boodle_mask=sum(1 << i for i, b in enumerate(boodle_of) if b),
+        )
+
+
 @dataclass(frozen=True)
 class CompiledLead:
     """A lead rule, compiled (spec §6.1, §6.4).
@@ -137,12 +175,11 @@ class CompiledRules:
     ``suit_masks`` (one bitmask per suit), ``nxt`` (the next card's index, or
     -1 when none follows: top rank or a removed card), ``stop_reason_none``
     (for ``nxt`` -1: ``top rank`` or ``not in deck``).  Board (sections in
-    board order): ``section_names``, ``claims[c]`` = ((section, other cards
-    the same seat must have played), …) in board order, split for speed into
-    ``boodle_claim[c]`` (the one section card ``c`` claims alone, or -1) and
-    ``set_claims[c]`` (every other card's claims, in board order; ``has_sets``
-    says whether any card has one); ``boodle_of[c]`` = the boodle sections
-    card ``c`` pays alone.  Going out (spec §7):
+    board order): ``section_names``; ``claim_tables`` (:class:`ClaimTables`):
+    one, or with ``trumps`` one per trump suit (suit index), the trump suit
+    being the suit of the widow's last-dealt card (spec §5.2);
+    ``turn_up_takes``: the dealer takes the boodle the turned card pays.
+    Going out (spec §7):
     ``out_takes`` (sections, the kitty appended under ``to kitty``),
     ``out_per_card``, ``out_to_kitty`` (section index or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
@@ -162,12 +199,9 @@ class CompiledRules:
     stop_reason_none: tuple[str, ...]
     section_names: tuple[str, ...]
     kitty: int
-    claims: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
-    boodle_claim: tuple[int, ...]
-    set_claims: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
-    has_sets: bool
-    boodle_of: tuple[tuple[int, ...], ...]
-    boodle_mask: int
+    claim_tables: tuple[ClaimTables, ...]
+    trumps: bool
+    turn_up_takes: bool
     first_lead: CompiledLead
     restart: CompiledLead
     fallback: OptionsFn | None
@@ -194,6 +228,11 @@ class CompiledRules:
         if key not in self._antes:
             self._antes[key] = _antes(self.ruleset, self.section_names, players, dealer)
         return self._antes[key]
+
+    def turn_position(self, players: int, dealer: int) -> int:
+        """The position in the dealing order of the widow's last card (the turn-up), or -1."""
+        receivers = self.receivers(players, dealer)
+        return max((i for i, w in enumerate(receivers) if w == WIDOW), default=-1)
 
     def receivers(self, players: int, dealer: int) -> tuple[int, ...]:
         """Who receives the i-th card dealt: a seat, or ``WIDOW`` (spec §5.2)."""
@@ -226,7 +265,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     nxt, why = _successors(ruleset, cards, index)
     names = tuple(s.name for s in ruleset.board)
     kitty = next((k for k, s in enumerate(ruleset.board) if s.kind == "kitty"), -1)
-    claims, boodle_of = _claims(ruleset, cards, index)
+    trumps = ruleset.deal.trumps != "none"
+    tables = tuple(ClaimTables.of(*_claims(ruleset, cards, index, trump))
+                   for trump in (ruleset.deck.suits if trumps else (None,)))
     t = _LeadCompiler(ruleset, cards, index, suit_of, suit_masks)
     out = phase.going_out
     takes = [names.index(n) for n in out.takes]
@@ -242,11 +283,8 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         ranks=tuple(ruleset.deck.rank_index(c) for c in cards),
         bit=tuple(1 << i for i in range(len(cards))), suit_masks=suit_masks,
         all_mask=(1 << len(cards)) - 1, nxt=nxt, stop_reason_none=why,
-        section_names=names, kitty=kitty, claims=claims, boodle_of=boodle_of,
-        boodle_claim=tuple(cl[0][0] if len(cl) == 1 and not cl[0][1] else -1 for cl in claims),
-        set_claims=tuple(() if len(cl) == 1 and not cl[0][1] else cl for cl in claims),
-        has_sets=any(len(cl) > 1 or (cl and cl[0][1]) for cl in claims),
-        boodle_mask=sum(1 << i for i, b in enumerate(boodle_of) if b),
+        section_names=names, kitty=kitty, claim_tables=tables, trumps=trumps,
+        turn_up_takes=trumps and ruleset.deal.turn_up == "dealer takes boodle",
         first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
         fallback=t.options(fb.rule) if fb.kind == "lead" and fb.rule else None,
         pass_dues=tuple(dues),
@@ -274,20 +312,26 @@ def _successors(
 
 
 def _claims(
-    ruleset: Ruleset, cards: tuple[Card, ...], index: dict[Card, int]
-) -> tuple[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...], tuple[tuple[int, ...], ...]]:
-    """Per card, the sections playing it claims (spec §6.6) and the boodles it pays alone."""
+    ruleset: Ruleset, cards: tuple[Card, ...], index: dict[Card, int], trump: str | None
+) -> tuple[Claims, tuple[tuple[int, ...], ...]]:
+    """Per card, the sections playing it claims (spec §6.6) and the boodles it pays alone.
+
+    ``trump``: the deal's trump suit, which names the cards of ``RANK of
+    trumps`` boodles and sets (spec §3); ``None`` without trumps.
+    """
     claims: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in cards]
     boodle_of: list[list[int]] = [[] for _ in cards]
     for k, s in enumerate(ruleset.board):
-        if s.kind == "boodle" and s.suit_rule == "fixed":
-            for c in s.cards:
+        fixed = s.cards if s.suit_rule == "fixed" else (
+            tuple(Card(r, trump) for r in s.ranks) if s.suit_rule == "trumps" and trump else ())
+        if s.kind == "boodle":
+            for c in fixed:
                 if c in index:
                     claims[index[c]].append((k, ()))
                     boodle_of[index[c]].append(k)
-        elif s.kind == "set" and s.suit_rule == "fixed":
-            for c in s.cards:
-                others = [o for o in s.cards if o != c]
+        elif s.kind == "set" and s.suit_rule in ("fixed", "trumps"):
+            for c in fixed:
+                others = [o for o in fixed if o != c]
                 if c in index and all(o in index for o in others):
                     claims[index[c]].append((k, tuple(index[o] for o in others)))
         elif s.kind == "set" and s.suit_rule == "same suit":
