@@ -10,6 +10,7 @@ section to the players whose hands qualify, sharing it when several do
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from .cards import Card
@@ -60,27 +61,32 @@ def pay_holders(
     names: tuple[str, ...],
     split: Literal["share", "first seat"],
     events: list[Event],
+    phase: str | None = None,
 ) -> DealState:
     """Pay each section of ``names``, in order, to the players who hold its cards (spec §8.1).
 
-    A boodle: the holder of its card (fixed, or drawn and bound); a set: each
-    player holding all its cards (``same suit``: all its ranks in one suit).
+    A boodle: the holder of its card (fixed, drawn and bound, or its rank in
+    the deal's trump suit); a set: each player holding all its cards (``same
+    suit``: all its ranks in one suit; ``of trumps``: in the trump suit).
     Several qualifying players split it by ``split`` and the variant's
     ``chips`` (spec §9: whole shares, the remainder stays on the section), in
     turn clockwise from the dealer's left; each share is one
     :class:`~boodle.events.Claim`.  Widow cards qualify nobody: the section
-    carries over (004 phase 1).  Trump boodles need the deal's trump suit,
-    which this function does not know yet: they qualify nobody here.
+    carries over (004 phase 1).  With ``phase`` (a holding phase), each
+    section paid is recorded in ``DealState.taken`` (spec §7 ``unless taken``).
     """
     n, dealer = state.players, state.dealer
     order = tuple((dealer + 1 + i) % n for i in range(n))
     hands = {s: state.hand(s) for s in order}
+    taken = list(state.taken)
     for name in names:
-        winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck)
+        winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck, state.trump)
         paid = award(name, winners, state.ledger.section(name), split, ruleset.chips)
         if paid is None:
             continue
         for who in paid.seats:
             state, t = state.pay(section(name), seat(who), paid.share, "claim")
             events.append(Claim(who, name, t))
-    return state
+        if phase is not None:
+            taken.append((phase, name))
+    return replace(state, taken=tuple(taken))
