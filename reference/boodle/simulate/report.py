@@ -116,9 +116,11 @@ def render_text(report: dict[str, Any]) -> str:
     for p in r["positions"]:
         lines.append(f"{p['label']:<24} {_fmt(p['going_out_rate'], True):>16}  "
                      f"{_fmt(p['net_per_deal'])}")
-    lines += ["", "section      claimed          after ante         taken          carry-over"]
+    w = max(10, *(len(s["section"]) for s in r["sections"]))
+    lines += ["", f"{'section':<{w}}   claimed          after ante         taken          "
+              "carry-over"]
     for s in r["sections"]:
-        lines.append(f"{s['section']:<10} {_fmt(s['claim_rate'], True):>16} "
+        lines.append(f"{s['section']:<{w}} {_fmt(s['claim_rate'], True):>16} "
                      f"{_fmt(s['chips_after_ante']):>16} {_fmt(s['chips_when_taken']):>16} "
                      f"{_fmt(s['carry_over']):>16}")
     lines += ["", f"plays per deal  {_fmt(r['plays_per_deal'])}",

@@ -31,8 +31,8 @@ from ..compiled import CompiledRules, compile_ruleset, play_deal, supports
 from ..compiled.deal import Chooser, DealResult
 from ..compiled.players import PLAYERS, make_chooser, reference_strategy
 from ..errors import BoodleError
-from ..events import Ante, Claim, DealEnd, Event, Lead, Pass, Play
-from ..ledger import Ledger, SectionAccount
+from ..events import Ante, Claim, DealEnd, Event, Lead, Pass, Play, StopPaid, transfers_in
+from ..ledger import Ledger, SeatAccount, SectionAccount
 from ..model import Chips, Ruleset
 from ..session import first_dealer
 from ..session import play_deal as reference_play_deal
@@ -168,7 +168,12 @@ class _ReferenceTable:
 
 
 def _result(names: tuple[str, ...], ledger: Ledger, events: Sequence[Event]) -> DealResult:
-    """A :class:`DealResult` read from the reference engine's events."""
+    """A :class:`DealResult` read from the reference engine's events.
+
+    A section counts as taken by a claim, or by any other chips moved from it
+    to a seat (a poker pot, a holding share) except a stop bonus, as in the
+    compiled engine.
+    """
     put: dict[str, Chips] = dict.fromkeys(names, 0)
     taken: dict[str, Chips] = {}
     winner, plays, leads, passes = -1, 0, 0, 0
@@ -184,6 +189,10 @@ def _result(names: tuple[str, ...], ledger: Ledger, events: Sequence[Event]) -> 
             passes += 1
         elif isinstance(e, DealEnd):
             winner = -1 if e.winner is None else e.winner
+        elif not isinstance(e, StopPaid):  # a pot won at poker, a share of a holding
+            for t in transfers_in(e):
+                if isinstance(t.src, SectionAccount) and isinstance(t.dst, SeatAccount):
+                    taken[t.src.name] = taken.get(t.src.name, 0) + t.amount
     after_ante = tuple(amount + put[name] for name, amount in ledger.sections)
     return DealResult(winner, plays, leads, passes, after_ante,
                       tuple(taken.get(name, -1) for name in names))
