@@ -324,12 +324,13 @@ def test_michigan_has_no_pending_feature() -> None:
 def test_pending_features_are_listed_and_refused_at_the_deal() -> None:
     sale = WidowSale("sale", 2, False, "kitty", True, False, False, "becomes widow")
     holding = HoldingPhase("boodle", "Boodle", ("A♥",))
-    rules = replace(MICHIGAN, widow_sale=sale, phases=(holding, *MICHIGAN.phases),
+    rules = with_phase(MICHIGAN, going_out=GoingOut(ends_deal=False, takes=("kitty",)))
+    rules = replace(rules, widow_sale=sale, phases=(holding, *rules.phases),
                     antes=(AnteLine("each player", 1, ("A♥",), chosen=True),))
-    assert pending_features(rules) == ["chosen-boodle antes"]
-    # every phase kind has a stage now (holding: spec §8.1), so no phase is skipped
+    # widow sales, holding phases and chosen-boodle antes are played (spec §5.4, §8.1, §4)
+    assert pending_features(rules) == ["phase play: going out without ending the deal"]
     assert skipped_phases(rules) == []
-    with pytest.raises(NotSupported, match="chosen-boodle antes"):
+    with pytest.raises(NotSupported, match="going out without ending the deal"):
         deal(rules, (cards("2♣"), cards("3♣"), cards("4♣"), cards("5♣")))
 
 

@@ -5,7 +5,9 @@ clockwise from the dealer's left (the dealer last), and target by target in
 the order the targets expand.  Each payment is one transfer and one
 :class:`~boodle.events.Ante` event.  Source: 001 §02 (each player 1 on each
 boodle and 2 on the kitty); 000 step 2 (the dealer may pay double: lines add
-up).
+up).  A ``chosen boodle`` line waits for each payer's choice, a
+:class:`~boodle.state.StakeMove` (Newmarket: each player stakes "as he
+pleases" on a boodle card, games-of-playing-cards.pokerwiner.com).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from dataclasses import replace
 
 from .errors import BoodleError
 from .events import Ante, Event
+from .faults import IllegalMove
 from .ledger import seat, section
-from .model import Ruleset
-from .stage import Stage, no_legal_moves, no_moves
-from .state import DealState
+from .model import AnteLine, Ruleset
+from .stage import Stage
+from .state import DealState, Move, StakeMove
 
-__all__ = ["STAGE", "ante_targets", "enter"]
+__all__ = ["STAGE", "ante_targets", "apply", "enter", "legal_moves"]
 
 
 def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
@@ -41,26 +44,78 @@ def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
     return names
 
 
-def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
-    """Pay every ante line (spec §4).  The antes are not in ``since_ante``: a misdeal keeps them."""
-    events: list[Event] = []
+def _payers(line: AnteLine, state: DealState) -> tuple[int, ...]:
+    """Who pays ``line``, in payment order: clockwise from the dealer's left, dealer last."""
     players, dealer = state.players, state.dealer
     everyone = tuple((dealer + 1 + i) % players for i in range(players))
+    return {
+        "each player": everyone,
+        "dealer": (dealer,),
+        "each other player": everyone[:-1],
+        "widow": (dealer,),
+    }[line.payer]
+
+
+def _pay(
+    state: DealState, payer: int, names: list[str], line: AnteLine, events: list[Event]
+) -> DealState:
+    """``payer`` puts ``line.amount`` on each section of ``names`` (one transfer each)."""
+    reason = "ante (widow's share)" if line.payer == "widow" else "ante"
     ledger = state.ledger
-    for line in ruleset.antes:
-        payers = {
-            "each player": everyone,
-            "dealer": (dealer,),
-            "each other player": everyone[:-1],
-            "widow": (dealer,),
-        }[line.payer]
-        reason = "ante (widow's share)" if line.payer == "widow" else "ante"
-        for payer in payers:
-            for name in ante_targets(ruleset, line.targets):
-                ledger, t = ledger.transfer(seat(payer), section(name), line.amount, reason)
-                events.append(Ante(t))
-    return replace(state, ledger=ledger, to_move=None), events
+    for name in names:
+        ledger, t = ledger.transfer(seat(payer), section(name), line.amount, reason)
+        events.append(Ante(t))
+    return replace(state, ledger=ledger)
 
 
-STAGE = Stage("antes", enter, no_legal_moves, no_moves)
-"""The antes stage: no moves yet (chosen-boodle antes will be its moves)."""
+def _pay_from(
+    ruleset: Ruleset, state: DealState, at: tuple[int, int], events: list[Event]
+) -> tuple[DealState, list[Event]]:
+    """Pay the lines from (line, payer) ``at`` on, until a ``chosen boodle`` payer must choose."""
+    first_line, first_payer = at
+    for i, line in enumerate(ruleset.antes[first_line:], start=first_line):
+        for j, payer in enumerate(_payers(line, state)):
+            if i == first_line and j < first_payer:
+                continue
+            if line.chosen:  # spec §4: the payer's choice is a move
+                return replace(state, stake=(i, j), to_move=payer), events
+            state = _pay(state, payer, ante_targets(ruleset, line.targets), line, events)
+    return replace(state, stake=None, to_move=None), events
+
+
+def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
+    """Pay every ante line (spec §4).  The antes are not in ``since_ante``: a misdeal keeps them.
+
+    A ``chosen boodle`` line stops for each payer's :class:`~boodle.state.StakeMove`.
+    """
+    return _pay_from(ruleset, state, (0, 0), [])
+
+
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+    """The stakes the payer due may make: one per boodle section of the line, in board order."""
+    if state.stake is None or state.to_move is None:
+        return ()
+    line = ruleset.antes[state.stake[0]]
+    return tuple(StakeMove(state.to_move, name) for name in line.targets)
+
+
+def apply(ruleset: Ruleset, state: DealState, move: Move) -> tuple[DealState, list[Event]]:
+    """Pay the payer's stake on the boodle they chose, then the antes after it (spec §4).
+
+    Raises :class:`IllegalMove`: ``move.kind`` for anything but a stake,
+    ``ante.stake`` for a section the line does not offer (not a boodle).
+    """
+    if state.stake is None or not isinstance(move, StakeMove):
+        raise IllegalMove(f"{move}: the antes take only a stake on a boodle", rule="move.kind")
+    line_no, payer_no = state.stake
+    line = ruleset.antes[line_no]
+    if move.section not in line.targets:
+        raise IllegalMove(f"{move}: a chosen-boodle stake goes on one of "
+                          f"{', '.join(line.targets)}", rule="ante.stake")
+    events: list[Event] = []
+    state = _pay(state, move.seat, [move.section], line, events)
+    return _pay_from(ruleset, state, (line_no, payer_no + 1), events)
+
+
+STAGE = Stage("antes", enter, legal_moves, apply)
+"""The antes stage: its moves are the stakes of ``chosen boodle`` lines (Newmarket)."""

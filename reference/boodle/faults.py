@@ -27,6 +27,7 @@ RULE_IDS = {
     "(spec §5.4)",
     "widow.funds": "a price or bid above the player's balance (spec §5.4)",
     "widow.bid-low": "a bid not above every earlier bid, or below the opening price (spec §5.4)",
+    "ante.stake": "a chosen-boodle stake on a section that is not a boodle (spec §4)",
 }
 """Every rule id an :class:`IllegalMove` may carry, with what it means (spec §12)."""
 
