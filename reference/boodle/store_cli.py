@@ -18,7 +18,17 @@ from .errors import BoodleError
 from .events import DealStart, Event
 from .ledger import Ledger, chips_json
 from .model import Chips, Ruleset
-from .store import SessionInfo, check, connect, deal_rows, ending_row, record_new, resume, sessions
+from .store import (
+    Emit,
+    SessionInfo,
+    check,
+    connect,
+    deal_rows,
+    ending_row,
+    record_new,
+    resume,
+    sessions,
+)
 from .trace import render_jsonl, render_text, seat_name
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
@@ -95,7 +105,8 @@ def load_rules(info: SessionInfo) -> Ruleset:
                             ) from None
 
 
-def _emitter(as_json: bool) -> Any:
+def _emitter(as_json: bool) -> Emit:
+    """Print each committed unit's events at once: the trace of ``boodle play``, unchanged."""
     first = [True]
 
     def emit(events: list[Event]) -> None:
