@@ -225,11 +225,12 @@ def test_the_same_seed_prints_the_same_json(capsys) -> None:  # type: ignore[no-
     def numbers(*extra: str) -> dict:  # type: ignore[type-arg]
         main(["simulate", "michigan", "--players", "3", "--deals", "30", "--json", *extra])
         report = json.loads(capsys.readouterr().out)
-        for key in ("seconds", "deals_per_second", "workers"):
+        for key in ("seconds", "deals_per_second", "workers", "backend"):
             report.pop(key)
         return report
 
     assert numbers() == numbers("--workers", "2")
+    assert numbers() == numbers("--backend", "dask", "--workers", "1")  # a local Dask cluster
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -238,6 +239,8 @@ def test_the_same_seed_prints_the_same_json(capsys) -> None:  # type: ignore[no-
     (["--players", "2"], "michigan is for 3 to 8 players, not 2"),
     (["--deals", "0"], "--deals must be at least 1"),
     (["--plot", "x.pdf"], ".png or .svg"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is for --backend dask"),
+    (["--workers", "0"], "--workers must be at least 1"),
 ])
 def test_bad_arguments_are_errors_not_tracebacks(args: list[str], message: str,
                                                  capsys) -> None:  # type: ignore[no-untyped-def]
