@@ -9,6 +9,7 @@ with values worked out by hand from 001 §02-§03 and spec §5.2.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -86,9 +87,17 @@ def test_page_numbers_match_the_interpreter_for_every_player_count(name: str) ->
         return
     rows = table(ruleset)
     assert sorted(rows) == list(ruleset.players.counts())
+    # a chosen-boodle line is each payer's move (spec §4): the table shows the other lines,
+    # and says how much each payer adds by choice
+    fixed = replace(ruleset, antes=tuple(a for a in ruleset.antes if not a.chosen))
+    t = load("en")
+    page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [])).markdown()
+    for line in ruleset.antes:
+        if line.chosen:
+            assert t.text("page.numbers_chosen", n=line.amount) in page
     for n in ruleset.players.counts():
         try:
-            hands, widow, sections, dealer_pays, other_pays = _interpreter_row(ruleset, n)
+            hands, widow, sections, dealer_pays, other_pays = _interpreter_row(fixed, n)
         except BoodleError:  # the interpreter cannot start this variant: sizes only
             sizes, rest = engine.deal_hands(ruleset, n, 0, ruleset.deck.cards())
             assert rows[n][1:] == [" · ".join(str(len(sizes[(1 + i) % n])) for i in range(n)),
