@@ -80,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="the session's name in the ledger (default: the variant's name)")
     play.add_argument("--resume", metavar="FILE.sqlite",
                       help="continue the ledger's session from its last complete deal")
-    play.set_defaults(func=cmd_play)
+    play.set_defaults(func=cmd_play, usage_error=play.error)
 
     from .store_cli import add_parser as add_ledger
 
@@ -203,8 +203,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .trace import render_jsonl, render_text
     from .variants import load
 
-    if _play_usage_error(args):
-        return EXIT_USAGE
+    _check_play_usage(args)
     if args.resume is not None:
         from .store_cli import cmd_play_recorded
 
@@ -236,8 +235,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _play_usage_error(args: argparse.Namespace) -> bool:
-    """Print a usage error for options of ``play`` that do not go together (True if any)."""
+def _check_play_usage(args: argparse.Namespace) -> None:
+    """Options of ``play`` that do not go together: a usage error (argparse, exit 2)."""
     problem = None
     if args.resume is not None:
         given = [o for o, v in (("VARIANT", args.variant), ("--players", args.players),
@@ -251,8 +250,7 @@ def _play_usage_error(args: argparse.Namespace) -> bool:
     elif args.session is not None and args.ledger is None:
         problem = "--session names a session in a ledger: add --ledger FILE.sqlite"
     if problem:
-        print(f"boodle play: error: {problem}", file=sys.stderr)
-    return problem is not None
+        args.usage_error(problem)
 
 
 # ---------------------------------------------------------------- docs
