@@ -45,9 +45,12 @@ def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
 
 
 def _payers(line: AnteLine, state: DealState) -> tuple[int, ...]:
-    """Who pays ``line``, in payment order: clockwise from the dealer's left, dealer last."""
-    players, dealer = state.players, state.dealer
-    everyone = tuple((dealer + 1 + i) % players for i in range(players))
+    """Who pays ``line``, in payment order: clockwise from the dealer's left, dealer last.
+
+    Eliminated players pay no ante (spec §4, §10).
+    """
+    dealer = state.dealer
+    everyone = state.clockwise(dealer)
     return {
         "each player": everyone,
         "dealer": (dealer,),
@@ -59,13 +62,18 @@ def _payers(line: AnteLine, state: DealState) -> tuple[int, ...]:
 def _pay(
     state: DealState, payer: int, names: list[str], line: AnteLine, events: list[Event]
 ) -> DealState:
-    """``payer`` puts ``line.amount`` on each section of ``names`` (one transfer each)."""
+    """``payer`` puts ``line.amount`` on each section of ``names`` (one transfer each).
+
+    Under ``balance: eliminated at zero`` a player pays at most their balance
+    (spec §9).  The antes stay out of ``since_ante``: a misdeal keeps them.
+    """
     reason = "ante (widow's share)" if line.payer == "widow" else "ante"
-    ledger = state.ledger
     for name in names:
-        ledger, t = ledger.transfer(seat(payer), section(name), line.amount, reason)
+        amount = state.payable(seat(payer), line.amount)
+        ledger, t = state.ledger.transfer(seat(payer), section(name), amount, reason)
+        state = replace(state, ledger=ledger)
         events.append(Ante(t))
-    return replace(state, ledger=ledger)
+    return state
 
 
 def _pay_from(

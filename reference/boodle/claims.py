@@ -75,8 +75,7 @@ def pay_holders(
     carries over (004 phase 1).  With ``phase`` (a holding phase), each
     section paid is recorded in ``DealState.taken`` (spec §7 ``unless taken``).
     """
-    n, dealer = state.players, state.dealer
-    order = tuple((dealer + 1 + i) % n for i in range(n))
+    order = state.clockwise(state.dealer)  # players still in, from the dealer's left
     hands = {s: state.hand(s) for s in order}
     taken = list(state.taken)
     for name in names:

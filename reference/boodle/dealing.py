@@ -22,18 +22,22 @@ from .model import Ruleset
 from .stage import Stage, no_legal_moves, no_moves
 from .state import DealState
 
-__all__ = ["STAGE", "deal_hands", "deal_order", "new_deal", "shuffled_deck"]
+__all__ = ["STAGE", "deal_hands", "deal_order", "eliminated", "new_deal", "shuffled_deck"]
 
 Hands = tuple[tuple[Card, ...], ...]
 
 
-def deal_order(ruleset: Ruleset, players: int, dealer: int) -> tuple[int | None, ...]:
+def deal_order(
+    ruleset: Ruleset, players: int, dealer: int, out: frozenset[int] = frozenset()
+) -> tuple[int | None, ...]:
     """Who gets each card of a round, clockwise from the dealer's left (``None`` = widow).
 
     001 §03: the widow is dealt last in each round (``last``); 004: it sits
     at the dealer's left and is dealt first (``first``); ``none``: no widow.
+    Eliminated seats (``out``, spec §10) are dealt nothing.
     """
-    seats = tuple((dealer + 1 + i) % players for i in range(players))
+    seats = tuple(s for s in ((dealer + 1 + i) % players for i in range(players))
+                  if s not in out)
     position = ruleset.deal.widow_position
     if position == "last":
         return (*seats, None)
@@ -43,15 +47,20 @@ def deal_order(ruleset: Ruleset, players: int, dealer: int) -> tuple[int | None,
 
 
 def deal_hands(
-    ruleset: Ruleset, players: int, dealer: int, deck_order: Sequence[Card]
+    ruleset: Ruleset,
+    players: int,
+    dealer: int,
+    deck_order: Sequence[Card],
+    out: frozenset[int] = frozenset(),
 ) -> tuple[Hands, tuple[Card, ...]]:
     """Deal the whole pack one card at a time (001 §03): (hands by seat, widow), in dealt order.
 
-    Raises :class:`BoodleError` unless ``deck_order`` is a permutation of the deck.
+    Eliminated seats (``out``) get an empty hand.  Raises
+    :class:`BoodleError` unless ``deck_order`` is a permutation of the deck.
     """
     if Counter(deck_order) != Counter(ruleset.deck.cards()):
         raise BoodleError("the deck order must hold every card of the deck exactly once")
-    order = deal_order(ruleset, players, dealer)
+    order = deal_order(ruleset, players, dealer, out)
     hands: list[list[Card]] = [[] for _ in range(players)]
     widow: list[Card] = []
     for i, card in enumerate(deck_order):
@@ -81,18 +90,34 @@ def new_deal(
     Or, given ``hands`` (by seat) and ``widow``, dealt as given; with
     ``hands`` and no ``widow`` every undealt card is the widow.  The widow's
     cards are in the order dealt (a given ``widow``: as given; undealt cards:
-    deck order), and its last is the card turned up for trumps.  Raises
-    :class:`BoodleError` for a deal that is not a partition of the deck.
+    deck order), and its last is the card turned up for trumps.  Under
+    ``balance: eliminated at zero`` every seat whose balance in ``ledger`` is
+    zero or less is out of the deal (spec §10), and payments are capped at a
+    player's balance (spec §9).  Raises :class:`BoodleError` for a deal that
+    is not a partition of the deck, or a dealer who is out.
     """
-    dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow)
+    out = eliminated(ruleset, ledger)
+    if dealer in out:
+        raise BoodleError(f"seat {dealer} is eliminated and cannot deal")
+    dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow, out)
     try:
         state = DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger)
     except ValueError as e:
         raise BoodleError(f"bad deal: {e}") from None
+    if ruleset.session.negative == "eliminate":
+        state = replace(state, out=out, capped=True)
     if ruleset.deal.trumps == "last widow card" and rest:
         # spec §5.2: the widow's last-dealt card is turned up (the trumps stage shows it)
         state = replace(state, turn_up=rest[-1])
     return state
+
+
+def eliminated(ruleset: Ruleset, ledger: Ledger) -> frozenset[int]:
+    """The seats out of play (spec §10): under ``balance: eliminated at zero``, those whose
+    balance is zero or less; none otherwise."""
+    if ruleset.session.negative != "eliminate":
+        return frozenset()
+    return frozenset(s for s in range(ledger.players) if ledger.seat(s) <= 0)
 
 
 def _the_deal(
@@ -102,15 +127,18 @@ def _the_deal(
     deck_order: Sequence[Card] | None,
     hands: Sequence[Sequence[Card]] | None,
     widow: Sequence[Card] | None,
+    out: frozenset[int],
 ) -> tuple[Hands, tuple[Card, ...]]:
     if hands is None:
         if deck_order is None:
             raise BoodleError("start_deal needs a deck order or the hands")
-        return deal_hands(ruleset, players, dealer, deck_order)
+        return deal_hands(ruleset, players, dealer, deck_order, out)
     if len(hands) != players:
         raise BoodleError(f"{len(hands)} hands given for {players} players")
-    if any(not hand for hand in hands):
+    if any(not hand for s, hand in enumerate(hands) if s not in out):
         raise BoodleError("every player must be dealt at least one card")
+    if any(hand for s, hand in enumerate(hands) if s in out):
+        raise BoodleError("an eliminated player is dealt no card")
     dealt = tuple(tuple(hand) for hand in hands)
     if widow is None:
         held = {c for hand in dealt for c in hand}
@@ -121,7 +149,7 @@ def _the_deal(
 def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
     """The deal stage: every card to its hand or the widow, and the ``deal`` event."""
     state = state.deal_out()
-    order = deal_order(ruleset, state.players, state.dealer)
+    order = deal_order(ruleset, state.players, state.dealer, state.out)
     return state, [DealCards(state.dealer, state.hands, state.widow(), order)]
 
 

@@ -478,6 +478,18 @@ class PhaseSkipped:
 
 
 @dataclass(frozen=True)
+class Eliminated:
+    """``seat`` ends a deal with no chips and leaves the session (spec §10,
+    ``balance: eliminated at zero``; 004 "Victoire")."""
+
+    kind: ClassVar[str] = "eliminated"
+    seat: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True)
 class Split:
     """One seat's equal share of a section's leftover at the session's end (001 §06)."""
 
@@ -541,6 +553,7 @@ Event = (
     | CarryOver
     | DealEnd
     | PhaseSkipped
+    | Eliminated
     | Split
     | SessionEnd
 )
@@ -578,6 +591,7 @@ __all__ = [
     "DealCards",
     "DealEnd",
     "DealStart",
+    "Eliminated",
     "Event",
     "FirstDealt",
     "FlipColour",

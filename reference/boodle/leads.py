@@ -36,18 +36,17 @@ def leader(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None)
     pending, spec §8.3) falls back to the player on the dealer's left.
     Raises :class:`NotSupported` for a ``last``/``next player`` rule with no run played.
     """
-    n = state.players
     if rule.who == "left of dealer":
-        return (state.dealer + 1) % n
+        return state.left_of(state.dealer)
     if rule.who == "dealer":
         return state.dealer
     if rule.who in ("last player", "next player") and last is not None:
-        return last if rule.who == "last player" else (last + 1) % n
+        return last if rule.who == "last player" else state.left_of(last)
     if rule.who == "holder":
         return resolve_holder(ruleset, state, rule)[0]
     if rule.who == "phase winner":
         winners = dict(state.phase_winners).get(rule.phase or "", ())
-        return winners[0] if winners else (state.dealer + 1) % n
+        return winners[0] if winners else state.left_of(state.dealer)
     raise NotSupported(f"no leader for '{rule.who}' here")
 
 
@@ -72,7 +71,7 @@ def resolve_holder(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[
         holder = state.holder(c)
         if holder is not None:
             return holder, rule if c == rule.card or rule.card is None else replace(rule, card=c)
-    return (state.dealer + 1) % state.players, LEFT_LOWEST
+    return state.left_of(state.dealer), LEFT_LOWEST
 
 
 def rule_now(phase: StopsPhase, ruleset: Ruleset, state: DealState) -> LeadRule:

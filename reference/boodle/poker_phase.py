@@ -37,8 +37,7 @@ def _phase(ruleset: Ruleset, state: DealState) -> PokerPhase:
 def enter(ruleset: Ruleset, state: DealState) -> Result:
     """Show every hand, pay the pot to the best hand(s), record the winners (spec §8.2)."""
     phase = _phase(ruleset, state)
-    n, dealer = state.players, state.dealer
-    order = tuple((dealer + 1 + i) % n for i in range(n))
+    order = state.clockwise(state.dealer)  # eliminated players take no part (spec §8.2)
     best, shown = showdown({s: state.hand(s) for s in order}, phase.best_of,
                            phase.ace_low_straight)
     winners = tuple(s for s in order if s in best)

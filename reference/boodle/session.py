@@ -21,9 +21,10 @@ from fractions import Fraction
 from typing import Any, cast
 
 from .cards import Card
+from .dealing import eliminated
 from .engine import apply, legal_moves, shuffled_deck, start_deal
 from .errors import BoodleError
-from .events import Cut, Event, FirstDealt, SessionEnd, Split
+from .events import Cut, Eliminated, Event, FirstDealt, SessionEnd, Split
 from .ledger import Ledger, seat, section
 from .model import Chips, Ruleset
 from .second_pack import draw_boodles
@@ -104,17 +105,20 @@ def play_deal(
 def split_leftover(ruleset: Ruleset, ledger: Ledger) -> tuple[Ledger, list[Event]]:
     """``leftover: split equally`` (001 §06): each section's chips in exact equal shares.
 
-    Sections in board order, shares seat by seat; ``leftover: stays`` moves nothing.
+    Sections in board order, shares seat by seat among the players still in
+    (eliminated players share nothing, spec §10); ``leftover: stays`` moves
+    nothing.
     """
     events: list[Event] = []
     if ruleset.session.leftover != "split equally":
         return ledger, events
-    n = ledger.players
+    out = eliminated(ruleset, ledger)
+    sharers = [s for s in range(ledger.players) if s not in out]
     for name, amount in ledger.sections:
-        if amount == 0:
+        if amount == 0 or not sharers:
             continue
-        share = Fraction(amount) / n
-        for s in range(n):
+        share = Fraction(amount) / len(sharers)
+        for s in sharers:
             ledger, t = ledger.transfer(section(name), seat(s), share, "split")
             events.append(Split(name, s, t))
     return ledger, events
@@ -194,10 +198,15 @@ class SessionRun:
             rng.setstate(cast(Any, state))
 
     def more_deals(self) -> bool:
-        """Whether the session's regular deals go on (spec §10 ``end`` lines)."""
+        """Whether the session's regular deals go on (spec §10 ``end`` lines).
+
+        Under ``balance: eliminated at zero`` it also ends when fewer players
+        are still in than the variant's minimum.
+        """
         broke = (self.deals is None and self.played > 0
                  and self.ruleset.session.end_when_broke and min(self.ledger.seats) <= 0)
-        return self.played < self.limit and not broke
+        still_in = self.players - len(eliminated(self.ruleset, self.ledger))
+        return self.played < self.limit and not broke and still_in >= self.ruleset.players.low
 
     def next_deal(self) -> list[Event]:
         """Play the next deal; its events."""
@@ -205,8 +214,21 @@ class SessionRun:
         deck = shuffled_deck(self.ruleset, random.Random(f"{self.seed}:deal:{self.played}"))
         state, events = play_deal(self.ruleset, self.players, self.dealer, self.ledger, deck,
                                   self.movers, number=self.played)
-        self.ledger, self.dealer = state.ledger, (self.dealer + self.step) % self.players
+        before = eliminated(self.ruleset, self.ledger)
+        self.ledger = state.ledger
+        out = eliminated(self.ruleset, self.ledger)
+        events.extend(Eliminated(s) for s in sorted(out - before))  # spec §10
+        self.dealer = self._next_dealer(out)
         return events
+
+    def _next_dealer(self, out: frozenset[int]) -> int:
+        """The deal passes by ``rotation`` to the next player still in (spec §5.1, §10)."""
+        dealer = self.dealer
+        for _ in range(self.players):
+            dealer = (dealer + self.step) % self.players
+            if dealer not in out:
+                return dealer
+        return self.dealer  # nobody is left in: no further deal is played
 
     def finish(self) -> list[Event]:
         """The session's end (none with a fixed number of deals): split, tie deal, standings."""

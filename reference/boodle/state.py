@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from .cards import Card
-from .ledger import Account, Ledger, Transfer
+from .ledger import Account, Ledger, SeatAccount, Transfer
 from .model import Chips
 
 PlaceKind = Literal["pack", "hand", "widow", "played", "out"]
@@ -178,6 +178,10 @@ class DealState:
       phase paid to some player in this deal (spec §7 ``unless taken in``).
     - ``stake``: during the antes, the (ante line, payer) whose ``chosen
       boodle`` is awaited (spec §4), else ``None``.
+    - ``out``: seats eliminated before this deal (``balance: eliminated at
+      zero``, spec §10): dealt no card, no payer, no opponent, skipped
+      clockwise (:meth:`clockwise`).  ``capped``: a player pays at most their
+      balance (spec §9), under the same rule.
     """
 
     players: int
@@ -205,6 +209,8 @@ class DealState:
     turn_up: Card | None = None
     taken: tuple[tuple[str, str], ...] = ()
     stake: tuple[int, int] | None = None
+    out: frozenset[int] = frozenset()
+    capped: bool = False
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
@@ -304,10 +310,35 @@ class DealState:
         return replace(self, places=tuple(places), held=tuple(held),
                        plays=self.plays if plays is None else plays)
 
+    def clockwise(self, after: int) -> tuple[int, ...]:
+        """The seats still in the session, clockwise from ``after``'s left, ``after`` last.
+
+        ``after`` itself ends the tuple when it is still in; eliminated seats
+        (``out``) are skipped, so ``clockwise(dealer)`` is the payment order
+        of the antes and ``clockwise(who)[:-1]`` are ``who``'s opponents.
+        """
+        n = self.players
+        return tuple(s for s in ((after + i) % n for i in range(1, n + 1)) if s not in self.out)
+
+    def left_of(self, seat: int) -> int:
+        """The next seat clockwise from ``seat`` that is still in the session."""
+        return self.clockwise(seat)[0]
+
+    def payable(self, src: Account, amount: Chips) -> Chips:
+        """What ``src`` pays of ``amount``: all of it, or under ``capped`` at most a player's
+        balance (spec §9: "a player pays at most their balance")."""
+        if self.capped and isinstance(src, SeatAccount):
+            return min(amount, max(self.ledger.balance(src), 0))
+        return amount
+
     def pay(
         self, src: Account, dst: Account, amount: Chips, reason: str
     ) -> tuple[DealState, Transfer]:
-        """The deal's chip primitive: :meth:`Ledger.transfer`, logged in ``since_ante``."""
+        """The deal's chip primitive: :meth:`Ledger.transfer`, logged in ``since_ante``.
+
+        Under ``capped`` a player pays at most their balance (:meth:`payable`).
+        """
+        amount = self.payable(src, amount)
         ledger, transfer = self.ledger.transfer(src, dst, amount, reason)
         return replace(self, ledger=ledger, since_ante=(*self.since_ante, transfer)), transfer
 

@@ -141,8 +141,8 @@ def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Re
             events.append(Penalty(who, "cannot lead", t))
     rule = rule_now(phase, ruleset, state)
     events.append(Pass(who, f"may lead no card under '{describe(rule)}'"))
-    state = replace(state, passes=state.passes + 1, to_move=(who + 1) % state.players)
-    if state.passes < state.players:
+    state = replace(state, passes=state.passes + 1, to_move=state.left_of(who))
+    if state.passes < len(state.clockwise(who)):  # every player still in passed once
         return state, events
     if phase.all_pass == "end without winner":
         return end_deal(state, None, events)
@@ -152,7 +152,7 @@ def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Re
 
 def _payees(state: DealState, who: int, to: str) -> list[Account]:
     if to == "each opponent":
-        return [seat((who + i) % state.players) for i in range(1, state.players)]
+        return [seat(s) for s in state.clockwise(who)[:-1]]
     return [section(to)]
 
 
@@ -195,9 +195,8 @@ def _stop_bonus(phase: StopsPhase, state: DealState, who: int, events: list[Even
     if bonus is None:
         return state
     if bonus.source == "each opponent":
-        for i in range(1, state.players):
-            payer = seat((who + i) % state.players)
-            state, t = state.pay(payer, seat(who), bonus.amount, "stop bonus")
+        for opponent in state.clockwise(who)[:-1]:
+            state, t = state.pay(seat(opponent), seat(who), bonus.amount, "stop bonus")
             events.append(StopPaid(who, t))
     else:
         amount = min(bonus.amount, state.ledger.section(bonus.source))
@@ -238,8 +237,7 @@ def _payments(
     A holder of an ``excused`` card pays nothing (recorded as a 0 payment).
     """
     out = phase.going_out
-    for i in range(1, state.players):
-        payer = (who + i) % state.players
+    for payer in state.clockwise(who)[:-1]:
         hand = state.hand(payer)
         excused = any(c in hand for c in out.excused)
         amount = 0 if excused else out.per_card * len(hand)

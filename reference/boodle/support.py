@@ -27,8 +27,6 @@ def pending_features(ruleset: Ruleset) -> list[str]:
         out.append("several stops phases")
     for p in stops:
         out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
-    if ruleset.session.negative == "eliminate":  # payments capped at the balance (spec §9)
-        out.append("elimination at zero balance")
     return out
 
 

@@ -22,6 +22,7 @@ from .events import (
     DealCards,
     DealEnd,
     DealStart,
+    Eliminated,
     Event,
     FirstDealt,
     FlipColour,
@@ -211,6 +212,7 @@ _RENDER: dict[type, Callable[..., list[str]]] = {
     CarryOver: lambda e: [f"    {e.section} carries over {_chips(e.amount)}"],
     DealEnd: _deal_end,
     PhaseSkipped: lambda e: [f"  phase {e.phase} ({e.phase_kind}) skipped: {e.reason}"],
+    Eliminated: lambda e: [f"  {seat_name(e.seat)} has no chips left: eliminated"],
     Split: lambda e: [f"  leftover: {seat_name(e.seat)} gets {_chips(e.transfer.amount)} "
                       f"of {e.section}"],
     SessionEnd: _session_end,

@@ -63,7 +63,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     rules = _rules(ruleset)
     events: list[Event] = []
     if rules.seen:
-        events.append(WidowShown(tuple(range(state.players)), state.widow()))
+        events.append(WidowShown(tuple(sorted(state.clockwise(state.dealer))), state.widow()))
     if rules.dealer_swap and rules.dealer_first:
         return _dealer_chance(rules, state, "dealer first", events)
     return _next(ruleset, replace(state, sale=SaleState("offer")), state.dealer, events)
@@ -76,8 +76,7 @@ def _buyers(rules: WidowSale, state: DealState) -> tuple[int, ...]:
     includes the dealer unless a ``dealer:`` line gives the dealer a chance
     of their own.
     """
-    n, dealer = state.players, state.dealer
-    everyone = tuple((dealer + 1 + i) % n for i in range(n))
+    everyone = state.clockwise(state.dealer)  # players still in (spec §10)
     if rules.mode == "sale" or rules.dealer_swap:
         return everyone[:-1]
     return everyone
