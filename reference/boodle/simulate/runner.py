@@ -215,11 +215,14 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
     seats: list[Chips] = [start] * n
     sections: list[Chips] = [0] * len(rules.board)
     step = 1 if rules.deal.rotation == "left" else -1
-    perm = list(range(tables.n_cards))
+    pack = range(tables.n_cards)
+    draw = rng.random
 
     def one_deal() -> None:
         nonlocal dealer
-        rng.shuffle(perm)
+        # a uniform shuffle: the cards sorted by independent uniform keys (twice as fast
+        # as random.shuffle; equal keys, chance about 2^-42 a deal, keep the pack's order)
+        perm = sorted(pack, key=lambda _: draw())
         before = tuple(seats)
         r = table.deal(dealer, perm, seats, sections)
         stats.add_deal(dealer, before, seats, r.winner, r.plays, r.leads, r.passes,
