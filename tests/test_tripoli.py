@@ -12,12 +12,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from boodle.build import load_text
-from boodle.engine import start_deal
+from boodle.engine import apply, legal_moves, start_deal
 from boodle.events import Ante, DealCards, Payment, Showdown
 from boodle.ledger import seat
 from boodle.model import Ruleset
 from boodle.session import split_leftover
-from boodle.state import LeadMove, Move, PlayMove
+from boodle.state import BidMove, LeadMove, Move, PassMove, PlayMove
 from boodle.variants import load
 from deal_helpers import claims, play_out
 from rules_by_hand import card, cards, fresh_ledger
@@ -161,3 +161,26 @@ def test_an_eliminated_player_is_dealt_nothing_and_pays_no_ante() -> None:
     antes = [e.transfer for e in events if isinstance(e, Ante)]
     assert {t.src.seat for t in antes} == {0, 2, 3}  # type: ignore[union-attr]
     assert sum(t.amount for t in antes) == 16 + 8 + 8
+
+
+# ---------------------------------------------------------------- ghost-hand auction
+
+
+def test_the_ghost_hand_is_auctioned_after_hearts_and_poker_and_the_bid_feeds_the_chien() -> None:
+    rules = load("tripoli-ghost-auction")
+    state, events = start_deal(rules, 3, 2, fresh_ledger(rules, 3), hands=TRIPOLI_3,
+                               widow=GHOST_3)
+    # 004 "Variantes": the auction comes "before the stops phase" ('when: before phase
+    # play'), so hearts and poker have paid the hands as dealt (as in the test above)
+    assert state.stage == "widow" and state.ledger.seats == (43, 49, 49)
+    assert any(isinstance(e, Showdown) for e in events)
+    # bidding from the dealer's left: seat 0 bids 5, seats 1 and 2 pass
+    state, _ = apply(rules, state, BidMove(0, 5))
+    state, _ = apply(rules, state, PassMove(1))
+    state, events = apply(rules, state, PassMove(2))
+    # seat 0 pays 5 into the Chien (4 + 5 = 9) and takes the ghost hand; its old hand is
+    # the new ghost.  In the ghost's cards clubs (8 9 10 K) and spades (9 10 J A) are the
+    # longest suits: seat 0 may lead 8♣ or 9♠ (004 phase 3)
+    assert state.ledger.seats == (38, 49, 49) and state.ledger.section("chien") == 9
+    assert set(state.hand(0)) == set(GHOST_3) and set(state.widow()) == set(TRIPOLI_3[0])
+    assert set(legal_moves(rules, state)) == {LeadMove(0, card("8♣")), LeadMove(0, card("9♠"))}
