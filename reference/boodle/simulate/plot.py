@@ -2,7 +2,8 @@
 
 Three panels with 95 % intervals as error bars: net chips per deal per seat
 (labelled with its strategy), going-out rate per position from the dealer's
-left, and each section's claim rate beside its mean carry-over.  The format
+left, and each section's claim rate beside its mean carry-over (chips, on a
+second axis).  The format
 follows the file's suffix (``.png`` or ``.svg``).
 """
 
@@ -53,12 +54,18 @@ def save_plot(report: dict[str, Any], path: str | Path) -> None:
     xs = list(range(len(names)))
     means, errs = _bars([s["claim_rate"] for s in sections], 100.0)
     ax3.bar([x - 0.2 for x in xs], means, width=0.4, yerr=errs, capsize=3, label="claimed, %")
+    ax3.set_ylabel("claimed, % of deals")
+    chips = ax3.twinx()  # chips on their own scale
     means, errs = _bars([s["carry_over"] for s in sections])
-    ax3.bar([x + 0.2 for x in xs], means, width=0.4, yerr=errs, capsize=3,
-            label="carry-over, chips", color="tab:orange")
+    chips.bar([x + 0.2 for x in xs], means, width=0.4, yerr=errs, capsize=3,
+              label="carry-over, chips", color="tab:orange")
+    chips.set_ylabel("chips carried over")
     ax3.set_xticks(xs, names)
-    ax3.legend()
-    ax3.set_title("sections")
+    handles = ax3.get_legend_handles_labels()[0] + chips.get_legend_handles_labels()[0]
+    ax3.set_ylim(0, 125)  # room above the bars for the legend
+    chips.set_ylim(0, max([*means, 0.5]) * 1.25)
+    ax3.legend(handles=handles, loc="upper center", ncol=2, fontsize="small")
+    ax3.set_title("sections: claimed and carried over")
     fig.suptitle(f"{report['variant']}: {report['deals']} deals, {report['players']} players, "
                  f"seed {report['seed']}")
     fig.tight_layout()
