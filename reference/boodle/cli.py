@@ -74,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--strategy", metavar="NAME",
                       help="strategy for every seat: random or greedy (default random)")
     play.add_argument("--json", action="store_true", help="print the typed events as JSON lines")
+    play.add_argument("--positions", action="store_true",
+                      help="print the position (conformance/FORMAT.md notation) after every move")
     play.add_argument("--ledger", metavar="FILE.sqlite",
                       help="record every deal in this SQLite ledger (one transaction per deal)")
     play.add_argument("--session", metavar="NAME",
@@ -89,6 +91,10 @@ def _parser() -> argparse.ArgumentParser:
     from .simulate.command import add_parser as add_simulate
 
     add_simulate(sub)
+
+    from .conformance.cli import add_parser as add_conformance
+
+    add_conformance(sub)
 
     docs = sub.add_parser("docs", help="generate the rules site (Markdown for mkdocs)",
                           description="Generate the rules site from the built-in variants.")
@@ -231,6 +237,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     result = play_session(ruleset, args.players, args.seed,
                           strategies=[args.strategy] * args.players, deals=args.deals)
     out = render_jsonl(result.events) if args.json else render_text(result.events)
+    if args.positions:
+        from .conformance.trace_positions import render_with_positions
+
+        out = render_with_positions(ruleset, result.events, args.json)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     return EXIT_OK
 

@@ -1,0 +1,28 @@
+"""The conformance suite: language-agnostic cases, the protocol, a runner and mutants.
+
+Cases live as JSON files under ``conformance/`` at the root of a checkout
+(shipped as package data in a wheel); their format is ``boodle-case/1``,
+checked by ``conformance/schema/case.schema.json``.  An implementation under
+test is any command speaking ``conformance/PROTOCOL.md``.
+
+Modules, one concept each:
+
+- :mod:`.paths`: where the cases, schemas and probe variants are; variants by name.
+- :mod:`.wire`: JSON forms of cards, moves, ledgers and events, and their comparison.
+- :mod:`.position`: the position notation (a FEN for stops games) and its validator.
+- :mod:`.engines`: the reference engine behind one small interface; :mod:`.mutants`.
+- :mod:`.execute`: run one case request on an engine (script, reject, count).
+- :mod:`.counting`: perft-style counts of complete play sequences.
+- :mod:`.cases`: loading, validating and identifying cases.
+- :mod:`.generate`: the deterministic generator and the coverage report.
+- :mod:`.serve`: the reference speaking the protocol.
+- :mod:`.process`, :mod:`.runner`, :mod:`.compare`, :mod:`.report`,
+  :mod:`.expected`: driving an implementation and reporting on it.
+- :mod:`.cli`: ``boodle conformance …``.
+"""
+
+CASE_FORMAT = "boodle-case/1"
+"""The format version every case file carries."""
+
+PROTOCOL = "boodle-protocol/1"
+"""The protocol version exchanged in ``start``."""

@@ -1,0 +1,224 @@
+"""Cases: identity, schema checks, loading, and the request an implementation receives.
+
+A case is a JSON object of format ``boodle-case/1`` (``conformance/FORMAT.md``).
+Its id is ``VARIANT.SLUG.HASH``: a readable slug and the first 12 hex digits
+of the SHA-256 of its *meaning* (:data:`MEANING`: kind, variant, setup,
+script, legal_at, move, expect, as canonical JSON), so a change of meaning
+is a new id while a better description is not.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from ..errors import BoodleError
+from . import CASE_FORMAT
+from .paths import cases_dir, schema_path
+from .wire import Json
+
+MEANING = ("kind", "variant", "setup", "script", "legal_at", "move", "expect")
+"""The fields whose content is the meaning of a case (and so its hash)."""
+
+REQUEST_FIELDS = ("kind", "variant", "setup", "script", "legal_at", "move")
+"""The fields of a case sent to an implementation in a ``run`` message."""
+
+
+class CaseError(BoodleError):
+    """A case file that is malformed: a bug in the suite, not in an implementation."""
+
+
+def canonical_json(value: object) -> str:
+    """JSON with sorted keys, no spaces, UTF-8 text: the form that is hashed."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def case_hash(case: Mapping[str, Any]) -> str:
+    """The 12 hex digits of the SHA-256 of the case's meaning."""
+    meaning = {k: case[k] for k in MEANING if k in case}
+    return hashlib.sha256(canonical_json(meaning).encode("utf-8")).hexdigest()[:12]
+
+
+def case_id(case: Mapping[str, Any], slug: str) -> str:
+    """``variant.slug.hash`` for ``case``."""
+    return f"{case['variant']['name']}.{slug}.{case_hash(case)}"
+
+
+def slug_of(case_id_text: str) -> str:
+    """The slug part of an id."""
+    return case_id_text.split(".")[1]
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def dump_case(case: Mapping[str, Any]) -> str:
+    """The file text of a case: one field per line, lists of moves and events one item per
+    line, keys in a fixed order, a final newline (small files, readable diffs)."""
+    order = ("format", "id", "kind", "description", "variant", "pins", "source", "setup",
+             "script", "legal_at", "move", "expect")
+    lines = ["{"]
+    items = [(k, case[k]) for k in order if k in case]
+    for i, (key, value) in enumerate(items):
+        comma = "," if i < len(items) - 1 else ""
+        if key == "script" and value:
+            lines.append(f' "{key}": [')
+            lines.extend(f"  {_compact(m)}{',' if j < len(value) - 1 else ''}"
+                         for j, m in enumerate(value))
+            lines.append(f" ]{comma}")
+        elif key == "expect":
+            lines.append(' "expect": {')
+            sub = list(value.items())
+            for j, (k, v) in enumerate(sub):
+                c = "," if j < len(sub) - 1 else ""
+                if k == "events" and v:
+                    lines.append('  "events": [')
+                    lines.extend(f"   {_compact(e)}{',' if n < len(v) - 1 else ''}"
+                                 for n, e in enumerate(v))
+                    lines.append(f"  ]{c}")
+                else:
+                    lines.append(f"  {_compact(k)}: {_compact(v)}{c}")
+            lines.append(f" }}{comma}")
+        else:
+            lines.append(f" {_compact(key)}: {_compact(value)}{comma}")
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    assert json.loads(text) == {k: v for k, v in items}
+    return text
+
+
+# ---------------------------------------------------------------- schemas
+
+
+@cache
+def _registry() -> Registry:
+    resources = []
+    for name in ("protocol.schema.json", "case.schema.json"):
+        contents = json.loads(schema_path(name).read_text(encoding="utf-8"))
+        resources.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources)
+
+
+@cache
+def validator(name: str, definition: str | None = None) -> Draft202012Validator:
+    """A validator for a schema file, or for one of its ``$defs`` (``definition``)."""
+    contents = json.loads(schema_path(name).read_text(encoding="utf-8"))
+    schema: Json = contents
+    if definition is not None:
+        schema = {"$ref": f"{contents['$id']}#/$defs/{definition}"}
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def schema_errors(instance: object, name: str, definition: str | None = None) -> list[str]:
+    """Every way ``instance`` breaks the schema, as ``path: message`` lines (empty: valid).
+
+    The schema exactly as written, references resolved through a registry:
+    slow, and the yardstick :mod:`boodle.conformance.validation` is tested
+    against.
+    """
+    out = []
+    for error in validator(name, definition).iter_errors(instance):
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        out.append(f"{where}: {error.message}")
+    return out
+
+
+# ---------------------------------------------------------------- cases
+
+
+@dataclass(frozen=True)
+class Case:
+    """A loaded case and the file it came from."""
+
+    data: Json
+    path: Path | None
+
+    @property
+    def id(self) -> str:
+        return str(self.data["id"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.data["kind"])
+
+    @property
+    def variant(self) -> str:
+        return str(self.data["variant"]["name"])
+
+    def request(self) -> Json:
+        """The ``run`` message for this case (its meaning without the expectations)."""
+        body = {k: self.data[k] for k in REQUEST_FIELDS if k in self.data}
+        return {"type": "run", "id": self.id, **body}
+
+    def needs(self) -> set[str]:
+        """Optional protocol features the case needs (``position``, ``count``, ``legal``)."""
+        out = set()
+        if "position" in self.data["setup"]:
+            out.add("position")
+        if self.kind == "count":
+            out.add("count")
+        if self.data.get("legal_at"):
+            out.add("legal")
+        return out
+
+
+def check_case(data: Json, where: str) -> None:
+    """Raise :class:`CaseError` unless ``data`` is a valid case whose id matches its meaning."""
+    from .validation import check
+
+    errors = check(data, "case.schema.json")
+    if errors:
+        raise CaseError(f"{where}: not a valid {CASE_FORMAT} case: " + "; ".join(errors[:5]))
+    expected = case_hash(data)
+    if not str(data["id"]).endswith("." + expected):
+        raise CaseError(f"{where}: id {data['id']} does not match the case's meaning "
+                        f"(hash {expected}): a change of meaning needs a new id",
+                        hint="regenerate with 'boodle conformance generate'")
+    if not str(data["id"]).startswith(data["variant"]["name"] + "."):
+        raise CaseError(f"{where}: id {data['id']} must start with the variant name")
+
+
+def load_case(path: Path, check: bool = True) -> Case:
+    """One case file; raises :class:`CaseError` if it is not valid JSON or not a valid case."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise CaseError(f"{path}: cannot read the case: {exc}") from None
+    if check:
+        check_case(data, str(path))
+    return Case(data, path)
+
+
+def case_files(root: Path | None = None) -> list[Path]:
+    """Every case file under ``root`` (default: the suite's ``cases/``), sorted."""
+    return sorted((root or cases_dir()).rglob("*.json"))
+
+
+def load_cases(root: Path | None = None, check: bool = True) -> list[Case]:
+    """Every case, sorted by id; raises :class:`CaseError` on a bad file or a repeated id."""
+    cases = [load_case(p, check) for p in case_files(root)]
+    seen: dict[str, Path | None] = {}
+    for case in cases:
+        if case.id in seen:
+            raise CaseError(f"case id {case.id} is used twice: {seen[case.id]} and {case.path}")
+        seen[case.id] = case.path
+    return sorted(cases, key=lambda c: c.id)
+
+
+def select(cases: Iterable[Case], variant: str | None = None, globs: Iterable[str] = ()
+           ) -> list[Case]:
+    """The cases of ``variant`` (if given) whose ids match any of ``globs`` (if any)."""
+    patterns = list(globs)
+    return [c for c in cases
+            if (variant is None or c.variant == variant)
+            and (not patterns or any(fnmatch.fnmatchcase(c.id, p) for p in patterns))]

@@ -1,0 +1,237 @@
+"""``boodle conformance …``: run, serve, list, show, export, generate, coverage.
+
+Registered on the main parser by :func:`add_parser`.  Exit status: 0
+success; 1 a failed run (a fail, an error or an unexpected pass) or an input
+error; 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from ..errors import BoodleError
+from .cases import Case, load_cases, select
+from .paths import cases_dir, load_variant, suite_dir, variant_paths
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+SHIPPED = ("PROTOCOL.md", "FORMAT.md", "README.md", "COVERAGE.md", "spec-rules.json")
+"""Documents copied by ``export`` beside the cases and schemas."""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``conformance`` and its subcommands to the ``boodle`` parser."""
+    top = sub.add_parser("conformance",
+                         help="the conformance suite: run, serve, list, show, export",
+                         description="Language-agnostic conformance cases, the protocol "
+                         "(conformance/PROTOCOL.md) and a runner.")
+    cmds = top.add_subparsers(metavar="COMMAND")
+
+    def usage(args: argparse.Namespace) -> int:
+        top.print_help()
+        return 2
+
+    top.set_defaults(func=usage)
+
+    run = cmds.add_parser("run", help="run the suite against an implementation",
+                          description="Run the cases against an implementation speaking the "
+                          "protocol. Exit 1 on any fail, error or unexpected pass.")
+    run.add_argument("--impl", required=True, metavar="CMD",
+                     help="the implementation's command line (split like a shell, no shell)")
+    run.add_argument("--variant", metavar="V", help="only the cases of variant V")
+    run.add_argument("--case", action="append", default=[], metavar="GLOB",
+                     help="only cases whose id matches GLOB (repeatable)")
+    run.add_argument("--expected-failures", type=Path, metavar="FILE",
+                     help="the implementation's expected failures (case id and reason per line)")
+    run.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                     help="seconds allowed per case (default 10)")
+    run.add_argument("--junit", type=Path, metavar="F", help="write a JUnit XML report")
+    run.add_argument("--json", type=Path, metavar="F", help="write a JSON report")
+    run.add_argument("--markdown", type=Path, metavar="F", help="write a Markdown report")
+    run.add_argument("--mode", choices=("session", "one-shot"), default="session",
+                     help="session (default): one process for the run; one-shot: one per case")
+    run.add_argument("--write-expected-failures", type=Path, metavar="F",
+                     help="write the cases that failed as an expected-failures file")
+    run.add_argument("--cases", type=Path, metavar="DIR",
+                     help="read the cases from DIR (default: the suite's own)")
+    run.add_argument("--details", type=int, default=10, metavar="N",
+                     help="print the full diff of the first N failures (default 10)")
+    run.set_defaults(func=cmd_run)
+
+    serve = cmds.add_parser("serve", help="the reference interpreter speaking the protocol",
+                            description="Answer the protocol on stdin/stdout with the reference "
+                            "engine (or a built-in mutant of it).")
+    serve.add_argument("--mutant", metavar="NAME", help="serve a built-in mutant instead")
+    serve.add_argument("--one-shot", action="store_true",
+                       help="read one run message, answer it, exit 0/1/2")
+    serve.add_argument("--list-mutants", action="store_true", help="list the mutants and exit")
+    serve.set_defaults(func=cmd_serve)
+
+    lst = cmds.add_parser("list", help="list the cases (id, kind, description)")
+    lst.add_argument("--variant", metavar="V")
+    lst.add_argument("--case", action="append", default=[], metavar="GLOB")
+    lst.set_defaults(func=cmd_list)
+
+    show = cmds.add_parser("show", help="print one case")
+    show.add_argument("id", metavar="ID")
+    show.set_defaults(func=cmd_show)
+
+    export = cmds.add_parser("export", help="copy the cases, schemas, documents and variants",
+                             description="Copy everything an implementation in another language "
+                             "needs into DIR: cases, schemas, PROTOCOL.md, FORMAT.md and the "
+                             "variants' rules files.")
+    export.add_argument("dir", type=Path, metavar="DIR")
+    export.set_defaults(func=cmd_export)
+
+    gen = cmds.add_parser("generate", help="regenerate the cases and COVERAGE.md (maintainers)",
+                          description="Expand the hand-written cases and generate the seeded "
+                          "ones; deterministic, so the files only change when a rule does.")
+    gen.add_argument("--out", type=Path, metavar="DIR",
+                     help="write into DIR instead of the suite's folder")
+    gen.add_argument("--check", action="store_true",
+                     help="write nothing; exit 1 if regenerating would change any file")
+    gen.set_defaults(func=cmd_generate)
+
+    cov = cmds.add_parser("coverage", help="print the spec rules → cases coverage report")
+    cov.set_defaults(func=cmd_coverage)
+
+
+def _cases(args: argparse.Namespace) -> list[Case]:
+    return load_cases(getattr(args, "cases", None))
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``boodle conformance run``."""
+    from .expected import read_expected, write_expected
+    from .report import console_text, write_json, write_junit, write_markdown
+    from .runner import run_suite
+
+    if args.timeout <= 0:
+        raise BoodleError("--timeout must be a positive number of seconds")
+    every = _cases(args)
+    chosen = select(every, args.variant, args.case)
+    if not chosen:
+        raise BoodleError("no case matches the selection",
+                          hint="see 'boodle conformance list' for the ids")
+    expected = read_expected(args.expected_failures) if args.expected_failures else {}
+    report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
+                       known_ids={c.id for c in every})
+    sys.stdout.write(console_text(report, args.details))
+    for path, writer in ((args.json, write_json), (args.junit, write_junit),
+                         (args.markdown, write_markdown)):
+        if path is not None:
+            writer(report, path)
+    if args.write_expected_failures is not None:
+        n = write_expected(args.write_expected_failures, report)
+        print(f"wrote {n} expected failures to {args.write_expected_failures}")
+    return EXIT_OK if report.ok() else EXIT_FAILED
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """``boodle conformance serve``."""
+    from .engines import REFERENCE
+    from .mutants import MUTANTS, mutant
+    from .serve import one_shot, serve
+
+    if args.list_mutants:
+        for name, m in sorted(MUTANTS.items()):
+            print(f"{name:<24} {m.rules}")
+        return EXIT_OK
+    engine = mutant(args.mutant) if args.mutant else REFERENCE
+    return one_shot(engine) if args.one_shot else serve(engine)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """``boodle conformance list``."""
+    for case in select(load_cases(check=False), args.variant, args.case):
+        text = case.data["description"]
+        print(f"{case.id:<60} {case.kind:<6} {text[:70] + ('…' if len(text) > 70 else '')}")
+    return EXIT_OK
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """``boodle conformance show ID``."""
+    from .cases import dump_case
+
+    for case in load_cases(check=False):
+        if case.id == args.id:
+            sys.stdout.write(dump_case(case.data))
+            return EXIT_OK
+    matches = [c.id for c in load_cases(check=False) if args.id in c.id]
+    raise BoodleError(f"no case {args.id!r}",
+                      hint=("cases containing it: " + ", ".join(matches[:5])) if matches
+                      else "see 'boodle conformance list'")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``boodle conformance export DIR``: cases, schemas, documents, variants."""
+    out: Path = args.dir
+    cases = load_cases()
+    out.mkdir(parents=True, exist_ok=True)
+    for sub in ("cases", "schema"):
+        if (out / sub).exists():
+            shutil.rmtree(out / sub)
+    shutil.copytree(cases_dir(), out / "cases")
+    shutil.copytree(suite_dir() / "schema", out / "schema")
+    for name in SHIPPED:
+        if (suite_dir() / name).exists():
+            shutil.copy2(suite_dir() / name, out / name)
+    (out / "variants").mkdir(exist_ok=True)
+    paths = variant_paths()
+    for name in sorted({c.variant for c in cases}):
+        shutil.copy2(paths[name], out / "variants" / f"{name}.boodle")
+        base = load_variant(name).base
+        while base is not None:
+            shutil.copy2(paths[base], out / "variants" / f"{base}.boodle")
+            base = load_variant(base).base
+    print(f"exported {len(cases)} cases to {out}")
+    return EXIT_OK
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    """``boodle conformance generate [--out DIR] [--check]``."""
+    from .generate import write
+
+    if not args.check:
+        n = write(args.out or suite_dir())
+        print(f"wrote {n} cases and COVERAGE.md to {args.out or suite_dir()}")
+        return EXIT_OK
+    with tempfile.TemporaryDirectory() as tmp:
+        n = write(Path(tmp))
+        changed = _tree_differences(Path(tmp), suite_dir())
+    for line in changed[:20]:
+        print(line)
+    print(f"{n} cases regenerated: " + (f"{len(changed)} files differ" if changed
+                                        else "byte-identical"))
+    return EXIT_FAILED if changed else EXIT_OK
+
+
+def _tree_differences(new: Path, old: Path) -> list[str]:
+    """Files that differ between the regenerated tree and the suite (cases and COVERAGE.md)."""
+    out: list[str] = []
+    for rel in ("COVERAGE.md",):
+        if not (old / rel).exists() or not filecmp.cmp(new / rel, old / rel, shallow=False):
+            out.append(f"changed: {rel}")
+    new_files = {p.relative_to(new) for p in (new / "cases").rglob("*.json")}
+    old_files = {p.relative_to(old) for p in (old / "cases").rglob("*.json")} \
+        if (old / "cases").exists() else set()
+    out += [f"new: {p}" for p in sorted(new_files - old_files)]
+    out += [f"gone: {p}" for p in sorted(old_files - new_files)]
+    out += [f"changed: {p}" for p in sorted(new_files & old_files)
+            if not filecmp.cmp(new / p, old / p, shallow=False)]
+    return out
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    """``boodle conformance coverage``: the report, from the cases as they are."""
+    from .coverage import coverage_markdown
+
+    rules = json.loads((suite_dir() / "spec-rules.json").read_text(encoding="utf-8"))["rules"]
+    sys.stdout.write(coverage_markdown([c.data for c in load_cases(check=False)], rules))
+    return EXIT_OK

@@ -1,0 +1,200 @@
+"""Compare an implementation's result with a case's expectations.
+
+:func:`verdict` returns the outcome (``pass``, ``fail``, ``skip``,
+``error``), a one-line summary and, on a failure, a detailed diff: for
+scripts the first diverging event with the events before it and the state
+there (as the reference sees it: position notation and hands); for rejects
+the rule ids; for counts the per-first-move breakdown side by side.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import BoodleError
+from .cases import Case
+from .execute import ruleset_of, script_points
+from .position import describe, seat_letter
+from .wire import Json, move_key, normalize_event
+
+CONTEXT = 3
+"""Events shown before the first difference."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one case, a one-line summary and a detailed explanation."""
+
+    outcome: str
+    summary: str = ""
+    detail: str = ""
+
+
+def _j(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def verdict(case: Case, result: Mapping[str, Any]) -> Verdict:
+    """Judge ``result`` (a valid ``result`` message) against ``case``."""
+    status = result.get("status")
+    if status == "skipped":
+        return Verdict("skip", f"skipped by the implementation: {result.get('reason', '')}")
+    if status == "error":
+        return Verdict("error", f"the implementation reported an error: {result.get('message')}")
+    if case.kind == "reject":
+        return _reject(case, result)
+    if case.kind == "count":
+        return _count(case, result)
+    return _script(case, result)
+
+
+# ---------------------------------------------------------------- reject
+
+
+def _reject(case: Case, result: Mapping[str, Any]) -> Verdict:
+    want = case.data["expect"]["rejected"]
+    move = _j(case.data["move"])
+    where = _state_text(case, 0)
+    if result["status"] == "rejected":
+        if result.get("rule") == want:
+            return Verdict("pass")
+        summary = f"rejected with rule {result.get('rule')}, expected {want}"
+        return Verdict("fail", summary, f"{summary}\n  move: {move}\n"
+                       f"  message: {result.get('message', '')}\n{where}")
+    if result["status"] == "accepted":
+        summary = f"accepted an illegal move (expected rejection {want})"
+        events = "".join(f"\n    {_j(e)}" for e in result.get("events", [])[:5])
+        return Verdict("fail", summary, f"{summary}\n  move: {move}\n  events:{events}\n{where}")
+    return Verdict("fail", f"answered {result['status']!r} to a reject case")
+
+
+# ---------------------------------------------------------------- count
+
+
+def _count(case: Case, result: Mapping[str, Any]) -> Verdict:
+    if result["status"] != "counted":
+        return Verdict("fail", f"answered {result['status']!r} to a count case")
+    want, got = case.data["expect"]["count"], result["count"]
+    rows_want = {move_key(r["move"]): r for r in want["by_first_move"]}
+    rows_got = {move_key(r["move"]): r for r in got["by_first_move"]}
+    same_rows = {k: (r["sequences"], r["ledgers"]) for k, r in rows_want.items()} == \
+                {k: (r["sequences"], r["ledgers"]) for k, r in rows_got.items()}
+    if want["sequences"] == got["sequences"] and want["ledgers"] == got["ledgers"] and same_rows:
+        return Verdict("pass")
+    if want["sequences"] == got["sequences"] and want["ledgers"] == got["ledgers"]:
+        summary = "count: the totals agree but the per-first-move breakdown differs"
+    else:
+        summary = (f"count: sequences {got['sequences']} (expected {want['sequences']}), "
+                   f"ledgers {got['ledgers']} (expected {want['ledgers']})")
+    lines = [summary, "  per first move:       expected seq/ledgers    actual seq/ledgers"]
+    for key in sorted(set(rows_want) | set(rows_got)):
+        w, g = rows_want.get(key), rows_got.get(key)
+        ws = f"{w['sequences']}/{w['ledgers']}" if w else "(not legal)"
+        gs = f"{g['sequences']}/{g['ledgers']}" if g else "(not legal)"
+        mark = "  " if ws == gs else "✗ "
+        lines.append(f"  {mark}{key:<20} {ws:>20}    {gs:>18}")
+    lines.append(_state_text(case, 0))
+    return Verdict("fail", summary, "\n".join(lines))
+
+
+# ---------------------------------------------------------------- script
+
+
+def _script(case: Case, result: Mapping[str, Any]) -> Verdict:
+    expect = case.data["expect"]
+    if result["status"] == "rejected":
+        at = result.get("at")
+        summary = (f"rejected a scripted move at point {at} with rule {result.get('rule')}: "
+                   f"{result.get('message', '')}")
+        return Verdict("fail", summary, summary + "\n" + _state_text(case, at or 0))
+    if result["status"] != "done":
+        return Verdict("fail", f"answered {result['status']!r} to a script case")
+    for check in (_events, _legal, _final):
+        failed = check(case, expect, result)
+        if failed is not None:
+            return failed
+    return Verdict("pass")
+
+
+def _events(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | None:
+    if "events" not in expect:
+        return None
+    want = [normalize_event(e) for e in expect["events"]]
+    got = [normalize_event(e) for e in result.get("events", [])]
+    if want == got:
+        return None
+    i = next((k for k, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
+             min(len(want), len(got)))
+    w = _j(want[i]) if i < len(want) else "(no more events)"
+    g = _j(got[i]) if i < len(got) else "(no more events)"
+    summary = f"event {i}: expected {w}, got {g}"
+    lines = [f"first difference at event {i} (expected {len(want)} events, got {len(got)})",
+             f"  expected: {w}", f"  actual:   {g}"]
+    if i:
+        lines.append(f"  before it (events {max(0, i - CONTEXT)}-{i - 1}):")
+        lines.extend(f"    {_j(e)}" for e in want[max(0, i - CONTEXT):i])
+    lines.append(_state_at_event(case, i))
+    return Verdict("fail", summary, "\n".join(lines))
+
+
+def _legal(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | None:
+    got_all = result.get("legal", {})
+    for point, moves in sorted(expect.get("legal", {}).items(), key=lambda kv: int(kv[0])):
+        want = sorted(move_key(m) for m in moves)
+        got = sorted(move_key(m) for m in got_all.get(point, [])) if point in got_all else None
+        if want != got:
+            summary = f"legal moves at point {point}: expected {want}, got {got}"
+            return Verdict("fail", summary, summary + "\n" + _state_text(case, int(point)))
+    return None
+
+
+def _final(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | None:
+    want, got = expect.get("final", {}), result.get("final", {})
+    for key, value in want.items():
+        if got.get(key) != value:
+            summary = f"final {key}: expected {_j(value)}, got {_j(got.get(key))}"
+            return Verdict("fail", summary, summary)
+    return None
+
+
+# ---------------------------------------------------------------- the state at a point
+
+
+def _state_at_event(case: Case, index: int) -> str:
+    """The reference's state just before the move that produced event ``index``."""
+    points = script_points(case.request())
+    before = [p for p in points if p[1] <= index]
+    if not before:
+        return "  state there: the setup (before the first move)\n" + _state_text(case, 0)
+    point, _, state = before[-1]
+    return _render_state(case, point, state)
+
+
+def _state_text(case: Case, point: int) -> str:
+    points = script_points(case.request())
+    match = [p for p in points if p[0] == point] or points[-1:]
+    if not match:
+        return "  (the reference cannot play this setup)"
+    p, _, state = match[0]
+    return _render_state(case, p, state)
+
+
+def _render_state(case: Case, point: int, state: Any) -> str:
+    try:
+        ruleset = ruleset_of(case.request())
+        text = describe(ruleset, state)
+    except BoodleError as exc:
+        return f"  (no state: {exc.message})"
+    hands = "\n".join(f"    {seat_letter(s)}: {' '.join(map(str, h)) or '-'}"
+                      for s, h in enumerate(state.hands))
+    mover = "nobody (the deal is over)" if state.step == "over" else seat_letter(state.to_move)
+    return (f"  state at point {point} (reference), {mover} to move:\n"
+            f"    position: {text}\n{hands}\n    widow: {' '.join(map(str, state.widow()))}")
+
+
+def first_lines(text: str, count: int) -> Sequence[str]:
+    """The first ``count`` lines of ``text``."""
+    return text.splitlines()[:count]

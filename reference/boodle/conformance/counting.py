@@ -1,0 +1,78 @@
+"""Perft-style counts: complete play sequences and distinct terminal ledgers.
+
+Definitions (``conformance/FORMAT.md`` §"count"), for a state ``s``:
+
+- ``sequences(s)`` = 1 if the deal is over in ``s``; otherwise the sum of
+  ``sequences(apply(s, m))`` over every legal move ``m``.  It is the number of
+  distinct sequences of legal moves (forced ones included) that lead from
+  ``s`` to the end of the deal.
+- ``ledgers(s)`` = the number of distinct ledgers (every seat's and every
+  section's chips, exactly) among the states where those sequences end.
+- the breakdown gives, for each legal move ``m`` at ``s``, the two numbers
+  for ``apply(s, m)``.  Sequences add up over the breakdown; ledgers need not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import BoodleError
+from ..model import Chips, Ruleset
+from ..state import DealState, Move
+from .engines import REFERENCE, Engine
+
+LedgerKey = tuple[tuple[Chips, ...], tuple[tuple[str, Chips], ...]]
+
+DEFAULT_BUDGET = 2_000_000
+"""Most states one count may visit before it gives up (a case too big to count)."""
+
+
+class CountTooBig(BoodleError):
+    """The count visited more states than its budget allows."""
+
+
+@dataclass(frozen=True)
+class Count:
+    """The counts from one state, and per first move (``by_first_move``, in legal order)."""
+
+    sequences: int
+    ledgers: int
+    by_first_move: tuple[tuple[Move, int, int], ...]
+
+
+class _Walker:
+    def __init__(self, ruleset: Ruleset, engine: Engine, budget: int) -> None:
+        self.ruleset, self.engine, self.budget = ruleset, engine, budget
+        self.visited = 0
+
+    def walk(self, state: DealState, ends: set[LedgerKey]) -> int:
+        """Sequences from ``state``; adds every terminal ledger to ``ends``."""
+        self.visited += 1
+        if self.visited > self.budget:
+            raise CountTooBig(f"more than {self.budget} states to count")
+        moves = self.engine.legal(self.ruleset, state)
+        if not moves:
+            ends.add((state.ledger.seats, state.ledger.sections))
+            return 1
+        total = 0
+        for move in moves:
+            after, _ = self.engine.apply(self.ruleset, state, move)
+            total += self.walk(after, ends)
+        return total
+
+
+def count(ruleset: Ruleset, state: DealState, engine: Engine = REFERENCE,
+          budget: int = DEFAULT_BUDGET) -> Count:
+    """Count from ``state`` (see the module docstring); raises :class:`CountTooBig`."""
+    walker = _Walker(ruleset, engine, budget)
+    moves = engine.legal(ruleset, state)
+    if not moves:
+        return Count(1, 1, ())
+    every: set[LedgerKey] = set()
+    rows: list[tuple[Move, int, int]] = []
+    for move in moves:
+        after, _ = engine.apply(ruleset, state, move)
+        ends: set[LedgerKey] = set()
+        rows.append((move, walker.walk(after, ends), len(ends)))
+        every |= ends
+    return Count(sum(r[1] for r in rows), len(every), tuple(rows))

@@ -1,0 +1,77 @@
+"""The engine behind a conformance adapter: the reference, or a mutant of it.
+
+An :class:`Engine` is the three entry points of :mod:`boodle.engine`
+(``start_deal``, ``legal_moves``, ``apply``) plus a hook that may change the
+ruleset the engine plays.  :data:`REFERENCE` passes everything through;
+:mod:`boodle.conformance.mutants` subclasses it to break one rule at a time,
+without touching the engine's code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import engine as reference
+from ..cards import Card
+from ..errors import BoodleError
+from ..events import Event
+from ..ledger import Ledger
+from ..model import Ruleset
+from ..state import DealState, Move
+
+
+class Engine:
+    """The reference engine; subclasses override one method to break one rule.
+
+    ``name`` is what the adapter reports in ``started``; ``rules`` (a
+    one-line description) is shown by ``boodle conformance serve --list-mutants``.
+    """
+
+    name = "reference"
+    rules = "the reference engine, unchanged"
+
+    def ruleset(self, ruleset: Ruleset) -> Ruleset:
+        """The ruleset this engine plays instead of ``ruleset`` (unchanged here)."""
+        return ruleset
+
+    def start(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        dealer: int,
+        ledger: Ledger,
+        deck_order: Sequence[Card] | None = None,
+        hands: Sequence[Sequence[Card]] | None = None,
+        widow: Sequence[Card] | None = None,
+    ) -> tuple[DealState, list[Event]]:
+        """Antes, deal, first lead: :func:`boodle.engine.start_deal` on :meth:`ruleset`."""
+        return reference.start_deal(self.ruleset(ruleset), players, dealer, ledger,
+                                    deck_order=deck_order, hands=hands, widow=widow)
+
+    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+        """The legal moves: :func:`boodle.engine.legal_moves`."""
+        return reference.legal_moves(self.ruleset(ruleset), state)
+
+    def apply(self, ruleset: Ruleset, state: DealState, move: Move
+              ) -> tuple[DealState, list[Event]]:
+        """Play a move: :func:`boodle.engine.apply` (raises ``IllegalMove`` with a rule id)."""
+        return reference.apply(self.ruleset(ruleset), state, move)
+
+
+REFERENCE = Engine()
+"""The reference engine itself."""
+
+
+def playable(ruleset: Ruleset) -> bool:
+    """Whether a case of ``ruleset`` can be played: no pending feature, no skipped phase,
+    and a deal starts from an explicit setup alone (nothing drawn once per session)."""
+    if reference.pending_features(ruleset) or reference.skipped_phases(ruleset):
+        return False
+    players = ruleset.players.low
+    names = tuple(s.name for s in ruleset.board)
+    ledger = Ledger.open(players, names, ruleset.session.start_chips)
+    try:
+        reference.start_deal(ruleset, players, 0, ledger, deck_order=ruleset.deck.cards())
+    except BoodleError:
+        return False
+    return True

@@ -1,0 +1,63 @@
+"""Where the suite's files are, installed or in a checkout, and variants by name.
+
+A wheel ships ``conformance/`` as package data under ``boodle/data/conformance``;
+in a source checkout it is read from ``conformance/`` at the root.  A case names
+its variant; :func:`load_variant` finds it among the built-in variants
+(``spec/variants/``), the drafts (``spec/variants/drafts/``) and the suite's
+probe variants (``conformance/variants/``), in that order.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from ..errors import BoodleError
+from ..model import Ruleset
+from ..resources import variants_dir
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_CHECKOUT = _PACKAGE.parent.parent
+
+
+def suite_dir() -> Path:
+    """The ``conformance/`` folder (cases, schemas, probe variants, documents)."""
+    for candidate in (_PACKAGE / "data" / "conformance", _CHECKOUT / "conformance"):
+        if (candidate / "schema").is_dir():
+            return candidate
+    raise FileNotFoundError("boodle data missing: no conformance/ folder with a schema/")
+
+
+def cases_dir() -> Path:
+    """The folder of case files (``cases/<variant>/<id>.json``)."""
+    return suite_dir() / "cases"
+
+
+def schema_path(name: str) -> Path:
+    """A schema file of ``conformance/schema/`` (``case.schema.json`` …)."""
+    return suite_dir() / "schema" / name
+
+
+def variant_paths() -> dict[str, Path]:
+    """Every variant the suite knows, by name: built-ins, then drafts, then probes.
+
+    A name found twice keeps its first place (a draft promoted to a built-in
+    is read as the built-in).
+    """
+    found: dict[str, Path] = {}
+    folders = (variants_dir(), variants_dir() / "drafts", suite_dir() / "variants")
+    for folder in folders:
+        for path in sorted(folder.glob("*.boodle")):
+            found.setdefault(path.stem, path)
+    return found
+
+
+@cache
+def load_variant(name: str) -> Ruleset:
+    """The ruleset called ``name``; raises :class:`BoodleError` if no file has that name."""
+    from ..build import load_file
+
+    path = variant_paths().get(name)
+    if path is None:
+        raise BoodleError(f"no variant '{name}' among the built-ins, drafts and probes")
+    return load_file(path)

@@ -1,0 +1,384 @@
+"""The position notation: one line that says everything about a point in a deal.
+
+What FEN is to chess.  Nine fields separated by spaces (full definition with
+examples in ``conformance/FORMAT.md``)::
+
+    4 D 9♦J♦5♠6♥/Q♦3♣/10♦2♥7♠4♣/8♣ * - - A 44,44,44,44 A♥=4,K♣=4,Q♦=4,J♠=4,kitty=8
+
+1. players (an integer); 2. the dealer (a seat letter: A is seat 0, clockwise);
+3. the hands, seat by seat, separated by ``/`` (``-`` for an empty hand);
+4. the widow (``*``: every card of the deck not elsewhere; ``-``: none);
+5. the cards played so far, in order, each after the letter of its player
+   (``A9♦C10♦``); 6. the current run (``-`` when a lead is due); 7. the seat to
+   move (``-`` once the deal is over), followed by ``+P`` when P passes were
+   made since the last card was played; 8. each seat's chips, comma separated;
+9. the board: ``section=chips`` in board order.
+
+Cards are written as in the rules language (``10♥``, ``TH``); amounts as
+integers or ``a/b``.  :func:`parse` reads the text, :func:`to_state` checks
+that the position can happen under a ruleset (every card in exactly one
+place, a run of played cards, every played card a legal move when it was
+played, the right seat to move) and builds the engine's state;
+:func:`from_state` and :func:`format_position` go back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, replace
+
+from ..cards import Card, parse_card
+from ..errors import BoodleError, Span
+from ..ledger import Ledger, chips_json
+from ..model import Chips, Ruleset, StopsPhase
+from ..state import DealState, LeadMove, Move, PassMove, PlayMove
+from .engines import REFERENCE, Engine
+from .wire import chips_from_json
+
+_CARD = r"(?:10|[2-9TJQKA])[♣♦♥♠CDHS]"
+_CARDS = re.compile(rf"(?:{_CARD})+")
+_ONE_CARD = re.compile(_CARD)
+_PLAYED = re.compile(rf"(?:[A-T]{_CARD})+")
+_ONE_PLAY = re.compile(rf"([A-T])({_CARD})")
+_TO_MOVE = re.compile(r"([A-T]|-)(?:\+(\d+))?")
+_AMOUNT = re.compile(r"-?\d+(?:/\d+)?")
+_SECTION = re.compile(r"([^\s=,]+)=(-?\d+(?:/\d+)?)")
+FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "seats", "board")
+
+_DUMMY_CHIPS = 10**6
+"""Start balance of the scratch ledger used to replay the played cards (never shown)."""
+
+
+class PositionError(BoodleError):
+    """A position that is malformed or cannot happen; points at the field at fault."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A parsed position (see the module docstring for the fields).
+
+    ``widow`` is ``None`` for ``*``; ``to_move`` is ``None`` once the deal is
+    over; ``passes`` counts passes since the last card was played.
+    """
+
+    players: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    widow: tuple[Card, ...] | None
+    played: tuple[tuple[int, Card], ...]
+    run: tuple[Card, ...]
+    to_move: int | None
+    passes: int
+    seats: tuple[Chips, ...]
+    board: tuple[tuple[str, Chips], ...]
+
+
+def seat_letter(seat: int) -> str:
+    """``A`` for seat 0 … ``T`` for seat 19."""
+    return chr(ord("A") + seat)
+
+
+# ---------------------------------------------------------------- text → Position
+
+
+class _Reader:
+    """Field-by-field reader keeping each field's column for error carets."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.fields: list[tuple[int, str]] = [
+            (m.start(), m.group()) for m in re.finditer(r"\S+", text)
+        ]
+
+    def error(self, index: int, message: str, hint: str | None = None) -> PositionError:
+        col, field = self.fields[index] if index < len(self.fields) else (len(self.text), " ")
+        span = Span("<position>", 1, col + 1, 1, col + 1 + len(field), self.text)
+        return PositionError(f"{FIELDS[min(index, len(FIELDS) - 1)]}: {message}", span, hint)
+
+    def cards(self, index: int, field: str) -> tuple[Card, ...]:
+        if field == "-":
+            return ()
+        if not _CARDS.fullmatch(field):
+            raise self.error(index, f"not a list of cards: {field!r}",
+                             "write cards one after the other, like 9♦J♦10♠ or 9DJDTS")
+        return tuple(parse_card(c) for c in _ONE_CARD.findall(field))
+
+    def amount(self, index: int, text: str) -> Chips:
+        try:
+            return chips_from_json(int(text) if "/" not in text else text)
+        except (BoodleError, ValueError):
+            raise self.error(index, f"not a chip amount: {text!r}") from None
+
+
+def _seat(reader: _Reader, index: int, letter: str, players: int) -> int:
+    seat = ord(letter) - ord("A")
+    if len(letter) != 1 or not 0 <= seat < players:
+        raise reader.error(index, f"no seat {letter!r} among {players} players",
+                           f"seats are A to {seat_letter(players - 1)}")
+    return seat
+
+
+def parse(text: str) -> Position:
+    """Read a position; raises :class:`PositionError` pointing at a malformed field."""
+    r = _Reader(text)
+    if len(r.fields) != len(FIELDS):
+        raise r.error(min(len(r.fields), len(FIELDS)),
+                      f"a position has {len(FIELDS)} fields, this one {len(r.fields)}",
+                      "fields: " + ", ".join(FIELDS))
+    f = [field for _, field in r.fields]
+    if not f[0].isdigit() or not 2 <= int(f[0]) <= 20:
+        raise r.error(0, f"the number of players is 2 to 20, not {f[0]!r}")
+    players = int(f[0])
+    dealer = _seat(r, 1, f[1], players)
+    hands = tuple(r.cards(2, h) for h in f[2].split("/"))
+    if len(hands) != players:
+        raise r.error(2, f"{len(hands)} hands for {players} players")
+    widow = None if f[3] == "*" else r.cards(3, f[3])
+    if f[4] != "-" and not _PLAYED.fullmatch(f[4]):
+        raise r.error(4, f"not a list of plays: {f[4]!r}",
+                      "write each play as seat then card: A9♦C10♦")
+    played = tuple((_seat(r, 4, s, players), parse_card(c)) for s, c in _ONE_PLAY.findall(f[4]))
+    run = r.cards(5, f[5])
+    m = _TO_MOVE.fullmatch(f[6])
+    if not m:
+        raise r.error(6, f"not a seat to move: {f[6]!r}", "a seat letter or -, then +P for passes")
+    to_move = None if m.group(1) == "-" else _seat(r, 6, m.group(1), players)
+    passes = int(m.group(2) or 0)
+    amounts = f[7].split(",")
+    if not all(_AMOUNT.fullmatch(a) for a in amounts) or len(amounts) != players:
+        raise r.error(7, f"{players} chip amounts are needed, comma separated")
+    seats = tuple(r.amount(7, a) for a in amounts)
+    board = () if f[8] == "-" else tuple(_section(r, item) for item in f[8].split(","))
+    return Position(players, dealer, hands, widow, played, run, to_move, passes, seats, board)
+
+
+def _section(reader: _Reader, item: str) -> tuple[str, Chips]:
+    m = _SECTION.fullmatch(item)
+    if not m:
+        raise reader.error(8, f"not a section=chips item: {item!r}")
+    name = m.group(1)
+    with contextlib.suppress(ValueError):
+        name = str(parse_card(name))
+    return name, reader.amount(8, m.group(2))
+
+
+# ---------------------------------------------------------------- Position → state
+
+
+def to_state(ruleset: Ruleset, position: Position | str, engine: Engine = REFERENCE
+             ) -> DealState:
+    """The engine state ``position`` describes under ``ruleset``.
+
+    Checks that the position can happen: the players and the board fit the
+    ruleset; every card of the deck is in exactly one place; the run is the
+    tail of the played cards; replaying the played cards from the hands they
+    came from (forced passes included) is legal move by move, ends with the
+    run and the seat to move the position gives, after ``passes`` passes.
+    Raises :class:`PositionError` saying what is impossible.
+    """
+    text = position if isinstance(position, str) else format_position(position)
+    pos = parse(position) if isinstance(position, str) else position
+    r = _Reader(text)
+    if pos.players not in ruleset.players:
+        raise r.error(0, f"{ruleset.name} is for {ruleset.players.low} to "
+                      f"{ruleset.players.high} players, not {pos.players}")
+    ledger = _ledger(r, ruleset, pos)
+    widow = _check_cards(r, ruleset, pos)
+    _check_run(r, ruleset, pos)
+    state = _replay(r, ruleset, pos, widow, engine)
+    return replace(state, ledger=ledger)
+
+
+def _ledger(r: _Reader, ruleset: Ruleset, pos: Position) -> Ledger:
+    names = tuple(s.name for s in ruleset.board)
+    given = tuple(n for n, _ in pos.board)
+    if given != names:
+        raise r.error(8, f"the board is {', '.join(names) or '-'} in this order, "
+                      f"not {', '.join(given) or '-'}")
+    if any(a < 0 for _, a in pos.board):
+        raise r.error(8, "a section never holds a negative amount (spec §9)")
+    return Ledger(pos.seats, pos.board)
+
+
+def _check_cards(r: _Reader, ruleset: Ruleset, pos: Position) -> tuple[Card, ...]:
+    """Every deck card in exactly one place; returns the widow (``*`` expanded)."""
+    deck = ruleset.deck.cards()
+    in_deck = set(deck)
+    seen: dict[Card, str] = {}
+    places = [(2, f"hand {seat_letter(s)}", c) for s, h in enumerate(pos.hands) for c in h]
+    places += [(3, "the widow", c) for c in pos.widow or ()]
+    places += [(4, "played", c) for _, c in pos.played]
+    for field, where, card in places:
+        if card not in in_deck:
+            raise r.error(field, f"{card} is not a card of the {ruleset.name} deck")
+        if card in seen:
+            raise r.error(field, f"{card} is in two places: {seen[card]} and {where}")
+        seen[card] = where
+    if pos.widow is not None:
+        missing = [str(c) for c in deck if c not in seen]
+        if missing:
+            raise r.error(3, f"cards in no place: {' '.join(missing)}",
+                          "write * for the widow to mean every card not elsewhere")
+        return pos.widow
+    return tuple(c for c in deck if c not in seen)
+
+
+def _check_run(r: _Reader, ruleset: Ruleset, pos: Position) -> None:
+    played = [c for _, c in pos.played]
+    for card in pos.run:
+        if card not in played:
+            raise r.error(5, f"{card} is in the run but has not been played")
+    if pos.run and tuple(played[-len(pos.run):]) != pos.run:
+        raise r.error(5, "the run must be the last cards played, in the order played")
+    for low, high in zip(pos.run, pos.run[1:], strict=False):
+        if ruleset.deck.next_card(low) != high:
+            raise r.error(5, f"{high} does not follow {low} in a run (spec §6.2)")
+
+
+def _replay(r: _Reader, ruleset: Ruleset, pos: Position, widow: tuple[Card, ...],
+            engine: Engine) -> DealState:
+    """Deal the hands the cards came from and replay the plays, passes forced."""
+    dealt = [list(h) for h in pos.hands]
+    for seat, card in pos.played:
+        dealt[seat].append(card)
+    if any(not h for h in dealt):
+        raise r.error(2, "every player is dealt at least one card")
+    names = tuple(s.name for s in ruleset.board)
+    scratch = Ledger.open(pos.players, names, _DUMMY_CHIPS)
+    try:
+        state, _ = engine.start(ruleset, pos.players, pos.dealer, scratch,
+                                hands=[tuple(h) for h in dealt], widow=widow)
+    except BoodleError as exc:
+        raise r.error(2, f"these hands cannot be dealt: {exc.message}") from None
+    if not in_stops_phase(ruleset, state):
+        raise r.error(4, f"a deal of {ruleset.name} has moves before its stops phase "
+                      f"(stage {state.stage}); version 1 positions describe the stops phase only")
+    for k, (seat, card) in enumerate(pos.played):
+        state = _forced_passes_until(r, ruleset, state, seat, engine)
+        move: Move = LeadMove(seat, card) if state.step == "lead" else PlayMove(seat, card)
+        state = _apply(r, 4, ruleset, state, move, f"play {k + 1} ({seat_letter(seat)}{card})",
+                       engine)
+    for k in range(pos.passes):
+        state = _apply(r, 6, ruleset, state, PassMove(state.to_move or 0), f"pass {k + 1}",
+                       engine)
+    return _check_end(r, ruleset, pos, state)
+
+
+def _forced_passes_until(r: _Reader, ruleset: Ruleset, state: DealState, seat: int,
+                         engine: Engine) -> DealState:
+    """Passes the played sequence implies: a seat that could only pass, before ``seat`` led."""
+    for _ in range(2 * state.players + 1):
+        mover = state.to_move
+        if mover is None or mover == seat or state.step != "lead":
+            return state
+        if engine.legal(ruleset, state) != (PassMove(mover),):
+            raise r.error(4, f"{seat_letter(seat)} plays, but it was {seat_letter(mover)}'s "
+                          "lead and they could lead (spec §6.5)")
+        state = _apply(r, 4, ruleset, state, PassMove(mover), "a forced pass", engine)
+    raise r.error(4, f"{seat_letter(seat)} plays after more passes than a deal allows")
+
+
+def _apply(r: _Reader, field: int, ruleset: Ruleset, state: DealState, move: Move, what: str,
+           engine: Engine) -> DealState:
+    if state.step == "over":
+        raise r.error(field, f"{what}: the deal is already over")
+    try:
+        state, _ = engine.apply(ruleset, state, move)
+    except BoodleError as exc:
+        rule = f" [rule {exc.rule}]" if exc.rule else ""
+        raise r.error(field, f"{what} is not a legal move there: {exc.message}{rule}") from None
+    return state
+
+
+def _check_end(r: _Reader, ruleset: Ruleset, pos: Position, state: DealState) -> DealState:
+    over = state.step == "over"
+    if pos.to_move is None and not over:
+        raise r.error(6, f"the deal is not over: {seat_letter(state.to_move or 0)} is to move")
+    if pos.to_move is not None and over:
+        raise r.error(6, "the deal is over: nobody is to move (write -)")
+    if pos.to_move is not None and state.to_move != pos.to_move:
+        raise r.error(6, f"{seat_letter(state.to_move or 0)} is to move, not "
+                      f"{seat_letter(pos.to_move)}")
+    run = current_run(ruleset, state)
+    if run != pos.run:
+        now = "".join(map(str, run)) or "-"
+        raise r.error(5, f"the run going on is {now}")
+    return state
+
+
+# ---------------------------------------------------------------- state → text
+
+
+def in_stops_phase(ruleset: Ruleset, state: DealState) -> bool:
+    """Whether ``state`` is in a stops phase or over: what a position can describe."""
+    if state.step == "over":
+        return True
+    name = state.stage.removeprefix("phase:")
+    return state.stage.startswith("phase:") and any(
+        isinstance(p, StopsPhase) and p.name == name for p in ruleset.phases)
+
+
+def current_run(ruleset: Ruleset, state: DealState) -> tuple[Card, ...]:
+    """The cards of the run going on (empty when a lead is due or the deal is over).
+
+    A lead is never the next card of the card before it (that card would have
+    had to be played as a follow), so the run is the longest tail of the
+    played cards in which each card is the next card of the one before.
+    """
+    if state.step != "follow":
+        return ()
+    played = [c for _, c in state.played()]
+    run = [played[-1]]
+    for card in reversed(played[:-1]):
+        if ruleset.deck.next_card(card) != run[0]:
+            break
+        run.insert(0, card)
+    return tuple(run)
+
+
+def from_state(ruleset: Ruleset, state: DealState) -> Position:
+    """The position of an engine state (hands and widow in deck order).
+
+    Raises :class:`PositionError` for a state before the stops phase (a
+    widow sale in progress), which version 1 of the notation cannot describe.
+    """
+    if not in_stops_phase(ruleset, state):
+        raise PositionError(f"the deal is in stage {state.stage}: version 1 positions "
+                            "describe the stops phase only")
+    passes = state.passes + (state.players if state.flipped else 0)
+    return Position(
+        players=state.players,
+        dealer=state.dealer,
+        hands=state.hands,
+        widow=state.widow(),
+        played=state.played(),
+        run=current_run(ruleset, state),
+        to_move=None if state.step == "over" else state.to_move,
+        passes=passes,
+        seats=state.ledger.seats,
+        board=state.ledger.sections,
+    )
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return "".join(map(str, cards)) or "-"
+
+
+def format_position(pos: Position) -> str:
+    """The one-line text of a position (canonical card forms)."""
+    widow = "*" if pos.widow is None else _cards(pos.widow)
+    played = "".join(f"{seat_letter(s)}{c}" for s, c in pos.played) or "-"
+    mover = "-" if pos.to_move is None else seat_letter(pos.to_move)
+    mover += f"+{pos.passes}" if pos.passes else ""
+    seats = ",".join(str(chips_json(a)) for a in pos.seats)
+    board = ",".join(f"{n}={chips_json(a)}" for n, a in pos.board) or "-"
+    hands = "/".join(_cards(h) for h in pos.hands)
+    fields = (str(pos.players), seat_letter(pos.dealer), hands, widow, played,
+              _cards(pos.run), mover, seats, board)
+    return " ".join(fields)
+
+
+def describe(ruleset: Ruleset, state: DealState) -> str:
+    """The position of ``state`` as text."""
+    return format_position(from_state(ruleset, state))

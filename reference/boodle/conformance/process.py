@@ -1,0 +1,175 @@
+"""One running implementation under test: a child process spoken to in JSON Lines.
+
+The child runs in its own process group (a new session), so that killing it
+kills every process it started: no orphans, even for a shell wrapper.  Its
+stdout is read by a thread into a queue of lines, at most :data:`MAX_LINE`
+bytes each, so a child that floods its output or never ends a line cannot
+block or exhaust the runner; its stderr is drained into a short tail kept for
+error messages.  Every wait has a timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MAX_LINE = 8 * 1024 * 1024
+"""The longest line (bytes) an implementation may write; longer is a protocol error."""
+
+STDERR_TAIL = 2000
+"""Characters of the child's stderr kept for error messages."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """What reading a line gave: ``kind`` is ``line`` (``text`` set), ``eof``,
+    ``timeout`` or ``overflow``."""
+
+    kind: str
+    text: str = ""
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """A command line split as a POSIX shell would (``shlex``), or the list as given."""
+    return shlex.split(command) if isinstance(command, str) else list(command)
+
+
+class Child:
+    """A child process with line-oriented stdin/stdout and a bounded stderr tail."""
+
+    def __init__(self, command: str | Sequence[str], stdin_text: str | None = None) -> None:
+        argv = split_command(command)
+        self.argv = argv
+        self.proc = subprocess.Popen(  # noqa: S603 - the implementation under test is a command
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        self._lines: queue.Queue[Line] = queue.Queue()
+        self._tail: deque[str] = deque(maxlen=64)
+        self._readers = [
+            threading.Thread(target=self._read_stdout, daemon=True),
+            threading.Thread(target=self._read_stderr, daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+        if stdin_text is not None:
+            self.send_text(stdin_text)
+            self.close_stdin()
+
+    # ---------------------------------------------------------------- reading
+
+    def _read_stdout(self) -> None:
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        buffer = b""
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                buffer += chunk
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    if len(line) > MAX_LINE:
+                        self._lines.put(Line("overflow"))
+                        return
+                    self._lines.put(Line("line", line.decode("utf-8", errors="replace")))
+                if len(buffer) > MAX_LINE:
+                    self._lines.put(Line("overflow"))
+                    return
+        except OSError:
+            pass
+        if buffer.strip():
+            self._lines.put(Line("line", buffer.decode("utf-8", errors="replace")))
+        self._lines.put(Line("eof"))
+
+    def _read_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        fd = self.proc.stderr.fileno()
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    return
+                self._tail.append(chunk.decode("utf-8", errors="replace"))
+        except OSError:
+            return
+
+    def read_line(self, timeout: float) -> Line:
+        """The next line of stdout, or ``eof`` / ``overflow`` / ``timeout``."""
+        try:
+            return self._lines.get(timeout=max(timeout, 0.0))
+        except queue.Empty:
+            return Line("timeout")
+
+    def stderr_tail(self) -> str:
+        """The last :data:`STDERR_TAIL` characters the child wrote to stderr."""
+        return "".join(self._tail)[-STDERR_TAIL:]
+
+    # ---------------------------------------------------------------- writing
+
+    def send_text(self, text: str) -> bool:
+        """Write ``text`` to the child's stdin; ``False`` if the child no longer reads."""
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(text.encode("utf-8"))
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+
+    def close_stdin(self) -> None:
+        """Close the child's stdin (end of input)."""
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError, BrokenPipeError):
+                self.proc.stdin.close()
+
+    # ---------------------------------------------------------------- ending
+
+    def exit_code(self) -> int | None:
+        """The exit status, or ``None`` while the child runs."""
+        return self.proc.poll()
+
+    def wait(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for the child to exit; its status or ``None``."""
+        try:
+            return self.proc.wait(timeout=max(timeout, 0.0))
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self) -> None:
+        """Kill the child and its whole process group, then reap it."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        self.close_stdin()
+        self.wait(5.0)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+
+    def finish(self, grace: float) -> bool:
+        """After ``stop``: wait ``grace`` seconds for a clean exit, then kill.
+
+        Returns ``True`` if the child exited by itself.  The process group is
+        killed either way, so nothing the child started outlives it.
+        """
+        deadline = time.monotonic() + grace
+        self.close_stdin()
+        clean = self.wait(deadline - time.monotonic()) is not None
+        self.kill()
+        return clean

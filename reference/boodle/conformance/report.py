@@ -1,0 +1,96 @@
+"""Reports of a run: console text, JSON, JUnit XML and Markdown.
+
+Every report lists every case exactly once with its outcome; failures carry
+the one-line summary and the detailed diff of :mod:`boodle.conformance.compare`.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from .runner import Report
+
+ORDER = ("pass", "fail", "error", "skip", "xfail", "xpass")
+BAD = ("fail", "error", "xpass")
+
+
+def summary_line(report: Report) -> str:
+    """``412 cases: 400 pass, 2 fail, … in 1.2 s``."""
+    counts = report.counts()
+    parts = ", ".join(f"{counts[k]} {k}" for k in ORDER if counts[k])
+    return f"{len(report.outcomes)} cases: {parts or 'none'} in {report.seconds:g} s"
+
+
+def console_text(report: Report, details: int = 10) -> str:
+    """The text printed after a run: each bad case (``details`` of them in full), then totals."""
+    lines: list[str] = []
+    impl = report.implementation
+    if impl:
+        lines.append(f"implementation: {impl.get('name')} {impl.get('version', '')}".rstrip())
+    bad = [o for o in report.outcomes if o.outcome in BAD]
+    for i, o in enumerate(bad):
+        lines.append(f"{o.outcome.upper():5} {o.id}: {o.summary}")
+        if i < details and o.detail and o.detail != o.summary:
+            lines.extend("      " + d for d in o.detail.splitlines())
+    if len(bad) > details:
+        lines.append(f"({len(bad) - details} more without details; see --json or --markdown)")
+    lines.extend(f"warning: {w}" for w in report.warnings)
+    lines.append(summary_line(report))
+    return "\n".join(lines) + "\n"
+
+
+def write_json(report: Report, path: Path) -> None:
+    """The whole report as JSON (``boodle-report/1``)."""
+    data = {"format": "boodle-report/1", "command": report.command, "mode": report.mode,
+            "implementation": report.implementation, "seconds": report.seconds,
+            "counts": {k: report.counts()[k] for k in ORDER}, "ok": report.ok(),
+            "warnings": report.warnings, "cases": [o.to_json() for o in report.outcomes]}
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def write_junit(report: Report, path: Path) -> None:
+    """JUnit XML: one ``testcase`` per case; xfail and skip as skipped, xpass as a failure."""
+    counts = report.counts()
+    suite = ET.Element("testsuite", name="boodle-conformance", tests=str(len(report.outcomes)),
+                       failures=str(counts["fail"] + counts["xpass"]), errors=str(counts["error"]),
+                       skipped=str(counts["skip"] + counts["xfail"]), time=f"{report.seconds:.3f}")
+    for o in report.outcomes:
+        case = ET.SubElement(suite, "testcase", classname=f"{o.variant}.{o.kind}", name=o.id,
+                             time=f"{o.seconds:.4f}")
+        if o.outcome in ("fail", "xpass"):
+            ET.SubElement(case, "failure", message=o.summary).text = o.detail or o.summary
+        elif o.outcome == "error":
+            ET.SubElement(case, "error", message=o.summary).text = o.detail or o.summary
+        elif o.outcome == "skip":
+            ET.SubElement(case, "skipped", message=o.summary)
+        elif o.outcome == "xfail":
+            ET.SubElement(case, "skipped", message=f"expected failure: {o.reason}")
+    for warning in report.warnings:
+        ET.SubElement(suite, "system-err").text = warning
+    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def write_markdown(report: Report, path: Path) -> None:
+    """A Markdown summary: totals, per variant, then every bad case with its diff."""
+    impl = report.implementation
+    lines = ["# Conformance run", "",
+             f"- implementation: {impl.get('name', '?')} {impl.get('version', '')}".rstrip(),
+             f"- command: `{report.command}` ({report.mode} mode)",
+             f"- {summary_line(report)}", ""]
+    variants = sorted({o.variant for o in report.outcomes})
+    lines += ["| variant | " + " | ".join(ORDER) + " |", "| --- |" + " ---: |" * len(ORDER)]
+    for v in variants:
+        counts = [sum(1 for o in report.outcomes if o.variant == v and o.outcome == k)
+                  for k in ORDER]
+        lines.append(f"| {v} | " + " | ".join(map(str, counts)) + " |")
+    bad = [o for o in report.outcomes if o.outcome in BAD]
+    if bad:
+        lines += ["", "## Failures", ""]
+        for o in bad:
+            lines += [f"### {o.outcome}: `{o.id}`", "", o.summary, "", "```text",
+                      o.detail or o.summary, "```", ""]
+    if report.warnings:
+        lines += ["", "## Warnings", "", *(f"- {w}" for w in report.warnings)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")

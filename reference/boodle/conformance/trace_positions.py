@@ -1,0 +1,126 @@
+"""Positions along a played trace: ``boodle play … --positions``.
+
+:func:`positions` replays the events of a session with the reference engine
+and yields, after the events of each move, the position (notation of
+:mod:`boodle.conformance.position`) the deal is in.  Moves are recovered
+from the events alone: at each point the one legal move whose events are the
+next events of the trace.  A deal the replay cannot follow (a misdeal, say)
+gets no positions, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator, Iterator, Sequence
+
+from ..engine import apply, legal_moves, start_deal
+from ..errors import BoodleError
+from ..events import DealCards, DealStart, Event, transfers_in
+from ..ledger import Ledger
+from ..model import Ruleset
+from ..state import DealState
+from ..trace import render_text
+from .position import describe
+
+Chunk = tuple[list[Event], str | None]
+"""Some events of the trace and the position after them (``None``: none to show)."""
+
+
+def _same(a: Sequence[Event], b: Sequence[Event]) -> bool:
+    return [e.to_json() for e in a] == [e.to_json() for e in b]
+
+
+def _track(ledger: Ledger | None, event: Event) -> Ledger | None:
+    if ledger is None:
+        return None
+    for t in transfers_in(event):
+        ledger, _ = ledger.transfer(t.src, t.dst, t.amount, t.reason)
+    return ledger
+
+
+def positions(ruleset: Ruleset, events: Sequence[Event]) -> Iterator[Chunk]:
+    """The trace cut after each move, with the position there."""
+    ledger: Ledger | None = None
+    i = 0
+    while i < len(events):
+        event = events[i]
+        if isinstance(event, DealStart) and ledger is None:
+            ledger = Ledger.open(event.players, tuple(s.name for s in ruleset.board),
+                                 ruleset.session.start_chips)
+        if isinstance(event, DealStart) and ledger is not None:
+            done = yield from _deal(ruleset, events, i, ledger)
+            if done > i:
+                for e in events[i:done]:
+                    ledger = _track(ledger, e)
+                i = done
+                continue
+        ledger = _track(ledger, event)
+        yield [event], None
+        i += 1
+
+
+def _deal(ruleset: Ruleset, events: Sequence[Event], i: int, ledger: Ledger
+          ) -> Generator[Chunk, None, int]:
+    """Replay the deal starting at ``events[i]``; returns the index after it (``i``: cannot)."""
+    start = events[i]
+    assert isinstance(start, DealStart)
+    cards = next((e for e in events[i:] if isinstance(e, DealCards)), None)
+    if cards is None:
+        return i
+    try:
+        state, first = start_deal(ruleset, start.players, start.dealer, ledger,
+                                  hands=cards.hands, widow=cards.widow, number=start.number)
+    except BoodleError:
+        return i
+    if not _same(first, events[i:i + len(first)]):
+        return i
+    yield list(first), _where(ruleset, state)
+    j = i + len(first)
+    while state.step != "over":
+        found = _next_move(ruleset, state, events[j:])
+        if found is None:
+            yield list(events[j:j + 1]), "(the replay cannot follow this deal from here)"
+            return j + 1
+        state, more = found
+        yield list(more), _where(ruleset, state)
+        j += len(more)
+    return j
+
+
+def _where(ruleset: Ruleset, state: DealState) -> str:
+    """The position of ``state``, or why there is none (a stage before the stops phase)."""
+    try:
+        return describe(ruleset, state)
+    except BoodleError as exc:
+        return f"({exc.message})"
+
+
+def _next_move(ruleset: Ruleset, state: DealState, rest: Sequence[Event]
+               ) -> tuple[DealState, list[Event]] | None:
+    for move in legal_moves(ruleset, state):
+        after, more = apply(ruleset, state, move)
+        if _same(more, rest[:len(more)]):
+            return after, more
+    return None
+
+
+def render_with_positions(ruleset: Ruleset, events: Sequence[Event], as_json: bool) -> str:
+    """The trace (text or JSON lines) with the position after every move.
+
+    Text: a line ``    @ POSITION`` after each move's lines.  JSON lines: an
+    object ``{"kind": "position", "position": …}`` after each move's events.
+    """
+    out: list[str] = []
+    for chunk, where in positions(ruleset, events):
+        if as_json:
+            out.extend(json.dumps(e.to_json(), ensure_ascii=False) for e in chunk)
+            if where is not None:
+                out.append(json.dumps({"kind": "position", "position": where},
+                                      ensure_ascii=False))
+        else:
+            text = render_text(chunk).rstrip("\n")
+            if text:
+                out.append(text)
+            if where is not None:
+                out.append(f"    @ {where}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,158 @@
+"""JSON forms exchanged with implementations: cards, moves, ledgers, events.
+
+All forms are the ones ``conformance/PROTOCOL.md`` specifies:
+
+- a card is its canonical text (``"10♥"``, spec §2.1);
+- a chip amount is a JSON integer, or a string ``"a/b"`` for an exact
+  fraction in lowest terms (spec §9);
+- a move is ``{"move": "lead"|"play"|"pass", "seat": n[, "card": c]}``;
+- a ledger is ``{"seats": [amount …], "sections": {name: amount …}}``;
+- an event is the object :meth:`boodle.events.Event.to_json` gives.
+
+:func:`normalize_event` removes what is informative only (a pass's reason)
+and puts card lists in a fixed order, so two implementations' events compare
+by meaning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from ..cards import RANKS, SUITS, Card, parse_card
+from ..errors import BoodleError
+from ..ledger import Ledger, normalize
+from ..model import Chips, Ruleset
+from ..state import Move
+
+Json = dict[str, Any]
+
+INFORMATIVE = {"pass": ("reason",)}
+"""Event fields that are informative text only, by event kind; never compared."""
+
+
+def card_from_json(text: object) -> Card:
+    """A card from its text; raises :class:`BoodleError` for anything else."""
+    if not isinstance(text, str):
+        raise BoodleError(f"a card is a string like \"10♥\", not {text!r}")
+    try:
+        return parse_card(text)
+    except ValueError as exc:
+        raise BoodleError(str(exc)) from None
+
+
+def chips_from_json(value: object) -> Chips:
+    """An amount from an integer or an ``"a/b"`` string; raises :class:`BoodleError`."""
+    if isinstance(value, bool):
+        raise BoodleError(f"not a chip amount: {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and "/" in value:
+        top, _, bottom = value.partition("/")
+        if top.lstrip("-").isdigit() and bottom.isdigit() and int(bottom) > 0:
+            return normalize(Fraction(int(top), int(bottom)))
+    raise BoodleError(f"not a chip amount: {value!r} (an integer, or \"a/b\")")
+
+
+def _move_name(cls: type) -> str:
+    """``LeadMove`` → ``lead``, ``WidowBidMove`` → ``widow-bid``."""
+    base = cls.__name__.removesuffix("Move")
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", base).lower()
+
+
+def _move_classes() -> dict[str, type]:
+    """Every move class of :data:`boodle.state.Move`, by JSON name."""
+    return {_move_name(cls): cls for cls in typing.get_args(Move)}
+
+
+def move_to_json(move: Move) -> Json:
+    """``LeadMove(0, 9♦)`` → ``{"move": "lead", "seat": 0, "card": "9♦"}``.
+
+    Every field of the move is written, cards as text: moves added to the
+    engine later (a widow purchase, a bid) get a JSON form the same way.
+    """
+    out: Json = {"move": _move_name(type(move)), "seat": move.seat}
+    for f in dataclasses.fields(move):
+        value = getattr(move, f.name)
+        if f.name != "seat":
+            out[f.name] = str(value) if isinstance(value, Card) else value
+    return out
+
+
+def move_from_json(data: Mapping[str, Any]) -> Move:
+    """The move a JSON object names; raises :class:`BoodleError` for an unknown form."""
+    kind, seat = data.get("move"), data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BoodleError(f"a move needs an integer seat: {dict(data)}")
+    cls = _move_classes().get(str(kind))
+    if cls is None:
+        raise BoodleError(f"unknown move {kind!r}")
+    hints = typing.get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            raise BoodleError(f"a {kind} move needs a {f.name!r}: {dict(data)}")
+        value = data[f.name]
+        values[f.name] = card_from_json(value) if hints.get(f.name) is Card else value
+    extra = set(data) - {"move"} - set(values)
+    if extra:
+        raise BoodleError(f"unknown fields in a {kind} move: {sorted(extra)}")
+    move: Move = cls(**values)
+    return move
+
+
+def move_key(data: Mapping[str, Any]) -> str:
+    """A stable text key for a JSON move (``lead 0 9♦``), used to compare sets of moves."""
+    rest = " ".join(str(v) for k, v in sorted(data.items()) if k not in ("move", "seat"))
+    return f"{data.get('move')} {data.get('seat')}" + (f" {rest}" if rest else "")
+
+
+def ledger_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> Ledger:
+    """A ledger in board order from ``{"seats": […], "sections": {…}}``.
+
+    Raises :class:`BoodleError` unless the sections are exactly the board's
+    and every amount is exact (sections never negative).
+    """
+    names = tuple(s.name for s in ruleset.board)
+    sections = data.get("sections")
+    if not isinstance(sections, Mapping) or set(sections) != set(names):
+        given = sorted(sections) if isinstance(sections, Mapping) else sections
+        raise BoodleError(f"the ledger's sections must be the board's {list(names)}, "
+                          f"not {given}")
+    seats = tuple(chips_from_json(a) for a in data.get("seats", ()))
+    amounts = tuple((n, chips_from_json(sections[n])) for n in names)
+    if any(a < 0 for _, a in amounts):
+        raise BoodleError("a section never holds a negative amount (spec §9)")
+    return Ledger(seats, amounts)
+
+
+def _card_order(text: str) -> tuple[int, int, str]:
+    try:
+        card = parse_card(text)
+    except ValueError:
+        return (9, 99, text)
+    return (SUITS.index(card.suit), RANKS.index(card.rank), text)
+
+
+def sort_cards(cards: list[Any]) -> list[Any]:
+    """Card texts in a fixed order (suit ♣♦♥♠, then rank 2 … A); non-cards last."""
+    if not all(isinstance(c, str) for c in cards):
+        return cards
+    return sorted(cards, key=_card_order)
+
+
+def normalize_event(event: Mapping[str, Any]) -> Json:
+    """``event`` without informative fields, with the cards of a deal in a fixed order."""
+    kind = event.get("kind")
+    out = {k: v for k, v in event.items() if k not in INFORMATIVE.get(str(kind), ())}
+    if kind == "deal":
+        hands = out.get("hands")
+        if isinstance(hands, list):
+            out["hands"] = [sort_cards(h) if isinstance(h, list) else h for h in hands]
+        if isinstance(out.get("widow"), list):
+            out["widow"] = sort_cards(out["widow"])
+    return out
