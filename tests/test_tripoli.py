@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from boodle.build import load_text
-from boodle.engine import apply, legal_moves, start_deal
+from boodle.engine import apply, legal_moves, misdeal, start_deal
 from boodle.events import Ante, DealCards, Payment, Showdown
 from boodle.ledger import seat
 from boodle.model import Ruleset
@@ -184,3 +184,18 @@ def test_the_ghost_hand_is_auctioned_after_hearts_and_poker_and_the_bid_feeds_th
     assert state.ledger.seats == (38, 49, 49) and state.ledger.section("chien") == 9
     assert set(state.hand(0)) == set(GHOST_3) and set(state.widow()) == set(TRIPOLI_3[0])
     assert set(legal_moves(rules, state)) == {LeadMove(0, card("8♣")), LeadMove(0, card("9♠"))}
+
+
+def test_a_misdeal_keeps_a_player_whom_the_ante_left_at_zero() -> None:
+    rules = load("tripoli")
+    ledger = fresh_ledger(rules, 3)
+    ledger, _ = ledger.transfer(seat(1), seat(0), 42, "set-up")  # seat 1 has 8: its ante
+    state, _ = start_deal(rules, 3, 2, ledger, hands=TRIPOLI_3, widow=GHOST_3)
+    # seat 1: 8 - 8 (ante) + 4 (A♥) + 2 (King-Queen) + 1 (Pot) = 7
+    assert state.ledger.seat(1) == 7
+    # a misdeal undoes everything since the ante (seat 1 back to 0) and deals again:
+    # seat 1 is still in the deal (spec §5.3, §10: elimination is judged at a deal's end)
+    state, events = misdeal(rules, state, hands=TRIPOLI_3, widow=GHOST_3)
+    dealt = next(e for e in events if isinstance(e, DealCards))
+    assert len(dealt.hands[1]) == 13
+    assert state.ledger.seat(1) == 7

@@ -84,6 +84,7 @@ def new_deal(
     deck_order: Sequence[Card] | None,
     hands: Sequence[Sequence[Card]] | None,
     widow: Sequence[Card] | None,
+    out: frozenset[int] | None = None,
 ) -> DealState:
     """A deal's state with every card in the pack, to be dealt from ``deck_order``.
 
@@ -93,10 +94,12 @@ def new_deal(
     deck order), and its last is the card turned up for trumps.  Under
     ``balance: eliminated at zero`` every seat whose balance in ``ledger`` is
     zero or less is out of the deal (spec §10), and payments are capped at a
-    player's balance (spec §9).  Raises :class:`BoodleError` for a deal that
-    is not a partition of the deck, or a dealer who is out.
+    player's balance (spec §9); ``out`` overrides who is out (a misdeal keeps
+    the deal's players, whatever the ante left them).  Raises
+    :class:`BoodleError` for a deal that is not a partition of the deck, or a
+    dealer who is out.
     """
-    out = eliminated(ruleset, ledger)
+    out = eliminated(ruleset, ledger) if out is None else out
     if dealer in out:
         raise BoodleError(f"seat {dealer} is eliminated and cannot deal")
     dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow, out)

@@ -116,7 +116,8 @@ def misdeal(
     for t in reversed(state.since_ante):
         ledger, u = ledger.transfer(t.dst, t.src, t.amount, "misdeal")
         undone.append(u)
-    new = new_deal(ruleset, state.players, state.dealer, ledger, deck_order, hands, widow)
+    new = new_deal(ruleset, state.players, state.dealer, ledger, deck_order, hands, widow,
+                   out=state.out)  # who is out was decided before this deal's ante
     new, events = enter(ruleset, replace(new, stage="antes"), "deal")
     return new, [Misdeal(state.dealer, tuple(undone)), *events]
 
