@@ -104,6 +104,37 @@ def test_michigan_sections_by_hand() -> None:
         assert stats.taken[k].n == stats.claimed[k] <= 200
 
 
+def test_session_ends_by_hand_with_and_without_elimination() -> None:
+    from dataclasses import replace
+
+    from boodle.simulate.runner import _final, _next_dealer, _still_in
+
+    elim = replace(MICHIGAN, session=replace(MICHIGAN.session, negative="eliminate"))
+    # a balance of zero or less at a deal's end is out (spec §10); the deal skips them
+    assert _still_in(elim, [5, 0, -1, 3]) == [0, 3] and _still_in(MICHIGAN, [5, 0]) == [0, 1]
+    assert _next_dealer(elim, [5, 0, 0, 3], 0, 1) == 3
+    assert _next_dealer(elim, [5, 0, 0, 3], 0, -1) == 3
+    assert _next_dealer(elim, [5, 9, 0, 3], 0, 1) == 1
+    # finals are scaled by n = 4: 3 chips left split between the 2 players still in
+    assert _final(elim, [10, 0, 0, 20], [3, 0, 0, 0, 0]) == [4 * 10 + 6, 0, 0, 4 * 20 + 6]
+    # without elimination all 4 share: 4 × 10 + 2 …
+    assert _final(MICHIGAN, [10, 20, 30, 40], [2, 0, 0, 0, 0]) == [42, 82, 122, 162]
+
+
+def test_sessions_with_elimination_conserve_chips() -> None:
+    from dataclasses import replace
+
+    elim = replace(MICHIGAN, session=replace(MICHIGAN.session, negative="eliminate",
+                                             start_chips=8))
+    spec = make_spec(elim, 4, 40, 2, ["random"])
+    assert spec.engine == "reference"  # the compiled engine does not run elimination
+    stats = run(spec)
+    assert sum(m.s1 for m in stats.session_net) == 0  # the survivors share the leftover
+    # 8 chips and an ante of 6: after a deal most players are out, and a session ends
+    # once fewer than 3 are in, so the 10 sessions play fewer than their 40 deals
+    assert stats.sessions == 10 and stats.deals < 40
+
+
 def test_strategy_totals_are_the_seats_totals() -> None:
     stats = run(spec(deals=100))
     assert stats.strategy_net["random"].s1 == stats.seat_net[0].s1 + stats.seat_net[3].s1

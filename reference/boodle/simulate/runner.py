@@ -227,20 +227,39 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
         r = table.deal(dealer, perm, seats, sections)
         stats.add_deal(dealer, before, seats, r.winner, r.plays, r.leads, r.passes,
                        r.after_ante, r.taken, sections)
-        dealer = (dealer + step) % n
+        dealer = _next_dealer(rules, seats, dealer, step)
 
-    cap, played, broke = spec.cap(j), 0, False
-    while played < cap and not broke:
+    cap, played, ended = spec.cap(j), 0, False
+    while played < cap and not ended:
         one_deal()
         played += 1
-        broke = rules.session.end_when_broke and min(seats) <= 0
-    if played < spec.session_length and not broke:
+        ended = ((rules.session.end_when_broke and min(seats) <= 0)
+                 or len(_still_in(rules, seats)) < rules.players.low)
+    if played < spec.session_length and not ended:
         return  # the run's last session, cut short: no session end
     if rules.session.ties == "one more deal" and len(_best(_final(rules, seats, sections))) > 1:
         _split(rules, seats, sections)
         one_deal()  # spec §10: at most one extra deal, then the leftover is split again
     final = _final(rules, seats, sections)
     stats.add_session(n * start, final, _best(final))
+
+
+def _still_in(rules: Ruleset, seats: Sequence[Chips]) -> list[int]:
+    """The seats still in (spec §10): all, or under ``balance: eliminated at zero`` those
+    whose balance is above zero (as :func:`boodle.dealing.eliminated` says)."""
+    if rules.session.negative != "eliminate":
+        return list(range(len(seats)))
+    return [s for s, x in enumerate(seats) if x > 0]
+
+
+def _next_dealer(rules: Ruleset, seats: Sequence[Chips], dealer: int, step: int) -> int:
+    """The deal passes by ``rotation`` to the next player still in (spec §5.1, §10)."""
+    n, still_in = len(seats), set(_still_in(rules, seats))
+    for _ in range(n):
+        dealer = (dealer + step) % n
+        if dealer in still_in:
+            return dealer
+    return dealer
 
 
 def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
@@ -280,24 +299,28 @@ def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
 
 
 def _final(rules: Ruleset, seats: Sequence[Chips], sections: Sequence[Chips]) -> list[Chips]:
-    """Each seat's final balance times n, after an equal split of the leftover (001 §06).
+    """Each seat's final balance times n, after the leftover's equal split (001 §06, spec §10).
 
     Scaled by the number of seats n so that shares of the leftover stay whole
-    numbers; ``leftover: stays`` leaves the board out of the standings.
+    numbers (exact fractions when players were eliminated: only the players
+    still in share); ``leftover: stays`` leaves the board out of the standings.
     """
     n = len(seats)
-    left = sum(sections) if rules.session.leftover == "split equally" else 0
-    return [n * x + left for x in seats]
+    sharers = _still_in(rules, seats)
+    left = sum(sections) if rules.session.leftover == "split equally" and sharers else 0
+    share = Fraction(n * left, len(sharers)) if sharers else Fraction(0)
+    whole = share.numerator if share.denominator == 1 else share
+    return [n * x + (whole if s in sharers else 0) for s, x in enumerate(seats)]
 
 
 def _split(rules: Ruleset, seats: list[Chips], sections: list[Chips]) -> None:
-    """``leftover: split equally`` before an extra deal: exact shares (spec §9, §10)."""
-    if rules.session.leftover != "split equally":
+    """``leftover: split equally`` before an extra deal: exact shares to those still in."""
+    sharers = _still_in(rules, seats)
+    if rules.session.leftover != "split equally" or not sharers:
         return
-    n = len(seats)
     for k, amount in enumerate(sections):
-        for s in range(n):
-            seats[s] += Fraction(amount) / n
+        for s in sharers:
+            seats[s] += Fraction(amount) / len(sharers)
         sections[k] = 0
 
 
