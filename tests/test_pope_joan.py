@@ -55,3 +55,16 @@ def test_pope_joan_turn_up_intrigue_by_knave_then_queen_and_the_pope_excused() -
     assert final.seats == (69, 50, 23)
     assert final.section("pope") == 6 and final.section("matrimony") == 2
     assert final.total() == 150
+
+
+def test_a_turned_up_pope_pays_the_dealer_the_pope() -> None:
+    rules = load("pope-joan")
+    # seat 1 gives the Pope to the widow's last place and takes K♠ instead
+    hands = (POPE_HANDS[0], cards("A♦ 2♦ 3♦ 4♦ 5♦ 6♦ 7♦ K♠ 10♦ J♦ Q♦ K♦ 2♣"), POPE_HANDS[2])
+    widow = (*POPE_WIDOW[:-1], card("9♦"))
+    state, events = start_deal(rules, 3, 2, fresh_ledger(rules, 3), hands=hands, widow=widow)
+    # 9♦ turned: diamonds are trumps, and the dealer takes Pope's 6 (Hoyle's Modernized)
+    turn = next(e for e in events if isinstance(e, TurnUp))
+    assert (turn.card, turn.trump) == (card("9♦"), "♦")
+    assert claims(events) == [(2, "pope", 6)]
+    assert state.ledger.seats == (50, 50, 41)  # 50 - 15 + 6
