@@ -16,6 +16,7 @@ from .state import DealState
 
 __all__ = [
     "describe",
+    "penalised_leads",
     "lead_fault",
     "lead_options",
     "leader",
@@ -136,6 +137,28 @@ def lead_options(
             f"fallback '{describe(fallback)}'; the ruleset does not say what happens"
         )
     return fallback, found
+
+
+def penalised_leads(
+    ruleset: Ruleset, phase: StopsPhase, state: DealState, rule: LeadRule, found: tuple[Card, ...]
+) -> tuple[Card, ...]:
+    """Leads accepted with a penalty under ``penalty: lead not lowest`` (spec §6.8).
+
+    A held card that ``rule`` allows in every way except that it is not the
+    lowest: in an allowed suit (for ``longest suit``, one of the longest),
+    not among ``found``.  Empty without that penalty, or for an exact-card
+    or ``any card`` rule, which have no "lowest".
+    """
+    if rule.choice != "lowest" or not any(p.fault == "lead not lowest" for p in phase.penalties):
+        return ()
+    assert state.to_move is not None
+    stopped = state.stopped if state.restart else None
+    suits = {c.suit for c in found}
+    return tuple(
+        c for c in state.hand(state.to_move)
+        if c not in found and suit_allowed(rule, c.suit, stopped, state.flipped)
+        and (rule.scope != "longest suit" or c.suit in suits)
+    )
 
 
 def describe(rule: LeadRule) -> str:

@@ -182,6 +182,8 @@ class DealState:
       zero``, spec §10): dealt no card, no payer, no opponent, skipped
       clockwise (:meth:`clockwise`).  ``capped``: a player pays at most their
       balance (spec §9), under the same rule.
+    - ``forfeited``: seats that claim no section for the rest of the deal
+      (``penalty: lead not lowest, …, forfeit boodles``, spec §6.8).
     """
 
     players: int
@@ -211,6 +213,7 @@ class DealState:
     stake: tuple[int, int] | None = None
     out: frozenset[int] = frozenset()
     capped: bool = False
+    forfeited: frozenset[int] = frozenset()
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )

@@ -28,7 +28,7 @@ from .events import (
     StopReason,
 )
 from .faults import IllegalMove, NotSupported
-from .leads import describe, lead_fault, lead_options, leader, rule_now
+from .leads import describe, lead_fault, lead_options, leader, penalised_leads, rule_now
 from .ledger import Account, seat, section
 from .model import Ruleset, StopsPhase
 from .stage import Result, Stage
@@ -67,10 +67,12 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
         nxt = ruleset.deck.next_card(state.current)
         assert nxt is not None
         return (PlayMove(state.to_move, nxt),)
-    _, found = lead_options(ruleset, phase_of(ruleset, state), state)
+    phase = phase_of(ruleset, state)
+    rule, found = lead_options(ruleset, phase, state)
     if not found:
         return (PassMove(state.to_move),)
-    return tuple(LeadMove(state.to_move, c) for c in found)
+    extra = penalised_leads(ruleset, phase, state, rule, found)
+    return tuple(LeadMove(state.to_move, c) for c in (*found, *extra))
 
 
 def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
@@ -82,9 +84,12 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     assert isinstance(move, LeadMove | PlayMove)
     events: list[Event] = []
     if isinstance(move, LeadMove):
+        faulty = _not_lowest(ruleset, phase, state, move.card)
         events.append(Lead(move.seat, move.card, state.restart))
         if state.passes or state.flipped:  # a lead ends a round of passes
             state = replace(state, passes=0, flipped=False)
+        if faulty:
+            state = _penalise(phase, state, move.seat, events)
     else:
         events.append(Play(move.seat, move.card))
     state = state.play(move.seat, move.card)
@@ -117,7 +122,7 @@ def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) ->
                 rule="pass.not-allowed",
             )
         return
-    if move.card in found:
+    if move.card in found or move.card in penalised_leads(ruleset, phase, state, rule, found):
         return
     hand = state.hand(move.seat)
     if move.card not in hand:
@@ -125,6 +130,27 @@ def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) ->
     stopped = state.stopped if state.restart else None
     rule_id, why = lead_fault(ruleset, rule, hand, move.card, stopped, state.flipped)
     raise IllegalMove(f"{move}: {why}", rule=rule_id)
+
+
+def _not_lowest(ruleset: Ruleset, phase: StopsPhase, state: DealState, card: Card) -> bool:
+    """Whether leading ``card`` is a fault ``penalty: lead not lowest`` accepts (spec §6.8)."""
+    if not any(p.fault == "lead not lowest" for p in phase.penalties):
+        return False
+    rule, found = lead_options(ruleset, phase, state)
+    return card in penalised_leads(ruleset, phase, state, rule, found)
+
+
+def _penalise(phase: StopsPhase, state: DealState, who: int, events: list[Event]) -> DealState:
+    """Spec §6.8: the faulty leader pays, and under ``forfeit boodles`` claims nothing more."""
+    for pen in phase.penalties:
+        if pen.fault != "lead not lowest":
+            continue
+        for dst in _payees(state, who, pen.to):
+            state, t = state.pay(seat(who), dst, pen.amount, "penalty")
+            events.append(Penalty(who, "lead not lowest", t))
+        if pen.forfeit_boodles:
+            state = replace(state, forfeited=state.forfeited | {who})
+    return state
 
 
 def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Result:
@@ -165,7 +191,7 @@ def _after_play(
     events: list[Event],
 ) -> Result:
     """After ``who`` played ``card``: claims, then going out, a stop, or the next follow."""
-    if phase.claims == "on play":
+    if phase.claims == "on play" and who not in state.forfeited:
         for name in claims_of(ruleset, state, who, card):
             state = take(state, who, name, events)
     if state.held[who] == 0:

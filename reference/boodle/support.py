@@ -34,10 +34,6 @@ def _stops_pending(p: StopsPhase) -> list[str]:
     out: list[str] = []
     if not p.going_out.ends_deal:
         out.append("going out without ending the deal")
-    if any(pen.fault == "lead not lowest" for pen in p.penalties):
-        out.append("penalty: lead not lowest")
-    if any(pen.forfeit_boodles for pen in p.penalties):
-        out.append("penalty: forfeit boodles")
     return out
 
 
