@@ -9,7 +9,7 @@ import pytest
 from boodle.build import load_file
 from boodle.cli import main
 from boodle.syntax import parse
-from boodle.variants import builtin_names, draft_paths
+from boodle.variants import builtin_names, builtin_path, draft_paths
 
 DRAFTS = draft_paths()
 # Every variant and house rule named in the rules digest is shipped or drafted (issue: foundation).
@@ -51,8 +51,11 @@ def test_every_shipped_variant_cites_its_sources_in_a_header(name: str) -> None:
     assert load(name).sources
 
 
-@pytest.mark.parametrize("path", DRAFTS, ids=[p.stem for p in DRAFTS])
-def test_every_draft_parses_and_validates(path: Path) -> None:
+FILES = [*DRAFTS, *(builtin_path(n) for n in builtin_names())]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_every_variant_file_parses_and_validates(path: Path) -> None:
     decl = parse(path.read_text(encoding="utf-8"), str(path))
     assert decl.name == path.stem
     ruleset = load_file(path)
