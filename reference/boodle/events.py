@@ -77,17 +77,6 @@ class TurnUp:
 
 
 @dataclass(frozen=True)
-class HoldingStart:
-    """A holding phase begins (spec §8.1): its claims (``Claim`` events) follow."""
-
-    kind: ClassVar[str] = "holding"
-    phase: str
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "phase": self.phase}
-
-
-@dataclass(frozen=True)
 class Showdown:
     """A poker phase's showdown (spec §8.2): each player's best hand and the best seats.
 
@@ -541,7 +530,6 @@ Event = (
     | Cut
     | FirstDealt
     | TurnUp
-    | HoldingStart
     | Showdown
     | DealStart
     | Ante
@@ -608,7 +596,6 @@ __all__ = [
     "FirstDealt",
     "FlipColour",
     "GoOut",
-    "HoldingStart",
     "How",
     "Lead",
     "Misdeal",

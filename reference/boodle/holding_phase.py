@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from .claims import pay_holders
 from .errors import BoodleError
-from .events import Event, HoldingStart
+from .events import Event
 from .model import HoldingPhase, Ruleset
 from .stage import Result, Stage, no_legal_moves, no_moves
 from .state import DealState
@@ -30,7 +30,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     phase = next((p for p in ruleset.phases if p.name == name), None)
     if not isinstance(phase, HoldingPhase):
         raise BoodleError(f"stage {state.stage} is not a holding phase of {ruleset.name}")
-    events: list[Event] = [HoldingStart(phase.name)]
+    events: list[Event] = []
     state = pay_holders(ruleset, state, phase.sections, phase.split, events, phase.name)
     return replace(state, to_move=None), events
 
