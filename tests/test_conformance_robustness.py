@@ -12,6 +12,8 @@ adapter's marker is left behind.
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import sys
 import time
@@ -21,9 +23,24 @@ from pathlib import Path
 import pytest
 
 from boodle.conformance.cases import load_cases
+from boodle.conformance.engines import REFERENCE
 from boodle.conformance.runner import run_suite
+from boodle.conformance.serve import answer
 
 ADAPTER = Path(__file__).with_name("conformance_adapters.py")
+
+
+@pytest.fixture(autouse=True)
+def quick_start(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The adapters answer ``start`` with the reference's answer, computed once here."""
+    monkeypatch.setenv("BOODLE_TEST_STARTED", json.dumps(_started()))
+
+
+@functools.cache
+def _started() -> dict:  # type: ignore[type-arg]
+    reply = answer({"type": "start", "protocol": "boodle-protocol/1"}, REFERENCE)
+    assert reply is not None
+    return reply
 
 
 @pytest.fixture(scope="module")

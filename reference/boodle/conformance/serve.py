@@ -28,7 +28,7 @@ FEATURES = ["position", "count", "legal"]
 def playable_variants() -> list[Json]:
     """Every variant a case can be played in (:func:`.engines.playable`), as ``{name, version}``."""
     out = []
-    for name in variant_paths():
+    for name in sorted(variant_paths()):
         try:
             ruleset = load_variant(name)
         except BoodleError:

@@ -17,6 +17,7 @@ by meaning.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import typing
 from collections.abc import Mapping
@@ -64,9 +65,10 @@ def _move_name(cls: type) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "-", base).lower()
 
 
-def _move_classes() -> dict[str, type]:
-    """Every move class of :data:`boodle.state.Move`, by JSON name."""
-    return {_move_name(cls): cls for cls in typing.get_args(Move)}
+@functools.cache
+def _move_classes() -> dict[str, tuple[type, dict[str, Any]]]:
+    """Every move class of :data:`boodle.state.Move` and its field types, by JSON name."""
+    return {_move_name(cls): (cls, typing.get_type_hints(cls)) for cls in typing.get_args(Move)}
 
 
 def move_to_json(move: Move) -> Json:
@@ -88,10 +90,10 @@ def move_from_json(data: Mapping[str, Any]) -> Move:
     kind, seat = data.get("move"), data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BoodleError(f"a move needs an integer seat: {dict(data)}")
-    cls = _move_classes().get(str(kind))
-    if cls is None:
+    found = _move_classes().get(str(kind))
+    if found is None:
         raise BoodleError(f"unknown move {kind!r}")
-    hints = typing.get_type_hints(cls)
+    cls, hints = found
     values: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if f.name not in data:
@@ -145,14 +147,22 @@ def sort_cards(cards: list[Any]) -> list[Any]:
     return sorted(cards, key=_card_order)
 
 
+CARD_SETS = {"deal": ("widow",), "widow-shown": ("cards",),
+             "widow-exchange": ("taken", "discarded")}
+"""Event fields that are sets of cards: their order is not compared."""
+
+
 def normalize_event(event: Mapping[str, Any]) -> Json:
-    """``event`` without informative fields, with the cards of a deal in a fixed order."""
-    kind = event.get("kind")
-    out = {k: v for k, v in event.items() if k not in INFORMATIVE.get(str(kind), ())}
-    if kind == "deal":
-        hands = out.get("hands")
-        if isinstance(hands, list):
-            out["hands"] = [sort_cards(h) if isinstance(h, list) else h for h in hands]
-        if isinstance(out.get("widow"), list):
-            out["widow"] = sort_cards(out["widow"])
+    """``event`` without informative fields, its sets of cards in a fixed order."""
+    kind = str(event.get("kind"))
+    out = {k: v for k, v in event.items() if k not in INFORMATIVE.get(kind, ())}
+    for name in CARD_SETS.get(kind, ()):
+        if isinstance(out.get(name), list):
+            out[name] = sort_cards(out[name])
+    if kind == "deal" and isinstance(out.get("hands"), list):
+        out["hands"] = [sort_cards(h) if isinstance(h, list) else h for h in out["hands"]]
+    if kind == "showdown" and isinstance(out.get("hands"), list):
+        out["hands"] = [{**h, "cards": sort_cards(h["cards"])}
+                        if isinstance(h, dict) and isinstance(h.get("cards"), list) else h
+                        for h in out["hands"]]
     return out

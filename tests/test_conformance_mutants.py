@@ -1,0 +1,61 @@
+"""Every built-in mutant of the reference fails at least one case, with a clear diff.
+
+Cases are tried hand-written first (each pins one rule), then generated
+scripts, rejects and counts, and the first failure is kept.  Then the same
+case is run through the command line against ``serve --mutant``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from boodle.conformance.cases import Case, load_cases
+from boodle.conformance.compare import verdict
+from boodle.conformance.execute import execute
+from boodle.conformance.mutants import MUTANTS
+
+KIND_ORDER = {"script": 0, "reject": 1, "count": 2}
+
+
+@pytest.fixture(scope="module")
+def killers() -> dict[str, tuple[str, str]]:
+    cases: list[Case] = sorted(
+        load_cases(),
+        key=lambda c: (c.data["source"]["kind"] == "generated", KIND_ORDER[c.kind], c.id))
+    found: dict[str, tuple[str, str]] = {}
+    for name, engine in MUTANTS.items():
+        for case in cases:
+            v = verdict(case, execute(case.request(), engine))
+            if v.outcome == "fail":
+                found[name] = (case.id, v.detail)
+                break
+    return found
+
+
+def test_there_are_at_least_twelve_mutants() -> None:
+    assert len(MUTANTS) >= 12
+    assert {"skip-widow-stop", "top-rank-continues", "restart-same-suit", "going-out-kitty-only",
+            "claims-on-holding", "widow-misplaced"} <= set(MUTANTS)
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_every_mutant_fails_a_case_with_a_diff(name: str, killers) -> None:  # type: ignore[no-untyped-def]
+    assert name in killers, f"no case fails mutant {name}"
+    case_id, detail = killers[name]
+    assert detail.strip() and ("expected" in detail or "rejected" in detail)
+
+
+@pytest.mark.parametrize("name", ["skip-widow-stop", "claims-on-holding"])
+def test_serve_mutant_fails_through_the_protocol(name: str, killers) -> None:  # type: ignore[no-untyped-def]
+    """A mutant wrapping apply and one wrapping the deal and changing the ruleset."""
+    case_id, _ = killers[name]
+    out = subprocess.run(
+        [sys.executable, "-m", "boodle.cli", "conformance", "run", "--impl",
+         f"{sys.executable} -m boodle.cli conformance serve --mutant {name}", "--case", case_id],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert f"FAIL  {case_id}" in out.stdout and "1 fail" in out.stdout
+    assert f"+mutant:{name}" in out.stdout
