@@ -37,7 +37,8 @@ from boodle.model import Ruleset
 from boodle.resources import grammar_path, variants_dir
 
 TIME_LIMIT = 5.0
-"""Seconds one input may take before it counts as a hang (a parse takes milliseconds)."""
+"""CPU seconds one input may take before it counts as a hang (a parse takes milliseconds);
+twelve times as many seconds of wall-clock time (a shared machine can starve a process)."""
 
 SEEDS: tuple[tuple[str, str], ...] = tuple(
     (str(path), path.read_text(encoding="utf-8"))
@@ -82,18 +83,25 @@ class Hang(BaseException):
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`Hang` in the main thread if the block runs longer than ``seconds``."""
+    """Raise :class:`Hang` in the main thread if the block uses more than ``seconds`` of CPU
+    time, or more than twelve times that of wall-clock time."""
 
-    def _alarm(signum: int, frame: FrameType | None) -> None:
-        raise Hang(f"no answer within {seconds} s")
+    def _cpu(signum: int, frame: FrameType | None) -> None:
+        raise Hang(f"no answer within {seconds} s of CPU time")
 
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    def _wall(signum: int, frame: FrameType | None) -> None:
+        raise Hang(f"no answer within {12 * seconds} s")
+
+    previous = signal.signal(signal.SIGPROF, _cpu), signal.signal(signal.SIGALRM, _wall)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, 12 * seconds)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
 
 
 def check_outcome(text: str, file: str) -> Outcome:
