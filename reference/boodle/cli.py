@@ -96,6 +96,10 @@ def _parser() -> argparse.ArgumentParser:
 
     add_conformance(sub)
 
+    from .verify.command import add_parser as add_verify
+
+    add_verify(sub)
+
     docs = sub.add_parser("docs", help="generate the rules site (Markdown for mkdocs)",
                           description="Generate the rules site from the built-in variants.")
     docs_sub = docs.add_subparsers(metavar="ACTION")

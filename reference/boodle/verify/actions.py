@@ -1,0 +1,348 @@
+"""The transition relation of the stops phase, split per action (spec §6, §7; :mod:`boodle.stops`).
+
+One :class:`Action` per move kind and card: ``lead C`` and ``play C`` (a
+follow) for every card C, and ``pass``.  Each has a **guard** (when the
+move is legal) and a **post-state** (the successor, as z3 terms over the
+pre-state), built from the ruleset exactly as :mod:`boodle.stops` plays it:
+the card moves, then claims, then going out, a stop (with its bonus and the
+restart leader) or the next follow.
+
+Chips move only through :meth:`ChipTerms.move`, the symbolic twin of
+``Ledger.transfer``: every amount is a fresh z3 constant whose definition is
+kept in ``Action.defs``, so chip properties can be proved with or without
+knowing the amounts.  A :class:`~boodle.verify.mutation.Mutation` may break
+that primitive on purpose (a credit without its debit): the checks must
+then find the fault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Literal
+
+import z3
+
+from ..cards import Card
+from ..model import Section
+from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState
+from .lead_terms import branches, lead_terms
+from .mutation import Mutation
+
+__all__ = ["Action", "ChipTerms", "actions"]
+
+Account = tuple[Literal["seat", "section"], Expr]
+"""A chip account in the model: ``("seat", seat term)`` or ``("section", board index)``."""
+
+_fresh = count()
+
+
+@dataclass
+class ChipTerms:
+    """A symbolic ledger being updated, one transfer at a time (the model's ``Ledger.transfer``).
+
+    ``bal`` / ``sec``: the current terms per seat / section; ``defs``: the
+    definitions of the amount constants made so far (shared by forks).
+    """
+
+    layout: Layout
+    bal: list[Expr]
+    sec: list[Expr]
+    defs: list[Expr]
+    mutation: Mutation
+    capped: bool = False
+    flags: list[Expr] = field(default_factory=list)
+
+    def fork(self) -> ChipTerms:
+        """A copy to follow one branch of a move (the definitions stay shared)."""
+        return ChipTerms(self.layout, list(self.bal), list(self.sec), self.defs,
+                         self.mutation, self.capped, self.flags)
+
+    def amount(self, expr: Expr, reason: str) -> Expr:
+        """A fresh constant standing for ``expr`` chips (its definition goes to ``defs``)."""
+        var = z3.Real(f"amount.{next(_fresh)}.{reason}")
+        self.defs.append(var == expr)
+        return var
+
+    def balance(self, acct: Account) -> Expr:
+        """The current term of an account."""
+        kind, who = acct
+        if kind == "section":
+            return self.sec[who]
+        if isinstance(who, int):
+            return self.bal[who]
+        out: Expr = self.bal[-1]
+        for k in range(self.layout.n - 2, -1, -1):
+            out = z3.If(who == k, self.bal[k], out)
+        return out
+
+    def move(self, src: Account, dst: Account, amount: Expr, reason: str,
+             when: Expr = True) -> None:
+        """Transfer ``amount`` chips from ``src`` to ``dst`` when ``when`` holds (else nothing).
+
+        Under ``capped`` a seat pays at most its balance (spec §9).  The
+        mutation may drop the debit of some reasons.
+        """
+        if self.capped and src[0] == "seat":
+            have = self.balance(src)
+            amount = z3.If(have > 0, z3.If(amount < have, amount, have), 0)
+        a = self.amount(z3.If(when, amount, 0), reason)
+        if not self.mutation.drops_debit(reason):
+            self._add(src, -a)
+        self._add(dst, a)
+
+    def _add(self, acct: Account, delta: Expr) -> None:
+        kind, who = acct
+        if kind == "section":
+            self.sec[who] = self.sec[who] + delta
+        elif isinstance(who, int):
+            self.bal[who] = self.bal[who] + delta
+        else:
+            self.bal = [z3.If(who == k, b + delta, b) for k, b in enumerate(self.bal)]
+
+
+def merge(cond: Expr, a: ChipTerms, b: ChipTerms) -> ChipTerms:
+    """The ledger that is ``a`` when ``cond`` holds and ``b`` otherwise."""
+    out = a.fork()
+    out.bal = [z3.If(cond, x, y) for x, y in zip(a.bal, b.bal, strict=True)]
+    out.sec = [z3.If(cond, x, y) for x, y in zip(a.sec, b.sec, strict=True)]
+    return out
+
+
+@dataclass(frozen=True)
+class Action:
+    """One move kind of the stops phase: ``card`` C (a lead of C or the follow with C), or
+    ``pass`` (spec §6.5).
+
+    ``guard``: the move is legal; ``core``: the part of the guard that
+    preservation proofs need (the step, the run, and that the mover holds
+    the card); ``post``: the successor state; ``defs``: definitions of its
+    amount constants; ``flags``: definitions of its "went out" and "stopped"
+    booleans; ``moved``: the cards whose place changes.
+    """
+
+    name: str
+    kind: Literal["card", "pass"]
+    card: int | None
+    guard: Expr
+    core: Expr
+    post: SymState
+    defs: tuple[Expr, ...] = field(default=())
+    moved: tuple[int, ...] = ()
+    flags: tuple[Expr, ...] = ()
+
+    @property
+    def definitions(self) -> tuple[Expr, ...]:
+        """Every definition the post-state relies on (flags, then amounts)."""
+        return (*self.flags, *self.defs)
+
+
+def _chips(layout: Layout, s: SymState, mutation: Mutation) -> ChipTerms:
+    capped = layout.ruleset.session.negative == "eliminate"
+    return ChipTerms(layout, list(s.bal), list(s.sec), [], mutation, capped)
+
+
+def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
+    """Every :class:`Action` of the stops phase from state ``s``: one per card, and ``pass``.
+
+    The action of card C is its lead (a :class:`~boodle.state.LeadMove`,
+    when a lead is due and the rule allows C) or its follow (a
+    :class:`~boodle.state.PlayMove`, when the run is at the card below C);
+    a lead ends a round of passes (spec §6.5), a follow leaves the counters.
+    """
+    lt = lead_terms(layout, s)
+    out: list[Action] = []
+    leading = s.step == LEAD
+    for i, card in enumerate(layout.cards):
+        held = layout.eq(s.loc[i], s.tomove)
+        prev = layout.prev_of(i)
+        follows = z3.BoolVal(False) if prev is None else z3.And(s.step == FOLLOW, s.cur == prev)
+        guard = z3.Or(z3.And(leading, lt.lead[i]), z3.And(follows, held))
+        core = z3.And(z3.Or(leading, follows), held)
+        start = s.with_(passes=z3.If(leading, 0, s.passes),
+                        flipped=z3.And(z3.Not(leading), s.flipped))
+        post, chips = _play(layout, start, i, s.tomove, mutation)
+        out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
+                          tuple(chips.flags)))
+    if layout.phase.fallback.kind == "pass":
+        post, chips = _pass(layout, s, mutation)
+        out.append(Action("pass", "pass", None, z3.And(leading, lt.must_pass), leading, post,
+                          tuple(chips.defs), (), tuple(chips.flags)))
+    return out
+
+
+def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: Expr,
+                    loc: list[Expr]) -> Expr:
+    """Whether ``who`` playing card ``i`` claims ``section`` (spec §6.6; as
+    :func:`boodle.claims.claims_of`).
+
+    ``loc``: the places after the card is played.
+    """
+    card = layout.cards[i]
+    mine = layout.played(who)
+    g = s.ghosts
+    if section.kind not in ("boodle", "set"):
+        return z3.BoolVal(False)
+    if section.suit_rule == "same suit":
+        if card.rank not in section.ranks:
+            return z3.BoolVal(False)
+        idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
+        return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in idx])
+    if section.suit_rule == "trumps":
+        if card.rank not in section.ranks:
+            return z3.BoolVal(False)
+        idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
+        need = [z3.BoolVal(False) if j is None else loc[j] == mine for j in idx]
+        mine_all = z3.BoolVal(True) if section.kind == "boodle" else z3.And(*need)
+        return z3.And(g.trump == layout.suit_of(i), mine_all)
+    if section.suit_rule == "drawn" and not section.cards:
+        return g.drawn[section.name] == i
+    if card not in section.cards:
+        return z3.BoolVal(False)
+    if section.kind == "boodle":
+        return z3.BoolVal(True)
+    others = [layout.index.get(c) for c in section.cards]
+    return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in others])
+
+
+def _play(layout: Layout, s: SymState, i: int, who: Expr,
+          mutation: Mutation) -> tuple[SymState, ChipTerms]:
+    """``who`` plays card ``i``: claims, then going out, a stop or the next follow
+    (:func:`boodle.stops._after_play`)."""
+    phase = layout.phase
+    loc = list(s.loc)
+    loc[i] = layout.played(who)
+    chips = _chips(layout, s, mutation)
+    if phase.claims == "on play":
+        for k, section in enumerate(layout.board):
+            when = claim_condition(layout, s, section, i, who, loc)
+            if not z3.is_false(when):
+                chips.move(("section", k), ("seat", who), chips.sec[k], "claim", when)
+    out = _flag(chips, "out", z3.And(*[z3.Not(layout.eq(loc[j], who))
+                                       for j in range(len(loc)) if j != i]))
+    nxt = layout.next_of(i)
+    top_rank = layout.cards[i].rank == layout.ruleset.deck.top_rank
+    top = nxt is None or (phase.stop_at_top and top_rank)
+    stop = z3.BoolVal(True) if top or nxt is None else \
+        _flag(chips, "stop", z3.Not(loc[nxt] < layout.n))
+    went = _go_out(layout, s, chips.fork(), who, loc)
+    stopped = _stop_bonus(layout, chips.fork(), who)
+    ledger = merge(out, went, merge(stop, stopped, chips))
+    after = s.with_(loc=tuple(loc), last=who, restart=z3.BoolVal(True))
+    lead_next = _leader(layout, after)
+    follow_seat = loc[nxt] if nxt is not None else z3.IntVal(NONE)
+    stop_now = z3.And(z3.Not(out), stop)
+    post = s.with_(
+        loc=tuple(loc),
+        step=z3.If(out, OVER, z3.If(stop, LEAD, FOLLOW)),
+        tomove=z3.If(out, NONE, z3.If(stop, lead_next, follow_seat)),
+        cur=z3.If(z3.Or(out, stop), NONE, i),
+        restart=z3.Or(s.restart, stop_now),
+        stopped=z3.If(stop_now, layout.suit_of(i), s.stopped),
+        last=z3.If(stop_now, who, s.last),
+        passes=z3.If(stop_now, 0, s.passes),
+        flipped=z3.If(stop_now, False, s.flipped),
+        winner=z3.If(out, who, s.winner),
+        bal=tuple(ledger.bal),
+        sec=tuple(ledger.sec),
+    )
+    return post, chips
+
+
+def _flag(chips: ChipTerms, what: str, term: Expr) -> Expr:
+    """A fresh boolean defined as ``term`` (its definition goes with the amounts): the
+    solver treats "went out" and "stopped" as atoms and unfolds them only when needed."""
+    var = z3.Bool(f"{what}.{next(_fresh)}")
+    chips.flags.append(var == term)
+    return var
+
+
+def _leader(layout: Layout, after: SymState) -> Expr:
+    """The restart leader (spec §6.4) in the state after the stop card is played."""
+    out: Expr = z3.IntVal(NONE)
+    for b in reversed(branches(layout, after, layout.phase.restart)):
+        out = z3.If(b.cond, b.leader, out)
+    return out
+
+
+def _hand_count(layout: Layout, loc: list[Expr], seat: int) -> Expr:
+    return z3.Sum([z3.If(layout.eq(x, seat), 1, 0) for x in loc])
+
+
+def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
+            loc: list[Expr]) -> ChipTerms:
+    """Going out (spec §7; :func:`boodle.stops._go_out`): payments, sections taken."""
+    rules = layout.phase.going_out
+    g = s.ghosts
+    kitty = layout.ruleset.kitty()
+    takes = list(rules.takes)
+    if rules.to == "kitty" and kitty is not None and kitty.name not in takes:
+        takes.append(kitty.name)
+    if rules.to == "kitty" and kitty is not None:
+        _payments(layout, chips, who, loc, ("section", layout.section_index(kitty.name)))
+    for name in takes:
+        barred = [g.taken[(earlier, n)] for n, earlier in rules.unless_taken if n == name]
+        k = layout.section_index(name)
+        chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
+                   z3.Not(z3.Or(*barred)) if barred else True)
+    if rules.to == "winner":
+        _payments(layout, chips, who, loc, ("seat", who))
+    return chips
+
+
+def _payments(layout: Layout, chips: ChipTerms, who: Expr, loc: list[Expr],
+              dst: Account) -> None:
+    """Each opponent pays ``per card`` chips per card left, unless excused (spec §7)."""
+    rules = layout.phase.going_out
+    excused_idx = [layout.index[c] for c in rules.excused if c in layout.index]
+    for k in range(layout.n):
+        excused = z3.Or(*[layout.eq(loc[j], k) for j in excused_idx]) if excused_idx \
+            else z3.BoolVal(False)
+        amount = z3.If(excused, 0, rules.per_card * _hand_count(layout, loc, k))
+        chips.move(("seat", k), dst, amount, "going out", who != k)
+
+
+def _stop_bonus(layout: Layout, chips: ChipTerms, who: Expr) -> ChipTerms:
+    """Spec §6.7: the player of the stop card receives the bonus."""
+    bonus = layout.phase.stop_bonus
+    if bonus is None:
+        return chips
+    if bonus.source == "each opponent":
+        for k in range(layout.n):
+            chips.move(("seat", k), ("seat", who), z3.RealVal(bonus.amount), "stop bonus",
+                       who != k)
+        return chips
+    k = layout.section_index(bonus.source)
+    have = chips.sec[k]
+    chips.move(("section", k), ("seat", who), z3.If(have < bonus.amount, have, bonus.amount),
+               "stop bonus")
+    return chips
+
+
+def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, ChipTerms]:
+    """Spec §6.5 (:func:`boodle.stops._pass`): fees and penalties, the lead passes left;
+    when every player has passed the deal ends or the colour flips."""
+    phase = layout.phase
+    chips = _chips(layout, s, mutation)
+    who = s.tomove
+    dues: list[tuple[int, str]] = []
+    if phase.fallback.amount > 0 and phase.fallback.to is not None:
+        dues.append((phase.fallback.amount, phase.fallback.to))
+    dues += [(p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead"]
+    for amount, to in dues:
+        if to == "each opponent":
+            for k in range(layout.n):
+                chips.move(("seat", who), ("seat", k), z3.RealVal(amount), "penalty", who != k)
+        else:
+            chips.move(("seat", who), ("section", layout.section_index(to)), z3.RealVal(amount),
+                       "penalty")
+    passes = s.passes + 1
+    everyone = passes == layout.n
+    nxt = layout.left(who)
+    if phase.all_pass == "end without winner":
+        post = s.with_(step=z3.If(everyone, OVER, LEAD), tomove=z3.If(everyone, NONE, nxt),
+                       passes=passes)
+    else:  # the engine flips the colour on any other all-pass rule
+        post = s.with_(tomove=nxt, passes=z3.If(everyone, 0, passes),
+                       flipped=z3.If(everyone, z3.Not(s.flipped), s.flipped))
+    return post.with_(bal=tuple(chips.bal), sec=tuple(chips.sec)), chips

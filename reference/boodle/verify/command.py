@@ -1,0 +1,81 @@
+"""The ``boodle verify`` command: argument parsing and output (the glue of this package).
+
+``boodle verify [VARIANT…] [--players N] [--json]`` verifies the built-in
+variants (or the named ones, or ``.boodle`` files) and prints the table of
+:mod:`boodle.verify.report`; exit status 1 on any counterexample.  Each
+counterexample is also stored as JSON (``--cex-dir``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parser", "cmd_verify", "parse_deck"]
+
+
+def parse_deck(text: str) -> tuple[int, int]:
+    """``"2x3"`` → (2 suits, 3 ranks); raises ``argparse.ArgumentTypeError``."""
+    try:
+        suits, ranks = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a deck is SUITSxRANKS, like 2x3, not {text!r}") \
+            from None
+    if not (1 <= suits <= 4 and 2 <= ranks <= 13):
+        raise argparse.ArgumentTypeError("a reduced deck has 1-4 suits and 2-13 ranks")
+    return suits, ranks
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``verify`` on the ``boodle`` command's subparsers."""
+    p = sub.add_parser(
+        "verify", help="prove or exhaustively check the rules' invariants (z3, small decks)",
+        description="Prove with z3 (full deck, every allowed player count) and check "
+        "exhaustively on reduced decks that chips and cards are conserved, every deal ends, "
+        "no player is ever stuck and the ruleset is well formed.  Exit 1 on a counterexample.")
+    p.add_argument("variants", nargs="*", metavar="VARIANT",
+                   help="built-in variant names or .boodle files (default: every built-in)")
+    p.add_argument("--players", type=int, action="append", metavar="N",
+                   help="only this player count (repeatable; default: every allowed count)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--deck", type=parse_deck, action="append", metavar="SxR",
+                   help="reduced deck for the exhaustive check, tried in order "
+                   "(default: 2x3, else 2x4, else 3x4)")
+    p.add_argument("--no-z3", action="store_true", help="skip the z3 proofs")
+    p.add_argument("--no-exhaustive", action="store_true", help="skip the exhaustive search")
+    p.add_argument("--cex-dir", type=Path, default=Path("boodle-counterexamples"), metavar="DIR",
+                   help="where counterexamples are stored as JSON (default ./%(default)s)")
+    p.set_defaults(func=cmd_verify)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Run the checks and print the report; 1 on any counterexample."""
+    from ..variants import builtin_names, load
+    from .report import exit_status, render_json, render_text, save_counterexamples
+    from .run import Options, Subject, verify
+
+    names = list(args.variants) or builtin_names()
+    subjects = [Subject(_label(name), load(name)) for name in names]
+    options = Options(
+        players=tuple(args.players) if args.players else None,
+        z3=not args.no_z3,
+        exhaustive=not args.no_exhaustive,
+    )
+    if args.deck:
+        options = replace(options, decks=tuple(args.deck))
+    start = time.perf_counter()
+    results = verify(subjects, options)
+    seconds = time.perf_counter() - start
+    out = render_json(results, seconds) if args.json else render_text(results, seconds)
+    sys.stdout.write(out + "\n")
+    for path in save_counterexamples(results, args.cex_dir):
+        print(f"counterexample stored: {path}", file=sys.stderr)
+    return exit_status(results)
+
+
+def _label(name: str) -> str:
+    return Path(name).stem if name.endswith(".boodle") else name

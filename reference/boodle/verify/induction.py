@@ -1,0 +1,282 @@
+"""The symbolic checks (mypyvy's ``check_init`` / ``check_transitions``): z3 queries per action.
+
+For one ruleset and player count (a :class:`System`):
+
+- :func:`check_init`: Init ⇒ Inv, conjunct by conjunct;
+- :func:`check_consecution`: Inv ∧ guard_a ⇒ Inv′ for every action a.  Each
+  action is first tried with the cheap part of its guard and without the
+  heavy conjuncts (enough almost always); only if that fails is the query
+  repeated with the whole invariant and guard, so a counterexample is
+  always against the full invariant;
+- :func:`check_progress`: Inv ∧ ¬over ⇒ some guard holds, split by step,
+  seat to move and stopped suit;
+- :func:`check_ranking`: Inv ∧ guard_a ⇒ 0 ≤ r′ <lex r for every action.
+
+Each returns :class:`Finding` records: one per property, with the time
+spent, and for a failure the first counterexample (the pre-state as cards
+and chips, and the action).  Queries are quantifier-free (integers, reals,
+booleans).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import z3
+
+from ..model import Ruleset
+from .actions import Action, actions
+from .invariants import CHIPS, Conjunct, axioms, conjuncts, exact_start, initial, rank
+from .layout import FOLLOW, LEAD, Expr, Layout, SymState, fresh_ghosts, fresh_state
+from .mutation import NO_MUTATION, Mutation
+
+__all__ = ["Finding", "Prover", "System", "check_consecution", "check_init", "check_progress",
+           "check_ranking", "prove"]
+
+TIMEOUT_MS = 60_000
+"""Per-query time limit; a query that runs out is reported ``unknown``, never ``proven``."""
+
+
+@dataclass
+class Finding:
+    """The outcome of one check for one property.
+
+    ``status``: ``proven``, ``counterexample`` or ``unknown`` (a query timed
+    out); ``queries``: how many z3 queries; ``model``: for a counterexample,
+    the values of the pre-state (see :func:`boodle.verify.z3eval.values`);
+    ``action``: the action it fires; ``conjunct``: the invariant conjunct broken.
+    """
+
+    prop: str
+    check: str
+    status: str = "proven"
+    seconds: float = 0.0
+    queries: int = 0
+    detail: str = ""
+    action: str | None = None
+    conjunct: str | None = None
+    model: dict[str, Any] | None = None
+
+    def fail(self, status: str, detail: str, **more: Any) -> None:
+        """Record the first failure (later ones are not kept)."""
+        if self.status == "proven":
+            self.status, self.detail = status, detail
+            for key, value in more.items():
+                setattr(self, key, value)
+
+
+@dataclass
+class System:
+    """The transition system of one ruleset's stops phase with ``n`` players (built lazily)."""
+
+    ruleset: Ruleset
+    n: int
+    mutation: Mutation = field(default=NO_MUTATION)
+
+    @cached_property
+    def layout(self) -> Layout:
+        """The encoding of cards and seats."""
+        return Layout(self.ruleset, self.n)
+
+    @cached_property
+    def state(self) -> SymState:
+        """The pre-state variables ``s``."""
+        return fresh_state(self.layout, "s", fresh_ghosts(self.layout))
+
+    @cached_property
+    def actions(self) -> list[Action]:
+        """Every action from ``s``."""
+        return actions(self.layout, self.state, self.mutation)
+
+    @cached_property
+    def conjuncts(self) -> list[Conjunct]:
+        """The invariant."""
+        return conjuncts(self.layout)
+
+    @cached_property
+    def axioms(self) -> Expr:
+        """Ranges of the ghosts."""
+        return axioms(self.layout, self.state)
+
+    @cached_property
+    def exact(self) -> bool:
+        """Whether Init is the exact post-deal state (no stage between the deal and play)."""
+        return exact_start(self.layout)
+
+    def inv(self, s: SymState, heavy: bool = True) -> list[Expr]:
+        """The invariant's terms at ``s`` (without the heavy conjuncts unless ``heavy``)."""
+        return [c.term(self.layout, s) for c in self.conjuncts if heavy or not c.heavy]
+
+    @cached_property
+    def inv_s(self) -> list[Expr]:
+        """The whole invariant at ``s``."""
+        return self.inv(self.state)
+
+    @cached_property
+    def pre_parts(self) -> dict[str, list[Expr]]:
+        """Each conjunct's parts at ``s``."""
+        return {c.name: c.parts(self.layout, self.state) for c in self.conjuncts}
+
+
+class Prover:
+    """One incremental z3 solver holding the ghost axioms; each query is pushed and popped.
+
+    A fresh solver per query costs more than most of our queries; pushing
+    the query's own hypotheses keeps each one small.
+    """
+
+    def __init__(self, system: System):
+        self.solver = z3.Solver()
+        self.solver.set("timeout", TIMEOUT_MS)
+        self.solver.add(system.axioms)
+
+    def query(self, terms: Iterable[Expr]) -> tuple[Any, z3.ModelRef | None]:
+        """Check ``terms`` (with the axioms): ``(sat|unsat|unknown, model if sat)``."""
+        self.solver.push()
+        try:
+            self.solver.add(*terms)
+            result = self.solver.check()
+            return result, self.solver.model() if result == z3.sat else None
+        finally:
+            self.solver.pop()
+
+
+def _parts(system: System, name: str, s: SymState) -> list[Expr]:
+    c = next(c for c in system.conjuncts if c.name == name)
+    return c.parts(system.layout, s)
+
+
+def _changed(system: System, c: Conjunct, post: SymState) -> list[Expr]:
+    """The parts of ``c`` at ``post`` that are not literally parts of ``c`` at ``s``: the
+    others are hypotheses already."""
+    before = {p.get_id() for p in system.pre_parts[c.name]}
+    return [p for p in c.parts(system.layout, post) if p.get_id() not in before]
+
+
+def _model_values(system: System, model: z3.ModelRef, s: SymState) -> dict[str, Any]:
+    from .z3eval import state_values
+
+    return state_values(system.layout, s, model)
+
+
+def _record(f: Finding, result: Any, model: z3.ModelRef | None, system: System,
+            detail: str, **more: Any) -> None:
+    if result == z3.sat and model is not None:
+        f.fail("counterexample", detail, model=_model_values(system, model, system.state),
+               **more)
+    elif result != z3.unsat:
+        f.fail("unknown", f"ran out of time: {detail}")
+
+
+def check_init(system: System, prover: Prover) -> list[Finding]:
+    """Init ⇒ each conjunct of the invariant (one query per conjunct)."""
+    s = system.state
+    init, _ = initial(system.layout, s, system.exact)
+    found: dict[str, Finding] = {}
+    for c in system.conjuncts:
+        f = found.setdefault(c.prop, Finding(c.prop, "init"))
+        t = time.perf_counter()
+        result, model = prover.query([init, z3.Not(c.term(system.layout, s))])
+        f.seconds += time.perf_counter() - t
+        f.queries += 1
+        _record(f, result, model, system, f"a start of play breaks '{c.name}'", conjunct=c.name)
+    return list(found.values())
+
+
+def check_consecution(system: System, prover: Prover) -> list[Finding]:
+    """Inv ∧ guard ⇒ Inv′ for every action (see the module docstring for the two tries)."""
+    found = {c.prop: Finding(c.prop, "consecution") for c in system.conjuncts}
+    groups: dict[str, list[Conjunct]] = {}
+    for c in system.conjuncts:
+        groups.setdefault(c.group if not c.heavy else f"heavy {c.name}", []).append(c)
+    for a in system.actions:
+        for key, members in groups.items():
+            t = time.perf_counter()
+            todo = members
+            if not key.startswith("heavy"):
+                goal = [p for c in members for p in _changed(system, c, a.post)]
+                needs = {n for c in members for n in c.needs}
+                hyps = [p for name in sorted(needs) for p in system.pre_parts[name]]
+                defs = a.definitions if key == CHIPS else a.flags
+                result, _ = prover.query([*hyps, a.core, *defs, z3.Not(z3.And(*goal))]) \
+                    if goal else (z3.unsat, None)
+                todo = [] if result == z3.unsat else members
+            spent = (time.perf_counter() - t) / len(members)
+            for c in members:
+                found[c.prop].seconds += spent
+                found[c.prop].queries += 1
+            for c in todo:
+                _full_query(system, prover, found[c.prop], a, c)
+    return list(found.values())
+
+
+def _full_query(system: System, prover: Prover, f: Finding, a: Action, c: Conjunct) -> None:
+    """Inv ∧ guard ∧ ¬c′ with the whole invariant: a model is a real counterexample to
+    induction."""
+    t = time.perf_counter()
+    result, model = prover.query([*system.inv_s, a.guard, *a.definitions,
+                                  z3.Not(c.term(system.layout, a.post))])
+    f.seconds += time.perf_counter() - t
+    f.queries += 1
+    _record(f, result, model, system, f"'{a.name}' breaks '{c.name}'", action=a.name,
+            conjunct=c.name)
+
+
+def check_progress(system: System, prover: Prover) -> Finding:
+    """Inv ∧ not over ⇒ some action's guard holds (no deadlock), one query per case."""
+    layout, s = system.layout, system.state
+    f = Finding("progress", "progress")
+    guards = [a.guard for a in system.actions]
+    cases: list[tuple[str, list[Expr]]] = [("a follow is due", [s.step == FOLLOW])]
+    for p in range(layout.n):
+        cases.append((f"seat {p} to lead first", [s.step == LEAD, s.tomove == p,
+                                                  z3.Not(s.restart)]))
+        for k in range(len(layout.suits)):
+            cases.append((f"seat {p} to restart after {layout.suits[k]}",
+                          [s.step == LEAD, s.tomove == p, s.restart, s.stopped == k]))
+    for what, where in cases:
+        t = time.perf_counter()
+        result, model = prover.query([*system.inv_s, *where, z3.Not(z3.Or(*guards))])
+        f.seconds += time.perf_counter() - t
+        f.queries += 1
+        _record(f, result, model, system, f"no move is legal ({what})")
+    return f
+
+
+def _lex_less(layout: Layout, a: Action, s: SymState) -> Expr:
+    """0 ≤ r′ and r′ <lex r; the change of H is summed over the moved cards only."""
+    _, q = rank(layout, s)
+    _, q2 = rank(layout, a.post)
+    d_held = z3.Sum([z3.If(a.post.loc[i] < layout.n, 1, 0) - z3.If(s.loc[i] < layout.n, 1, 0)
+                     for i in a.moved]) if a.moved else z3.IntVal(0)
+    return z3.And(q2 >= 0, z3.Or(d_held < 0, z3.And(d_held == 0, q2 < q)))
+
+
+def check_ranking(system: System, prover: Prover) -> Finding:
+    """Inv ∧ guard ⇒ 0 ≤ r′ <lex r, for every action (r: :func:`~boodle.verify.invariants.rank`)."""
+    layout, s = system.layout, system.state
+    f = Finding("termination", "ranking")
+    base = [p for name in ("cards in one place", "run bookkeeping") for p in system.pre_parts[name]]
+    for a in system.actions:
+        goal = _lex_less(layout, a, s)
+        t = time.perf_counter()
+        result, _ = prover.query([*base, a.core, *a.flags, z3.Not(goal)])
+        if result != z3.unsat:
+            result, model = prover.query([*system.inv_s, a.guard, *a.definitions, z3.Not(goal)])
+            f.queries += 1
+            _record(f, result, model, system, f"'{a.name}' does not lower the ranking function",
+                    action=a.name)
+        f.seconds += time.perf_counter() - t
+        f.queries += 1
+    return f
+
+
+def prove(system: System) -> list[Finding]:
+    """Every symbolic check: init, consecution, progress, ranking (findings per property)."""
+    prover = Prover(system)
+    return [*check_init(system, prover), *check_consecution(system, prover),
+            check_progress(system, prover), check_ranking(system, prover)]

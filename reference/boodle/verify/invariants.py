@@ -1,0 +1,281 @@
+"""Init, the inductive invariant and the ranking function of the stops phase, as z3 terms.
+
+- :func:`axioms`: what the ghosts range over (a dealer is a seat, a drawn
+  boodle is a card of the deck, each drawn card is different …).
+- :func:`initial`: the states in which the stops phase can begin.  With
+  ``exact`` (a variant whose deal goes straight from antes and dealing to
+  play): the hand sizes of spec §5.2 and the antes of spec §4 paid from any
+  ledger.  Otherwise an over-approximation that covers whatever the stages
+  before play can leave (a widow exchange, holding and poker payouts,
+  claims on holding, trumps turned up): any deal in which every player holds
+  at least one card and no card is played, any chips with the sections
+  non-negative.
+- :func:`conjuncts`: the inductive invariant, conjunct by conjunct, each
+  tagged with the property it serves (spec/verification.md lists them).
+- :func:`rank`: the ranking function (cards in players' hands, then a pass
+  measure where the variant passes) and its bounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import z3
+
+from ..dealing import deal_order
+from ..model import HoldingPhase, PokerPhase
+from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState
+from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
+
+__all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
+
+
+@dataclass(frozen=True)
+class Conjunct:
+    """One conjunct of the invariant: ``name``, the ``prop`` it serves, and its parts.
+
+    ``parts(layout, s)`` returns the terms whose conjunction is the conjunct
+    (one per card, per seat …), so that a proof about an action only needs
+    the parts the action changes.  ``needs``: the conjuncts assumed when
+    proving it is preserved; ``group``: conjuncts of one group are proved in
+    one query; ``heavy``: proving it needs the whole invariant and the full
+    guard (the others are tried first with ``needs`` and the action's core).
+    """
+
+    name: str
+    prop: str
+    parts: Callable[[Layout, SymState], list[Expr]]
+    needs: tuple[str, ...] = ()
+    group: str = ""
+    heavy: bool = False
+
+    def term(self, layout: Layout, s: SymState) -> Expr:
+        """The conjunct at state ``s``."""
+        return z3.And(*self.parts(layout, s))
+
+
+def axioms(layout: Layout, s: SymState) -> Expr:
+    """The ranges of the ghosts of ``s`` (they never change during play)."""
+    g, n = s.ghosts, layout.n
+    terms = [g.dealer >= 0, g.dealer < n]
+    if layout.ruleset.deal.trumps == "none":
+        terms.append(g.trump == NONE)
+    else:
+        terms += [g.trump >= 0, g.trump < len(layout.suits)]
+    terms += [z3.And(w >= 0, w < n) for w in g.winners.values()]
+    drawn = list(g.drawn.values())
+    terms += [z3.And(d >= 0, d < len(layout.cards)) for d in drawn]
+    if len(drawn) > 1:
+        terms.append(z3.Distinct(*drawn))
+    terms += [z3.Not(z3.And(w, o)) for w, o in zip(g.widow0, g.out0, strict=True)]
+    return z3.And(*terms)
+
+
+def exact_start(layout: Layout) -> bool:
+    """Whether play starts right after the antes and the deal, with nothing in between."""
+    rs = layout.ruleset
+    return (rs.widow_sale is None and rs.deal.trumps == "none"
+            and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
+            and layout.phase.claims == "on play" and not any(a.chosen for a in rs.antes)
+            and rs.session.negative == "allowed")
+
+
+def _start_control(layout: Layout, s: SymState) -> list[Expr]:
+    return [s.step == LEAD, s.restart == False, s.stopped == NONE, s.last == NONE,  # noqa: E712
+            s.cur == NONE, s.passes == 0, s.flipped == False, s.winner == NONE,  # noqa: E712
+            s.tomove == leader_now(layout, s)]
+
+
+def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]:
+    """The start of play as a constraint on ``s``, and the fresh pre-ante constants it uses.
+
+    ``exact``: see the module docstring (only meaningful when
+    :func:`exact_start` holds).
+    """
+    n, g = layout.n, s.ghosts
+    cards = range(len(layout.cards))
+    terms = _start_control(layout, s)
+    terms += [z3.Or(z3.And(x >= 0, x <= n), x == layout.out) for x in s.loc]
+    terms += [(x == layout.widow) == w for x, w in zip(s.loc, g.widow0, strict=True)]
+    terms += [(x == layout.out) == o for x, o in zip(s.loc, g.out0, strict=True)]
+    terms += [z3.Or(*[s.loc[i] == p for i in cards]) for p in range(n)]
+    if layout.ruleset.deal.widow_position == "none":
+        terms += [z3.Not(w) for w in g.widow0]
+    if not exact:
+        terms += [x >= 0 for x in s.sec]
+        terms.append(z3.Sum(*s.bal, *s.sec) == g.total)
+        return z3.And(*terms), []
+    terms += [z3.Not(o) for o in g.out0]
+    terms += _hand_sizes(layout, s)
+    ante, pre = _antes(layout, s)
+    return z3.And(*terms, ante), pre
+
+
+def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
+    """Spec §5.2: N = q·h + r; the first r hands in dealing order get q + 1 cards."""
+    n, total = layout.n, len(layout.cards)
+    out = []
+    for d in range(n):
+        order = deal_order(layout.ruleset, n, d)
+        q, r = divmod(total, len(order))
+        sizes = []
+        for k, who in enumerate(order):
+            code = layout.widow if who is None else who
+            size = q + 1 if k < r else q
+            sizes.append(z3.Sum([z3.If(x == code, 1, 0) for x in s.loc]) == size)
+        out.append(z3.Implies(s.ghosts.dealer == d, z3.And(*sizes)))
+    return out
+
+
+def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
+    """Spec §4: every line paid from any ledger with non-negative sections (lines add up)."""
+    n, g = layout.n, s.ghosts
+    bal0 = [z3.Real(f"{s.step}.pre.seat.{k}") for k in range(n)]
+    sec0 = [z3.Real(f"{s.step}.pre.section.{x.name}") for x in layout.board]
+    paid: list[Expr] = [z3.RealVal(0)] * n
+    got: list[Expr] = [z3.RealVal(0)] * len(sec0)
+    from ..antes import ante_targets
+
+    for line in layout.ruleset.antes:
+        targets = [layout.section_index(t) for t in ante_targets(layout.ruleset, line.targets)]
+        for k in range(n):
+            pays = {"each player": z3.BoolVal(True), "dealer": g.dealer == k,
+                    "widow": g.dealer == k, "each other player": g.dealer != k}[line.payer]
+            each = z3.If(pays, line.amount, 0)
+            paid[k] = paid[k] + each * len(targets)
+            for t in targets:
+                got[t] = got[t] + each
+    terms = [x >= 0 for x in sec0]
+    terms += [b == b0 - p for b, b0, p in zip(s.bal, bal0, paid, strict=True)]
+    terms += [x == x0 + a for x, x0, a in zip(s.sec, sec0, got, strict=True)]
+    terms.append(g.total == z3.Sum(*bal0, *sec0))
+    return z3.And(*terms), [*bal0, *sec0]
+
+
+# ---------------------------------------------------------------- the invariant
+
+
+def _cards(layout: Layout, s: SymState) -> list[Expr]:
+    """Every card has one place of the domain; widow and out-of-play cards never move."""
+    g = s.ghosts
+
+    def part(x: Expr, w: Expr, o: Expr) -> Expr:
+        return layout.memo(("cards", x.get_id(), w.get_id()), lambda: z3.And(
+            x >= 0, x <= layout.out, layout.eq(x, layout.widow) == w,
+            layout.eq(x, layout.out) == o))
+
+    return [part(x, w, o) for x, w, o in zip(s.loc, g.widow0, g.out0, strict=True)]
+
+
+def _chips_total(layout: Layout, s: SymState) -> list[Expr]:
+    """Spec §9: players' chips and every section add up to the deal's total."""
+    return [z3.Sum(*s.bal, *s.sec) == s.ghosts.total]
+
+
+def _sections(layout: Layout, s: SymState) -> list[Expr]:
+    """Spec §9: a section never goes below zero."""
+    return [x >= 0 for x in s.sec]
+
+
+def _control(layout: Layout, s: SymState) -> list[Expr]:
+    """The run's bookkeeping is in range and consistent with the step (spec §6)."""
+    n = layout.n
+    terms = [
+        z3.Or(s.step == LEAD, s.step == FOLLOW, s.step == OVER),
+        z3.If(s.step == OVER, s.tomove == NONE, z3.And(s.tomove >= 0, s.tomove < n)),
+        z3.If(s.restart, z3.And(s.stopped >= 0, s.stopped < len(layout.suits), s.last >= 0,
+                                s.last < n), z3.And(s.stopped == NONE, s.last == NONE)),
+        z3.Implies(s.step != FOLLOW, s.cur == NONE),
+        z3.If(s.step == OVER, z3.And(s.winner >= NONE, s.winner < n), s.winner == NONE),
+        z3.And(s.passes >= 0, s.passes <= n), z3.Implies(s.step == LEAD, s.passes < n),
+        z3.Implies(s.step == FOLLOW, z3.And(s.passes == 0, z3.Not(s.flipped))),
+    ]
+    if layout.phase.fallback.kind != "pass":
+        terms += [s.passes == 0, z3.Not(s.flipped)]
+    return terms
+
+
+def _follow(layout: Layout, s: SymState) -> list[Expr]:
+    """During a run, ``cur`` is played and the seat to move holds its next card (spec §6.2)."""
+    n = layout.n
+    cases = []
+    for i in range(len(layout.cards)):
+        nxt = layout.next_of(i)
+        if nxt is None:
+            continue
+        played = z3.And(s.loc[i] >= n + 1, s.loc[i] <= 2 * n)
+        cases.append(z3.And(s.cur == i, played, layout.eq(s.loc[nxt], s.tomove)))
+    return [z3.Implies(s.step == FOLLOW, z3.Or(*cases))]
+
+
+def _live(layout: Layout, s: SymState) -> list[Expr]:
+    """While the deal goes on, every player holds a card (spec §7: the first out ends it)."""
+    return [z3.Implies(s.step != OVER, z3.Or(*[layout.eq(x, p) for x in s.loc]))
+            for p in range(layout.n)]
+
+
+def _leader(layout: Layout, s: SymState) -> list[Expr]:
+    """At a lead, the seat to move is ``passes`` seats left of the leader the rule names."""
+    seat = leader_now(layout, s) + s.passes  # at most 2n - 2: one wrap round the table at most
+    return [z3.Implies(s.step == LEAD, z3.Or(s.tomove == seat, s.tomove == seat - layout.n))]
+
+
+def _passed(layout: Layout, s: SymState) -> list[Expr]:
+    """Every seat that passed since the last card had no lead the rule allows (spec §6.5)."""
+    n = layout.n
+    terms = []
+    for k in range(1, n):
+        for j in range(n):
+            seen = z3.And(z3.Not(s.flipped), s.step == LEAD, s.passes >= k,
+                          s.tomove == (j + k) % n)
+            terms.append(z3.Implies(seen, z3.Not(has_option(layout, s, j))))
+    return terms
+
+
+def _flipped(layout: Layout, s: SymState) -> list[Expr]:
+    """After a flip every held card is of the colour now required, so nobody passes again."""
+    rules = rule_branches(layout, s)
+    ok = [z3.Or(*[z3.And(b.cond, suit_allowed(layout, s, b.rule, k, z3.BoolVal(True)))
+                  for b in rules]) for k in range(len(layout.suits))]
+    held = [z3.Implies(x < layout.n, ok[layout.suit_of(i)]) for i, x in enumerate(s.loc)]
+    return [z3.Implies(s.flipped, z3.And(s.step == LEAD, s.passes == 0, *held))]
+
+
+CHIPS, RUN, LEADER = "chips", "run", "leader"
+_BASE = ("cards in one place", "run bookkeeping")
+
+
+def conjuncts(layout: Layout) -> list[Conjunct]:
+    """The invariant of ``layout``'s stops phase, conjunct by conjunct (with what each needs)."""
+    run = (*_BASE, "run follows the next card", "players hold cards")
+    out = [
+        Conjunct("cards in one place", "card conservation", _cards, run, RUN),
+        Conjunct("chips add up", "chip conservation", _chips_total,
+                 ("chips add up", "sections never negative", "run bookkeeping"), CHIPS),
+        Conjunct("sections never negative", "chip conservation", _sections,
+                 ("chips add up", "sections never negative", "run bookkeeping"), CHIPS),
+        Conjunct("run bookkeeping", "well-formedness", _control, run, RUN),
+        Conjunct("run follows the next card", "well-formedness", _follow, run, RUN),
+        Conjunct("players hold cards", "progress", _live, run, RUN),
+        Conjunct("leader named by the rule", "progress", _leader,
+                 (*_BASE, "leader named by the rule"), LEADER),
+    ]
+    if layout.phase.fallback.kind == "pass":
+        out += [Conjunct("passers had no lead", "termination", _passed, heavy=True),
+                Conjunct("after a flip nobody passes", "termination", _flipped, heavy=True)]
+    return out
+
+
+def rank(layout: Layout, s: SymState) -> tuple[Expr, Expr]:
+    """The ranking function (H, Q): H cards in players' hands; Q a pass measure.
+
+    Q is 0 without passes; with passes ``(n + 1 if not flipped) + n − passes``:
+    each pass lowers it, a flip lowers it by at least one, and a lead (which
+    resets it) lowers H.  Ordered lexicographically; both are ≥ 0.
+    """
+    n = layout.n
+    held = z3.Sum([z3.If(x < n, 1, 0) for x in s.loc])
+    if layout.phase.fallback.kind != "pass":
+        return held, z3.IntVal(0)
+    return held, z3.If(s.flipped, 0, n + 1) + (n - s.passes)

@@ -1,0 +1,266 @@
+"""The symbolic state of a deal's stops phase: one z3 variable per card place, run and chip account.
+
+A :class:`Layout` fixes, for one ruleset and player count, how the engine's
+:class:`~boodle.state.DealState` is written as integers (spec §6, §7, §9):
+
+- every card of the deck has a **location** code: ``p`` in seat ``p``'s hand
+  (0 ≤ p < n), ``n`` in the widow, ``n + 1 + p`` played by seat ``p``, and
+  ``2n + 1`` out of play (a hand discarded in a widow sale, spec §5.4).  One
+  variable per card is the model's form of "each card is in exactly one place";
+- ``step`` (0 lead, 1 follow, 2 over), ``tomove`` (a seat, −1 once over),
+  ``cur`` (the card the run is at, −1 when no run goes on), ``restart``,
+  ``stopped`` (a suit index, −1 before the first stop), ``last`` (who played
+  the stopped card, −1 before), ``passes``, ``flipped``, ``winner`` (−1: none);
+- chips: one real per seat and per section, in board order.
+
+:class:`Ghosts` are constants of a deal that the stops phase reads but never
+changes: the chip total, the dealer, the trump suit, the winners of earlier
+poker phases, which sections earlier phases took, and which cards lie in the
+widow or out of play when play starts.  Cards are indexed in
+``ruleset.deck.cards()`` order (suit by suit, low to high).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from typing import Any
+
+import z3
+
+from ..cards import SUIT_COLOUR, Card
+from ..model import Ruleset, Section, StopsPhase
+
+__all__ = ["FOLLOW", "LEAD", "NONE", "OVER", "Ghosts", "Layout", "SymState", "fresh_state"]
+
+LEAD, FOLLOW, OVER = 0, 1, 2
+"""The ``step`` codes (the engine's ``"lead"``, ``"follow"``, ``"over"``)."""
+
+NONE = -1
+"""The code of an absent seat, card or suit (the engine's ``None``)."""
+
+Expr = Any
+"""A z3 expression (z3 ships no type information)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How one ruleset's stops phase with ``n`` players is written as integers.
+
+    ``phase``: the stops phase; ``cards``: the deck in index order.  Raises
+    ``ValueError`` if the ruleset has no stops phase.
+    """
+
+    ruleset: Ruleset
+    n: int
+
+    @cached_property
+    def phase(self) -> StopsPhase:
+        """The stops phase (the first, as the engine plays it)."""
+        for p in self.ruleset.phases:
+            if isinstance(p, StopsPhase):
+                return p
+        raise ValueError(f"{self.ruleset.name} has no stops phase")
+
+    @cached_property
+    def cards(self) -> tuple[Card, ...]:
+        """The deck, in index order."""
+        return self.ruleset.deck.cards()
+
+    @cached_property
+    def index(self) -> dict[Card, int]:
+        """Card → its index."""
+        return {c: i for i, c in enumerate(self.cards)}
+
+    @cached_property
+    def suits(self) -> tuple[str, ...]:
+        """The suits in play, by suit index."""
+        return self.ruleset.deck.suits
+
+    def suit_of(self, i: int) -> int:
+        """The suit index of card ``i``."""
+        return self.suits.index(self.cards[i].suit)
+
+    def rank_of(self, i: int) -> int:
+        """The rank position of card ``i`` (0 = lowest)."""
+        return self.ruleset.deck.rank_index(self.cards[i])
+
+    def next_of(self, i: int) -> int | None:
+        """The index of the next card of card ``i`` (spec §2.2), ``None`` if it has none in the
+        deck (top rank, or removed: both stop a run)."""
+        nxt = self.ruleset.deck.next_card(self.cards[i])
+        return None if nxt is None else self.index.get(nxt)
+
+    def prev_of(self, i: int) -> int | None:
+        """The index of the card whose next card is ``i``, if it is in the deck."""
+        return next((j for j in range(len(self.cards)) if self.next_of(j) == i), None)
+
+    def same_suit_below(self, i: int) -> list[int]:
+        """Indices of the cards of ``i``'s suit ranked below it."""
+        return [j for j in range(len(self.cards))
+                if self.cards[j].suit == self.cards[i].suit and self.rank_of(j) < self.rank_of(i)]
+
+    def colour_suits(self, colour: str) -> list[int]:
+        """The suit indices of ``colour`` (``"red"`` or ``"black"``)."""
+        return [k for k, s in enumerate(self.suits) if SUIT_COLOUR[s] == colour]
+
+    @property
+    def widow(self) -> int:
+        """The location code of the widow."""
+        return self.n
+
+    @property
+    def out(self) -> int:
+        """The location code of "out of play"."""
+        return 2 * self.n + 1
+
+    def played(self, seat: Expr) -> Expr:
+        """The location code of "played by ``seat``" (``seat`` may be symbolic)."""
+        return self.n + 1 + seat
+
+    def section_index(self, name: str) -> int:
+        """A section's index in board order; raises ``KeyError`` for an unknown name."""
+        for k, s in enumerate(self.ruleset.board):
+            if s.name == name:
+                return k
+        raise KeyError(name)
+
+    @property
+    def board(self) -> tuple[Section, ...]:
+        """The sections, in board order."""
+        return self.ruleset.board
+
+    @cached_property
+    def _atoms(self) -> dict[tuple[int, int], Expr]:
+        """The shared atoms of :meth:`eq`."""
+        return {}
+
+    def eq(self, x: Expr, code: Expr | int) -> Expr:
+        """The term ``x == code``, built once per (term, code): every action and invariant
+        shares the atoms of the cards it leaves in place."""
+        key = (x.get_id(), code if isinstance(code, int) else -(10**9) - code.get_id())
+        atom = self._atoms.get(key)
+        if atom is None:
+            atom = self._atoms[key] = x == code
+        return atom
+
+    @cached_property
+    def _memo(self) -> dict[tuple[object, ...], Expr]:
+        """The shared terms of :meth:`memo`."""
+        return {}
+
+    def memo(self, key: tuple[object, ...], build: Callable[[], Expr]) -> Expr:
+        """The term ``build()`` made once per ``key`` (keys name the terms it reads by id)."""
+        term = self._memo.get(key)
+        if term is None:
+            term = self._memo[key] = build()
+        return term
+
+    def left(self, seat: Expr) -> Expr:
+        """The seat on ``seat``'s left (clockwise); no seat is eliminated (spec/verification.md)."""
+        if isinstance(seat, int):
+            return (seat + 1) % self.n
+        return z3.If(seat == self.n - 1, z3.IntVal(0), seat + 1)
+
+
+@dataclass(frozen=True)
+class Ghosts:
+    """Constants of one deal that play reads but never changes (see the module docstring).
+
+    ``total``: chips of all seats and sections; ``dealer``: a seat; ``trump``:
+    the trump suit index (−1 without trumps); ``winners``: poker phase name →
+    its winning seat; ``taken``: (phase, section) → whether that phase paid it;
+    ``drawn``: a drawn section's name → its card's index; ``widow0`` /
+    ``out0``: per card, whether it lies in the widow / out of play.
+    """
+
+    total: Expr
+    dealer: Expr
+    trump: Expr
+    winners: dict[str, Expr]
+    taken: dict[tuple[str, str], Expr]
+    drawn: dict[str, Expr]
+    widow0: tuple[Expr, ...]
+    out0: tuple[Expr, ...]
+
+    def variables(self) -> list[Expr]:
+        """Every ghost, flattened."""
+        return [self.total, self.dealer, self.trump, *self.winners.values(),
+                *self.taken.values(), *self.drawn.values(), *self.widow0, *self.out0]
+
+
+@dataclass(frozen=True)
+class SymState:
+    """One state of the stops phase as z3 terms (codes in the module docstring).
+
+    ``bal``: one per seat; ``sec``: one per section, in board order.
+    """
+
+    loc: tuple[Expr, ...]
+    step: Expr
+    tomove: Expr
+    cur: Expr
+    restart: Expr
+    stopped: Expr
+    last: Expr
+    passes: Expr
+    flipped: Expr
+    winner: Expr
+    bal: tuple[Expr, ...]
+    sec: tuple[Expr, ...]
+    ghosts: Ghosts = field(compare=False)
+
+    def scalars(self) -> dict[str, Expr]:
+        """The non-card, non-chip fields by name (for printing and comparing)."""
+        skip = {"loc", "bal", "sec", "ghosts"}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
+
+    def flat(self) -> list[Expr]:
+        """Every state term in a fixed order: cards, scalars, seats, sections."""
+        return [*self.loc, *self.scalars().values(), *self.bal, *self.sec]
+
+    def with_(self, **changes: Any) -> SymState:
+        """A copy with some fields replaced."""
+        return replace(self, **changes)
+
+
+def fresh_ghosts(layout: Layout, prefix: str = "g") -> Ghosts:
+    """New z3 constants for the ghosts of ``layout``."""
+    rs = layout.ruleset
+    phase = layout.phase
+    fallback = [phase.fallback.rule] if phase.fallback.rule else []
+    rules = [phase.first_lead, phase.restart, *fallback]
+    winners = sorted({r.phase for r in rules if r.who == "phase winner" and r.phase})
+    return Ghosts(
+        total=z3.Real(f"{prefix}.total"),
+        dealer=z3.Int(f"{prefix}.dealer"),
+        trump=z3.Int(f"{prefix}.trump"),
+        winners={w: z3.Int(f"{prefix}.winner.{w}") for w in winners},
+        taken={(earlier, name): z3.Bool(f"{prefix}.taken.{earlier}.{name}")
+               for name, earlier in phase.going_out.unless_taken},
+        drawn={s.name: z3.Int(f"{prefix}.drawn.{s.name}")
+               for s in rs.board if s.suit_rule == "drawn" and not s.cards},
+        widow0=tuple(z3.Bool(f"{prefix}.widow.{c}") for c in layout.cards),
+        out0=tuple(z3.Bool(f"{prefix}.out.{c}") for c in layout.cards),
+    )
+
+
+def fresh_state(layout: Layout, prefix: str, ghosts: Ghosts) -> SymState:
+    """A state of fresh z3 variables named ``prefix.…``."""
+    p = prefix
+    return SymState(
+        loc=tuple(z3.Int(f"{p}.loc.{c}") for c in layout.cards),
+        step=z3.Int(f"{p}.step"),
+        tomove=z3.Int(f"{p}.tomove"),
+        cur=z3.Int(f"{p}.cur"),
+        restart=z3.Bool(f"{p}.restart"),
+        stopped=z3.Int(f"{p}.stopped"),
+        last=z3.Int(f"{p}.last"),
+        passes=z3.Int(f"{p}.passes"),
+        flipped=z3.Bool(f"{p}.flipped"),
+        winner=z3.Int(f"{p}.winner"),
+        bal=tuple(z3.Real(f"{p}.seat.{k}") for k in range(layout.n)),
+        sec=tuple(z3.Real(f"{p}.section.{s.name}") for s in layout.board),
+        ghosts=ghosts,
+    )

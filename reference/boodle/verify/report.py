@@ -1,0 +1,125 @@
+"""The report of ``boodle verify``: a table per variant (property × player count), notes, the
+counterexamples' traces, and the JSON form.
+
+A cell combines the methods that ran for that player count: ``proven`` (z3,
+full deck), ``N states`` (exhaustive on a reduced deck), ``proven, N
+states`` (both), ``COUNTEREXAMPLE``, ``unknown`` (a z3 query ran out of
+time: not proven), ``not covered``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from .run import PROPERTIES, Result
+
+__all__ = ["exit_status", "render_json", "render_text", "save_counterexamples"]
+
+
+def _cell(results: list[Result]) -> str:
+    if any(r.status == "counterexample" for r in results):
+        return "COUNTEREXAMPLE"
+    parts = []
+    for r in results:
+        if r.status == "proven":
+            parts.append("proven")
+        elif r.status == "checked" and r.method == "exhaustive":
+            parts.append(f"{r.states:,} states")
+        elif r.status == "checked":
+            parts.append("checked")
+        elif r.status == "unknown":
+            parts.append("unknown")
+    return ", ".join(parts) or "not covered"
+
+
+def _variant_block(name: str, results: list[Result]) -> list[str]:
+    counts = sorted({r.players for r in results if r.players})
+    z3_time = sum(r.seconds for r in results if r.method == "z3")
+    ex_time = sum(r.seconds for r in results if r.method == "exhaustive")
+    lines = [f"{name} — z3 {z3_time:.1f} s, exhaustive {ex_time:.1f} s"]
+    head = ["property", *[f"{n} players" for n in counts]]
+    rows = [head]
+    for prop in PROPERTIES:
+        mine = [r for r in results if r.prop == prop]
+        if not mine:
+            continue
+        static = [r for r in mine if r.players == 0]
+        row = [prop]
+        for n in counts:
+            row.append(_cell([*static, *[r for r in mine if r.players == n]]))
+        rows.append(row)
+    widths = [max(len(row[k]) for row in rows) for k in range(len(head))]
+    for row in rows:
+        lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    lines += _notes(results)
+    return lines
+
+
+def _notes(results: list[Result]) -> list[str]:
+    notes: list[str] = []
+    seen: set[str] = set()
+    for r in results:
+        if r.status in ("proven", "not covered", "unknown", "checked") and r.detail:
+            text = f"{r.method}: {r.detail}" if r.method != "static" else f"{r.prop}: {r.detail}"
+            if r.status in ("not covered", "unknown"):
+                text = f"{r.method} {r.status} ({r.prop}, {r.players} players): {r.detail}"
+            key = text if r.method != "exhaustive" else f"{r.players}{r.deck}"
+            if key in seen:
+                continue
+            seen.add(key)
+            if r.method == "exhaustive":
+                text = f"exhaustive, {r.players} players, deck {r.deck}: {r.detail}"
+            notes.append("  · " + text)
+    for r in results:
+        if r.status == "counterexample":
+            notes.append(f"  ✗ {r.prop}, {r.players or 'any'} players, {r.method}"
+                         + (f" (deck {r.deck})" if r.deck else "") + f": {r.detail}")
+            if r.trace:
+                notes += ["      " + line for line in r.trace.splitlines()]
+    return notes
+
+
+def render_text(results: list[Result], seconds: float) -> str:
+    """The whole report as text."""
+    by_variant: dict[str, list[Result]] = defaultdict(list)
+    for r in results:
+        by_variant[r.variant].append(r)
+    lines = [f"boodle verify: {len(by_variant)} variant(s) in {seconds:.1f} s "
+             "(z3: unbounded, full deck; exhaustive: every deal of a reduced deck, dealer seat 0; "
+             "spec/verification.md says what each means)", ""]
+    for name, mine in by_variant.items():
+        lines += [*_variant_block(name, mine), ""]
+    bad = sum(r.status == "counterexample" for r in results)
+    lines.append(f"{bad} counterexample(s)" if bad else "no counterexample")
+    return "\n".join(lines)
+
+
+def render_json(results: list[Result], seconds: float) -> str:
+    """The whole report as one JSON document."""
+    doc: dict[str, Any] = {"kind": "verify-report", "seconds": round(seconds, 3),
+                           "counterexamples": sum(r.status == "counterexample" for r in results),
+                           "results": [r.to_json() for r in results]}
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def exit_status(results: list[Result]) -> int:
+    """1 if any property has a counterexample, else 0."""
+    return 1 if any(r.status == "counterexample" for r in results) else 0
+
+
+def save_counterexamples(results: list[Result], folder: Path) -> list[Path]:
+    """Write each counterexample as JSON in ``folder`` (created if needed); the paths."""
+    out = []
+    for r in results:
+        if r.status != "counterexample":
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        slug = "-".join([r.variant, f"{r.players}p", r.prop.replace(" ", "-"), r.method])
+        path = folder / f"{slug}.json"
+        path.write_text(json.dumps(r.to_json(), ensure_ascii=False, indent=1) + "\n",
+                        encoding="utf-8")
+        out.append(path)
+    return out

@@ -1,0 +1,331 @@
+"""Running every check on a variant: the static checks, z3 on the full deck, the exhaustive
+search on reduced decks, and bounded model checking to classify a failed induction.
+
+:func:`verify` returns :class:`Result` records, one per (variant, player
+count, property, method).  A property is **proven** when z3 proved it for
+that player count (unbounded, full deck), **checked** when the exhaustive
+search saw every reachable state of the reduced deck, a
+**counterexample** when either found one, **unknown** when a z3 query ran
+out of time, and **not covered** when a method cannot model the variant
+(said with the reason).  Systems that only differ by names, labels or
+session figures are proved once (:func:`_key`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..model import PlayerRange, Ruleset, SessionSpec, StopsPhase
+from ..support import pending_features
+from .bmc import BmcResult, bmc
+from .cex import model_state_json, model_state_lines, model_steps_lines
+from .explicit import ExplicitResult, check_deals
+from .induction import Finding, System, prove
+from .invariants import exact_start
+from .mutation import NO_MUTATION, Mutation
+from .reduce import ReductionError, reduce
+from .wellformed import session_end, well_formed
+
+__all__ = ["PROPERTIES", "Options", "Result", "Subject", "symbolic_gaps", "verify"]
+
+PROPERTIES = ("chip conservation", "card conservation", "termination", "progress",
+              "well-formedness", "session end")
+"""The properties of issue 5, in the order the report prints them."""
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What to verify: a ruleset under a ``name``, with an optional fault injected."""
+
+    name: str
+    ruleset: Ruleset
+    mutation: Mutation = NO_MUTATION
+
+
+@dataclass(frozen=True)
+class Options:
+    """Bounds of a run.
+
+    ``players``: player counts to check (default: every allowed count);
+    ``decks``: reduced decks (suits, ranks) tried in order until one can
+    carry the variant's named cards; ``explicit_players``: player counts
+    searched exhaustively; ``bmc_depth`` / ``bmc_seconds``: the bounded
+    search after a failed induction, per deck.
+    """
+
+    players: tuple[int, ...] | None = None
+    decks: tuple[tuple[int, int], ...] = ((2, 3), (2, 4), (3, 4))
+    explicit_players: tuple[int, ...] = (2, 3, 4)
+    z3: bool = True
+    exhaustive: bool = True
+    bmc_depth: int = 8
+    bmc_seconds: float = 30.0
+
+
+@dataclass
+class Result:
+    """One cell of the report: ``status`` of ``prop`` for ``variant`` with ``players``
+    (0: every count) by ``method`` (``z3``, ``exhaustive``, ``static``)."""
+
+    variant: str
+    players: int
+    prop: str
+    method: str
+    status: str
+    detail: str = ""
+    seconds: float = 0.0
+    states: int = 0
+    deck: str = ""
+    trace: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, for ``boodle verify --json``."""
+        return {"variant": self.variant, "players": self.players, "property": self.prop,
+                "method": self.method, "status": self.status, "detail": self.detail,
+                "seconds": round(self.seconds, 3), "states": self.states, "deck": self.deck,
+                "trace": self.trace, **({"counterexample": self.data} if self.data else {})}
+
+
+def symbolic_gaps(ruleset: Ruleset) -> list[str]:
+    """The stages z3 does not model step by step (it starts play from any state they leave)."""
+    gaps = []
+    if any(a.chosen for a in ruleset.antes):
+        gaps.append("chosen-boodle antes")
+    if ruleset.deal.trumps != "none":
+        gaps.append("the trump turn-up")
+    if ruleset.widow_sale is not None:
+        gaps.append(f"the widow {ruleset.widow_sale.mode}")
+    gaps += [f"phase {p.name}" for p in ruleset.phases if not isinstance(p, StopsPhase)]
+    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
+    if stops and stops[0].claims == "on holding":
+        gaps.append("claims on holding")
+    if ruleset.session.negative == "eliminate":
+        gaps.append("eliminated seats (z3 assumes every seat still in)")
+    return gaps
+
+
+def _key(subject: Subject, n: int) -> tuple[Any, ...]:
+    """Two subjects with equal keys have the same z3 system (names and labels aside)."""
+    rs = subject.ruleset
+    board = tuple(replace(s, label="") for s in rs.board)
+    phases = tuple(replace(p, label="") for p in rs.phases)
+    plain = replace(rs, name="", title="", about="", sources=(), version=1, base=None,
+                    players=PlayerRange(n, n), board=board, phases=phases,
+                    session=replace(SessionSpec(), negative=rs.session.negative))
+    return plain, n, subject.mutation
+
+
+@dataclass
+class _Run:
+    options: Options
+    cache: dict[tuple[Any, ...], list[Result]] = field(default_factory=dict)
+
+
+def verify(subjects: list[Subject], options: Options = Options(),
+           cache: dict[tuple[Any, ...], list[Result]] | None = None) -> list[Result]:
+    """Every check on every subject; see the module docstring."""
+    run = _Run(options, {} if cache is None else cache)
+    out: list[Result] = []
+    for subject in subjects:
+        out += _static(subject)
+        counts = [n for n in subject.ruleset.players.counts()
+                  if options.players is None or n in options.players]
+        if options.z3:
+            for n in counts:
+                out += _symbolic(run, subject, n)
+        if options.exhaustive:
+            for n in counts:
+                if n in options.explicit_players:
+                    out += _exhaustive(run, subject, n)
+    return out
+
+
+def _static(subject: Subject) -> list[Result]:
+    name = subject.ruleset
+    t = time.perf_counter()
+    faults = well_formed(name)
+    ends, why = session_end(name)
+    spent = time.perf_counter() - t
+    wf = Result(subject.name, 0, "well-formedness", "static",
+                "counterexample" if faults else "checked",
+                "; ".join(faults) if faults else "named cards in the deck and distinct, every "
+                "hand dealt a card at every player count, antes from 0 to 1,000,000", spent)
+    if faults:
+        wf.trace = "\n".join(f"  {f}" for f in faults)
+        wf.data = {"kind": "static", "faults": faults}
+    return [wf, Result(subject.name, 0, "session end", "static",
+                       "checked" if ends else "counterexample", why, 0.0)]
+
+
+# ---------------------------------------------------------------- z3
+
+
+def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
+    rs = subject.ruleset
+    if not any(isinstance(p, StopsPhase) for p in rs.phases):
+        return [Result(subject.name, n, p, "z3", "not covered", "no stops phase")
+                for p in PROPERTIES[:5]]
+    key = _key(subject, n)
+    if key in run.cache:
+        return [replace(r, variant=subject.name, detail=r.detail, seconds=0.0)
+                for r in run.cache[key]]
+    system = System(rs, n, subject.mutation)
+    t = time.perf_counter()
+    findings = prove(system)
+    spent = time.perf_counter() - t
+    merged = _merge(findings)
+    gaps = symbolic_gaps(rs)
+    note = ("stops phase, full deck, every dealer" +
+            ("" if exact_start(system.layout) else "; from any start of play the stages before "
+             "it can leave (" + ", ".join(gaps) + " not modelled step by step)"))
+    out = []
+    for prop in PROPERTIES[:5]:
+        f = merged.get(prop)
+        if f is None:
+            continue
+        r = Result(subject.name, n, prop, "z3", f.status,
+                   note if f.status == "proven" else f.detail, spent * f.seconds /
+                   max(sum(x.seconds for x in merged.values()), 1e-9))
+        if f.status == "counterexample":
+            _explain(run, subject, system, f, r)
+        out.append(r)
+    for r in out:
+        if r.prop == "termination" and r.status == "proven":
+            r.detail += f"; {_bound(system)}"
+    run.cache[key] = out
+    return out
+
+
+def _merge(findings: list[Finding]) -> dict[str, Finding]:
+    """One finding per property: the first counterexample, else unknown, else proven."""
+    out: dict[str, Finding] = {}
+    for f in findings:
+        have = out.get(f.prop)
+        if have is None:
+            out[f.prop] = replace(f)
+            continue
+        have.seconds += f.seconds
+        have.queries += f.queries
+        if have.status == "proven" or (have.status == "unknown" and f.status == "counterexample"):
+            have.status, have.detail, have.model = f.status, f.detail, f.model
+            have.action, have.conjunct, have.check = f.action, f.conjunct, f.check
+    return out
+
+
+def _bound(system: System) -> str:
+    """The most moves per deal the ranking function allows (spec/verification.md).
+
+    At most N − q cards start in players' hands (a widow, when there is one,
+    holds at least q = N // hands cards, before or after any exchange), and
+    play ends when one player is out while the n − 1 others still hold a card.
+    """
+    layout = system.layout
+    n, cards = layout.n, len(layout.cards)
+    widow = layout.ruleset.deal.widow_position != "none"
+    plays = cards - (cards // (n + 1) if widow else 0) - (n - 1)
+    if layout.phase.fallback.kind != "pass":
+        return f"ranking: cards in players' hands; at most {plays} moves per deal"
+    return (f"ranking: (cards in hands, pass measure); at most {plays} plays and {n} passes "
+            f"before each lead or the end: at most {plays + n * (plays + 1)} moves per deal")
+
+
+def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result) -> None:
+    """Print the induction counterexample, then search for it from the start of play."""
+    layout = system.layout
+    lines = [f"  induction fails ({f.check}): {f.detail}"]
+    if f.model is not None:
+        lines += ["  the state, as cards and chips:"]
+        lines += [f"    {x}" for x in model_state_lines(layout, f.model)]
+        r.data["induction"] = {"check": f.check, "action": f.action, "conjunct": f.conjunct,
+                               "state": model_state_json(layout, f.model)}
+    target = _target(f)
+    found = bmc(system, target, run.options.bmc_depth, run.options.bmc_seconds)
+    where = "the full deck"
+    if not found.found:
+        for suits, ranks in run.options.decks:
+            try:
+                small = reduce(subject.ruleset, suits, ranks)
+            except ReductionError:
+                continue
+            found = bmc(System(small.ruleset, system.n, subject.mutation), target,
+                        run.options.bmc_depth + 4, run.options.bmc_seconds)
+            where = f"the reduced deck {small.label}"
+            layout = System(small.ruleset, system.n).layout
+            break
+    lines += _bmc_lines(found, where, layout)
+    r.data["bmc"] = {"found": found.found, "depth": found.depth, "deck": where,
+                     "exact start": found.exact, "steps": [s.action for s in found.steps]}
+    r.trace = "\n".join(lines)
+    r.detail += (f"; real: reached from the start of play in {found.depth} moves on {where}"
+                 if found.found else f"; not reached within {found.depth} moves on {where}: "
+                 "the invariant may be too weak, or the fault deeper")
+
+
+def _target(f: Finding) -> str:
+    if f.check == "progress":
+        return "deadlock"
+    if f.check == "ranking":
+        return "lasso"
+    return f.conjunct or "deadlock"
+
+
+def _bmc_lines(found: BmcResult, where: str, layout: Any) -> list[str]:
+    if not found.found:
+        why = " (time budget spent)" if found.timed_out else ""
+        return [f"  bounded model checking on {where}: no such state within {found.depth} "
+                f"moves{why}"]
+    start = "the start of play" if found.exact else "a start of play (any deal, any chips)"
+    lines = [f"  bounded model checking on {where}: reached from {start} in {found.depth} "
+             "moves:"]
+    if found.steps:
+        lines += [f"    start: {x}" for x in model_state_lines(layout, found.steps[0].before)]
+    lines += ["  " + x for x in model_steps_lines(layout, found.steps)]
+    if found.final is not None:
+        lines += [f"    then: {x}" for x in model_state_lines(layout, found.final)]
+    if found.loop_to is not None:
+        lines.append(f"    and this state is the state after move {found.loop_to}: a loop")
+    return lines
+
+
+# ---------------------------------------------------------------- exhaustive
+
+
+def _exhaustive(run: _Run, subject: Subject, n: int) -> list[Result]:
+    rs = subject.ruleset
+    pending = pending_features(rs)
+    if pending:
+        return [Result(subject.name, n, p, "exhaustive", "not covered",
+                       "the engine does not play " + ", ".join(pending)) for p in PROPERTIES[:5]]
+    why = "no reduced deck can carry the variant's named cards"
+    for suits, ranks in run.options.decks:
+        try:
+            small = reduce(rs, suits, ranks)
+        except ReductionError as e:
+            why = str(e)
+            continue
+        if len(small.ruleset.deck.cards()) < n + 1:
+            continue
+        res = check_deals(small.ruleset, n, small.label, mutation=subject.mutation)
+        return _from_explicit(subject, n, res)
+    return [Result(subject.name, n, p, "exhaustive", "not covered", why) for p in PROPERTIES[:5]]
+
+
+def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result]:
+    out = []
+    summary = (f"{res.states} states, {res.transitions} moves, {res.deals_checked} deals"
+               f" ({res.deals_raw} before suit symmetry, {res.symmetries} symmetr"
+               f"{'y' if res.symmetries == 1 else 'ies'}), longest deal {res.depth} moves, "
+               f"{res.rate:,.0f} states/s")
+    for prop in PROPERTIES[:5]:
+        cex = res.violations.get(prop)
+        r = Result(subject.name, n, prop, "exhaustive",
+                   "counterexample" if cex else "checked",
+                   cex.why if cex else summary, res.seconds / 5, res.states, res.deck)
+        if cex is not None:
+            r.trace = cex.text()
+            r.data = cex.to_json()
+        out.append(r)
+    return out
