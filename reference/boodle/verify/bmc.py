@@ -10,7 +10,9 @@ within the depth says only that: no trace of that length exists.
 
 Targets: a named invariant conjunct broken, a deadlock (not over and no
 guard true), or a **lasso** (a state equal to an earlier one: play can go
-round for ever, so the deal does not terminate).
+round for ever, so the deal does not terminate).  Chips at the start of a
+trace are kept within ±:data:`CHIPS` so that traces read easily; a trace
+found is real, and "none found" is said with its bounds.
 """
 
 from __future__ import annotations
@@ -27,7 +29,11 @@ from .invariants import initial
 from .layout import OVER, Expr, SymState, fresh_state
 from .z3eval import state_values
 
-__all__ = ["BmcResult", "Step", "bmc"]
+__all__ = ["CHIPS", "BmcResult", "Step", "bmc"]
+
+CHIPS = 100
+"""Chips at the start of a searched trace lie in [−CHIPS, CHIPS] (readable traces; the
+proofs themselves allow any amount)."""
 
 
 @dataclass(frozen=True)
@@ -85,9 +91,11 @@ def bmc(system: System, what: str, depth: int, budget: float = 60.0) -> BmcResul
     layout = system.layout
     ghosts = system.state.ghosts
     states = [fresh_state(layout, "b0", ghosts)]
-    init, _ = initial(layout, states[0], system.exact)
+    init, pre = initial(layout, states[0], system.exact)
     solver = z3.Solver()
     solver.add(system.axioms, init)
+    chips = pre or [*states[0].bal, *states[0].sec]
+    solver.add(*[z3.And(x >= -CHIPS, x <= CHIPS) for x in chips])
     choices: list[Expr] = []
     all_actions: list[list[Action]] = []
     for k in range(depth + 1):

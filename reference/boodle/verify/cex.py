@@ -82,7 +82,9 @@ def model_state_lines(layout: Layout, v: dict[str, Any]) -> list[str]:
     lines.append(f"chips: {seats}; sections: {sections}")
     ghosts = v.get("ghosts", {})
     if ghosts:
-        lines.append(f"dealer seat {ghosts.get('dealer')}, chips in all {_amount(ghosts['total'])}"
+        held = sum(v["bal"]) + sum(v["sec"])
+        lines.append(f"dealer seat {ghosts.get('dealer')}, chips in play {_amount(held)} "
+                     f"(the deal began with {_amount(ghosts['total'])})"
                      + (f", trumps {layout.suits[ghosts['trump']]}"
                         if 0 <= ghosts.get("trump", NONE) < len(layout.suits) else ""))
     return lines

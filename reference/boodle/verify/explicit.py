@@ -213,6 +213,9 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
         return
     root = state_key(state)
     nodes: dict[Key, _Node] = {root: _Node(None, None, events, 0)}
+    unplaced = _unplaced(ctx.ruleset, state)
+    if unplaced:
+        _report(ctx, deal, nodes, root, "well-formedness", unplaced, state)
     edges: dict[Key, list[tuple[Key, Move]]] = {}
     _check_state(ctx, deal, state, total, nodes, root)
     queue: deque[tuple[DealState, Key]] = deque([(state, root)])
@@ -281,6 +284,15 @@ def _check_state(ctx: _Ctx, deal: Deal, state: DealState, total: Chips,
     why = _cards_wrong(ctx.ruleset, state)
     if why:
         _report(ctx, deal, nodes, key, "card conservation", why, state)
+
+
+def _unplaced(ruleset: Ruleset, state: DealState) -> str | None:
+    """Spec §3: a card a section names must be dealt; one that is nowhere can never pay."""
+    missing = [f"{s.name} is paid by {c}" for s in ruleset.board for c in s.cards
+               if state.place(c) is None]
+    if not missing:
+        return None
+    return "; ".join(missing) + ", which is nowhere in the deal (not a card of the deck)"
 
 
 def _cards_wrong(ruleset: Ruleset, state: DealState) -> str | None:

@@ -177,6 +177,7 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
     findings = prove(system)
     spent = time.perf_counter() - t
     merged = _merge(findings)
+    _distrust(findings, merged)
     gaps = symbolic_gaps(rs)
     note = ("stops phase, full deck, every dealer" +
             ("" if exact_start(system.layout) else "; from any start of play the stages before "
@@ -213,6 +214,20 @@ def _merge(findings: list[Finding]) -> dict[str, Finding]:
             have.status, have.detail, have.model = f.status, f.detail, f.model
             have.action, have.conjunct, have.check = f.action, f.conjunct, f.check
     return out
+
+
+def _distrust(findings: list[Finding], merged: dict[str, Finding]) -> None:
+    """A proof that assumed the invariant stands only if the whole invariant is inductive:
+    when some conjunct fails at Init or in consecution, every other "proven" becomes
+    "unknown"."""
+    broken = [f for f in findings if f.check in ("init", "consecution") and f.status != "proven"]
+    if not broken:
+        return
+    why = (f"not proven: it assumes the inductive invariant, and '{broken[0].conjunct}' is not "
+           f"inductive ({broken[0].detail})")
+    for f in merged.values():
+        if f.status == "proven":
+            f.status, f.detail = "unknown", why
 
 
 def _bound(system: System) -> str:

@@ -144,20 +144,18 @@ class Evaluator:
         return fn
 
     def _build(self, term: Expr) -> Fn:
-        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+        kind = term.decl().kind()
+        if kind == z3.Z3_OP_UNINTERPRETED and term.num_args() == 0:
             key = term.get_id()
             if key in self.slots:
                 slot = self.slots[key]
                 return lambda env: env[slot]
             if key in self.defs:
-                inner = self.compile(self.defs[key])
-                return _memo(key, inner)
+                return _memo(key, self.compile(self.defs[key]))
             raise KeyError(f"no value for {term}")
-        if z3.is_true(term) or z3.is_false(term) or z3.is_int_value(term) \
-                or z3.is_rational_value(term):
+        if kind in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE, z3.Z3_OP_ANUM):
             value = value_of(term)
             return lambda env: value
-        kind = term.decl().kind()
         make = _TABLE.get(kind)
         if make is None:
             raise NotImplementedError(f"no evaluation rule for z3 operator {term.decl()}")

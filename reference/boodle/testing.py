@@ -1,0 +1,332 @@
+"""A Hypothesis state machine that plays sessions and checks the rules' invariants after every step.
+
+:func:`machine` builds a :class:`hypothesis.stateful.RuleBasedStateMachine`
+for an **implementation** of the engine API (:class:`Implementation`: the
+four functions of :mod:`boodle.engine`); :class:`ReferenceMachine` is the
+one for this package's engine.  Another Python implementation runs the same
+machine against itself::
+
+    from boodle.testing import machine
+    TestMine = machine(my_engine).TestCase   # collected by pytest or unittest
+
+Each example draws a built-in variant, a house rule (a few rules changed
+with :func:`dataclasses.replace`: paid stops, double payments, a restart in
+any suit, the dealer paying double), a player count and a seed, then plays
+deal after deal of one session (the deal passes left, chips carry over).
+Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
+is worked out here from the rules text, independently of the engine:
+``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
+``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``.
+Invariants after every step: the chips of seats and sections add up to the
+session's total and no section is negative (spec §9), and every card of the
+deck is in exactly one place with the hand counts right (spec §2).
+
+Needs Hypothesis (``pip install 'boodle[test]'``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from . import engine as reference_engine
+from .cards import SUIT_COLOUR, Card
+from .events import Event
+from .faults import IllegalMove
+from .ledger import Ledger
+from .model import SUIT_SCOPES, AnteLine, GoingOut, LeadRule, Ruleset, StopBonus, StopsPhase
+from .second_pack import draw_boodles
+from .state import DealState, LeadMove, Move, PassMove, PlayMove
+
+__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "expected_lead_fault",
+           "machine", "playable_variants"]
+
+
+class Implementation(Protocol):
+    """The engine API the machine drives (:mod:`boodle.engine` has it)."""
+
+    def start_deal(self, ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
+                   deck_order: Sequence[Card] | None = ...) -> tuple[DealState, list[Event]]:
+        """Post the antes, deal and run to the first move."""
+
+    def legal_moves(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+        """The legal moves of the seat to move."""
+
+    def apply(self, ruleset: Ruleset, state: DealState,
+              move: Move) -> tuple[DealState, list[Event]]:
+        """Play a move, or raise ``IllegalMove`` with its rule id."""
+
+    def is_terminal(self, state: DealState) -> bool:
+        """Whether the deal is over."""
+
+
+def _phase(ruleset: Ruleset) -> StopsPhase:
+    return next(p for p in ruleset.phases if isinstance(p, StopsPhase))
+
+
+def _with_phase(ruleset: Ruleset, **changes: Any) -> Ruleset:
+    phases = tuple(replace(p, **changes) if isinstance(p, StopsPhase) else p
+                   for p in ruleset.phases)
+    return replace(ruleset, phases=phases)
+
+
+def _paid_stops(rs: Ruleset) -> Ruleset:
+    return _with_phase(rs, stop_bonus=StopBonus(1, "each opponent"))
+
+
+def _double_payments(rs: Ruleset) -> Ruleset:
+    out: GoingOut = _phase(rs).going_out
+    return _with_phase(rs, going_out=replace(out, per_card=2 * out.per_card))
+
+
+def _restart_any_suit(rs: Ruleset) -> Ruleset:
+    p = _phase(rs)
+    if p.fallback.kind == "pass" or p.restart.who not in ("last player", "next player"):
+        return rs  # a pass rule keeps its own restart (its all-pass exit may need its colour)
+    return _with_phase(rs, restart=LeadRule(p.restart.who, "lowest", "chosen suit"))
+
+
+def _dealer_double(rs: Ruleset) -> Ruleset:
+    return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
+
+
+HOUSE_RULES = {
+    "as written": lambda rs: rs,
+    "paid stops": _paid_stops,
+    "double payments": _double_payments,
+    "restart in any suit": _restart_any_suit,
+    "dealer pays double": _dealer_double,
+}
+"""House rules the machine may apply to a variant (each keeps the ruleset playable)."""
+
+
+def playable_variants() -> list[str]:
+    """The built-in variants the reference engine plays (a stops phase, nothing pending)."""
+    from .support import pending_features
+    from .variants import builtin_names, load
+
+    out = []
+    for name in builtin_names():
+        rs = load(name)
+        if any(isinstance(p, StopsPhase) for p in rs.phases) and not pending_features(rs):
+            out.append(name)
+    return out
+
+
+def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """Spec §6.1 and §6.5, read afresh: may a lead be in ``suit`` under ``rule``?"""
+    scope = rule.scope
+    if scope == "other suit":
+        return stopped is None or suit != stopped
+    if scope == "same suit":
+        return suit == stopped
+    if scope == "opposite colour":
+        if stopped is None:
+            return True
+        differs = SUIT_COLOUR[suit] != SUIT_COLOUR[stopped]
+        return not differs if flipped else differs
+    if scope in ("black", "red"):
+        return (SUIT_COLOUR[suit] == scope) != flipped
+    if scope == "suit":
+        return suit == rule.suit
+    return True
+
+
+def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
+                        legal: Sequence[Card]) -> str | None:
+    """The rule id (spec §12) a lead of held ``card`` outside ``legal`` breaks, or ``None``
+    when the rules text alone does not settle it here (a holder or exact-card rule)."""
+    rule = phase.restart if state.restart else phase.first_lead
+    stopped = state.stopped if state.restart else None
+    if rule.who == "holder" or rule.choice == "card":
+        return None
+    if legal and not all(_suit_allowed(rule, c.suit, stopped, state.flipped) for c in legal):
+        if phase.fallback.rule is None:
+            return None
+        rule = phase.fallback.rule  # spec §6.5: the fallback is in force
+        if rule.choice == "card":
+            return None
+    if not _suit_allowed(rule, card.suit, stopped, state.flipped):
+        return "lead.suit"
+    if rule.scope == "longest suit" and all(c.suit != card.suit for c in legal):
+        return "lead.suit"
+    if rule.scope in SUIT_SCOPES or rule.choice == "lowest":
+        return "lead.lowest"
+    return None
+
+
+@dataclass
+class _Table:
+    """The session being played: rules, seats, the deal in progress and the chips in play."""
+
+    ruleset: Ruleset
+    players: int
+    rng: random.Random
+    state: DealState
+    total: Any
+    dealer: int
+    deals: int = 1
+
+
+def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
+            step_count: int = 300) -> type[RuleBasedStateMachine]:
+    """A state machine class driving ``impl`` (see the module docstring).
+
+    ``variants``: built-in names to draw from (default: :func:`playable_variants`);
+    ``step_count``: steps per example (a whole deal takes up to ~45 moves).
+    """
+    names = st.sampled_from(list(variants)) if variants is not None else \
+        st.deferred(lambda: st.sampled_from(playable_variants()))
+
+    class BoodleMachine(RuleBasedStateMachine):
+        """Plays sessions of random variants and house rules; checks every step."""
+
+        table: _Table | None = None
+
+        @initialize(name=names, house=st.sampled_from(sorted(HOUSE_RULES)),
+                    seed=st.integers(0, 2**32 - 1), data=st.data())
+        def start(self, name: str, house: str, seed: int, data: st.DataObject) -> None:
+            from .variants import load
+
+            rs = HOUSE_RULES[house](load(name))
+            rs, _ = draw_boodles(rs, random.Random(seed))
+            players = data.draw(st.integers(rs.players.low, min(rs.players.high, 8)),
+                                label="players")
+            rng = random.Random(seed)
+            dealer = rng.randrange(players)
+            ledger = Ledger.open(players, tuple(s.name for s in rs.board), 50)
+            state, _ = impl.start_deal(rs, players, dealer, ledger, _shuffled(rs, rng))
+            self.table = _Table(rs, players, rng, state, ledger.total(), dealer)
+
+        @precondition(lambda self: self.table is not None)
+        @rule(pick=st.integers(0, 10**6))
+        def play_legal(self, pick: int) -> None:
+            """Play a legal move (or deal the next deal once this one is over)."""
+            t = self.table
+            assert t is not None
+            if impl.is_terminal(t.state):
+                self._next_deal(t)
+                return
+            legal = impl.legal_moves(t.ruleset, t.state)
+            assert legal, "a deal that is not over has a legal move"
+            t.state, _ = impl.apply(t.ruleset, t.state, legal[pick % len(legal)])
+
+        @precondition(lambda self: self.table is not None)
+        @rule(data=st.data())
+        def probe_illegal(self, data: st.DataObject) -> None:
+            """Make an illegal move; it must be refused with the rule id of spec §12."""
+            t = self.table
+            assert t is not None
+            probes = _probes(t, impl)
+            if not probes:
+                return
+            move, rule_id = data.draw(st.sampled_from(probes), label="probe")
+            before = t.state
+            try:
+                impl.apply(t.ruleset, t.state, move)
+            except IllegalMove as e:
+                assert e.rule == rule_id, f"{move}: refused with {e.rule}, spec §12 says {rule_id}"
+            else:
+                raise AssertionError(f"{move} was accepted; spec §12 refuses it ({rule_id})")
+            assert t.state is before
+
+        def _next_deal(self, t: _Table) -> None:
+            ledger = t.state.ledger
+            n = t.players
+            order = [(t.dealer + k) % n for k in range(1, n + 1)]
+            live = [s for s in order if t.ruleset.session.negative == "allowed"
+                    or ledger.seat(s) > 0]
+            if len(live) < t.ruleset.players.low:
+                return  # the session is over (spec §10); the machine stops dealing
+            t.dealer = live[0]
+            t.state, _ = impl.start_deal(t.ruleset, n, t.dealer, ledger,
+                                         _shuffled(t.ruleset, t.rng))
+            t.deals += 1
+
+        @invariant()
+        def chips_conserved(self) -> None:
+            """Spec §9: seats and sections hold the session's chips; no section below zero."""
+            t = self.table
+            if t is None:
+                return
+            have = t.state.ledger.total()
+            assert have == t.total, f"chips not conserved: {have} in play, {t.total} expected"
+            low = [name for name, amount in t.state.ledger.sections if amount < 0]
+            assert not low, f"sections below zero: {low}"
+
+        @invariant()
+        def cards_in_one_place(self) -> None:
+            """Spec §2: every card of the deck is in exactly one place; hand counts agree."""
+            t = self.table
+            if t is None:
+                return
+            s = t.state
+            assert s.cards == t.ruleset.deck.cards() and len(s.places) == len(s.cards)
+            everywhere = [*[c for h in s.hands for c in h], *s.widow(), *s.out_of_play(),
+                          *[c for _, c in s.played()],
+                          *[c for c, p in zip(s.cards, s.places, strict=True) if p.kind == "pack"]]
+            assert sorted(map(str, everywhere)) == sorted(map(str, s.cards)), \
+                "a card is in two places or in none"
+            if s.held:
+                assert s.held == tuple(len(h) for h in s.hands), "hand counts disagree"
+
+    BoodleMachine.TestCase.settings = settings(
+        max_examples=20, stateful_step_count=step_count, deadline=None)
+    return BoodleMachine
+
+
+def _shuffled(ruleset: Ruleset, rng: random.Random) -> list[Card]:
+    cards = list(ruleset.deck.cards())
+    rng.shuffle(cards)
+    return cards
+
+
+def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
+    """Illegal moves of the current state, each with the rule id it must be refused with."""
+    s = t.state
+    n = t.players
+    any_card = t.ruleset.deck.cards()[0]
+    if impl.is_terminal(s):
+        return [(PassMove(0), "deal.over"), (LeadMove(0, any_card), "deal.over")]
+    if s.to_move is None:
+        return []
+    who = s.to_move
+    out: list[tuple[Move, str]] = [(PassMove(other), "turn") for other in range(n)
+                                   if other != who]
+    name = s.stage.removeprefix("phase:")
+    in_stops = any(isinstance(p, StopsPhase) and p.name == name for p in t.ruleset.phases)
+    if not in_stops:
+        return [*out, (LeadMove(who, any_card), "move.kind"), (PlayMove(who, any_card),
+                                                              "move.kind")]
+    phase = _phase(t.ruleset)
+    hand = s.hand(who)
+    if s.step == "follow":
+        assert s.current is not None
+        nxt = t.ruleset.deck.next_card(s.current)
+        out.append((PassMove(who), "pass.not-allowed"))
+        out += [(LeadMove(who, c), "follow.next-card") for c in hand[:3]]
+        out += [(PlayMove(who, c), "follow.next-card") for c in hand[:3] if c != nxt]
+        return out
+    legal = impl.legal_moves(t.ruleset, s)
+    leads = [m.card for m in legal if isinstance(m, LeadMove)]
+    out += [(PlayMove(who, c), "move.kind") for c in hand[:2]]
+    out += [(LeadMove(who, c), "lead.not-held") for c in t.ruleset.deck.cards()
+            if c not in hand][:3]
+    if leads:
+        out.append((PassMove(who), "pass.not-allowed"))
+    for c in hand:
+        if c not in leads:
+            why = expected_lead_fault(phase, s, c, leads)
+            if why is not None:
+                out.append((LeadMove(who, c), why))
+    return out
+
+
+ReferenceMachine = machine()
+"""The machine for this package's engine; ``ReferenceMachine.TestCase`` runs it."""

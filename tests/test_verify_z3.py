@@ -1,0 +1,90 @@
+"""The z3 side of the verifier on the Michigan home profile (full 52-card deck).
+
+Expected values are worked out from the rules: 001 §03's deal (4 hands of 13
+with 3 players), the going-out rule (001 §06), and what a weak invariant
+must look like.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import pytest
+import z3
+
+from boodle.variants import load
+from boodle.verify.agreement import stops_states
+from boodle.verify.bmc import bmc
+from boodle.verify.concrete import ModelOracle
+from boodle.verify.induction import Prover, System, check_progress, prove
+from boodle.verify.invariants import Conjunct
+from boodle.verify.reduce import reduce
+from boodle.verify.run import _bound
+
+
+@pytest.fixture(scope="module")
+def michigan3() -> System:
+    return System(load("michigan"), 3)
+
+
+def test_every_property_of_michigan_is_proven_for_three_players(michigan3: System) -> None:
+    findings = prove(michigan3)
+    assert {f.prop for f in findings} == {"card conservation", "chip conservation",
+                                          "well-formedness", "progress", "termination"}
+    assert all(f.status == "proven" for f in findings), [
+        (f.check, f.prop, f.detail) for f in findings if f.status != "proven"]
+    assert michigan3.exact  # Michigan goes from the deal straight to play
+    assert len(michigan3.actions) == 52  # one per card: 001's rules have no pass
+
+
+def test_the_ranking_function_bounds_a_deal_by_hand(michigan3: System) -> None:
+    # 52 cards to 3 players and the widow: 13 each, so 39 start in players' hands; the deal
+    # ends when one player is out and the two others still hold a card: at most 37 plays.
+    assert "at most 37 moves per deal" in _bound(michigan3)
+    assert "at most 39 moves per deal" in _bound(System(load("michigan"), 4))  # 52 - 10 - 3
+
+
+def test_the_evaluator_reads_the_terms_as_z3_does(michigan3: System) -> None:
+    oracle = ModelOracle(michigan3)
+    variables = [*michigan3.state.flat(), *michigan3.state.ghosts.variables()]
+    states = stops_states(michigan3.ruleset, 3, seed=5)
+    for _ in range(15):
+        values = oracle.encode(next(states))
+        pairs = [(v, _literal(v, x)) for v, x in zip(variables, values, strict=True)]
+        env = oracle.evaluator.env(values)
+        for action, guard, _ in oracle.compiled[::7]:
+            term = z3.substitute(action.guard, *pairs)
+            assert z3.is_true(z3.simplify(term)) == guard(env), action.name
+
+
+def _literal(v: z3.ExprRef, x: object) -> z3.ExprRef:
+    if z3.is_bool(v):
+        return z3.BoolVal(bool(x))
+    if z3.is_real(v):
+        return z3.RealVal(str(x))
+    return z3.IntVal(int(x))  # type: ignore[call-overload]
+
+
+@dataclass
+class _Weakened(System):
+    """The invariant without "players hold cards": too weak to prove progress."""
+
+    @cached_property
+    def conjuncts(self) -> list[Conjunct]:
+        return [c for c in super().conjuncts if c.name != "players hold cards"]
+
+
+def test_a_weak_invariant_gives_an_unreachable_counterexample() -> None:
+    # Without "every player holds a card while the deal goes on", the seat to lead may hold
+    # nothing: z3 finds that state, but no deal reaches it (the first out ends the deal),
+    # which bounded model checking from the start of play confirms.
+    small = reduce(load("michigan"), 2, 3).ruleset
+    weak = _Weakened(small, 3)
+    f = check_progress(weak, Prover(weak))
+    assert f.status == "counterexample"
+    assert f.model is not None
+    to_lead = f.model["tomove"]
+    assert all(code != to_lead for code in f.model["loc"])  # the leader holds no card
+    found = bmc(weak, "deadlock", depth=4, budget=30)
+    assert not found.found and found.depth == 4
