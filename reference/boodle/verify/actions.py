@@ -266,7 +266,12 @@ def _leader(layout: Layout, after: SymState) -> Expr:
 
 
 def _hand_count(layout: Layout, loc: list[Expr], seat: int) -> Expr:
-    return z3.Sum([z3.If(layout.eq(x, seat), 1, 0) for x in loc])
+    """Cards in ``seat``'s hand; the 0/1 term of each card is built once and shared by every
+    action that leaves the card in place."""
+    def one(x: Expr) -> Expr:
+        return layout.memo(("one", x.get_id(), seat), lambda: z3.If(layout.eq(x, seat), 1, 0))
+
+    return z3.Sum([one(x) for x in loc])
 
 
 def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,

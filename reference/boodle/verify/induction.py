@@ -10,7 +10,8 @@ For one ruleset and player count (a :class:`System`):
   always against the full invariant;
 - :func:`check_progress`: Inv ∧ ¬over ⇒ some guard holds, split by step,
   seat to move and stopped suit;
-- :func:`check_ranking`: Inv ∧ guard_a ⇒ 0 ≤ r′ <lex r for every action.
+- :func:`check_ranking`: Inv ∧ guard_a ⇒ 0 ≤ r′ <lex r for every action;
+- :func:`check_exclusive`: guards that must exclude each other do.
 
 Each returns :class:`Finding` records: one per property, with the time
 spent, and for a failure the first counterexample (the pre-state as cards
@@ -34,8 +35,8 @@ from .invariants import CHIPS, Conjunct, axioms, conjuncts, exact_start, initial
 from .layout import FOLLOW, LEAD, Expr, Layout, SymState, fresh_ghosts, fresh_state
 from .mutation import NO_MUTATION, Mutation
 
-__all__ = ["Finding", "Prover", "System", "check_consecution", "check_init", "check_progress",
-           "check_ranking", "prove"]
+__all__ = ["Finding", "Prover", "System", "check_consecution", "check_exclusive", "check_init",
+           "check_progress", "check_ranking", "prove"]
 
 TIMEOUT_MS = 60_000
 """Per-query time limit; a query that runs out is reported ``unknown``, never ``proven``."""
@@ -247,6 +248,24 @@ def check_progress(system: System, prover: Prover) -> Finding:
     return f
 
 
+def check_exclusive(system: System, prover: Prover) -> Finding:
+    """Guards that must exclude each other do: a seat passes only when no card may be led
+    (spec §6.5), and during a run at most one card can be played (spec §6.2)."""
+    s = system.state
+    f = Finding("well-formedness", "exclusive guards")
+    cards = [a.guard for a in system.actions if a.kind == "card"]
+    cases = [("a follow and another follow", [s.step == FOLLOW, z3.AtLeast(*cards, 2)])]
+    cases += [("a pass and a lead", [a.guard, z3.Or(*cards)])
+              for a in system.actions if a.kind == "pass"]
+    for what, terms in cases:
+        t = time.perf_counter()
+        result, model = prover.query([*system.inv_s, *terms])
+        f.seconds += time.perf_counter() - t
+        f.queries += 1
+        _record(f, result, model, system, f"{what} are both allowed")
+    return f
+
+
 def _lex_less(layout: Layout, a: Action, s: SymState) -> Expr:
     """0 ≤ r′ and r′ <lex r; the change of H is summed over the moved cards only."""
     _, q = rank(layout, s)
@@ -279,4 +298,5 @@ def prove(system: System) -> list[Finding]:
     """Every symbolic check: init, consecution, progress, ranking (findings per property)."""
     prover = Prover(system)
     return [*check_init(system, prover), *check_consecution(system, prover),
-            check_progress(system, prover), check_ranking(system, prover)]
+            check_progress(system, prover), check_ranking(system, prover),
+            check_exclusive(system, prover)]

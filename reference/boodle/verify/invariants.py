@@ -196,16 +196,21 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
     return terms
 
 
+def _played(layout: Layout, x: Expr) -> Expr:
+    """``x`` is the code of a played card (one term per location term, shared)."""
+    n = layout.n
+    return layout.memo(("played", x.get_id()), lambda: z3.And(x >= n + 1, x <= 2 * n))
+
+
 def _follow(layout: Layout, s: SymState) -> list[Expr]:
     """During a run, ``cur`` is played and the seat to move holds its next card (spec §6.2)."""
-    n = layout.n
     cases = []
     for i in range(len(layout.cards)):
         nxt = layout.next_of(i)
         if nxt is None:
             continue
-        played = z3.And(s.loc[i] >= n + 1, s.loc[i] <= 2 * n)
-        cases.append(z3.And(s.cur == i, played, layout.eq(s.loc[nxt], s.tomove)))
+        cases.append(z3.And(s.cur == i, _played(layout, s.loc[i]),
+                            layout.eq(s.loc[nxt], s.tomove)))
     return [z3.Implies(s.step == FOLLOW, z3.Or(*cases))]
 
 

@@ -1,0 +1,94 @@
+"""Benchmark: how long ``boodle verify`` takes, variant by variant (issue 5; target < 60 s on one
+core for all built-in variants).
+
+Run from the repository root (``PYTHONPATH=reference`` or an installed boodle)::
+
+    python bench/verify_bench.py                   # every built-in variant, default bounds
+    python bench/verify_bench.py michigan rummoli  # some variants
+    python bench/verify_bench.py --json bench-verify.json
+
+It runs the same checks as ``boodle verify`` in one process (one core) and
+prints, per variant: CPU and wall seconds of the z3 proofs and of the
+exhaustive search, how many z3 systems were proved (variants sharing a
+stops phase, deck and board share one), the states searched and the states
+per second, then the totals against the target.  CPU time is the honest
+measure on a shared machine; wall time is printed too.  Not a unit test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reference"))
+
+from boodle.variants import builtin_names, load  # noqa: E402
+from boodle.verify.run import Options, Result, Subject, verify  # noqa: E402
+
+TARGET = 60.0
+"""Seconds for every built-in variant on one core (issue 5)."""
+
+
+def _measure(subject: Subject, options: Options, cache: dict[Any, list[Result]]
+             ) -> dict[str, Any]:
+    row: dict[str, Any] = {"variant": subject.name}
+    for method, opts in (("z3", Options(z3=True, exhaustive=False, players=options.players)),
+                         ("exhaustive", Options(z3=False, exhaustive=True,
+                                                players=options.players))):
+        cpu, wall = time.process_time(), time.perf_counter()
+        results = verify([subject], opts, cache)
+        row[f"{method} cpu"] = round(time.process_time() - cpu, 2)
+        row[f"{method} wall"] = round(time.perf_counter() - wall, 2)
+        row[f"{method} counterexamples"] = sum(r.status == "counterexample" for r in results)
+        if method == "exhaustive":
+            runs = {(r.players, r.deck): r.states for r in results if r.method == "exhaustive"}
+            row["states"] = sum(runs.values())
+            row["decks"] = sorted({deck for _, deck in runs})
+        else:
+            row["not proven"] = sorted({f"{r.players}p {r.prop}" for r in results
+                                        if r.method == "z3" and r.status != "proven"})
+    row["cpu"] = round(row["z3 cpu"] + row["exhaustive cpu"], 2)
+    row["states/s"] = round(row["states"] / row["exhaustive cpu"]) if row["exhaustive cpu"] else 0
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variants", nargs="*", help="default: every built-in variant")
+    parser.add_argument("--players", type=int, action="append")
+    parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    args = parser.parse_args(argv)
+    names = args.variants or builtin_names()
+    options = Options(players=tuple(args.players) if args.players else None)
+    cache: dict[Any, list[Result]] = {}
+    rows = []
+    print(f"{'variant':<28} {'z3 cpu':>8} {'exh cpu':>8} {'states':>9} {'states/s':>9}  wall")
+    for name in names:
+        row = _measure(Subject(name, load(name)), options, cache)
+        rows.append(row)
+        wall = row["z3 wall"] + row["exhaustive wall"]
+        print(f"{name:<28} {row['z3 cpu']:>8.1f} {row['exhaustive cpu']:>8.1f} "
+              f"{row['states']:>9,} {row['states/s']:>9,}  {wall:.1f}"
+              + (f"  not proven: {row['not proven']}" if row["not proven"] else ""), flush=True)
+    z3_cpu = sum(r["z3 cpu"] for r in rows)
+    ex_cpu = sum(r["exhaustive cpu"] for r in rows)
+    total = z3_cpu + ex_cpu
+    print(f"{'total':<28} {z3_cpu:>8.1f} {ex_cpu:>8.1f} {sum(r['states'] for r in rows):>9,}")
+    print(f"CPU {total:.1f} s for {len(rows)} variants (target {TARGET:.0f} s): "
+          + ("met" if total <= TARGET else f"missed by {total - TARGET:.0f} s")
+          + f"; z3 systems proved: {len(cache)}")
+    if args.json:
+        doc = {"machine": platform.platform(), "python": platform.python_version(),
+               "target seconds": TARGET, "cpu seconds": round(total, 2), "rows": rows}
+        args.json.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                             encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
