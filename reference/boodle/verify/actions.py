@@ -25,7 +25,7 @@ import z3
 
 from ..cards import Card
 from ..model import Section
-from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState
+from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, sum_of
 from .lead_terms import branches, lead_terms
 from .mutation import Mutation
 
@@ -90,6 +90,20 @@ class ChipTerms:
         if not self.mutation.drops_debit(reason):
             self._add(src, -a)
         self._add(dst, a)
+
+    def gather(self, payers: list[tuple[int, Expr, Expr]], dst: Account, reason: str) -> None:
+        """Each (seat, amount, when) pays ``amount`` into ``dst`` when ``when`` holds: the same
+        transfers as one :meth:`move` each, with the credits added to ``dst`` at once."""
+        paid = []
+        for seat, amount, when in payers:
+            if self.capped:
+                have = self.bal[seat]
+                amount = z3.If(have > 0, z3.If(amount < have, amount, have), 0)
+            a = self.amount(z3.If(when, amount, 0), reason)
+            if not self.mutation.drops_debit(reason):
+                self._add(("seat", seat), -a)
+            paid.append(a)
+        self._add(dst, z3.Sum(*paid))
 
     def _add(self, acct: Account, delta: Expr) -> None:
         kind, who = acct
@@ -218,8 +232,8 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr,
             when = claim_condition(layout, s, section, i, who, loc)
             if not z3.is_false(when):
                 chips.move(("section", k), ("seat", who), chips.sec[k], "claim", when)
-    out = _flag(chips, "out", z3.And(*[z3.Not(layout.eq(loc[j], who))
-                                       for j in range(len(loc)) if j != i]))
+    out = _flag(chips, "out", all_of([z3.Not(layout.eq(loc[j], who))
+                                      for j in range(len(loc)) if j != i]))
     nxt = layout.next_of(i)
     top_rank = layout.cards[i].rank == layout.ruleset.deck.top_rank
     top = nxt is None or (phase.stop_at_top and top_rank)
@@ -271,7 +285,7 @@ def _hand_count(layout: Layout, loc: list[Expr], seat: int) -> Expr:
     def one(x: Expr) -> Expr:
         return layout.memo(("one", x.get_id(), seat), lambda: z3.If(layout.eq(x, seat), 1, 0))
 
-    return z3.Sum([one(x) for x in loc])
+    return sum_of([one(x) for x in loc])
 
 
 def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
@@ -300,11 +314,13 @@ def _payments(layout: Layout, chips: ChipTerms, who: Expr, loc: list[Expr],
     """Each opponent pays ``per card`` chips per card left, unless excused (spec §7)."""
     rules = layout.phase.going_out
     excused_idx = [layout.index[c] for c in rules.excused if c in layout.index]
+    payers = []
     for k in range(layout.n):
         excused = z3.Or(*[layout.eq(loc[j], k) for j in excused_idx]) if excused_idx \
             else z3.BoolVal(False)
         amount = z3.If(excused, 0, rules.per_card * _hand_count(layout, loc, k))
-        chips.move(("seat", k), dst, amount, "going out", who != k)
+        payers.append((k, amount, who != k))
+    chips.gather(payers, dst, "going out")
 
 
 def _stop_bonus(layout: Layout, chips: ChipTerms, who: Expr) -> ChipTerms:
@@ -313,9 +329,8 @@ def _stop_bonus(layout: Layout, chips: ChipTerms, who: Expr) -> ChipTerms:
     if bonus is None:
         return chips
     if bonus.source == "each opponent":
-        for k in range(layout.n):
-            chips.move(("seat", k), ("seat", who), z3.RealVal(bonus.amount), "stop bonus",
-                       who != k)
+        chips.gather([(k, z3.RealVal(bonus.amount), who != k) for k in range(layout.n)],
+                     ("seat", who), "stop bonus")
         return chips
     k = layout.section_index(bonus.source)
     have = chips.sec[k]

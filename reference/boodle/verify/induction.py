@@ -4,10 +4,11 @@ For one ruleset and player count (a :class:`System`):
 
 - :func:`check_init`: Init ⇒ Inv, conjunct by conjunct;
 - :func:`check_consecution`: Inv ∧ guard_a ⇒ Inv′ for every action a.  Each
-  action is first tried with the cheap part of its guard and without the
-  heavy conjuncts (enough almost always); only if that fails is the query
-  repeated with the whole invariant and guard, so a counterexample is
-  always against the full invariant;
+  group of conjuncts is first tried with only the conjuncts it needs, the
+  core of the guard and the parts of the goal the action changes (enough
+  almost always); only if that fails is the query repeated with the whole
+  invariant and guard, so a counterexample is always against the full
+  invariant;
 - :func:`check_progress`: Inv ∧ ¬over ⇒ some guard holds, split by step,
   seat to move and stopped suit;
 - :func:`check_ranking`: Inv ∧ guard_a ⇒ 0 ≤ r′ <lex r for every action;
@@ -31,7 +32,7 @@ import z3
 
 from ..model import Ruleset
 from .actions import Action, actions
-from .invariants import CHIPS, Conjunct, axioms, conjuncts, exact_start, initial, rank
+from .invariants import CHIPS, Conjunct, axioms, conjuncts, exact_start, initial, pass_measure
 from .layout import FOLLOW, LEAD, Expr, Layout, SymState, fresh_ghosts, fresh_state
 from .mutation import NO_MUTATION, Mutation
 
@@ -193,19 +194,21 @@ def check_consecution(system: System, prover: Prover) -> list[Finding]:
     found = {c.prop: Finding(c.prop, "consecution") for c in system.conjuncts}
     groups: dict[str, list[Conjunct]] = {}
     for c in system.conjuncts:
-        groups.setdefault(c.group if not c.heavy else f"heavy {c.name}", []).append(c)
+        groups.setdefault(c.group, []).append(c)
     for a in system.actions:
         for key, members in groups.items():
             t = time.perf_counter()
-            todo = members
-            if not key.startswith("heavy"):
+            needs = {n for c in members for n in c.needs}
+            hyps = [p for name in sorted(needs) for p in system.pre_parts[name]]
+            defs = a.definitions if key == CHIPS else a.flags
+            guard = a.guard if any(c.heavy for c in members) else a.core
+            if _vacuous(system, prover, members, a, [*hyps, guard, *defs]):
+                goal = []
+            else:
                 goal = [p for c in members for p in _changed(system, c, a.post)]
-                needs = {n for c in members for n in c.needs}
-                hyps = [p for name in sorted(needs) for p in system.pre_parts[name]]
-                defs = a.definitions if key == CHIPS else a.flags
-                result, _ = prover.query([*hyps, a.core, *defs, z3.Not(z3.And(*goal))]) \
-                    if goal else (z3.unsat, None)
-                todo = [] if result == z3.unsat else members
+            result, _ = prover.query([*hyps, guard, *defs, z3.Not(z3.And(*goal))]) \
+                if goal else (z3.unsat, None)
+            todo = [] if result == z3.unsat else members
             spent = (time.perf_counter() - t) / len(members)
             for c in members:
                 found[c.prop].seconds += spent
@@ -213,6 +216,17 @@ def check_consecution(system: System, prover: Prover) -> list[Finding]:
             for c in todo:
                 _full_query(system, prover, found[c.prop], a, c)
     return list(found.values())
+
+
+def _vacuous(system: System, prover: Prover, members: list[Conjunct], a: Action,
+             assumptions: list[Expr]) -> bool:
+    """Whether every conjunct of ``members`` holds trivially after ``a`` (its ``only_when``
+    cannot hold there), decided without building its parts."""
+    if not all(c.only_when is not None for c in members):
+        return False
+    when = [c.only_when(system.layout, a.post) for c in members if c.only_when is not None]
+    result, _ = prover.query([*assumptions, z3.Or(*when)])
+    return bool(result == z3.unsat)
 
 
 def _full_query(system: System, prover: Prover, f: Finding, a: Action, c: Conjunct) -> None:
@@ -268,8 +282,7 @@ def check_exclusive(system: System, prover: Prover) -> Finding:
 
 def _lex_less(layout: Layout, a: Action, s: SymState) -> Expr:
     """0 ≤ r′ and r′ <lex r; the change of H is summed over the moved cards only."""
-    _, q = rank(layout, s)
-    _, q2 = rank(layout, a.post)
+    q, q2 = pass_measure(layout, s), pass_measure(layout, a.post)
     d_held = z3.Sum([z3.If(a.post.loc[i] < layout.n, 1, 0) - z3.If(s.loc[i] < layout.n, 1, 0)
                      for i in a.moved]) if a.moved else z3.IntVal(0)
     return z3.And(q2 >= 0, z3.Or(d_held < 0, z3.And(d_held == 0, q2 < q)))

@@ -25,7 +25,7 @@ import z3
 
 from ..dealing import deal_order
 from ..model import HoldingPhase, PokerPhase
-from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState
+from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, any_of
 from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
 
 __all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
@@ -39,8 +39,11 @@ class Conjunct:
     (one per card, per seat …), so that a proof about an action only needs
     the parts the action changes.  ``needs``: the conjuncts assumed when
     proving it is preserved; ``group``: conjuncts of one group are proved in
-    one query; ``heavy``: proving it needs the whole invariant and the full
-    guard (the others are tried first with ``needs`` and the action's core).
+    one query; ``heavy``: its first try takes the action's full guard (what a
+    pass needs: that the passer had no lead), not only its core;
+    ``only_when``: a cheap term outside which every part holds trivially (a
+    part is an implication from it), so an action after which it cannot hold
+    preserves the conjunct without its parts being built.
     """
 
     name: str
@@ -49,6 +52,7 @@ class Conjunct:
     needs: tuple[str, ...] = ()
     group: str = ""
     heavy: bool = False
+    only_when: Callable[[Layout, SymState], Expr] | None = None
 
     def term(self, layout: Layout, s: SymState) -> Expr:
         """The conjunct at state ``s``."""
@@ -211,12 +215,12 @@ def _follow(layout: Layout, s: SymState) -> list[Expr]:
             continue
         cases.append(z3.And(s.cur == i, _played(layout, s.loc[i]),
                             layout.eq(s.loc[nxt], s.tomove)))
-    return [z3.Implies(s.step == FOLLOW, z3.Or(*cases))]
+    return [z3.Implies(s.step == FOLLOW, any_of(cases))]
 
 
 def _live(layout: Layout, s: SymState) -> list[Expr]:
     """While the deal goes on, every player holds a card (spec §7: the first out ends it)."""
-    return [z3.Implies(s.step != OVER, z3.Or(*[layout.eq(x, p) for x in s.loc]))
+    return [z3.Implies(s.step != OVER, any_of([layout.eq(x, p) for x in s.loc]))
             for p in range(layout.n)]
 
 
@@ -226,15 +230,20 @@ def _leader(layout: Layout, s: SymState) -> list[Expr]:
     return [z3.Implies(s.step == LEAD, z3.Or(s.tomove == seat, s.tomove == seat - layout.n))]
 
 
+def _passing(layout: Layout, s: SymState) -> Expr:
+    """A round of passes is under way (before any flip)."""
+    return z3.And(z3.Not(s.flipped), s.step == LEAD, s.passes >= 1)
+
+
 def _passed(layout: Layout, s: SymState) -> list[Expr]:
     """Every seat that passed since the last card had no lead the rule allows (spec §6.5)."""
     n = layout.n
     terms = []
-    for k in range(1, n):
-        for j in range(n):
-            seen = z3.And(z3.Not(s.flipped), s.step == LEAD, s.passes >= k,
-                          s.tomove == (j + k) % n)
-            terms.append(z3.Implies(seen, z3.Not(has_option(layout, s, j))))
+    for j in range(n):
+        none = z3.Not(has_option(layout, s, j))
+        for k in range(1, n):
+            seen = z3.And(_passing(layout, s), s.passes >= k, s.tomove == (j + k) % n)
+            terms.append(z3.Implies(seen, none))
     return terms
 
 
@@ -267,9 +276,20 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
                  (*_BASE, "leader named by the rule"), LEADER),
     ]
     if layout.phase.fallback.kind == "pass":
-        out += [Conjunct("passers had no lead", "termination", _passed, heavy=True),
-                Conjunct("after a flip nobody passes", "termination", _flipped, heavy=True)]
+        passed = ("passers had no lead", *_BASE)
+        out += [Conjunct("passers had no lead", "termination", _passed, passed, "passed",
+                         heavy=True, only_when=_passing),
+                Conjunct("after a flip nobody passes", "termination", _flipped,
+                         ("after a flip nobody passes", *passed), "flipped", heavy=True,
+                         only_when=lambda layout, s: s.flipped)]
     return out
+
+
+def pass_measure(layout: Layout, s: SymState) -> Expr:
+    """Q, the second component of :func:`rank`."""
+    if layout.phase.fallback.kind != "pass":
+        return z3.IntVal(0)
+    return z3.If(s.flipped, 0, layout.n + 1) + (layout.n - s.passes)
 
 
 def rank(layout: Layout, s: SymState) -> tuple[Expr, Expr]:

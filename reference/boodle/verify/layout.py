@@ -22,7 +22,7 @@ widow or out of play when play starts.  Cards are indexed in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
@@ -32,7 +32,8 @@ import z3
 from ..cards import SUIT_COLOUR, Card
 from ..model import Ruleset, Section, StopsPhase
 
-__all__ = ["FOLLOW", "LEAD", "NONE", "OVER", "Ghosts", "Layout", "SymState", "fresh_state"]
+__all__ = ["FOLLOW", "LEAD", "NONE", "OVER", "Ghosts", "Layout", "SymState", "all_of", "any_of",
+           "fresh_state", "sum_of"]
 
 LEAD, FOLLOW, OVER = 0, 1, 2
 """The ``step`` codes (the engine's ``"lead"``, ``"follow"``, ``"over"``)."""
@@ -42,6 +43,38 @@ NONE = -1
 
 Expr = Any
 """A z3 expression (z3 ships no type information)."""
+
+
+def _array(args: Sequence[Expr]) -> Any:
+    arr = (z3.Ast * len(args))()
+    for k, a in enumerate(args):
+        arr[k] = a.as_ast()
+    return arr
+
+
+def any_of(args: Sequence[Expr]) -> Expr:
+    """``Or(*args)`` (false when empty), built in one call: z3's Python ``Or`` checks every
+    argument in Python, which dominates building the model's large disjunctions."""
+    if not args:
+        return z3.BoolVal(False)
+    ctx = args[0].ctx
+    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(args), _array(args)), ctx)
+
+
+def all_of(args: Sequence[Expr]) -> Expr:
+    """``And(*args)`` (true when empty), built in one call (see :func:`any_of`)."""
+    if not args:
+        return z3.BoolVal(True)
+    ctx = args[0].ctx
+    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(args), _array(args)), ctx)
+
+
+def sum_of(args: Sequence[Expr]) -> Expr:
+    """The sum of integer terms (0 when empty), built in one call (see :func:`any_of`)."""
+    if not args:
+        return z3.IntVal(0)
+    ctx = args[0].ctx
+    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(args), _array(args)), ctx)
 
 
 @dataclass(frozen=True)

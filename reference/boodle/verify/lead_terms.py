@@ -17,7 +17,7 @@ import z3
 from ..cards import SUIT_COLOUR
 from ..leads import LEFT_LOWEST
 from ..model import SUIT_SCOPES, LeadRule
-from .layout import Expr, Layout, SymState
+from .layout import Expr, Layout, SymState, any_of
 
 __all__ = ["Branch", "LeadTerms", "branches", "lead_terms", "leader_now"]
 
@@ -188,14 +188,14 @@ def options_of(layout: Layout, s: SymState, rules: list[Branch], seat: Expr) -> 
 
 def has_option(layout: Layout, s: SymState, seat: Expr) -> Expr:
     """Whether ``seat`` has some option under the rule in force (used by the pass invariant)."""
-    return z3.Or(*options_of(layout, s, rule_branches(layout, s), seat))
+    return any_of(options_of(layout, s, rule_branches(layout, s), seat))
 
 
 def lead_terms(layout: Layout, s: SymState) -> LeadTerms:
     """The :class:`LeadTerms` of the seat to move in ``s``."""
     seat = s.tomove
     main = options_of(layout, s, rule_branches(layout, s), seat)
-    any_main = z3.Or(*main)
+    any_main = any_of(main)
     fb = layout.phase.fallback
     if fb.kind == "lead" and fb.rule is not None:
         ok = {k: suit_allowed(layout, s, fb.rule, k) for k in range(len(layout.suits))}
