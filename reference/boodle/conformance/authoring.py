@@ -15,6 +15,7 @@ Seats are letters (A = seat 0).  Moves: ``lead A 9♦``, ``play C 10♦``,
 ``claim B Q♦ 4``                           a section taken
 ``pass A``                                 a pass (its reason text is never compared)
 ``penalty A kitty 1`` / ``penalty A B 1``  a "cannot lead" penalty to a section / a seat
+``penalty A B 1 not-lowest``               a "lead not lowest" penalty
 ``bonus A kitty 1`` / ``bonus A B 1``      a stop bonus to A, from a section / a seat
 ``flip``                                   the colour flips after a round of passes
 ``out B``                                  B goes out
@@ -64,8 +65,10 @@ def _amount(word: str) -> int | str:
     return value if isinstance(value, int) else word
 
 
-def move(text: str) -> Json:
-    """``lead A 9♦`` → ``{"move": "lead", "seat": 0, "card": "9♦"}``."""
+def move(text: str | Mapping[str, Any]) -> Json:
+    """``lead A 9♦`` → ``{"move": "lead", "seat": 0, "card": "9♦"}`` (a JSON move as given)."""
+    if not isinstance(text, str):
+        return dict(text)
     w = text.split()
     if w[0] == "pass" and len(w) == 2:
         return {"move": "pass", "seat": _seat(w[1])}
@@ -107,7 +110,8 @@ def event(text: str) -> Json:
         return {"kind": "pass", "seat": _seat(w[1])}
     if k == "penalty":
         body = _transfer("penalty", {"seat": _seat(w[1])}, _account(w[2]), w[3], "penalty")
-        return {"kind": "penalty", "seat": _seat(w[1]), "fault": "cannot lead",
+        fault = "lead not lowest" if w[4:] == ["not-lowest"] else "cannot lead"
+        return {"kind": "penalty", "seat": _seat(w[1]), "fault": fault,
                 **{f: body[f] for f in ("from", "to", "amount", "reason")}}
     if k == "bonus":
         body = _transfer("stop-bonus", _account(w[2]), {"seat": _seat(w[1])}, w[3], "stop bonus")

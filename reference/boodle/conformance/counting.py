@@ -62,9 +62,12 @@ class _Walker:
 
 
 def count(ruleset: Ruleset, state: DealState, engine: Engine = REFERENCE,
-          budget: int = DEFAULT_BUDGET) -> Count:
-    """Count from ``state`` (see the module docstring); raises :class:`CountTooBig`."""
-    walker = _Walker(ruleset, engine, budget)
+          budget: int | None = None) -> Count:
+    """Count from ``state`` (see the module docstring); raises :class:`CountTooBig`.
+
+    ``budget``: most states to visit (default :data:`DEFAULT_BUDGET`, read at the call).
+    """
+    walker = _Walker(ruleset, engine, DEFAULT_BUDGET if budget is None else budget)
     moves = engine.legal(ruleset, state)
     if not moves:
         return Count(1, 1, ())
