@@ -28,13 +28,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reference"))
 
 from boodle.variants import builtin_names, load  # noqa: E402
-from boodle.verify.run import Options, Result, Subject, verify  # noqa: E402
+from boodle.verify.run import Options, Subject, verify  # noqa: E402
 
 TARGET = 60.0
 """Seconds for every built-in variant on one core (issue 5)."""
 
 
-def _measure(subject: Subject, options: Options, cache: dict[Any, list[Result]]
+def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]]
              ) -> dict[str, Any]:
     row: dict[str, Any] = {"variant": subject.name}
     for method, opts in (("z3", Options(z3=True, exhaustive=False, players=options.players)),
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = args.variants or builtin_names()
     options = Options(players=tuple(args.players) if args.players else None)
-    cache: dict[Any, list[Result]] = {}
+    cache: dict[Any, list[Any]] = {}
     rows = []
     print(f"{'variant':<28} {'z3 cpu':>8} {'exh cpu':>8} {'states':>9} {'states/s':>9}  wall")
     for name in names:

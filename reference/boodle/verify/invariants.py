@@ -197,6 +197,8 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
     ]
     if layout.phase.fallback.kind != "pass":
         terms += [s.passes == 0, z3.Not(s.flipped)]
+    elif layout.phase.all_pass == "end without winner":
+        terms.append(z3.Not(s.flipped))  # an all-pass ends the deal: no colour ever flips
     return terms
 
 
@@ -277,11 +279,12 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
     ]
     if layout.phase.fallback.kind == "pass":
         passed = ("passers had no lead", *_BASE)
-        out += [Conjunct("passers had no lead", "termination", _passed, passed, "passed",
-                         heavy=True, only_when=_passing),
-                Conjunct("after a flip nobody passes", "termination", _flipped,
-                         ("after a flip nobody passes", *passed), "flipped", heavy=True,
-                         only_when=lambda layout, s: s.flipped)]
+        out.append(Conjunct("passers had no lead", "termination", _passed, passed, "passed",
+                            heavy=True, only_when=_passing))
+        if layout.phase.all_pass != "end without winner":
+            out.append(Conjunct("after a flip nobody passes", "termination", _flipped,
+                                ("after a flip nobody passes", "players hold cards", *passed),
+                                "flipped", heavy=True, only_when=lambda layout, s: s.flipped))
     return out
 
 

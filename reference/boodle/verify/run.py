@@ -7,8 +7,9 @@ that player count (unbounded, full deck), **checked** when the exhaustive
 search saw every reachable state of the reduced deck, a
 **counterexample** when either found one, **unknown** when a z3 query ran
 out of time, and **not covered** when a method cannot model the variant
-(said with the reason).  Systems that only differ by names, labels or
-session figures are proved once (:func:`_key`).
+(said with the reason).  Rulesets whose stops phase, deck and board are the
+same (names, labels, antes and the stages before play aside) share their
+step-by-step proofs (:func:`_key`); Init is checked for each.
 """
 
 from __future__ import annotations
@@ -17,12 +18,21 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..model import PlayerRange, Ruleset, SessionSpec, StopsPhase
+from ..model import Ruleset, StopsPhase
 from ..support import pending_features
 from .bmc import BmcResult, bmc
 from .cex import model_state_json, model_state_lines, model_steps_lines
 from .explicit import ExplicitResult, check_deals
-from .induction import Finding, System, prove
+from .induction import (
+    Finding,
+    Prover,
+    System,
+    check_consecution,
+    check_exclusive,
+    check_init,
+    check_progress,
+    check_ranking,
+)
 from .invariants import exact_start
 from .mutation import NO_MUTATION, Mutation
 from .reduce import ReductionError, reduce
@@ -108,25 +118,26 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
 
 
 def _key(subject: Subject, n: int) -> tuple[Any, ...]:
-    """Two subjects with equal keys have the same z3 system (names and labels aside)."""
+    """Two subjects with equal keys step alike in the stops phase (names, labels, antes and
+    the stages before play aside): their consecution, progress, ranking and exclusivity
+    findings are the same.  Init is checked per subject."""
     rs = subject.ruleset
     board = tuple(replace(s, label="") for s in rs.board)
-    phases = tuple(replace(p, label="") for p in rs.phases)
-    plain = replace(rs, name="", title="", about="", sources=(), version=1, base=None,
-                    players=PlayerRange(n, n), board=board, phases=phases,
-                    session=replace(SessionSpec(), negative=rs.session.negative))
-    return plain, n, subject.mutation
+    stops = tuple(replace(p, label="") for p in rs.phases if isinstance(p, StopsPhase))
+    return (rs.deck, board, stops, rs.session.negative, rs.deal.trumps, rs.chips, n,
+            subject.mutation)
 
 
 @dataclass
 class _Run:
     options: Options
-    cache: dict[tuple[Any, ...], list[Result]] = field(default_factory=dict)
+    cache: dict[tuple[Any, ...], list[Finding]] = field(default_factory=dict)
 
 
 def verify(subjects: list[Subject], options: Options = Options(),
-           cache: dict[tuple[Any, ...], list[Result]] | None = None) -> list[Result]:
-    """Every check on every subject; see the module docstring."""
+           cache: dict[tuple[Any, ...], list[Finding]] | None = None) -> list[Result]:
+    """Every check on every subject; see the module docstring.  ``cache`` keeps the z3
+    findings shared by subjects that step alike (:func:`_key`) across calls."""
     run = _Run(options, {} if cache is None else cache)
     out: list[Result] = []
     for subject in subjects:
@@ -168,13 +179,15 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
     if not any(isinstance(p, StopsPhase) for p in rs.phases):
         return [Result(subject.name, n, p, "z3", "not covered", "no stops phase")
                 for p in PROPERTIES[:5]]
-    key = _key(subject, n)
-    if key in run.cache:
-        return [replace(r, variant=subject.name, detail=r.detail, seconds=0.0)
-                for r in run.cache[key]]
     system = System(rs, n, subject.mutation)
+    prover = Prover(system)
     t = time.perf_counter()
-    findings = prove(system)
+    findings = check_init(system, prover)
+    key = _key(subject, n)
+    if key not in run.cache:
+        run.cache[key] = [*check_consecution(system, prover), check_progress(system, prover),
+                          check_ranking(system, prover), check_exclusive(system, prover)]
+    findings += [replace(f) for f in run.cache[key]]
     spent = time.perf_counter() - t
     merged = _merge(findings)
     _distrust(findings, merged)
@@ -196,7 +209,6 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
     for r in out:
         if r.prop == "termination" and r.status == "proven":
             r.detail += f"; {_bound(system)}"
-    run.cache[key] = out
     return out
 
 
