@@ -305,3 +305,13 @@ def test_sale_without_price_is_refused() -> None:
     err = error_of(BASE.replace("  session {", "  widow sale { offer: sale unseen }\n  session {"))
     assert (err.span.line, err.span.column) == (22, 16)
     assert err.message == "a widow sale needs a price"
+
+
+def test_a_written_going_out_line_pays_per_card_only_when_it_says_so() -> None:
+    # spec §7: the payment per card comes from the 'N per card' clause; a line without it
+    # pays nothing per card (the default 1 per card applies only when no line is written).
+    without = load_text(BASE.replace(", 1 per card to winner", ""), "t.boodle")
+    assert without.phases[0].going_out.per_card == 0
+    assert without.phases[0].going_out.takes == ("kitty",)
+    with_clause = load_text(BASE, "t.boodle")
+    assert with_clause.phases[0].going_out.per_card == 1

@@ -153,3 +153,25 @@ def test_play_text_trace_ends_with_the_ledger(capsys: pytest.CaptureFixture[str]
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-2].strip().startswith("board:")
     assert lines[-1].strip().startswith("ledger:")
+
+
+def test_check_of_a_house_rule_over_a_stripped_deck_lists_its_changes(
+    write, capsys: pytest.CaptureFixture[str]  # type: ignore[no-untyped-def]
+) -> None:
+    # pope-joan removes 8♦: the diff must still print (it once crashed sorting removed cards)
+    path = write("pj.boodle", "variant pj extends pope-joan {\n  players 3 to 6\n}\n")
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "changes from pope-joan:" in out
+    assert "players: 3 to 8 → 3 to 6" in out  # pope-joan.boodle says players 3 to 8
+
+
+def test_play_hint_names_the_nearest_allowed_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "michigan", "--players", "9", "--seed", "1"]) == 1
+    assert "hint: try --players 8" in capsys.readouterr().err
+
+
+def test_a_bad_output_path_is_an_error_not_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["docs", "build", "--out", "/proc/no-such-dir/x"])
+    assert status == 1
+    assert "internal error" not in capsys.readouterr().err

@@ -755,7 +755,8 @@ class _Builder:
         takes: list[str] = []
         excused: list[Card] = []
         unless: list[tuple[str, str]] = []
-        fields: dict[str, Any] = {"ends_deal": False, "span": clause.span}
+        # spec §7: a written line pays per card only with its 'N per card' clause
+        fields: dict[str, Any] = {"ends_deal": False, "per_card": 0, "span": clause.span}
         for part in clause.value:
             if part.key == "ends":
                 fields["ends_deal"] = True

@@ -35,6 +35,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_RULES
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:
+        print("boodle: interrupted", file=sys.stderr)
+        return 130
+    except (OSError, UnicodeError) as exc:  # a path or file the user named
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_RULES
     except Exception as exc:  # a bug of ours, never the user's fault
         print(f"boodle: internal error: {type(exc).__name__}: {exc}\n"
               "This is a bug in boodle; please report it with the command you ran.",
@@ -162,6 +168,11 @@ def _print_changes(ruleset: Ruleset, target: str) -> int:
     return 0
 
 
+def _nearest(players: int, ruleset: Ruleset) -> int:
+    """The allowed player count nearest to ``players``."""
+    return min(max(players, ruleset.players.low), ruleset.players.high)
+
+
 def _summary(ruleset: Ruleset) -> str:
     players = f"players {ruleset.players.low}-{ruleset.players.high}"
     return f"{players:<14} sections {len(ruleset.board):<3} phases {len(ruleset.phases)}"
@@ -225,7 +236,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise BoodleError(
             f"{ruleset.name} is for {ruleset.players.low} to {ruleset.players.high} players, "
             f"not {args.players}",
-            hint=f"try --players {ruleset.players.low}",
+            hint=f"try --players {_nearest(args.players, ruleset)}",
         )
     if args.deals is not None and args.deals < 1:
         raise BoodleError("--deals must be at least 1")

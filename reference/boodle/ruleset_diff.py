@@ -70,8 +70,9 @@ def rule_lines(r: Ruleset) -> dict[str, str]:
         "chips": r.chips,
         "deck: suits": " ".join(r.deck.suits),
         "deck: ranks": " ".join(r.deck.ranks),
-        "deck: remove": ", ".join(str(c) for c in sorted(r.deck.removed,
-                                                          key=r.deck.cards().index)) or "none",
+        "deck: remove": ", ".join(str(c) for c in sorted(
+            r.deck.removed, key=lambda c: (r.deck.suits.index(c.suit), r.deck.rank_index(c))))
+        or "none",
     }
     lines.update({f"board: {s.name}": _section(s) for s in r.board})
     d = r.deal
