@@ -192,6 +192,7 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
         @initialize(name=names, house=st.sampled_from(sorted(HOUSE_RULES)),
                     seed=st.integers(0, 2**32 - 1), data=st.data())
         def start(self, name: str, house: str, seed: int, data: st.DataObject) -> None:
+            """Draw a variant, a house rule, a player count and a seed; deal the first deal."""
             from .variants import load
 
             rs = HOUSE_RULES[house](load(name))

@@ -63,14 +63,17 @@ class _Mapper:
         self.images: dict[Card, Card] = {}
 
     def suit(self, suit: str) -> str:
+        """The kept suit ``suit`` maps to (rule 2)."""
         if suit in self.suits:
             return suit
         return self.suits[self.deck.suits.index(suit) % len(self.suits)]
 
     def rank(self, rank: str) -> str:
+        """The kept rank ``rank`` maps to before any clash (rule 2)."""
         return rank if rank in self.ranks else self.ranks[0]
 
     def card(self, card: Card) -> Card:
+        """The image of a named card: the same card each time, distinct from the others."""
         if card in self.images:
             return self.images[card]
         used = set(self.images.values())
@@ -89,6 +92,7 @@ class _Mapper:
         return [Card(self.ranks[i], s) for s in suits for i in order]
 
     def rank_set(self, ranks: tuple[str, ...], what: str) -> tuple[str, ...]:
+        """The images of a section's ranks, distinct (rule 3); raises :class:`ReductionError`."""
         if len(ranks) > len(self.ranks):
             raise ReductionError(f"{what} needs {len(ranks)} ranks; the reduced deck has "
                                  f"{len(self.ranks)}")
