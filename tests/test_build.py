@@ -315,3 +315,12 @@ def test_a_written_going_out_line_pays_per_card_only_when_it_says_so() -> None:
     assert without.phases[0].going_out.takes == ("kitty",)
     with_clause = load_text(BASE, "t.boodle")
     assert with_clause.phases[0].going_out.per_card == 1
+
+
+def test_forfeit_boodles_is_read() -> None:
+    # spec §6.8: 'forfeit boodles' must reach the model (Lark drops anonymous keywords)
+    rule = "    penalty: lead not lowest, pay 1 to each opponent{}\n"
+    text = BASE.replace("    if none:", rule.format(", forfeit boodles") + "    if none:")
+    assert load_text(text, "t.boodle").phases[0].penalties[0].forfeit_boodles is True
+    text = BASE.replace("    if none:", rule.format("") + "    if none:")
+    assert load_text(text, "t.boodle").phases[0].penalties[0].forfeit_boodles is False
