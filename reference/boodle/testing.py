@@ -21,7 +21,7 @@ Invariants after every step: the chips of seats and sections add up to the
 session's total and no section is negative (spec §9), and every card of the
 deck is in exactly one place with the hand counts right (spec §2).
 
-Needs Hypothesis (``pip install 'boodle[test]'``).
+Needs Hypothesis (``pip install 'boodle[testing]'``; the ``test`` extra has it too).
 """
 
 from __future__ import annotations
