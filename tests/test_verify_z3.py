@@ -88,3 +88,21 @@ def test_a_weak_invariant_gives_an_unreachable_counterexample() -> None:
     assert all(code != to_lead for code in f.model["loc"])  # the leader holds no card
     found = bmc(weak, "deadlock", depth=4, budget=30)
     assert not found.found and found.depth == 4
+
+
+def test_a_rule_the_model_lacks_is_not_covered_never_proven() -> None:
+    from dataclasses import replace
+
+    from boodle.model import Penalty
+    from boodle.verify.run import Options, Subject, verify
+
+    rs = load("michigan")
+    phase = rs.phases[0]
+    fined = replace(rs, name="fined", phases=(replace(  # type: ignore[arg-type]
+        phase, penalties=(Penalty("lead not lowest", 1, "kitty"),)),))
+    results = verify([Subject("fined", fined)], Options(players=(3,)))
+    symbolic = [r for r in results if r.method == "z3"]
+    assert symbolic and all(r.status == "not covered" for r in symbolic)
+    assert "penalty: lead not lowest" in symbolic[0].detail
+    # the engine plays it, so the exhaustive search still covers it
+    assert all(r.status == "checked" for r in results if r.method == "exhaustive")

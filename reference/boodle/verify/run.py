@@ -38,7 +38,7 @@ from .mutation import NO_MUTATION, Mutation
 from .reduce import ReductionError, reduce
 from .wellformed import session_end, well_formed
 
-__all__ = ["PROPERTIES", "Options", "Result", "Subject", "symbolic_gaps", "verify"]
+__all__ = ["PROPERTIES", "Options", "Result", "Subject", "symbolic_gaps", "unmodelled", "verify"]
 
 PROPERTIES = ("chip conservation", "card conservation", "termination", "progress",
               "well-formedness", "session end")
@@ -117,6 +117,21 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
     return gaps
 
 
+def unmodelled(ruleset: Ruleset) -> list[str]:
+    """Rules of the stops phase the z3 model does not have (the engine may play them): z3
+    reports the variant "not covered" rather than prove something about another game."""
+    out = []
+    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
+    if len(stops) > 1:
+        out.append("several stops phases")
+    for p in stops:
+        if any(pen.fault == "lead not lowest" for pen in p.penalties):
+            out.append("penalty: lead not lowest (leads accepted with a fine, forfeited boodles)")
+        if not p.going_out.ends_deal:
+            out.append("going out without ending the deal")
+    return out
+
+
 def _key(subject: Subject, n: int) -> tuple[Any, ...]:
     """Two subjects with equal keys step alike in the stops phase (names, labels, antes and
     the stages before play aside): their consecution, progress, ranking and exclusivity
@@ -178,6 +193,11 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
     rs = subject.ruleset
     if not any(isinstance(p, StopsPhase) for p in rs.phases):
         return [Result(subject.name, n, p, "z3", "not covered", "no stops phase")
+                for p in PROPERTIES[:5]]
+    lacking = [*pending_features(rs), *unmodelled(rs)]
+    if lacking:  # never "proven" about a game other than the engine's
+        return [Result(subject.name, n, p, "z3", "not covered",
+                       "the z3 model does not have " + ", ".join(lacking))
                 for p in PROPERTIES[:5]]
     system = System(rs, n, subject.mutation)
     prover = Prover(system)
