@@ -18,7 +18,7 @@ from itertools import islice
 
 import pytest
 
-from boodle.model import Ruleset, StopsPhase
+from boodle.model import Penalty, Ruleset, StopsPhase
 from boodle.testing import playable_variants
 from boodle.variants import load
 from boodle.verify.agreement import disagreements, playable_ruleset, stops_states
@@ -60,6 +60,18 @@ OTHERS = [n for n in playable_variants() if n != "michigan"]
 def test_each_variant_agrees_on_sampled_states(name: str) -> None:
     players = min(max(4, load(name).players.low), load(name).players.high)
     assert _agree(name, players, 100) == 100
+
+
+def test_fined_leads_and_forfeits_agree() -> None:
+    # spec §6.8 (not in a built-in variant): fined leads, forfeited boodles, a pass penalty
+    rs = load("michigan-classic")
+    phase = rs.phases[0]
+    assert isinstance(phase, StopsPhase)
+    fined = replace(rs, phases=(replace(phase, penalties=(
+        Penalty("lead not lowest", 1, "each opponent", True), Penalty("cannot lead", 1, "A♥"))),))
+    oracle = ModelOracle(System(fined, 4))
+    for state in islice(stops_states(fined, 4, 5), 600):
+        assert disagreements(oracle, fined, state) == []
 
 
 def test_a_different_model_is_caught() -> None:

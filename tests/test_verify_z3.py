@@ -93,16 +93,31 @@ def test_a_weak_invariant_gives_an_unreachable_counterexample() -> None:
 def test_a_rule_the_model_lacks_is_not_covered_never_proven() -> None:
     from dataclasses import replace
 
-    from boodle.model import Penalty
+    from boodle.model import GoingOut
     from boodle.verify.run import Options, Subject, verify
 
     rs = load("michigan")
     phase = rs.phases[0]
-    fined = replace(rs, name="fined", phases=(replace(  # type: ignore[arg-type]
-        phase, penalties=(Penalty("lead not lowest", 1, "kitty"),)),))
-    results = verify([Subject("fined", fined)], Options(players=(3,)))
+    # going out without ending the deal: no source describes it; neither model nor engine
+    # plays it (spec §7)
+    on = replace(rs, name="on", phases=(replace(  # type: ignore[arg-type]
+        phase, going_out=GoingOut(ends_deal=False, takes=("kitty",))),))
+    results = verify([Subject("on", on)], Options(players=(3,)))
     symbolic = [r for r in results if r.method == "z3"]
     assert symbolic and all(r.status == "not covered" for r in symbolic)
-    assert "penalty: lead not lowest" in symbolic[0].detail
-    # the engine plays it, so the exhaustive search still covers it
-    assert all(r.status == "checked" for r in results if r.method == "exhaustive")
+    assert "going out without ending the deal" in symbolic[0].detail
+    assert all(r.status == "not covered" for r in results if r.method == "exhaustive")
+
+
+def test_fined_leads_are_modelled_and_proven() -> None:
+    # spec §6.8: a lead that is not the lowest is accepted with a fine, and the leader
+    # forfeits further boodles; the model has both, and the invariant still holds
+    from dataclasses import replace
+
+    from boodle.model import Penalty
+
+    rs = load("michigan")
+    fined = replace(rs, phases=(replace(  # type: ignore[arg-type]
+        rs.phases[0], penalties=(Penalty("lead not lowest", 1, "each opponent", True),)),))
+    system = System(fined, 3)
+    assert all(f.status == "proven" for f in prove(system))

@@ -11,7 +11,8 @@ machine against itself::
 
 Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
-any suit, the dealer paying double), a player count and a seed, then plays
+any suit, the dealer paying double, a fine for a lead that is not the lowest), a player
+count and a seed, then plays
 deal after deal of one session (the deal passes left, chips carry over).
 Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
 is worked out here from the rules text, independently of the engine:
@@ -40,7 +41,16 @@ from .cards import SUIT_COLOUR, Card
 from .events import Event
 from .faults import IllegalMove
 from .ledger import Ledger
-from .model import SUIT_SCOPES, AnteLine, GoingOut, LeadRule, Ruleset, StopBonus, StopsPhase
+from .model import (
+    SUIT_SCOPES,
+    AnteLine,
+    GoingOut,
+    LeadRule,
+    Penalty,
+    Ruleset,
+    StopBonus,
+    StopsPhase,
+)
 from .second_pack import draw_boodles
 from .state import DealState, LeadMove, Move, PassMove, PlayMove
 
@@ -92,6 +102,14 @@ def _restart_any_suit(rs: Ruleset) -> Ruleset:
     return _with_phase(rs, restart=LeadRule(p.restart.who, "lowest", "chosen suit"))
 
 
+def _fined_leads(rs: Ruleset) -> Ruleset:
+    p = _phase(rs)
+    if any(pen.fault == "lead not lowest" for pen in p.penalties):
+        return rs
+    fine = Penalty("lead not lowest", 1, "each opponent", forfeit_boodles=True)
+    return _with_phase(rs, penalties=(*p.penalties, fine))
+
+
 def _dealer_double(rs: Ruleset) -> Ruleset:
     return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
 
@@ -102,6 +120,7 @@ HOUSE_RULES = {
     "double payments": _double_payments,
     "restart in any suit": _restart_any_suit,
     "dealer pays double": _dealer_double,
+    "fined leads": _fined_leads,
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 

@@ -171,11 +171,13 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
         held = layout.eq(s.loc[i], s.tomove)
         prev = layout.prev_of(i)
         follows = z3.BoolVal(False) if prev is None else z3.And(s.step == FOLLOW, s.cur == prev)
-        guard = z3.Or(z3.And(leading, lt.lead[i]), z3.And(follows, held))
+        fined = z3.And(leading, lt.fined[i])
+        guard = z3.Or(z3.And(leading, z3.Or(lt.lead[i], lt.fined[i])), z3.And(follows, held))
         core = z3.And(z3.Or(leading, follows), held)
         start = s.with_(passes=z3.If(leading, 0, s.passes),
                         flipped=z3.And(z3.Not(leading), s.flipped))
-        post, chips = _play(layout, start, i, s.tomove, mutation)
+        post, chips = _play(layout, start, i, s.tomove, mutation, None if z3.is_false(
+            z3.simplify(fined)) else fined)
         out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
                           tuple(chips.flags)))
     if layout.phase.fallback.kind == "pass":
@@ -219,19 +221,24 @@ def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: 
     return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in others])
 
 
-def _play(layout: Layout, s: SymState, i: int, who: Expr,
-          mutation: Mutation) -> tuple[SymState, ChipTerms]:
-    """``who`` plays card ``i``: claims, then going out, a stop or the next follow
-    (:func:`boodle.stops._after_play`)."""
+def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
+          fined: Expr | None = None) -> tuple[SymState, ChipTerms]:
+    """``who`` plays card ``i`` (a lead with a fine when ``fined`` holds): the fine, then
+    claims, then going out, a stop or the next follow (:func:`boodle.stops.apply`)."""
     phase = layout.phase
     loc = list(s.loc)
     loc[i] = layout.played(who)
     chips = _chips(layout, s, mutation)
+    forfeit = list(s.forfeit)
+    if fined is not None:
+        forfeit = _fine(layout, chips, who, fined, forfeit)
+    barred = z3.Or(*[z3.And(who == k, f) for k, f in enumerate(forfeit)])
     if phase.claims == "on play":
         for k, section in enumerate(layout.board):
             when = claim_condition(layout, s, section, i, who, loc)
             if not z3.is_false(when):
-                chips.move(("section", k), ("seat", who), chips.sec[k], "claim", when)
+                chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
+                           z3.And(when, z3.Not(barred)))
     out = _flag(chips, "out", all_of([z3.Not(layout.eq(loc[j], who))
                                       for j in range(len(loc)) if j != i]))
     nxt = layout.next_of(i)
@@ -259,8 +266,28 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr,
         winner=z3.If(out, who, s.winner),
         bal=tuple(ledger.bal),
         sec=tuple(ledger.sec),
+        forfeit=tuple(forfeit),
     )
     return post, chips
+
+
+def _fine(layout: Layout, chips: ChipTerms, who: Expr, fined: Expr,
+          forfeit: list[Expr]) -> list[Expr]:
+    """Spec §6.8 (:func:`boodle.stops._penalise`): a lead that is not the lowest pays each
+    ``lead not lowest`` penalty, and under ``forfeit boodles`` its leader claims no more."""
+    for pen in layout.phase.penalties:
+        if pen.fault != "lead not lowest":
+            continue
+        if pen.to == "each opponent":
+            for k in range(layout.n):
+                chips.move(("seat", who), ("seat", k), z3.RealVal(pen.amount), "penalty",
+                           z3.And(fined, who != k))
+        else:
+            chips.move(("seat", who), ("section", layout.section_index(pen.to)),
+                       z3.RealVal(pen.amount), "penalty", fined)
+        if pen.forfeit_boodles:
+            forfeit = [z3.Or(f, z3.And(fined, who == k)) for k, f in enumerate(forfeit)]
+    return forfeit
 
 
 def _flag(chips: ChipTerms, what: str, term: Expr) -> Expr:

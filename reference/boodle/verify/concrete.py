@@ -64,7 +64,8 @@ def encode(layout: Layout, state: DealState, s: SymState) -> list[Any]:
         NONE if state.winner is None else state.winner,
     ]
     ledger = state.ledger
-    values = [*loc, *scalars, *ledger.seats, *(amount for _, amount in ledger.sections)]
+    values = [*loc, *scalars, *ledger.seats, *(amount for _, amount in ledger.sections),
+              *(k in state.forfeited for k in range(layout.n))]
     return values + _ghosts(layout, state, s)
 
 

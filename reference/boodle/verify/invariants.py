@@ -88,7 +88,7 @@ def exact_start(layout: Layout) -> bool:
 def _start_control(layout: Layout, s: SymState) -> list[Expr]:
     return [s.step == LEAD, s.restart == False, s.stopped == NONE, s.last == NONE,  # noqa: E712
             s.cur == NONE, s.passes == 0, s.flipped == False, s.winner == NONE,  # noqa: E712
-            s.tomove == leader_now(layout, s)]
+            s.tomove == leader_now(layout, s), *[z3.Not(f) for f in s.forfeit]]
 
 
 def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]:
@@ -195,6 +195,8 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
         z3.And(s.passes >= 0, s.passes <= n), z3.Implies(s.step == LEAD, s.passes < n),
         z3.Implies(s.step == FOLLOW, z3.And(s.passes == 0, z3.Not(s.flipped))),
     ]
+    if not any(p.forfeit_boodles for p in layout.phase.penalties):
+        terms += [z3.Not(f) for f in s.forfeit]  # nobody forfeits without the rule
     if layout.phase.fallback.kind != "pass":
         terms += [s.passes == 0, z3.Not(s.flipped)]
     elif layout.phase.all_pass == "end without winner":

@@ -11,7 +11,9 @@ A :class:`Layout` fixes, for one ruleset and player count, how the engine's
   ``cur`` (the card the run is at, −1 when no run goes on), ``restart``,
   ``stopped`` (a suit index, −1 before the first stop), ``last`` (who played
   the stopped card, −1 before), ``passes``, ``flipped``, ``winner`` (−1: none);
-- chips: one real per seat and per section, in board order.
+- chips: one real per seat and per section, in board order;
+- ``forfeit``: per seat, whether it claims nothing more this deal (spec §6.8,
+  ``penalty: lead not lowest, …, forfeit boodles``).
 
 :class:`Ghosts` are constants of a deal that the stops phase reads but never
 changes: the chip total, the dealer, the trump suit, the winners of earlier
@@ -227,7 +229,8 @@ class Ghosts:
 class SymState:
     """One state of the stops phase as z3 terms (codes in the module docstring).
 
-    ``bal``: one per seat; ``sec``: one per section, in board order.
+    ``bal``: one per seat; ``sec``: one per section, in board order;
+    ``forfeit``: one per seat.
     """
 
     loc: tuple[Expr, ...]
@@ -242,16 +245,17 @@ class SymState:
     winner: Expr
     bal: tuple[Expr, ...]
     sec: tuple[Expr, ...]
+    forfeit: tuple[Expr, ...]
     ghosts: Ghosts = field(compare=False)
 
     def scalars(self) -> dict[str, Expr]:
         """The non-card, non-chip fields by name (for printing and comparing)."""
-        skip = {"loc", "bal", "sec", "ghosts"}
+        skip = {"loc", "bal", "sec", "forfeit", "ghosts"}
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
 
     def flat(self) -> list[Expr]:
-        """Every state term in a fixed order: cards, scalars, seats, sections."""
-        return [*self.loc, *self.scalars().values(), *self.bal, *self.sec]
+        """Every state term in a fixed order: cards, scalars, seats, sections, forfeits."""
+        return [*self.loc, *self.scalars().values(), *self.bal, *self.sec, *self.forfeit]
 
     def with_(self, **changes: Any) -> SymState:
         """A copy with some fields replaced."""
@@ -295,5 +299,6 @@ def fresh_state(layout: Layout, prefix: str, ghosts: Ghosts) -> SymState:
         winner=z3.Int(f"{p}.winner"),
         bal=tuple(z3.Real(f"{p}.seat.{k}") for k in range(layout.n)),
         sec=tuple(z3.Real(f"{p}.section.{s.name}") for s in layout.board),
+        forfeit=tuple(z3.Bool(f"{p}.forfeit.{k}") for k in range(layout.n)),
         ghosts=ghosts,
     )

@@ -166,7 +166,8 @@ class LeadTerms:
     some card is; ``fallback[i]``: card ``i`` is an option of a ``lead``
     fallback (all false for a ``pass`` fallback); ``lead[i]``: card ``i`` may
     be led (spec §6.5: the fallback applies only when the rule finds nothing);
-    ``must_pass``: the seat passes.
+    ``must_pass``: the seat passes; ``fined[i]``: card ``i`` may be led with a
+    fine under ``penalty: lead not lowest`` (spec §6.8).
     """
 
     main: tuple[Expr, ...]
@@ -174,6 +175,7 @@ class LeadTerms:
     fallback: tuple[Expr, ...]
     lead: tuple[Expr, ...]
     must_pass: Expr
+    fined: tuple[Expr, ...] = ()
 
 
 def options_of(layout: Layout, s: SymState, rules: list[Branch], seat: Expr) -> list[Expr]:
@@ -204,4 +206,36 @@ def lead_terms(layout: Layout, s: SymState) -> LeadTerms:
         fallback = [z3.BoolVal(False)] * len(layout.cards)
     lead = [z3.Or(m, z3.And(z3.Not(any_main), f)) for m, f in zip(main, fallback, strict=True)]
     must_pass = z3.And(z3.Not(any_main), z3.BoolVal(fb.kind == "pass"))
-    return LeadTerms(tuple(main), any_main, tuple(fallback), tuple(lead), must_pass)
+    fined = _fined(layout, s, main, any_main, fallback)
+    return LeadTerms(tuple(main), any_main, tuple(fallback), tuple(lead), must_pass, fined)
+
+
+def _fined(layout: Layout, s: SymState, main: list[Expr], any_main: Expr,
+           fallback: list[Expr]) -> tuple[Expr, ...]:
+    """Spec §6.8 (:func:`boodle.leads.penalised_leads`): under ``penalty: lead not lowest``, a
+    held card the rule in force allows in every way but being the lowest may be led."""
+    cards = range(len(layout.cards))
+    if not any(p.fault == "lead not lowest" for p in layout.phase.penalties):
+        return tuple(z3.BoolVal(False) for _ in cards)
+    cases = [z3.And(any_main, b.cond, _fine(layout, s, b.rule, main, i))
+             for b in rule_branches(layout, s) for i in cards]
+    per_card = [z3.Or(*cases[i::len(layout.cards)]) for i in cards]
+    fb = layout.phase.fallback.rule
+    if fb is not None:
+        found = any_of(fallback)
+        per_card = [z3.Or(c, z3.And(z3.Not(any_main), found, _fine(layout, s, fb, fallback, i)))
+                    for i, c in enumerate(per_card)]
+    return tuple(per_card)
+
+
+def _fine(layout: Layout, s: SymState, rule: LeadRule, found: list[Expr], i: int) -> Expr:
+    """Card ``i`` is a fined lead under ``rule`` whose options are ``found``."""
+    if rule.choice != "lowest":
+        return z3.BoolVal(False)
+    suit = layout.suit_of(i)
+    terms = [layout.eq(s.loc[i], s.tomove), z3.Not(found[i]),
+             suit_allowed(layout, s, rule, suit)]
+    if rule.scope == "longest suit":
+        terms.append(z3.Or(*[found[j] for j in range(len(layout.cards))
+                             if layout.suit_of(j) == suit]))
+    return z3.And(*terms)

@@ -125,8 +125,6 @@ def unmodelled(ruleset: Ruleset) -> list[str]:
     if len(stops) > 1:
         out.append("several stops phases")
     for p in stops:
-        if any(pen.fault == "lead not lowest" for pen in p.penalties):
-            out.append("penalty: lead not lowest (leads accepted with a fine, forfeited boodles)")
         if not p.going_out.ends_deal:
             out.append("going out without ending the deal")
     return out

@@ -196,5 +196,6 @@ def state_values(layout: Layout, s: SymState, model: z3.ModelRef) -> dict[str, A
         **{k: val(v) for k, v in s.scalars().items()},
         "bal": [val(x) for x in s.bal],
         "sec": [val(x) for x in s.sec],
+        "forfeit": [val(x) for x in s.forfeit],
         "ghosts": ghosts,
     }
