@@ -175,3 +175,13 @@ def test_a_bad_output_path_is_an_error_not_a_crash(capsys: pytest.CaptureFixture
     status = main(["docs", "build", "--out", "/proc/no-such-dir/x"])
     assert status == 1
     assert "internal error" not in capsys.readouterr().err
+
+
+def test_verify_refuses_a_player_count_no_variant_allows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # michigan is for 3 to 8 players: verifying 2 would check nothing and claim success
+    assert main(["verify", "michigan", "--players", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "--players 2 is allowed by none of the variants" in err
+    assert "michigan 3-8" in err

@@ -54,12 +54,20 @@ def add_parser(sub: Any) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run the checks and print the report; 1 on any counterexample."""
+    from ..errors import BoodleError
     from ..variants import builtin_names, load
     from .report import exit_status, render_json, render_text, save_counterexamples
     from .run import Options, Subject, verify
 
     names = list(args.variants) or builtin_names()
     subjects = [Subject(_label(name), load(name)) for name in names]
+    for count in args.players or ():
+        # an impossible count would verify nothing and still say "no counterexample"
+        if not any(count in subject.ruleset.players for subject in subjects):
+            allowed = ", ".join(f"{s.name} {s.ruleset.players.low}-{s.ruleset.players.high}"
+                                for s in subjects)
+            raise BoodleError(f"--players {count} is allowed by none of the variants",
+                              hint=f"allowed counts: {allowed}")
     options = Options(
         players=tuple(args.players) if args.players else None,
         z3=not args.no_z3,
