@@ -191,7 +191,6 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     simple, complex_claims, has_sets = ct.boodle_claim, ct.set_claims, ct.has_sets
     held = [h.bit_count() for h in hands]
     view = DealView(t, ct, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
-    tracing = trace is not None
     if turn_up >= 0:
         _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace)
     fallback, first, again = t.fallback, t.first_lead, t.restart
@@ -256,8 +255,8 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
                 sections[k] = 0
                 seats[p] += amount
                 taken[k] = amount if taken[k] < 0 else taken[k] + amount
-                if tracing:
-                    trace.append(("claim", p, t.section_names[k], amount))  # type: ignore[union-attr]
+                if trace is not None:
+                    trace.append(("claim", p, t.section_names[k], amount))
             elif has_sets and complex_claims[c]:
                 _claim_sets(t, ct, p, c, own, seats, sections, taken, trace)
             if held[p] == 0:
@@ -270,8 +269,8 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
                 break
             c = nx
             p = q
-            if tracing:
-                trace.append(("play", p, str(t.cards[c])))  # type: ignore[union-attr]
+            if trace is not None:
+                trace.append(("play", p, str(t.cards[c])))
         if held[p] == 0:
             winner = p
             _go_out(t, p, n, hands, held, seats, sections, taken, trace)
