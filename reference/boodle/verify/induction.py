@@ -33,7 +33,7 @@ import z3
 from ..model import Ruleset
 from .actions import Action, actions
 from .invariants import CHIPS, Conjunct, axioms, conjuncts, exact_start, initial, pass_measure
-from .layout import FOLLOW, LEAD, Expr, Layout, SymState, fresh_ghosts, fresh_state
+from .layout import FOLLOW, LEAD, Expr, Layout, SymState, all_of, fresh_ghosts, fresh_state
 from .mutation import NO_MUTATION, Mutation
 
 __all__ = ["Finding", "Prover", "System", "check_consecution", "check_exclusive", "check_init",
@@ -128,20 +128,42 @@ class Prover:
     """One incremental z3 solver holding the ghost axioms; each query is pushed and popped.
 
     A fresh solver per query costs more than most of our queries; pushing
-    the query's own hypotheses keeps each one small.
+    the query's own hypotheses keeps each one small.  The invariant's
+    conjuncts at ``s``, which nearly every query assumes, are asserted once,
+    each behind its own literal (``lit ⇒ conjunct``), and a query assumes the
+    literals it needs (:meth:`hyps`): z3 takes in their terms once per system,
+    not once per query, and a query's hypotheses stay exactly those it names.
     """
 
     def __init__(self, system: System):
+        self.system = system
         self.solver = z3.Solver()
         self.solver.set("timeout", TIMEOUT_MS)
         self.solver.add(system.axioms)
+        self._lits: dict[str, Expr] = {}
 
-    def query(self, terms: Iterable[Expr]) -> tuple[Any, z3.ModelRef | None]:
-        """Check ``terms`` (with the axioms): ``(sat|unsat|unknown, model if sat)``."""
+    def hyps(self, names: Iterable[str] | None = None) -> list[Expr]:
+        """The literals standing for the conjuncts ``names`` at ``s`` (default: all)."""
+        system = self.system
+        out = []
+        for c in system.conjuncts:
+            if names is not None and c.name not in names:
+                continue
+            lit = self._lits.get(c.name)
+            if lit is None:
+                lit = self._lits[c.name] = z3.Bool(f"inv[{c.name}]")
+                self.solver.add(z3.Implies(lit, all_of(system.pre_parts[c.name])))
+            out.append(lit)
+        return out
+
+    def query(self, terms: Iterable[Expr], assume: Iterable[Expr] = ()
+              ) -> tuple[Any, z3.ModelRef | None]:
+        """Check ``terms`` (with the axioms) assuming the literals ``assume``:
+        ``(sat|unsat|unknown, model if sat)``."""
         self.solver.push()
         try:
             self.solver.add(*terms)
-            result = self.solver.check()
+            result = self.solver.check(*assume)
             return result, self.solver.model() if result == z3.sat else None
         finally:
             self.solver.pop()
@@ -198,34 +220,36 @@ def check_consecution(system: System, prover: Prover) -> list[Finding]:
     for a in system.actions:
         for key, members in groups.items():
             t = time.perf_counter()
-            needs = {n for c in members for n in c.needs}
-            hyps = [p for name in sorted(needs) for p in system.pre_parts[name]]
+            hyps = prover.hyps({n for c in members for n in c.needs})
             defs = a.definitions if key == CHIPS else a.flags
             guard = a.guard if any(c.heavy for c in members) else a.core
-            if _vacuous(system, prover, members, a, [*hyps, guard, *defs]):
+            if _vacuous(system, prover, members, a, [guard, *defs], hyps):
                 goal = []
             else:
                 goal = [p for c in members for p in _changed(system, c, a.post)]
-            result, _ = prover.query([*hyps, guard, *defs, z3.Not(z3.And(*goal))]) \
+            result, _ = prover.query([guard, *defs, z3.Not(all_of(goal))], hyps) \
                 if goal else (z3.unsat, None)
-            todo = [] if result == z3.unsat else members
-            spent = (time.perf_counter() - t) / len(members)
-            for c in members:
-                found[c.prop].seconds += spent
-                found[c.prop].queries += 1
-            for c in todo:
-                _full_query(system, prover, found[c.prop], a, c)
+            _count(found, members, time.perf_counter() - t)
+            if result != z3.unsat:
+                for c in members:
+                    _full_query(system, prover, found[c.prop], a, c)
     return list(found.values())
 
 
+def _count(found: dict[str, Finding], members: list[Conjunct], spent: float) -> None:
+    for c in members:
+        found[c.prop].seconds += spent / len(members)
+        found[c.prop].queries += 1
+
+
 def _vacuous(system: System, prover: Prover, members: list[Conjunct], a: Action,
-             assumptions: list[Expr]) -> bool:
+             assumptions: list[Expr], hyps: list[Expr]) -> bool:
     """Whether every conjunct of ``members`` holds trivially after ``a`` (its ``only_when``
     cannot hold there), decided without building its parts."""
     if not all(c.only_when is not None for c in members):
         return False
     when = [c.only_when(system.layout, a.post) for c in members if c.only_when is not None]
-    result, _ = prover.query([*assumptions, z3.Or(*when)])
+    result, _ = prover.query([*assumptions, z3.Or(*when)], hyps)
     return bool(result == z3.unsat)
 
 
@@ -233,8 +257,8 @@ def _full_query(system: System, prover: Prover, f: Finding, a: Action, c: Conjun
     """Inv ∧ guard ∧ ¬c′ with the whole invariant: a model is a real counterexample to
     induction."""
     t = time.perf_counter()
-    result, model = prover.query([*system.inv_s, a.guard, *a.definitions,
-                                  z3.Not(c.term(system.layout, a.post))])
+    result, model = prover.query([a.guard, *a.definitions,
+                                  z3.Not(c.term(system.layout, a.post))], prover.hyps())
     f.seconds += time.perf_counter() - t
     f.queries += 1
     _record(f, result, model, system, f"'{a.name}' breaks '{c.name}'", action=a.name,
@@ -255,7 +279,7 @@ def check_progress(system: System, prover: Prover) -> Finding:
                           [s.step == LEAD, s.tomove == p, s.restart, s.stopped == k]))
     for what, where in cases:
         t = time.perf_counter()
-        result, model = prover.query([*system.inv_s, *where, z3.Not(z3.Or(*guards))])
+        result, model = prover.query([*where, z3.Not(z3.Or(*guards))], prover.hyps())
         f.seconds += time.perf_counter() - t
         f.queries += 1
         _record(f, result, model, system, f"no move is legal ({what})")
@@ -273,7 +297,7 @@ def check_exclusive(system: System, prover: Prover) -> Finding:
               for a in system.actions if a.kind == "pass"]
     for what, terms in cases:
         t = time.perf_counter()
-        result, model = prover.query([*system.inv_s, *terms])
+        result, model = prover.query(terms, prover.hyps())
         f.seconds += time.perf_counter() - t
         f.queries += 1
         _record(f, result, model, system, f"{what} are both allowed")
@@ -292,13 +316,13 @@ def check_ranking(system: System, prover: Prover) -> Finding:
     """Inv ∧ guard ⇒ 0 ≤ r′ <lex r, for every action (r: :func:`~boodle.verify.invariants.rank`)."""
     layout, s = system.layout, system.state
     f = Finding("termination", "ranking")
-    base = [p for name in ("cards in one place", "run bookkeeping") for p in system.pre_parts[name]]
+    base = prover.hyps(("cards in one place", "run bookkeeping"))
     for a in system.actions:
         goal = _lex_less(layout, a, s)
         t = time.perf_counter()
-        result, _ = prover.query([*base, a.core, *a.flags, z3.Not(goal)])
+        result, _ = prover.query([a.core, *a.flags, z3.Not(goal)], base)
         if result != z3.unsat:
-            result, model = prover.query([*system.inv_s, a.guard, *a.definitions, z3.Not(goal)])
+            result, model = prover.query([a.guard, *a.definitions, z3.Not(goal)], prover.hyps())
             f.queries += 1
             _record(f, result, model, system, f"'{a.name}' does not lower the ranking function",
                     action=a.name)

@@ -192,6 +192,20 @@ class Layout:
             term = self._memo[key] = build()
         return term
 
+    @cached_property
+    def _lists(self) -> dict[tuple[object, ...], tuple[tuple[Expr, ...], tuple[Expr, ...]]]:
+        """The shared term lists of :meth:`memo_list`, with the terms their keys name."""
+        return {}
+
+    def memo_list(self, key: tuple[object, ...], build: Callable[[], Sequence[Expr]],
+                  keep: Sequence[Expr] = ()) -> tuple[Expr, ...]:
+        """The terms ``build()`` made once per ``key``.  ``keep``: the terms whose ids the key
+        holds; they are kept alive with the entry, so that no id is reused by another term."""
+        hit = self._lists.get(key)
+        if hit is None:
+            hit = self._lists[key] = (tuple(build()), tuple(keep))
+        return hit[0]
+
     def left(self, seat: Expr) -> Expr:
         """The seat on ``seat``'s left (clockwise); no seat is eliminated (spec/verification.md)."""
         if isinstance(seat, int):

@@ -17,7 +17,7 @@ import z3
 from ..cards import SUIT_COLOUR
 from ..leads import LEFT_LOWEST
 from ..model import SUIT_SCOPES, LeadRule
-from .layout import Expr, Layout, SymState, any_of
+from .layout import Expr, Layout, SymState, all_of, any_of, sum_of
 
 __all__ = ["Branch", "LeadTerms", "branches", "lead_terms", "leader_now"]
 
@@ -129,32 +129,97 @@ def option(layout: Layout, s: SymState, rule: LeadRule, seat: Expr, i: int,
     """Whether ``seat`` may lead card ``i`` under ``rule`` (:func:`boodle.leads.options`).
 
     ``allowed``: suit index → :func:`suit_allowed` terms, when already built.
+    The term is one of :func:`options`, which builds every card's at once.
     """
-    card = layout.cards[i]
-    held = layout.eq(s.loc[i], seat)
-    if rule.choice == "card":
-        return held if card == rule.card else z3.BoolVal(False)
+    return options(layout, s, rule, seat, allowed)[i]
+
+
+def state_terms(s: SymState) -> list[Expr]:
+    """Every term of ``s`` and its ghosts (what :func:`state_key` names)."""
+    return [*s.flat(), *s.ghosts.variables()]
+
+
+def state_key(s: SymState) -> tuple[int, ...]:
+    """The ids of every term of ``s`` and its ghosts: equal keys, equal states (z3 terms are
+    hash-consed in a context), so terms built from a state can be memoised by it (with the
+    terms kept alive, see :meth:`~boodle.verify.layout.Layout.memo_list`)."""
+    return tuple(x.get_id() for x in state_terms(s))
+
+
+def _key(x: Expr) -> object:
+    return x if isinstance(x, int) else ("term", x.get_id())
+
+
+def options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
+            allowed: dict[int, Expr] | None = None) -> list[Expr]:
+    """Per card, whether ``seat`` may lead it under ``rule`` (:func:`boodle.leads.options`),
+    built once per (state, seat, rule) and in size linear in the deck.
+
+    ``lowest`` compares each card with the cards below it through prefix
+    chains shared by every card (z3 terms are DAGs): in a suit scope,
+    ``below[r]`` = some card of the suit ranked under the r-th is held; else
+    ``lower[r]`` = some held card of rank under r is in an allowed suit.
+    """
     ok = allowed if allowed is not None else {
         k: suit_allowed(layout, s, rule, k) for k in range(len(layout.suits))}
-    suit = layout.suit_of(i)
+    key = ("options", state_key(s), _key(seat), rule,
+           tuple(ok[k].get_id() for k in sorted(ok)))
+    keep = [*state_terms(s), *ok.values(), *([] if isinstance(seat, int) else [seat])]
+    return list(layout.memo_list(key, lambda: _options(layout, s, rule, seat, ok), keep))
+
+
+def _options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
+             ok: dict[int, Expr]) -> list[Expr]:
+    cards = range(len(layout.cards))
+    held = [layout.eq(s.loc[i], seat) for i in cards]
+    if rule.choice == "card":
+        return [held[i] if layout.cards[i] == rule.card else z3.BoolVal(False) for i in cards]
     if rule.choice == "any":
-        return z3.And(held, ok[suit])
+        return [all_of([held[i], ok[layout.suit_of(i)]]) for i in cards]
     if rule.scope in SUIT_SCOPES:
-        lower = [z3.Not(layout.eq(s.loc[j], seat)) for j in layout.same_suit_below(i)]
-        terms = [held, ok[suit], *lower]
+        below = _below_in_suit(layout, held)
+        out = [all_of([held[i], ok[layout.suit_of(i)], z3.Not(below[i])]) for i in cards]
         if rule.scope == "longest suit":
             count = _suit_counts(layout, s, seat)
-            terms += [z3.Implies(ok[t], count[suit] >= count[t])
-                      for t in range(len(layout.suits)) if t != suit]
-        return z3.And(*terms)
-    below = [j for j in range(len(layout.cards)) if layout.rank_of(j) < layout.rank_of(i)]
-    lower_allowed = [z3.Not(z3.And(layout.eq(s.loc[j], seat), ok[layout.suit_of(j)]))
-                     for j in below]
-    return z3.And(held, ok[suit], *lower_allowed)
+            longest = [all_of([z3.Implies(ok[t], count[k] >= count[t])
+                               for t in range(len(layout.suits)) if t != k])
+                       for k in range(len(layout.suits))]
+            out = [all_of([o, longest[layout.suit_of(i)]]) for i, o in enumerate(out)]
+        return out
+    lower = _lower_allowed(layout, held, ok)
+    return [all_of([held[i], ok[layout.suit_of(i)], z3.Not(lower[i])]) for i in cards]
+
+
+def _below_in_suit(layout: Layout, held: list[Expr]) -> list[Expr]:
+    """Per card, some card of its suit ranked below it is held (a prefix chain per suit)."""
+    out: list[Expr] = [z3.BoolVal(False)] * len(layout.cards)
+    for k in range(len(layout.suits)):
+        suit = sorted((i for i in range(len(layout.cards)) if layout.suit_of(i) == k),
+                      key=layout.rank_of)
+        chain: Expr = z3.BoolVal(False)
+        for i in suit:
+            out[i] = chain
+            chain = held[i] if z3.is_false(chain) else any_of([chain, held[i]])
+    return out
+
+
+def _lower_allowed(layout: Layout, held: list[Expr], ok: dict[int, Expr]) -> list[Expr]:
+    """Per card, some held card of lower rank is in an allowed suit (a prefix chain by rank)."""
+    by_rank: dict[int, list[int]] = {}
+    for i in range(len(layout.cards)):
+        by_rank.setdefault(layout.rank_of(i), []).append(i)
+    out: list[Expr] = [z3.BoolVal(False)] * len(layout.cards)
+    chain: Expr = z3.BoolVal(False)
+    for r in sorted(by_rank):
+        for i in by_rank[r]:
+            out[i] = chain
+        here = [all_of([held[i], ok[layout.suit_of(i)]]) for i in by_rank[r]]
+        chain = any_of(here if z3.is_false(chain) else [chain, *here])
+    return out
 
 
 def _suit_counts(layout: Layout, s: SymState, seat: Expr) -> list[Expr]:
-    return [z3.Sum([z3.If(layout.eq(s.loc[j], seat), 1, 0) for j in range(len(layout.cards))
+    return [sum_of([z3.If(layout.eq(s.loc[j], seat), 1, 0) for j in range(len(layout.cards))
                     if layout.suit_of(j) == t]) for t in range(len(layout.suits))]
 
 
@@ -180,12 +245,16 @@ class LeadTerms:
 
 def options_of(layout: Layout, s: SymState, rules: list[Branch], seat: Expr) -> list[Expr]:
     """Per card, whether ``seat`` may lead it under the branches ``rules`` of the rule in force."""
-    per_rule = []
-    for b in rules:
-        ok = {k: suit_allowed(layout, s, b.rule, k) for k in range(len(layout.suits))}
-        per_rule.append([option(layout, s, b.rule, seat, i, ok) for i in range(len(layout.cards))])
-    return [z3.Or(*[z3.And(b.cond, opts[i]) for b, opts in zip(rules, per_rule, strict=True)])
-            for i in range(len(layout.cards))]
+    def build() -> list[Expr]:
+        per_rule = [options(layout, s, b.rule, seat) for b in rules]
+        return [any_of([all_of([b.cond, opts[i]]) for b, opts in zip(rules, per_rule, strict=True)])
+                for i in range(len(layout.cards))]
+
+    conds = [b.cond for b in rules]
+    key = ("options of", state_key(s), _key(seat), tuple(b.rule for b in rules),
+           tuple(c.get_id() for c in conds))
+    keep = [*state_terms(s), *conds, *([] if isinstance(seat, int) else [seat])]
+    return list(layout.memo_list(key, build, keep))
 
 
 def has_option(layout: Layout, s: SymState, seat: Expr) -> Expr:
@@ -200,8 +269,7 @@ def lead_terms(layout: Layout, s: SymState) -> LeadTerms:
     any_main = any_of(main)
     fb = layout.phase.fallback
     if fb.kind == "lead" and fb.rule is not None:
-        ok = {k: suit_allowed(layout, s, fb.rule, k) for k in range(len(layout.suits))}
-        fallback = [option(layout, s, fb.rule, seat, i, ok) for i in range(len(layout.cards))]
+        fallback = options(layout, s, fb.rule, seat)
     else:
         fallback = [z3.BoolVal(False)] * len(layout.cards)
     lead = [z3.Or(m, z3.And(z3.Not(any_main), f)) for m, f in zip(main, fallback, strict=True)]
