@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +43,53 @@ def test_a_bad_deck_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped
 def test_an_unknown_variant_is_a_rules_error(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["verify", "michgan"]) == 1
     assert "did you mean michigan" in capsys.readouterr().err
+
+
+def _not_ending(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    # Michigan whose going out does not end the deal: the builder accepts it, the engine
+    # refuses to play it and the z3 model lacks it (spec §7), so no method verifies anything
+    text = (Path(__file__).resolve().parents[1] / "spec" / "variants" / "michigan.boodle"
+            ).read_text(encoding="utf-8")
+    assert "going out: ends deal, takes kitty" in text
+    path = tmp_path / "endless.boodle"
+    path.write_text(text.replace("going out: ends deal, takes kitty", "going out: takes kitty"),
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_a_variant_nothing_verifies_is_not_reported_as_verified(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", _not_ending(tmp_path), "--players", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "no counterexample\n" not in out + "\n" and not out.rstrip().endswith(
+        "no counterexample")
+    assert "NOT VERIFIED: 5 properties neither proven nor checked" in out
+    gap = next(line for line in out.splitlines() if line.startswith("  ✗ endless, 3 players"))
+    assert ("chip conservation, card conservation, termination, progress, well-formedness"
+            in gap)
+    assert "going out without ending the deal" in gap
+
+
+def test_unverified_properties_are_listed_in_the_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", _not_ending(tmp_path), "--players", "4", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["counterexamples"] == 0
+    assert sorted(g["property"] for g in doc["unverified"]) == [
+        "card conservation", "chip conservation", "progress", "termination", "well-formedness"]
+    assert all(g["players"] == 4 and g["variant"] == "endless" for g in doc["unverified"])
+
+
+def test_switching_every_method_off_verifies_nothing(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", "michigan", "--players", "3", "--no-z3", "--no-exhaustive"]) == 1
+    assert "no method ran" in capsys.readouterr().out
+
+
+def test_progress_goes_to_stderr_one_line_per_count_and_method(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", "michigan-classic", "--players", "3", "--players", "4", "--no-z3",
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    json.loads(captured.out)  # stdout is the JSON document alone
+    lines = captured.err.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "[1/1] michigan-classic, 3 players, exhaustive",
+        "[1/1] michigan-classic, 4 players, exhaustive"]
+    assert all("5 checked" in line and "s CPU" in line for line in lines)

@@ -3,7 +3,9 @@
 ``boodle verify [VARIANT…] [--players N] [--json]`` verifies the built-in
 variants (or the named ones, or ``.boodle`` files) and prints the table of
 :mod:`boodle.verify.report`; exit status 1 on any counterexample.  Each
-counterexample is also stored as JSON (``--cex-dir``).
+counterexample is also stored as JSON (``--cex-dir``).  Exit status 1 also
+when some property was neither proven nor checked by any method that ran
+(:func:`boodle.verify.report.unverified`).  Progress lines go to stderr.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -36,7 +39,11 @@ def add_parser(sub: Any) -> None:
         "verify", help="prove or exhaustively check the rules' invariants (z3, small decks)",
         description="Prove with z3 (full deck, every allowed player count) and check "
         "exhaustively on reduced decks that chips and cards are conserved, every deal ends, "
-        "no player is ever stuck and the ruleset is well formed.  Exit 1 on a counterexample.")
+        "no player is ever stuck and the ruleset is well formed.  Progress goes to stderr, one "
+        "line per variant, player count and method.  Exit 1 on a counterexample, and also when "
+        "some property of a variant at some player count was neither proven nor checked by "
+        "any method that ran (a rule neither z3 nor the engine covers, a z3 query out of "
+        "time with no exhaustive check): the summary names each.")
     p.add_argument("variants", nargs="*", metavar="VARIANT",
                    help="built-in variant names or .boodle files (default: every built-in)")
     p.add_argument("--players", type=int, action="append", metavar="N",
@@ -53,7 +60,7 @@ def add_parser(sub: Any) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Run the checks and print the report; 1 on any counterexample."""
+    """Run the checks and print the report; 1 on any counterexample or unverified property."""
     from ..errors import BoodleError
     from ..variants import builtin_names, load
     from .report import exit_status, render_json, render_text, save_counterexamples
@@ -76,13 +83,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.deck:
         options = replace(options, decks=tuple(args.deck))
     start = time.perf_counter()
-    results = verify(subjects, options)
+    results = verify(subjects, options, progress=_progress())
     seconds = time.perf_counter() - start
     out = render_json(results, seconds) if args.json else render_text(results, seconds)
     sys.stdout.write(out + "\n")
     for path in save_counterexamples(results, args.cex_dir):
         print(f"counterexample stored: {path}", file=sys.stderr)
     return exit_status(results)
+
+
+def _progress() -> Callable[[str], None]:
+    """Where progress goes: one line per variant, player count and method on stderr (never
+    stdout, which holds the report or its JSON)."""
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+    return say
 
 
 def _label(name: str) -> str:

@@ -11,12 +11,58 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .run import PROPERTIES, Result
 
-__all__ = ["exit_status", "render_json", "render_text", "save_counterexamples"]
+__all__ = ["Gap", "exit_status", "render_json", "render_text", "save_counterexamples", "unverified"]
+
+_PER_COUNT = PROPERTIES[:5]
+"""The properties z3 and the exhaustive search verify per player count."""
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A property of ``variant`` with ``players`` that no method that ran proved or checked:
+    every answer was ``not covered`` or ``unknown`` (``why``: their reasons)."""
+
+    variant: str
+    players: int
+    prop: str
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        """For ``boodle verify --json``."""
+        return {"variant": self.variant, "players": self.players, "property": self.prop,
+                "why": self.why}
+
+
+def unverified(results: list[Result]) -> list[Gap]:
+    """Each (variant, player count, property) that z3 and the exhaustive search were asked
+    about, that has no counterexample, and that neither proved nor checked (the static
+    checks cover only part of well-formedness and do not count here).  A variant that no
+    per-count method looked at has all five properties unverified."""
+    by_variant: dict[str, list[Result]] = defaultdict(list)
+    for r in results:
+        by_variant[r.variant].append(r)
+    out = []
+    for name, mine in by_variant.items():
+        counted = [r for r in mine if r.method in ("z3", "exhaustive")]
+        if not counted:
+            out += [Gap(name, 0, prop, "no method ran (z3 and the exhaustive search were off)")
+                    for prop in _PER_COUNT]
+            continue
+        for n in sorted({r.players for r in counted}):
+            for prop in _PER_COUNT:
+                cell = [r for r in counted if r.players == n and r.prop == prop]
+                if any(r.status in ("proven", "checked", "counterexample") for r in cell):
+                    continue
+                why = "; ".join(dict.fromkeys(f"{r.method} {r.status}: {r.detail}"
+                                              for r in cell)) or "no method answered"
+                out.append(Gap(name, n, prop, why))
+    return out
 
 
 def _cell(results: list[Result]) -> str:
@@ -71,7 +117,8 @@ def _notes(results: list[Result]) -> list[str]:
                 continue
             seen.add(key)
             if r.method == "exhaustive":
-                text = f"exhaustive, {r.players} players, deck {r.deck}: {r.detail}"
+                deck = f", deck {r.deck}" if r.deck else ""
+                text = f"exhaustive, {r.players} players{deck}: {r.detail}"
             notes.append("  · " + text)
     for r in results:
         if r.status == "counterexample":
@@ -93,7 +140,19 @@ def render_text(results: list[Result], seconds: float) -> str:
     for name, mine in by_variant.items():
         lines += [*_variant_block(name, mine), ""]
     bad = sum(r.status == "counterexample" for r in results)
-    lines.append(f"{bad} counterexample(s)" if bad else "no counterexample")
+    gaps = unverified(results)
+    if not gaps:
+        lines.append(f"{bad} counterexample(s)" if bad else "no counterexample")
+        return "\n".join(lines)
+    lines.append((f"{bad} counterexample(s)" if bad else "no counterexample found")
+                 + f"; NOT VERIFIED: {len(gaps)} propert{'y' if len(gaps) == 1 else 'ies'} "
+                 "neither proven nor checked by any method that ran:")
+    by_cell: dict[tuple[str, int, str], list[str]] = defaultdict(list)
+    for g in gaps:
+        by_cell[(g.variant, g.players, g.why)].append(g.prop)
+    for (variant, n, why), props in by_cell.items():
+        count = f", {n} players" if n else ""
+        lines.append(f"  ✗ {variant}{count}: {', '.join(props)} — {why}")
     return "\n".join(lines)
 
 
@@ -101,13 +160,17 @@ def render_json(results: list[Result], seconds: float) -> str:
     """The whole report as one JSON document."""
     doc: dict[str, Any] = {"kind": "verify-report", "seconds": round(seconds, 3),
                            "counterexamples": sum(r.status == "counterexample" for r in results),
+                           "unverified": [g.to_json() for g in unverified(results)],
                            "results": [r.to_json() for r in results]}
     return json.dumps(doc, ensure_ascii=False, indent=1)
 
 
 def exit_status(results: list[Result]) -> int:
-    """1 if any property has a counterexample, else 0."""
-    return 1 if any(r.status == "counterexample" for r in results) else 0
+    """1 if any property has a counterexample, or if some property was neither proven nor
+    checked by any method that ran (:func:`unverified`); else 0."""
+    if any(r.status == "counterexample" for r in results) or unverified(results):
+        return 1
+    return 0
 
 
 def save_counterexamples(results: list[Result], folder: Path) -> list[Path]:
