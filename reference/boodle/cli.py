@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
+from .argtypes import positive_int
 from .errors import BoodleError
 from .model import Ruleset, StopsPhase
 
@@ -73,9 +74,10 @@ def _parser() -> argparse.ArgumentParser:
                           "with built-in strategies and print a readable trace.")
     play.add_argument("variant", metavar="VARIANT", nargs="?",
                       help="a built-in variant name or a .boodle file")
-    play.add_argument("--players", type=int, metavar="N", help="required unless --resume")
+    play.add_argument("--players", type=positive_int, metavar="N",
+                      help="required unless --resume")
     play.add_argument("--seed", type=int, metavar="S", help="default 0")
-    play.add_argument("--deals", type=int, metavar="K",
+    play.add_argument("--deals", type=positive_int, metavar="K",
                       help="play exactly K deals (default: the variant's whole session)")
     play.add_argument("--strategy", metavar="NAME",
                       help="strategy for every seat: random or greedy (default random)")
@@ -238,8 +240,6 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"not {args.players}",
             hint=f"try --players {_nearest(args.players, ruleset)}",
         )
-    if args.deals is not None and args.deals < 1:
-        raise BoodleError("--deals must be at least 1")
     if args.strategy not in STRATEGIES:
         raise BoodleError(f"unknown strategy '{args.strategy}'",
                           hint="strategies: " + ", ".join(sorted(STRATEGIES)))

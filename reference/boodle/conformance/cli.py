@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..argtypes import non_negative_int, positive_seconds
 from ..errors import BoodleError
 from .cases import Case, load_cases, select
 from .paths import cases_dir, load_variant, suite_dir, variant_paths
@@ -49,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      help="only cases whose id matches GLOB (repeatable)")
     run.add_argument("--expected-failures", type=Path, metavar="FILE",
                      help="the implementation's expected failures (case id and reason per line)")
-    run.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    run.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
                      help="seconds allowed per case (default 10)")
     run.add_argument("--junit", type=Path, metavar="F", help="write a JUnit XML report")
     run.add_argument("--json", type=Path, metavar="F", help="write a JSON report")
@@ -60,7 +61,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      help="write the cases that failed as an expected-failures file")
     run.add_argument("--cases", type=Path, metavar="DIR",
                      help="read the cases from DIR (default: the suite's own)")
-    run.add_argument("--details", type=int, default=10, metavar="N",
+    run.add_argument("--details", type=non_negative_int, default=10, metavar="N",
                      help="print the full diff of the first N failures (default 10)")
     run.set_defaults(func=cmd_run)
 
@@ -112,8 +113,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .report import console_text, write_json, write_junit, write_markdown
     from .runner import run_suite
 
-    if args.timeout <= 0:
-        raise BoodleError("--timeout must be a positive number of seconds")
     every = _cases(args)
     chosen = select(every, args.variant, args.case)
     if not chosen:

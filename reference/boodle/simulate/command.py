@@ -1,8 +1,12 @@
 """``boodle simulate``: the arguments, the run with a progress bar, and the outputs.
 
 ``boodle simulate VARIANT --players N --deals K [--seed S] [--strategy NAME…]
-[--workers W] [--backend local|dask [--scheduler ADDRESS]] [--engine
-auto|compiled|reference] [--json [F]] [--csv F] [--plot F.png]``.
+[--workers W] [--backend local|dask [--scheduler ADDRESS [--connect-timeout S]]]
+[--engine auto|compiled|reference] [--json [F]] [--csv F] [--plot F.png]``.
+
+Counts out of range and ``--scheduler`` without ``--backend dask`` are usage
+errors (argparse, exit 2); output files are checked before the run starts,
+and a Dask scheduler that cannot be reached is a :class:`BoodleError` (exit 1).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..argtypes import positive_int, positive_seconds
 from ..errors import BoodleError
 
 if TYPE_CHECKING:
@@ -33,17 +38,19 @@ def add_parser(sub: Any) -> None:
         "claim rate and carry-over, kitty size and plays per deal, with 95%% intervals. "
         "The same seed gives the same numbers serially, in processes or on Dask.")
     p.add_argument("variant", metavar="VARIANT", help="a built-in variant name or a .boodle file")
-    p.add_argument("--players", type=int, required=True, metavar="N")
-    p.add_argument("--deals", type=int, required=True, metavar="K")
+    p.add_argument("--players", type=positive_int, required=True, metavar="N")
+    p.add_argument("--deals", type=positive_int, required=True, metavar="K")
     p.add_argument("--seed", type=int, default=0, metavar="S")
     p.add_argument("--strategy", nargs="+", default=["random"], metavar="NAME",
                    help="random, greedy or tips: one for every seat, or one per seat")
-    p.add_argument("--workers", type=int, default=1, metavar="W",
+    p.add_argument("--workers", type=positive_int, default=1, metavar="W",
                    help="parallel processes (default 1: serial)")
     p.add_argument("--backend", choices=["local", "dask"], default="local",
                    help="local processes (default) or a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="the Dask scheduler's address (default: a local cluster of W workers)")
+    p.add_argument("--connect-timeout", type=positive_seconds, default=10.0, metavar="S",
+                   help="seconds to wait for the Dask scheduler of --scheduler (default 10)")
     p.add_argument("--engine", choices=["auto", "compiled", "reference"], default="auto",
                    help="auto (default): the compiled engine where it runs the variant")
     p.add_argument("--json", nargs="?", const="-", metavar="F",
@@ -51,20 +58,23 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--csv", metavar="F", help="write the estimates as CSV rows to F ('-': stdout)")
     p.add_argument("--plot", metavar="F.png", help="draw the report into a .png or .svg file")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    p.set_defaults(func=cmd_simulate)
+    p.set_defaults(func=cmd_simulate, usage_error=p.error)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run the simulation and write the report(s); returns the exit status (0)."""
     from ..variants import load
-    from .plot import save_plot
+    from .plot import check_plot, save_plot
     from .report import render_csv, render_text, summary
     from .runner import make_spec
 
-    if args.workers < 1:
-        raise BoodleError("--workers must be at least 1")
     if args.scheduler and args.backend != "dask":
-        raise BoodleError("--scheduler is for --backend dask")
+        args.usage_error("--scheduler is for --backend dask")
+    for option, target in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
+        if target is not None:
+            check_writable(option, target)
+    if args.plot:
+        check_plot(args.plot)
     spec = make_spec(load(args.variant), args.players, args.deals, args.seed, args.strategy,
                      args.engine)
     if spec.engine == "reference" and args.engine == "auto":
@@ -92,12 +102,13 @@ def _run(spec: RunSpec, args: argparse.Namespace) -> RunStats:
     tick = None if bar is None else bar.update
     try:
         if args.backend == "dask":
-            client = None if args.scheduler else _local_cluster(args.workers)
+            client = (_connect(args.scheduler, args.connect_timeout) if args.scheduler
+                      else _local_cluster(args.workers))
             try:
-                return run_dask(spec, args.scheduler or client, tick)
+                return run_dask(spec, client, tick)
             finally:
-                if client is not None:
-                    client.close()
+                client.close()
+                if not args.scheduler:
                     client.cluster.close()
         return run(spec, args.workers, tick)
     finally:
@@ -118,6 +129,49 @@ def _local_cluster(workers: int) -> Any:
 
     dd = dask_distributed()
     return dd.Client(dd.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True))
+
+
+def _connect(address: str, timeout: float) -> Any:
+    """A Dask client of the scheduler at ``address``, waiting at most ``timeout`` seconds.
+
+    Raises :class:`BoodleError` (no traceback) for an address that is not one
+    (``missing port number``, an unknown scheme) or a scheduler not reached in time.
+    """
+    from .runner import dask_distributed
+
+    dd = dask_distributed()
+    try:
+        return dd.Client(address, timeout=timeout)
+    except (OSError, ValueError, TimeoutError) as exc:
+        raise BoodleError(
+            f"--scheduler {address}: cannot connect to a Dask scheduler: {exc}",
+            hint="give the address the scheduler prints (tcp://HOST:8786), check that it runs "
+            "and is reachable (--connect-timeout S waits longer), or leave out --scheduler "
+            "for a local cluster") from None
+
+
+def check_writable(option: str, target: str) -> None:
+    """Refuse, before a run, an output file that could not be written after it.
+
+    ``target`` ``-`` (standard output) is always fine.  The file is opened
+    for appending (created and removed again if it did not exist), so a
+    missing folder, a folder given as the file or a read-only place is
+    found at once.  Raises :class:`BoodleError` naming ``option``.
+    """
+    if target == "-":
+        return
+    path = Path(target)
+    if path.is_dir():
+        raise BoodleError(f"{option} {target}: is a folder, not a file")
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise BoodleError(f"{option} {target}: cannot write there: {exc.strerror or exc}",
+                          hint="checked before the run, so nothing was simulated") from None
+    if not existed:
+        path.unlink(missing_ok=True)
 
 
 def _write(target: str, text: str) -> None:

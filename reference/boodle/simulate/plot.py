@@ -22,6 +22,18 @@ def _bars(entries: list[dict[str, Any]], k: float = 1.0) -> tuple[list[float], l
     return means, errs
 
 
+def check_plot(path: str | Path) -> None:
+    """Refuse, before a run, a plot ``path`` without a ``.png`` or ``.svg`` suffix, or
+    ``--plot`` without matplotlib (:class:`BoodleError`)."""
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg"):
+        raise BoodleError(f"--plot writes .png or .svg files, not {path.name}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise BoodleError("--plot needs matplotlib", hint="pip install 'boodle[plot]'") from None
+
+
 def save_plot(report: dict[str, Any], path: str | Path) -> None:
     """Draw ``report`` (from :func:`.report.summary`) into ``path`` (``.png`` or ``.svg``).
 

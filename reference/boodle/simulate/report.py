@@ -3,6 +3,9 @@
 Every estimate is ``{"mean": m, "low": l, "high": h, "n": samples}`` with
 the 95 % interval of :mod:`.stats`.  Chips are per deal unless named per
 session; positions count from the dealer's left (0) to the dealer (n-1).
+``deals`` is the number of deals played, which differs from the number
+asked (``deals_asked``) when sessions end early or a tie adds a deal; the
+report's ``definitions`` say what each net counts (:data:`DEFINITIONS`).
 """
 
 from __future__ import annotations
@@ -10,10 +13,20 @@ from __future__ import annotations
 import csv
 import io
 import math
+import textwrap
 from typing import Any
 
 from .runner import RunSpec
 from .stats import Moments, RunStats, wilson
+
+DEFINITIONS = {
+    "net_per_deal": "a seat's balance after a deal less its balance before it: antes, claims, "
+                    "payments, penalties and stop bonuses; the split of the leftover at a "
+                    "session's end is not in it (spec §10), net per session includes it",
+    "net_per_session": "a seat's final balance less the start chips, after the session-end "
+                       "split of the leftover; only sessions that reached their end count",
+}
+"""What the two kinds of net chips count (printed under the tables, and in the JSON)."""
 
 
 def _est(values: tuple[float, float, float], n: int) -> dict[str, Any]:
@@ -64,7 +77,8 @@ def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
                  "carry_over": _mean(stats.carry[k])}
                 for k, name in enumerate(stats.sections)]
     return {
-        "variant": spec.ruleset.name, "players": n, "deals": deals,
+        "variant": spec.ruleset.name, "players": n, "deals": deals, "deals_asked": spec.deals,
+        "sessions_played": spec.sessions, "ends_early": _ends_early(spec),
         "sessions_completed": stats.sessions, "session_length": spec.session_length,
         "seed": spec.seed, "engine": spec.engine, "backend": backend, "workers": workers,
         "seconds": round(seconds, 3), "deals_per_second": round(deals / seconds, 1)
@@ -74,7 +88,22 @@ def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
         "plays_per_deal": _mean(stats.plays), "leads_per_deal": _mean(stats.leads),
         "passes_per_deal": _mean(stats.passes),
         "no_winner_rate": _rate(stats.no_winner, deals),
+        "definitions": DEFINITIONS,
     }
+
+
+def _ends_early(spec: RunSpec) -> list[str]:
+    """The session rules (spec §10) that can make a run play other than the deals asked."""
+    session = spec.ruleset.session
+    why = []
+    if session.end_when_broke:
+        why.append("a session ends after a deal that leaves a player with no chips")
+    if session.negative == "eliminate":
+        why.append(f"a session ends when fewer than {spec.ruleset.players.low} players "
+                   "have chips left")
+    if session.ties == "one more deal":
+        why.append("a tie at a session's end adds one more deal")
+    return why
 
 
 def _kitty(spec: RunSpec) -> str | None:
@@ -97,10 +126,11 @@ def render_text(report: dict[str, Any]) -> str:
     """The report as readable text (95 % intervals as ±)."""
     r = report
     lines = [
-        f"{r['variant']}: {r['deals']} deals, {r['players']} players, seed {r['seed']} "
-        f"({r['sessions_completed']} whole sessions of {r['session_length']} deals; "
+        f"{r['variant']}: {r['deals']} deals played, {r['players']} players, seed {r['seed']} "
+        f"({r['sessions_completed']} whole sessions of up to {r['session_length']} deals; "
         f"{r['engine']} engine, {r['backend']}, {r['workers']} worker(s), "
         f"{r['seconds']} s, {r['deals_per_second']} deals/s)",
+        *_asked(r),
         "95% confidence intervals as ±.",
         "",
         "seat  strategy   net chips/deal      going out        net chips/session   wins",
@@ -109,6 +139,10 @@ def render_text(report: dict[str, Any]) -> str:
         lines.append(f"{s['seat']:>4}  {s['strategy']:<9} {_fmt(s['net_per_deal']):>17}  "
                      f"{_fmt(s['going_out_rate'], True):>16}  "
                      f"{_fmt(s['net_per_session']):>18}  {s['session_wins']:.1f}")
+    for name, label in (("net_per_deal", "net chips/deal"),
+                        ("net_per_session", "net chips/session")):
+        lines += textwrap.wrap(f"{label}: {r['definitions'][name]}.", 100,
+                               subsequent_indent="  ")
     lines += ["", "strategy   seats  net chips/deal per seat"]
     for s in r["strategies"]:
         lines.append(f"{s['strategy']:<10} {s['seats']:>5}  {_fmt(s['net_per_deal_per_seat'])}")
@@ -132,6 +166,16 @@ def render_text(report: dict[str, Any]) -> str:
         lines.append(f"kitty: {_fmt(k['chips_after_ante']).strip()} chips after the ante, "
                      f"{_fmt(k['chips_when_taken']).strip()} when taken")
     return "\n".join(lines) + "\n"
+
+
+def _asked(r: dict[str, Any]) -> list[str]:
+    """The line saying why the deals played differ from the deals asked (none if equal)."""
+    if r["deals"] == r["deals_asked"]:
+        return []
+    why = "; ".join(r["ends_early"]) or "the sessions ended early"
+    return textwrap.wrap(f"{r['deals_asked']} deals were asked: the run is "
+                         f"{r['sessions_played']} sessions of up to {r['session_length']} "
+                         f"deals, and {why} (spec §10).", 100, subsequent_indent="  ")
 
 
 def render_csv(report: dict[str, Any]) -> str:
