@@ -43,7 +43,9 @@ class Conjunct:
     pass needs: that the passer had no lead), not only its core;
     ``only_when``: a cheap term outside which every part holds trivially (a
     part is an implication from it), so an action after which it cannot hold
-    preserves the conjunct without its parts being built.
+    preserves the conjunct without its parts being built; ``opaque``: it is
+    preserved whatever the chip amounts moved are (every transfer debits what
+    it credits), so it is first tried with the amounts' definitions left out.
     """
 
     name: str
@@ -53,6 +55,7 @@ class Conjunct:
     group: str = ""
     heavy: bool = False
     only_when: Callable[[Layout, SymState], Expr] | None = None
+    opaque: bool = False
 
     def term(self, layout: Layout, s: SymState) -> Expr:
         """The conjunct at state ``s``."""
@@ -270,7 +273,8 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
     out = [
         Conjunct("cards in one place", "card conservation", _cards, run, RUN),
         Conjunct("chips add up", "chip conservation", _chips_total,
-                 ("chips add up", "sections never negative", "run bookkeeping"), CHIPS),
+                 ("chips add up", "sections never negative", "run bookkeeping"), CHIPS,
+                 opaque=True),
         Conjunct("sections never negative", "chip conservation", _sections,
                  ("chips add up", "sections never negative", "run bookkeeping"), CHIPS),
         Conjunct("run bookkeeping", "well-formedness", _control, run, RUN),
