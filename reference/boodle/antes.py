@@ -12,8 +12,6 @@ pleases" on a boodle card, games-of-playing-cards.pokerwiner.com).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .errors import BoodleError
 from .events import Ante, Event
 from .faults import IllegalMove
@@ -71,7 +69,7 @@ def _pay(
     for name in names:
         amount = state.payable(seat(payer), line.amount)
         ledger, t = state.ledger.transfer(seat(payer), section(name), amount, reason)
-        state = replace(state, ledger=ledger)
+        state = state.evolve(ledger=ledger)
         events.append(Ante(t))
     return state
 
@@ -86,9 +84,9 @@ def _pay_from(
             if i == first_line and j < first_payer:
                 continue
             if line.chosen:  # spec §4: the payer's choice is a move
-                return replace(state, stake=(i, j), to_move=payer), events
+                return state.evolve(stake=(i, j), to_move=payer), events
             state = _pay(state, payer, ante_targets(ruleset, line.targets), line, events)
-    return replace(state, stake=None, to_move=None), events
+    return state.evolve(stake=None, to_move=None), events
 
 
 def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:

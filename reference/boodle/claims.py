@@ -10,7 +10,6 @@ section to the players whose hands qualify, sharing it when several do
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from .cards import Card
@@ -88,4 +87,4 @@ def pay_holders(
             events.append(Claim(who, name, t))
         if phase is not None:
             taken.append((phase, name))
-    return replace(state, taken=tuple(taken))
+    return state.evolve(taken=tuple(taken))

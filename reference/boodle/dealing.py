@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .cards import Card
 from .errors import BoodleError
@@ -108,10 +107,10 @@ def new_deal(
     except ValueError as e:
         raise BoodleError(f"bad deal: {e}") from None
     if ruleset.session.negative == "eliminate":
-        state = replace(state, out=out, capped=True)
+        state = state.evolve(out=out, capped=True)
     if ruleset.deal.trumps == "last widow card" and rest:
         # spec §5.2: the widow's last-dealt card is turned up (the trumps stage shows it)
-        state = replace(state, turn_up=rest[-1])
+        state = state.evolve(turn_up=rest[-1])
     return state
 
 

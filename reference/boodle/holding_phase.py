@@ -12,8 +12,6 @@ dealer's left.  No card moves.  Each section paid is recorded in
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .claims import pay_holders
 from .errors import BoodleError
 from .events import Event
@@ -32,7 +30,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
         raise BoodleError(f"stage {state.stage} is not a holding phase of {ruleset.name}")
     events: list[Event] = []
     state = pay_holders(ruleset, state, phase.sections, phase.split, events, phase.name)
-    return replace(state, to_move=None), events
+    return state.evolve(to_move=None), events
 
 
 STAGE = Stage("holding", enter, no_legal_moves, no_moves)

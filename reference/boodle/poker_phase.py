@@ -12,8 +12,6 @@ PHASE`` leads (spec §6.1), first the first clockwise from the dealer's left.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .errors import BoodleError
 from .events import Claim, Event, Showdown
 from .holding import award
@@ -50,8 +48,8 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
             state, t = state.pay(section(phase.pot), seat(who), paid.share, "claim")
             events.append(Claim(who, phase.pot, t))
         taken = (*taken, (phase.name, phase.pot))
-    state = replace(state, to_move=None, taken=taken,
-                    phase_winners=(*state.phase_winners, (phase.name, winners)))
+    state = state.evolve(to_move=None, taken=taken,
+                         phase_winners=(*state.phase_winners, (phase.name, winners)))
     return state, events
 
 

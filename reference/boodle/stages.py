@@ -49,8 +49,6 @@ feature is refused when the deal starts (``NotSupported``).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import antes, dealing, holding_phase, poker_phase, stops, turn_up, widow
 from .errors import BoodleError
 from .events import Event, PhaseSkipped
@@ -138,7 +136,7 @@ def stage_of(ruleset: Ruleset, key: str) -> Stage:
 
 def enter(ruleset: Ruleset, state: DealState, key: str) -> Result:
     """Enter stage ``key`` and run the deal on until a seat must move or the deal is over."""
-    state, events = stage_of(ruleset, key).enter(ruleset, replace(state, stage=key))
+    state, events = stage_of(ruleset, key).enter(ruleset, state.evolve(stage=key))
     return advance(ruleset, state, events)
 
 
@@ -149,7 +147,7 @@ def advance(ruleset: Ruleset, state: DealState, events: list[Event]) -> Result:
         i = keys.index(state.stage) + 1
         if i == len(keys):
             raise BoodleError(f"the deal of {ruleset.name} ran out of stages without ending")
-        state, more = stage_of(ruleset, keys[i]).enter(ruleset, replace(state, stage=keys[i]))
+        state, more = stage_of(ruleset, keys[i]).enter(ruleset, state.evolve(stage=keys[i]))
         events.extend(more)
     return state, events
 
@@ -168,4 +166,4 @@ def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     if move.seat != state.to_move:
         raise IllegalMove(f"{move}: it is seat {state.to_move}'s move", rule="turn")
     state, events = stage_of(ruleset, state.stage).apply(ruleset, state, move)
-    return advance(ruleset, replace(state, moves=state.moves + 1), events)
+    return advance(ruleset, state.evolve(moves=state.moves + 1), events)

@@ -8,8 +8,6 @@ ends the deal (001 §06).  Sources: 001 §03-§07; spec §6.1-§6.8 and §7.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .cards import Card
 from .claims import claims_of, pay_holders, take
 from .events import (
@@ -54,9 +52,9 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     if phase.claims == "on holding":
         names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set"))
         state = pay_holders(ruleset, state, names, "share", events)
-    state = replace(state, step="lead", restart=False, current=None, stopped=None,
-                    last_player=None, passes=0, flipped=False)
-    return replace(state, to_move=leader(ruleset, state, phase.first_lead, None)), events
+    state = state.evolve(step="lead", restart=False, current=None, stopped=None,
+                         last_player=None, passes=0, flipped=False)
+    return state.evolve(to_move=leader(ruleset, state, phase.first_lead, None)), events
 
 
 def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
@@ -87,7 +85,7 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         faulty = _not_lowest(ruleset, phase, state, move.card)
         events.append(Lead(move.seat, move.card, state.restart))
         if state.passes or state.flipped:  # a lead ends a round of passes
-            state = replace(state, passes=0, flipped=False)
+            state = state.evolve(passes=0, flipped=False)
         if faulty:
             state = _penalise(phase, state, move.seat, events)
     else:
@@ -149,7 +147,7 @@ def _penalise(phase: StopsPhase, state: DealState, who: int, events: list[Event]
             state, t = state.pay(seat(who), dst, pen.amount, "penalty")
             events.append(Penalty(who, "lead not lowest", t))
         if pen.forfeit_boodles:
-            state = replace(state, forfeited=state.forfeited | {who})
+            state = state.evolve(forfeited=state.forfeited | {who})
     return state
 
 
@@ -167,13 +165,13 @@ def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Re
             events.append(Penalty(who, "cannot lead", t))
     rule = rule_now(phase, ruleset, state)
     events.append(Pass(who, f"may lead no card under '{describe(rule)}'"))
-    state = replace(state, passes=state.passes + 1, to_move=state.left_of(who))
+    state = state.evolve(passes=state.passes + 1, to_move=state.left_of(who))
     if state.passes < len(state.clockwise(who)):  # every player still in passed once
         return state, events
     if phase.all_pass == "end without winner":
         return end_deal(state, None, events)
     events.append(FlipColour(not state.flipped))
-    return replace(state, passes=0, flipped=not state.flipped), events
+    return state.evolve(passes=0, flipped=not state.flipped), events
 
 
 def _payees(state: DealState, who: int, to: str) -> list[Account]:
@@ -203,13 +201,13 @@ def _after_play(
     else:
         place = state.place(nxt)
         if place is not None and place.kind == "hand":
-            return replace(state, step="follow", to_move=place.seat, current=card), events
+            return state.evolve(step="follow", to_move=place.seat, current=card), events
         reason = "not in deck" if place is None else _STOP_REASON[place.kind]
     events.append(Stop(who, card, reason, None if reason == "top rank" else nxt))
     state = _stop_bonus(phase, state, who, events)
-    return replace(state, step="lead", restart=True, current=None, stopped=card.suit,
-                   last_player=who, passes=0, flipped=False,
-                   to_move=leader(ruleset, state, phase.restart, who)), events
+    return state.evolve(step="lead", restart=True, current=None, stopped=card.suit,
+                        last_player=who, passes=0, flipped=False,
+                        to_move=leader(ruleset, state, phase.restart, who)), events
 
 
 _STOP_REASON: dict[str, StopReason] = {"widow": "widow", "played": "played", "out": "out of play"}
@@ -277,7 +275,7 @@ def end_deal(state: DealState, winner: int | None, events: list[Event]) -> Resul
     for name, amount in state.ledger.sections:
         if amount != 0:
             events.append(CarryOver(name, amount))
-    state = replace(state, step="over", to_move=None, current=None, winner=winner)
+    state = state.evolve(step="over", to_move=None, current=None, winner=winner)
     events.append(DealEnd(winner, "went out" if winner is not None else "all passed", state.ledger))
     return state, events
 

@@ -12,8 +12,6 @@ records which card it is (``DealState.turn_up``); this stage shows it.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .claims import take
 from .events import Event, TurnUp
 from .holding import paying_cards
@@ -42,7 +40,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
         if ruleset.deal.turn_up == "dealer takes boodle":
             for name in paid_by_turn_up(ruleset, state):
                 state = take(state, state.dealer, name, events)
-    return replace(state, to_move=None), events
+    return state.evolve(to_move=None), events
 
 
 STAGE = Stage("trumps", enter, no_legal_moves, no_moves)

@@ -66,7 +66,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
         events.append(WidowShown(tuple(sorted(state.clockwise(state.dealer))), state.widow()))
     if rules.dealer_swap and rules.dealer_first:
         return _dealer_chance(rules, state, "dealer first", events)
-    return _next(ruleset, replace(state, sale=SaleState("offer")), state.dealer, events)
+    return _next(ruleset, state.evolve(sale=SaleState("offer")), state.dealer, events)
 
 
 def _buyers(rules: WidowSale, state: DealState) -> tuple[int, ...]:
@@ -88,7 +88,7 @@ def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event]) -
     buyers = _buyers(rules, state)
     if rules.mode == "sale":
         if sale.asked < len(buyers):
-            return replace(state, to_move=buyers[sale.asked]), events
+            return state.evolve(to_move=buyers[sale.asked]), events
         return _offer_over(rules, state, events)
     active = [b for b in buyers if b not in sale.out]
     if sale.bidder is not None and active == [sale.bidder]:
@@ -99,7 +99,7 @@ def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event]) -
     for i in range(1, n + 1):
         candidate = (after + i) % n
         if candidate in active and candidate != sale.bidder:
-            return replace(state, to_move=candidate), events
+            return state.evolve(to_move=candidate), events
     raise AssertionError("an open auction always has a bidder to ask")  # pragma: no cover
 
 
@@ -108,7 +108,7 @@ def _offer_over(rules: WidowSale, state: DealState, events: list[Event]) -> Resu
     if rules.dealer_swap and not rules.dealer_first:
         return _dealer_chance(rules, state, "dealer", events)
     events.append(WidowUnsold())
-    return replace(state, sale=None, to_move=None), events
+    return state.evolve(sale=None, to_move=None), events
 
 
 def _dealer_chance(
@@ -118,7 +118,7 @@ def _dealer_chance(
     if rules.dealer_may_look:
         events.append(WidowShown((state.dealer,), state.widow()))
     sale = SaleState("dealer first" if step == "dealer first" else "dealer")
-    return replace(state, sale=sale, to_move=state.dealer), events
+    return state.evolve(sale=sale, to_move=state.dealer), events
 
 
 def barred(ruleset: Ruleset, state: DealState, who: int) -> bool:
@@ -198,18 +198,18 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         return _exchange(ruleset, state, who, "swap", rules.price, events)
     if isinstance(move, BidMove):
         events.append(WidowBid(who, move.amount))
-        return _next(ruleset, replace(state, sale=replace(sale, bid=move.amount, bidder=who)),
+        return _next(ruleset, state.evolve(sale=replace(sale, bid=move.amount, bidder=who)),
                      who, events)
     events.append(WidowPass(who, sale.step))
     if sale.step == "dealer first":
-        return _next(ruleset, replace(state, sale=SaleState("offer")), state.dealer, events)
+        return _next(ruleset, state.evolve(sale=SaleState("offer")), state.dealer, events)
     if sale.step == "dealer":
         events.append(WidowUnsold())
-        return replace(state, sale=None, to_move=None), events
+        return state.evolve(sale=None, to_move=None), events
     if rules.mode == "sale":
-        return _next(ruleset, replace(state, sale=replace(sale, asked=sale.asked + 1)), who,
+        return _next(ruleset, state.evolve(sale=replace(sale, asked=sale.asked + 1)), who,
                      events)
-    return _next(ruleset, replace(state, sale=replace(sale, out=sale.out | {who})), who, events)
+    return _next(ruleset, state.evolve(sale=replace(sale, out=sale.out | {who})), who, events)
 
 
 def _exchange(
@@ -229,7 +229,7 @@ def _exchange(
     for card in taken:
         state = state.move(card, in_hand(who))
     events.append(WidowExchange(who, how, transfer, taken, discarded, rules.discard))
-    return replace(state, sale=None, to_move=None), events
+    return state.evolve(sale=None, to_move=None), events
 
 
 STAGE = Stage("widow", enter, legal_moves, apply)
