@@ -34,6 +34,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from itertools import combinations
+from operator import attrgetter
 from typing import Any
 
 from ..antes import ante_targets
@@ -59,17 +60,24 @@ Key = tuple[Any, ...]
 """A state's identity (:func:`state_key`)."""
 
 
-def state_key(state: DealState) -> Key:
-    """What makes two states the same (see the module docstring)."""
-    out: list[Any] = []
-    for f in fields(state):
-        if f.name in _SKIP:
-            continue
-        value = getattr(state, f.name)
-        if f.name == "places":
-            value = tuple((p.kind, p.seat) for p in value)
-        out.append(value)
-    return tuple(out)
+_KEYED = tuple(f.name for f in fields(DealState) if f.name not in _SKIP | {"cards", "places"})
+_keyed = attrgetter(*_KEYED)
+
+
+def state_key(state: DealState, deck: tuple[Card, ...] | None = None) -> Key:
+    """What makes two states the same (see the module docstring): every field of the state
+    but ``index``, ``since_ante``, ``plays`` and ``moves``, with each card's place reduced to
+    its kind and seat (played cards by the same seat, in any order).
+
+    ``deck``: the cards every state of the deal shares.  A state whose ``cards`` equal it
+    has ``0`` in their stead (one comparison, usually by identity, instead of hashing every
+    card each time the key is hashed); two keys are still equal exactly when the states'
+    cards are.  The key is a flat tuple of hashable values.
+    """
+    cards: Any = state.cards
+    if deck is not None and (cards is deck or cards == deck):
+        cards = 0
+    return (cards, tuple([(p.kind, p.seat) for p in state.places]), *_keyed(state))
 
 
 def default_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
@@ -154,6 +162,8 @@ class _Ctx:
     deck: str
     start: tuple[int, ...]
     result: ExplicitResult
+    cards: tuple[Card, ...] = ()
+    """The reduced deck's cards (``ruleset.deck.cards()``, computed once)."""
 
 
 def check_deals(ruleset: Ruleset, players: int, deck: str,
@@ -167,8 +177,10 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     group = suit_symmetries(ruleset)
     chips = default_start(ruleset, players) if start is None else start
     result = ExplicitResult(ruleset.name, deck, players, len(group), start_chips=chips)
-    ctx = _Ctx(ruleset, mutation.start_ruleset(ruleset), mutation, players, deck, chips, result)
-    order = {c: k for k, c in enumerate(ruleset.deck.cards())}
+    cards = ruleset.deck.cards()
+    ctx = _Ctx(ruleset, mutation.start_ruleset(ruleset), mutation, players, deck, chips, result,
+               cards)
+    order = {c: k for k, c in enumerate(cards)}
     for deal in deals(ruleset, players):
         result.deals_raw += 1
         if len(group) > 1 and canonical(deal, group, order) != _sorted(deal, order):
@@ -185,7 +197,10 @@ def _sorted(deal: Deal, order: dict[Card, int]) -> Deal:
 
 @dataclass
 class _Node:
-    parent: Key | None
+    """A state of the deal being searched, by its number (order of discovery): the state it
+    was first reached from, by which move, the events of that move, and its depth."""
+
+    parent: int | None
     move: Move | None
     events: list[Event]
     depth: int
@@ -204,47 +219,57 @@ def _start(ctx: _Ctx, deal: Deal) -> tuple[DealState, list[Event]]:
 
 
 def _explore(ctx: _Ctx, deal: Deal) -> None:
-    """Breadth-first search of one deal, checking every state and transition."""
+    """Breadth-first search of one deal, checking every state and transition.
+
+    States are numbered in order of discovery: ``ids`` maps a :func:`state_key` to its
+    number (each successor's key is built and hashed once), ``nodes`` and ``edges`` are
+    lists by number.
+    """
     total = sum(ctx.start)
     try:
         state, events = _start(ctx, deal)
     except BoodleError as e:
         _violate(ctx, deal, "well-formedness", f"the deal cannot start: {e.message}", [], [], {})
         return
-    root = state_key(state)
-    nodes: dict[Key, _Node] = {root: _Node(None, None, events, 0)}
+    deck = state.cards
+    ids: dict[Key, int] = {state_key(state, deck): 0}
+    nodes: list[_Node] = [_Node(None, None, events, 0)]
     unplaced = _unplaced(ctx.ruleset, state)
     if unplaced:
-        _report(ctx, deal, nodes, root, "well-formedness", unplaced, state)
-    edges: dict[Key, list[tuple[Key, Move]]] = {}
-    _check_state(ctx, deal, state, total, nodes, root)
-    queue: deque[tuple[DealState, Key]] = deque([(state, root)])
+        _report(ctx, deal, nodes, 0, "well-formedness", unplaced, state)
+    edges: list[list[tuple[int, Move]]] = [[]]
+    _check_state(ctx, deal, state, total, nodes, 0)
+    queue: deque[tuple[DealState, int]] = deque([(state, 0)])
+    result = ctx.result
     while queue:
         state, key = queue.popleft()
-        ctx.result.states += 1
+        result.states += 1
         depth = nodes[key].depth
-        ctx.result.depth = max(ctx.result.depth, depth)
+        if depth > result.depth:
+            result.depth = depth
         if is_terminal(state):
             continue
         moves = _legal(ctx, deal, state, nodes, key)
-        out = edges.setdefault(key, [])
+        out = edges[key]
         for move in moves:
             nxt = _step(ctx, deal, state, move, nodes, key)
             if nxt is None:
                 continue
             new, more = nxt
-            ctx.result.transitions += 1
-            k = state_key(new)
+            result.transitions += 1
+            fresh = len(nodes)
+            k = ids.setdefault(state_key(new, deck), fresh)
             out.append((k, move))
-            if k not in nodes:
-                nodes[k] = _Node(key, move, more, depth + 1)
+            if k == fresh:
+                nodes.append(_Node(key, move, more, depth + 1))
+                edges.append([])
                 _check_state(ctx, deal, new, total, nodes, k)
                 queue.append((new, k))
     _check_cycles(ctx, deal, nodes, edges)
 
 
-def _legal(ctx: _Ctx, deal: Deal, state: DealState, nodes: dict[Key, _Node],
-           key: Key) -> tuple[Move, ...]:
+def _legal(ctx: _Ctx, deal: Deal, state: DealState, nodes: list[_Node],
+           key: int) -> tuple[Move, ...]:
     try:
         moves = legal_moves(ctx.ruleset, state)
     except BoodleError as e:
@@ -257,7 +282,7 @@ def _legal(ctx: _Ctx, deal: Deal, state: DealState, nodes: dict[Key, _Node],
 
 
 def _step(ctx: _Ctx, deal: Deal, state: DealState, move: Move,
-          nodes: dict[Key, _Node], key: Key
+          nodes: list[_Node], key: int
           ) -> tuple[DealState, list[Event]] | None:
     try:
         new, events = apply(ctx.ruleset, state, move)
@@ -272,7 +297,7 @@ def _step(ctx: _Ctx, deal: Deal, state: DealState, move: Move,
 
 
 def _check_state(ctx: _Ctx, deal: Deal, state: DealState, total: Chips,
-                 nodes: dict[Key, _Node], key: Key) -> None:
+                 nodes: list[_Node], key: int) -> None:
     ledger = state.ledger
     if ledger.total() != total:
         _report(ctx, deal, nodes, key, "chip conservation",
@@ -281,7 +306,7 @@ def _check_state(ctx: _Ctx, deal: Deal, state: DealState, total: Chips,
     if low:
         _report(ctx, deal, nodes, key, "chip conservation",
                 f"section {', '.join(low)} below zero", state)
-    why = _cards_wrong(ctx.ruleset, state)
+    why = _cards_wrong(ctx.ruleset, state, ctx.cards)
     if why:
         _report(ctx, deal, nodes, key, "card conservation", why, state)
 
@@ -295,15 +320,19 @@ def _unplaced(ruleset: Ruleset, state: DealState) -> str | None:
     return "; ".join(missing) + ", which is nowhere in the deal (not a card of the deck)"
 
 
-def _cards_wrong(ruleset: Ruleset, state: DealState) -> str | None:
+def _cards_wrong(ruleset: Ruleset, state: DealState,
+                 deck: tuple[Card, ...] | None = None) -> str | None:
     """Why the cards are not each in exactly one place, or ``None``.
 
     ``places`` is aligned with ``cards``, so each card of the state has one
     place by construction; what can go wrong is the deck (a card missing or
     doubled), a place that is no place (a seat that does not exist), or the
-    engine's hand counts disagreeing with the places.
+    engine's hand counts disagreeing with the places.  ``deck``: the
+    ruleset's ``deck.cards()`` if already computed.
     """
-    if state.cards != ruleset.deck.cards() or len(state.places) != len(state.cards):
+    if deck is None:
+        deck = ruleset.deck.cards()
+    if state.cards != deck or len(state.places) != len(state.cards):
         return "the state's cards are not the deck's, once each"
     held = [0] * state.players
     for place in state.places:
@@ -317,10 +346,10 @@ def _cards_wrong(ruleset: Ruleset, state: DealState) -> str | None:
     return None
 
 
-def _path(nodes: dict[Key, _Node], key: Key
+def _path(nodes: list[_Node], key: int
           ) -> tuple[list[Move], list[Event]]:
     chain = []
-    k: Key | None = key
+    k: int | None = key
     while k is not None:
         chain.append(nodes[k])
         k = nodes[k].parent
@@ -330,7 +359,7 @@ def _path(nodes: dict[Key, _Node], key: Key
     return moves, events
 
 
-def _report(ctx: _Ctx, deal: Deal, nodes: dict[Key, _Node], key: Key,
+def _report(ctx: _Ctx, deal: Deal, nodes: list[_Node], key: int,
             prop: str, why: str, state: DealState) -> None:
     best = ctx.result.violations.get(prop)
     if best is not None and best.length <= nodes[key].depth:
@@ -364,28 +393,34 @@ def _describe(state: DealState) -> dict[str, Any]:
     }
 
 
-def _check_cycles(ctx: _Ctx, deal: Deal, nodes: dict[Key, _Node],
-                  edges: dict[Key, list[tuple[Key, Move]]]) -> None:
+def _check_cycles(ctx: _Ctx, deal: Deal, nodes: list[_Node],
+                  edges: list[list[tuple[int, Move]]]) -> None:
     """Kahn's algorithm removes every state no cycle leads to; if some remain, walk back
-    along their edges (each has a remaining predecessor) until a state repeats: a cycle."""
-    indegree = {k: 0 for k in nodes}
-    preds: dict[Key, list[tuple[Key, Move]]] = {}
-    for src, targets in edges.items():
-        for t, move in targets:
+    along their edges (each has a remaining predecessor) until a state repeats: a cycle.
+
+    States are numbers (``nodes[k]``, ``edges[k]``: the moves out of state ``k``); the
+    predecessor lists are built only when a cycle is there to be shown.
+    """
+    indegree = [0] * len(nodes)
+    for targets in edges:
+        for t, _ in targets:
             indegree[t] += 1
-            preds.setdefault(t, []).append((src, move))
-    queue = deque(k for k, d in indegree.items() if d == 0)
+    queue = deque(k for k, d in enumerate(indegree) if d == 0)
     while queue:
-        k = queue.popleft()
-        for t, _ in edges.get(k, []):
+        for t, _ in edges[queue.popleft()]:
             indegree[t] -= 1
             if indegree[t] == 0:
                 queue.append(t)
-    stuck = {k for k, d in indegree.items() if d > 0}
-    if not stuck:
+    remaining = [k for k, d in enumerate(indegree) if d > 0]
+    if not remaining:
         return
-    walk: list[tuple[Key, Move | None]] = [(min(stuck, key=lambda k: nodes[k].depth), None)]
-    seen: dict[Key, int] = {}
+    stuck = set(remaining)
+    preds: dict[int, list[tuple[int, Move]]] = {}
+    for src, targets in enumerate(edges):
+        for t, move in targets:
+            preds.setdefault(t, []).append((src, move))
+    walk: list[tuple[int, Move | None]] = [(min(remaining, key=lambda k: nodes[k].depth), None)]
+    seen: dict[int, int] = {}
     while walk[-1][0] not in seen:
         k = walk[-1][0]
         seen[k] = len(walk) - 1
