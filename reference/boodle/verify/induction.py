@@ -211,11 +211,17 @@ def check_init(system: System, prover: Prover) -> list[Finding]:
     return list(found.values())
 
 
-def check_consecution(system: System, prover: Prover) -> list[Finding]:
-    """Inv ∧ guard ⇒ Inv′ for every action (see the module docstring for the two tries)."""
-    found = {c.prop: Finding(c.prop, "consecution") for c in system.conjuncts}
+def check_consecution(system: System, prover: Prover, chips: bool | None = None
+                      ) -> list[Finding]:
+    """Inv ∧ guard ⇒ Inv′ for every action (see the module docstring for the two tries).
+
+    ``chips``: ``True`` checks only the chip conjuncts (group ``chips``),
+    ``False`` only the others, ``None`` all of them.
+    """
+    chosen = [c for c in system.conjuncts if chips is None or (c.group == CHIPS) == chips]
+    found = {c.prop: Finding(c.prop, "consecution") for c in chosen}
     groups: dict[str, list[Conjunct]] = {}
-    for c in system.conjuncts:
+    for c in chosen:
         groups.setdefault(c.group, []).append(c)
     for a in system.actions:
         for key, members in groups.items():

@@ -9,7 +9,9 @@ search saw every reachable state of the reduced deck, a
 out of time, and **not covered** when a method cannot model the variant
 (said with the reason).  Rulesets whose stops phase, deck and board are the
 same (names, labels, antes and the stages before play aside) share their
-step-by-step proofs (:func:`_key`); Init is checked for each.
+step-by-step proofs of the chip conjuncts (:func:`_key`), and rulesets whose
+cards move alike (:func:`_dynamics_key`) share every other step-by-step
+proof; Init is checked for each.
 """
 
 from __future__ import annotations
@@ -142,6 +144,28 @@ def _key(subject: Subject, n: int) -> tuple[Any, ...]:
             subject.mutation)
 
 
+def _dynamics_key(subject: Subject, n: int) -> tuple[Any, ...]:
+    """Two subjects with equal keys move cards and run the stops phase alike: every finding
+    but the chip conjuncts' consecution is the same (spec/verification.md, "Shared proofs").
+
+    Those checks never read a chip: no guard, post-state card place or control
+    field depends on a balance, and the chip conjuncts they assume constrain
+    only chip variables, which nothing else mentions, and are satisfiable
+    alone.  So the key holds what the moves read: the deck, the lead rules
+    and fallback, following, stops at the top, the all-pass rule, whether
+    going out ends the deal, which penalties fine a lead and forfeit boodles
+    (not their amounts), the trump rule (the ghosts' ranges), the player
+    count and the mutation.  Boards, antes, payments and bonuses are left out.
+    """
+    rs = subject.ruleset
+    stops = [p for p in rs.phases if isinstance(p, StopsPhase)]
+    moves = tuple((p.first_lead, p.restart, p.fallback.kind, p.fallback.rule, p.follow,
+                   p.stop_at_top, p.all_pass, p.going_out.ends_deal,
+                   tuple((pen.fault, pen.forfeit_boodles) for pen in p.penalties))
+                  for p in stops)
+    return (rs.deck, moves, rs.deal.trumps, n, subject.mutation)
+
+
 @dataclass
 class _Run:
     options: Options
@@ -219,11 +243,17 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
     prover = Prover(system)
     t = time.perf_counter()
     findings = check_init(system, prover)
-    key = _key(subject, n)
-    if key not in run.cache:
-        run.cache[key] = [*check_consecution(system, prover), check_progress(system, prover),
-                          check_ranking(system, prover), check_exclusive(system, prover)]
-    findings += [replace(f) for f in run.cache[key]]
+    chips, moves = ("chips", *_key(subject, n)), ("card dynamics", *_dynamics_key(subject, n))
+    shared = run.cache.get(moves)
+    if shared is None or any(f.status != "proven" for f in shared):
+        # a failure is found again for each subject: its state is printed with that
+        # subject's board and chips
+        run.cache[moves] = [*check_consecution(system, prover, chips=False),
+                            check_progress(system, prover), check_ranking(system, prover),
+                            check_exclusive(system, prover)]
+    if chips not in run.cache:
+        run.cache[chips] = check_consecution(system, prover, chips=True)
+    findings += [replace(f) for f in (*run.cache[chips], *run.cache[moves])]
     spent = time.perf_counter() - t
     merged = _merge(findings)
     _distrust(findings, merged)
