@@ -9,6 +9,14 @@ chain selects, with each distinct valid event remembered.  Events, moves and
 ledgers are checked one by one and each distinct valid one is remembered, so
 a long run checks each only once.  The result is the same as validating
 against the schema as written (a test checks it).
+
+Every message and case first goes through a compiled Rust validator of the
+same inlined definition (``jsonschema-rs``, Draft 2020-12 like ``jsonschema``),
+about ten times faster on a whole result than the checks above.  Only what it
+refuses is checked again by ``jsonschema`` as above, which gives the error
+messages and has the last word: where the two could differ (Python's ``$``
+also matches before a final newline, a number too big for Rust), the answer
+is ``jsonschema``'s, so the result stays exactly what it was.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 
 from .paths import schema_path
@@ -159,8 +168,31 @@ def _parts(instance: Any) -> list[tuple[str, str, Any]]:
     return out
 
 
+@cache
+def _fast(file: str, definition: str | None = None) -> jsonschema_rs.Draft202012Validator:
+    """The Rust validator of a whole schema file or one ``$defs`` entry, references inlined."""
+    documents = _documents()
+    doc = documents[file]
+    node = doc if definition is None else doc["$defs"][definition]
+    return jsonschema_rs.Draft202012Validator(_inline(node, doc, documents))
+
+
+def _surely_valid(instance: Any, file: str, definition: str | None) -> bool:
+    """Whether the fast validator accepts ``instance`` (``False``: ask ``jsonschema``)."""
+    try:
+        return _fast(file, definition).is_valid(instance)
+    except (ValueError, TypeError, OverflowError):  # a value Rust cannot take (a huge integer)
+        return False
+
+
 def check(instance: Any, file: str, definition: str | None = None) -> list[str]:
-    """Every way ``instance`` breaks the schema (``path: message``); empty when valid."""
+    """Every way ``instance`` breaks the schema (``path: message``); empty when valid.
+
+    At most ten messages.  Accepted by the fast validator at once; anything
+    it refuses is judged by ``jsonschema`` (see the module docstring).
+    """
+    if _surely_valid(instance, file, definition):
+        return []
     validator = compiled(file, definition, light_events=True)
     if not validator.is_valid(instance):
         return [f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}"
