@@ -123,6 +123,8 @@ def _script(case: Case, result: Mapping[str, Any]) -> Verdict:
 def _events(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | None:
     if "events" not in expect:
         return None
+    if expect["events"] == result.get("events", []):
+        return None  # equal as written, so equal once normalised: skip the normalising
     want = [normalize_event(e) for e in expect["events"]]
     got = [normalize_event(e) for e in result.get("events", [])]
     if want == got:
