@@ -63,11 +63,10 @@ def resolve_holder(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[
     rank = ruleset.deck.rank_index
     if rule.holder_suit is not None:
         candidates = [c for c in state.cards if c.suit == rule.holder_suit]
-    elif rule.card is not None:
+    else:  # a holder rule names a card or a suit (spec §6.1); the build makes sure
+        assert rule.card is not None
         candidates = [c for c in state.cards if c.suit == rule.card.suit
                       and rank(c) >= rank(rule.card)]
-    else:
-        candidates = []
     for c in sorted(candidates, key=rank):
         holder = state.holder(c)
         if holder is not None:
