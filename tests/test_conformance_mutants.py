@@ -7,8 +7,12 @@ case is run through the command line against ``serve --mutant``.
 
 from __future__ import annotations
 
+import difflib
+import importlib.util
 import subprocess
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +63,53 @@ def test_serve_mutant_fails_through_the_protocol(name: str, killers) -> None:  #
     assert out.returncode == 1, out.stdout + out.stderr
     assert f"FAIL  {case_id}" in out.stdout and "1 fail" in out.stdout
     assert f"+mutant:{name}" in out.stdout
+
+
+# ---------------------------------------------------------------- the mutation bench's classifier
+
+def _bench() -> Any:
+    """bench/conformance_mutation.py as a module (bench/ is not a package)."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "conformance_mutation.py"
+    spec = importlib.util.spec_from_file_location("conformance_mutation", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SOURCE = '''\
+def check(move, found, events, state, who):
+    if move.kind != "lead":
+        raise IllegalMove(f"{move}: a lead is due", rule="move.kind")
+    events.append(Pass(who, f"may lead no card under {found}"))
+    state, t = state.pay(seat(who), section("kitty"), 1, "claim")
+    state, t = state.pay(seat(who), section("kitty"), 1, "penalty")
+    return state
+
+
+STAGE = Stage("stops", check, check, check)
+'''
+
+
+def _diff(old: str, new: str) -> str:
+    mutant = SOURCE.replace(old, new)
+    assert mutant != SOURCE
+    return "".join(difflib.unified_diff(SOURCE.splitlines(keepends=True),
+                                        mutant.splitlines(keepends=True), "a.py", "a.py"))
+
+
+@pytest.mark.parametrize(("old", "new", "kind"), [
+    ('f"{move}: a lead is due"', 'f"XX{move}: a lead is dueXX"', "message"),
+    ('f"may lead no card under {found}"', 'f"XXmay lead no card under {found}XX"', "pass reason"),
+    ('1, "claim")', '1, "XXclaimXX")', "transfer reason"),
+    ('Stage("stops"', 'Stage("XXstopsXX"', "stage label"),
+    ('rule="move.kind"', 'rule="XXmove.kindXX"', None),   # a rule id is compared
+    ('!= "lead"', '!= "XXleadXX"', None),                  # a comparison decides the game
+    ('1, "penalty")', '1, "XXpenaltyXX")', None),          # a penalty's reason is in its JSON
+    ('!= "lead"', '== "lead"', None),                      # not a string change
+    ('section("kitty"), 1, "claim"', 'section("kitty"), 2, "claim"', None),
+])
+def test_the_bench_excepts_only_string_changes_nobody_sees(
+        old: str, new: str, kind: str | None) -> None:
+    found = _bench().classify(SOURCE, _diff(old, new))
+    assert (found[0] if found else None) == kind
