@@ -349,38 +349,72 @@ def _change(diff: str) -> str:
     return f"`{' / '.join(minus)}` → `{' / '.join(plus)}`"
 
 
-def report(parts: list[dict[str, Any]]) -> str:
-    """The scores and every mutant not killed, as Markdown."""
+def read_explanations(path: Path | None) -> dict[str, tuple[str, str]]:
+    """Hand explanations of survivors: lines ``FILE#ID KIND: text`` (``stops.py#4``),
+    KIND one of :data:`HAND_KINDS`; blank lines and ``#`` comments are skipped."""
+    out: dict[str, tuple[str, str]] = {}
+    if path is None:
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, rest = line.partition(" ")
+        kind, _, text = rest.partition(":")
+        if kind not in HAND_KINDS:
+            raise SystemExit(f"{path}: unknown kind {kind!r} in {line!r}")
+        out[key] = (kind, text.strip())
+    return out
+
+
+HAND_KINDS = ("equivalent", "unreachable", "gap")
+"""equivalent: no input can tell it apart through the protocol; unreachable: code no input
+reaches (a defensive raise); gap: a case could kill it (the line says which)."""
+
+
+def report(parts: list[dict[str, Any]], hand: dict[str, tuple[str, str]] | None = None,
+           score: Path | None = None) -> str:
+    """The scores and every mutant not killed, as Markdown; ``score``: where to write the
+    summary that ``boodle conformance generate`` quotes in COVERAGE.md."""
+    hand = hand or {}
     mutants = [(part, m) for part in parts for m in part["mutants"]]
     status = Counter(m["status"] for _, m in mutants)
     tested = [(p, m) for p, m in mutants if m["status"] != "untested"]
     killed = [m for _, m in tested if m["status"] in KILLED]
     left = [(p, m) for p, m in tested if m["status"] not in KILLED]
     equivalent: list[tuple[dict[str, Any], tuple[str, str]]] = []
-    others: list[dict[str, Any]] = []
+    others: list[tuple[dict[str, Any], tuple[str, str] | None]] = []
     for part, m in left:
         found = classify(part["sources"][m["file"]], m["diff"]) if m.get("diff") else None
         if found is None:
-            others.append(m)
+            others.append((m, hand.get(f"{Path(m['file']).name}#{m['id']}")))
         else:
             equivalent.append((m, found))
     n, k, e = len(tested), len(killed), len(equivalent)
+    x = sum(1 for _, h in others if h is not None and h[0] != "gap")
+    files = sorted({Path(m["file"]).name for _, m in mutants})
     lines = [
         f"mutants: {len(mutants)} ({', '.join(f'{s} {c}' for s, c in sorted(status.items()))})",
         f"raw score: {k}/{n} killed = {100 * k / max(n, 1):.1f}%",
         f"equivalent by classify(): {e}; score with them excepted: {k}/{n - e} = "
         f"{100 * k / max(n - e, 1):.1f}%",
+        f"explained by hand as equivalent or unreachable: {x}; score with those excepted too: "
+        f"{k}/{n - e - x} = {100 * k / max(n - e - x, 1):.1f}%",
         "",
-        "## Equivalent (mechanical)",
+        f"## Equivalent, mechanically ({e})",
         "",
     ]
     for m, (kind, why) in equivalent:
-        lines.append(f"- {m['id']} {Path(m['file']).name}:{m['line']} [{kind}] "
+        lines.append(f"- {Path(m['file']).name}#{m['id']} (line {m['line']}) [{kind}] "
                      f"{_change(m['diff'])}: {why}")
-    lines += ["", "## Other survivors (explain each by hand)", ""]
-    for m in others:
-        lines.append(f"- {m['id']} {Path(m['file']).name}:{m['line']} [{m['status']}] "
-                     f"{_change(m.get('diff', ''))}")
+    lines += ["", f"## Other survivors ({len(others)})", ""]
+    for m, h in others:
+        said = f"**{h[0]}**: {h[1]}" if h else "**unexplained**"
+        lines.append(f"- {Path(m['file']).name}#{m['id']} (line {m['line']}, {m['status']}) "
+                     f"{_change(m.get('diff', ''))}: {said}")
+    if score is not None:
+        summary = {"tool": "mutmut 2", "files": files, "date": time.strftime("%Y-%m-%d"),
+                   "tested": n, "killed": k, "equivalent": e, "explained": x}
+        score.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return "\n".join(lines)
 
 
@@ -395,11 +429,16 @@ def main() -> int:
     go.add_argument("--out", type=Path, default=None)
     merge = sub.add_parser("report")
     merge.add_argument("results", nargs="+", type=Path)
+    merge.add_argument("--explain", type=Path, default=None,
+                       help="hand explanations of survivors (lines 'FILE#ID KIND: text')")
+    merge.add_argument("--write-score", type=Path, default=None,
+                       help="write the summary (conformance/mutation-score.json)")
     args = parser.parse_args()
     if args.command == "selftest":
         return selftest(args.all)
     if args.command == "report":
-        print(report([json.loads(p.read_text(encoding="utf-8")) for p in args.results]))
+        parts = [json.loads(p.read_text(encoding="utf-8")) for p in args.results]
+        print(report(parts, read_explanations(args.explain), args.write_score))
         return 0
     return run(args.minutes, args.files, args.out)
 

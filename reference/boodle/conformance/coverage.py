@@ -7,11 +7,17 @@ case is listed first, as a gap.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .paths import suite_dir
 from .wire import Json
+
+STRENGTH_FILE = "mutation-score.json"
+"""The summary of the last mutation run (``bench/conformance_mutation.py report --write``),
+in ``conformance/``; quoted in the report when present."""
 
 EXAMPLES = 3
 """Case ids shown per rule (hand-written ones first)."""
@@ -34,8 +40,42 @@ def gaps(cases: Iterable[Mapping[str, Any]], rules: Iterable[Json]) -> list[str]
     return [r["id"] for r in rules if r["scope"] == "play" and not pins.get(r["id"])]
 
 
-def coverage_markdown(cases: list[Json], rules: list[Json]) -> str:
-    """The coverage report as Markdown."""
+def load_strength() -> Json | None:
+    """The mutation summary of ``conformance/mutation-score.json``, or None without one."""
+    path = suite_dir() / STRENGTH_FILE
+    if not path.is_file():
+        return None
+    data: Json = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def strength_markdown(s: Mapping[str, Any]) -> list[str]:
+    """The "Suite strength" section: the scores of the last mutation run of the engine.
+
+    ``s``: ``tested``, ``killed``, ``equivalent`` (mechanically proven), ``explained``
+    (equivalent or unreachable by hand, listed in the report), ``files``, ``date``, ``tool``.
+    """
+    n, k, e, x = s["tested"], s["killed"], s["equivalent"], s.get("explained", 0)
+    lines = [
+        "## Suite strength", "",
+        f"Mutation testing of the engine ({', '.join(s['files'])}) with this suite as the test "
+        f"({s['tool']}, `python bench/conformance_mutation.py run`, {s['date']}): "
+        f"{n} mutants tested, {k} killed.", "",
+        f"- raw score: {k}/{n} = {100 * k / n:.1f}%",
+        f"- with the {e} mechanically proven equivalents excepted (string-only changes to "
+        f"message texts, pass reasons, unseen transfer reasons, stage labels): "
+        f"{k}/{n - e} = {100 * k / (n - e):.1f}%",
+    ]
+    if x:
+        lines.append(f"- with {x} more explained by hand as equivalent or unreachable: "
+                     f"{k}/{n - e - x} = {100 * k / (n - e - x):.1f}%")
+    return [*lines, ""]
+
+
+def coverage_markdown(cases: list[Json], rules: list[Json],
+                      strength: Mapping[str, Any] | None = None) -> str:
+    """The coverage report as Markdown; ``strength`` defaults to :func:`load_strength`."""
+    strength = load_strength() if strength is None else strength
     pins = pinned_by(cases)
     kinds = Counter(c["kind"] for c in cases)
     variants = Counter(c["variant"]["name"] for c in cases)
@@ -52,6 +92,8 @@ def coverage_markdown(cases: list[Json], rules: list[Json]) -> str:
         "Per variant: " + ", ".join(f"{v} {n}" for v, n in sorted(variants.items())) + ".",
         "",
     ]
+    if strength:
+        lines += strength_markdown(strength)
     missing = gaps(cases, rules)
     lines += ["## Gaps", "", *(f"- `{g}`" for g in missing)] if missing else \
         ["## Gaps", "", "None: every rule of scope `play` is pinned by at least one case."]
