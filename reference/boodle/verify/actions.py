@@ -25,7 +25,7 @@ import z3
 
 from ..cards import Card
 from ..model import Section
-from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, sum_of
+from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, any_of, sum_of
 from .lead_terms import branches, lead_terms
 from .mutation import Mutation
 
@@ -239,8 +239,7 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
             if not z3.is_false(when):
                 chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
                            z3.And(when, z3.Not(barred)))
-    out = _flag(chips, "out", all_of([z3.Not(layout.eq(loc[j], who))
-                                      for j in range(len(loc)) if j != i]))
+    out = _flag(chips, "out", z3.Not(_holds_another(layout, s, who, i)))
     nxt = layout.next_of(i)
     top_rank = layout.cards[i].rank == layout.ruleset.deck.top_rank
     top = nxt is None or (phase.stop_at_top and top_rank)
@@ -290,6 +289,31 @@ def _fine(layout: Layout, chips: ChipTerms, who: Expr, fined: Expr,
     return forfeit
 
 
+def _holds_another(layout: Layout, s: SymState, who: Expr, i: int) -> Expr:
+    """``who`` holds some card other than ``i`` in ``s``: the prefix chain of the cards before
+    ``i`` or the suffix chain of those after it, both built once per (state, seat) and
+    shared by every action (linear in the deck, where one disjunction per card is
+    quadratic)."""
+    n = len(s.loc)
+
+    def chains() -> list[Expr]:
+        held = [layout.eq(x, who) for x in s.loc]
+        pre: list[Expr] = [z3.BoolVal(False)]
+        for j in range(n - 1):
+            pre.append(held[0] if j == 0 else any_of([pre[-1], held[j]]))
+        suf: list[Expr] = [z3.BoolVal(False)]
+        for j in range(n - 1, 0, -1):
+            suf.append(held[n - 1] if j == n - 1 else any_of([suf[-1], held[j]]))
+        return [*pre, *reversed(suf)]  # pre[i]: cards < i; then suf, index n + i: cards > i
+
+    key = ("holds another", layout.ids(s.loc), who.get_id())
+    both = layout.memo_list(key, chains, [*s.loc, who])
+    before, after = both[i], both[n + i]
+    if z3.is_false(before):
+        return after
+    return before if z3.is_false(after) else any_of([before, after])
+
+
 def _flag(chips: ChipTerms, what: str, term: Expr) -> Expr:
     """A fresh boolean defined as ``term`` (its definition goes with the amounts): the
     solver treats "went out" and "stopped" as atoms and unfolds them only when needed."""
@@ -306,13 +330,23 @@ def _leader(layout: Layout, after: SymState) -> Expr:
     return out
 
 
-def _hand_count(layout: Layout, loc: list[Expr], seat: int) -> Expr:
+def _hand_count(layout: Layout, loc: list[Expr], seat: int,
+                before: tuple[Expr, ...] | None = None) -> Expr:
     """Cards in ``seat``'s hand; the 0/1 term of each card is built once and shared by every
-    action that leaves the card in place."""
+    action that leaves the card in place.  With ``before`` (the places before the move):
+    the count before, built once and shared by every action, corrected by the cards that
+    moved (the same number, in a term of constant size)."""
     def one(x: Expr) -> Expr:
         return layout.memo(("one", x.get_id(), seat), lambda: z3.If(layout.eq(x, seat), 1, 0))
 
-    return sum_of([one(x) for x in loc])
+    if before is None:
+        return sum_of([one(x) for x in loc])
+    moved = [j for j, (x, y) in enumerate(zip(loc, before, strict=True)) if x is not y]
+    key = ("count", seat, layout.ids(before))
+    total = layout.memo(key, lambda: sum_of([one(x) for x in before]))
+    for j in moved:
+        total = total - one(before[j]) + one(loc[j])
+    return total
 
 
 def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
@@ -325,27 +359,28 @@ def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
     if rules.to == "kitty" and kitty is not None and kitty.name not in takes:
         takes.append(kitty.name)
     if rules.to == "kitty" and kitty is not None:
-        _payments(layout, chips, who, loc, ("section", layout.section_index(kitty.name)))
+        _payments(layout, chips, who, loc, ("section", layout.section_index(kitty.name)), s.loc)
     for name in takes:
         barred = [g.taken[(earlier, n)] for n, earlier in rules.unless_taken if n == name]
         k = layout.section_index(name)
         chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
                    z3.Not(z3.Or(*barred)) if barred else True)
     if rules.to == "winner":
-        _payments(layout, chips, who, loc, ("seat", who))
+        _payments(layout, chips, who, loc, ("seat", who), s.loc)
     return chips
 
 
 def _payments(layout: Layout, chips: ChipTerms, who: Expr, loc: list[Expr],
-              dst: Account) -> None:
-    """Each opponent pays ``per card`` chips per card left, unless excused (spec §7)."""
+              dst: Account, before: tuple[Expr, ...]) -> None:
+    """Each opponent pays ``per card`` chips per card left, unless excused (spec §7);
+    ``before``: the places before the move."""
     rules = layout.phase.going_out
     excused_idx = [layout.index[c] for c in rules.excused if c in layout.index]
     payers = []
     for k in range(layout.n):
         excused = z3.Or(*[layout.eq(loc[j], k) for j in excused_idx]) if excused_idx \
             else z3.BoolVal(False)
-        amount = z3.If(excused, 0, rules.per_card * _hand_count(layout, loc, k))
+        amount = z3.If(excused, 0, rules.per_card * _hand_count(layout, loc, k, before))
         payers.append((k, amount, who != k))
     chips.gather(payers, dst, "going out")
 

@@ -25,7 +25,7 @@ import z3
 
 from ..dealing import deal_order
 from ..model import HoldingPhase, PokerPhase
-from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, any_of
+from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
 from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
 
 __all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
@@ -122,6 +122,7 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
 def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
     """Spec §5.2: N = q·h + r; the first r hands in dealing order get q + 1 cards."""
     n, total = layout.n, len(layout.cards)
+    counts: dict[int, Expr] = {}  # one sum per hand, shared by every dealer
     out = []
     for d in range(n):
         order = deal_order(layout.ruleset, n, d)
@@ -130,8 +131,10 @@ def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
         for k, who in enumerate(order):
             code = layout.widow if who is None else who
             size = q + 1 if k < r else q
-            sizes.append(z3.Sum([z3.If(x == code, 1, 0) for x in s.loc]) == size)
-        out.append(z3.Implies(s.ghosts.dealer == d, z3.And(*sizes)))
+            if code not in counts:
+                counts[code] = sum_of([z3.If(layout.eq(x, code), 1, 0) for x in s.loc])
+            sizes.append(counts[code] == size)
+        out.append(z3.Implies(s.ghosts.dealer == d, all_of(sizes)))
     return out
 
 

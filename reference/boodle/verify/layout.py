@@ -193,6 +193,19 @@ class Layout:
         return term
 
     @cached_property
+    def _ids(self) -> dict[int, tuple[tuple[Expr, ...], tuple[int, ...]]]:
+        """The ids of :meth:`ids`, by the Python identity of the tuple (kept alive here)."""
+        return {}
+
+    def ids(self, terms: tuple[Expr, ...]) -> tuple[int, ...]:
+        """The z3 ids of ``terms`` (a tuple of a state, such as its card places), computed
+        once per tuple object: the states of every action share their pre-state's tuples."""
+        hit = self._ids.get(id(terms))
+        if hit is None or hit[0] is not terms:
+            hit = self._ids[id(terms)] = (terms, tuple(x.get_id() for x in terms))
+        return hit[1]
+
+    @cached_property
     def _lists(self) -> dict[tuple[object, ...], tuple[tuple[Expr, ...], tuple[Expr, ...]]]:
         """The shared term lists of :meth:`memo_list`, with the terms their keys name."""
         return {}
