@@ -66,12 +66,12 @@ def _pay(
     (spec §9).  The antes stay out of ``since_ante``: a misdeal keeps them.
     """
     reason = "ante (widow's share)" if line.payer == "widow" else "ante"
+    src, ledger = seat(payer), state.ledger
     for name in names:
-        amount = state.payable(seat(payer), line.amount)
-        ledger, t = state.ledger.transfer(seat(payer), section(name), amount, reason)
-        state = state.evolve(ledger=ledger)
+        amount = state.payable(src, line.amount, ledger)
+        ledger, t = ledger.transfer(src, section(name), amount, reason)
         events.append(Ante(t))
-    return state
+    return state.evolve(ledger=ledger)
 
 
 def _pay_from(

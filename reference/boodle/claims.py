@@ -16,7 +16,7 @@ from .cards import Card
 from .events import Claim, Event
 from .holding import award, paying_cards, qualifiers
 from .ledger import seat, section
-from .model import Ruleset, Section
+from .model import Ruleset, derived
 from .state import DealState
 
 __all__ = ["claims_of", "pay_holders", "take"]
@@ -36,15 +36,30 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
         place = state.place(c)
         return c == card or (place is not None and place.kind == "played" and place.seat == who)
 
-    def completes(s: Section) -> bool:
-        if s.kind not in ("boodle", "set"):
-            return False
-        cards = paying_cards(s, state.trump)  # fixed, drawn and bound, or of trumps (spec §3)
+    def completes(boodle: bool, cards: tuple[Card, ...] | None, ranks: tuple[str, ...]) -> bool:
         if cards is None:  # a same-suit set: all its ranks in the card's suit
-            return card.rank in s.ranks and all(mine(Card(r, card.suit)) for r in s.ranks)
-        return card in cards and (s.kind == "boodle" or all(mine(c) for c in cards))
+            return card.rank in ranks and all(mine(Card(r, card.suit)) for r in ranks)
+        return card in cards and (boodle or all(mine(c) for c in cards))
 
-    return tuple(s.name for s in ruleset.board if completes(s))
+    return tuple(name for name, boodle, cards, ranks in _claimable(ruleset, state.trump)
+                 if completes(boodle, cards, ranks))
+
+
+_Claimable = tuple[tuple[str, bool, tuple[Card, ...] | None, tuple[str, ...]], ...]
+
+
+def _claimable(ruleset: Ruleset, trump: str | None) -> _Claimable:
+    """The board's boodle and set sections, in board order, as (name, is a boodle, the cards
+    that pay it with ``trump`` as trumps (:func:`~boodle.holding.paying_cards`: fixed, drawn
+    and bound, or of trumps, spec §3; ``None`` for a same-suit set), its ranks); computed once
+    per ruleset and trump suit."""
+    table: dict[str | None, _Claimable] = derived(ruleset, "_claimable", dict)
+    found = table.get(trump)
+    if found is None:
+        found = table[trump] = tuple(
+            (s.name, s.kind == "boodle", paying_cards(s, trump), s.ranks)
+            for s in ruleset.board if s.kind in ("boodle", "set"))
+    return found
 
 
 def take(state: DealState, who: int, name: str, events: list[Event]) -> DealState:

@@ -75,6 +75,8 @@ def normalize(amount: Chips) -> Chips:
     Raises :class:`LedgerError` for anything that is not an int or a Fraction
     (floats and bools are refused: chips are exact).
     """
+    if type(amount) is int:  # the common case, first (a bool is not an int here)
+        return amount
     if isinstance(amount, bool) or not isinstance(amount, int | Fraction):
         raise LedgerError(f"a chip amount must be an int or a Fraction, not {amount!r}")
     if isinstance(amount, Fraction) and amount.denominator == 1:
@@ -177,25 +179,29 @@ class Ledger:
         amount = normalize(amount)
         if amount < 0:
             raise LedgerError(f"cannot transfer a negative amount ({amount}) for {reason}")
-        if src == dst:
+        if type(src) is type(dst) and src == dst:
             raise LedgerError(f"cannot transfer from {src} to itself for {reason}")
         have = self.balance(src)
         self.balance(dst)
         if isinstance(src, SectionAccount) and have < amount:
             raise LedgerError(f"{src} holds {have}, cannot pay {amount} for {reason}")
-        ledger = self._add(src, -amount)._add(dst, amount)
-        return ledger, Transfer(src, dst, amount, reason)
-
-    def _add(self, account: Account, delta: Chips) -> Ledger:
-        if isinstance(account, SeatAccount):
-            seats = list(self.seats)
-            seats[account.seat] = normalize(seats[account.seat] + delta)
-            return Ledger(tuple(seats), self.sections)
-        sections = tuple(
-            (name, normalize(amount + delta) if name == account.name else amount)
-            for name, amount in self.sections
-        )
-        return Ledger(self.seats, sections)
+        seats: list[Chips] | None = None
+        sections = self.sections
+        for account, delta in ((src, -amount), (dst, amount)):
+            if isinstance(account, SeatAccount):
+                if seats is None:
+                    seats = list(self.seats)
+                seats[account.seat] = normalize(seats[account.seat] + delta)
+            else:
+                sections = tuple([(name, normalize(a + delta) if name == account.name else a)
+                                  for name, a in sections])
+        # built without __init__ (a frozen dataclass's sets each field through object.__setattr__)
+        ledger = object.__new__(Ledger)
+        ledger.__dict__.update(seats=self.seats if seats is None else tuple(seats),
+                               sections=sections)
+        record = object.__new__(Transfer)
+        record.__dict__.update(src=src, dst=dst, amount=amount, reason=reason)
+        return ledger, record
 
     def to_json(self) -> dict[str, object]:
         """``{"seats": [...], "sections": {name: amount}}`` with exact amounts."""

@@ -11,9 +11,10 @@ Amounts are in chips; card counts in cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, TypeVar
 
 from .cards import SUIT_COLOUR, Card
 from .errors import Span
@@ -24,6 +25,27 @@ Chips = int | Fraction
 
 def _span() -> Span | None:
     return field(default=None, compare=False, repr=False)
+
+
+T = TypeVar("T")
+
+
+def derived(owner: object, key: str, compute: Callable[[], T]) -> T:
+    """A value computed once from the immutable model object ``owner`` (a frozen dataclass).
+
+    The engine asks the same questions of a ruleset at every move (its stage
+    plan, which cards pay which sections …); the answer is kept in ``owner``'s
+    instance dictionary under ``key``, outside the fields, so equality,
+    hashing and ``repr`` do not see it.  A changed ruleset is a new object
+    (``dataclasses.replace``) and starts with no answers.  ``compute`` must
+    depend on ``owner``'s fields only.
+    """
+    memo = owner.__dict__
+    try:
+        return memo[key]  # type: ignore[no-any-return]
+    except KeyError:
+        value = memo[key] = compute()
+        return value
 
 
 @dataclass(frozen=True)
@@ -55,13 +77,17 @@ class Deck:
     span: Span | None = _span()
 
     def cards(self) -> tuple[Card, ...]:
-        """Every card in play, suit by suit, low to high; removed cards excluded."""
-        return tuple(
+        """Every card in play, suit by suit, low to high; removed cards excluded.
+
+        Computed once per deck (the deck is immutable) and kept in the instance
+        dictionary, outside the fields: equality and hashing do not see it.
+        """
+        return derived(self, "_cards", lambda: tuple(
             Card(rank, suit)
             for suit in self.suits
             for rank in self.ranks
             if Card(rank, suit) not in self.removed
-        )
+        ))
 
     def rank_index(self, card: Card) -> int:
         """Position of the card's rank in the rank order (0 = lowest)."""

@@ -53,7 +53,7 @@ from . import antes, dealing, holding_phase, poker_phase, stops, turn_up, widow
 from .errors import BoodleError
 from .events import Event, PhaseSkipped
 from .faults import IllegalMove
-from .model import HoldingPhase, Phase, PokerPhase, Ruleset, StopsPhase
+from .model import HoldingPhase, Phase, PokerPhase, Ruleset, StopsPhase, derived
 from .stage import Result, Stage, no_legal_moves, no_moves
 from .state import DealState, Move
 
@@ -97,7 +97,11 @@ PHASE_STAGES: dict[type, Stage] = {
 
 
 def plan(ruleset: Ruleset) -> tuple[str, ...]:
-    """The keys of the stages a deal of ``ruleset`` runs, in order."""
+    """The keys of the stages a deal of ``ruleset`` runs, in order (computed once per ruleset)."""
+    return derived(ruleset, "_plan", lambda: _plan(ruleset))
+
+
+def _plan(ruleset: Ruleset) -> tuple[str, ...]:
     keys = ["antes", "deal"]
     if ruleset.deal.trumps != "none":
         keys.append("trumps")  # spec §5.2: the turn-up, right after the deal

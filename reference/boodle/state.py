@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from functools import cached_property
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -344,18 +344,21 @@ class DealState:
         (``out``) are skipped, so ``clockwise(dealer)`` is the payment order
         of the antes and ``clockwise(who)[:-1]`` are ``who``'s opponents.
         """
-        n = self.players
-        return tuple(s for s in ((after + i) % n for i in range(1, n + 1)) if s not in self.out)
+        return _clockwise(self.players, after, self.out)
 
     def left_of(self, seat: int) -> int:
         """The next seat clockwise from ``seat`` that is still in the session."""
         return self.clockwise(seat)[0]
 
-    def payable(self, src: Account, amount: Chips) -> Chips:
+    def payable(self, src: Account, amount: Chips, ledger: Ledger | None = None) -> Chips:
         """What ``src`` pays of ``amount``: all of it, or under ``capped`` at most a player's
-        balance (spec §9: "a player pays at most their balance")."""
+        balance (spec §9: "a player pays at most their balance").
+
+        ``ledger``: the balances to read, when several payments are made before
+        the state is updated (default: this state's ledger).
+        """
         if self.capped and isinstance(src, SeatAccount):
-            return min(amount, max(self.ledger.balance(src), 0))
+            return min(amount, max((self.ledger if ledger is None else ledger).balance(src), 0))
         return amount
 
     def pay(
@@ -372,6 +375,12 @@ class DealState:
     def play(self, seat: int, card: Card) -> DealState:
         """``seat`` puts ``card`` from its hand face up as the next play in order."""
         return self.move(card, Place("played", seat, self.plays), self.plays + 1)
+
+
+@lru_cache(maxsize=4096)
+def _clockwise(n: int, after: int, out: frozenset[int]) -> tuple[int, ...]:
+    """:meth:`DealState.clockwise` for ``n`` seats (a pure function, so computed once)."""
+    return tuple(s for s in ((after + i) % n for i in range(1, n + 1)) if s not in out)
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(DealState))

@@ -28,7 +28,7 @@ from .events import (
 from .faults import IllegalMove, NotSupported
 from .leads import describe, lead_fault, lead_options, leader, penalised_leads, rule_now
 from .ledger import Account, seat, section
-from .model import Ruleset, StopsPhase
+from .model import Ruleset, StopsPhase, derived
 from .stage import Result, Stage
 from .state import DealState, LeadMove, Move, PassMove, PlayMove
 
@@ -37,11 +37,12 @@ __all__ = ["STAGE", "apply", "end_deal", "enter", "legal_moves", "phase_of"]
 
 def phase_of(ruleset: Ruleset, state: DealState) -> StopsPhase:
     """The stops phase the deal is in (``state.stage`` is ``phase:NAME``)."""
-    name = state.stage.removeprefix("phase:")
-    for p in ruleset.phases:
-        if isinstance(p, StopsPhase) and p.name == name:
-            return p
-    raise NotSupported(f"stage {state.stage} is not a stops phase of {ruleset.name}")
+    phases: dict[str, StopsPhase] = derived(ruleset, "_stops_phases", lambda: {
+        p.name: p for p in reversed(ruleset.phases) if isinstance(p, StopsPhase)})  # first wins
+    phase = phases.get(state.stage.removeprefix("phase:"))
+    if phase is None:
+        raise NotSupported(f"stage {state.stage} is not a stops phase of {ruleset.name}")
+    return phase
 
 
 def enter(ruleset: Ruleset, state: DealState) -> Result:

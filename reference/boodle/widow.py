@@ -23,14 +23,13 @@ ids ``move.kind``, ``widow.barred``, ``widow.funds``, ``widow.bid-low``
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from .events import Event, How, WidowBid, WidowExchange, WidowPass, WidowShown, WidowUnsold
 from .faults import IllegalMove
 from .holding import paying_cards
 from .ledger import Account, seat, section
-from .model import Ruleset, WidowSale
+from .model import Ruleset, WidowSale, derived
 from .stage import Result, Stage
 from .state import (
     OUT,
@@ -128,7 +127,8 @@ def barred(ruleset: Ruleset, state: DealState, who: int) -> bool:
     """
     if not _rules(ruleset).barred_by_boodle:
         return False
-    paying = {c for s in ruleset.board if s.kind == "boodle" for c in paying_cards(s) or ()}
+    paying = derived(ruleset, "_barring", lambda: frozenset(
+        c for s in ruleset.board if s.kind == "boodle" for c in paying_cards(s) or ()))
     return any(c in paying for c in state.hand(who))
 
 
@@ -138,7 +138,9 @@ def _price(rules: WidowSale, state: DealState, who: int, amount: int) -> int:
 
 
 def _balance(state: DealState, who: int) -> int:
-    return int(Fraction(state.ledger.seat(who)) // 1)
+    """``who``'s balance in whole chips (rounded down)."""
+    chips = state.ledger.seat(who)
+    return chips if type(chips) is int else int(Fraction(chips) // 1)
 
 
 def _min_bid(rules: WidowSale, sale: SaleState) -> int:
@@ -198,8 +200,8 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         return _exchange(ruleset, state, who, "swap", rules.price, events)
     if isinstance(move, BidMove):
         events.append(WidowBid(who, move.amount))
-        return _next(ruleset, state.evolve(sale=replace(sale, bid=move.amount, bidder=who)),
-                     who, events)
+        bid = SaleState(sale.step, sale.asked, sale.out, move.amount, who)
+        return _next(ruleset, state.evolve(sale=bid), who, events)
     events.append(WidowPass(who, sale.step))
     if sale.step == "dealer first":
         return _next(ruleset, state.evolve(sale=SaleState("offer")), state.dealer, events)
@@ -207,9 +209,10 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         events.append(WidowUnsold())
         return state.evolve(sale=None, to_move=None), events
     if rules.mode == "sale":
-        return _next(ruleset, state.evolve(sale=replace(sale, asked=sale.asked + 1)), who,
-                     events)
-    return _next(ruleset, state.evolve(sale=replace(sale, out=sale.out | {who})), who, events)
+        asked = SaleState(sale.step, sale.asked + 1, sale.out, sale.bid, sale.bidder)
+        return _next(ruleset, state.evolve(sale=asked), who, events)
+    out = SaleState(sale.step, sale.asked, sale.out | {who}, sale.bid, sale.bidder)
+    return _next(ruleset, state.evolve(sale=out), who, events)
 
 
 def _exchange(

@@ -1,0 +1,53 @@
+"""Values the engine computes once per immutable model object (``boodle.model.derived``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from boodle.cards import parse_card
+from boodle.model import Deck, derived
+from boodle.stages import plan
+from boodle.variants import load
+
+
+def test_deck_cards_are_computed_once_and_do_not_change_equality() -> None:
+    deck = Deck(("♣", "♦"), ("Q", "K", "A"), frozenset({parse_card("KD")}))
+    fresh = Deck(("♣", "♦"), ("Q", "K", "A"), frozenset({parse_card("KD")}))
+    first = deck.cards()
+    # suit by suit, low to high, K♦ removed: worked out by hand
+    assert [str(c) for c in first] == ["Q♣", "K♣", "A♣", "Q♦", "A♦"]
+    assert deck.cards() is first  # kept, not rebuilt
+    assert deck == fresh and hash(deck) == hash(fresh)  # the memo is no field
+    assert "_cards" not in repr(deck)
+
+
+def test_a_changed_deck_is_a_new_object_with_its_own_cards() -> None:
+    deck = Deck(("♣",), ("K", "A"))
+    assert [str(c) for c in deck.cards()] == ["K♣", "A♣"]
+    smaller = dataclasses.replace(deck, removed=frozenset({parse_card("AC")}))
+    assert [str(c) for c in smaller.cards()] == ["K♣"]
+    assert [str(c) for c in deck.cards()] == ["K♣", "A♣"]
+
+
+def test_derived_computes_once_per_key() -> None:
+    deck = Deck(("♣",), ("A",))
+    calls: list[int] = []
+
+    def compute() -> int:
+        calls.append(1)
+        return 7
+
+    assert derived(deck, "_x", compute) == 7
+    assert derived(deck, "_x", compute) == 7
+    assert len(calls) == 1
+
+
+def test_the_stage_plan_is_the_same_object_each_time_and_per_ruleset() -> None:
+    tripoli = load("tripoli")
+    # spec §5.2 / §5.4: antes, deal, then each phase in order (tripoli: no trumps, no sale)
+    keys = plan(tripoli)
+    assert keys[:2] == ("antes", "deal")
+    assert keys[2:] == tuple(f"phase:{p.name}" for p in tripoli.phases)
+    assert plan(tripoli) is keys
+    sale = load("michigan-widow-sale")
+    assert plan(sale)[:3] == ("antes", "deal", "widow")
