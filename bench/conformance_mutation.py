@@ -2,7 +2,8 @@
 
     python bench/conformance_mutation.py run --minutes 30     # mutmut in a copy of the tree
     python bench/conformance_mutation.py run --files stops.py --out a.json   # a part of it
-    python bench/conformance_mutation.py report a.json b.json # merge parts, score, list
+    python bench/conformance_mutation.py report a.json b.json \
+        --explain why.txt --write-score conformance/mutation-score.json
     python bench/conformance_mutation.py selftest             # the test command mutmut runs
     python bench/conformance_mutation.py selftest --all       # every case, not a sample
 
@@ -38,7 +39,11 @@ the original only in a string constant, in one of these places):
 - ``stage label``: the name given to ``Stage(...)``, which nothing reads.
 
 Every such mutant is listed; nothing is hidden with ``# pragma: no mutate``.
-Other survivors are listed with their diff, to be explained by hand.
+Other survivors are listed with their diff, to be explained by hand in the
+``--explain`` file (``stops.py#12 equivalent: why``; kinds ``equivalent``,
+``unreachable``, ``gap``); the report counts the first two apart and marks
+any survivor left unexplained.  ``--write-score`` writes the summary that
+``boodle conformance generate`` quotes in COVERAGE.md.
 """
 
 from __future__ import annotations
