@@ -28,6 +28,7 @@ from ..model import Section
 from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, any_of, sum_of
 from .lead_terms import branches, lead_terms
 from .mutation import Mutation
+from .terms import ite_real
 
 __all__ = ["Action", "ChipTerms", "actions"]
 
@@ -112,14 +113,16 @@ class ChipTerms:
         elif isinstance(who, int):
             self.bal[who] = self.bal[who] + delta
         else:
-            self.bal = [z3.If(who == k, b + delta, b) for k, b in enumerate(self.bal)]
+            self.bal = [ite_real(self.layout.eq(who, k), b + delta, b)
+                        for k, b in enumerate(self.bal)]
 
 
 def merge(cond: Expr, a: ChipTerms, b: ChipTerms) -> ChipTerms:
-    """The ledger that is ``a`` when ``cond`` holds and ``b`` otherwise."""
+    """The ledger that is ``a`` when ``cond`` holds and ``b`` otherwise (an account both
+    leave alike is left as it is)."""
     out = a.fork()
-    out.bal = [z3.If(cond, x, y) for x, y in zip(a.bal, b.bal, strict=True)]
-    out.sec = [z3.If(cond, x, y) for x, y in zip(a.sec, b.sec, strict=True)]
+    out.bal = [ite_real(cond, x, y) for x, y in zip(a.bal, b.bal, strict=True)]
+    out.sec = [ite_real(cond, x, y) for x, y in zip(a.sec, b.sec, strict=True)]
     return out
 
 
