@@ -126,6 +126,7 @@ def check_error(exc: BoodleError, text: str, file: str) -> None:
     span = exc.span
     assert span is not None, f"error without a location: {exc.message}"
     shown = re.sub("[\ud800-\udfff]", "\ufffd", text)  # surrogates are quoted as U+FFFD
+    shown = shown.removeprefix("\ufeff")  # a leading byte order mark is dropped (spec §11.1)
     if span.text != shown:  # an error in a base variant, read from its file
         assert Path(span.file).is_file(), f"the span quotes a text that is not {span.file}"
         assert span.text == Path(span.file).read_text(encoding="utf-8")

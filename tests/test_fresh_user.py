@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from boodle.build import load_file, load_text
 from boodle.cli import main
+from boodle.errors import BoodleError
+from boodle.events import Claim, Event, Payment, Penalty, Split, StopPaid
+from boodle.ledger import Transfer, seat, section
+from boodle.model import Ruleset
+from boodle.store import SessionInfo
+from boodle.store_cli import load_rules, source_of
+from boodle.trace import render_jsonl, render_text
+from boodle.variants import load
 
 # ---------------------------------------------------------------- counts are usage errors (exit 2)
 
@@ -71,11 +80,16 @@ def test_an_unreachable_scheduler_is_a_readable_error(address: str, why: str,
     assert why in err and "hint:" in err and "internal error" not in err
 
 
+def _no_run(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the run started before its output paths were checked")
+
+
 @pytest.mark.parametrize("option", ["--json", "--csv", "--plot"])
 def test_output_paths_are_checked_before_the_run(option: str, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("boodle.simulate.runner.run", _no_run)
     target = tmp_path / "no-such-folder" / "out.png"
-    # 10 million deals would take hours: an exit within the test's time shows nothing ran
     status = main(["simulate", "michigan", "--players", "4", "--deals", "10000000",
                    "--no-progress", option, str(target)])
     captured = capsys.readouterr()
@@ -84,8 +98,9 @@ def test_output_paths_are_checked_before_the_run(option: str, tmp_path: Path,
     assert not target.parent.exists()
 
 
-def test_a_folder_is_not_an_output_file(tmp_path: Path,
+def test_a_folder_is_not_an_output_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("boodle.simulate.runner.run", _no_run)
     status = main(["simulate", "michigan", "--players", "4", "--deals", "10000000",
                    "--csv", str(tmp_path)])
     assert status == 1
@@ -159,3 +174,220 @@ def test_net_per_deal_leaves_out_the_leftover_split_and_says_so(
     text = " ".join(capsys.readouterr().out.split())
     assert ("the split of the leftover at a session's end is not in it (spec §10), net per "
             "session includes it") in text
+
+
+# ---------------------------------------------------------------- 0-chip transfers in the text
+
+
+def _claim(s: int, name: str, amount: int) -> Claim:
+    return Claim(s, name, Transfer(section(name), seat(s), amount, "claim"))
+
+
+def _pay(payer: int, payee: int, amount: int, left: int, excused: bool = False) -> Payment:
+    return Payment(payer, seat(payee), left, excused,
+                   Transfer(seat(payer), seat(payee), amount, "payment"))
+
+
+def test_the_play_by_play_leaves_out_transfers_of_nothing() -> None:
+    events: list[Event] = [
+        _claim(0, "A♥", 4), _claim(1, "kitty", 0),
+        StopPaid(2, Transfer(section("kitty"), seat(2), 0, "stop bonus")),
+        Penalty(3, "cannot lead", Transfer(seat(3), section("kitty"), 0, "penalty")),
+        _pay(1, 0, 3, 3), _pay(2, 0, 0, 2), _pay(3, 0, 0, 1, excused=True),
+        Split("kitty", 1, Transfer(section("kitty"), seat(1), 0, "split")),
+    ]
+    assert render_text(events).splitlines() == [
+        "    A takes A♥: 4",
+        "    B pays A 3 (3 cards left)",
+        "    D is excused from paying A (1 card left)",
+    ]
+    # the events themselves stay: spec §9, and the conformance cases compare them
+    assert len(render_jsonl(events).splitlines()) == len(events)
+
+
+def test_boodle_play_prints_no_zero_claims_but_its_json_keeps_them(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # michigan-paid-stops: every stop takes 1 from the kitty, so the first out may find the
+    # kitty empty (seed 1 does) and take 0 from it
+    argv = ["play", "michigan-paid-stops", "--players", "4", "--seed", "1"]
+    assert main([*argv, "--json"]) == 0
+    claims = [e for line in capsys.readouterr().out.splitlines()
+              if (e := json.loads(line))["kind"] == "claim"]
+    assert any(c["amount"] == 0 for c in claims)
+    assert main(argv) == 0
+    text = capsys.readouterr().out.splitlines()
+    shown = [line for line in text if " takes " in line and line.startswith("    ")]
+    assert len(shown) == sum(1 for c in claims if c["amount"] != 0)
+    assert not any(line.endswith(": 0") for line in shown)
+
+
+# ---------------------------------------------------------------- a byte order mark
+
+
+BODY = "variant bom extends michigan {\n  title \"House\"\n}\n"
+
+
+def test_a_leading_byte_order_mark_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "bom.boodle"
+    path.write_bytes(b"\xef\xbb\xbf" + BODY.encode("utf-8"))
+    assert load_file(path).title == "House"
+
+
+def test_an_error_after_a_leading_bom_keeps_the_editor_s_columns(tmp_path: Path) -> None:
+    path = tmp_path / "bom.boodle"
+    path.write_bytes(b"\xef\xbb\xbf" + b"variant bom extends michigan {\n  titel \"x\"\n}\n")
+    with pytest.raises(BoodleError) as info:
+        load_file(path)
+    assert (info.value.span.line, info.value.span.column) == (2, 3)  # type: ignore[union-attr]
+    bad = b"\xef\xbb\xbfvariant bom extend michigan {\n}\n"
+    path.write_bytes(bad)
+    with pytest.raises(BoodleError) as info:
+        load_file(path)
+    # 'extend' starts at column 13 as an editor counts (the mark is not shown): v=1 … space=12
+    assert (info.value.span.line, info.value.span.column) == (1, 13)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "where", "shown", "hint"), [
+    (BODY.replace('"House"', '"House"\ufeff'), (2, 16),
+     "unexpected character U+FEFF (ZERO WIDTH NO-BREAK SPACE)", "byte order mark"),
+    (BODY.replace("  title", "\ufeff  title"), (2, 1),
+     "unexpected character U+FEFF (ZERO WIDTH NO-BREAK SPACE)", "first character"),
+    (BODY.replace("  title", " \x07 title"), (2, 2), "unexpected character U+0007", "invisible"),
+    (BODY.replace("title ", "title\xa0"), (2, 8),
+     "unexpected character U+00A0 (NO-BREAK SPACE)", "plain space"),
+])
+def test_a_character_that_does_not_print_is_named_by_its_code_point(
+        text: str, where: tuple[int, int], shown: str, hint: str) -> None:
+    with pytest.raises(BoodleError) as info:
+        load_text(text, "<test>")
+    err = info.value
+    assert err.span is not None and (err.span.line, err.span.column) == where
+    assert err.message.startswith(shown)
+    assert err.hint is not None and hint in err.hint
+
+
+def test_an_invisible_character_inside_a_word_is_named_in_the_hint() -> None:
+    with pytest.raises(BoodleError) as info:
+        load_text(BODY.replace("title", "tit\u200ble"), "<test>")
+    err = info.value
+    assert err.message.startswith("unexpected 'tit'")
+    assert err.hint == "delete the invisible character U+200B (ZERO WIDTH SPACE) after the word"
+
+
+# ---------------------------------------------------------------- extends its own name
+
+
+HOUSE_MICHIGAN = """\
+variant michigan extends michigan {
+  ante { each player 1 on each boodle
+         each player 3 on kitty }
+}
+"""
+
+
+def _kitty_ante(ruleset: Ruleset) -> int:
+    return sum(a.amount for a in ruleset.antes if a.targets == ("kitty",))
+
+
+def test_a_house_rule_may_keep_the_name_of_the_built_in_it_extends(tmp_path: Path) -> None:
+    path = tmp_path / "michigan.boodle"
+    path.write_text(HOUSE_MICHIGAN, encoding="utf-8")
+    house = load_file(path)
+    assert house.name == "michigan" and house.base == "michigan"
+    # the built-in puts 2 per player on the kitty (spec/variants/michigan.boodle); this file 3
+    assert _kitty_ante(load("michigan")) == 2 and _kitty_ante(house) == 3
+    # a second file of the folder extending michigan finds this one first (spec §11.1)
+    other = tmp_path / "friday.boodle"
+    other.write_text("variant friday extends michigan {\n  title \"Friday\"\n}\n",
+                     encoding="utf-8")
+    assert _kitty_ante(load_file(other)) == 3
+
+
+def test_boodle_check_shows_the_changes_from_the_built_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "michigan.boodle"
+    path.write_text(HOUSE_MICHIGAN, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "ante: - each player 2 on kitty" in out and "ante: + each player 3 on kitty" in out
+
+
+def test_a_ledger_resumes_a_chain_with_two_variants_of_one_name(tmp_path: Path) -> None:
+    (tmp_path / "michigan.boodle").write_text(HOUSE_MICHIGAN, encoding="utf-8")
+    friday = tmp_path / "friday.boodle"
+    friday.write_text("variant friday extends michigan {\n  title \"Friday\"\n}\n",
+                      encoding="utf-8")
+    file, text, bases = source_of(str(friday))
+    assert [name for name, _, _ in bases] == ["michigan", "michigan"]
+    info = SessionInfo(name="s", variant=str(friday), file=file, rules=text, players=4,
+                       seed="0", strategy="random", deals=None, start_total=200, bases=bases)
+    assert _kitty_ante(load_rules(info)) == 3
+
+
+def test_a_variant_extending_its_own_name_needs_that_built_in(tmp_path: Path) -> None:
+    path = tmp_path / "selfish.boodle"
+    path.write_text("variant selfish extends selfish {\n}\n", encoding="utf-8")
+    with pytest.raises(BoodleError) as info:
+        load_file(path)
+    err = info.value
+    assert err.message == "'extends selfish': no built-in variant of that name"
+    assert err.span is not None and (err.span.line, err.span.column) == (1, 25)
+
+
+def test_a_file_reached_twice_is_still_a_cycle(tmp_path: Path) -> None:
+    (tmp_path / "a.boodle").write_text("variant a extends b {\n}\n", encoding="utf-8")
+    (tmp_path / "b.boodle").write_text("variant b extends c {\n}\n", encoding="utf-8")
+    (tmp_path / "c.boodle").write_text("variant c extends a {\n}\n", encoding="utf-8")
+    with pytest.raises(BoodleError) as info:
+        load_file(tmp_path / "a.boodle")
+    assert info.value.message == "'extends a' makes a cycle: a → b → c → a"
+
+
+# ---------------------------------------------------------------- start: 0 chips, eliminated
+
+
+def test_no_chips_to_start_with_under_elimination_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "broke.boodle"
+    path.write_text("variant broke extends michigan {\n"
+                    "  session { balance: eliminated at zero\n"
+                    "            start: 0 chips }\n}\n", encoding="utf-8")
+    with pytest.raises(BoodleError) as info:
+        load_file(path)
+    err = info.value
+    assert err.message.startswith("'start: 0 chips' with 'balance: eliminated at zero'")
+    assert err.span is not None and (err.span.line, err.span.column) == (3, 13)
+    assert err.hint is not None and "at least 1 chip" in err.hint
+
+
+def test_no_chips_to_start_with_is_a_register_when_balances_may_go_negative(
+        tmp_path: Path) -> None:
+    path = tmp_path / "register.boodle"
+    path.write_text("variant register extends michigan {\n  session { start: 0 chips }\n}\n",
+                    encoding="utf-8")
+    assert load_file(path).session.start_chips == 0
+
+
+# ---------------------------------------------------------------- conformance generate
+
+
+def test_generate_refuses_to_rewrite_an_installed_suite(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import boodle.conformance.cli as conformance_cli
+
+    installed = tmp_path / "site-packages" / "boodle" / "data" / "conformance"
+    (installed / "schema").mkdir(parents=True)
+    monkeypatch.setattr(conformance_cli, "suite_dir", lambda: installed)
+    assert main(["conformance", "generate"]) == 1
+    err = capsys.readouterr().err
+    assert f"the conformance suite at {installed} is installed package data" in err
+    assert "--out DIR" in err
+    assert sorted(p.name for p in installed.iterdir()) == ["schema"]  # nothing written
+
+
+def test_generate_writes_into_the_checkout_it_runs_in() -> None:
+    from boodle.conformance.cli import _checkout_suite
+    from boodle.conformance.paths import suite_dir
+
+    repo = Path(__file__).resolve().parent.parent
+    assert _checkout_suite() == suite_dir() == repo / "conformance"

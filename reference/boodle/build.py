@@ -128,10 +128,15 @@ class Resolved:
 def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolved:
     """Merge ``decl`` over the variants it extends, nearest last.
 
-    Raises BoodleError for an ``extends`` that does not resolve or cycles.
+    A variant that extends its own name (``variant michigan extends
+    michigan``, a house rule keeping the name it changes) extends the
+    built-in of that name: its base is looked up among the built-ins only
+    (``here`` is ``None`` for that step), never in its own folder (spec §11.1).
+    A cycle is a file reached twice.  Raises BoodleError for an ``extends``
+    that does not resolve or cycles.
     """
     chain = [decl]
-    seen = {decl.name}
+    files = [_file_key(decl.span.file)]
     current = decl
     while current.base is not None:
         base = current.base
@@ -140,38 +145,53 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
                 f"'extends {base.name}': a chain of more than {MAX_EXTENDS} variants",
                 base.span, hint="extend a variant nearer the root",
             )
-        if base.name in seen:
-            cycle = " → ".join([*(d.name for d in chain), base.name])
-            raise BoodleError(
-                f"'extends {base.name}' makes a cycle: {cycle}",
-                base.span,
-                hint="a variant may not extend itself, directly or through others",
-            )
+        own_name = base.name == current.name
         try:
-            text, file = resolver(base.name, here)
+            text, file = resolver(base.name, None if own_name else here)
         except BoodleError as exc:
             raise BoodleError(exc.message, base.span, exc.hint) from None
         except KeyError:
             from .variants import builtin_names
 
             raise BoodleError(
-                f"'extends {base.name}': no variant of that name",
+                f"'extends {base.name}': no " + ("built-in " if own_name else "")
+                + "variant of that name",
                 base.span,
-                hint=did_you_mean(base.name, builtin_names())
+                hint=("a variant that extends its own name extends the built-in of that name"
+                      if own_name else None) or did_you_mean(base.name, builtin_names())
                 or "name a built-in variant or a .boodle file in the same folder",
             ) from None
+        if _file_key(file) in files:
+            at = files.index(_file_key(file))
+            cycle = " → ".join([*(d.name for d in chain), chain[at].name])
+            raise BoodleError(
+                f"'extends {base.name}' makes a cycle: {cycle}",
+                base.span,
+                hint="a variant may not extend itself, directly or through others",
+            )
+        files.append(_file_key(file))
         try:
             current = parse(text, file)
         except BoodleError as exc:
             raise exc.with_note(f"while loading base variant {base.name}") from None
         here = Path(file).parent
-        seen.add(current.name)
         chain.append(current)
     merged: dict[str, Clause] = {}
     for layer in reversed(chain):
         _merge_layer(merged, layer)
     base_name = decl.base.name if decl.base else None
     return Resolved(decl.name, base_name, tuple(merged.values()), decl.span)
+
+
+def _file_key(file: str) -> str:
+    """What identifies a rules file in an ``extends`` chain: its resolved path, or the
+    name as given for a text that is not a file (``<string>``)."""
+    if not file or file.startswith("<"):
+        return file
+    try:
+        return str(Path(file).resolve())
+    except (OSError, RuntimeError):  # a link loop: the name as given
+        return file
 
 
 def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
@@ -840,6 +860,14 @@ class _Builder:
             else:
                 slot = {"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]
                 fields[slot] = line.value
+        start = next((line for line in clause.value if line.key == "start"), None)
+        if start is not None and start.value == 0 and fields.get("negative") == "eliminate":
+            raise BoodleError(
+                "'start: 0 chips' with 'balance: eliminated at zero': every player is out "
+                "before the first deal, so the session would play no deal",
+                start.span,
+                hint="start with at least 1 chip, or write 'balance: may go negative' "
+                "to keep a register from 0 (spec §10)")
         return m.SessionSpec(**fields)
 
 

@@ -227,6 +227,6 @@ def base_of(ruleset: Ruleset, file: str | None) -> Ruleset | None:
         return None
     from .build import default_resolver, load_text
 
-    here = Path(file).parent if file else None
-    text, where = default_resolver(ruleset.base, here)
+    here = Path(file).parent if file and ruleset.base != ruleset.name else None
+    text, where = default_resolver(ruleset.base, here)  # its own name: the built-in
     return load_text(text, where)

@@ -93,10 +93,16 @@ def load_rules(info: SessionInfo) -> Ruleset:
     """The ruleset of a stored session, built from the texts it was started with only."""
     from .build import load_text
 
-    stored = {name: (text, file) for name, file, text in info.bases}
+    # the bases in the order the first load asked for them: one chain may hold two variants
+    # of one name (a file 'variant michigan extends michigan' and the built-in, spec §11.1)
+    stored = list(info.bases)
 
     def from_ledger(name: str, here: Path | None) -> tuple[str, str]:
-        return stored[name]  # KeyError: not in the ledger, reported as an unknown base
+        for i, (known, file, text) in enumerate(stored):
+            if known == name:
+                del stored[i]
+                return text, file
+        raise KeyError(name)  # not in the ledger, reported as an unknown base
 
     try:
         return load_text(info.rules, info.file, from_ledger)

@@ -10,6 +10,7 @@ meaning of each clause is given by :mod:`boodle.build`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -139,8 +140,11 @@ def parse(text: str, file: str = "<string>") -> VariantDecl:
     """Parse one rules file into a :class:`VariantDecl`.
 
     Raises :class:`BoodleError` with file, line, column, caret and hint on
-    any syntax error, and for a file over :data:`MAX_SOURCE_BYTES`.
+    any syntax error, and for a file over :data:`MAX_SOURCE_BYTES`.  A byte
+    order mark (U+FEFF) at the very start is not part of the text and is
+    dropped, so columns count as an editor shows them (spec §11.1).
     """
+    text = text.removeprefix(BOM)
     _check_text(text, file)
     token = _CURRENT_TEXT.set(text)
     try:
@@ -174,6 +178,44 @@ def parse_fragment(text: str, start: str) -> Tree[Token]:
 
 
 # ---------------------------------------------------------------- errors
+
+BOM = "\ufeff"
+"""The byte order mark: allowed, and dropped, only as a file's first character (spec §11.1)."""
+
+
+def _visible(word: str) -> str:
+    """``word`` quoted, or, if it holds a character that does not print (a byte order mark,
+    a zero-width space, a control character, a no-break space), named by its code point:
+    ``character U+FEFF (ZERO WIDTH NO-BREAK SPACE)``."""
+    if word.isprintable():
+        return f"'{word}'"
+    if len(word) == 1:
+        name = unicodedata.name(word, "")
+        return f"character U+{ord(word):04X}" + (f" ({name})" if name else "")
+    shown = "".join(c if c.isprintable() else f"<U+{ord(c):04X}>" for c in word)
+    return f"'{shown}'"
+
+
+def _invisible_after(text: str, line: int, column: int) -> str | None:
+    """A hint naming an invisible character at ``column`` that ended the word before it
+    (``abo\u200but``: the lexer sees ``abo``)."""
+    lines = _lines(text)
+    rest = lines[line - 1][column - 1:] if 0 < line <= len(lines) else ""
+    if rest and rest[0] not in " \t" and not rest[0].isprintable():
+        return f"delete the invisible {_visible(rest[0])} after the word"
+    return None
+
+
+def _invisible_hint(word: str) -> str | None:
+    """What to do about an unexpected character that does not print."""
+    if word == BOM:
+        return ("a byte order mark is allowed only as the file's first character; "
+                "delete this one (it is invisible in most editors)")
+    if len(word) == 1 and unicodedata.category(word) == "Zs":
+        return "write a plain space instead"
+    if word and not word.isprintable():
+        return "delete the invisible character, or retype the line"
+    return None
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -249,7 +291,7 @@ def _glued_error(token: Token, text: str, file: str) -> BoodleError:
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
     hint = did_you_mean(word, _keywords()) or f"write '{token}' as a word of its own"
-    return BoodleError(f"unexpected '{word}'", span, hint=hint)
+    return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
 def _at_end(exc: UnexpectedInput) -> bool:
@@ -277,12 +319,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> BoodleError:
     span = Span(file, line, column, line, column + width, text)
     if _at_end(exc):
         word, span = "", Span(file, line, column, line, column + 1, text)
-    found = f"'{word}'" if word else "end of file"
+    found = _visible(word) if word else "end of file"
     message = f"unexpected {found}"
     if readable:
         shown = readable if len(readable) <= 8 else [*readable[:8], "…"]
         message += "; expected " + ", ".join(shown)
-    hint = did_you_mean(word, keywords) if word else None
+    hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
+            or (did_you_mean(word, keywords) if word else None))
     if hint is None and re.fullmatch(r"(10|[0-9TJQKA])[A-Za-z♣♦♥♠]?", word):
         hint = "cards are written rank then suit: K♣, KC, 10♥ or TH"
     if hint is None and not word and '"}"' in readable:
@@ -299,7 +342,7 @@ def _word_at(text: str, line: int, column: int) -> str:
     lines = _lines(text)
     if not 0 < line <= len(lines):
         return ""
-    match = re.match(r'"[^"\n]*"?|[\w♣♦♥♠-]+|\S', lines[line - 1][column - 1 :])
+    match = re.match(r'"[^"\n]*"?|[\w♣♦♥♠-]+|\S|.', lines[line - 1][column - 1 :])
     return match.group(0) if match else ""
 
 

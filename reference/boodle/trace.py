@@ -3,8 +3,11 @@
 Seats are shown as letters (seat 0 = A, clockwise), as in 001 §07's example.
 :func:`render_text` prints the cut, each deal per hand (cards in deck order:
 suit, then rank), every lead and play, each stop and why, each claim, the
-going-out payments, and after each deal the board and the ledger.
-:func:`render_jsonl` prints one JSON object per event per line.
+going-out payments, and after each deal the board and the ledger.  A
+transfer of 0 chips (an empty section claimed, a payment by a player with
+nothing left) stays an event but is left out of the text: it moves nothing
+(spec §9); an excused payment is shown, as an excuse.
+:func:`render_jsonl` prints one JSON object per event per line, all of them.
 """
 
 from __future__ import annotations
@@ -154,6 +157,8 @@ def _claim(e: Claim) -> list[str]:
 
 def _payment(e: Payment) -> list[str]:
     cards = f"{e.cards_left} card{'s' if e.cards_left != 1 else ''} left"
+    if e.excused and e.transfer.amount == 0:
+        return [f"    {seat_name(e.payer)} is excused from paying {_account(e.payee)} ({cards})"]
     excused = ", excused" if e.excused else ""
     return [f"    {seat_name(e.payer)} pays {_account(e.payee)} "
             f"{_chips(e.transfer.amount)} ({cards}{excused})"]
@@ -219,11 +224,29 @@ _RENDER: dict[type, Callable[..., list[str]]] = {
 }
 
 
+def moves_nothing(event: Event) -> bool:
+    """Whether ``event`` is a transfer of 0 chips the play-by-play leaves out (spec §9).
+
+    An empty claim, a bonus, penalty, split or payment of 0; not an excused
+    payment (the excuse is news) and not an event that moves no chips by nature.
+    """
+    if isinstance(event, Claim):
+        return event.amount == 0
+    if isinstance(event, Payment):
+        return event.transfer.amount == 0 and not event.excused
+    if isinstance(event, StopPaid | Penalty | Split):
+        return event.transfer.amount == 0
+    return False
+
+
 def render_text(events: Iterable[Event]) -> str:
-    """A readable play-by-play of ``events`` (one line per happening, antes summarised)."""
+    """A readable play-by-play of ``events`` (one line per happening, antes summarised,
+    transfers of 0 chips left out: :func:`moves_nothing`)."""
     lines: list[str] = []
     antes: list[Ante] = []
     for event in events:
+        if moves_nothing(event):
+            continue
         if isinstance(event, Ante):
             antes.append(event)
             continue

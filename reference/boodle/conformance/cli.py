@@ -94,7 +94,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                           description="Expand the hand-written cases and generate the seeded "
                           "ones; deterministic, so the files only change when a rule does.")
     gen.add_argument("--out", type=Path, metavar="DIR",
-                     help="write into DIR instead of the suite's folder")
+                     help="write into DIR instead of the suite's folder (required outside a "
+                     "source checkout: an installed suite is never rewritten)")
     gen.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if regenerating would change any file")
     gen.set_defaults(func=cmd_generate)
@@ -198,8 +199,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from .generate import write
 
     if not args.check:
-        n = write(args.out or suite_dir())
-        print(f"wrote {n} cases and COVERAGE.md to {args.out or suite_dir()}")
+        out = args.out or _checkout_suite()
+        n = write(out)
+        print(f"wrote {n} cases and COVERAGE.md to {out}")
         return EXIT_OK
     with tempfile.TemporaryDirectory() as tmp:
         n = write(Path(tmp))
@@ -209,6 +211,22 @@ def cmd_generate(args: argparse.Namespace) -> int:
     print(f"{n} cases regenerated: " + (f"{len(changed)} files differ" if changed
                                         else "byte-identical"))
     return EXIT_FAILED if changed else EXIT_OK
+
+
+def _checkout_suite() -> Path:
+    """The suite's folder when it is a source checkout's ``conformance/``, where
+    ``generate`` may rewrite it; raises :class:`BoodleError` for an installed suite
+    (package data in site-packages), which only ``--out DIR`` may be written instead of."""
+    suite = suite_dir()
+    root = suite.parent
+    if suite.name == "conformance" and (root / "pyproject.toml").is_file() \
+            and (root / "reference" / "boodle").is_dir():
+        return suite
+    raise BoodleError(
+        f"the conformance suite at {suite} is installed package data, not a source checkout: "
+        "'generate' does not rewrite it",
+        hint="give --out DIR to write the cases into a folder of your own, or run it in a "
+        "checkout of the sources (pip install -e .); --check writes nothing")
 
 
 def _tree_differences(new: Path, old: Path) -> list[str]:
