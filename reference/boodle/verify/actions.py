@@ -53,16 +53,20 @@ class ChipTerms:
     mutation: Mutation
     capped: bool = False
     flags: list[Expr] = field(default_factory=list)
+    section_defs: list[Expr] = field(default_factory=list)
 
     def fork(self) -> ChipTerms:
         """A copy to follow one branch of a move (the definitions stay shared)."""
         return ChipTerms(self.layout, list(self.bal), list(self.sec), self.defs,
-                         self.mutation, self.capped, self.flags)
+                         self.mutation, self.capped, self.flags, self.section_defs)
 
-    def amount(self, expr: Expr, reason: str) -> Expr:
-        """A fresh constant standing for ``expr`` chips (its definition goes to ``defs``)."""
+    def amount(self, expr: Expr, reason: str, section: bool = False) -> Expr:
+        """A fresh constant standing for ``expr`` chips (its definition goes to ``defs``, and
+        to ``section_defs`` too when ``section``: the transfer is to or from a section)."""
         var = z3.Real(f"amount.{next(_fresh)}.{reason}")
         self.defs.append(var == expr)
+        if section:
+            self.section_defs.append(self.defs[-1])
         return var
 
     def balance(self, acct: Account) -> Expr:
@@ -87,7 +91,7 @@ class ChipTerms:
         if self.capped and src[0] == "seat":
             have = self.balance(src)
             amount = z3.If(have > 0, z3.If(amount < have, amount, have), 0)
-        a = self.amount(z3.If(when, amount, 0), reason)
+        a = self.amount(z3.If(when, amount, 0), reason, "section" in (src[0], dst[0]))
         if not self.mutation.drops_debit(reason):
             self._add(src, -a)
         self._add(dst, a)
@@ -100,7 +104,7 @@ class ChipTerms:
             if self.capped:
                 have = self.bal[seat]
                 amount = z3.If(have > 0, z3.If(amount < have, amount, have), 0)
-            a = self.amount(z3.If(when, amount, 0), reason)
+            a = self.amount(z3.If(when, amount, 0), reason, dst[0] == "section")
             if not self.mutation.drops_debit(reason):
                 self._add(("seat", seat), -a)
             paid.append(a)
@@ -135,7 +139,8 @@ class Action:
     preservation proofs need (the step, the run, and that the mover holds
     the card); ``post``: the successor state; ``defs``: definitions of its
     amount constants; ``flags``: definitions of its "went out" and "stopped"
-    booleans; ``moved``: the cards whose place changes.
+    booleans; ``moved``: the cards whose place changes; ``section_defs``: the
+    definitions of the amounts moved to or from a section (part of ``defs``).
     """
 
     name: str
@@ -147,6 +152,7 @@ class Action:
     defs: tuple[Expr, ...] = field(default=())
     moved: tuple[int, ...] = ()
     flags: tuple[Expr, ...] = ()
+    section_defs: tuple[Expr, ...] = ()
 
     @property
     def definitions(self) -> tuple[Expr, ...]:
@@ -182,11 +188,12 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
         post, chips = _play(layout, start, i, s.tomove, mutation, None if z3.is_false(
             z3.simplify(fined)) else fined)
         out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
-                          tuple(chips.flags)))
+                          tuple(chips.flags), tuple(chips.section_defs)))
     if layout.phase.fallback.kind == "pass":
         post, chips = _pass(layout, s, mutation)
         out.append(Action("pass", "pass", None, z3.And(leading, lt.must_pass), leading, post,
-                          tuple(chips.defs), (), tuple(chips.flags)))
+                          tuple(chips.defs), (), tuple(chips.flags),
+                          tuple(chips.section_defs)))
     return out
 
 

@@ -245,12 +245,15 @@ def _one_by_one(system: System, prover: Prover, members: list[Conjunct], a: Acti
                 guard: Expr, hyps: list[Expr]) -> bool:
     """Whether each conjunct of ``members`` is preserved by ``a``, proved one query each, an
     ``opaque`` one without the definitions of the amounts (so for any amounts: a stronger
-    claim, and a much smaller query).  On any failure the group is tried as usual."""
+    claim, and a much smaller query), a ``sections`` one with only those of the amounts
+    moved to or from a section (the others left unknown: stronger again).  On any failure
+    the group is tried as usual."""
     for c in members:
         goal = _changed(system, c, a.post)
         if not goal:
             continue
-        defs = a.flags if c.opaque else a.definitions
+        defs = a.flags if c.opaque else (*a.flags, *a.section_defs) if c.sections \
+            else a.definitions
         result, _ = prover.query([guard, *defs, z3.Not(all_of(goal))], hyps)
         if result != z3.unsat:
             return False

@@ -45,7 +45,9 @@ class Conjunct:
     part is an implication from it), so an action after which it cannot hold
     preserves the conjunct without its parts being built; ``opaque``: it is
     preserved whatever the chip amounts moved are (every transfer debits what
-    it credits), so it is first tried with the amounts' definitions left out.
+    it credits), so it is first tried with the amounts' definitions left out;
+    ``sections``: it reads only the sections, so it is first tried with only
+    the definitions of the amounts moved to or from a section.
     """
 
     name: str
@@ -56,6 +58,7 @@ class Conjunct:
     heavy: bool = False
     only_when: Callable[[Layout, SymState], Expr] | None = None
     opaque: bool = False
+    sections: bool = False
 
     def term(self, layout: Layout, s: SymState) -> Expr:
         """The conjunct at state ``s``."""
@@ -279,7 +282,8 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
                  ("chips add up", "sections never negative", "run bookkeeping"), CHIPS,
                  opaque=True),
         Conjunct("sections never negative", "chip conservation", _sections,
-                 ("chips add up", "sections never negative", "run bookkeeping"), CHIPS),
+                 ("chips add up", "sections never negative", "run bookkeeping"), CHIPS,
+                 sections=True),
         Conjunct("run bookkeeping", "well-formedness", _control, run, RUN),
         Conjunct("run follows the next card", "well-formedness", _follow, run, RUN),
         Conjunct("players hold cards", "progress", _live, run, RUN),
