@@ -78,7 +78,72 @@ def test_cached_hands_are_recomputed_after_a_card_moves_and_kept_otherwise() -> 
 
 def test_every_cached_property_is_declared_with_its_sources() -> None:
     cached = {name for name, v in vars(DealState).items() if isinstance(v, cached_property)}
-    assert cached == set(_DERIVED)
+    assert cached == set(_DERIVED) - {"_lead_options"}
     names = {f.name for f in dataclasses.fields(DealState)}
     for sources in _DERIVED.values():
         assert sources <= names
+
+
+def test_hands_kept_through_moves_equal_hands_computed_afresh() -> None:
+    """Random card moves on a state whose hands are cached: the hands derived move by move
+    are the hands read off the places (seat by seat, deck order), every time."""
+    import random
+
+    from boodle.state import OUT
+
+    rng = random.Random(5)
+    state = small_deal()
+    fresh = DealState.hands.func  # the computation from places, without the cache
+    for step in range(300):
+        state.hands  # noqa: B018 - compute, so that move derives the next hands
+        card = rng.choice(state.cards)
+        place = rng.choice([in_hand(0), in_hand(1), WIDOW, OUT, Place("played", 1, step)])
+        state = state.move(card, place)
+        assert "hands" in state.__dict__
+        assert state.hands == fresh(state)
+        assert state.held == tuple(len(h) for h in fresh(state))
+
+
+def test_lead_options_kept_with_a_state_are_dropped_when_it_changes() -> None:
+    from boodle.engine import legal_moves, start_deal
+    from boodle.leads import lead_options
+    from boodle.stops import phase_of
+    from boodle.variants import load
+
+    rules = load("michigan")
+    cards = {t: parse_card(t) for t in ("2C", "3C", "2D", "3D", "4C", "5C")}
+    # first lead: left of dealer, lowest of chosen suit.  Seat 1 (the dealer's left) holds
+    # 2♣ 3♣; seat 0 holds 2♦ 3♦ 4♣; seat 2 holds 5♣; the rest of the pack is the widow.
+    ledger = Ledger.open(3, tuple(s.name for s in rules.board), 20)
+    state, _ = start_deal(rules, 3, 0, ledger,
+                          hands=[[cards["2D"], cards["3D"], cards["4C"]],
+                                 [cards["2C"], cards["3C"]], [cards["5C"]]])
+    phase = phase_of(rules, state)
+    first = lead_options(rules, phase, state)
+    assert lead_options(rules, phase, state) is first  # kept
+    assert state.to_move == 1 and [str(c) for c in first[1]] == ["2♣"]
+    other = state.evolve(to_move=0)
+    assert "_lead_options" not in other.__dict__
+    # seat 0's lowest card of each suit it holds: 4♣, 2♦ (deck order: clubs first)
+    assert [str(c) for c in lead_options(rules, phase, other)[1]] == ["4♣", "2♦"]
+    assert [str(m) for m in legal_moves(rules, other)] == ["seat 0 leads 4♣", "seat 0 leads 2♦"]
+
+
+def test_pay_all_is_one_pay_after_another_even_when_capped() -> None:
+    from boodle.ledger import seat, section
+
+    # seats start with 5 chips; under 'capped' a seat pays at most its balance (spec §9)
+    state = small_deal().evolve(capped=True)
+    payments = [(seat(0), section("kitty"), 3, "ante"), (seat(0), seat(1), 4, "going out"),
+                (seat(1), section("kitty"), 2, "penalty")]
+    one_by_one, expected = state, []
+    for src, dst, amount, reason in payments:
+        one_by_one, t = one_by_one.pay(src, dst, amount, reason)
+        expected.append(t)
+    together, done = state.pay_all(payments)  # type: ignore[arg-type]
+    assert done == expected
+    assert together == one_by_one
+    # by hand: seat 0 pays 3, then only the 2 it has left; seat 1 has 5 + 2 and pays 2
+    assert [t.amount for t in done] == [3, 2, 2]
+    assert together.ledger.seats == (0, 5) and together.ledger.section("kitty") == 5
+    assert together.since_ante == tuple(done)

@@ -16,7 +16,7 @@ from .errors import BoodleError
 from .events import Ante, Event
 from .faults import IllegalMove
 from .ledger import seat, section
-from .model import AnteLine, Ruleset
+from .model import AnteLine, Ruleset, derived
 from .stage import Stage
 from .state import DealState, Move, StakeMove
 
@@ -28,7 +28,16 @@ def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
 
     ``each boodle``: every boodle section in board order; ``every section``:
     every section.  Raises :class:`BoodleError` for a name not on the board.
+    Computed once per ruleset and targets (a new list each call).
     """
+    known: dict[tuple[str, ...], tuple[str, ...]] = derived(ruleset, "_ante_targets", dict)
+    names = known.get(targets)
+    if names is None:
+        names = known[targets] = tuple(_expand(ruleset, targets))
+    return list(names)
+
+
+def _expand(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
     names: list[str] = []
     for t in targets:
         if t == "each boodle":

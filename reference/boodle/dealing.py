@@ -17,7 +17,7 @@ from .cards import Card
 from .errors import BoodleError
 from .events import DealCards, Event
 from .ledger import Ledger
-from .model import Ruleset
+from .model import Ruleset, derived
 from .stage import Stage, no_legal_moves, no_moves
 from .state import DealState
 
@@ -33,8 +33,20 @@ def deal_order(
 
     001 §03: the widow is dealt last in each round (``last``); 004: it sits
     at the dealer's left and is dealt first (``first``); ``none``: no widow.
-    Eliminated seats (``out``, spec §10) are dealt nothing.
+    Eliminated seats (``out``, spec §10) are dealt nothing.  Computed once per
+    ruleset, player count, dealer and ``out``.
     """
+    known: dict[tuple[int, int, frozenset[int]], tuple[int | None, ...]] = derived(
+        ruleset, "_deal_order", dict)
+    order = known.get((players, dealer, out))
+    if order is None:
+        order = known[players, dealer, out] = _deal_order(ruleset, players, dealer, out)
+    return order
+
+
+def _deal_order(
+    ruleset: Ruleset, players: int, dealer: int, out: frozenset[int]
+) -> tuple[int | None, ...]:
     seats = tuple(s for s in ((dealer + 1 + i) % players for i in range(players))
                   if s not in out)
     position = ruleset.deal.widow_position

@@ -119,7 +119,22 @@ def lead_options(
     The first lead follows ``first lead``, a restart ``restart``; holding no
     card either allows, a ``lead`` fallback applies its own rule (001 §05).
     Raises :class:`NotSupported` if even the fallback allows nothing.
+
+    The answer is kept with the (immutable) state for this ruleset and phase:
+    the moves are listed, then each is checked again when played.
+    :meth:`~boodle.state.DealState.evolve` drops it from a changed state.
     """
+    memo = state.__dict__.get("_lead_options")
+    if memo is not None and memo[0] is ruleset and memo[1] is phase:
+        return memo[2]  # type: ignore[no-any-return]
+    found = _lead_options(ruleset, phase, state)
+    state.__dict__["_lead_options"] = (ruleset, phase, found)
+    return found
+
+
+def _lead_options(
+    ruleset: Ruleset, phase: StopsPhase, state: DealState
+) -> tuple[LeadRule, tuple[Card, ...]]:
     assert state.to_move is not None
     hand = state.hand(state.to_move)
     rule = rule_now(phase, ruleset, state)

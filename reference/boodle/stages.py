@@ -125,16 +125,27 @@ def skipped_phases(ruleset: Ruleset) -> list[str]:
 
 
 def _phase_named(ruleset: Ruleset, name: str) -> Phase:
-    for phase in ruleset.phases:
-        if phase.name == name:
-            return phase
-    raise BoodleError(f"variant {ruleset.name} has no phase {name!r}")
+    named: dict[str, Phase] = derived(ruleset, "_phases_by_name", lambda: {
+        p.name: p for p in reversed(ruleset.phases)})  # the first of a name wins
+    phase = named.get(name)
+    if phase is None:
+        raise BoodleError(f"variant {ruleset.name} has no phase {name!r}")
+    return phase
 
 
 def stage_of(ruleset: Ruleset, key: str) -> Stage:
-    """The stage whose key is ``key`` in a deal of ``ruleset``."""
+    """The stage whose key is ``key`` in a deal of ``ruleset``.
+
+    A phase's stage is looked up once per ruleset, key and :data:`PHASE_STAGES`
+    table (a table swapped for another, as tests do, is looked up afresh).
+    """
     if key.startswith("phase:"):
-        return PHASE_STAGES.get(type(_phase_named(ruleset, key[6:])), SKIPPED)
+        known: dict[str, tuple[object, Stage]] = derived(ruleset, "_phase_stages", dict)
+        found = known.get(key)
+        if found is None or found[0] is not PHASE_STAGES:
+            found = known[key] = (PHASE_STAGES,
+                                  PHASE_STAGES.get(type(_phase_named(ruleset, key[6:])), SKIPPED))
+        return found[1]
     return FIXED_STAGES[key]
 
 

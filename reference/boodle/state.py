@@ -263,13 +263,14 @@ class DealState:
         if not _FIELD_NAMES.issuperset(changes):
             unknown = sorted(set(changes) - _FIELD_NAMES)
             raise TypeError(f"DealState has no field {', '.join(unknown)}")
-        new = object.__new__(DealState)
-        d = new.__dict__
-        d.update(self.__dict__)
-        for name, sources in _DERIVED.items():
-            if name in d and not sources.isdisjoint(changes):
-                del d[name]
+        d = self.__dict__.copy()
+        if len(d) != _FIELD_COUNT:  # some derived values are kept
+            for name, sources in _DERIVED.items():
+                if name in d and not sources.isdisjoint(changes):
+                    del d[name]
         d.update(changes)
+        new = object.__new__(DealState)
+        object.__setattr__(new, "__dict__", d)
         return new
 
     def deal_out(self) -> DealState:
@@ -326,16 +327,32 @@ class DealState:
         """The one card primitive: ``card`` is now at ``place`` (and nowhere else).
 
         ``plays``: the new count of played cards, when the move is a play.
+        If this state's :attr:`hands` are already computed, the new state's are
+        derived from them (the card leaves one hand, or joins one in deck order)
+        instead of being recomputed from every place.
         """
         i = self.index[card]
+        old = self.places[i]
         held = list(self.held)
-        for old_new, delta in ((self.places[i], -1), (place, 1)):
+        for old_new, delta in ((old, -1), (place, 1)):
             if old_new.kind == "hand" and old_new.seat is not None:
                 held[old_new.seat] += delta
         places = list(self.places)
         places[i] = place
-        return self.evolve(places=tuple(places), held=tuple(held),
-                           plays=self.plays if plays is None else plays)
+        new = self.evolve(places=tuple(places), held=tuple(held),
+                          plays=self.plays if plays is None else plays)
+        hands = self.__dict__.get("hands")
+        if hands is not None:
+            mine = list(hands)
+            if old.kind == "hand" and old.seat is not None:
+                same = self.cards[i]  # the hands hold this deck's card objects
+                mine[old.seat] = tuple([c for c in mine[old.seat] if c is not same])
+            if place.kind == "hand" and place.seat is not None:
+                seat = place.seat
+                mine[seat] = tuple([c for c, p in zip(self.cards, new.places, strict=True)
+                                    if p.kind == "hand" and p.seat == seat])
+            new.__dict__["hands"] = tuple(mine)
+        return new
 
     def clockwise(self, after: int) -> tuple[int, ...]:
         """The seats still in the session, clockwise from ``after``'s left, ``after`` last.
@@ -372,6 +389,18 @@ class DealState:
         ledger, transfer = self.ledger.transfer(src, dst, amount, reason)
         return self.evolve(ledger=ledger, since_ante=(*self.since_ante, transfer)), transfer
 
+    def pay_all(
+        self, payments: list[tuple[Account, Account, Chips, str]]
+    ) -> tuple[DealState, list[Transfer]]:
+        """:meth:`pay` each of ``payments`` (source, destination, amount, reason) in order:
+        the same state and transfers as one :meth:`pay` after another, built at once."""
+        ledger, done = self.ledger, []
+        for src, dst, amount, reason in payments:
+            ledger, transfer = ledger.transfer(src, dst, self.payable(src, amount, ledger),
+                                               reason)
+            done.append(transfer)
+        return self.evolve(ledger=ledger, since_ante=(*self.since_ante, *done)), done
+
     def play(self, seat: int, card: Card) -> DealState:
         """``seat`` puts ``card`` from its hand face up as the next play in order."""
         return self.move(card, Place("played", seat, self.plays), self.plays + 1)
@@ -386,7 +415,13 @@ def _clockwise(n: int, after: int, out: frozenset[int]) -> tuple[int, ...]:
 _FIELD_NAMES = frozenset(f.name for f in fields(DealState))
 """The names :meth:`DealState.evolve` accepts."""
 
-_DERIVED: dict[str, frozenset[str]] = {"hands": frozenset({"players", "cards", "places"})}
-"""Each cached property of :class:`DealState` and the fields it is computed from: an evolved
-state keeps the cached value only when none of them changes (a test checks that every cached
+_FIELD_COUNT = len(_FIELD_NAMES)
+
+_DERIVED: dict[str, frozenset[str]] = {
+    "hands": frozenset({"players", "cards", "places"}),
+    "_lead_options": _FIELD_NAMES,  # boodle.leads.lead_options, kept for one state only
+}
+"""Each value derived from a :class:`DealState` and kept in its instance dictionary (the
+cached properties, and ``_lead_options``), with the fields it is computed from: an evolved
+state keeps the value only when none of them changes (a test checks that every cached
 property is listed here)."""

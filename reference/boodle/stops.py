@@ -220,9 +220,9 @@ def _stop_bonus(phase: StopsPhase, state: DealState, who: int, events: list[Even
     if bonus is None:
         return state
     if bonus.source == "each opponent":
-        for opponent in state.clockwise(who)[:-1]:
-            state, t = state.pay(seat(opponent), seat(who), bonus.amount, "stop bonus")
-            events.append(StopPaid(who, t))
+        state, done = state.pay_all([(seat(opponent), seat(who), bonus.amount, "stop bonus")
+                                     for opponent in state.clockwise(who)[:-1]])
+        events.extend(StopPaid(who, t) for t in done)
     else:
         amount = min(bonus.amount, state.ledger.section(bonus.source))
         state, t = state.pay(section(bonus.source), seat(who), amount, "stop bonus")
@@ -262,12 +262,13 @@ def _payments(
     A holder of an ``excused`` card pays nothing (recorded as a 0 payment).
     """
     out = phase.going_out
-    for payer in state.clockwise(who)[:-1]:
-        hand = state.hand(payer)
-        excused = any(c in hand for c in out.excused)
-        amount = 0 if excused else out.per_card * len(hand)
-        state, t = state.pay(seat(payer), dst, amount, "going out")
-        events.append(Payment(payer, dst, len(hand), excused, t))
+    payers = state.clockwise(who)[:-1]
+    counts = [len(state.hand(payer)) for payer in payers]
+    excused = [any(c in state.hand(payer) for c in out.excused) for payer in payers]
+    state, done = state.pay_all([(seat(payer), dst, 0 if free else out.per_card * n, "going out")
+                                 for payer, n, free in zip(payers, counts, excused, strict=True)])
+    events.extend(Payment(payer, dst, n, free, t)
+                  for payer, n, free, t in zip(payers, counts, excused, done, strict=True))
     return state
 
 

@@ -65,7 +65,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
         events.append(WidowShown(tuple(sorted(state.clockwise(state.dealer))), state.widow()))
     if rules.dealer_swap and rules.dealer_first:
         return _dealer_chance(rules, state, "dealer first", events)
-    return _next(ruleset, state.evolve(sale=SaleState("offer")), state.dealer, events)
+    return _next(ruleset, state, state.dealer, events, SaleState("offer"))
 
 
 def _buyers(rules: WidowSale, state: DealState) -> tuple[int, ...]:
@@ -81,13 +81,20 @@ def _buyers(rules: WidowSale, state: DealState) -> tuple[int, ...]:
     return everyone
 
 
-def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event]) -> Result:
-    """The next buyer or bidder after seat ``after``, or the end of the offer."""
-    rules, sale = _rules(ruleset), _sale(state)
+def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event],
+          sale: SaleState | None = None) -> Result:
+    """The next buyer or bidder after seat ``after``, or the end of the offer.
+
+    ``sale``: the sale's progress after the move just made (default: the
+    state's); it is stored with the seat to move (an end of the offer
+    replaces it).
+    """
+    rules = _rules(ruleset)
+    sale = _sale(state) if sale is None else sale
     buyers = _buyers(rules, state)
     if rules.mode == "sale":
         if sale.asked < len(buyers):
-            return state.evolve(to_move=buyers[sale.asked]), events
+            return state.evolve(sale=sale, to_move=buyers[sale.asked]), events
         return _offer_over(rules, state, events)
     active = [b for b in buyers if b not in sale.out]
     if sale.bidder is not None and active == [sale.bidder]:
@@ -98,7 +105,7 @@ def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event]) -
     for i in range(1, n + 1):
         candidate = (after + i) % n
         if candidate in active and candidate != sale.bidder:
-            return state.evolve(to_move=candidate), events
+            return state.evolve(sale=sale, to_move=candidate), events
     raise AssertionError("an open auction always has a bidder to ask")  # pragma: no cover
 
 
@@ -201,18 +208,18 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     if isinstance(move, BidMove):
         events.append(WidowBid(who, move.amount))
         bid = SaleState(sale.step, sale.asked, sale.out, move.amount, who)
-        return _next(ruleset, state.evolve(sale=bid), who, events)
+        return _next(ruleset, state, who, events, bid)
     events.append(WidowPass(who, sale.step))
     if sale.step == "dealer first":
-        return _next(ruleset, state.evolve(sale=SaleState("offer")), state.dealer, events)
+        return _next(ruleset, state, state.dealer, events, SaleState("offer"))
     if sale.step == "dealer":
         events.append(WidowUnsold())
         return state.evolve(sale=None, to_move=None), events
     if rules.mode == "sale":
         asked = SaleState(sale.step, sale.asked + 1, sale.out, sale.bid, sale.bidder)
-        return _next(ruleset, state.evolve(sale=asked), who, events)
+        return _next(ruleset, state, who, events, asked)
     out = SaleState(sale.step, sale.asked, sale.out | {who}, sale.bid, sale.bidder)
-    return _next(ruleset, state.evolve(sale=out), who, events)
+    return _next(ruleset, state, who, events, out)
 
 
 def _exchange(
