@@ -69,6 +69,9 @@ ENGINE_FILES = ("stops.py", "leads.py", "claims.py", "antes.py", "dealing.py")
 
 COPIED = ("reference", "grammar", "spec", "conformance", "tests", "bench", "pyproject.toml")
 
+CPU_LIMIT = 40
+"""CPU seconds a ``selftest`` may use (see :func:`selftest`)."""
+
 KILLED = ("ok_killed", "ok_suspicious", "bad_timeout")
 """mutmut statuses counted as killed (see the module docstring)."""
 
@@ -88,8 +91,17 @@ UNSEEN_REASONS = {"claim": "Claim", "going out": "Payment"}
 
 
 def selftest(every: bool) -> int:
-    """Run the cases in-process; 1 at the first one that does not pass."""
+    """Run the cases in-process; 1 at the first one that does not pass.
+
+    The process may use :data:`CPU_LIMIT` seconds of CPU (a pass takes about 3): a mutant
+    that makes a deal never end is killed by SIGXCPU at once, as a runner's per-case
+    timeout fails it, instead of waiting for mutmut's timeout of 10 baseline runs.
+    """
+    import resource
+
     from boodle.conformance import counting
+
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
     from boodle.conformance.cases import case_files, load_case
     from boodle.conformance.compare import verdict
     from boodle.conformance.execute import execute
