@@ -226,8 +226,8 @@ def _follow(layout: Layout, s: SymState) -> list[Expr]:
         nxt = layout.next_of(i)
         if nxt is None:
             continue
-        cases.append(z3.And(s.cur == i, _played(layout, s.loc[i]),
-                            layout.eq(s.loc[nxt], s.tomove)))
+        cases.append(all_of([layout.eq(s.cur, i), _played(layout, s.loc[i]),
+                             layout.eq(s.loc[nxt], s.tomove)]))
     return [z3.Implies(s.step == FOLLOW, any_of(cases))]
 
 

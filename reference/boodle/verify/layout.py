@@ -177,8 +177,25 @@ class Layout:
         key = (x.get_id(), code if isinstance(code, int) else -(10**9) - code.get_id())
         atom = self._atoms.get(key)
         if atom is None:
-            atom = self._atoms[key] = x == code
+            atom = self._atoms[key] = self._int_eq(x, code) if isinstance(code, int) \
+                else x == code
         return atom
+
+    @cached_property
+    def _numerals(self) -> dict[int, Expr]:
+        """Integer numerals, built once."""
+        return {}
+
+    def _int_eq(self, x: Expr, code: int) -> Expr:
+        """``x == code`` through z3's C API for an integer term ``x`` (z3's ``==`` coerces its
+        arguments in Python); any other sort takes z3's ``==``."""
+        if not z3.is_int(x):
+            return x == code
+        num = self._numerals.get(code)
+        if num is None:
+            num = self._numerals[code] = z3.IntVal(code)
+        ctx = x.ctx
+        return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), num.as_ast()), ctx)
 
     @cached_property
     def _memo(self) -> dict[tuple[object, ...], Expr]:
