@@ -167,3 +167,17 @@ def test_strength_orders_hands_as_pokerkit_does(sample: list) -> None:  # type: 
     theirs = StandardHighHand.from_game(_pk(a)), StandardHighHand.from_game(_pk(b))
     assert (ours[0] < ours[1]) == (theirs[0] < theirs[1])
     assert (ours[0] == ours[1]) == (theirs[0] == theirs[1])
+
+
+def test_a_hand_met_again_gets_the_same_answer_and_errors_are_not_kept() -> None:
+    import pytest
+
+    first = best_hand(SEVENTEEN_QUADS)
+    again = best_hand(list(SEVENTEEN_QUADS))  # a list: the same hand, kept answer
+    assert again == first and again.cards == first.cards
+    # four sevens and the highest other card, A♣ (worked out above)
+    assert sorted(str(c) for c in first.cards[:4]) == sorted(["7♠", "7♥", "7♦", "7♣"])
+    assert str(first.cards[4]) == "A♣"
+    for _ in range(2):  # a refused hand is refused every time
+        with pytest.raises(ValueError, match="twice"):
+            best_hand(cards("7♣ 7♣ 2♦ 3♦ 4♦"))

@@ -91,3 +91,24 @@ def test_start_chips_are_each_seats_ante_plus_two() -> None:
     assert default_start(load("michigan"), 3) == (8, 8, 8)
     # the widow sale at 2: one chip more than the price, so every seat can buy
     assert default_start(load("michigan-widow-sale"), 3) == (9, 9, 9)
+
+
+def test_the_search_pauses_the_cycle_collector_and_restores_it() -> None:
+    import gc
+
+    import pytest
+
+    small = _kitty_only(reduce(load("michigan"), 2, 3).ruleset)
+    try:
+        gc.enable()
+        check_deals(small, 3, "2x3")
+        assert gc.isenabled()  # it was on: on again
+        gc.disable()
+        check_deals(small, 3, "2x3")
+        assert not gc.isenabled()  # it was off: still off
+        gc.enable()
+        with pytest.raises(AttributeError):  # a search that fails restores it too
+            check_deals(None, 3, "2x3")  # type: ignore[arg-type]
+        assert gc.isenabled()
+    finally:
+        gc.enable()

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from pokerkit import Card as PkCard
@@ -163,7 +163,17 @@ def best_hand(cards: Sequence[Card], size: int = 5, ace_low_straight: bool = Tru
     cards beyond ``size`` are ignored.  ``ace_low_straight``: whether
     A-2-3-4-5 is a straight (the lowest).  Raises ``ValueError`` for an empty
     hand, a ``size`` outside 1-5, or the same card twice.
+
+    A pure function of its arguments (the order of ``cards`` included, which
+    decides which of equal combinations pokerkit keeps): the last few thousand
+    answers are kept, so a hand met again (the exhaustive search meets the same
+    showdowns in many states) is not evaluated twice.
     """
+    return _best_hand(tuple(cards), size, ace_low_straight)
+
+
+@lru_cache(maxsize=4096)
+def _best_hand(cards: tuple[Card, ...], size: int, ace_low_straight: bool) -> PokerHand:
     if not cards:
         raise ValueError("a poker hand needs at least one card")
     if not 1 <= size <= 5:

@@ -29,6 +29,7 @@ property is kept, as a :class:`~boodle.verify.cex.Counterexample`.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -172,7 +173,24 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     """Explore every deal of ``ruleset`` (already reduced; ``deck`` names it, ``"2x3"``).
 
     ``start``: each seat's chips before the ante (default :func:`default_start`).
+
+    Python's cyclic garbage collector is paused for the search and restored
+    after it: the search and the engine make no reference cycles (none were
+    ever collected in a run of every variant), so the collector would only
+    walk the growing graph of states again and again (15% of the time).
+    Memory is still freed by reference counting.
     """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _check_deals(ruleset, players, deck, start, mutation)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ...] | None,
+                 mutation: Mutation) -> ExplicitResult:
     t0 = time.perf_counter()
     group = suit_symmetries(ruleset)
     chips = default_start(ruleset, players) if start is None else start
