@@ -121,3 +121,44 @@ def test_fined_leads_are_modelled_and_proven() -> None:
         rs.phases[0], penalties=(Penalty("lead not lowest", 1, "each opponent", True),)),))
     system = System(fined, 3)
     assert all(f.status == "proven" for f in prove(system))
+
+
+def test_rulesets_whose_cards_move_alike_share_all_but_the_chip_proofs() -> None:
+    from typing import Any
+
+    from boodle.verify.run import Options, Subject, verify
+
+    # michigan-paid-stops differs from michigan only by a stop bonus (chips), so its cards
+    # move alike; michigan-classic passes instead of leading another suit, so they do not
+    cache: dict[Any, Any] = {}
+    names = ("michigan", "michigan-paid-stops", "michigan-classic")
+    results = verify([Subject(name, load(name)) for name in names],
+                     Options(players=(3,), exhaustive=False), cache)
+    assert sorted(kind for kind, *_ in cache) == ["card dynamics", "card dynamics",
+                                                  "chips", "chips", "chips"]
+    z3_results = [r for r in results if r.method == "z3"]
+    assert len(z3_results) == 3 * 5 and all(r.status == "proven" for r in z3_results)
+
+
+def test_a_chip_fault_is_found_when_the_card_moves_are_shared(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The fault only drops the debit of going-out payments: the cards move as in Michigan.
+    # Even with the card-dynamics proofs taken from Michigan's (the key is made to ignore
+    # the fault here), the chip proofs are the mutant's own and find it.
+    from boodle.verify import run
+    from boodle.verify.run import Options, Subject, verify
+    from mutants import credit_without_debit
+
+    keyed = run._dynamics_key
+    monkeypatch.setattr(run, "_dynamics_key",
+                        lambda s, n: keyed(Subject(s.name, s.ruleset), n))
+    mutant = credit_without_debit()
+    small = reduce(mutant.ruleset, 2, 3).ruleset
+    subjects = [Subject("clean", small), Subject(mutant.name, small, mutant.mutation)]
+    results = verify(subjects, Options(players=(3,), exhaustive=False, decks=((2, 3),),
+                                       bmc_depth=4, bmc_seconds=30))
+    clean = [r for r in results if r.variant == "clean" and r.method == "z3"]
+    assert clean and all(r.status == "proven" for r in clean)
+    bad = [r for r in results
+           if r.variant == mutant.name and r.method == "z3" and r.status == "counterexample"]
+    assert [r.prop for r in bad] == ["chip conservation"]
+    assert "breaks 'chips add up'" in bad[0].detail

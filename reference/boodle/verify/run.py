@@ -134,9 +134,10 @@ def unmodelled(ruleset: Ruleset) -> list[str]:
 
 
 def _key(subject: Subject, n: int) -> tuple[Any, ...]:
-    """Two subjects with equal keys step alike in the stops phase (names, labels, antes and
-    the stages before play aside): their consecution, progress, ranking and exclusivity
-    findings are the same.  Init is checked per subject."""
+    """Two subjects with equal keys step alike in the stops phase, chips included (names,
+    labels, antes and the stages before play aside): the consecution findings of their
+    chip conjuncts are the same (the rest is shared more widely, :func:`_dynamics_key`).
+    Init is checked per subject."""
     rs = subject.ruleset
     board = tuple(replace(s, label="") for s in rs.board)
     stops = tuple(replace(p, label="") for p in rs.phases if isinstance(p, StopsPhase))
