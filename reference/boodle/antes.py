@@ -76,6 +76,11 @@ def _pay(
     """
     reason = "ante (widow's share)" if line.payer == "widow" else "ante"
     src, ledger = seat(payer), state.ledger
+    if not state.capped:  # every ante is paid whole: one pass over the ledger
+        ledger, done = ledger.transfer_all([(src, section(name), line.amount, reason)
+                                            for name in names])
+        events.extend(Ante(t) for t in done)
+        return state.evolve(ledger=ledger)
     for name in names:
         amount = state.payable(src, line.amount, ledger)
         ledger, t = ledger.transfer(src, section(name), amount, reason)

@@ -203,6 +203,51 @@ class Ledger:
         record.__dict__.update(src=src, dst=dst, amount=amount, reason=reason)
         return ledger, record
 
+    def transfer_all(
+        self, moves: list[tuple[Account, Account, Chips, str]]
+    ) -> tuple[Ledger, list[Transfer]]:
+        """:meth:`transfer` each of ``moves`` (source, destination, amount, reason) in order:
+        the last ledger and every record, exactly as one :meth:`transfer` after another
+        (same checks on the running balances, same errors), built in one pass.
+        """
+        seats, sections = list(self.seats), list(self.sections)
+        where = {name: i for i, (name, _) in enumerate(sections)}
+        if len(where) != len(sections):  # a name twice: one transfer after another
+            ledger, done = self, []
+            for move in moves:
+                ledger, t = ledger.transfer(*move)
+                done.append(t)
+            return ledger, done
+        done = []
+        for src, dst, amount, reason in moves:
+            amount = normalize(amount)
+            if amount < 0:
+                raise LedgerError(f"cannot transfer a negative amount ({amount}) for {reason}")
+            if type(src) is type(dst) and src == dst:
+                raise LedgerError(f"cannot transfer from {src} to itself for {reason}")
+            for account in (src, dst):  # both exist (the messages of balance)
+                if isinstance(account, SeatAccount):
+                    if not 0 <= account.seat < len(seats):
+                        raise LedgerError(f"no {account} in a ledger of {len(seats)} seats")
+                elif account.name not in where:
+                    raise LedgerError(f"no {account} on the board {self.section_names()}")
+            if isinstance(src, SectionAccount):
+                have = sections[where[src.name]][1]
+                if have < amount:
+                    raise LedgerError(f"{src} holds {have}, cannot pay {amount} for {reason}")
+            for account, delta in ((src, -amount), (dst, amount)):
+                if isinstance(account, SeatAccount):
+                    seats[account.seat] = normalize(seats[account.seat] + delta)
+                else:
+                    i = where[account.name]
+                    sections[i] = (account.name, normalize(sections[i][1] + delta))
+            record = object.__new__(Transfer)
+            record.__dict__.update(src=src, dst=dst, amount=amount, reason=reason)
+            done.append(record)
+        ledger = object.__new__(Ledger)
+        ledger.__dict__.update(seats=tuple(seats), sections=tuple(sections))
+        return ledger, done
+
     def to_json(self) -> dict[str, object]:
         """``{"seats": [...], "sections": {name: amount}}`` with exact amounts."""
         return {

@@ -394,6 +394,9 @@ class DealState:
     ) -> tuple[DealState, list[Transfer]]:
         """:meth:`pay` each of ``payments`` (source, destination, amount, reason) in order:
         the same state and transfers as one :meth:`pay` after another, built at once."""
+        if not self.capped:  # every amount is paid whole: one pass over the ledger
+            ledger, done = self.ledger.transfer_all(payments)
+            return self.evolve(ledger=ledger, since_ante=(*self.since_ante, *done)), done
         ledger, done = self.ledger, []
         for src, dst, amount, reason in payments:
             ledger, transfer = ledger.transfer(src, dst, self.payable(src, amount, ledger),
