@@ -147,3 +147,29 @@ def test_pay_all_is_one_pay_after_another_even_when_capped() -> None:
     assert [t.amount for t in done] == [3, 2, 2]
     assert together.ledger.seats == (0, 5) and together.ledger.section("kitty") == 5
     assert together.since_ante == tuple(done)
+
+
+def test_move_all_is_one_move_after_another() -> None:
+    import random
+
+    from boodle.state import OUT
+
+    rng = random.Random(11)
+    state = small_deal()
+    for _ in range(100):
+        moves = [(rng.choice(state.cards), rng.choice([in_hand(0), in_hand(1), WIDOW, OUT]))
+                 for _ in range(rng.randint(0, 5))]
+        one_by_one = state
+        for card, place in moves:
+            one_by_one = one_by_one.move(card, place)
+        together = state.move_all(moves)
+        assert together == one_by_one
+        assert together.hands == one_by_one.hands == DealState.hands.func(together)
+        state = together
+    # by hand: seat 0 (2♣ 3♣) swaps its hand for the widow (3♦ 4♦), its cards go out
+    two_c, three_c, three_d, four_d = (parse_card(t) for t in ("2C", "3C", "3D", "4D"))
+    swapped = small_deal().move_all([(two_c, OUT), (three_c, OUT),
+                                     (three_d, in_hand(0)), (four_d, in_hand(0))])
+    assert swapped.hands[0] == (three_d, four_d)
+    assert swapped.held == (2, 2) and swapped.widow() == ()
+    assert swapped.out_of_play() == (two_c, three_c)

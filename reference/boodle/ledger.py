@@ -145,7 +145,10 @@ class Ledger:
         return tuple(name for name, _ in self.sections)
 
     def seat(self, n: int) -> Chips:
-        """Seat ``n``'s balance."""
+        """Seat ``n``'s balance; raises :class:`LedgerError` if there is no such seat."""
+        seats = self.seats
+        if type(n) is int and 0 <= n < len(seats):
+            return seats[n]
         return self.balance(SeatAccount(n))
 
     def section(self, name: str) -> Chips:

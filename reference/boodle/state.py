@@ -354,6 +354,18 @@ class DealState:
             new.__dict__["hands"] = tuple(mine)
         return new
 
+    def move_all(self, moves: list[tuple[Card, Place]]) -> DealState:
+        """:meth:`move` each (card, place) of ``moves`` in order (no play among them): the
+        same state as one :meth:`move` after another, built at once."""
+        places, held = list(self.places), list(self.held)
+        for card, place in moves:
+            i = self.index[card]
+            for old_new, delta in ((places[i], -1), (place, 1)):
+                if old_new.kind == "hand" and old_new.seat is not None:
+                    held[old_new.seat] += delta
+            places[i] = place
+        return self.evolve(places=tuple(places), held=tuple(held))
+
     def clockwise(self, after: int) -> tuple[int, ...]:
         """The seats still in the session, clockwise from ``after``'s left, ``after`` last.
 

@@ -234,10 +234,9 @@ def _exchange(
         state, transfer = state.pay(seat(who), dst, price, "widow")
     taken, discarded = state.widow(), state.hand(who)
     place = WIDOW if rules.discard == "becomes widow" else OUT
-    for card in discarded:
-        state = state.move(card, place)
-    for card in taken:
-        state = state.move(card, in_hand(who))
+    hand = in_hand(who)
+    state = state.move_all([*((card, place) for card in discarded),
+                            *((card, hand) for card in taken)])
     events.append(WidowExchange(who, how, transfer, taken, discarded, rules.discard))
     return state.evolve(sale=None, to_move=None), events
 
