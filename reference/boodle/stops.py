@@ -197,14 +197,14 @@ def _after_play(
         return _go_out(ruleset, phase, state, who, events)
     nxt = ruleset.deck.next_card(card)
     reason: StopReason
-    if nxt is None or (phase.stop_at_top and card.rank == ruleset.deck.top_rank):
+    if nxt is None:  # the top rank: nothing follows it (spec §6.3), with or without 'top rank'
         reason = "top rank"
     else:
         place = state.place(nxt)
         if place is not None and place.kind == "hand":
             return state.evolve(step="follow", to_move=place.seat, current=card), events
         reason = "not in deck" if place is None else _STOP_REASON[place.kind]
-    events.append(Stop(who, card, reason, None if reason == "top rank" else nxt))
+    events.append(Stop(who, card, reason, nxt))
     state = _stop_bonus(phase, state, who, events)
     return state.evolve(step="lead", restart=True, current=None, stopped=card.suit,
                         last_player=who, passes=0, flipped=False,
