@@ -106,20 +106,20 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
     n, g = layout.n, s.ghosts
     cards = range(len(layout.cards))
     terms = _start_control(layout, s)
-    terms += [z3.Or(z3.And(x >= 0, x <= n), x == layout.out) for x in s.loc]
-    terms += [(x == layout.widow) == w for x, w in zip(s.loc, g.widow0, strict=True)]
-    terms += [(x == layout.out) == o for x, o in zip(s.loc, g.out0, strict=True)]
-    terms += [z3.Or(*[s.loc[i] == p for i in cards]) for p in range(n)]
+    terms += [any_of([all_of([x >= 0, x <= n]), layout.eq(x, layout.out)]) for x in s.loc]
+    terms += [layout.eq(x, layout.widow) == w for x, w in zip(s.loc, g.widow0, strict=True)]
+    terms += [layout.eq(x, layout.out) == o for x, o in zip(s.loc, g.out0, strict=True)]
+    terms += [any_of([layout.eq(s.loc[i], p) for i in cards]) for p in range(n)]
     if layout.ruleset.deal.widow_position == "none":
         terms += [z3.Not(w) for w in g.widow0]
     if not exact:
         terms += [x >= 0 for x in s.sec]
         terms.append(z3.Sum(*s.bal, *s.sec) == g.total)
-        return z3.And(*terms), []
+        return all_of(terms), []
     terms += [z3.Not(o) for o in g.out0]
     terms += _hand_sizes(layout, s)
     ante, pre = _antes(layout, s)
-    return z3.And(*terms, ante), pre
+    return all_of([*terms, ante]), pre
 
 
 def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
