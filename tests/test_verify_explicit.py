@@ -112,3 +112,24 @@ def test_the_search_pauses_the_cycle_collector_and_restores_it() -> None:
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_hand_count_gone_wrong_is_caught_even_when_no_card_moved(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The search remembers places it found right; a state with the very same places but
+    wrong hand counts must still be caught (card conservation)."""
+    from boodle.verify import explicit
+
+    real = explicit.apply
+
+    def broken(ruleset, state, move):  # type: ignore[no-untyped-def]
+        new, events = real(ruleset, state, move)
+        if state.plays == 0:  # the first lead: keep the places, miscount seat 0's hand
+            return state.evolve(held=(state.held[0] + 1, *state.held[1:]), step="over"), events
+        return new, events
+
+    monkeypatch.setattr(explicit, "apply", broken)
+    small = reduce(load("michigan"), 2, 3).ruleset
+    res = check_deals(small, 3, "2x3")
+    cex = res.violations["card conservation"]
+    assert "hand counts" in cex.why
+    assert cex.length == 1  # found right after the first lead

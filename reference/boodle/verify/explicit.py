@@ -47,7 +47,7 @@ from ..events import Event
 from ..faults import IllegalMove
 from ..ledger import Ledger, LedgerError
 from ..model import Chips, Ruleset
-from ..state import DealState, Move
+from ..state import DealState, Move, Place
 from ..trace import render_text
 from .cex import Counterexample
 from .mutation import NO_MUTATION, Mutation
@@ -75,10 +75,15 @@ def state_key(state: DealState, deck: tuple[Card, ...] | None = None) -> Key:
     card each time the key is hashed); two keys are still equal exactly when the states'
     cards are.  The key is a flat tuple of hashable values.
     """
+    return _key(state, deck, tuple([(p.kind, p.seat) for p in state.places]))
+
+
+def _key(state: DealState, deck: tuple[Card, ...] | None, places: tuple[Any, ...]) -> Key:
+    """:func:`state_key`, given the places reduced to (kind, seat)."""
     cards: Any = state.cards
     if deck is not None and (cards is deck or cards == deck):
         cards = 0
-    return (cards, tuple([(p.kind, p.seat) for p in state.places]), *_keyed(state))
+    return (cards, places, *_keyed(state))
 
 
 def default_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
@@ -165,6 +170,12 @@ class _Ctx:
     result: ExplicitResult
     cards: tuple[Card, ...] = ()
     """The reduced deck's cards (``ruleset.deck.cards()``, computed once)."""
+    placed: dict[int, tuple[tuple[Place, ...], tuple[Any, ...], tuple[Any, ...] | None]] = field(
+        default_factory=dict)
+    """Within one deal, by ``id`` of a ``places`` tuple met (kept, so the id stays its own):
+    the tuple, its places reduced to (kind, seat), and the hand counts and player count it
+    was found right with (``None``: not checked yet).  Moves that move no card keep the
+    tuple, so a state reached by a bid or a pass reuses both."""
 
 
 def check_deals(ruleset: Ruleset, players: int, deck: str,
@@ -250,7 +261,8 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
         _violate(ctx, deal, "well-formedness", f"the deal cannot start: {e.message}", [], [], {})
         return
     deck = state.cards
-    ids: dict[Key, int] = {state_key(state, deck): 0}
+    ctx.placed.clear()
+    ids: dict[Key, int] = {_key(state, deck, _placed(ctx, state.places)[1]): 0}
     nodes: list[_Node] = [_Node(None, None, events, 0)]
     unplaced = _unplaced(ctx.ruleset, state)
     if unplaced:
@@ -276,7 +288,7 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
             new, more = nxt
             result.transitions += 1
             fresh = len(nodes)
-            k = ids.setdefault(state_key(new, deck), fresh)
+            k = ids.setdefault(_key(new, deck, _placed(ctx, new.places)[1]), fresh)
             out.append((k, move))
             if k == fresh:
                 nodes.append(_Node(key, move, more, depth + 1))
@@ -324,9 +336,24 @@ def _check_state(ctx: _Ctx, deal: Deal, state: DealState, total: Chips,
     if low:
         _report(ctx, deal, nodes, key, "chip conservation",
                 f"section {', '.join(low)} below zero", state)
+    places, reduced, right = _placed(ctx, state.places)
+    if right is not None and right == (state.held, state.players) and state.cards is ctx.cards:
+        return  # these very places were found right with these hand counts in this deal
     why = _cards_wrong(ctx.ruleset, state, ctx.cards)
     if why:
         _report(ctx, deal, nodes, key, "card conservation", why, state)
+    elif state.cards is ctx.cards:
+        ctx.placed[id(places)] = (places, reduced, (state.held, state.players))
+
+
+def _placed(ctx: _Ctx, places: tuple[Place, ...]
+            ) -> tuple[tuple[Place, ...], tuple[Any, ...], tuple[Any, ...] | None]:
+    """``ctx.placed``'s entry for ``places`` (made on first sight)."""
+    hit = ctx.placed.get(id(places))
+    if hit is None or hit[0] is not places:
+        hit = ctx.placed[id(places)] = (places, tuple([(p.kind, p.seat) for p in places]),
+                                        None)
+    return hit
 
 
 def _unplaced(ruleset: Ruleset, state: DealState) -> str | None:
