@@ -69,7 +69,7 @@ ENGINE_FILES = ("stops.py", "leads.py", "claims.py", "antes.py", "dealing.py")
 
 COPIED = ("reference", "grammar", "spec", "conformance", "tests", "bench", "pyproject.toml")
 
-CPU_LIMIT = 40
+CPU_LIMIT = 15
 """CPU seconds a ``selftest`` may use (see :func:`selftest`)."""
 
 KILLED = ("ok_killed", "ok_suspicious", "bad_timeout")
@@ -93,7 +93,7 @@ UNSEEN_REASONS = {"claim": "Claim", "going out": "Payment"}
 def selftest(every: bool) -> int:
     """Run the cases in-process; 1 at the first one that does not pass.
 
-    The process may use :data:`CPU_LIMIT` seconds of CPU (a pass takes about 3): a mutant
+    The process may use :data:`CPU_LIMIT` seconds of CPU (a pass takes about 3 here): a mutant
     that makes a deal never end exits 1 on SIGXCPU, failed as a runner's per-case
     timeout fails it, instead of waiting for mutmut's timeout of 10 baseline runs.
     """
