@@ -33,7 +33,7 @@ import z3
 from ..model import Ruleset
 from .actions import Action, actions
 from .invariants import CHIPS, Conjunct, axioms, conjuncts, exact_start, initial, pass_measure
-from .layout import FOLLOW, LEAD, Expr, Layout, SymState, all_of, fresh_ghosts, fresh_state
+from .layout import FOLLOW, LEAD, OVER, Expr, Layout, SymState, all_of, fresh_ghosts, fresh_state
 from .mutation import NO_MUTATION, Mutation
 
 __all__ = ["Finding", "Prover", "System", "check_consecution", "check_exclusive", "check_init",
@@ -144,6 +144,8 @@ class Prover:
         self.solver.set("smt.relevancy", 0)
         self.solver.add(system.axioms)
         self._lits: dict[str, Expr] = {}
+        self.shapes: dict[tuple[int, ...], tuple[bool, Expr]] = {}
+        """Answers of :func:`_shape_holds` by query (the query kept alive with it)."""
 
     def hyps(self, names: Iterable[str] | None = None) -> list[Expr]:
         """The literals standing for the conjuncts ``names`` at ``s`` (default: all)."""
@@ -255,12 +257,39 @@ def _one_by_one(system: System, prover: Prover, members: list[Conjunct], a: Acti
         goal = _changed(system, c, a.post)
         if not goal:
             continue
+        if (c.opaque or c.sections) and _shape_holds(
+                system, prover, a, goal, a.section_defs if c.sections else (), hyps):
+            continue
         defs = a.flags if c.opaque else (*a.flags, *a.section_defs) if c.sections \
             else a.definitions
         result, _ = prover.query([guard, *defs, z3.Not(all_of(goal))], hyps)
         if result != z3.unsat:
             return False
     return True
+
+
+def _shape_holds(system: System, prover: Prover, a: Action, goal: list[Expr],
+                 keep: tuple[Expr, ...], hyps: list[Expr]) -> bool:
+    """A chip goal after ``a`` holds whatever its "went out" and "stopped" flags and its
+    amounts are (but those whose definitions ``keep`` gives), given only that the deal is
+    not over (which the guard implies): a query that assumes less than the one it stands for.
+
+    The amounts and flags are free constants that occur nowhere else in it, so they are
+    renamed to canonical ones by position: actions whose ledgers have the same shape (most
+    cards claim nothing) give the very same query, which z3 answers once per system
+    (:attr:`Prover.shapes`).  Renaming free constants keeps (un)satisfiability.
+    """
+    free = [d.arg(0) for d in a.definitions]
+    canon = [z3.Bool(f"shape.flag.{k}") if z3.is_bool(x) else z3.Real(f"shape.amount.{k}")
+             for k, x in enumerate(free)]
+    pairs = list(zip(free, canon, strict=True))
+    query = z3.substitute(all_of([*keep, z3.Not(all_of(goal))]), *pairs)
+    key = (query.get_id(), *(h.get_id() for h in hyps))
+    known = prover.shapes.get(key)
+    if known is None:
+        result, _ = prover.query([system.state.step != OVER, query], hyps)
+        known = prover.shapes[key] = (bool(result == z3.unsat), query)
+    return known[0]
 
 
 def _count(found: dict[str, Finding], members: list[Conjunct], spent: float) -> None:
