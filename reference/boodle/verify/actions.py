@@ -380,6 +380,11 @@ def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
     return chips
 
 
+def _not_seat(layout: Layout, who: Expr, k: int) -> Expr:
+    """``who != k``, built once per term and seat."""
+    return layout.memo(("not seat", who.get_id(), k), lambda: z3.Not(layout.eq(who, k)))
+
+
 def _payments(layout: Layout, chips: ChipTerms, who: Expr, loc: list[Expr],
               dst: Account, before: tuple[Expr, ...]) -> None:
     """Each opponent pays ``per card`` chips per card left, unless excused (spec §7);
@@ -388,10 +393,12 @@ def _payments(layout: Layout, chips: ChipTerms, who: Expr, loc: list[Expr],
     excused_idx = [layout.index[c] for c in rules.excused if c in layout.index]
     payers = []
     for k in range(layout.n):
-        excused = z3.Or(*[layout.eq(loc[j], k) for j in excused_idx]) if excused_idx \
-            else z3.BoolVal(False)
-        amount = z3.If(excused, 0, rules.per_card * _hand_count(layout, loc, k, before))
-        payers.append((k, amount, who != k))
+        count = _hand_count(layout, loc, k, before)
+        amount = count if rules.per_card == 1 else rules.per_card * count
+        if excused_idx:  # without excused cards, no choice is built
+            excused = any_of([layout.eq(loc[j], k) for j in excused_idx])
+            amount = z3.If(excused, 0, amount)
+        payers.append((k, amount, _not_seat(layout, who, k)))
     chips.gather(payers, dst, "going out")
 
 
