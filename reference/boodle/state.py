@@ -255,10 +255,11 @@ class DealState:
         The engine steps by copy-on-write, so this is its hottest call:
         ``dataclasses.replace`` walks ``fields()`` and re-runs ``__init__``;
         this copies the instance dictionary instead.  There is no
-        ``__post_init__`` to re-run.  A cached derived value (``hands``) is
-        kept only when none of the fields it derives from changes
-        (:data:`_DERIVED`).  Raises ``TypeError`` for a name that is not a
-        field, like ``dataclasses.replace``.
+        ``__post_init__`` to re-run.  A value derived from the state and kept
+        with it (``hands``, the lead options) is kept by the new state only
+        when none of the fields it derives from changes (:data:`_DERIVED`).
+        Raises ``TypeError`` for a name that is not a field, like
+        ``dataclasses.replace``.
         """
         if not _FIELD_NAMES.issuperset(changes):
             unknown = sorted(set(changes) - _FIELD_NAMES)
