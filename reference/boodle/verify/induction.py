@@ -268,6 +268,18 @@ def _one_by_one(system: System, prover: Prover, members: list[Conjunct], a: Acti
     return True
 
 
+_CANON: dict[tuple[int, bool], Expr] = {}
+
+
+def _canonical(k: int, flag: bool) -> Expr:
+    """The ``k``-th canonical flag or amount of :func:`_shape_holds` (built once)."""
+    x = _CANON.get((k, flag))
+    if x is None:
+        x = _CANON[(k, flag)] = z3.Bool(f"shape.flag.{k}") if flag \
+            else z3.Real(f"shape.amount.{k}")
+    return x
+
+
 def _shape_holds(system: System, prover: Prover, a: Action, goal: list[Expr],
                  keep: tuple[Expr, ...], hyps: list[Expr]) -> bool:
     """A chip goal after ``a`` holds whatever its "went out" and "stopped" flags and its
@@ -280,9 +292,7 @@ def _shape_holds(system: System, prover: Prover, a: Action, goal: list[Expr],
     (:attr:`Prover.shapes`).  Renaming free constants keeps (un)satisfiability.
     """
     free = [d.arg(0) for d in a.definitions]
-    canon = [z3.Bool(f"shape.flag.{k}") if z3.is_bool(x) else z3.Real(f"shape.amount.{k}")
-             for k, x in enumerate(free)]
-    pairs = list(zip(free, canon, strict=True))
+    pairs = [(x, _canonical(k, z3.is_bool(x))) for k, x in enumerate(free)]
     query = z3.substitute(all_of([*keep, z3.Not(all_of(goal))]), *pairs)
     key = (query.get_id(), *(h.get_id() for h in hyps))
     known = prover.shapes.get(key)
