@@ -433,7 +433,9 @@ def report(parts: list[dict[str, Any]], hand: dict[str, tuple[str, str]] | None 
                      f"{_change(m.get('diff', ''))}: {said}")
     if score is not None:
         summary = {"tool": "mutmut 2", "files": files, "date": time.strftime("%Y-%m-%d"),
-                   "tested": n, "killed": k, "equivalent": e, "explained": x}
+                   "tested": n, "killed": k, "equivalent": e, "explained": x,
+                   "gaps": sum(1 for _, h in others if h is not None and h[0] == "gap"),
+                   "unexplained": sum(1 for _, h in others if h is None)}
         score.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return "\n".join(lines)
 

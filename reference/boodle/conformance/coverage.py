@@ -53,7 +53,8 @@ def strength_markdown(s: Mapping[str, Any]) -> list[str]:
     """The "Suite strength" section: the scores of the last mutation run of the engine.
 
     ``s``: ``tested``, ``killed``, ``equivalent`` (mechanically proven), ``explained``
-    (equivalent or unreachable by hand, listed in the report), ``files``, ``date``, ``tool``.
+    (equivalent or unreachable by hand), ``gaps`` (survivors a case could kill), ``files``,
+    ``date``, ``tool``; every survivor is listed in ``conformance/MUTATION.md``.
     """
     n, k, e, x = s["tested"], s["killed"], s["equivalent"], s.get("explained", 0)
     lines = [
@@ -69,7 +70,10 @@ def strength_markdown(s: Mapping[str, Any]) -> list[str]:
     if x:
         lines.append(f"- with {x} more explained by hand as equivalent or unreachable: "
                      f"{k}/{n - e - x} = {100 * k / (n - e - x):.1f}%")
-    return [*lines, ""]
+    if s.get("gaps"):
+        lines.append(f"- {s['gaps']} survivors were gaps of the suite; the cases added for "
+                     "them are listed with each in [MUTATION.md](MUTATION.md)")
+    return [*lines, "", "Every survivor and why it survived: [MUTATION.md](MUTATION.md).", ""]
 
 
 def coverage_markdown(cases: list[Json], rules: list[Json],
