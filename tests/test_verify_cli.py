@@ -78,9 +78,12 @@ def test_unverified_properties_are_listed_in_the_json(tmp_path, capsys) -> None:
     assert all(g["players"] == 4 and g["variant"] == "endless" for g in doc["unverified"])
 
 
-def test_switching_every_method_off_verifies_nothing(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert main(["verify", "michigan", "--players", "3", "--no-z3", "--no-exhaustive"]) == 1
-    assert "no method ran" in capsys.readouterr().out
+def test_switching_every_method_off_is_refused(capsys) -> None:  # type: ignore[no-untyped-def]
+    # nothing would verify a property at a player count: a usage error, not a report
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "michigan", "--players", "3", "--no-z3", "--no-exhaustive"])
+    assert exc.value.code == 2
+    assert "leave no method" in capsys.readouterr().err
 
 
 def test_progress_goes_to_stderr_one_line_per_count_and_method(capsys) -> None:  # type: ignore[no-untyped-def]

@@ -18,6 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..argtypes import positive_int
+
 __all__ = ["add_parser", "cmd_verify", "parse_deck"]
 
 
@@ -46,7 +48,7 @@ def add_parser(sub: Any) -> None:
         "time with no exhaustive check): the summary names each.")
     p.add_argument("variants", nargs="*", metavar="VARIANT",
                    help="built-in variant names or .boodle files (default: every built-in)")
-    p.add_argument("--players", type=int, action="append", metavar="N",
+    p.add_argument("--players", type=positive_int, action="append", metavar="N",
                    help="only this player count (repeatable; default: every allowed count)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--deck", type=parse_deck, action="append", metavar="SxR",
@@ -56,7 +58,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-exhaustive", action="store_true", help="skip the exhaustive search")
     p.add_argument("--cex-dir", type=Path, default=Path("boodle-counterexamples"), metavar="DIR",
                    help="where counterexamples are stored as JSON (default ./%(default)s)")
-    p.set_defaults(func=cmd_verify)
+    p.set_defaults(func=cmd_verify, usage_error=p.error)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -66,6 +68,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from .report import exit_status, render_json, render_text, save_counterexamples
     from .run import Options, Subject, verify
 
+    if args.no_z3 and args.no_exhaustive:
+        # the static checks alone cover none of the per-count properties: nothing to verify
+        args.usage_error("--no-z3 and --no-exhaustive together leave no method that verifies "
+                         "a property at a player count; drop one of them "
+                         "('boodle check' validates the rules files)")
     names = list(args.variants) or builtin_names()
     subjects = [Subject(_label(name), load(name)) for name in names]
     for count in args.players or ():

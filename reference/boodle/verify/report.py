@@ -81,11 +81,20 @@ def _cell(results: list[Result]) -> str:
     return ", ".join(parts) or "not covered"
 
 
+def _exhaustive_detail(r: Result) -> str:
+    """The exhaustive search's summary with the state count written as in the table
+    (``1,512 states``) and ``1 move`` in the singular."""
+    detail = r.detail
+    if detail.startswith(f"{r.states} states"):
+        detail = f"{r.states:,}" + detail[len(str(r.states)):]
+    return detail.replace("longest deal 1 moves", "longest deal 1 move")
+
+
 def _variant_block(name: str, results: list[Result]) -> list[str]:
     counts = sorted({r.players for r in results if r.players})
-    z3_time = sum(r.seconds for r in results if r.method == "z3")
-    ex_time = sum(r.seconds for r in results if r.method == "exhaustive")
-    lines = [f"{name} — z3 {z3_time:.1f} s, exhaustive {ex_time:.1f} s"]
+    times = [f"{method} {sum(r.seconds for r in results if r.method == method):.1f} s"
+             for method in ("z3", "exhaustive") if any(r.method == method for r in results)]
+    lines = [f"{name} — {', '.join(times) or 'static checks only'}"]
     head = ["property", *[f"{n} players" for n in counts]]
     rows = [head]
     for prop in PROPERTIES:
@@ -104,22 +113,40 @@ def _variant_block(name: str, results: list[Result]) -> list[str]:
     return lines
 
 
+def _counts(counts: list[int]) -> str:
+    """``"3 players"``, ``"3 and 4 players"``, ``"3, 4 and 5 players"``."""
+    words = [str(n) for n in sorted(counts)]
+    joined = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"{joined} player{'' if words == ['1'] else 's'}"
+
+
 def _notes(results: list[Result]) -> list[str]:
+    """One line per distinct note, naming the player counts it belongs to (a static check,
+    players 0, belongs to every count); counterexamples follow with their traces."""
     notes: list[str] = []
-    seen: set[str] = set()
+    grouped: dict[tuple[str, str, str], tuple[list[str], list[int]]] = {}
     for r in results:
-        if r.status in ("proven", "not covered", "unknown", "checked") and r.detail:
-            text = f"{r.method}: {r.detail}" if r.method != "static" else f"{r.prop}: {r.detail}"
-            if r.status in ("not covered", "unknown"):
-                text = f"{r.method} {r.status} ({r.prop}, {r.players} players): {r.detail}"
-            key = text if r.method != "exhaustive" else f"{r.players}{r.deck}"
-            if key in seen:
-                continue
-            seen.add(key)
-            if r.method == "exhaustive":
-                deck = f", deck {r.deck}" if r.deck else ""
-                text = f"exhaustive, {r.players} players{deck}: {r.detail}"
-            notes.append("  · " + text)
+        if r.status not in ("proven", "not covered", "unknown", "checked") or not r.detail:
+            continue
+        head, suffix, detail = r.method, "", r.detail
+        if r.method == "static":
+            head = r.prop
+        elif r.status in ("not covered", "unknown"):
+            head = f"{r.method} {r.status}"
+        elif r.method == "exhaustive":
+            suffix, detail = (f", deck {r.deck}" if r.deck else ""), _exhaustive_detail(r)
+        props, counts = grouped.setdefault((head, suffix, detail), ([], []))
+        if r.prop not in props:
+            props.append(r.prop)
+        if r.players and r.players not in counts:
+            counts.append(r.players)
+    for (head, suffix, detail), (props, counts) in grouped.items():
+        where = f", {_counts(counts)}" if counts else ""
+        if head.endswith(("not covered", "unknown")):
+            label = f"{head} ({', '.join(props)}{where.replace(', ', '; ', 1)})"
+        else:
+            label = head + where + suffix
+        notes.append(f"  · {label}: {detail}")
     for r in results:
         if r.status == "counterexample":
             notes.append(f"  ✗ {r.prop}, {r.players or 'any'} players, {r.method}"
@@ -134,7 +161,8 @@ def render_text(results: list[Result], seconds: float) -> str:
     by_variant: dict[str, list[Result]] = defaultdict(list)
     for r in results:
         by_variant[r.variant].append(r)
-    lines = [f"boodle verify: {len(by_variant)} variant(s) in {seconds:.1f} s "
+    count = len(by_variant)
+    lines = [f"boodle verify: {count} variant{'' if count == 1 else 's'} in {seconds:.1f} s "
              "(z3: unbounded, full deck; exhaustive: every deal of a reduced deck, dealer seat 0; "
              "spec/verification.md says what each means)", ""]
     for name, mine in by_variant.items():

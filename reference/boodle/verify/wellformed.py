@@ -65,14 +65,16 @@ def _hands(ruleset: Ruleset) -> list[str]:
 
 
 def session_end(ruleset: Ruleset) -> tuple[bool, str]:
-    """Whether every session ends (spec §10), and why: the most deals it can last."""
+    """Whether every session ends (spec §10), and why: the most deals it can last, for each
+    allowed player count n (``rotations × n``, plus the tie-break deal if there is one)."""
     s = ruleset.session
-    high = ruleset.players.high
-    extra = 1 if s.ties == "one more deal" else 0
-    most = s.rotations * high + extra
-    why = (f"at most {s.rotations} rotation(s) × {high} players"
-           + (" + 1 tie-break deal (played once, spec §10)" if extra else "")
-           + f" = {most} deals, each of which ends")
+    extra = " + 1 tie-break deal (played once, spec §10)" if s.ties == "one more deal" else ""
+    rotations = f"{s.rotations} rotation{'' if s.rotations == 1 else 's'}"
+    most = ("n" if s.rotations == 1 else f"{s.rotations}n") + (" + 1" if extra else "")
+    low, high = ruleset.players.low, ruleset.players.high
+    counts = f"n = {low}" if low == high else f"n from {low} to {high}"
+    why = (f"with n players at most {rotations} × n players{extra} = {most} deals "
+           f"({counts}), each of which ends")
     if s.end_when_broke:
         why += "; a player with no chips may end it sooner"
     return s.rotations >= 1, why + "; declared misdeals are outside the rules and not counted"

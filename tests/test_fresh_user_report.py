@@ -1,0 +1,63 @@
+"""What a fresh user found in ``verify``'s report, ``simulate``, ``ledger``, ``docs`` and
+the exit statuses (README: 1 a rules or input error, 2 a usage error)."""
+
+from __future__ import annotations
+
+import pytest
+
+from boodle.cli import main
+from boodle.variants import load
+from boodle.verify.report import render_text
+from boodle.verify.run import Result
+from boodle.verify.wellformed import session_end
+
+
+def _usage_status(argv: list[str]) -> int:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    code = exc.value.code
+    assert isinstance(code, int)
+    return code
+
+
+# ---------------------------------------------------------------- verify
+
+
+def test_session_end_is_stated_per_player_count_not_for_the_largest() -> None:
+    # michigan: 3 to 8 players, 1 rotation, no tie-break deal: n deals with n players
+    ends, why = session_end(load("michigan"))
+    assert ends
+    assert "= n deals (n from 3 to 8)" in why and "8 players" not in why
+
+
+def test_the_z3_bound_of_each_player_count_names_its_count() -> None:
+    results = [Result("v", 3, "termination", "z3", "proven", "ranking: at most 34 moves per deal"),
+               Result("v", 4, "termination", "z3", "proven", "ranking: at most 31 moves per deal"),
+               Result("v", 3, "progress", "z3", "proven", "same note"),
+               Result("v", 4, "progress", "z3", "proven", "same note")]
+    out = render_text(results, 1.0)
+    assert "  · z3, 3 players: ranking: at most 34 moves per deal" in out
+    assert "  · z3, 4 players: ranking: at most 31 moves per deal" in out
+    assert "  · z3, 3 and 4 players: same note" in out
+
+
+def test_exhaustive_note_writes_states_as_the_table_and_one_variant_in_the_singular() -> None:
+    r = Result("v", 4, "progress", "exhaustive", "checked",
+               "1512 states, 1152 moves, 360 deals, longest deal 1 moves", 0.5, 1512, "2x3")
+    out = render_text([r], 1.0)
+    assert out.startswith("boodle verify: 1 variant in 1.0 s")
+    assert "1,512 states" in out.split("\n  · ")[0]  # the table
+    assert "  · exhaustive, 4 players, deck 2x3: 1,512 states, 1152 moves, 360 deals, " \
+           "longest deal 1 move\n" in out + "\n"
+    # z3 did not run: the header gives no z3 time
+    assert "v — exhaustive 0.5 s" in out and "z3 0.0" not in out
+
+
+def test_verify_with_every_method_off_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _usage_status(["verify", "michigan", "--no-z3", "--no-exhaustive"]) == 2
+    assert "--no-z3 and --no-exhaustive" in capsys.readouterr().err
+
+
+def test_verify_players_zero_is_a_usage_error_like_play() -> None:
+    assert _usage_status(["verify", "michigan", "--players", "0"]) == 2
+    assert _usage_status(["play", "michigan", "--players", "0"]) == 2
