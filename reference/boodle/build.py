@@ -514,12 +514,23 @@ class _Builder:
                                   line.span, hint="put the other targets on a line of their own")
             if payer == "widow" and self.no_widow:
                 raise BoodleError("an ante for the widow, but the deal has no widow", line.span)
+            named_by: dict[str, CardLit | NameLit | Clause] = {}
             for target in targets:
-                if isinstance(target, Clause):
-                    names.extend(self.expand_target(target))
-                else:
-                    names.append(self.section_ref(target))
-            lines.append(m.AnteLine(payer, amount, tuple(dict.fromkeys(names)), chosen, line.span))
+                expanded = (self.expand_target(target) if isinstance(target, Clause)
+                            else [self.section_ref(target)])
+                for name in expanded:
+                    if name in named_by:  # spec §4: a line names each section once
+                        raise BoodleError(
+                            f"this ante line names section '{name}' twice",
+                            target.span,
+                            hint="a line pays each of its sections once; to pay a section "
+                            "more, raise the amount or write a second line "
+                            f"(e.g. '{payer} {amount} on {name}')",
+                            notes=(f"'{name}' is already named at {named_by[name].span}",),
+                        )
+                    named_by[name] = target
+                names.extend(expanded)
+            lines.append(m.AnteLine(payer, amount, tuple(names), chosen, line.span))
         return tuple(lines)
 
     def expand_target(self, target: Clause) -> list[str]:

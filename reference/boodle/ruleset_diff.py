@@ -11,7 +11,8 @@ rule shows what it does, for example::
 a key (``deal: widow``, ``phase play: claims``, ``board: A♥``) to the rule
 in the language's own words; :func:`diff` compares two such maps.  Ante
 lines add up (spec §4), so they are compared as a list: lines removed, lines
-added.  Documentation (title, about, sources, version) is not compared.
+added.  Of the documentation, ``title`` and ``about`` are listed when they differ
+(they replace the base's, spec §11.2); ``sources`` and ``version`` are not compared.
 """
 
 from __future__ import annotations
@@ -55,12 +56,38 @@ def diff(base: Ruleset, derived: Ruleset) -> list[str]:
         elif old[key] != new[key]:
             out.append(f"{key}: {old[key]} → {new[key]}")
     before, after = Counter(_antes(base)), Counter(_antes(derived))
-    antes = [f"ante: - {line}" for line in _antes(base) if (before - after)[line]]
-    antes += [f"ante: + {line}" for line in _antes(derived) if (after - before)[line]]
+    # lines add up (spec §4): a line written twice more is two '+' lines, not one
+    antes = [f"ante: - {line}" for line in _counted(_antes(base), before - after)]
+    antes += [f"ante: + {line}" for line in _counted(_antes(derived), after - before)]
     at = next((i for i, line in enumerate(out) if not line.startswith(("players", "chips",
                                                                         "deck", "board"))),
               len(out))
-    return [*out[:at], *dict.fromkeys(antes), *out[at:]]
+    return [*out[:at], *antes, *out[at:], *_documentation(base, derived)]
+
+
+def _counted(lines: list[str], extra: Counter[str]) -> list[str]:
+    """The first ``extra[line]`` copies of each line of ``lines``, in order."""
+    left = Counter(extra)
+    out: list[str] = []
+    for line in lines:
+        if left[line] > 0:
+            out.append(line)
+            left[line] -= 1
+    return out
+
+
+def _documentation(base: Ruleset, derived: Ruleset) -> list[str]:
+    """``title`` and ``about`` where they differ, new text only (at most 60 characters shown):
+    they replace the base's (spec §11.2).  They do not change play, so they come last; but a
+    file that writes only a title has not changed "nothing".
+    """
+    out: list[str] = []
+    for key, old, new in (("title", base.title, derived.title),
+                          ("about", base.about, derived.about)):
+        if old != new:
+            shown = new if len(new) <= 60 else new[:59] + "…"
+            out.append(f'{key}: "{shown}"' if new else f"{key}: - (none)")
+    return out
 
 
 def rule_lines(r: Ruleset) -> dict[str, str]:

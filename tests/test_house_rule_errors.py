@@ -1,0 +1,102 @@
+"""What a new user writing house rules meets: errors, hints and `boodle check`'s report.
+
+Each test reproduces one report of a fresh user (rules language and `boodle check`) and
+asserts the value worked out by hand from spec/rules.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from boodle.build import load_file, load_text
+from boodle.cli import main
+from boodle.errors import BoodleError
+
+Write = Callable[[str, str], Path]
+
+
+def _error(text: str, file: str = "<string>") -> BoodleError:
+    with pytest.raises(BoodleError) as info:
+        load_text(text, file)
+    return info.value
+
+
+# ---------------------------------------------------------------- 1: ante targets (spec §4)
+
+
+def test_ante_line_naming_a_boodle_twice_is_rejected_at_the_second_target() -> None:
+    # michigan's boodles are A♥ K♣ Q♦ J♠: 'each boodle' already names A♥
+    text = "variant ov extends michigan {\n  ante { each player 1 on each boodle, A♥ }\n}\n"
+    exc = _error(text, "ov.boodle")
+    assert exc.message == "this ante line names section 'A♥' twice"
+    assert exc.span is not None
+    assert (exc.span.file, exc.span.line, exc.span.column) == ("ov.boodle", 2, 40)
+    assert exc.notes == ("'A♥' is already named at ov.boodle:2:27",)
+    assert exc.hint is not None and "second line" in exc.hint
+
+
+@pytest.mark.parametrize("targets", ["kitty, kitty", "every section, kitty", "A♥, each boodle"])
+def test_ante_line_naming_any_section_twice_is_rejected(targets: str) -> None:
+    text = f"variant ov extends michigan {{\n  ante {{ each player 1 on {targets} }}\n}}\n"
+    assert "twice" in _error(text).message
+
+
+def test_ante_with_distinct_targets_still_pays_each_once() -> None:
+    text = "variant ok extends michigan {\n  ante { each player 1 on A♥, K♣, kitty }\n}\n"
+    (line,) = load_text(text, "<string>").antes
+    assert line.targets == ("A♥", "K♣", "kitty")
+
+
+def test_ante_amount_zero_is_accepted_as_documented() -> None:
+    # spec §4: an amount of 0 is accepted and moves no chip
+    text = ("variant z extends michigan {\n"
+            "  ante { each player 1 on each boodle  each player 0 on kitty }\n}\n")
+    antes = load_text(text, "<string>").antes
+    assert [(a.amount, a.targets) for a in antes] == [
+        (1, ("A♥", "K♣", "Q♦", "J♠")), (0, ("kitty",))]
+
+
+def test_check_lists_an_ante_line_added_twice_twice(
+        write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    # lines add up (spec §4): two more 'dealer 2 on kitty' lines are two additions
+    path = write("dd.boodle", "variant dd extends michigan {\n  ante {\n"
+                 "    each player 1 on each boodle\n    each player 2 on kitty\n"
+                 "    dealer 2 on kitty\n    dealer 2 on kitty\n  }\n}\n")
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == ["    changes from michigan:", "      ante: + dealer 2 on kitty",
+                        "      ante: + dealer 2 on kitty"]
+
+
+# ---------------------------------------------------------------- 5: title and about (spec §11.2)
+
+
+def test_check_lists_a_title_only_change(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("tt.boodle", 'variant tt extends michigan {\n  title "Our Tuesday game"\n}\n')
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ["    changes from michigan:", '      title: "Our Tuesday game"']
+    assert "nothing" not in "\n".join(out)
+
+
+def test_check_lists_an_about_only_change(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("ta.boodle", 'variant ta extends michigan {\n  about "Tuesdays"\n}\n')
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ["    changes from michigan:", '      about: "Tuesdays"']
+
+
+def test_check_of_an_unchanged_copy_still_says_nothing(
+        write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    # the base's title is michigan's own; 'variant michigan extends michigan' changes nothing
+    path = write("michigan.boodle", "variant michigan extends michigan {\n}\n")
+    assert main(["check", str(path)]) == 0
+    assert "      nothing" in capsys.readouterr().out.splitlines()
+
+
+def test_load_file_reports_the_users_file(write: Write) -> None:
+    path = write("ok.boodle", "variant ok extends michigan {\n  players 3 to 5\n}\n")
+    assert load_file(path).players.high == 5
