@@ -61,3 +61,36 @@ def test_verify_with_every_method_off_is_a_usage_error(capsys) -> None:  # type:
 def test_verify_players_zero_is_a_usage_error_like_play() -> None:
     assert _usage_status(["verify", "michigan", "--players", "0"]) == 2
     assert _usage_status(["play", "michigan", "--players", "0"]) == 2
+
+
+# ---------------------------------------------------------------- strategies, workers
+
+
+@pytest.mark.parametrize("name", ["foo", "GREEDY", "tips"])
+def test_play_with_an_unknown_strategy_is_a_usage_error(name: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    # play has random and greedy only (strategies.STRATEGIES); tips needs the compiled tables
+    assert _usage_status(["play", "michigan", "--players", "3", "--strategy", name]) == 2
+    assert "play has greedy, random" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["foo", "GREEDY"])
+def test_simulate_with_an_unknown_strategy_is_a_usage_error(name: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["simulate", "michigan", "--players", "3", "--deals", "2", "--strategy", name]
+    assert _usage_status(argv) == 2
+    assert "the strategies are random, greedy, tips" in capsys.readouterr().err
+
+
+def test_more_workers_than_cpus_warns(capsys) -> None:  # type: ignore[no-untyped-def]
+    from boodle.simulate.command import _warn_workers
+
+    _warn_workers(64, 2)
+    assert "--workers 64 but this machine has 2 CPU(s)" in capsys.readouterr().err
+    _warn_workers(2, 2)
+    _warn_workers(3, None)
+    assert capsys.readouterr().err == ""
+
+
+def test_simulate_help_shows_95_percent_once(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _usage_status(["simulate", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "95%" in out and "%%" not in out

@@ -274,7 +274,6 @@ def test_the_same_seed_prints_the_same_json(capsys) -> None:  # type: ignore[no-
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--strategy", "clever"], "unknown strategy 'clever'"),
     (["--strategy", "random", "tips"], "2 strategies for 4 players"),
     (["--players", "2"], "michigan is for 3 to 8 players, not 2"),
     (["--plot", "x.pdf"], ".png or .svg"),

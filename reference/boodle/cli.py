@@ -222,7 +222,6 @@ def cmd_variants(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """``boodle play``: play deals and print the trace (text or JSON lines)."""
     from .session import play_session
-    from .strategies import STRATEGIES
     from .trace import render_jsonl, render_text
     from .variants import load
 
@@ -240,9 +239,6 @@ def cmd_play(args: argparse.Namespace) -> int:
             f"not {args.players}",
             hint=f"try --players {_nearest(args.players, ruleset)}",
         )
-    if args.strategy not in STRATEGIES:
-        raise BoodleError(f"unknown strategy '{args.strategy}'",
-                          hint="strategies: " + ", ".join(sorted(STRATEGIES)))
     if not any(isinstance(p, StopsPhase) for p in ruleset.phases):
         raise BoodleError(f"{ruleset.name} has no stops phase to play")
     if args.ledger is not None:
@@ -261,7 +257,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _check_play_usage(args: argparse.Namespace) -> None:
-    """Options of ``play`` that do not go together: a usage error (argparse, exit 2)."""
+    """Options of ``play`` that do not go together, or an unknown strategy: a usage error
+    (argparse, exit 2)."""
+    from .strategies import STRATEGIES
+
     problem = None
     if args.resume is not None:
         given = [o for o, v in (("VARIANT", args.variant), ("--players", args.players),
@@ -274,6 +273,11 @@ def _check_play_usage(args: argparse.Namespace) -> None:
         problem = "give a VARIANT and --players N (or --resume FILE.sqlite)"
     elif args.session is not None and args.ledger is None:
         problem = "--session names a session in a ledger: add --ledger FILE.sqlite"
+    elif args.strategy is not None and args.strategy not in STRATEGIES:
+        problem = (f"unknown strategy '{args.strategy}': play has "
+                   + ", ".join(sorted(STRATEGIES))
+                   + (" ('tips' is a player of boodle simulate only)"
+                      if args.strategy == "tips" else ""))
     if problem:
         args.usage_error(problem)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -35,7 +36,7 @@ def add_parser(sub: Any) -> None:
         "simulate", help="play many deals and report statistics with confidence intervals",
         description="Play K deals (whole sessions, the dealer rotating) with the chosen players "
         "and report net chips per seat, strategy and position, going-out rates, each section's "
-        "claim rate and carry-over, kitty size and plays per deal, with 95%% intervals. "
+        "claim rate and carry-over, kitty size and plays per deal, with 95% intervals. "
         "The same seed gives the same numbers serially, in processes or on Dask.")
     p.add_argument("variant", metavar="VARIANT", help="a built-in variant name or a .boodle file")
     p.add_argument("--players", type=positive_int, required=True, metavar="N")
@@ -70,6 +71,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     if args.scheduler and args.backend != "dask":
         args.usage_error("--scheduler is for --backend dask")
+    _check_strategies(args)
+    _warn_workers(args.workers, os.cpu_count())
     for option, target in (("--json", args.json), ("--csv", args.csv), ("--plot", args.plot)):
         if target is not None:
             check_writable(option, target)
@@ -93,6 +96,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(report, args.plot)
     return 0
+
+
+def _check_strategies(args: argparse.Namespace) -> None:
+    """An unknown strategy name is an option error: a usage error (exit 2) listing the
+    players (:data:`~boodle.compiled.players.PLAYERS`); names are case-sensitive."""
+    from ..compiled.players import PLAYERS
+
+    unknown = [name for name in args.strategy if name not in PLAYERS]
+    if unknown:
+        args.usage_error(f"unknown strategy '{unknown[0]}': the strategies are "
+                         + ", ".join(PLAYERS))
+
+
+def _warn_workers(workers: int, cpus: int | None) -> None:
+    """Warn on stderr when more worker processes are asked than the machine has CPUs: they
+    share the CPUs and the run is slower, not faster.  ``cpus`` ``None``: unknown, no
+    warning."""
+    if cpus is not None and workers > cpus:
+        print(f"warning: --workers {workers} but this machine has {cpus} CPU(s): the "
+              f"processes share them and the run is slower; --workers {cpus} or fewer is "
+              "faster", file=sys.stderr)
 
 
 def _run(spec: RunSpec, args: argparse.Namespace) -> RunStats:
