@@ -100,3 +100,41 @@ def test_check_of_an_unchanged_copy_still_says_nothing(
 def test_load_file_reports_the_users_file(write: Write) -> None:
     path = write("ok.boodle", "variant ok extends michigan {\n  players 3 to 5\n}\n")
     assert load_file(path).players.high == 5
+
+
+# ---------------------------------------------------------------- 2: errors caused by a replacement
+
+
+def test_a_replaced_deck_is_blamed_not_the_base_file(write: Write) -> None:
+    path = write("t19.boodle", "variant t19 extends michigan {\n  deck { ranks 2 3 4 5 }\n}\n")
+    with pytest.raises(BoodleError) as info:
+        load_file(path)
+    exc = info.value
+    assert exc.span is not None
+    assert (exc.span.file, exc.span.line, exc.span.column) == (str(path), 2, 3)
+    assert exc.message.startswith("boodle card A♥ is not in the deck")
+    (note,) = exc.notes
+    assert note.startswith("the deck is replaced here; the base's rule at ")
+    assert "michigan.boodle:25:12 (boodle A♥)" in note  # michigan's board line 'boodle A♥'
+
+
+def test_a_board_without_the_kitty_is_blamed(write: Write) -> None:
+    path = write("t20.boodle", 'variant t20 extends michigan {\n  title "x"\n'
+                 "  board { boodle A♥  boodle K♣  boodle Q♦  boodle J♠ }\n}\n")
+    with pytest.raises(BoodleError) as info:
+        load_file(path)
+    exc = info.value
+    assert exc.span is not None and (exc.span.file, exc.span.line) == (str(path), 3)
+    assert exc.message.startswith("no section 'kitty' on the board")
+    assert exc.notes[0].startswith("the board is replaced here")
+
+
+def test_several_changes_each_get_a_note(write: Write) -> None:
+    path = write("t21.boodle", "variant t21 extends michigan {\n  players 3 to 4\n"
+                 "  board { boodle A♥  boodle K♣  boodle Q♦  boodle J♠ }\n}\n")
+    with pytest.raises(BoodleError) as info:
+        load_file(path)
+    exc = info.value
+    assert exc.span is not None and exc.span.file.endswith("michigan.boodle")
+    assert exc.notes[:2] == (f"the players line is replaced at {path}:2:3",
+                             f"the board is replaced at {path}:3:3")

@@ -123,6 +123,10 @@ class Resolved:
     base: str | None
     items: tuple[Clause, ...]
     span: Span
+    own: tuple[Clause, ...] = ()
+    """The extending file's own top-level items (what it replaces, merges or removes)."""
+    base_items: tuple[Clause, ...] = ()
+    """The base chain merged without the extending file (to tell whose fault an error is)."""
 
 
 def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolved:
@@ -177,10 +181,14 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
         here = Path(file).parent
         chain.append(current)
     merged: dict[str, Clause] = {}
+    base_items: tuple[Clause, ...] = ()
     for layer in reversed(chain):
+        if layer is decl:
+            base_items = tuple(merged.values())
         _merge_layer(merged, layer)
     base_name = decl.base.name if decl.base else None
-    return Resolved(decl.name, base_name, tuple(merged.values()), decl.span)
+    own = decl.items if decl.base else ()
+    return Resolved(decl.name, base_name, tuple(merged.values()), decl.span, own, base_items)
 
 
 def _file_key(file: str) -> str:
@@ -251,8 +259,65 @@ def _merge_phase(base: Clause, over: Clause) -> Clause:
 
 
 def build(resolved: Resolved) -> m.Ruleset:
-    """Turn merged clauses into a validated Ruleset (raises BoodleError)."""
-    return _Builder(resolved).ruleset()
+    """Turn merged clauses into a validated Ruleset (raises BoodleError).
+
+    An error found in a base file's text is caused by what the extending file
+    replaced (a smaller deck, a board without the kitty): :func:`_blame` points
+    it at the extending file.
+    """
+    try:
+        return _Builder(resolved).ruleset()
+    except BoodleError as exc:
+        raise _blame(resolved, exc) from None
+
+
+_DOCUMENTATION = ("title", "about", "sources", "version")
+
+
+def _replaced_what(clause: Clause) -> str:
+    """How a note names an item of the extending file: ``the deck is replaced``."""
+    key = clause.key
+    if key.startswith("without:"):
+        return f"phase {key.split(':', 1)[1]} is removed"
+    if key.startswith("phase:"):
+        return f"phase {key.split(':', 1)[1]} is changed"
+    what = {"players": "the players line", "chips": "the chips line", "carry": "the carry line",
+            "widow_sale": "the widow sale", "ante": "the ante block",
+            "deal": "the deal block", "session": "the session block"}.get(key, f"the {key}")
+    return f"{what} is replaced"
+
+
+def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
+    """``exc`` re-pointed at the extending file when it was found in a base file.
+
+    Every rule of the base was valid in the base, so the fault is one of the
+    items the extending file wrote.  With one such item the error is reported
+    at it and the base's line becomes a note; with several, each gets a note
+    ("the deck is replaced at t19.boodle:2:3").  Errors already in the
+    extending file, and files that extend nothing, are left as they are.
+    """
+    own = [c for c in resolved.own if c.key not in _DOCUMENTATION]
+    if exc.span is None or not own or exc.span.file == resolved.span.file:
+        return exc
+    try:
+        _Builder(Resolved(resolved.base or "", None, resolved.base_items, exc.span)).ruleset()
+    except BoodleError:
+        return exc  # the base is at fault on its own
+    base_line = re.sub(r'\s+#[^"]*$', "", exc.span.source_line()).strip()
+    where = f"{exc.span}" + (f" ({base_line})" if base_line else "")
+    if len(own) == 1:
+        (clause,) = own
+        return BoodleError(
+            f"{exc.message} (in the base, after this file's change)",
+            clause.span, exc.hint, exc.rule,
+            (*exc.notes, f"{_replaced_what(clause)} here; the base's rule at {where} "
+             "no longer fits it"),
+        )
+    notes = [f"{_replaced_what(c)} at {c.span}" for c in own]
+    return BoodleError(exc.message, exc.span, exc.hint, exc.rule,
+                       (*exc.notes, *notes,
+                        f"the base was valid as written; one of {resolved.name}'s changes "
+                        "above is the cause"))
 
 
 class _Builder:
