@@ -94,3 +94,55 @@ def test_simulate_help_shows_95_percent_once(capsys) -> None:  # type: ignore[no
     assert _usage_status(["simulate", "--help"]) == 0
     out = capsys.readouterr().out
     assert "95%" in out and "%%" not in out
+
+
+# ---------------------------------------------------------------- simulate report
+
+
+def _report(**over: object) -> dict[str, object]:
+    zero = {"mean": 0.0, "low": -1.0, "high": 1.0, "n": 5}
+    # 0 of 5: Wilson 95 % interval [0, z²/(n+z²)] = [0, 3.8415/8.8415] = [0, 43.45 %]
+    none = {"mean": 0.0, "low": 0.0, "high": 0.434482, "n": 5}
+    report: dict[str, object] = {
+        "variant": "v", "deals": 5, "players": 3, "seed": 0, "sessions_completed": 1,
+        "session_length": 3, "engine": "compiled", "backend": "local", "workers": 1,
+        "seconds": 0.1, "deals_per_second": 50.0, "deals_asked": 5,
+        "seats": [{"seat": 0, "strategy": "random", "net_per_deal": zero,
+                   "going_out_rate": none, "net_per_session": zero, "session_wins": 0.5}],
+        "definitions": {"net_per_deal": "a", "net_per_session": "b"},
+        "strategies": [], "positions": [],
+        "sections": [{"section": "game", "claim_rate": none, "chips_after_ante": zero,
+                      "chips_when_taken": zero, "carry_over": zero}],
+        "plays_per_deal": zero, "leads_per_deal": zero, "passes_per_deal": zero,
+        "no_winner_rate": none,
+        "kitty": {"section": "game", "label": "Game", "claim_rate": none,
+                  "chips_after_ante": zero, "chips_when_taken": zero, "carry_over": zero}}
+    report.update(over)
+    return report
+
+
+def test_rates_print_their_wilson_bounds_and_means_a_symmetric_half_width() -> None:
+    from boodle.simulate.report import render_text
+
+    text = render_text(_report())
+    assert "0.00% [0.00, 43.45]" in text and "0.00% ±" not in text
+    assert "0.00 ± 1.00" in text  # a mean: -1 to 1 is 0 ± 1
+    assert "(1 whole session of up to 3 deals; compiled engine, local, 1 worker," in text
+    assert "wins: whole sessions the seat ended with the most chips; a tie shares one win" \
+           in text
+
+
+def test_the_going_out_prize_is_named_by_its_label_not_kitty() -> None:
+    from boodle.simulate.report import render_text
+
+    text = render_text(_report())
+    assert "\nGame (section game, the going-out prize): 0.00 ± 1.00 chips after the ante" in text
+    assert "\nkitty:" not in text
+
+
+def test_pope_joans_report_labels_its_game_section(capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    assert main(["simulate", "pope-joan", "--players", "3", "--deals", "3", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["kitty"]["section"] == "game" and doc["kitty"]["label"] == "Game"

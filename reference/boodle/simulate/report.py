@@ -84,7 +84,7 @@ def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
         "seconds": round(seconds, 3), "deals_per_second": round(deals / seconds, 1)
         if seconds > 0 else None,
         "seats": seats, "strategies": strategies, "positions": positions, "sections": sections,
-        "kitty": next((s for s in sections if s["section"] == _kitty(spec)), None),
+        "kitty": _kitty_entry(spec, sections),
         "plays_per_deal": _mean(stats.plays), "leads_per_deal": _mean(stats.leads),
         "passes_per_deal": _mean(stats.passes),
         "no_winner_rate": _rate(stats.no_winner, deals),
@@ -106,9 +106,14 @@ def _ends_early(spec: RunSpec) -> list[str]:
     return why
 
 
-def _kitty(spec: RunSpec) -> str | None:
+def _kitty_entry(spec: RunSpec, sections: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The section of kind kitty (the going-out prize, spec §7), with its label as the rules
+    name it (Pope Joan's is ``Game``); ``None`` if the board has none."""
     kitty = spec.ruleset.kitty()
-    return None if kitty is None else kitty.name
+    if kitty is None:
+        return None
+    entry = next(s for s in sections if s["section"] == kitty.name)
+    return {**entry, "label": kitty.label}
 
 
 def _fmt(e: dict[str, Any], pct: bool = False) -> str:
@@ -118,43 +123,52 @@ def _fmt(e: dict[str, Any], pct: bool = False) -> str:
     unit = "%" if pct else ""
     if e["low"] is None:
         return f"{e['mean'] * k:8.2f}{unit}"
-    half = (e["high"] - e["low"]) / 2 * k
+    if pct:  # a Wilson interval: not symmetric about the rate, and within 0-100 %
+        return f"{e['mean'] * k:7.2f}% [{e['low'] * k:.2f}, {e['high'] * k:.2f}]"
+    half = (e["high"] - e["low"]) / 2 * k  # a normal interval: symmetric about the mean
     return f"{e['mean'] * k:8.2f}{unit} ± {half:.2f}"
 
 
 def render_text(report: dict[str, Any]) -> str:
-    """The report as readable text (95 % intervals as ±)."""
+    """The report as readable text: means with their 95 % normal interval as ± (symmetric),
+    rates with their 95 % Wilson interval as [low, high] (not symmetric, within 0-100 %)."""
     r = report
+    sessions, workers = r["sessions_completed"], r["workers"]
     lines = [
         f"{r['variant']}: {r['deals']} deals played, {r['players']} players, seed {r['seed']} "
-        f"({r['sessions_completed']} whole sessions of up to {r['session_length']} deals; "
-        f"{r['engine']} engine, {r['backend']}, {r['workers']} worker(s), "
+        f"({_plural(sessions, 'whole session')} of up to {r['session_length']} deals; "
+        f"{r['engine']} engine, {r['backend']}, {_plural(workers, 'worker')}, "
         f"{r['seconds']} s, {r['deals_per_second']} deals/s)",
         *_asked(r),
-        "95% confidence intervals as ±.",
+        "95% confidence intervals: means ± half the interval (normal); rates [low, high] "
+        "(Wilson).",
         "",
-        "seat  strategy   net chips/deal      going out        net chips/session   wins",
+        "seat  strategy   net chips/deal      going out                 net chips/session   "
+        "wins",
     ]
     for s in r["seats"]:
         lines.append(f"{s['seat']:>4}  {s['strategy']:<9} {_fmt(s['net_per_deal']):>17}  "
-                     f"{_fmt(s['going_out_rate'], True):>16}  "
+                     f"{_fmt(s['going_out_rate'], True):>25}  "
                      f"{_fmt(s['net_per_session']):>18}  {s['session_wins']:.1f}")
     for name, label in (("net_per_deal", "net chips/deal"),
                         ("net_per_session", "net chips/session")):
         lines += textwrap.wrap(f"{label}: {r['definitions'][name]}.", 100,
                                subsequent_indent="  ")
+    lines += textwrap.wrap("wins: whole sessions the seat ended with the most chips; a tie "
+                           "shares one win among the tied seats (so 0.5, 0.3…).", 100,
+                           subsequent_indent="  ")
     lines += ["", "strategy   seats  net chips/deal per seat"]
     for s in r["strategies"]:
         lines.append(f"{s['strategy']:<10} {s['seats']:>5}  {_fmt(s['net_per_deal_per_seat'])}")
-    lines += ["", "position                   going out         net chips/deal"]
+    lines += ["", "position                   going out                  net chips/deal"]
     for p in r["positions"]:
-        lines.append(f"{p['label']:<24} {_fmt(p['going_out_rate'], True):>16}  "
+        lines.append(f"{p['label']:<24} {_fmt(p['going_out_rate'], True):>25}  "
                      f"{_fmt(p['net_per_deal'])}")
     w = max(10, *(len(s["section"]) for s in r["sections"]))
-    lines += ["", f"{'section':<{w}}   claimed          after ante         taken          "
-              "carry-over"]
+    lines += ["", f"{'section':<{w}}   claimed                   after ante         taken"
+              "          carry-over"]
     for s in r["sections"]:
-        lines.append(f"{s['section']:<{w}} {_fmt(s['claim_rate'], True):>16} "
+        lines.append(f"{s['section']:<{w}} {_fmt(s['claim_rate'], True):>25} "
                      f"{_fmt(s['chips_after_ante']):>16} {_fmt(s['chips_when_taken']):>16} "
                      f"{_fmt(s['carry_over']):>16}")
     lines += ["", f"plays per deal  {_fmt(r['plays_per_deal'])}",
@@ -163,9 +177,15 @@ def render_text(report: dict[str, Any]) -> str:
               f"deals nobody went out {_fmt(r['no_winner_rate'], True)}"]
     if r["kitty"] is not None:
         k = r["kitty"]
-        lines.append(f"kitty: {_fmt(k['chips_after_ante']).strip()} chips after the ante, "
+        lines.append(f"{k['label']} (section {k['section']}, the going-out prize): "
+                     f"{_fmt(k['chips_after_ante']).strip()} chips after the ante, "
                      f"{_fmt(k['chips_when_taken']).strip()} when taken")
     return "\n".join(lines) + "\n"
+
+
+def _plural(count: int, noun: str) -> str:
+    """``"1 whole session"``, ``"3 whole sessions"``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _asked(r: dict[str, Any]) -> list[str]:
