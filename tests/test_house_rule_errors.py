@@ -138,3 +138,32 @@ def test_several_changes_each_get_a_note(write: Write) -> None:
     assert exc.span is not None and exc.span.file.endswith("michigan.boodle")
     assert exc.notes[:2] == (f"the players line is replaced at {path}:2:3",
                              f"the board is replaced at {path}:3:3")
+
+
+# ---------------------------------------------------------------- 3: emoji-style suits (spec §11.1)
+
+VS16 = "\ufe0f"
+
+
+def test_emoji_style_suit_after_a_card_is_the_plain_suit() -> None:
+    text = ("variant em extends michigan {\n"
+            f"  deck {{ suits ♣ ♦ ♥{VS16} ♠  ranks 2 3 4 5 6 7 8 9 10 J Q K A }}\n"
+            f"  ante {{ each player 1 on A♥{VS16}, K♣  each player 2 on kitty }}\n}}\n")
+    ruleset = load_text(text, "<string>")
+    assert ruleset.deck.suits == ("♣", "♦", "♥", "♠")
+    assert [line.targets for line in ruleset.antes] == [("A♥", "K♣"), ("kitty",)]
+
+
+def test_emoji_style_keeps_later_columns_counted_by_code_point() -> None:
+    # 'A♥️' is 3 code points; 'kity' starts 3 + 2 (", ") columns after 'A♥️' starts at 27
+    text = f"variant em extends michigan {{\n  ante {{ each player 1 on A♥{VS16}, kity }}\n}}\n"
+    exc = _error(text)
+    assert exc.message == "no section 'kity' on the board"
+    assert exc.span is not None and exc.span.column == 32
+
+
+def test_emoji_style_elsewhere_is_named_by_its_code_point() -> None:
+    exc = _error(f'variant em extends michigan {{\n  title{VS16} "x"\n}}\n')
+    assert exc.message.startswith("unexpected character U+FE0F (VARIATION SELECTOR-16)")
+    assert exc.span is not None and (exc.span.line, exc.span.column) == (2, 8)
+    assert exc.hint is not None and "only right after a suit symbol" in exc.hint

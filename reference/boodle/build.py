@@ -457,7 +457,8 @@ class _Builder:
         suits = tuple(SUITS)
         if "suits" in lines:
             suits = self.unique(
-                [canonical_suit(str(t)) for t in lines["suits"].value], lines["suits"], "suit"
+                [canonical_suit(str(t).replace("\ufe0f", "")) for t in lines["suits"].value],
+                lines["suits"], "suit",
             )
         if "ranks" not in lines:
             raise BoodleError(

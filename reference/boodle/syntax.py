@@ -182,17 +182,27 @@ def parse_fragment(text: str, start: str) -> Tree[Token]:
 BOM = "\ufeff"
 """The byte order mark: allowed, and dropped, only as a file's first character (spec §11.1)."""
 
+EMOJI_STYLE = "\ufe0f"
+"""VARIATION SELECTOR-16: allowed right after a suit symbol (``A♥️``, as phones type it) and
+dropped there by the grammar's CARD and SUIT terminals (spec §11.1); elsewhere it is an
+invisible character and is named by its code point."""
+
+
+def _shows(char: str) -> bool:
+    """Whether ``char`` prints as something a reader can see (a variation selector does not)."""
+    return char.isprintable() and not 0xFE00 <= ord(char) <= 0xFE0F
+
 
 def _visible(word: str) -> str:
     """``word`` quoted, or, if it holds a character that does not print (a byte order mark,
     a zero-width space, a control character, a no-break space), named by its code point:
     ``character U+FEFF (ZERO WIDTH NO-BREAK SPACE)``."""
-    if word.isprintable():
+    if all(_shows(c) for c in word):
         return f"'{word}'"
     if len(word) == 1:
         name = unicodedata.name(word, "")
         return f"character U+{ord(word):04X}" + (f" ({name})" if name else "")
-    shown = "".join(c if c.isprintable() else f"<U+{ord(c):04X}>" for c in word)
+    shown = "".join(c if _shows(c) else f"<U+{ord(c):04X}>" for c in word)
     return f"'{shown}'"
 
 
@@ -201,7 +211,7 @@ def _invisible_after(text: str, line: int, column: int) -> str | None:
     (``abo\u200but``: the lexer sees ``abo``)."""
     lines = _lines(text)
     rest = lines[line - 1][column - 1:] if 0 < line <= len(lines) else ""
-    if rest and rest[0] not in " \t" and not rest[0].isprintable():
+    if rest and rest[0] not in " \t" and not _shows(rest[0]):
         return f"delete the invisible {_visible(rest[0])} after the word"
     return None
 
@@ -213,7 +223,10 @@ def _invisible_hint(word: str) -> str | None:
                 "delete this one (it is invisible in most editors)")
     if len(word) == 1 and unicodedata.category(word) == "Zs":
         return "write a plain space instead"
-    if word and not word.isprintable():
+    if word and not all(_shows(c) for c in word):
+        if EMOJI_STYLE in word:
+            return ("U+FE0F (emoji style) is allowed only right after a suit symbol, as in A♥️; "
+                    "delete this one (it is invisible in most editors)")
         return "delete the invisible character, or retype the line"
     return None
 
@@ -444,7 +457,8 @@ class _ToAst(Transformer[Token, Any]):
     # cards and names
     def card(self, meta: Any, c: list[Any]) -> CardLit:
         tok = c[0]
-        return CardLit(parse_card(str(tok)), str(tok), _token_span(tok, self.file, self.text))
+        text = str(tok).replace(EMOJI_STYLE, "")  # spec §11.1: ♥ + U+FE0F is ♥
+        return CardLit(parse_card(text), text, _token_span(tok, self.file, self.text))
 
     def section_ref(self, meta: Any, c: list[Any]) -> CardLit | NameLit:
         return c[0] if isinstance(c[0], CardLit) else self._name(c[0])
@@ -827,4 +841,4 @@ def _unquote(tok: Token) -> str:
 def _suit(tok: Token) -> str:
     from .cards import canonical_suit
 
-    return canonical_suit(str(tok))
+    return canonical_suit(str(tok).replace(EMOJI_STYLE, ""))
