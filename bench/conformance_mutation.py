@@ -152,6 +152,8 @@ def run(minutes: float, files: list[str], out: Path | None) -> int:
                        cwd=work, env=env, timeout=minutes * 60, check=False)
     except subprocess.TimeoutExpired:
         print(f"time box of {minutes:g} minutes reached; results so far:")
+        for backup in (work / "reference" / "boodle").glob("*.py.bak"):  # the mutant on disk
+            backup.replace(backup.with_suffix(""))
     print(f"mutmut ran {time.monotonic() - began:.0f} s in {work}")
     results = collect(work, env)
     target = out or work / "mutation-results.json"
