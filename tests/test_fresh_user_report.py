@@ -146,3 +146,25 @@ def test_pope_joans_report_labels_its_game_section(capsys) -> None:  # type: ign
     assert main(["simulate", "pope-joan", "--players", "3", "--deals", "3", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["kitty"]["section"] == "game" and doc["kitty"]["label"] == "Game"
+
+
+# ---------------------------------------------------------------- ledger
+
+
+def test_an_unfinished_session_says_how_many_of_its_deals_and_how_to_resume(
+        tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    path = tmp_path / "k.sqlite"
+    assert main(["play", "michigan", "--players", "3", "--ledger", str(path)]) == 0
+    conn = sqlite3.connect(path)  # as if killed after deal 1: no later deal, no ending
+    with conn:
+        conn.execute("DELETE FROM ending")
+        conn.execute("DELETE FROM deal WHERE number > 1")
+    conn.close()
+    capsys.readouterr()
+    assert main(["ledger", str(path)]) == 0
+    # michigan: 1 rotation of 3 players = 3 deals, ties shared, no end when broke (spec §10)
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"  in progress, not finished: 1 of the whole session's 3 deals recorded; "
+        f"resume with boodle play --resume {path}")

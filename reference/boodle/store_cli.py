@@ -144,21 +144,23 @@ def cmd_ledger(args: argparse.Namespace) -> int:
             problems = check(conn, info)
             failures += bool(problems)
             rows, end = deal_rows(conn, info), ending_row(conn, info)
-            text = render_session(info, rows, end, problems)
+            text = render_session(info, rows, end, problems, path)
             sys.stdout.write(("\n" if n else "") + text)
     return EXIT_RULES if failures else EXIT_OK
 
 
 def render_session(info: SessionInfo, rows: list[Any], end: dict[str, Any] | None,
-                   problems: list[str]) -> str:
-    """One session as text: header, one line per deal, standings, the check."""
+                   problems: list[str], path: Path | None = None) -> str:
+    """One session as text: header, one line per deal, standings, the check.
+
+    A session without its ending is unfinished: the header says how many of the deals
+    planned are recorded and, given the ledger's ``path``, how to resume it.
+    """
     played = len(rows) - 1 if rows else 0
-    planned = f"{info.deals} deals" if info.deals is not None else "the whole session"
-    status = "complete" if end is not None else "in progress"
     lines = [
         f"session {info.name}: {info.variant}, {info.players} players, seed {info.seed}, "
         f"strategy {info.strategy}",
-        f"  {status}: {played} deal{'s' * (played != 1)} recorded ({planned})",
+        "  " + _progress_line(info, played, end is not None, path),
         "  " + _row("deal", "dealer", "winner", [seat_name(s) for s in range(info.players)],
                     "board"),
     ]
@@ -187,6 +189,27 @@ def render_session(info: SessionInfo, rows: list[Any], end: dict[str, Any] | Non
                      f"{_chips(seats + board)}, start {_chips(info.start_total)}: {verdict}")
     lines += [f"  problem: {p}" for p in problems]
     return "\n".join(lines) + "\n"
+
+
+def _progress_line(info: SessionInfo, played: int, complete: bool, path: Path | None) -> str:
+    """``complete: 8 deals recorded (the whole session)`` or ``in progress: 5 of 8 deals
+    recorded …; resume with boodle play --resume FILE``."""
+    if complete:
+        planned = f"{info.deals} deals" if info.deals is not None else "the whole session"
+        return f"complete: {played} deal{'s' * (played != 1)} recorded ({planned})"
+    if info.deals is not None:
+        of = f"{played} of {info.deals} deals recorded"
+    else:
+        try:  # a whole session: rotations × players deals (spec §10)
+            session = load_rules(info).session
+            most = session.rotations * info.players + (session.ties == "one more deal")
+            sooner = session.end_when_broke or session.negative == "eliminate"
+            of = (f"{played} of the whole session's {'up to ' * (session.ties != 'share')}"
+                  f"{most} deals recorded{' (it may end sooner)' * sooner}")
+        except BoodleError:
+            of = f"{played} deal{'s' * (played != 1)} of the whole session recorded"
+    resume = f"; resume with boodle play --resume {path}" if path is not None else ""
+    return f"in progress, not finished: {of}{resume}"
 
 
 def _ledger_row(label: str, dealer: str, winner: str, ledger: Ledger) -> str:
