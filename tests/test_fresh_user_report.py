@@ -3,6 +3,8 @@ the exit statuses (README: 1 a rules or input error, 2 a usage error)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from boodle.cli import main
@@ -168,3 +170,32 @@ def test_an_unfinished_session_says_how_many_of_its_deals_and_how_to_resume(
     assert capsys.readouterr().out.splitlines()[1] == (
         f"  in progress, not finished: 1 of the whole session's 3 deals recorded; "
         f"resume with boodle play --resume {path}")
+
+
+# ---------------------------------------------------------------- docs
+
+
+def test_docs_alone_prints_the_docs_help(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["docs"]) == 2
+    assert capsys.readouterr().out.startswith("usage: boodle docs ")
+
+
+def test_the_next_step_after_docs_build_depends_on_a_mkdocs_yml_beside_the_pages(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from boodle.docs.site import next_step
+
+    assert next_step(tmp_path / "docs").startswith("no mkdocs.yml beside ")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\ndocs_dir: pages\n", encoding="utf-8")
+    assert next_step(tmp_path / "pages") == (
+        f"now run in {tmp_path.resolve()}: mkdocs build --strict")
+    assert "'docs_dir: docs'" in next_step(tmp_path / "docs")  # that mkdocs.yml reads pages/
+
+
+def test_outside_a_checkout_docs_build_names_what_it_skips(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from boodle.docs import site
+
+    monkeypatch.setattr(site, "checkout_root", lambda: None)
+    notes = site.skipped_outside_checkout()
+    assert any("spec/index.md, spec/michigan.md" in n for n in notes)
+    monkeypatch.setattr(site, "checkout_root", lambda: Path("."))
+    assert site.skipped_outside_checkout() == []

@@ -111,6 +111,12 @@ def _parser() -> argparse.ArgumentParser:
     docs = sub.add_parser("docs", help="generate the rules site (Markdown for mkdocs)",
                           description="Generate the rules site from the built-in variants.")
     docs_sub = docs.add_subparsers(metavar="ACTION")
+
+    def docs_usage(args: argparse.Namespace) -> int:
+        docs.print_help()
+        return EXIT_USAGE
+
+    docs.set_defaults(func=docs_usage)
     docs_build = docs_sub.add_parser(
         "build", help="write the Markdown pages (then run: mkdocs build --strict)",
         description="Write every page of the rules site as Markdown into DIR "
@@ -129,11 +135,13 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .variants import builtin_names, builtin_path, draft_paths
 
     targets: list[str] = list(args.targets) or [str(builtin_path(n)) for n in builtin_names()]
-    if args.drafts:
-        targets += [str(p) for p in draft_paths()]
+    drafts = draft_paths() if args.drafts else []
+    targets += [str(p) for p in drafts]
     failures = 0
     for target in targets:
         failures += _check_one(target)
+    if args.drafts and not drafts:
+        print("no drafts: the drafts folder (spec/variants/drafts/) has no .boodle file")
     total = len(targets)
     print(f"{total - failures} of {total} OK")
     return EXIT_RULES if failures else EXIT_OK
@@ -287,10 +295,13 @@ def _check_play_usage(args: argparse.Namespace) -> None:
 
 def cmd_docs_build(args: argparse.Namespace) -> int:
     """``boodle docs build``: write the site's Markdown pages; exit 1 on a missing template."""
-    from .docs.site import build_docs
+    from .docs.site import build_docs, next_step, skipped_outside_checkout
 
     written = build_docs(Path(args.out))
-    print(f"wrote {len(written)} pages into {args.out}/; now run: mkdocs build --strict")
+    print(f"wrote {len(written)} pages into {args.out}/")
+    for note in skipped_outside_checkout():
+        print(f"note: not in the project's checkout: {note}", file=sys.stderr)
+    print(next_step(Path(args.out)))
     return EXIT_OK
 
 

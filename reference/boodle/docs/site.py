@@ -13,6 +13,7 @@ the build with the list of keys to add.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .. import model as m
@@ -89,6 +90,35 @@ def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> di
     out.setdefault("spec/rules.md", included_page("spec/rules.md", "spec/rules.md",
                                                   t.text("page.spec_link"), t))
     return out
+
+
+def skipped_outside_checkout() -> list[str]:
+    """What ``boodle docs build`` cannot write without the project's checkout (spec/,
+    conformance/, mkdocs.yml beside grammar/), one sentence each; empty in a checkout."""
+    if checkout_root() is not None:
+        return []
+    return ["the spec pages other than spec/rules.md (spec/index.md, spec/michigan.md …) "
+            "are skipped: they are made from the checkout's spec/*.md",
+            "spec/rules.md, reference/protocol.md and reference/verification.md say that "
+            "their source file is missing, and reference/cases.md lists no conformance case "
+            "(both come from the checkout's spec/ and conformance/ folders)"]
+
+
+def next_step(out: Path) -> str:
+    """What to run after writing the pages into ``out``: ``mkdocs build --strict`` where a
+    mkdocs.yml beside ``out`` names it as its docs_dir (mkdocs' default ``docs``), else how
+    to get one."""
+    config = out.resolve().parent / "mkdocs.yml"
+    if config.is_file():
+        found = re.search(r"^docs_dir:\s*['\"]?([^'\"\s#]+)", config.read_text(encoding="utf-8"),
+                          re.MULTILINE)
+        if (out.resolve().parent / (found.group(1) if found else "docs")).resolve() \
+                == out.resolve():
+            where = "" if config.parent == Path.cwd().resolve() else f" in {config.parent}"
+            return f"now run{where}: mkdocs build --strict"
+    return (f"no mkdocs.yml beside {out} names it as its docs_dir: to build the site, put "
+            f"the project's mkdocs.yml beside it with 'docs_dir: {out.name}', then run "
+            "mkdocs build --strict there")
 
 
 def build_docs(out: Path) -> list[Path]:
