@@ -167,3 +167,73 @@ def test_emoji_style_elsewhere_is_named_by_its_code_point() -> None:
     assert exc.message.startswith("unexpected character U+FE0F (VARIATION SELECTOR-16)")
     assert exc.span is not None and (exc.span.line, exc.span.column) == (2, 8)
     assert exc.hint is not None and "only right after a suit symbol" in exc.hint
+
+
+# ---------------------------------------------------------------- 4: 'without phase' hint
+
+
+def test_misspelt_phase_hint_uses_the_languages_own_words() -> None:
+    # tripoli's phases, in file order: hearts, poker, play
+    exc = _error("variant x extends tripoli {\n  without phase pokr\n}\n")
+    assert exc.message == "'without phase pokr': the base has no such phase"
+    assert exc.hint == "did you mean poker? (the base's phases: hearts, poker, play)"
+
+
+# ---------------------------------------------------------------- 7: paths given for variants
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ("-", "error: reading rules from standard input is not supported"),
+    ("../nowhere/rules.txt", "error: no such file: ../nowhere/rules.txt"),
+])
+def test_check_says_what_is_wrong_with_a_path(
+        given: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", given]) == 1
+    assert f"    {message}" in capsys.readouterr().out.splitlines()
+
+
+def test_check_of_a_directory_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(tmp_path)]) == 1
+    assert f"    error: {tmp_path} is a directory, not a rules file" in capsys.readouterr().out
+
+
+def test_a_local_file_is_suggested_for_a_bare_name(
+        write: Write, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("mine.boodle", "variant mine extends michigan {\n  players 3 to 5\n}\n")
+    monkeypatch.chdir(path.parent)
+    assert main(["play", "mine", "--players", "3"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["error: no built-in variant 'mine'", "  hint: did you mean ./mine.boodle?"]
+
+
+# ---------------------------------------------------------------- 8: cycles name their files
+
+
+def test_cycle_through_a_local_file_named_like_a_built_in(
+        write: Write, monkeypatch: pytest.MonkeyPatch) -> None:
+    write("michigan.boodle", "variant c extends michigan {\n  players 3 to 5\n}\n")
+    path = write("d.boodle", "variant d extends michigan {\n  players 3 to 4\n}\n")
+    monkeypatch.chdir(path.parent)
+    with pytest.raises(BoodleError) as info:
+        load_file("d.boodle")
+    exc = info.value
+    assert exc.message == ("'extends michigan' makes a cycle: d → "
+                           "c (./michigan.boodle) → c (./michigan.boodle)")
+    assert exc.notes[0] == ("'extends michigan' in ./d.boodle found ./michigan.boodle, "
+                            "which is the variant 'c'")
+    assert exc.hint is not None and "found before the built-in" in exc.hint
+
+
+# ---------------------------------------------------------------- 10: no drafts
+
+
+def test_check_drafts_says_when_there_are_none(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import boodle.variants
+
+    monkeypatch.setattr(boodle.variants, "draft_paths", list)
+    assert main(["check", "--drafts", "michigan"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2:] == ["no drafts: the drafts folder (spec/variants/drafts/) has no .boodle file",
+                        "1 of 1 OK"]

@@ -167,11 +167,23 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
             ) from None
         if _file_key(file) in files:
             at = files.index(_file_key(file))
-            cycle = " → ".join([*(d.name for d in chain), chain[at].name])
+            # a file is shown where it is not NAME.boodle for its variant's NAME
+            steps = [d.name if Path(d.span.file).stem == d.name
+                     else f"{d.name} ({_shown_file(d.span.file)})" for d in chain]
+            cycle = " → ".join([*steps, steps[at]])
+            notes = tuple(
+                f"'extends {d.base.name}' in {_shown_file(d.span.file)} found "
+                f"{_shown_file(nxt.span.file)}, which is the variant '{nxt.name}'"
+                for d, nxt in zip(chain, [*chain[1:], chain[at]], strict=True)
+                if d.base is not None and d.base.name != nxt.name)
             raise BoodleError(
                 f"'extends {base.name}' makes a cycle: {cycle}",
                 base.span,
-                hint="a variant may not extend itself, directly or through others",
+                hint="a variant may not extend itself, directly or through others"
+                + ("; a BASE.boodle in the folder is found before the built-in of that name: "
+                   "rename that file, or name its variant like the file (a variant that "
+                   "extends its own name extends the built-in)" if notes else ""),
+                notes=notes,
             )
         files.append(_file_key(file))
         try:
@@ -189,6 +201,16 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
     base_name = decl.base.name if decl.base else None
     own = decl.items if decl.base else ()
     return Resolved(decl.name, base_name, tuple(merged.values()), decl.span, own, base_items)
+
+
+def _shown_file(file: str) -> str:
+    """A rules file as a cycle message shows it: relative to the working folder if inside it."""
+    if not file or file.startswith("<"):
+        return file
+    try:
+        return "./" + str(Path(file).resolve().relative_to(Path.cwd().resolve()))
+    except (OSError, RuntimeError, ValueError):
+        return file
 
 
 def _file_key(file: str) -> str:
@@ -225,10 +247,13 @@ def _merge_layer(merged: dict[str, Clause], layer: VariantDecl) -> None:
         if item.key.startswith("without:"):
             phase_key = "phase:" + item.key.split(":", 1)[1]
             if phase_key not in merged:
+                phases = [key.split(":", 1)[1] for key in merged if key.startswith("phase:")]
+                listed = "the base's phases: " + (", ".join(phases) or "none")
+                close = did_you_mean(item.value.name, phases)
                 raise BoodleError(
                     f"'without phase {item.value.name}': the base has no such phase",
                     item.span,
-                    hint=did_you_mean(phase_key, merged) or "check the phase name",
+                    hint=f"{close} ({listed})" if close else listed,
                 )
             del merged[phase_key]
         elif item.key == "sources" and "sources" in merged:
