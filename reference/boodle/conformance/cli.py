@@ -1,15 +1,19 @@
 """``boodle conformance …``: run, serve, list, show, export, generate, coverage.
 
 Registered on the main parser by :func:`add_parser`.  Exit status: 0
-success; 1 a failed run (a fail, an error or an unexpected pass) or an input
-error; 2 a usage error.
+success; 1 a failed run (a fail, an error or an unexpected pass), an input
+error or a selection that matches no case; 2 a usage error (an empty or
+unsplittable ``--impl``, a ``--cases`` folder that does not exist, a report
+file that could not be written), found before any case is run.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import filecmp
 import json
+import shlex
 import shutil
 import sys
 import tempfile
@@ -17,8 +21,10 @@ from pathlib import Path
 
 from ..argtypes import non_negative_int, positive_seconds
 from ..errors import BoodleError
-from .cases import Case, load_cases, select
+from . import CASE_FORMAT
+from .cases import Case, case_files, load_case, load_cases, select
 from .paths import cases_dir, load_variant, suite_dir, variant_paths
+from .runner import START_TIMEOUT
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -43,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run = cmds.add_parser("run", help="run the suite against an implementation",
                           description="Run the cases against an implementation speaking the "
                           "protocol. Exit 1 on any fail, error or unexpected pass.")
-    run.add_argument("--impl", required=True, metavar="CMD",
+    run.add_argument("--impl", required=True, metavar="CMD", type=command_line,
                      help="the implementation's command line (split like a shell, no shell)")
     run.add_argument("--variant", metavar="V", help="only the cases of variant V")
     run.add_argument("--case", action="append", default=[], metavar="GLOB",
@@ -52,6 +58,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      help="the implementation's expected failures (case id and reason per line)")
     run.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="S",
                      help="seconds allowed per case (default 10)")
+    run.add_argument("--start-timeout", type=positive_seconds, default=START_TIMEOUT,
+                     metavar="S", help="seconds the implementation has to answer 'start' "
+                     f"(default {START_TIMEOUT:g}); one that never answers stops the run "
+                     "after its first attempt")
     run.add_argument("--junit", type=Path, metavar="F", help="write a JUnit XML report")
     run.add_argument("--json", type=Path, metavar="F", help="write a JSON report")
     run.add_argument("--markdown", type=Path, metavar="F", help="write a Markdown report")
@@ -60,10 +70,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run.add_argument("--write-expected-failures", type=Path, metavar="F",
                      help="write the cases that failed as an expected-failures file")
     run.add_argument("--cases", type=Path, metavar="DIR",
-                     help="read the cases from DIR (default: the suite's own)")
+                     help="read the cases from DIR: a folder written by 'export', a "
+                     "checkout's conformance/ (its cases/ is read), or any folder of case "
+                     "files (default: the suite's own)")
     run.add_argument("--details", type=non_negative_int, default=10, metavar="N",
                      help="print the full diff of the first N failures (default 10)")
-    run.set_defaults(func=cmd_run)
+    run.set_defaults(func=cmd_run, usage_error=run.error)
 
     serve = cmds.add_parser("serve", help="the reference interpreter speaking the protocol",
                             description="Answer the protocol on stdin/stdout with the reference "
@@ -104,8 +116,95 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     cov.set_defaults(func=cmd_coverage)
 
 
-def _cases(args: argparse.Namespace) -> list[Case]:
-    return load_cases(getattr(args, "cases", None))
+def command_line(text: str) -> str:
+    """An argparse ``type=`` for ``--impl``: the text, if it splits (``shlex``) into a
+    non-empty command; ``ArgumentTypeError`` (a usage error, exit 2) otherwise."""
+    try:
+        argv = shlex.split(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"cannot split {text!r} into a command line: {exc}") from None
+    if not argv:
+        raise argparse.ArgumentTypeError("is empty: give the implementation's command line")
+    return text
+
+
+def user_cases(folder: Path) -> list[Case]:
+    """The cases of ``--cases DIR``, sorted by id.
+
+    ``DIR/cases`` when it exists (a folder written by ``export``, a checkout's
+    ``conformance/``): every file there must be a valid case.  Otherwise every
+    ``*.json`` under ``DIR`` whose ``format`` is ``boodle-case/1`` (other JSON,
+    such as schemas, is skipped).  Raises :class:`BoodleError` for a folder
+    that does not exist or holds no case, :class:`CaseError` for a bad case.
+    """
+    if not folder.is_dir():
+        raise BoodleError(f"--cases {folder}: " + ("not a folder" if folder.exists()
+                                                   else "no such folder"))
+    if (folder / "cases").is_dir():
+        cases = load_cases(folder / "cases")
+    else:
+        cases = [load_case(path) for path in case_files(folder) if _is_case_file(path)]
+        cases.sort(key=lambda c: c.id)
+        ids = [c.id for c in cases]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise BoodleError(f"--cases {folder}: case id {twice[0]} is used twice")
+    if not cases:
+        raise BoodleError(f"--cases {folder}: no {CASE_FORMAT} case file in it",
+                          hint="give a folder written by 'boodle conformance export', "
+                          "or its cases/")
+    return cases
+
+
+def _is_case_file(path: Path) -> bool:
+    """Whether ``path`` holds a JSON object whose ``format`` is the case format."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == CASE_FORMAT
+
+
+def check_writable(option: str, path: Path) -> str | None:
+    """Why a report file could not be written after the run, or ``None`` if it can.
+
+    The file is opened for appending (and removed again if it did not exist),
+    so a missing folder, a folder given as the file or a read-only place is
+    found before any case runs.
+    """
+    if path.is_dir():
+        return f"{option} {path}: is a folder, not a file"
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return f"{option} {path}: cannot write there: {exc.strerror or exc}"
+    if not existed:
+        path.unlink(missing_ok=True)
+    return None
+
+
+def _select(every: list[Case], variant: str | None, globs: list[str]) -> list[Case]:
+    """``select``, or :class:`BoodleError` for an unknown variant (with a did-you-mean) or
+    a selection that matches no case."""
+    names = sorted({c.variant for c in every})
+    if variant is not None and variant not in names:
+        close = difflib.get_close_matches(variant, names, n=3)
+        raise BoodleError(f"no case of variant {variant!r}",
+                          hint=f"did you mean {' or '.join(repr(n) for n in close)}?" if close
+                          else "variants with cases: " + ", ".join(names))
+    chosen = select(every, variant, globs)
+    if not chosen:
+        raise BoodleError("no case matches the selection",
+                          hint="see 'boodle conformance list' for the ids")
+    return chosen
+
+
+def _plural(n: int, word: str) -> str:
+    """``1 case``, ``2 cases``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -114,14 +213,20 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .report import console_text, write_json, write_junit, write_markdown
     from .runner import run_suite
 
-    every = _cases(args)
-    chosen = select(every, args.variant, args.case)
-    if not chosen:
-        raise BoodleError("no case matches the selection",
-                          hint="see 'boodle conformance list' for the ids")
+    outputs = (("--json", args.json), ("--junit", args.junit), ("--markdown", args.markdown),
+               ("--write-expected-failures", args.write_expected_failures))
+    for option, path in outputs:
+        problem = check_writable(option, path) if path is not None else None
+        if problem is not None:
+            args.usage_error(problem + " (checked before the run: no case was run)")
+    if args.cases is not None and not args.cases.is_dir():
+        args.usage_error(f"--cases {args.cases}: " + ("not a folder" if args.cases.exists()
+                                                      else "no such folder"))
+    every = user_cases(args.cases) if args.cases is not None else load_cases()
+    chosen = _select(every, args.variant, args.case)
     expected = read_expected(args.expected_failures) if args.expected_failures else {}
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
-                       known_ids={c.id for c in every})
+                       known_ids={c.id for c in every}, start_timeout=args.start_timeout)
     sys.stdout.write(console_text(report, args.details))
     for path, writer in ((args.json, write_json), (args.junit, write_junit),
                          (args.markdown, write_markdown)):
@@ -129,7 +234,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             writer(report, path)
     if args.write_expected_failures is not None:
         n = write_expected(args.write_expected_failures, report)
-        print(f"wrote {n} expected failures to {args.write_expected_failures}")
+        print(f"wrote {_plural(n, 'expected failure')} to {args.write_expected_failures}")
     return EXIT_OK if report.ok() else EXIT_FAILED
 
 
@@ -149,7 +254,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     """``boodle conformance list``."""
-    for case in select(load_cases(check=False), args.variant, args.case):
+    for case in _select(load_cases(check=False), args.variant, args.case):
         text = case.data["description"]
         print(f"{case.id:<60} {case.kind:<6} {text[:70] + ('…' if len(text) > 70 else '')}")
     return EXIT_OK
@@ -190,7 +295,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         while base is not None:
             shutil.copy2(paths[base], out / "variants" / f"{base}.boodle")
             base = load_variant(base).base
-    print(f"exported {len(cases)} cases to {out}")
+    print(f"exported {_plural(len(cases), 'case')} to {out}")
     return EXIT_OK
 
 
@@ -201,15 +306,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if not args.check:
         out = args.out or _checkout_suite()
         n = write(out)
-        print(f"wrote {n} cases and COVERAGE.md to {out}")
+        print(f"wrote {_plural(n, 'case')} and COVERAGE.md to {out}")
         return EXIT_OK
     with tempfile.TemporaryDirectory() as tmp:
         n = write(Path(tmp))
         changed = _tree_differences(Path(tmp), suite_dir())
     for line in changed[:20]:
         print(line)
-    print(f"{n} cases regenerated: " + (f"{len(changed)} files differ" if changed
-                                        else "byte-identical"))
+    print(f"{_plural(n, 'case')} regenerated: " + (
+        f"{_plural(len(changed), 'file')} differ" + ("s" if len(changed) == 1 else "")
+        if changed else "byte-identical"))
     return EXIT_FAILED if changed else EXIT_OK
 
 

@@ -17,10 +17,11 @@ BAD = ("fail", "error", "xpass")
 
 
 def summary_line(report: Report) -> str:
-    """``412 cases: 400 pass, 2 fail, … in 1.2 s``."""
+    """``412 cases: 400 pass, 2 fail, … in 1.2 s`` (``1 case: …`` for one)."""
     counts = report.counts()
     parts = ", ".join(f"{counts[k]} {k}" for k in ORDER if counts[k])
-    return f"{len(report.outcomes)} cases: {parts or 'none'} in {report.seconds:g} s"
+    n = len(report.outcomes)
+    return f"{n} case{'' if n == 1 else 's'}: {parts or 'none'} in {report.seconds:g} s"
 
 
 def console_text(report: Report, details: int = 10) -> str:
@@ -30,12 +31,19 @@ def console_text(report: Report, details: int = 10) -> str:
     if impl:
         lines.append(f"implementation: {impl.get('name')} {impl.get('version', '')}".rstrip())
     bad = [o for o in report.outcomes if o.outcome in BAD]
-    for i, o in enumerate(bad):
+    shown = hidden = 0
+    for o in bad:
         lines.append(f"{o.outcome.upper():5} {o.id}: {o.summary}")
-        if i < details and o.detail and o.detail != o.summary:
-            lines.extend("      " + d for d in o.detail.splitlines())
-    if len(bad) > details:
-        lines.append(f"({len(bad) - details} more without details; see --json or --markdown)")
+        if o.detail and o.detail != o.summary:
+            if shown < details:
+                lines.extend("      " + d for d in o.detail.splitlines())
+                shown += 1
+            else:
+                hidden += 1
+    if hidden:
+        which = ("1 failure above is shown without its diff" if hidden == 1
+                 else f"{hidden} failures above are shown without their diffs")
+        lines.append(f"({which}: --details N shows more; --json and --markdown have them all)")
     lines.extend(f"warning: {w}" for w in report.warnings)
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"

@@ -6,7 +6,10 @@ end.  Whatever the implementation does wrong (crash, hang, garbage, a wrong
 case id, a flood of output, exiting at once, ignoring ``stop``) costs an
 ``error`` for the case concerned: the process group is killed, a fresh one
 is started for the next case, and the run goes on.  Every case gets exactly
-one outcome.  One-shot mode starts the command once per case instead.
+one outcome.  An implementation that has never answered ``start`` is not
+started again: its first failed start ends the run (the remaining cases are
+errors "not run"), since it will not start for the next case either.
+One-shot mode starts the command once per case instead.
 
 Outcomes: ``pass``, ``fail``, ``error``, ``skip``, and with an
 expected-failures file ``xfail`` (a fail or error that was expected) and
@@ -30,13 +33,19 @@ from .validation import check
 from .wire import Json
 
 START_FAILURES = 3
-"""After this many implementations in a row fail to start, the rest of the cases are errors."""
+"""After this many restarts in a row fail (of an implementation that started once), the rest
+of the cases are errors."""
 
 STOP_GRACE = 2.0
 """Seconds an implementation has to exit after ``stop``."""
 
 START_TIMEOUT = 30.0
-"""Seconds an implementation has to answer ``start`` (loading may be slow; a case is not)."""
+"""Default seconds an implementation has to answer ``start`` (loading may be slow; a case is
+not); ``boodle conformance run --start-timeout S``."""
+
+MODE_HINT = ("if the command answers one case per process and exits, run it with "
+             "--mode one-shot")
+"""Said when ``start`` gets no answer: a one-shot command run in session mode."""
 
 
 @dataclass
@@ -82,13 +91,19 @@ def _error(case: Case, summary: str, detail: str = "") -> Verdict:
 
 
 class Session:
-    """The implementation in session mode, restarted as often as needed."""
+    """The implementation in session mode, restarted as often as needed.
 
-    def __init__(self, command: str, timeout: float, report: Report) -> None:
+    ``timeout``: seconds per case; ``start_timeout``: seconds to answer ``start``.
+    """
+
+    def __init__(self, command: str, timeout: float, report: Report,
+                 start_timeout: float = START_TIMEOUT) -> None:
         self.command, self.timeout, self.report = command, timeout, report
+        self.start_timeout = start_timeout
         self.child: Child | None = None
         self.started: Json = {}
         self.start_failures = 0
+        self.gave_up = ""
 
     def _start(self) -> str | None:
         """Start a fresh child and shake hands; an error message if that fails."""
@@ -98,10 +113,11 @@ class Session:
             self.child = None
             return f"cannot start the implementation: {exc}"
         if not self.child.send_text(json.dumps({"type": "start", "protocol": PROTOCOL}) + "\n"):
-            return self._lost("before 'start'")
-        answer, problem = self._receive("started", max(self.timeout, START_TIMEOUT))
+            return self._lost("before 'start'") + f" ({MODE_HINT})"
+        answer, problem = self._receive("started", self.start_timeout)
         if problem is not None:
-            return f"no valid 'started' answer: {problem}"
+            hint = f" ({MODE_HINT})" if not self.report.implementation else ""
+            return f"no valid 'started' answer: {problem}{hint}"
         assert answer is not None
         self.started = answer
         if not self.report.implementation:
@@ -158,14 +174,18 @@ class Session:
 
     def run(self, case: Case) -> Verdict:
         """The verdict on one case (restarting the implementation if needed)."""
-        if self.start_failures >= START_FAILURES:
-            return _error(case, f"not run: the implementation failed to start "
-                          f"{START_FAILURES} times in a row")
+        if self.gave_up:
+            return _error(case, f"not run: {self.gave_up}")
         if self.child is None:
             problem = self._start()
             if problem is not None:
                 self.start_failures += 1
                 self.kill()
+                if not self.report.implementation:
+                    self._give_up("the implementation never answered 'start'")
+                elif self.start_failures >= START_FAILURES:
+                    self._give_up(f"the implementation failed to start {START_FAILURES} "
+                                  "times in a row")
                 return _error(case, problem)
             self.start_failures = 0
         unsupported = self.supports(case)
@@ -183,6 +203,12 @@ class Session:
             self.kill()
             return _error(case, f"answered case id {answer['id']!r} instead of {case.id!r}")
         return verdict(case, answer)
+
+    def _give_up(self, why: str) -> None:
+        """Run no more cases: each remaining one is an error saying ``why``; warn once."""
+        self.gave_up = why
+        self.report.warnings.append(f"run stopped: {why} (see the last start error above); "
+                                    "the remaining cases were not run")
 
     def close(self) -> None:
         """Say ``stop``; kill the implementation if it does not exit within the grace time."""
@@ -237,16 +263,18 @@ def run_suite(
     expected: dict[str, str] | None = None,
     progress: Callable[[Outcome], None] | None = None,
     known_ids: set[str] | None = None,
+    start_timeout: float = START_TIMEOUT,
 ) -> Report:
     """Run ``cases`` against ``command``; every case gets exactly one :class:`Outcome`.
 
-    ``expected``: the expected failures (case id → reason); ids not in
-    ``known_ids`` (default: the ids of ``cases``) are reported as warnings.
+    ``timeout``: seconds per case; ``start_timeout``: seconds to answer ``start``
+    (session mode).  ``expected``: the expected failures (case id → reason); ids
+    not in ``known_ids`` (default: the ids of ``cases``) are reported as warnings.
     """
     report = Report(command, mode)
     expected = expected or {}
     began = time.monotonic()
-    session = Session(command, timeout, report) if mode == "session" else None
+    session = Session(command, timeout, report, start_timeout) if mode == "session" else None
     try:
         for case in cases:
             t0 = time.monotonic()
