@@ -199,3 +199,25 @@ def test_outside_a_checkout_docs_build_names_what_it_skips(monkeypatch) -> None:
     assert any("spec/index.md, spec/michigan.md" in n for n in notes)
     monkeypatch.setattr(site, "checkout_root", lambda: Path("."))
     assert site.skipped_outside_checkout() == []
+
+
+# ---------------------------------------------------------------- boodle.testing
+
+
+def test_boodle_testing_without_hypothesis_says_what_to_install() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['hypothesis'] = None  # as if not installed\n"
+            "try:\n    import boodle.testing\nexcept ImportError as exc:\n"
+            "    print(type(exc).__name__, exc)\n")
+    import os
+
+    import boodle
+
+    env = {**os.environ, "PYTHONPATH": str(Path(boodle.__file__).resolve().parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60, env=env).stdout
+    assert out.startswith("ImportError boodle.testing needs Hypothesis: "
+                          "pip install 'boodle[testing]'")
+    assert "pip install '.[testing]'" in out

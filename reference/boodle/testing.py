@@ -32,9 +32,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from hypothesis import settings
-from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+try:
+    from hypothesis import settings
+    from hypothesis import strategies as st
+    from hypothesis.stateful import (
+        RuleBasedStateMachine,
+        initialize,
+        invariant,
+        precondition,
+        rule,
+    )
+except ModuleNotFoundError as exc:  # hypothesis not installed (tests hide it)
+    if exc.name is None or exc.name.split(".")[0] != "hypothesis":
+        raise
+    raise ImportError(
+        "boodle.testing needs Hypothesis: pip install 'boodle[testing]' "
+        "(from a checkout of boodle: pip install '.[testing]')", name=__name__) from exc
 
 from . import engine as reference_engine
 from .cards import SUIT_COLOUR, Card
