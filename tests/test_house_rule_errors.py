@@ -237,3 +237,29 @@ def test_check_drafts_says_when_there_are_none(
     out = capsys.readouterr().out.splitlines()
     assert out[-2:] == ["no drafts: the drafts folder (spec/variants/drafts/) has no .boodle file",
                         "1 of 1 OK"]
+
+
+# ---------------------------------------------------------------- 6: hints for habits
+
+
+CARDS_HINT = ("cards are a rank then a suit, in upper case: K♣ or KC, 10♥ or TH "
+              "(suits ♣ ♦ ♥ ♠ or C D H S; ranks 2-10, J, Q, K, A)")
+
+
+@pytest.mark.parametrize(("body", "hint"), [
+    ("  ante { each player 1 on Kc }", CARDS_HINT),
+    ("  ante { each player 1 on K♡ }", CARDS_HINT),
+    ("  ante { each player 1 on 10h }", CARDS_HINT),
+    ('  board { boodle kc kitty "Kitty" }', "'kc' is read as a name; " + CARDS_HINT),
+    ("  title “Ours”", 'labels use straight double quotes: "Kitty" (not curly quotes “…”)'),
+    ("  // our rules", "comments start with '#' and run to the end of the line"),
+    ("  players 3", "players is a range: write players 3 to 3 (or players 3 to 8, say)"),
+])
+def test_habitual_spellings_get_a_hint(body: str, hint: str) -> None:
+    assert _error(f"variant h extends michigan {{\n{body}\n}}\n").hint == hint
+
+
+def test_a_name_outside_ascii_is_explained() -> None:
+    exc = _error("variant café extends michigan {\n}\n")
+    assert exc.message == "unexpected 'café'"
+    assert exc.hint == "names are ASCII: lower case letters a-z, digits, '-' and '_'"

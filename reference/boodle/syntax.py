@@ -303,7 +303,8 @@ def _glued_error(token: Token, text: str, file: str) -> BoodleError:
     line, column = token.line or 1, token.column or 1
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
-    hint = did_you_mean(word, _keywords()) or f"write '{token}' as a word of its own"
+    hint = (_spelling_hint(word, text, line, column) or did_you_mean(word, _keywords())
+            or f"write '{token}' as a word of its own")
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
@@ -338,12 +339,43 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> BoodleError:
         shown = readable if len(readable) <= 8 else [*readable[:8], "…"]
         message += "; expected " + ", ".join(shown)
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
+            or _spelling_hint(word, text, line, column)
             or (did_you_mean(word, keywords) if word else None))
     if hint is None and re.fullmatch(r"(10|[0-9TJQKA])[A-Za-z♣♦♥♠]?", word):
         hint = "cards are written rank then suit: K♣, KC, 10♥ or TH"
     if hint is None and not word and '"}"' in readable:
         hint = "a block is not closed: add the missing '}'"
     return BoodleError(message, span, hint=hint)
+
+
+_CARD_SPELLING = ("cards are a rank then a suit, in upper case: K♣ or KC, 10♥ or TH "
+                  "(suits ♣ ♦ ♥ ♠ or C D H S; ranks 2-10, J, Q, K, A)")
+_LIKE_CARD = re.compile(r"(10|[2-9TJQKAtjqka])[CDHScdhs♣♦♥♠♧♢♡♤]\ufe0f?", re.ASCII)
+_QUOTES = "“”„‟«»‘’‚‛"
+
+
+def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
+    """A hint for a word a newcomer writes from habit: a card in lower case or with an outline
+    suit (``Kc``, ``10h``, ``K♡``), curly quotes, a ``//`` comment, a name with a letter
+    outside ASCII (``café``), or ``players 3`` without its upper bound."""
+    before = "\n".join(text.split("\n")[: line - 1] + [_lines(text)[line - 1][: column - 1]]
+                       if 0 < line <= len(_lines(text)) else [])
+    if word and word[0] in _QUOTES:
+        return 'labels use straight double quotes: "Kitty" (not curly quotes “…”)'
+    if word.startswith("/") and _lines(text)[line - 1][column - 1: column + 1] == "//":
+        return "comments start with '#' and run to the end of the line"
+    if _LIKE_CARD.fullmatch(word):
+        return _CARD_SPELLING
+    previous = re.search(r"([\w♣♦♥♠♧♢♡♤-]+)\s*$", before)
+    if previous and _LIKE_CARD.fullmatch(previous.group(1)):
+        return f"'{previous.group(1)}' is read as a name; " + _CARD_SPELLING
+    players = re.search(r"(?:^|\s)players\s+([0-9]+)\s*$", before)
+    if players:
+        n = players.group(1)
+        return f"players is a range: write players {n} to {n} (or players {n} to 8, say)"
+    if re.fullmatch(r"[\w-]+", word) and not word.isascii():
+        return "names are ASCII: lower case letters a-z, digits, '-' and '_'"
+    return None
 
 
 def _lines(text: str) -> list[str]:
@@ -355,7 +387,7 @@ def _word_at(text: str, line: int, column: int) -> str:
     lines = _lines(text)
     if not 0 < line <= len(lines):
         return ""
-    match = re.match(r'"[^"\n]*"?|[\w♣♦♥♠-]+|\S|.', lines[line - 1][column - 1 :])
+    match = re.match(r'"[^"\n]*"?|[\w♣♦♥♠♧♢♡♤\ufe0f-]+|\S|.', lines[line - 1][column - 1 :])
     return match.group(0) if match else ""
 
 
