@@ -221,3 +221,17 @@ def test_boodle_testing_without_hypothesis_says_what_to_install() -> None:
     assert out.startswith("ImportError boodle.testing needs Hypothesis: "
                           "pip install 'boodle[testing]'")
     assert "pip install '.[testing]'" in out
+
+
+# ---------------------------------------------------------------- play --positions
+
+
+def test_positions_add_lines_and_drop_none(capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["play", "michigan", "--players", "3", "--deals", "2"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--positions"]) == 0
+    with_positions = capsys.readouterr().out
+    assert "\n\nDeal 1: " in with_positions  # the blank line before each deal is kept
+    kept = [line for line in with_positions.splitlines() if not line.startswith("    @ ")]
+    assert kept == plain.splitlines()

@@ -239,9 +239,11 @@ def moves_nothing(event: Event) -> bool:
     return False
 
 
-def render_text(events: Iterable[Event]) -> str:
+def render_text(events: Iterable[Event], *, start: bool = True) -> str:
     """A readable play-by-play of ``events`` (one line per happening, antes summarised,
-    transfers of 0 chips left out: :func:`moves_nothing`)."""
+    transfers of 0 chips left out: :func:`moves_nothing`).  ``start``: the events open the
+    trace, so the blank line before a first ``Deal`` header is dropped; ``False`` for a
+    later piece of a trace rendered piece by piece (it keeps the blank line)."""
     lines: list[str] = []
     antes: list[Ante] = []
     for event in events:
@@ -256,7 +258,8 @@ def render_text(events: Iterable[Event]) -> str:
         lines.extend(_line(event))
     if antes:
         lines.append(_antes(antes))
-    return "\n".join(lines).lstrip("\n") + "\n"
+    text = "\n".join(lines)
+    return (text.lstrip("\n") if start else text) + "\n"
 
 
 def render_jsonl(events: Iterable[Event]) -> str:

@@ -118,7 +118,7 @@ def render_with_positions(ruleset: Ruleset, events: Sequence[Event], as_json: bo
                 out.append(json.dumps({"kind": "position", "position": where},
                                       ensure_ascii=False))
         else:
-            text = render_text(chunk).rstrip("\n")
+            text = render_text(chunk, start=not out).rstrip("\n")
             if text:
                 out.append(text)
             if where is not None:
