@@ -86,7 +86,7 @@ def test_more_workers_than_cpus_warns(capsys) -> None:  # type: ignore[no-untype
     from boodle.simulate.command import _warn_workers
 
     _warn_workers(64, 2)
-    assert "--workers 64 but this machine has 2 CPU(s)" in capsys.readouterr().err
+    assert "--workers 64 but this machine has 2 CPUs" in capsys.readouterr().err
     _warn_workers(2, 2)
     _warn_workers(3, None)
     assert capsys.readouterr().err == ""

@@ -93,7 +93,7 @@ def test_z3_finds_each_fault_and_bmc_shows_it_is_real(prop: str, deck: tuple[int
 def test_counterexamples_are_printed_and_stored_as_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
     results = _exhaustive("progress", (2, 3))
     text = render_text(results, 1.0)
-    assert "COUNTEREXAMPLE" in text and "1 counterexample(s)" in text
+    assert "COUNTEREXAMPLE" in text and "\n1 counterexample\n" in text + "\n"
     [path] = save_counterexamples(results, tmp_path)
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["property"] == "progress" and doc["counterexample"]["kind"] == "counterexample"

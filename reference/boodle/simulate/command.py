@@ -114,7 +114,8 @@ def _warn_workers(workers: int, cpus: int | None) -> None:
     share the CPUs and the run is slower, not faster.  ``cpus`` ``None``: unknown, no
     warning."""
     if cpus is not None and workers > cpus:
-        print(f"warning: --workers {workers} but this machine has {cpus} CPU(s): the "
+        print(f"warning: --workers {workers} but this machine has {cpus} "
+              f"CPU{'' if cpus == 1 else 's'}: the "
               f"processes share them and the run is slower; --workers {cpus} or fewer is "
               "faster", file=sys.stderr)
 

@@ -168,11 +168,12 @@ def render_text(results: list[Result], seconds: float) -> str:
     for name, mine in by_variant.items():
         lines += [*_variant_block(name, mine), ""]
     bad = sum(r.status == "counterexample" for r in results)
+    found = f"{bad} counterexample{'' if bad == 1 else 's'}"
     gaps = unverified(results)
     if not gaps:
-        lines.append(f"{bad} counterexample(s)" if bad else "no counterexample")
+        lines.append(found if bad else "no counterexample")
         return "\n".join(lines)
-    lines.append((f"{bad} counterexample(s)" if bad else "no counterexample found")
+    lines.append((found if bad else "no counterexample found")
                  + f"; NOT VERIFIED: {len(gaps)} propert{'y' if len(gaps) == 1 else 'ies'} "
                  "neither proven nor checked by any method that ran:")
     by_cell: dict[tuple[str, int, str], list[str]] = defaultdict(list)
