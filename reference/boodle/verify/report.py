@@ -161,8 +161,8 @@ def render_text(results: list[Result], seconds: float) -> str:
     by_variant: dict[str, list[Result]] = defaultdict(list)
     for r in results:
         by_variant[r.variant].append(r)
-    count = len(by_variant)
-    lines = [f"boodle verify: {count} variant{'' if count == 1 else 's'} in {seconds:.1f} s "
+    variants = len(by_variant)
+    lines = [f"boodle verify: {variants} variant{'' if variants == 1 else 's'} in {seconds:.1f} s "
              "(z3: unbounded, full deck; exhaustive: every deal of a reduced deck, dealer seat 0; "
              "spec/verification.md says what each means)", ""]
     for name, mine in by_variant.items():
