@@ -110,6 +110,32 @@ def test_an_adapter_that_exits_at_start(four_cases) -> None:  # type: ignore[no-
     assert left == []
 
 
+def test_restarts_that_fail_twice_the_same_way_stop_the_run(tmp_path: Path) -> None:
+    # the first process answers 'start', passes case 1 and crashes on case 2; every later
+    # process exits with status 7 before answering 'start': case 3's restart and case 4's
+    # fail alike, so case 5 is not run (nor is the implementation started for it)
+    cases = [c for c in load_cases() if c.variant == "michigan" and c.kind == "reject"][:5]
+    assert len(cases) == 5
+    marker = f"boodle-test-{uuid.uuid4().hex}"
+    starts = tmp_path / "starts"
+    script = tmp_path / "impl.sh"
+    script.write_text(f"#!/bin/sh\necho start >> '{starts}'\n"
+                      f"if [ -e '{tmp_path}/first' ]; then exit 7; fi\n"
+                      f"touch '{tmp_path}/first'\n"
+                      f"exec '{sys.executable}' '{ADAPTER}' crash {marker}\n", "utf-8")
+    script.chmod(0o755)
+    report = run_suite(cases, str(script), timeout=10.0)
+    summaries = [o.summary for o in report.outcomes]
+    assert _outcomes(report) == ["pass"] + ["error"] * 4, summaries
+    assert "exited (status 3)" in summaries[1]
+    assert all("exited (status 7) before answering" in s for s in summaries[2:4]), summaries
+    assert "--mode one-shot" not in summaries[2]  # it did start once: no hint about the mode
+    assert "failed to start twice in a row the same way" in summaries[4]
+    assert len(starts.read_text("utf-8").splitlines()) == 3
+    assert any("twice in a row the same way" in w for w in report.warnings)
+    assert _leftovers(marker) == []
+
+
 def test_an_adapter_that_ignores_stop_is_killed(four_cases) -> None:  # type: ignore[no-untyped-def]
     report, left = _run("ignore-stop", four_cases)
     assert _outcomes(report) == ["pass"] * 4

@@ -8,7 +8,9 @@ case id, a flood of output, exiting at once, ignoring ``stop``) costs an
 is started for the next case, and the run goes on.  Every case gets exactly
 one outcome.  An implementation that has never answered ``start`` is not
 started again: its first failed start ends the run (the remaining cases are
-errors "not run"), since it will not start for the next case either.
+errors "not run"), since it will not start for the next case either.  One
+that did start is started again, until two restarts in a row fail the same
+way (a start timeout each time, say) or three in a row fail at all.
 One-shot mode starts the command once per case instead.
 
 Outcomes: ``pass``, ``fail``, ``error``, ``skip``, and with an
@@ -33,8 +35,9 @@ from .validation import check
 from .wire import Json
 
 START_FAILURES = 3
-"""After this many restarts in a row fail (of an implementation that started once), the rest
-of the cases are errors."""
+"""After this many restarts in a row fail (of an implementation that started once), or two
+in a row fail the same way (the same message, such as a start timeout), the rest of the cases
+are errors."""
 
 STOP_GRACE = 2.0
 """Seconds an implementation has to exit after ``stop``."""
@@ -103,6 +106,7 @@ class Session:
         self.child: Child | None = None
         self.started: Json = {}
         self.start_failures = 0
+        self.last_start_problem = ""
         self.gave_up = ""
 
     def _start(self) -> str | None:
@@ -112,8 +116,8 @@ class Session:
         except OSError as exc:
             self.child = None
             return f"cannot start the implementation: {exc}"
-        if not self.child.send_text(json.dumps({"type": "start", "protocol": PROTOCOL}) + "\n"):
-            return self._lost("before 'start'") + f" ({MODE_HINT})"
+        # a child that exited before reading 'start' is found by the read below (end of file)
+        self.child.send_text(json.dumps({"type": "start", "protocol": PROTOCOL}) + "\n")
         answer, problem = self._receive("started", self.start_timeout)
         if problem is not None:
             hint = f" ({MODE_HINT})" if not self.report.implementation else ""
@@ -183,11 +187,16 @@ class Session:
                 self.kill()
                 if not self.report.implementation:
                     self._give_up("the implementation never answered 'start'")
+                elif problem == self.last_start_problem:
+                    self._give_up("the implementation failed to start twice in a row the "
+                                  "same way")
                 elif self.start_failures >= START_FAILURES:
                     self._give_up(f"the implementation failed to start {START_FAILURES} "
                                   "times in a row")
+                self.last_start_problem = problem
                 return _error(case, problem)
             self.start_failures = 0
+            self.last_start_problem = ""
         unsupported = self.supports(case)
         if unsupported:
             return Verdict("skip", unsupported)
