@@ -26,3 +26,7 @@ CASE_FORMAT = "boodle-case/1"
 
 PROTOCOL = "boodle-protocol/1"
 """The protocol version exchanged in ``start``."""
+
+START_TIMEOUT = 30.0
+"""Default seconds an implementation has to answer ``start`` (PROTOCOL.md, session mode;
+``boodle conformance run --start-timeout S``): loading may be slow, a case is not."""

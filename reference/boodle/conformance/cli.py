@@ -17,14 +17,14 @@ import shlex
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from ..argtypes import non_negative_int, positive_seconds
 from ..errors import BoodleError
-from . import CASE_FORMAT
+from . import CASE_FORMAT, START_TIMEOUT
 from .cases import Case, case_files, load_case, load_cases, select
 from .paths import cases_dir, load_variant, suite_dir, variant_paths
-from .runner import START_TIMEOUT
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -146,8 +146,8 @@ def user_cases(folder: Path) -> list[Case]:
     else:
         cases = [load_case(path) for path in case_files(folder) if _is_case_file(path)]
         cases.sort(key=lambda c: c.id)
-        ids = [c.id for c in cases]
-        twice = sorted({i for i in ids if ids.count(i) > 1})
+        counts = Counter(c.id for c in cases)
+        twice = sorted(i for i, n in counts.items() if n > 1)
         if twice:
             raise BoodleError(f"--cases {folder}: case id {twice[0]} is used twice")
     if not cases:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import PROTOCOL
+from . import PROTOCOL, START_TIMEOUT
 from .cases import Case
 from .compare import Verdict, verdict
 from .process import Child, Line
@@ -41,10 +41,6 @@ are errors."""
 
 STOP_GRACE = 2.0
 """Seconds an implementation has to exit after ``stop``."""
-
-START_TIMEOUT = 30.0
-"""Default seconds an implementation has to answer ``start`` (loading may be slow; a case is
-not); ``boodle conformance run --start-timeout S``."""
 
 MODE_HINT = ("if the command answers one case per process and exits, run it with "
              "--mode one-shot")
