@@ -33,7 +33,18 @@ import z3
 from ..model import Ruleset
 from .actions import Action, actions
 from .invariants import CHIPS, RUN, Conjunct, axioms, conjuncts, exact_start, initial, pass_measure
-from .layout import FOLLOW, LEAD, OVER, Expr, Layout, SymState, all_of, fresh_ghosts, fresh_state
+from .layout import (
+    FOLLOW,
+    LEAD,
+    OVER,
+    Expr,
+    Layout,
+    SymState,
+    all_of,
+    any_of,
+    fresh_ghosts,
+    fresh_state,
+)
 from .mutation import NO_MUTATION, Mutation
 
 __all__ = ["Finding", "Prover", "System", "check_consecution", "check_exclusive", "check_init",
@@ -146,6 +157,9 @@ class Prover:
         self._lits: dict[str, Expr] = {}
         self.shapes: dict[tuple[int, ...], tuple[bool, Expr]] = {}
         """Answers of :func:`_shape_holds` by query (the query kept alive with it)."""
+        self.vacuous: set[tuple[str, str]] = set()
+        """(action, group) pairs :func:`check_consecution` found trivially preserved
+        (:func:`_vacuous`) in the query of the action's run conjuncts."""
         self.ranked: set[str] = set()
         """Actions whose ranking step :func:`check_consecution` proved with their run
         conjuncts (:func:`check_ranking` does not ask again)."""
@@ -237,11 +251,12 @@ def check_consecution(system: System, prover: Prover, chips: bool | None = None
             hyps = prover.hyps({n for c in members for n in c.needs})
             defs = a.definitions if key == CHIPS else a.flags
             guard = a.guard if any(c.heavy for c in members) else a.core
-            done = _vacuous(system, prover, members, a, [guard, *defs], hyps) or (
+            done = (a.name, key) in prover.vacuous or _vacuous(
+                system, prover, members, a, [guard, *defs], hyps) or (
                 key == CHIPS and _one_by_one(system, prover, members, a, guard, hyps))
             goal = [] if done else [p for c in members for p in _changed(system, c, a.post)]
             if key == RUN and goal and not any(c.heavy for c in members) \
-                    and _run_and_rank(system, prover, a, goal, hyps):
+                    and _run_and_rank(system, prover, a, goal, hyps, groups):
                 result = z3.unsat
             else:
                 result, _ = prover.query([guard, *defs, z3.Not(all_of(goal))], hyps) \
@@ -254,18 +269,26 @@ def check_consecution(system: System, prover: Prover, chips: bool | None = None
 
 
 def _run_and_rank(system: System, prover: Prover, a: Action, goal: list[Expr],
-                  hyps: list[Expr]) -> bool:
-    """Whether ``a`` preserves the run conjuncts (the parts ``goal`` it changes) and lowers
-    the ranking function, proved in one query (one search where two cost more); on success
-    ``a`` joins :attr:`Prover.ranked`.  The query assumes the core of ``a``'s guard, its
-    flags and the run group's conjuncts: no more than either query it stands for assumes in
-    full (:func:`_full_query`, :func:`check_ranking`), so "unsat" proves both.  On "sat" the
-    two are asked apart, as before."""
+                  hyps: list[Expr], groups: dict[str, list[Conjunct]]) -> bool:
+    """Whether ``a`` preserves the run conjuncts (the parts ``goal`` it changes), lowers
+    the ranking function and leaves every ``only_when`` group of ``groups`` trivially true
+    (:func:`_vacuous`), proved in one query (one search where several cost more); on
+    success ``a`` joins :attr:`Prover.ranked` and ``(a, group)`` :attr:`Prover.vacuous`.
+    The query assumes the core of ``a``'s guard (which its guard implies), its flags and
+    the run group's conjuncts: no more than any query it stands for assumes in full
+    (:func:`_full_query`, :func:`check_ranking`), so "unsat" proves them all.  On "sat" they
+    are asked apart, as before."""
+    whens = {key: any_of([c.only_when(system.layout, a.post) for c in members
+                          if c.only_when is not None])
+             for key, members in groups.items()
+             if key != CHIPS and all(c.only_when is not None for c in members)}
     rank = _lex_less(system.layout, a, system.state)
-    result, _ = prover.query([a.core, *a.flags, z3.Not(all_of([*goal, rank]))], hyps)
+    result, _ = prover.query([a.core, *a.flags, z3.Not(all_of(
+        [*goal, rank, *[z3.Not(w) for w in whens.values()]]))], hyps)
     if result != z3.unsat:
         return False
     prover.ranked.add(a.name)
+    prover.vacuous.update((a.name, key) for key in whens)
     return True
 
 
