@@ -134,6 +134,12 @@ class System:
         """Each conjunct's parts at ``s``."""
         return {c.name: c.parts(self.layout, self.state) for c in self.conjuncts}
 
+    @cached_property
+    def pre_ids(self) -> dict[str, frozenset[int]]:
+        """The z3 ids of each conjunct's parts at ``s`` (kept alive by :attr:`pre_parts`)."""
+        return {name: frozenset(p.get_id() for p in parts)
+                for name, parts in self.pre_parts.items()}
+
 
 class Prover:
     """One incremental z3 solver holding the ghost axioms; each query is pushed and popped.
@@ -199,7 +205,7 @@ def _parts(system: System, name: str, s: SymState) -> list[Expr]:
 def _changed(system: System, c: Conjunct, post: SymState) -> list[Expr]:
     """The parts of ``c`` at ``post`` that are not literally parts of ``c`` at ``s``: the
     others are hypotheses already."""
-    before = {p.get_id() for p in system.pre_parts[c.name]}
+    before = system.pre_ids[c.name]
     return [p for p in c.parts(system.layout, post) if p.get_id() not in before]
 
 

@@ -221,19 +221,19 @@ def _played(layout: Layout, x: Expr) -> Expr:
 
 def _follow(layout: Layout, s: SymState) -> list[Expr]:
     """During a run, ``cur`` is played and the seat to move holds its next card (spec §6.2)."""
-    cases = []
-    for i in range(len(layout.cards)):
-        nxt = layout.next_of(i)
-        if nxt is None:
-            continue
-        cases.append(all_of([layout.eq(s.cur, i), _played(layout, s.loc[i]),
-                             layout.eq(s.loc[nxt], s.tomove)]))
+    pairs = layout.successions
+    holds = layout.eqs([s.loc[nxt] for _, nxt in pairs], s.tomove)
+    cases = [all_of([layout.eq(s.cur, i), _played(layout, s.loc[i]), h])
+             for (i, _), h in zip(pairs, holds, strict=True)]
     return [z3.Implies(s.step == FOLLOW, any_of(cases))]
 
 
 def _live(layout: Layout, s: SymState) -> list[Expr]:
     """While the deal goes on, every player holds a card (spec §7: the first out ends it)."""
-    return [z3.Implies(s.step != OVER, any_of([layout.eq(x, p) for x in s.loc]))
+    base = layout.bases.get("live")
+    if base is None:  # the first state asked about (the pre-state) gives every other its atoms
+        base = layout.bases["live"] = (s.loc, [layout.eqs(s.loc, p) for p in range(layout.n)])
+    return [z3.Implies(s.step != OVER, any_of(layout.eqs(s.loc, p, (base[0], base[1][p]))))
             for p in range(layout.n)]
 
 

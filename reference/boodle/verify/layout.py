@@ -127,6 +127,12 @@ class Layout:
         nxt = self.ruleset.deck.next_card(self.cards[i])
         return None if nxt is None else self.index.get(nxt)
 
+    @cached_property
+    def successions(self) -> tuple[tuple[int, int], ...]:
+        """Every (card, its next card) of the deck, by card index (:meth:`next_of`)."""
+        return tuple((i, nxt) for i in range(len(self.cards))
+                     if (nxt := self.next_of(i)) is not None)
+
     def prev_of(self, i: int) -> int | None:
         """The index of the card whose next card is ``i``, if it is in the deck."""
         return next((j for j in range(len(self.cards)) if self.next_of(j) == i), None)
@@ -180,6 +186,37 @@ class Layout:
             atom = self._atoms[key] = self._int_eq(x, code) if isinstance(code, int) \
                 else x == code
         return atom
+
+    def eqs(self, xs: Sequence[Expr], code: Expr | int,
+            base: tuple[Sequence[Expr], Sequence[Expr]] | None = None) -> list[Expr]:
+        """``[self.eq(x, code) for x in xs]`` (the very same terms), with ``code``'s key
+        computed once.  ``base``: terms ``ys`` and their atoms ``[self.eq(y, code) …]``
+        made before; where ``xs[k] is ys[k]`` the atom is taken from there (the places
+        after a move are those before it but for the cards moved)."""
+        if base is not None:
+            ys, atoms = base
+            out = list(atoms)
+            for k, (x, y) in enumerate(zip(xs, ys, strict=True)):
+                if x is not y:
+                    out[k] = self.eq(x, code)
+            return out
+        if isinstance(code, int):
+            return [self.eq(x, code) for x in xs]
+        tag = -(10**9) - code.get_id()
+        table = self._atoms
+        out = []
+        for x in xs:
+            key = (x.get_id(), tag)
+            atom = table.get(key)
+            if atom is None:
+                atom = table[key] = x == code
+            out.append(atom)
+        return out
+
+    @cached_property
+    def bases(self) -> dict[str, Any]:
+        """Terms of a first state kept for later ones (see :meth:`eqs`), by name."""
+        return {}
 
     @cached_property
     def _numerals(self) -> dict[int, Expr]:
