@@ -28,7 +28,7 @@ from ..model import Section
 from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, any_of, sum_of
 from .lead_terms import branches, lead_terms
 from .mutation import Mutation
-from .terms import ite_real
+from .terms import INT0, REAL0, add, eq_real, gt, is_real, ite, ite_real, lt, neg, to_real
 
 __all__ = ["Action", "ChipTerms", "actions"]
 
@@ -64,7 +64,7 @@ class ChipTerms:
         """A fresh constant standing for ``expr`` chips (its definition goes to ``defs``, and
         to ``section_defs`` too when ``section``: the transfer is to or from a section)."""
         var = z3.Real(f"amount.{next(_fresh)}.{reason}")
-        self.defs.append(var == expr)
+        self.defs.append(eq_real(var, expr) if z3.is_expr(expr) else var == expr)
         if section:
             self.section_defs.append(self.defs[-1])
         return var
@@ -100,24 +100,25 @@ class ChipTerms:
         """Each (seat, amount, when) pays ``amount`` into ``dst`` when ``when`` holds: the same
         transfers as one :meth:`move` each, with the credits added to ``dst`` at once."""
         paid = []
-        for seat, amount, when in payers:
+        for seat, amount, when in payers:  # z3's If(have > 0, If(amount < have, …), 0) …
             if self.capped:
-                have = self.bal[seat]
-                amount = z3.If(have > 0, z3.If(amount < have, amount, have), 0)
-            a = self.amount(z3.If(when, amount, 0), reason, dst[0] == "section")
+                have, real = self.bal[seat], to_real(amount)
+                amount = ite(gt(have, REAL0), ite(lt(real, have), real, have), REAL0)
+            zero = REAL0 if is_real(amount) else INT0
+            a = self.amount(ite(when, amount, zero), reason, dst[0] == "section")
             if not self.mutation.drops_debit(reason):
-                self._add(("seat", seat), -a)
+                self._add(("seat", seat), neg(a))
             paid.append(a)
-        self._add(dst, z3.Sum(*paid))
+        self._add(dst, sum_of(paid) if paid else z3.Sum(*paid))
 
     def _add(self, acct: Account, delta: Expr) -> None:
         kind, who = acct
         if kind == "section":
-            self.sec[who] = self.sec[who] + delta
+            self.sec[who] = add(self.sec[who], delta)
         elif isinstance(who, int):
-            self.bal[who] = self.bal[who] + delta
+            self.bal[who] = add(self.bal[who], delta)
         else:
-            self.bal = [ite_real(self.layout.eq(who, k), b + delta, b)
+            self.bal = [ite_real(self.layout.eq(who, k), add(b, delta), b)
                         for k, b in enumerate(self.bal)]
 
 

@@ -1,9 +1,12 @@
 """Cheap z3 term constructors for the model's hot paths.
 
-z3's Python ``If`` checks and coerces its arguments in Python on every call,
-which dominates building the transition relation (thousands of ledger
-updates per system).  These call the C API directly on terms that are
-already of the right sort, and skip a choice between two identical terms.
+z3's Python ``If``, ``==``, ``+``, ``<`` … check and coerce their arguments
+in Python on every call, which dominates building the transition relation
+(thousands of ledger updates per system).  These call the C API directly and
+build the very terms z3's Python operators build (an integer operand meeting
+a real one is cast with ``ToReal``, as z3 does), so nothing a proof sees
+changes.  They take z3 terms (no Python numbers, but for the numerals given
+here) and skip a choice between two identical terms.
 """
 
 from __future__ import annotations
@@ -12,14 +15,72 @@ import z3
 
 from .layout import Expr
 
-__all__ = ["ite_real"]
+__all__ = ["INT0", "REAL0", "add", "eq_real", "gt", "is_real", "ite", "ite_real", "lt", "neg",
+           "to_real"]
+
+INT0: Expr = z3.IntVal(0)
+"""The integer numeral 0."""
+
+REAL0: Expr = z3.RealVal(0)
+"""The real numeral 0."""
+
+
+def is_real(x: Expr) -> bool:
+    """Whether the arithmetic term ``x`` is of sort Real (else Int)."""
+    ref = x.ctx.ref()
+    return bool(z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, x.as_ast())) == z3.Z3_REAL_SORT)
+
+
+def to_real(x: Expr) -> Expr:
+    """``ToReal(x)`` for an integer term, ``x`` itself for a real one (z3's coercion)."""
+    if is_real(x):
+        return x
+    ctx = x.ctx
+    return z3.ArithRef(z3.Z3_mk_int2real(ctx.ref(), x.as_ast()), ctx)
+
+
+def ite(cond: Expr, then: Expr, other: Expr) -> Expr:
+    """``If(cond, then, other)`` for two arithmetic terms of one sort (``then`` itself when
+    both are the same term).  Raises ``z3.Z3Exception`` if the sorts do not fit."""
+    if then.get_id() == other.get_id():
+        return then
+    ctx = cond.ctx
+    return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
 
 
 def ite_real(cond: Expr, then: Expr, other: Expr) -> Expr:
     """``If(cond, then, other)`` for a boolean ``cond`` and two real terms; ``then`` itself
     when both branches are the same term (z3 terms are hash-consed, so equal ids mean the
     same term).  Raises ``z3.Z3Exception`` if the sorts do not fit."""
-    if then.get_id() == other.get_id():
-        return then
-    ctx = cond.ctx
-    return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
+    return ite(cond, then, other)
+
+
+def add(x: Expr, y: Expr) -> Expr:
+    """``x + y`` for two terms of one arithmetic sort."""
+    ctx = x.ctx
+    arr = (z3.Ast * 2)(x.as_ast(), y.as_ast())
+    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), 2, arr), ctx)
+
+
+def neg(x: Expr) -> Expr:
+    """``-x`` for an arithmetic term."""
+    ctx = x.ctx
+    return z3.ArithRef(z3.Z3_mk_unary_minus(ctx.ref(), x.as_ast()), ctx)
+
+
+def lt(x: Expr, y: Expr) -> Expr:
+    """``x < y`` for two terms of one arithmetic sort."""
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_lt(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+
+
+def gt(x: Expr, y: Expr) -> Expr:
+    """``x > y`` for two terms of one arithmetic sort."""
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_gt(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+
+
+def eq_real(var: Expr, x: Expr) -> Expr:
+    """``var == x`` for a real ``var`` and an integer or real term ``x``."""
+    ctx = var.ctx
+    return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), var.as_ast(), to_real(x).as_ast()), ctx)
