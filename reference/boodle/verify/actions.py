@@ -25,10 +25,24 @@ import z3
 
 from ..cards import Card
 from ..model import Section
-from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, any_of, sum_of
+from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
 from .lead_terms import branches, lead_terms
 from .mutation import Mutation
-from .terms import INT0, REAL0, add, eq_real, gt, is_real, ite, ite_real, lt, neg, to_real
+from .terms import (
+    INT0,
+    REAL0,
+    add,
+    eq_real,
+    gt,
+    is_real,
+    ite,
+    ite_bool,
+    ite_int,
+    ite_real,
+    lt,
+    neg,
+    to_real,
+)
 
 __all__ = ["Action", "ChipTerms", "actions"]
 
@@ -36,6 +50,7 @@ Account = tuple[Literal["seat", "section"], Expr]
 """A chip account in the model: ``("seat", seat term)`` or ``("section", board index)``."""
 
 _fresh = count()
+_FALSE = z3.BoolVal(False)
 
 
 @dataclass
@@ -177,15 +192,20 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
     lt = lead_terms(layout, s)
     out: list[Action] = []
     leading = s.step == LEAD
+    # z3's And, Or and == on these terms, built in fewer Python calls (the same terms)
+    start = s.with_(passes=z3.If(leading, 0, s.passes),
+                    flipped=z3.And(z3.Not(leading), s.flipped))
+    following = layout.eq(s.step, FOLLOW)
+    prevs = {nxt: i for i, nxt in layout.successions}
     for i, card in enumerate(layout.cards):
         held = layout.eq(s.loc[i], s.tomove)
-        prev = layout.prev_of(i)
-        follows = z3.BoolVal(False) if prev is None else z3.And(s.step == FOLLOW, s.cur == prev)
-        fined = z3.And(leading, lt.fined[i])
-        guard = z3.Or(z3.And(leading, z3.Or(lt.lead[i], lt.fined[i])), z3.And(follows, held))
-        core = z3.And(z3.Or(leading, follows), held)
-        start = s.with_(passes=z3.If(leading, 0, s.passes),
-                        flipped=z3.And(z3.Not(leading), s.flipped))
+        prev = prevs.get(i)
+        follows = z3.BoolVal(False) if prev is None else \
+            all_of([following, layout.eq(s.cur, prev)])
+        fined = all_of([leading, lt.fined[i]])
+        guard = any_of([all_of([leading, any_of([lt.lead[i], lt.fined[i]])]),
+                        all_of([follows, held])])
+        core = all_of([any_of([leading, follows]), held])
         post, chips = _play(layout, start, i, s.tomove, mutation, None if z3.is_false(
             z3.simplify(fined)) else fined)
         out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
@@ -243,7 +263,7 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
     forfeit = list(s.forfeit)
     if fined is not None:
         forfeit = _fine(layout, chips, who, fined, forfeit)
-    barred = z3.Or(*[z3.And(who == k, f) for k, f in enumerate(forfeit)])
+    barred = any_of([all_of([layout.eq(who, k), f]) for k, f in enumerate(forfeit)])
     if phase.claims == "on play":
         for k, section in enumerate(layout.board):
             when = claim_condition(layout, s, section, i, who, loc)
@@ -262,18 +282,19 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
     after = s.with_(loc=tuple(loc), last=who, restart=z3.BoolVal(True))
     lead_next = _leader(layout, after)
     follow_seat = loc[nxt] if nxt is not None else z3.IntVal(NONE)
-    stop_now = z3.And(z3.Not(out), stop)
+    stop_now = all_of([z3.Not(out), stop])
+    num = layout.num  # the terms of z3's If, ==, And, Or on these, built in fewer calls
     post = s.with_(
         loc=tuple(loc),
-        step=z3.If(out, OVER, z3.If(stop, LEAD, FOLLOW)),
-        tomove=z3.If(out, NONE, z3.If(stop, lead_next, follow_seat)),
-        cur=z3.If(z3.Or(out, stop), NONE, i),
-        restart=z3.Or(s.restart, stop_now),
-        stopped=z3.If(stop_now, layout.suit_of(i), s.stopped),
-        last=z3.If(stop_now, who, s.last),
-        passes=z3.If(stop_now, 0, s.passes),
-        flipped=z3.If(stop_now, False, s.flipped),
-        winner=z3.If(out, who, s.winner),
+        step=ite_int(out, num(OVER), ite_int(stop, num(LEAD), num(FOLLOW))),
+        tomove=ite_int(out, num(NONE), ite_int(stop, lead_next, follow_seat)),
+        cur=ite_int(any_of([out, stop]), num(NONE), num(i)),
+        restart=any_of([s.restart, stop_now]),
+        stopped=ite_int(stop_now, num(layout.suit_of(i)), s.stopped),
+        last=ite_int(stop_now, who, s.last),
+        passes=ite_int(stop_now, num(0), s.passes),
+        flipped=ite_bool(stop_now, _FALSE, s.flipped),
+        winner=ite_int(out, who, s.winner),
         bal=tuple(ledger.bal),
         sec=tuple(ledger.sec),
         forfeit=tuple(forfeit),

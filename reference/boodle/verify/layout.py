@@ -223,6 +223,13 @@ class Layout:
         """Integer numerals, built once."""
         return {}
 
+    def num(self, k: int) -> Expr:
+        """The integer numeral ``k`` (z3's ``IntVal(k)``), built once."""
+        out = self._numerals.get(k)
+        if out is None:
+            out = self._numerals[k] = z3.IntVal(k)
+        return out
+
     def _int_eq(self, x: Expr, code: int) -> Expr:
         """``x == code`` through z3's C API for an integer term ``x`` (z3's ``==`` coerces its
         arguments in Python); any other sort takes z3's ``==``."""

@@ -15,8 +15,8 @@ import z3
 
 from .layout import Expr
 
-__all__ = ["INT0", "REAL0", "add", "eq_real", "gt", "is_real", "ite", "ite_real", "lt", "neg",
-           "to_real"]
+__all__ = ["INT0", "REAL0", "add", "eq_real", "gt", "is_real", "ite", "ite_bool", "ite_int",
+           "ite_real", "lt", "neg", "to_real"]
 
 INT0: Expr = z3.IntVal(0)
 """The integer numeral 0."""
@@ -46,6 +46,19 @@ def ite(cond: Expr, then: Expr, other: Expr) -> Expr:
         return then
     ctx = cond.ctx
     return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
+
+
+def ite_int(cond: Expr, then: Expr, other: Expr) -> Expr:
+    """``If(cond, then, other)`` for two integer terms, exactly as z3's ``If`` builds it (no
+    shortcut for identical branches)."""
+    ctx = cond.ctx
+    return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
+
+
+def ite_bool(cond: Expr, then: Expr, other: Expr) -> Expr:
+    """``If(cond, then, other)`` for two boolean terms, exactly as z3's ``If`` builds it."""
+    ctx = cond.ctx
+    return z3.BoolRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
 
 
 def ite_real(cond: Expr, then: Expr, other: Expr) -> Expr:
