@@ -385,9 +385,11 @@ def test_generate_refuses_to_rewrite_an_installed_suite(
     assert sorted(p.name for p in installed.iterdir()) == ["schema"]  # nothing written
 
 
-def test_generate_writes_into_the_checkout_it_runs_in() -> None:
-    from boodle.conformance.cli import _checkout_suite
-    from boodle.conformance.paths import suite_dir
+def test_generate_writes_into_the_checkout_it_runs_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the suite as a source checkout lays it out (CI installs boodle non-editable, so the
+    # imported package's own suite is package data: point it at this checkout's)
+    import boodle.conformance.cli as conformance_cli
 
     repo = Path(__file__).resolve().parent.parent
-    assert _checkout_suite() == suite_dir() == repo / "conformance"
+    monkeypatch.setattr(conformance_cli, "suite_dir", lambda: repo / "conformance")
+    assert conformance_cli._checkout_suite() == repo / "conformance"
