@@ -27,6 +27,7 @@ from ..dealing import deal_order
 from ..model import HoldingPhase, PokerPhase
 from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
 from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
+from .terms import ge, implies, ite_bool, le, lt, ne, not_
 
 __all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
 
@@ -193,16 +194,21 @@ def _sections(layout: Layout, s: SymState) -> list[Expr]:
 
 def _control(layout: Layout, s: SymState) -> list[Expr]:
     """The run's bookkeeping is in range and consistent with the step (spec §6)."""
-    n = layout.n
+    n, eq, num = layout.n, layout.eq, layout.num
+    over = eq(s.step, OVER)  # the terms of z3's Or, If, ==, >=, Implies …, in fewer calls
     terms = [
-        z3.Or(s.step == LEAD, s.step == FOLLOW, s.step == OVER),
-        z3.If(s.step == OVER, s.tomove == NONE, z3.And(s.tomove >= 0, s.tomove < n)),
-        z3.If(s.restart, z3.And(s.stopped >= 0, s.stopped < len(layout.suits), s.last >= 0,
-                                s.last < n), z3.And(s.stopped == NONE, s.last == NONE)),
-        z3.Implies(s.step != FOLLOW, s.cur == NONE),
-        z3.If(s.step == OVER, z3.And(s.winner >= NONE, s.winner < n), s.winner == NONE),
-        z3.And(s.passes >= 0, s.passes <= n), z3.Implies(s.step == LEAD, s.passes < n),
-        z3.Implies(s.step == FOLLOW, z3.And(s.passes == 0, z3.Not(s.flipped))),
+        any_of([eq(s.step, LEAD), eq(s.step, FOLLOW), over]),
+        ite_bool(over, eq(s.tomove, NONE), all_of([ge(s.tomove, num(0)),
+                                                   lt(s.tomove, num(n))])),
+        ite_bool(s.restart, all_of([ge(s.stopped, num(0)), lt(s.stopped, num(len(layout.suits))),
+                                    ge(s.last, num(0)), lt(s.last, num(n))]),
+                 all_of([eq(s.stopped, NONE), eq(s.last, NONE)])),
+        implies(ne(s.step, num(FOLLOW)), eq(s.cur, NONE)),
+        ite_bool(over, all_of([ge(s.winner, num(NONE)), lt(s.winner, num(n))]),
+                 eq(s.winner, NONE)),
+        all_of([ge(s.passes, num(0)), le(s.passes, num(n))]),
+        implies(eq(s.step, LEAD), lt(s.passes, num(n))),
+        implies(eq(s.step, FOLLOW), all_of([eq(s.passes, 0), not_(s.flipped)])),
     ]
     if not any(p.forfeit_boodles for p in layout.phase.penalties):
         terms += [z3.Not(f) for f in s.forfeit]  # nobody forfeits without the rule
@@ -223,8 +229,9 @@ def _follow(layout: Layout, s: SymState) -> list[Expr]:
     """During a run, ``cur`` is played and the seat to move holds its next card (spec §6.2)."""
     pairs = layout.successions
     holds = layout.eqs([s.loc[nxt] for _, nxt in pairs], s.tomove)
-    cases = [all_of([layout.eq(s.cur, i), _played(layout, s.loc[i]), h])
-             for (i, _), h in zip(pairs, holds, strict=True)]
+    at = layout.eq_codes(s.cur, [i for i, _ in pairs])
+    cases = [all_of([a, _played(layout, s.loc[i]), h])
+             for (i, _), a, h in zip(pairs, at, holds, strict=True)]
     return [z3.Implies(s.step == FOLLOW, any_of(cases))]
 
 

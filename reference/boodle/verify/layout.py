@@ -187,6 +187,21 @@ class Layout:
                 else x == code
         return atom
 
+    def eq_codes(self, x: Expr, codes: Sequence[int]) -> list[Expr]:
+        """``[self.eq(x, k) for k in codes]`` (the very same terms) for an integer term ``x``,
+        with ``x``'s key and sort found once."""
+        if not z3.is_int(x):
+            return [self.eq(x, k) for k in codes]
+        xid, table, ctx = x.get_id(), self._atoms, x.ctx
+        out = []
+        for k in codes:
+            atom = table.get((xid, k))
+            if atom is None:
+                atom = table[(xid, k)] = z3.BoolRef(
+                    z3.Z3_mk_eq(ctx.ref(), x.as_ast(), self.num(k).as_ast()), ctx)
+            out.append(atom)
+        return out
+
     def eqs(self, xs: Sequence[Expr], code: Expr | int,
             base: tuple[Sequence[Expr], Sequence[Expr]] | None = None) -> list[Expr]:
         """``[self.eq(x, code) for x in xs]`` (the very same terms), with ``code``'s key

@@ -15,8 +15,8 @@ import z3
 
 from .layout import Expr
 
-__all__ = ["INT0", "REAL0", "add", "eq_real", "gt", "is_real", "ite", "ite_bool", "ite_int",
-           "ite_real", "lt", "neg", "to_real"]
+__all__ = ["INT0", "REAL0", "add", "eq_real", "ge", "gt", "implies", "is_real", "ite", "ite_bool",
+           "ite_int", "ite_real", "le", "lt", "ne", "neg", "not_", "to_real"]
 
 INT0: Expr = z3.IntVal(0)
 """The integer numeral 0."""
@@ -97,3 +97,34 @@ def eq_real(var: Expr, x: Expr) -> Expr:
     """``var == x`` for a real ``var`` and an integer or real term ``x``."""
     ctx = var.ctx
     return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), var.as_ast(), to_real(x).as_ast()), ctx)
+
+
+def ge(x: Expr, y: Expr) -> Expr:
+    """``x >= y`` for two terms of one arithmetic sort."""
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_ge(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+
+
+def le(x: Expr, y: Expr) -> Expr:
+    """``x <= y`` for two terms of one arithmetic sort."""
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_le(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+
+
+def ne(x: Expr, y: Expr) -> Expr:
+    """``x != y`` for two terms of one sort (z3 writes it ``Distinct(x, y)``)."""
+    ctx = x.ctx
+    arr = (z3.Ast * 2)(x.as_ast(), y.as_ast())
+    return z3.BoolRef(z3.Z3_mk_distinct(ctx.ref(), 2, arr), ctx)
+
+
+def not_(x: Expr) -> Expr:
+    """``Not(x)`` for a boolean term."""
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_not(ctx.ref(), x.as_ast()), ctx)
+
+
+def implies(x: Expr, y: Expr) -> Expr:
+    """``Implies(x, y)`` for two boolean terms."""
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_implies(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
