@@ -233,7 +233,7 @@ def check_init(system: System, prover: Prover) -> list[Finding]:
     # first every conjunct in one query (one search instead of one each); if that fails,
     # each apart, so a counterexample names its conjunct as before
     t = time.perf_counter()
-    terms = [c.term(system.layout, s) for c in system.conjuncts]
+    terms = [z3.And(*system.pre_parts[c.name]) for c in system.conjuncts]  # c.term(…, s)
     result, _ = prover.query([init, z3.Not(all_of(terms))])
     spent = time.perf_counter() - t
     if result == z3.unsat:
@@ -242,10 +242,10 @@ def check_init(system: System, prover: Prover) -> list[Finding]:
             f.seconds += spent / len(system.conjuncts)
             f.queries += 1
         return list(found.values())
-    for c in system.conjuncts:
+    for c, term in zip(system.conjuncts, terms, strict=True):
         f = found.setdefault(c.prop, Finding(c.prop, "init"))
         t = time.perf_counter()
-        result, model = prover.query([init, z3.Not(c.term(system.layout, s))])
+        result, model = prover.query([init, z3.Not(term)])
         f.seconds += time.perf_counter() - t
         f.queries += 1
         _record(f, result, model, system, f"a start of play breaks '{c.name}'", conjunct=c.name)
