@@ -162,3 +162,60 @@ def test_a_chip_fault_is_found_when_the_card_moves_are_shared(monkeypatch) -> No
            if r.variant == mutant.name and r.method == "z3" and r.status == "counterexample"]
     assert [r.prop for r in bad] == ["chip conservation"]
     assert "breaks 'chips add up'" in bad[0].detail
+
+
+def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
+    """verify/terms.py and Layout.eq/eqs/eq_codes/num stand in for z3's If, ==, !=, <, >=,
+    Implies … on the hot paths; the proofs are the same only if the terms are the very same
+    (hash-consed: equal ids), ToReal included where an integer meets a real."""
+    from boodle.verify.layout import Layout
+    from boodle.verify.terms import (
+        INT0,
+        REAL0,
+        add,
+        eq_real,
+        ge,
+        gt,
+        implies,
+        is_real,
+        ite_bool,
+        ite_int,
+        le,
+        lt,
+        ne,
+        neg,
+        not_,
+        to_real,
+    )
+
+    x, y = z3.Ints("tx ty")
+    r, q = z3.Reals("tr tq")
+    b, c = z3.Bools("tb tc")
+    same = [
+        (ite_int(b, x, y), z3.If(b, x, y)),
+        (ite_int(b, x, x), z3.If(b, x, x)),  # no shortcut: z3's If keeps both branches
+        (ite_bool(b, c, z3.BoolVal(False)), z3.If(b, c, False)),
+        (eq_real(r, x + 1), r == x + 1),
+        (eq_real(r, q), r == q),
+        (to_real(x), z3.ToReal(x)),
+        (lt(to_real(x), r), x < r),
+        (gt(r, REAL0), r > 0),
+        (ge(x, INT0), x >= 0),
+        (le(x, y), x <= y),
+        (ne(x, y), x != y),
+        (not_(b), z3.Not(b)),
+        (implies(b, c), z3.Implies(b, c)),
+        (add(r, neg(q)), r + -q),
+    ]
+    for ours, theirs in same:
+        assert ours.get_id() == theirs.get_id(), (ours, theirs)
+    assert is_real(r) and not is_real(x)
+    layout = Layout(load("michigan"), 3)
+    assert layout.num(-1).get_id() == z3.IntVal(-1).get_id()
+    assert [a.get_id() for a in layout.eq_codes(x, [0, 5, -1])] == \
+        [(x == k).get_id() for k in (0, 5, -1)]
+    z = z3.Int("tz")
+    assert [a.get_id() for a in layout.eqs([x, y], z)] == [(v == z).get_id() for v in (x, y)]
+    base = ([x, y], layout.eqs([x, y], 2))
+    assert [a.get_id() for a in layout.eqs([x, q], 2, base)] == [(x == 2).get_id(),
+                                                                 (q == 2).get_id()]
