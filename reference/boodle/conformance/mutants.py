@@ -8,6 +8,7 @@ Each docstring names the spec rule the mutant breaks.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -31,15 +32,16 @@ def _stops(ruleset: Ruleset) -> StopsPhase:
     return next(p for p in ruleset.phases if isinstance(p, StopsPhase))
 
 
-class RulesetMutant(Engine):
-    """A mutant that plays a changed ruleset; subclasses define :meth:`change`."""
+class RulesetMutant(Engine, ABC):
+    """A mutant that plays a changed ruleset; subclasses define :meth:`change` (abstract:
+    a subclass without it cannot be built)."""
 
     def __init__(self) -> None:
         self._cache: dict[int, tuple[Ruleset, Ruleset]] = {}
 
+    @abstractmethod
     def change(self, ruleset: Ruleset) -> Ruleset:
         """The broken ruleset."""
-        raise NotImplementedError
 
     def ruleset(self, ruleset: Ruleset) -> Ruleset:
         key = id(ruleset)
