@@ -142,25 +142,26 @@ class System:
 
 
 class Prover:
-    """One incremental z3 solver holding the ghost axioms; each query is pushed and popped.
+    """Incremental z3 solvers holding the ghost axioms; each query is pushed and popped.
 
     A fresh solver per query costs more than most of our queries; pushing
     the query's own hypotheses keeps each one small.  The invariant's
     conjuncts at ``s``, which nearly every query assumes, are asserted once,
     each behind its own literal (``lit ⇒ conjunct``), and a query assumes the
-    literals it needs (:meth:`hyps`): z3 takes in their terms once per system,
-    not once per query, and a query's hypotheses stay exactly those it names.
+    literals it needs (:meth:`hyps`): z3 takes in their terms once, not once
+    per query, and a query's hypotheses stay exactly those it names.  There is
+    one solver per set of literals assumed (run conjuncts, chip conjuncts, the
+    whole invariant …): z3 decides every atom it holds (``smt.relevancy 0``),
+    so a solver that also held the conjuncts a query does not assume would
+    search them in vain.
     """
 
     def __init__(self, system: System):
         self.system = system
-        self.solver = z3.Solver()
-        self.solver.set("timeout", TIMEOUT_MS)
-        # every atom goes to the theories, not only those z3 judges relevant: the same
-        # answers (a search heuristic, not a bound), about 25% less solving time here
-        self.solver.set("smt.relevancy", 0)
-        self.solver.add(system.axioms)
+        self._solvers: dict[frozenset[int], z3.Solver] = {}
         self._lits: dict[str, Expr] = {}
+        self._parts: dict[int, Expr] = {}
+        """The conjunct each literal stands for, by the literal's id."""
         self.shapes: dict[tuple[int, ...], tuple[bool, Expr]] = {}
         """Answers of :func:`_shape_holds` by query (the query kept alive with it)."""
         self.vacuous: set[tuple[str, str]] = set()
@@ -169,6 +170,22 @@ class Prover:
         self.ranked: set[str] = set()
         """Actions whose ranking step :func:`check_consecution` proved with their run
         conjuncts (:func:`check_ranking` does not ask again)."""
+
+    def _solver(self, assume: list[Expr]) -> z3.Solver:
+        """The solver for queries that assume the literals ``assume``: the axioms and
+        the conjuncts of those literals (``lit ⇒ conjunct``), asserted once."""
+        key = frozenset(lit.get_id() for lit in assume)
+        solver = self._solvers.get(key)
+        if solver is None:
+            solver = self._solvers[key] = z3.Solver()
+            solver.set("timeout", TIMEOUT_MS)
+            # every atom goes to the theories, not only those z3 judges relevant: the same
+            # answers (a search heuristic, not a bound), about 25% less solving time here
+            solver.set("smt.relevancy", 0)
+            solver.add(self.system.axioms)
+            for lit in assume:
+                solver.add(z3.Implies(lit, self._parts[lit.get_id()]))
+        return solver
 
     def hyps(self, names: Iterable[str] | None = None) -> list[Expr]:
         """The literals standing for the conjuncts ``names`` at ``s`` (default: all)."""
@@ -180,7 +197,7 @@ class Prover:
             lit = self._lits.get(c.name)
             if lit is None:
                 lit = self._lits[c.name] = z3.Bool(f"inv[{c.name}]")
-                self.solver.add(z3.Implies(lit, all_of(system.pre_parts[c.name])))
+                self._parts[lit.get_id()] = all_of(system.pre_parts[c.name])
             out.append(lit)
         return out
 
@@ -188,13 +205,15 @@ class Prover:
               ) -> tuple[Any, z3.ModelRef | None]:
         """Check ``terms`` (with the axioms) assuming the literals ``assume``:
         ``(sat|unsat|unknown, model if sat)``."""
-        self.solver.push()
+        assume = list(assume)
+        solver = self._solver(assume)
+        solver.push()
         try:
-            self.solver.add(*terms)
-            result = self.solver.check(*assume)
-            return result, self.solver.model() if result == z3.sat else None
+            solver.add(*terms)
+            result = solver.check(*assume)
+            return result, solver.model() if result == z3.sat else None
         finally:
-            self.solver.pop()
+            solver.pop()
 
 
 def _parts(system: System, name: str, s: SymState) -> list[Expr]:
@@ -273,9 +292,10 @@ def check_consecution(system: System, prover: Prover, chips: bool | None = None
             done = (a.name, key) in prover.vacuous or _vacuous(
                 system, prover, members, a, [guard, *defs], hyps) or (
                 key == CHIPS and _one_by_one(system, prover, members, a, guard, hyps))
-            goal = [] if done else [p for c in members for p in _changed(system, c, a.post)]
+            goals = {} if done else {c.name: _changed(system, c, a.post) for c in members}
+            goal = [p for parts in goals.values() for p in parts]
             if key == RUN and goal and not any(c.heavy for c in members) \
-                    and _run_and_rank(system, prover, a, goal, hyps, groups):
+                    and _run_and_rank(system, prover, a, goals, hyps, groups):
                 result = z3.unsat
             else:
                 result, _ = prover.query([guard, *defs, z3.Not(all_of(goal))], hyps) \
@@ -287,21 +307,29 @@ def check_consecution(system: System, prover: Prover, chips: bool | None = None
     return list(found.values())
 
 
-def _run_and_rank(system: System, prover: Prover, a: Action, goal: list[Expr],
+def _run_and_rank(system: System, prover: Prover, a: Action, goals: dict[str, list[Expr]],
                   hyps: list[Expr], groups: dict[str, list[Conjunct]]) -> bool:
-    """Whether ``a`` preserves the run conjuncts (the parts ``goal`` it changes), lowers
-    the ranking function and leaves every ``only_when`` group of ``groups`` trivially true
-    (:func:`_vacuous`), proved in one query (one search where several cost more); on
-    success ``a`` joins :attr:`Prover.ranked` and ``(a, group)`` :attr:`Prover.vacuous`.
-    The query assumes the core of ``a``'s guard (which its guard implies), its flags and
-    the run group's conjuncts: no more than any query it stands for assumes in full
-    (:func:`_full_query`, :func:`check_ranking`), so "unsat" proves them all.  On "sat" they
-    are asked apart, as before."""
+    """Whether ``a`` preserves the run conjuncts (``goals``: the parts it changes, by
+    conjunct), lowers the ranking function and leaves every ``only_when`` group of
+    ``groups`` trivially true (:func:`_vacuous`), proved in one query (one search where
+    several cost more) and one more per ``alone`` conjunct (assuming only that conjunct);
+    on success ``a`` joins :attr:`Prover.ranked` and ``(a, group)`` :attr:`Prover.vacuous`.
+    The queries assume the core of ``a``'s guard (which its guard implies), its flags and
+    (some of) the run group's conjuncts: no more than any query they stand for assumes in
+    full (:func:`_full_query`, :func:`check_ranking`), so "unsat" proves them all.  On
+    "sat" they are asked apart, as before."""
+    alone = {c.name for c in system.conjuncts if c.alone and goals.get(c.name)}
+    for name in alone:
+        result, _ = prover.query([a.core, *a.flags, z3.Not(all_of(goals[name]))],
+                                 prover.hyps({name}))
+        if result != z3.unsat:
+            return False
     whens = {key: any_of([c.only_when(system.layout, a.post) for c in members
                           if c.only_when is not None])
              for key, members in groups.items()
              if key != CHIPS and all(c.only_when is not None for c in members)}
     rank = _lex_less(system.layout, a, system.state)
+    goal = [p for name, parts in goals.items() if name not in alone for p in parts]
     result, _ = prover.query([a.core, *a.flags, z3.Not(all_of(
         [*goal, rank, *[z3.Not(w) for w in whens.values()]]))], hyps)
     if result != z3.unsat:
