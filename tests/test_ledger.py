@@ -95,3 +95,64 @@ def test_transfer_all_refuses_what_transfer_refuses_with_the_same_words() -> Non
         board().transfer_all([(seat(0), seat(1), -1, "x")])
     with pytest.raises(LedgerError, match="to itself"):
         board().transfer_all([(seat(1), seat(1), 1, "x")])
+
+
+def test_transfers_agree_with_balances_kept_by_hand() -> None:
+    # an independent model: a dict of balances, moved by +/- amount, sections never below 0
+    import random
+
+    rng = random.Random(11)
+    names = ("A♥", "K♣", "kitty")
+    accounts = [seat(0), seat(1), seat(2), *(section(n) for n in names)]
+    for _ in range(300):
+        ledger = Ledger.open(3, names, 5)
+        model: dict[object, Fraction] = {a: Fraction(5 if a in accounts[:3] else 0)
+                                         for a in accounts}
+        for _ in range(rng.randint(1, 8)):
+            src, dst = rng.sample(accounts, 2)
+            amount = rng.choice([0, 1, 3, Fraction(1, 3), Fraction(6, 3)])
+            if src.__class__.__name__ == "SectionAccount" and model[src] < amount:
+                with pytest.raises(LedgerError, match="cannot pay"):
+                    ledger.transfer(src, dst, amount, "x")
+                break
+            ledger, t = ledger.transfer(src, dst, amount, "x")
+            model[src] -= amount
+            model[dst] += amount
+            assert t.amount == amount and type(t.amount) is (int if amount == int(amount)
+                                                                 else Fraction)
+        assert ledger.seats == tuple(model[a] for a in accounts[:3])
+        assert ledger.sections == tuple((n, model[section(n)]) for n in names)
+        assert all(type(v) is int for v in ledger.seats if v == int(v))
+        assert [ledger.section(n) for n in names] == [model[section(n)] for n in names]
+
+
+def test_a_ledger_with_a_section_name_twice_moves_every_section_of_the_name() -> None:
+    # built by hand (Ledger.open refuses it): the balance is the first of the name's
+    twice = Ledger((3, 0), (("kitty", 2), ("pot", 0), ("kitty", 5)))
+    assert twice.section("kitty") == 2
+    one, t = twice.transfer(seat(0), section("kitty"), 1, "ante")
+    assert one == Ledger((2, 0), (("kitty", 3), ("pot", 0), ("kitty", 6)))
+    assert t == Transfer(seat(0), section("kitty"), 1, "ante")
+    both, done = twice.transfer_all([(seat(0), section("kitty"), 1, "ante"),
+                                     (section("kitty"), seat(1), 3, "claim")])
+    assert both == Ledger((2, 3), (("kitty", 0), ("pot", 0), ("kitty", 3)))
+    assert [d.amount for d in done] == [1, 3]
+    with pytest.raises(LedgerError, match="section kitty holds 2, cannot pay 3"):
+        twice.transfer(section("kitty"), seat(1), 3, "claim")
+
+
+def test_the_section_index_kept_with_a_ledger_is_not_part_of_it() -> None:
+    fresh = board()
+    moved, _ = fresh.transfer(seat(0), section("kitty"), 1, "ante")
+    back, _ = moved.transfer(section("kitty"), seat(0), 1, "claim")
+    assert back == fresh and hash(back) == hash(fresh) and repr(back) == repr(fresh)
+    assert board().section("kitty") == 0  # a ledger without the index yet
+    with pytest.raises(LedgerError, match="no section pot on the board"):
+        moved.section("pot")
+
+
+def test_accounts_are_handed_out_again_and_equal_to_new_ones() -> None:
+    from boodle.ledger import SeatAccount, SectionAccount
+
+    assert seat(2) == SeatAccount(2) and seat(2) is seat(2)
+    assert section("kitty") == SectionAccount("kitty") and section("kitty") is section("kitty")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import ClassVar
 
 from .model import Chips
@@ -59,13 +60,19 @@ Account = SeatAccount | SectionAccount
 """Where chips can be: a seat or a board section."""
 
 
+@lru_cache(maxsize=1024)
 def seat(n: int) -> SeatAccount:
-    """The account of seat ``n``."""
+    """The account of seat ``n``.
+
+    Accounts are immutable, so the same object is handed out again for the
+    same seat (the engine names accounts at every payment).
+    """
     return SeatAccount(n)
 
 
+@lru_cache(maxsize=1024)
 def section(name: str) -> SectionAccount:
-    """The account of the section called ``name``."""
+    """The account of the section called ``name`` (the same object for the same name)."""
     return SectionAccount(name)
 
 
@@ -152,8 +159,12 @@ class Ledger:
         return self.balance(SeatAccount(n))
 
     def section(self, name: str) -> Chips:
-        """The balance of section ``name``."""
-        return self.balance(SectionAccount(name))
+        """The balance of section ``name``; raises :class:`LedgerError` if there is none."""
+        where = self._where()
+        i = None if where is None else where.get(name)
+        if i is None:
+            return self.balance(SectionAccount(name))
+        return self.sections[i][1]
 
     def balance(self, account: Account) -> Chips:
         """The balance of ``account``; raises :class:`LedgerError` if there is no such account."""
@@ -168,7 +179,24 @@ class Ledger:
 
     def total(self) -> Chips:
         """All chips: every seat plus every section (invariant under :meth:`transfer`)."""
-        return normalize(sum(self.seats) + sum(a for _, a in self.sections))
+        return normalize(sum(self.seats) + sum([a for _, a in self.sections]))
+
+    def _where(self) -> dict[str, int] | None:
+        """Each section's position in :attr:`sections` by name; ``None`` if a name is there
+        twice (only a ledger built by hand can have that).
+
+        Computed once and kept in the instance dictionary (as ``_by_name``), outside the fields
+        (equality, hashing and ``repr`` do not see it); the ledgers made by
+        :meth:`transfer` and :meth:`transfer_all` have the same names in the
+        same order and are handed the same map.
+        """
+        memo = self.__dict__
+        try:
+            return memo["_by_name"]  # type: ignore[no-any-return]
+        except KeyError:
+            where = {name: i for i, (name, _) in enumerate(self.sections)}
+            found = memo["_by_name"] = where if len(where) == len(self.sections) else None
+            return found
 
     def transfer(
         self, src: Account, dst: Account, amount: Chips, reason: str
@@ -179,6 +207,17 @@ class Ledger:
         ``src`` is ``dst``, if an account does not exist, or if ``src`` is a
         section holding less than ``amount``.
         """
+        where = self._where()
+        if where is None:  # a name twice: every section of the name moves
+            return self._transfer_by_name(src, dst, amount, reason)
+        ledger, (record,) = self._moved([(src, dst, amount, reason)], where)
+        return ledger, record
+
+    def _transfer_by_name(
+        self, src: Account, dst: Account, amount: Chips, reason: str
+    ) -> tuple[Ledger, Transfer]:
+        """:meth:`transfer` on a ledger whose sections may repeat a name: the balance is the
+        first section's of the name, and every section of the name moves."""
         amount = normalize(amount)
         if amount < 0:
             raise LedgerError(f"cannot transfer a negative amount ({amount}) for {reason}")
@@ -198,13 +237,8 @@ class Ledger:
             else:
                 sections = tuple([(name, normalize(a + delta) if name == account.name else a)
                                   for name, a in sections])
-        # built without __init__ (a frozen dataclass's sets each field through object.__setattr__)
-        ledger = object.__new__(Ledger)
-        ledger.__dict__.update(seats=self.seats if seats is None else tuple(seats),
-                               sections=sections)
-        record = object.__new__(Transfer)
-        record.__dict__.update(src=src, dst=dst, amount=amount, reason=reason)
-        return ledger, record
+        return (Ledger(self.seats if seats is None else tuple(seats), sections),
+                Transfer(src, dst, amount, reason))
 
     def transfer_all(
         self, moves: list[tuple[Account, Account, Chips, str]]
@@ -213,43 +247,73 @@ class Ledger:
         the last ledger and every record, exactly as one :meth:`transfer` after another
         (same checks on the running balances, same errors), built in one pass.
         """
-        seats, sections = list(self.seats), list(self.sections)
-        where = {name: i for i, (name, _) in enumerate(sections)}
-        if len(where) != len(sections):  # a name twice: one transfer after another
+        where = self._where()
+        if where is None:  # a name twice: one transfer after another
             ledger, done = self, []
             for move in moves:
-                ledger, t = ledger.transfer(*move)
+                ledger, t = ledger._transfer_by_name(*move)
                 done.append(t)
             return ledger, done
+        return self._moved(moves, where)
+
+    def _moved(
+        self, moves: list[tuple[Account, Account, Chips, str]], where: dict[str, int]
+    ) -> tuple[Ledger, list[Transfer]]:
+        """:meth:`transfer_all` for a ledger whose section names are unique (``where``: each
+        section's position by name): the checks of :meth:`transfer` in its order, on the
+        running balances, and one new ledger at the end."""
+        seats, sections = list(self.seats), list(self.sections)
+        n = len(seats)
         done = []
         for src, dst, amount, reason in moves:
-            amount = normalize(amount)
+            if type(amount) is not int:
+                amount = normalize(amount)
             if amount < 0:
                 raise LedgerError(f"cannot transfer a negative amount ({amount}) for {reason}")
             if type(src) is type(dst) and src == dst:
                 raise LedgerError(f"cannot transfer from {src} to itself for {reason}")
-            for account in (src, dst):  # both exist (the messages of balance)
-                if isinstance(account, SeatAccount):
-                    if not 0 <= account.seat < len(seats):
-                        raise LedgerError(f"no {account} in a ledger of {len(seats)} seats")
-                elif account.name not in where:
-                    raise LedgerError(f"no {account} on the board {self.section_names()}")
-            if isinstance(src, SectionAccount):
-                have = sections[where[src.name]][1]
+            a, b = self._slot(src, n, where), self._slot(dst, n, where)
+            if a < 0:  # a section pays: never more than it holds
+                name, have = sections[~a]
                 if have < amount:
                     raise LedgerError(f"{src} holds {have}, cannot pay {amount} for {reason}")
-            for account, delta in ((src, -amount), (dst, amount)):
-                if isinstance(account, SeatAccount):
-                    seats[account.seat] = normalize(seats[account.seat] + delta)
-                else:
-                    i = where[account.name]
-                    sections[i] = (account.name, normalize(sections[i][1] + delta))
+                left = have - amount
+                sections[~a] = (name, left if type(left) is int else normalize(left))
+            else:
+                left = seats[a] - amount
+                seats[a] = left if type(left) is int else normalize(left)
+            if b < 0:
+                name, have = sections[~b]
+                got = have + amount
+                sections[~b] = (name, got if type(got) is int else normalize(got))
+            else:
+                got = seats[b] + amount
+                seats[b] = got if type(got) is int else normalize(got)
+            # built without __init__ (a frozen dataclass's sets each field through
+            # object.__setattr__)
             record = object.__new__(Transfer)
-            record.__dict__.update(src=src, dst=dst, amount=amount, reason=reason)
+            fields = record.__dict__
+            fields["src"], fields["dst"], fields["amount"], fields["reason"] = (
+                src, dst, amount, reason)
             done.append(record)
         ledger = object.__new__(Ledger)
-        ledger.__dict__.update(seats=tuple(seats), sections=tuple(sections))
+        fields = ledger.__dict__
+        fields["seats"], fields["sections"], fields["_by_name"] = (
+            tuple(seats), tuple(sections), where)
         return ledger, done
+
+    def _slot(self, account: Account, seats: int, where: dict[str, int]) -> int:
+        """Where ``account``'s balance is in :meth:`_moved`'s pass: its seat number, or ``~i``
+        for the ``i``-th section.  Raises :class:`LedgerError` (:meth:`balance`'s words) if
+        there is no such account."""
+        if isinstance(account, SeatAccount):
+            if 0 <= account.seat < seats:
+                return account.seat
+            raise LedgerError(f"no {account} in a ledger of {seats} seats")
+        i = where.get(account.name)
+        if i is None:
+            raise LedgerError(f"no {account} on the board {self.section_names()}")
+        return ~i
 
     def to_json(self) -> dict[str, object]:
         """``{"seats": [...], "sections": {name: amount}}`` with exact amounts."""
