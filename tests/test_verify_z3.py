@@ -140,6 +140,31 @@ def test_rulesets_whose_cards_move_alike_share_all_but_the_chip_proofs() -> None
     assert len(z3_results) == 3 * 5 and all(r.status == "proven" for r in z3_results)
 
 
+def test_ranks_are_shared_by_position_not_by_name() -> None:
+    # Newmarket (ace low: A 2 … K) and michigan-classic (ace high: 2 … K A) differ in
+    # their cards' names only as the model sees them: 4 suits of 13 ranks, the same lead,
+    # restart and all-pass rules.  A rule naming a card is compared by the card's position,
+    # so "the holder of 2♣ leads 2♣" is a different rule in the two decks (2♣ is the lowest
+    # club ace high, the second ace low).
+    from dataclasses import replace
+
+    from boodle.cards import Card
+    from boodle.model import LeadRule
+    from boodle.verify.run import Subject, _dynamics_key
+
+    classic, newmarket = load("michigan-classic"), load("newmarket")
+    assert classic.deck.ranks != newmarket.deck.ranks
+    assert _dynamics_key(Subject("a", classic), 4) == _dynamics_key(Subject("b", newmarket), 4)
+
+    def named(rs):  # type: ignore[no-untyped-def]
+        rule = LeadRule("holder", "card", card=Card("2", "♣"))
+        return replace(rs, phases=tuple(replace(p, first_lead=rule) if hasattr(p, "first_lead")
+                                        else p for p in rs.phases))
+
+    assert _dynamics_key(Subject("a", named(classic)), 4) \
+        != _dynamics_key(Subject("b", named(newmarket)), 4)
+
+
 def test_a_chip_fault_is_found_when_the_card_moves_are_shared(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # The fault only drops the debit of going-out payments: the cards move as in Michigan.
     # Even with the card-dynamics proofs taken from Michigan's (the key is made to ignore

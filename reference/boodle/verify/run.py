@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from ..model import Ruleset, StopsPhase
+from ..cards import Card
+from ..model import Deck, LeadRule, Ruleset, StopsPhase
 from ..support import pending_features
 from .bmc import BmcResult, bmc
 from .cex import model_state_json, model_state_lines, model_steps_lines
@@ -157,14 +158,41 @@ def _dynamics_key(subject: Subject, n: int) -> tuple[Any, ...]:
     going out ends the deal, which penalties fine a lead and forfeit boodles
     (not their amounts), the trump rule (the ghosts' ranges), the player
     count and the mutation.  Boards, antes, payments and bonuses are left out.
+
+    Ranks enter by position in the deck's rank order, not by name
+    (:func:`_deck_shape`): the model numbers cards by suit and rank position,
+    and no check reads a rank's name, so an ace-low deck and an ace-high one
+    give the very same checks (Newmarket and Michigan).
     """
     rs = subject.ruleset
+    deck = rs.deck
     stops = [p for p in rs.phases if isinstance(p, StopsPhase)]
-    moves = tuple((p.first_lead, p.restart, p.fallback.kind, p.fallback.rule, p.follow,
+    moves = tuple((_rule_shape(p.first_lead, deck), _rule_shape(p.restart, deck),
+                   p.fallback.kind, _rule_shape(p.fallback.rule, deck), p.follow,
                    p.stop_at_top, p.all_pass, p.going_out.ends_deal,
                    tuple((pen.fault, pen.forfeit_boodles) for pen in p.penalties))
                   for p in stops)
-    return (rs.deck, moves, rs.deal.trumps, n, subject.mutation)
+    return (_deck_shape(deck), moves, rs.deal.trumps, n, subject.mutation)
+
+
+def _card_shape(deck: Deck, card: Card | None) -> tuple[str, int] | None:
+    """A card as (suit, position of its rank in the deck's rank order)."""
+    return None if card is None else (card.suit, deck.rank_index(card))
+
+
+def _deck_shape(deck: Deck) -> tuple[Any, ...]:
+    """The deck as the model sees it: the suits in order, how many ranks, the cards removed
+    (by :func:`_card_shape`)."""
+    return (deck.suits, len(deck.ranks),
+            frozenset(_card_shape(deck, c) for c in deck.removed))
+
+
+def _rule_shape(rule: LeadRule | None, deck: Deck) -> tuple[Any, ...] | None:
+    """A lead rule's fields (but its source span), its card as :func:`_card_shape` gives it."""
+    if rule is None:
+        return None
+    return tuple(_card_shape(deck, rule.card) if f.name == "card" else getattr(rule, f.name)
+                 for f in fields(rule) if f.name != "span")
 
 
 @dataclass
