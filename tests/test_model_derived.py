@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from boodle.cards import parse_card
 from boodle.model import Deck, derived
 from boodle.stages import plan
@@ -27,6 +29,20 @@ def test_a_changed_deck_is_a_new_object_with_its_own_cards() -> None:
     smaller = dataclasses.replace(deck, removed=frozenset({parse_card("AC")}))
     assert [str(c) for c in smaller.cards()] == ["K♣"]
     assert [str(c) for c in deck.cards()] == ["K♣", "A♣"]
+
+
+def test_rank_positions_and_next_cards_follow_the_rank_order() -> None:
+    # ace low, K♦ removed: worked out by hand from the order A 2 3 … Q K
+    deck = Deck(("♣", "♦"), ("A", "2", "3", "Q", "K"), frozenset({parse_card("KD")}))
+    assert [deck.rank_index(parse_card(t)) for t in ("AC", "2D", "QC", "KD")] == [0, 1, 3, 4]
+    assert str(deck.next_card(parse_card("AC"))) == "2♣"
+    assert str(deck.next_card(parse_card("QD"))) == "K♦"  # removed, still the next card
+    assert deck.next_card(parse_card("KC")) is None  # the top rank
+    assert str(deck.next_card(parse_card("2H"))) == "3♥"  # a suit outside the deck
+    assert deck.next_card(parse_card("KH")) is None
+    with pytest.raises(ValueError):
+        deck.rank_index(parse_card("5C"))  # a rank outside the order has no position
+    assert deck == Deck(("♣", "♦"), ("A", "2", "3", "Q", "K"), frozenset({parse_card("KD")}))
 
 
 def test_derived_computes_once_per_key() -> None:

@@ -19,7 +19,7 @@ from .ledger import seat, section
 from .model import Ruleset, derived
 from .state import DealState
 
-__all__ = ["claims_of", "pay_holders", "take"]
+__all__ = ["claims_of", "pay_holders", "take", "take_all"]
 
 
 def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple[str, ...]:
@@ -31,18 +31,35 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
     suit), in any order (Pope Joan's Intrigue: the knave always comes before
     the queen in a run); a ``same suit`` set when one player has played all
     its ranks in one suit.  Valid before or after ``card`` is played.
+
+    Only the sections ``card`` pays or belongs to are looked at
+    (:func:`_sections_of`); most cards have none.
     """
     def mine(c: Card) -> bool:
         place = state.place(c)
         return c == card or (place is not None and place.kind == "played" and place.seat == who)
 
-    def completes(boodle: bool, cards: tuple[Card, ...] | None, ranks: tuple[str, ...]) -> bool:
-        if cards is None:  # a same-suit set: all its ranks in the card's suit
-            return card.rank in ranks and all(mine(Card(r, card.suit)) for r in ranks)
-        return card in cards and (boodle or all(mine(c) for c in cards))
+    return tuple(name for name, boodle, cards in _sections_of(ruleset, state.trump, card)
+                 if boodle or all(mine(c) for c in cards))
 
-    return tuple(name for name, boodle, cards, ranks in _claimable(ruleset, state.trump)
-                 if completes(boodle, cards, ranks))
+
+def _sections_of(ruleset: Ruleset, trump: str | None, card: Card
+                 ) -> tuple[tuple[str, bool, tuple[Card, ...]], ...]:
+    """The boodle and set sections that playing ``card`` can claim with ``trump`` as trumps,
+    in board order, as (name, is a boodle, every card the set needs): the sections of
+    :func:`_claimable` that ``card`` pays or belongs to (a same-suit set: its ranks in
+    ``card``'s suit, when ``card``'s rank is one of them).  Worked out once per ruleset,
+    trump suit and card."""
+    table: dict[tuple[str | None, Card], tuple[tuple[str, bool, tuple[Card, ...]], ...]] = (
+        derived(ruleset, "_sections_of", dict))
+    found = table.get((trump, card))
+    if found is None:
+        found = table[trump, card] = tuple(
+            (name, boodle, cards if cards is not None
+             else tuple(Card(r, card.suit) for r in ranks))
+            for name, boodle, cards, ranks in _claimable(ruleset, trump)
+            if (card.rank in ranks if cards is None else card in cards))
+    return found
 
 
 _Claimable = tuple[tuple[str, bool, tuple[Card, ...] | None, tuple[str, ...]], ...]
@@ -66,6 +83,23 @@ def take(state: DealState, who: int, name: str, events: list[Event]) -> DealStat
     """``who`` takes the whole of section ``name`` (a Claim, amount 0 if it is empty)."""
     state, t = state.pay(section(name), seat(who), state.ledger.section(name), "claim")
     events.append(Claim(who, name, t))
+    return state
+
+
+def take_all(state: DealState, who: int, names: list[str] | tuple[str, ...],
+             events: list[Event]) -> DealState:
+    """:func:`take` each section of ``names`` in order: the same state and events as one
+    :func:`take` after another, paid in one step (a name twice: one after another)."""
+    if not names:
+        return state
+    if len(set(names)) != len(names):  # the second take of a name finds it empty
+        for name in names:
+            state = take(state, who, name, events)
+        return state
+    ledger = state.ledger
+    state, done = state.pay_all([(section(name), seat(who), ledger.section(name), "claim")
+                                 for name in names])
+    events.extend(Claim(who, name, t) for name, t in zip(names, done, strict=True))
     return state
 
 

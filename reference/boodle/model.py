@@ -90,17 +90,43 @@ class Deck:
         ))
 
     def rank_index(self, card: Card) -> int:
-        """Position of the card's rank in the rank order (0 = lowest)."""
-        return self.ranks.index(card.rank)
+        """Position of the card's rank in the rank order (0 = lowest).
+
+        Raises ``ValueError`` for a rank not in the order.  Read from a table
+        of the ranks made once per deck (the first position of a rank).
+        """
+        positions: dict[str, int] = derived(self, "_rank_table", self._rank_positions)
+        try:
+            return positions[card.rank]
+        except KeyError:
+            return self.ranks.index(card.rank)  # raises the ValueError
+
+    def _rank_positions(self) -> dict[str, int]:
+        positions: dict[str, int] = {}
+        for i, rank in enumerate(self.ranks):
+            positions.setdefault(rank, i)
+        return positions
 
     def next_card(self, card: Card) -> Card | None:
         """The next higher card of the same suit, or ``None`` above the top rank.
 
         A removed card is still returned: it is "held by nobody", which stops
-        a run like a widow card does (spec §6.3).
+        a run like a widow card does (spec §6.3).  Read from a table of every
+        card of the deck's suits and ranks (removed ones included) made once
+        per deck; another card is worked out from the rank order.
         """
+        following: dict[Card, Card | None] = derived(self, "_next_table", self._following)
+        try:
+            return following[card]
+        except KeyError:
+            return self._next_of(card)
+
+    def _next_of(self, card: Card) -> Card | None:
         i = self.rank_index(card)
         return Card(self.ranks[i + 1], card.suit) if i + 1 < len(self.ranks) else None
+
+    def _following(self) -> dict[Card, Card | None]:
+        return {c: self._next_of(c) for c in (Card(r, s) for s in self.suits for r in self.ranks)}
 
     @property
     def top_rank(self) -> str:

@@ -9,7 +9,7 @@ ends the deal (001 §06).  Sources: 001 §03-§07; spec §6.1-§6.8 and §7.
 from __future__ import annotations
 
 from .cards import Card
-from .claims import claims_of, pay_holders, take
+from .claims import claims_of, pay_holders, take_all
 from .events import (
     CarryOver,
     DealEnd,
@@ -53,9 +53,10 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     if phase.claims == "on holding":
         names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set"))
         state = pay_holders(ruleset, state, names, "share", events)
-    state = state.evolve(step="lead", restart=False, current=None, stopped=None,
-                         last_player=None, passes=0, flipped=False)
-    return state.evolve(to_move=leader(ruleset, state, phase.first_lead, None)), events
+    # the leader depends on none of the fields reset here (the dealer, the seats, the cards)
+    return state.evolve(step="lead", restart=False, current=None, stopped=None,
+                        last_player=None, passes=0, flipped=False,
+                        to_move=leader(ruleset, state, phase.first_lead, None)), events
 
 
 def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
@@ -191,8 +192,9 @@ def _after_play(
 ) -> Result:
     """After ``who`` played ``card``: claims, then going out, a stop, or the next follow."""
     if phase.claims == "on play" and who not in state.forfeited:
-        for name in claims_of(ruleset, state, who, card):
-            state = take(state, who, name, events)
+        claimed = claims_of(ruleset, state, who, card)
+        if claimed:
+            state = take_all(state, who, claimed, events)
     if state.held[who] == 0:
         return _go_out(ruleset, phase, state, who, events)
     nxt = ruleset.deck.next_card(card)
@@ -247,8 +249,7 @@ def _go_out(
         takes.append(kitty.name)
     if out.to == "kitty" and kitty is not None:
         state = _payments(phase, state, who, section(kitty.name), events)
-    for name in takes:
-        state = take(state, who, name, events)
+    state = take_all(state, who, takes, events)
     if out.to == "winner":
         state = _payments(phase, state, who, seat(who), events)
     return end_deal(state, who, events)

@@ -1,0 +1,100 @@
+"""The engine's fast paths give what the rules give, on the states of random deals of every
+built-in variant: claims by play (spec §6.6) looked up by card, and the sections a winner
+takes (spec §7) paid in one step."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from boodle.cards import Card
+from boodle.claims import claims_of, take, take_all
+from boodle.engine import apply, is_terminal, legal_moves, start_deal
+from boodle.events import Event
+from boodle.holding import paying_cards
+from boodle.ledger import Ledger
+from boodle.model import Ruleset
+from boodle.second_pack import draw_boodles
+from boodle.state import DealState, LeadMove, PlayMove
+from boodle.variants import builtin_names, load
+
+
+def random_states(ruleset: Ruleset, seed: int) -> Iterator[tuple[Ruleset, DealState]]:
+    """Every state of one random deal of ``ruleset`` (random legal moves), seat 0 dealing,
+    with the ruleset played (drawn boodles bound)."""
+    rng = random.Random(seed)
+    ruleset, _ = draw_boodles(ruleset, rng)  # cards drawn per session bound (spec §3)
+    players = rng.randint(ruleset.players.low, min(ruleset.players.high, 5))
+    deck = list(ruleset.deck.cards())
+    rng.shuffle(deck)
+    ledger = Ledger.open(players, tuple(s.name for s in ruleset.board), 50)
+    state, _ = start_deal(ruleset, players, 0, ledger, deck_order=deck)
+    yield ruleset, state
+    while not is_terminal(state):
+        state, _ = apply(ruleset, state, rng.choice(legal_moves(ruleset, state)))
+        yield ruleset, state
+
+
+def claims_by_the_rules(ruleset: Ruleset, state: DealState, who: int, card: Card
+                        ) -> tuple[str, ...]:
+    """Spec §6.6 read section by section in board order: a boodle whose paying card is
+    ``card``; a set one of whose cards is ``card`` (a same-suit set: its ranks in ``card``'s
+    suit) and whose other cards ``who`` has played."""
+    def played_by_who(c: Card) -> bool:
+        place = state.place(c)
+        return place is not None and place.kind == "played" and place.seat == who
+
+    claimed = []
+    for s in ruleset.board:
+        if s.kind not in ("boodle", "set"):
+            continue
+        paying = paying_cards(s, state.trump)
+        if paying is None:
+            needed = [Card(r, card.suit) for r in s.ranks] if card.rank in s.ranks else []
+        else:
+            needed = list(paying) if card in paying else []
+        if needed and (s.kind == "boodle"
+                       or all(c == card or played_by_who(c) for c in needed)):
+            claimed.append(s.name)
+    return tuple(claimed)
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_claims_of_a_card_are_the_rules_claims(name: str) -> None:
+    checked = 0
+    for seed in range(4):
+        for ruleset, state in random_states(load(name), seed):
+            if state.to_move is None:
+                continue
+            moves = legal_moves(ruleset, state)
+            played = [m.card for m in moves if isinstance(m, LeadMove | PlayMove)]
+            # the cards about to be played, and every card of the deck by every seat
+            for who, card in [*((state.to_move, c) for c in played),
+                              *((s, c) for s in range(state.players) for c in state.cards)]:
+                assert (claims_of(ruleset, state, who, card)
+                        == claims_by_the_rules(ruleset, state, who, card)), (who, card)
+                checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("name", ["michigan", "tripoli", "rummoli", "pope-joan"])
+def test_take_all_is_one_take_after_another(name: str) -> None:
+    rng = random.Random(5)
+    names = [s.name for s in load(name).board]
+    for seed in range(3):
+        for _, state in random_states(load(name), seed):
+            if state.to_move is None:
+                continue
+            who = state.to_move
+            chosen = rng.sample(names, rng.randint(0, len(names)))
+            for wanted in (chosen, chosen + chosen[:1], []):
+                slow_events: list[Event] = []
+                slow = state
+                for section_name in wanted:
+                    slow = take(slow, who, section_name, slow_events)
+                fast_events: list[Event] = []
+                fast = take_all(state, who, wanted, fast_events)
+                assert fast == slow and fast.since_ante == slow.since_ante
+                assert fast_events == slow_events
