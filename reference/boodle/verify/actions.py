@@ -31,16 +31,21 @@ from .mutation import Mutation
 from .terms import (
     INT0,
     REAL0,
+    TRUE,
     add,
+    eq,
     eq_real,
     gt,
     is_real,
     ite,
+    ite_arith,
     ite_bool,
     ite_int,
     ite_real,
     lt,
     neg,
+    not_,
+    sub,
     to_real,
 )
 
@@ -106,7 +111,10 @@ class ChipTerms:
         if self.capped and src[0] == "seat":
             have = self.balance(src)
             amount = z3.If(have > 0, z3.If(amount < have, amount, have), 0)
-        a = self.amount(z3.If(when, amount, 0), reason, "section" in (src[0], dst[0]))
+        # z3's If(when, amount, 0): the amounts moved here are real terms
+        cond = TRUE if when is True else when
+        zero = REAL0 if is_real(amount) else INT0
+        a = self.amount(ite_arith(cond, amount, zero), reason, "section" in (src[0], dst[0]))
         if not self.mutation.drops_debit(reason):
             self._add(src, -a)
         self._add(dst, a)
@@ -270,19 +278,19 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
             if not z3.is_false(when):
                 chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
                            z3.And(when, z3.Not(barred)))
-    out = _flag(chips, "out", z3.Not(_holds_another(layout, s, who, i)))
+    out = _flag(chips, "out", not_(_holds_another(layout, s, who, i)))
     nxt = layout.next_of(i)
     top_rank = layout.cards[i].rank == layout.ruleset.deck.top_rank
     top = nxt is None or (phase.stop_at_top and top_rank)
     stop = z3.BoolVal(True) if top or nxt is None else \
-        _flag(chips, "stop", z3.Not(loc[nxt] < layout.n))
+        _flag(chips, "stop", not_(lt(loc[nxt], layout.num(layout.n))))
     went = _go_out(layout, s, chips.fork(), who, loc)
     stopped = _stop_bonus(layout, chips.fork(), who)
     ledger = merge(out, went, merge(stop, stopped, chips))
     after = s.with_(loc=tuple(loc), last=who, restart=z3.BoolVal(True))
     lead_next = _leader(layout, after)
     follow_seat = loc[nxt] if nxt is not None else z3.IntVal(NONE)
-    stop_now = all_of([z3.Not(out), stop])
+    stop_now = all_of([not_(out), stop])
     num = layout.num  # the terms of z3's If, ==, And, Or on these, built in fewer calls
     post = s.with_(
         loc=tuple(loc),
@@ -350,7 +358,7 @@ def _flag(chips: ChipTerms, what: str, term: Expr) -> Expr:
     """A fresh boolean defined as ``term`` (its definition goes with the amounts): the
     solver treats "went out" and "stopped" as atoms and unfolds them only when needed."""
     var = z3.Bool(f"{what}.{next(_fresh)}")
-    chips.flags.append(var == term)
+    chips.flags.append(eq(var, term))
     return var
 
 
@@ -358,7 +366,7 @@ def _leader(layout: Layout, after: SymState) -> Expr:
     """The restart leader (spec §6.4) in the state after the stop card is played."""
     out: Expr = z3.IntVal(NONE)
     for b in reversed(branches(layout, after, layout.phase.restart)):
-        out = z3.If(b.cond, b.leader, out)
+        out = ite_int(b.cond, b.leader, out)
     return out
 
 
@@ -369,7 +377,8 @@ def _hand_count(layout: Layout, loc: list[Expr], seat: int,
     the count before, built once and shared by every action, corrected by the cards that
     moved (the same number, in a term of constant size)."""
     def one(x: Expr) -> Expr:
-        return layout.memo(("one", x.get_id(), seat), lambda: z3.If(layout.eq(x, seat), 1, 0))
+        return layout.memo(("one", x.get_id(), seat),  # z3's If(x == seat, 1, 0)
+                           lambda: ite_int(layout.eq(x, seat), layout.num(1), layout.num(0)))
 
     if before is None:
         return sum_of([one(x) for x in loc])
@@ -377,7 +386,7 @@ def _hand_count(layout: Layout, loc: list[Expr], seat: int,
     key = ("count", seat, layout.ids(before))
     total = layout.memo(key, lambda: sum_of([one(x) for x in before]))
     for j in moved:
-        total = total - one(before[j]) + one(loc[j])
+        total = add(sub(total, one(before[j])), one(loc[j]))
     return total
 
 

@@ -157,8 +157,16 @@ class Layout:
         return 2 * self.n + 1
 
     def played(self, seat: Expr) -> Expr:
-        """The location code of "played by ``seat``" (``seat`` may be symbolic)."""
-        return self.n + 1 + seat
+        """The location code of "played by ``seat``" (``seat`` may be symbolic: the term
+        z3 makes of ``n + 1 + seat``, built once per seat term)."""
+        if isinstance(seat, int):
+            return self.n + 1 + seat
+        def build() -> Expr:
+            ctx = seat.ctx
+            args = (z3.Ast * 2)(self.num(self.n + 1).as_ast(), seat.as_ast())
+            return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), 2, args), ctx)
+
+        return self.memo(("played", seat.get_id()), build)
 
     def section_index(self, name: str) -> int:
         """A section's index in board order; raises ``KeyError`` for an unknown name."""
@@ -220,11 +228,14 @@ class Layout:
         tag = -(10**9) - code.get_id()
         table = self._atoms
         out = []
+        ints = z3.is_int(code)
+        ctx, c = code.ctx, code.as_ast()
         for x in xs:
             key = (x.get_id(), tag)
             atom = table.get(key)
-            if atom is None:
-                atom = table[key] = x == code
+            if atom is None:  # x == code, built by z3's C API when no coercion is due
+                atom = table[key] = z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), c), ctx) \
+                    if ints and z3.is_int(x) else x == code
             out.append(atom)
         return out
 

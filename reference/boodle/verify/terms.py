@@ -15,14 +15,18 @@ import z3
 
 from .layout import Expr
 
-__all__ = ["INT0", "REAL0", "add", "eq_real", "ge", "gt", "implies", "is_real", "ite", "ite_bool",
-           "ite_int", "ite_real", "le", "lt", "ne", "neg", "not_", "to_real"]
+__all__ = ["INT0", "REAL0", "TRUE", "add", "eq", "eq_real", "ge", "gt", "implies", "is_real", "ite",
+           "ite_arith", "ite_bool", "ite_int", "ite_real", "le", "lt", "ne", "neg", "not_", "sub",
+           "to_real"]
 
 INT0: Expr = z3.IntVal(0)
 """The integer numeral 0."""
 
 REAL0: Expr = z3.RealVal(0)
 """The real numeral 0."""
+
+TRUE: Expr = z3.BoolVal(True)
+"""The boolean constant true."""
 
 
 def is_real(x: Expr) -> bool:
@@ -55,6 +59,13 @@ def ite_int(cond: Expr, then: Expr, other: Expr) -> Expr:
     return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
 
 
+def ite_arith(cond: Expr, then: Expr, other: Expr) -> Expr:
+    """``If(cond, then, other)`` for two arithmetic terms of one sort, exactly as z3's ``If``
+    builds it (no shortcut for identical branches)."""
+    ctx = cond.ctx
+    return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
+
+
 def ite_bool(cond: Expr, then: Expr, other: Expr) -> Expr:
     """``If(cond, then, other)`` for two boolean terms, exactly as z3's ``If`` builds it."""
     ctx = cond.ctx
@@ -73,6 +84,19 @@ def add(x: Expr, y: Expr) -> Expr:
     ctx = x.ctx
     arr = (z3.Ast * 2)(x.as_ast(), y.as_ast())
     return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), 2, arr), ctx)
+
+
+def sub(x: Expr, y: Expr) -> Expr:
+    """``x - y`` for two terms of one arithmetic sort."""
+    ctx = x.ctx
+    arr = (z3.Ast * 2)(x.as_ast(), y.as_ast())
+    return z3.ArithRef(z3.Z3_mk_sub(ctx.ref(), 2, arr), ctx)
+
+
+def eq(x: Expr, y: Expr) -> Expr:
+    """``x == y`` for two terms of one sort."""
+    ctx = x.ctx
+    return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
 
 
 def neg(x: Expr) -> Expr:
