@@ -197,12 +197,15 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
     from boodle.verify.terms import (
         INT0,
         REAL0,
+        TRUE,
         add,
+        eq,
         eq_real,
         ge,
         gt,
         implies,
         is_real,
+        ite_arith,
         ite_bool,
         ite_int,
         le,
@@ -210,6 +213,7 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
         ne,
         neg,
         not_,
+        sub,
         to_real,
     )
 
@@ -231,6 +235,12 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
         (not_(b), z3.Not(b)),
         (implies(b, c), z3.Implies(b, c)),
         (add(r, neg(q)), r + -q),
+        (sub(x, y), x - y),
+        (add(sub(x, y), x), x - y + x),
+        (eq(b, c), b == c),
+        (eq(x, y), x == y),
+        (ite_arith(TRUE, r, REAL0), z3.If(True, r, 0)),
+        (ite_arith(b, r, r), z3.If(b, r, r)),
     ]
     for ours, theirs in same:
         assert ours.get_id() == theirs.get_id(), (ours, theirs)
@@ -241,6 +251,8 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
         [(x == k).get_id() for k in (0, 5, -1)]
     z = z3.Int("tz")
     assert [a.get_id() for a in layout.eqs([x, y], z)] == [(v == z).get_id() for v in (x, y)]
+    assert layout.played(z).get_id() == (3 + 1 + z).get_id() and layout.played(2) == 6
+    assert [a.get_id() for a in layout.eqs([x, r], z)] == [(v == z).get_id() for v in (x, r)]
     base = ([x, y], layout.eqs([x, y], 2))
     assert [a.get_id() for a in layout.eqs([x, q], 2, base)] == [(x == 2).get_id(),
                                                                  (q == 2).get_id()]
