@@ -189,6 +189,15 @@ def test_a_chip_fault_is_found_when_the_card_moves_are_shared(monkeypatch) -> No
     assert "breaks 'chips add up'" in bad[0].detail
 
 
+def test_an_actions_free_constants_are_those_its_definitions_define(michigan3: System) -> None:
+    # _shape_holds renames them to canonical constants: they must be exactly the left-hand
+    # sides of the flags' and amounts' definitions, in order
+    pope = System(load("pope-joan"), 4)
+    for a in (*michigan3.actions, *pope.actions):
+        assert [x.get_id() for x in a.free] == [d.arg(0).get_id() for d in a.definitions]
+        assert len(a.free) == len(a.definitions) > 0 or a.kind == "pass"
+
+
 def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
     """verify/terms.py and Layout.eq/eqs/eq_codes/num stand in for z3's If, ==, !=, <, >=,
     Implies … on the hot paths; the proofs are the same only if the terms are the very same

@@ -63,7 +63,9 @@ class ChipTerms:
     """A symbolic ledger being updated, one transfer at a time (the model's ``Ledger.transfer``).
 
     ``bal`` / ``sec``: the current terms per seat / section; ``defs``: the
-    definitions of the amount constants made so far (shared by forks).
+    definitions of the amount constants made so far (shared by forks);
+    ``defined``: the constants ``flags`` and ``defs`` define, by the id of their
+    definition.
     """
 
     layout: Layout
@@ -74,17 +76,24 @@ class ChipTerms:
     capped: bool = False
     flags: list[Expr] = field(default_factory=list)
     section_defs: list[Expr] = field(default_factory=list)
+    defined: dict[int, Expr] = field(default_factory=dict)
 
     def fork(self) -> ChipTerms:
         """A copy to follow one branch of a move (the definitions stay shared)."""
         return ChipTerms(self.layout, list(self.bal), list(self.sec), self.defs,
-                         self.mutation, self.capped, self.flags, self.section_defs)
+                         self.mutation, self.capped, self.flags, self.section_defs,
+                         self.defined)
+
+    def free(self) -> tuple[Expr, ...]:
+        """The constants defined by ``flags`` then ``defs``, in their order."""
+        return tuple(self.defined[d.get_id()] for d in (*self.flags, *self.defs))
 
     def amount(self, expr: Expr, reason: str, section: bool = False) -> Expr:
         """A fresh constant standing for ``expr`` chips (its definition goes to ``defs``, and
         to ``section_defs`` too when ``section``: the transfer is to or from a section)."""
         var = z3.Real(f"amount.{next(_fresh)}.{reason}")
         self.defs.append(eq_real(var, expr) if z3.is_expr(expr) else var == expr)
+        self.defined[self.defs[-1].get_id()] = var
         if section:
             self.section_defs.append(self.defs[-1])
         return var
@@ -164,7 +173,8 @@ class Action:
     the card); ``post``: the successor state; ``defs``: definitions of its
     amount constants; ``flags``: definitions of its "went out" and "stopped"
     booleans; ``moved``: the cards whose place changes; ``section_defs``: the
-    definitions of the amounts moved to or from a section (part of ``defs``).
+    definitions of the amounts moved to or from a section (part of ``defs``);
+    ``free``: the constants ``flags`` then ``defs`` define, in their order.
     """
 
     name: str
@@ -177,6 +187,7 @@ class Action:
     moved: tuple[int, ...] = ()
     flags: tuple[Expr, ...] = ()
     section_defs: tuple[Expr, ...] = ()
+    free: tuple[Expr, ...] = ()
 
     @property
     def definitions(self) -> tuple[Expr, ...]:
@@ -217,12 +228,12 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
         post, chips = _play(layout, start, i, s.tomove, mutation, None if z3.is_false(
             z3.simplify(fined)) else fined)
         out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
-                          tuple(chips.flags), tuple(chips.section_defs)))
+                          tuple(chips.flags), tuple(chips.section_defs), chips.free()))
     if layout.phase.fallback.kind == "pass":
         post, chips = _pass(layout, s, mutation)
         out.append(Action("pass", "pass", None, z3.And(leading, lt.must_pass), leading, post,
                           tuple(chips.defs), (), tuple(chips.flags),
-                          tuple(chips.section_defs)))
+                          tuple(chips.section_defs), chips.free()))
     return out
 
 
@@ -359,6 +370,7 @@ def _flag(chips: ChipTerms, what: str, term: Expr) -> Expr:
     solver treats "went out" and "stopped" as atoms and unfolds them only when needed."""
     var = z3.Bool(f"{what}.{next(_fresh)}")
     chips.flags.append(eq(var, term))
+    chips.defined[chips.flags[-1].get_id()] = var
     return var
 
 

@@ -384,7 +384,7 @@ def _shape_holds(system: System, prover: Prover, a: Action, goal: list[Expr],
     cards claim nothing) give the very same query, which z3 answers once per system
     (:attr:`Prover.shapes`).  Renaming free constants keeps (un)satisfiability.
     """
-    free = [d.arg(0) for d in a.definitions]
+    free = a.free  # the constants a.definitions define, in their order
     pairs = [(x, _canonical(k, z3.is_bool(x))) for k, x in enumerate(free)]
     query = z3.substitute(all_of([*keep, z3.Not(all_of(goal))]), *pairs)
     key = (query.get_id(), *(h.get_id() for h in hyps))

@@ -46,7 +46,7 @@ def to_real(x: Expr) -> Expr:
 def ite(cond: Expr, then: Expr, other: Expr) -> Expr:
     """``If(cond, then, other)`` for two arithmetic terms of one sort (``then`` itself when
     both are the same term).  Raises ``z3.Z3Exception`` if the sorts do not fit."""
-    if then.get_id() == other.get_id():
+    if then.as_ast().value == other.as_ast().value:  # hash-consed: one term, one pointer
         return then
     ctx = cond.ctx
     return z3.ArithRef(z3.Z3_mk_ite(ctx.ref(), cond.as_ast(), then.as_ast(), other.as_ast()), ctx)
