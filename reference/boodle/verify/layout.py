@@ -47,11 +47,13 @@ Expr = Any
 """A z3 expression (z3 ships no type information)."""
 
 
+def _is_int(ref: Any, ast: Any) -> bool:
+    """Whether the term ``ast`` is of sort Int (z3's ``is_int``, in two C calls)."""
+    return bool(z3.Z3_get_sort_kind(ref, z3.Z3_get_sort(ref, ast)) == z3.Z3_INT_SORT)
+
+
 def _array(args: Sequence[Expr]) -> Any:
-    arr = (z3.Ast * len(args))()
-    for k, a in enumerate(args):
-        arr[k] = a.as_ast()
-    return arr
+    return (z3.Ast * len(args))(*[a.as_ast() for a in args])
 
 
 def any_of(args: Sequence[Expr]) -> Expr:
@@ -228,14 +230,16 @@ class Layout:
         tag = -(10**9) - code.get_id()
         table = self._atoms
         out = []
-        ints = z3.is_int(code)
         ctx, c = code.ctx, code.as_ast()
+        ref = ctx.ref()
+        ints = _is_int(ref, c)
         for x in xs:
             key = (x.get_id(), tag)
             atom = table.get(key)
             if atom is None:  # x == code, built by z3's C API when no coercion is due
-                atom = table[key] = z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), c), ctx) \
-                    if ints and z3.is_int(x) else x == code
+                a = x.as_ast()
+                atom = table[key] = z3.BoolRef(z3.Z3_mk_eq(ref, a, c), ctx) \
+                    if ints and _is_int(ref, a) else x == code
             out.append(atom)
         return out
 
