@@ -181,3 +181,53 @@ def test_a_hand_met_again_gets_the_same_answer_and_errors_are_not_kept() -> None
     for _ in range(2):  # a refused hand is refused every time
         with pytest.raises(ValueError, match="twice"):
             best_hand(cards("7♣ 7♣ 2♦ 3♦ 4♦"))
+
+
+def _biased_hands(seed: int, count: int) -> list[tuple]:  # type: ignore[type-arg]
+    """Random hands of 5 to 17 cards, a third of them from two suits (flushes, two suits
+    making the same flush) and a fifth from six ranks (sets, full houses, pairs of pairs)."""
+    import random
+
+    rng = random.Random(seed)
+    ranks = sorted({c.rank for c in PACK})
+    hands = []
+    for _ in range(count):
+        pool = list(PACK)
+        pick = rng.random()
+        if pick < 0.33:
+            suits = rng.sample(sorted({c.suit for c in PACK}), 2)
+            pool = [c for c in PACK if c.suit in suits]
+        elif pick < 0.53:
+            chosen = rng.sample(ranks, 6)
+            pool = [c for c in PACK if c.rank in chosen]
+        hands.append(tuple(rng.sample(pool, min(rng.randint(5, 17), len(pool)))))
+    return hands
+
+
+def test_the_best_five_are_the_five_pokerkit_keeps() -> None:
+    """The best five found from the counts of ranks and suits are the category and the very
+    cards pokerkit keeps trying every combination (the first of the strongest), with and
+    without the wheel."""
+    from boodle.poker import _best_five, best_by_pokerkit
+
+    for hand in _biased_hands(7, 150):
+        for wheel in (True, False):
+            assert _best_five(hand, wheel) == best_by_pokerkit(hand, wheel), (hand, wheel)
+
+
+def test_two_suits_making_the_same_flush_give_the_first_five_in_combination_order() -> None:
+    from boodle.poker import _best_five
+
+    # hearts and spades both make A K 9 7 3; combinations come in order of positions, and
+    # the spades (positions 0, 6, 7, 8, 9) come before the hearts (1, 2, 3, 4, 5)
+    hand = cards("3♠ A♥ K♥ 9♥ 7♥ 3♥ A♠ K♠ 9♠ 7♠ 2♣")
+    category, five = _best_five(hand, True)
+    assert category == 5
+    assert [str(c) for c in five] == ["3♠", "A♠", "K♠", "9♠", "7♠"]
+    # without the 3♠ first, the hearts come first: positions 0-4 against 0, 5, 6, 7, 8
+    category, five = _best_five(cards("A♥ K♥ 9♥ 7♥ 3♥ A♠ K♠ 9♠ 7♠ 3♠"), True)
+    assert [str(c) for c in five] == ["A♥", "K♥", "9♥", "7♥", "3♥"]
+    # three kings with the two best other cards, A♣ Q♦: one way, in hand order
+    category, five = _best_five(cards("K♦ 2♠ K♣ A♣ K♥ Q♦ J♠"), True)
+    assert category == 3
+    assert [str(c) for c in five] == ["K♦", "K♣", "A♣", "K♥", "Q♦"]
