@@ -173,3 +173,19 @@ def test_move_all_is_one_move_after_another() -> None:
     assert swapped.hands[0] == (three_d, four_d)
     assert swapped.held == (2, 2) and swapped.widow() == ()
     assert swapped.out_of_play() == (two_c, three_c)
+
+
+def test_places_handed_out_again_equal_new_ones() -> None:
+    from boodle.state import played_by
+
+    assert in_hand(2) == Place("hand", 2) and in_hand(2) is in_hand(2)
+    assert played_by(1, 4) == Place("played", 1, 4) and played_by(1, 4) is played_by(1, 4)
+    state = small_deal().play(0, parse_card("2C"))
+    assert state.place(parse_card("2C")) == Place("played", 0, 0)
+
+
+def test_evolve_without_changes_keeps_what_was_derived() -> None:
+    state = small_deal()
+    hands = state.hands
+    same = state.evolve()
+    assert same == state and same.__dict__.get("hands") is hands

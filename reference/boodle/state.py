@@ -46,9 +46,16 @@ WIDOW = Place("widow")
 OUT = Place("out")
 
 
+@lru_cache(maxsize=256)
 def in_hand(seat: int) -> Place:
-    """The place "in ``seat``'s hand"."""
+    """The place "in ``seat``'s hand" (places are immutable: the same object for a seat)."""
     return Place("hand", seat)
+
+
+@lru_cache(maxsize=4096)
+def played_by(seat: int, order: int) -> Place:
+    """The place "played by ``seat`` as play no. ``order``" (the same object each time)."""
+    return Place("played", seat, order)
 
 
 @dataclass(frozen=True)
@@ -265,8 +272,10 @@ class DealState:
             unknown = sorted(set(changes) - _FIELD_NAMES)
             raise TypeError(f"DealState has no field {', '.join(unknown)}")
         d = self.__dict__.copy()
-        if len(d) != _FIELD_COUNT:  # some derived values are kept
-            for name, sources in _DERIVED.items():
+        if len(d) != _FIELD_COUNT and changes:  # some derived values are kept
+            for name in _FROM_EVERY_FIELD:
+                d.pop(name, None)
+            for name, sources in _FROM_SOME_FIELDS:
                 if name in d and not sources.isdisjoint(changes):
                     del d[name]
         d.update(changes)
@@ -398,7 +407,8 @@ class DealState:
 
         Under ``capped`` a player pays at most their balance (:meth:`payable`).
         """
-        amount = self.payable(src, amount)
+        if self.capped:
+            amount = self.payable(src, amount)
         ledger, transfer = self.ledger.transfer(src, dst, amount, reason)
         return self.evolve(ledger=ledger, since_ante=(*self.since_ante, transfer)), transfer
 
@@ -419,7 +429,7 @@ class DealState:
 
     def play(self, seat: int, card: Card) -> DealState:
         """``seat`` puts ``card`` from its hand face up as the next play in order."""
-        return self.move(card, Place("played", seat, self.plays), self.plays + 1)
+        return self.move(card, played_by(seat, self.plays), self.plays + 1)
 
 
 @lru_cache(maxsize=4096)
@@ -441,3 +451,10 @@ _DERIVED: dict[str, frozenset[str]] = {
 cached properties, and ``_lead_options``), with the fields it is computed from: an evolved
 state keeps the value only when none of them changes (a test checks that every cached
 property is listed here)."""
+
+_FROM_EVERY_FIELD = tuple(name for name, sources in _DERIVED.items() if sources == _FIELD_NAMES)
+"""The values of :data:`_DERIVED` that any change drops."""
+
+_FROM_SOME_FIELDS = tuple((name, sources) for name, sources in _DERIVED.items()
+                          if sources != _FIELD_NAMES)
+"""The other values of :data:`_DERIVED`, with their sources."""
