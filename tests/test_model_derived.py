@@ -67,3 +67,10 @@ def test_the_stage_plan_is_the_same_object_each_time_and_per_ruleset() -> None:
     assert plan(tripoli) is keys
     sale = load("michigan-widow-sale")
     assert plan(sale)[:3] == ("antes", "deal", "widow")
+
+
+def test_next_cards_are_the_decks_own_card_objects() -> None:
+    deck = Deck(("♣", "♦"), ("Q", "K", "A"))
+    cards = deck.cards()  # Q♣ K♣ A♣ Q♦ K♦ A♦
+    assert deck.next_card(cards[0]) is cards[1] and deck.next_card(cards[4]) is cards[5]
+    assert deck.next_card(parse_card("QD")) is cards[4]  # an equal card finds the same

@@ -50,11 +50,11 @@ def _sections_of(ruleset: Ruleset, trump: str | None, card: Card
     :func:`_claimable` that ``card`` pays or belongs to (a same-suit set: its ranks in
     ``card``'s suit, when ``card``'s rank is one of them).  Worked out once per ruleset,
     trump suit and card."""
-    table: dict[tuple[str | None, Card], tuple[tuple[str, bool, tuple[Card, ...]], ...]] = (
+    table: dict[tuple[str | None, str, str], tuple[tuple[str, bool, tuple[Card, ...]], ...]] = (
         derived(ruleset, "_sections_of", dict))
-    found = table.get((trump, card))
+    found = table.get((trump, card.rank, card.suit))  # strings: hashed without a Python call
     if found is None:
-        found = table[trump, card] = tuple(
+        found = table[trump, card.rank, card.suit] = tuple(
             (name, boodle, cards if cards is not None
              else tuple(Card(r, card.suit) for r in ranks))
             for name, boodle, cards, ranks in _claimable(ruleset, trump)

@@ -126,7 +126,19 @@ class Deck:
         return Card(self.ranks[i + 1], card.suit) if i + 1 < len(self.ranks) else None
 
     def _following(self) -> dict[Card, Card | None]:
-        return {c: self._next_of(c) for c in (Card(r, s) for s in self.suits for r in self.ranks)}
+        """Every card of the deck's suits and ranks and the card after it, as the very card
+        objects of :meth:`cards` where there is one (a state's cards are those, so looking
+        them up in a state's index or in this table finds them by identity)."""
+        own = {(c.rank, c.suit): c for c in self.cards()}
+
+        def canonical(card: Card) -> Card:
+            return own.get((card.rank, card.suit), card)
+
+        following: dict[Card, Card | None] = {}
+        for card in (canonical(Card(r, s)) for s in self.suits for r in self.ranks):
+            nxt = self._next_of(card)
+            following[card] = None if nxt is None else canonical(nxt)
+        return following
 
     @property
     def top_rank(self) -> str:

@@ -34,6 +34,13 @@ from .state import DealState, LeadMove, Move, PassMove, PlayMove
 
 __all__ = ["STAGE", "apply", "end_deal", "enter", "legal_moves", "phase_of"]
 
+_RUN_MOVES = (LeadMove, PlayMove)
+"""The moves that play a card (a tuple: ``isinstance`` with ``A | B`` builds the union
+at every call)."""
+
+_STOPS_MOVES = (LeadMove, PlayMove, PassMove)
+"""The moves the stops phase takes."""
+
 
 def phase_of(ruleset: Ruleset, state: DealState) -> StopsPhase:
     """The stops phase the deal is in (``state.stage`` is ``phase:NAME``)."""
@@ -81,7 +88,7 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     _check(ruleset, phase, state, move)
     if isinstance(move, PassMove):
         return _pass(ruleset, phase, state, move.seat)
-    assert isinstance(move, LeadMove | PlayMove)
+    assert isinstance(move, _RUN_MOVES)
     events: list[Event] = []
     if isinstance(move, LeadMove):
         faulty = _not_lowest(ruleset, phase, state, move.card)
@@ -98,7 +105,7 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
 
 def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) -> None:
     """Raise :class:`IllegalMove` naming the rule ``move`` breaks, if any (spec §12 order)."""
-    if not isinstance(move, LeadMove | PlayMove | PassMove):
+    if not isinstance(move, _STOPS_MOVES):
         raise IllegalMove(f"{move}: the stops phase takes leads, plays and passes",
                           rule="move.kind")
     if state.step == "follow":
