@@ -98,3 +98,33 @@ def test_take_all_is_one_take_after_another(name: str) -> None:
                 fast = take_all(state, who, wanted, fast_events)
                 assert fast == slow and fast.since_ante == slow.since_ante
                 assert fast_events == slow_events
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_a_play_that_only_passes_the_run_on_is_what_the_general_path_gives(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lead or follow with no claim, no going out and the next card in a hand is played
+    with the follow due in one step; the general path (claims, going out, stops) played
+    afterwards gives the same state and events."""
+    from boodle import stops
+
+    fast_apply = stops.apply
+    checked = passed_on = 0
+    for seed in range(3):
+        for ruleset, state in random_states(load(name), seed):
+            if state.to_move is None or not state.stage.startswith("phase:"):
+                continue
+            for move in legal_moves(ruleset, state):
+                if not isinstance(move, LeadMove | PlayMove):
+                    continue
+                phase = stops.phase_of(ruleset, state)
+                passed_on += stops._follower(ruleset, phase, state, move.seat,
+                                             move.card) is not None
+                fast = fast_apply(ruleset, state, move)
+                with monkeypatch.context() as m:
+                    m.setattr(stops, "_follower", lambda *args: None)
+                    slow = fast_apply(ruleset, state, move)
+                assert fast[0] == slow[0] and fast[1] == slow[1], move
+                assert fast[0].hands == slow[0].hands
+                checked += 1
+    assert checked > passed_on > 0

@@ -189,3 +189,14 @@ def test_evolve_without_changes_keeps_what_was_derived() -> None:
     hands = state.hands
     same = state.evolve()
     assert same == state and same.__dict__.get("hands") is hands
+
+
+def test_a_move_with_other_changes_is_the_move_then_evolve() -> None:
+    state = small_deal()
+    state.hands  # noqa: B018  (computed, so the move derives the new hands from them)
+    two_c = parse_card("2C")
+    together = state.play(0, two_c, step="follow", to_move=1, current=two_c)
+    apart = state.play(0, two_c).evolve(step="follow", to_move=1, current=two_c)
+    assert together == apart and together.hands == apart.hands
+    assert (together.step, together.to_move, together.plays) == ("follow", 1, 1)
+    assert together.hands[0] == (parse_card("3C"),)  # 2♣ left seat 0's hand

@@ -333,10 +333,13 @@ class DealState:
                 if p.kind == "played"]
         return tuple((s, c) for o, s, c in sorted(done, key=lambda t: t[0] or 0) if s is not None)
 
-    def move(self, card: Card, place: Place, plays: int | None = None) -> DealState:
+    def move(self, card: Card, place: Place, plays: int | None = None,
+             **changes: Any) -> DealState:
         """The one card primitive: ``card`` is now at ``place`` (and nowhere else).
 
         ``plays``: the new count of played cards, when the move is a play.
+        ``changes``: other fields to set in the same step (:meth:`evolve`'s, but
+        ``places``, ``held`` and ``plays``), as ``move(…).evolve(**changes)`` would.
         If this state's :attr:`hands` are already computed, the new state's are
         derived from them (the card leaves one hand, or joins one in deck order)
         instead of being recomputed from every place.
@@ -350,7 +353,7 @@ class DealState:
         places = list(self.places)
         places[i] = place
         new = self.evolve(places=tuple(places), held=tuple(held),
-                          plays=self.plays if plays is None else plays)
+                          plays=self.plays if plays is None else plays, **changes)
         hands = self.__dict__.get("hands")
         if hands is not None:
             mine = list(hands)
@@ -427,9 +430,10 @@ class DealState:
             done.append(transfer)
         return self.evolve(ledger=ledger, since_ante=(*self.since_ante, *done)), done
 
-    def play(self, seat: int, card: Card) -> DealState:
-        """``seat`` puts ``card`` from its hand face up as the next play in order."""
-        return self.move(card, played_by(seat, self.plays), self.plays + 1)
+    def play(self, seat: int, card: Card, **changes: Any) -> DealState:
+        """``seat`` puts ``card`` from its hand face up as the next play in order; ``changes``:
+        other fields set in the same step (:meth:`move`)."""
+        return self.move(card, played_by(seat, self.plays), self.plays + 1, **changes)
 
 
 @lru_cache(maxsize=4096)

@@ -99,8 +99,29 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
             state = _penalise(phase, state, move.seat, events)
     else:
         events.append(Play(move.seat, move.card))
+    follower = _follower(ruleset, phase, state, move.seat, move.card)
+    if follower is not None:  # the run goes on: the play and the follow due in one step
+        return state.play(move.seat, move.card, step="follow", to_move=follower,
+                          current=move.card), events
     state = state.play(move.seat, move.card)
     return _after_play(ruleset, phase, state, move.seat, move.card, events)
+
+
+def _follower(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, card: Card
+              ) -> int | None:
+    """Who must follow when ``who`` plays ``card`` (read before the play), when that is all
+    :func:`_after_play` would do: the play claims nothing, ``who`` keeps a card, and the next
+    card of the suit is in a hand.  ``None`` otherwise (a claim, going out, or a stop)."""
+    if state.held[who] <= 1:  # the last card: going out
+        return None
+    if (phase.claims == "on play" and who not in state.forfeited
+            and claims_of(ruleset, state, who, card)):
+        return None
+    nxt = ruleset.deck.next_card(card)
+    if nxt is None or nxt.rank == card.rank:  # the top rank (or a rank order naming it twice)
+        return None
+    place = state.place(nxt)  # not the card played: where it is before the play and after
+    return place.seat if place is not None and place.kind == "hand" else None
 
 
 def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) -> None:
