@@ -202,7 +202,7 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
     """verify/terms.py and Layout.eq/eqs/eq_codes/num stand in for z3's If, ==, !=, <, >=,
     Implies … on the hot paths; the proofs are the same only if the terms are the very same
     (hash-consed: equal ids), ToReal included where an integer meets a real."""
-    from boodle.verify.layout import Layout
+    from boodle.verify.layout import Layout, sum_of
     from boodle.verify.terms import (
         INT0,
         REAL0,
@@ -222,6 +222,7 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
         ne,
         neg,
         not_,
+        real_const,
         sub,
         to_real,
     )
@@ -250,6 +251,8 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
         (eq(x, y), x == y),
         (ite_arith(TRUE, r, REAL0), z3.If(True, r, 0)),
         (ite_arith(b, r, r), z3.If(b, r, r)),
+        (real_const("tr"), r),
+        (eq(sum_of([r, q, r]), q), z3.Sum(r, q, r) == q),
     ]
     for ours, theirs in same:
         assert ours.get_id() == theirs.get_id(), (ours, theirs)

@@ -45,6 +45,7 @@ from .terms import (
     lt,
     neg,
     not_,
+    real_const,
     sub,
     to_real,
 )
@@ -91,7 +92,7 @@ class ChipTerms:
     def amount(self, expr: Expr, reason: str, section: bool = False) -> Expr:
         """A fresh constant standing for ``expr`` chips (its definition goes to ``defs``, and
         to ``section_defs`` too when ``section``: the transfer is to or from a section)."""
-        var = z3.Real(f"amount.{next(_fresh)}.{reason}")
+        var = real_const(f"amount.{next(_fresh)}.{reason}")
         self.defs.append(eq_real(var, expr) if z3.is_expr(expr) else var == expr)
         self.defined[self.defs[-1].get_id()] = var
         if section:

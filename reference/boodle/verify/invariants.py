@@ -27,7 +27,7 @@ from ..dealing import deal_order
 from ..model import HoldingPhase, PokerPhase
 from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
 from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
-from .terms import ge, implies, ite_bool, le, lt, ne, not_
+from .terms import eq, ge, implies, is_real, ite_bool, le, lt, ne, not_
 
 __all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
 
@@ -183,12 +183,25 @@ def _cards(layout: Layout, s: SymState) -> list[Expr]:
             x >= 0, x <= layout.out, layout.eq(x, layout.widow) == w,
             layout.eq(x, layout.out) == o))
 
-    return [part(x, w, o) for x, w, o in zip(s.loc, g.widow0, g.out0, strict=True)]
+    base = layout.bases.get("cards")
+    if base is not None and base[0] is g:  # a state after a move: the parts of the cards moved
+        out = list(base[2])
+        for j, (x, y) in enumerate(zip(s.loc, base[1], strict=True)):
+            if x is not y:
+                out[j] = part(x, g.widow0[j], g.out0[j])
+        return out
+    parts = [part(x, w, o) for x, w, o in zip(s.loc, g.widow0, g.out0, strict=True)]
+    if base is None:  # the first state asked about (the pre-state) gives the others their parts
+        layout.bases["cards"] = (g, s.loc, parts)
+    return parts
 
 
 def _chips_total(layout: Layout, s: SymState) -> list[Expr]:
     """Spec §9: players' chips and every section add up to the deal's total."""
-    return [z3.Sum(*s.bal, *s.sec) == s.ghosts.total]
+    terms = [*s.bal, *s.sec]
+    if all(is_real(x) for x in terms) and is_real(s.ghosts.total):  # z3's Sum, ==: no casts
+        return [eq(sum_of(terms), s.ghosts.total)]
+    return [z3.Sum(*terms) == s.ghosts.total]
 
 
 def _sections(layout: Layout, s: SymState) -> list[Expr]:

@@ -74,7 +74,8 @@ def all_of(args: Sequence[Expr]) -> Expr:
 
 
 def sum_of(args: Sequence[Expr]) -> Expr:
-    """The sum of integer terms (0 when empty), built in one call (see :func:`any_of`)."""
+    """The sum of arithmetic terms of one sort (the integer 0 when empty), built in one call
+    (see :func:`any_of`)."""
     if not args:
         return z3.IntVal(0)
     ctx = args[0].ctx

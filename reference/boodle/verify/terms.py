@@ -16,8 +16,8 @@ import z3
 from .layout import Expr
 
 __all__ = ["INT0", "REAL0", "TRUE", "add", "eq", "eq_real", "ge", "gt", "implies", "is_real", "ite",
-           "ite_arith", "ite_bool", "ite_int", "ite_real", "le", "lt", "ne", "neg", "not_", "sub",
-           "to_real"]
+           "ite_arith", "ite_bool", "ite_int", "ite_real", "le", "lt", "ne", "neg", "not_",
+           "real_const", "sub", "to_real"]
 
 INT0: Expr = z3.IntVal(0)
 """The integer numeral 0."""
@@ -27,6 +27,16 @@ REAL0: Expr = z3.RealVal(0)
 
 TRUE: Expr = z3.BoolVal(True)
 """The boolean constant true."""
+
+
+_REAL = z3.RealSort()
+
+
+def real_const(name: str) -> Expr:
+    """``Real(name)``: the real constant called ``name``."""
+    ctx = _REAL.ctx
+    ref = ctx.ref()
+    return z3.ArithRef(z3.Z3_mk_const(ref, z3.Z3_mk_string_symbol(ref, name), _REAL.ast), ctx)
 
 
 def is_real(x: Expr) -> bool:
