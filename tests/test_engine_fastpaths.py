@@ -128,3 +128,12 @@ def test_a_play_that_only_passes_the_run_on_is_what_the_general_path_gives(
                 assert fast[0].hands == slow[0].hands
                 checked += 1
     assert checked > passed_on > 0
+
+
+def test_bids_handed_out_again_are_every_amount_from_the_lowest_to_the_balance() -> None:
+    from boodle.state import BidMove
+    from boodle.widow import _bids
+
+    assert _bids(1, 2, 4) == (BidMove(1, 2), BidMove(1, 3), BidMove(1, 4))
+    assert _bids(1, 2, 4) is _bids(1, 2, 4)
+    assert _bids(0, 5, 4) == ()  # a balance below the lowest bid: no bid

@@ -24,6 +24,7 @@ ids ``move.kind``, ``widow.barred``, ``widow.funds``, ``widow.bid-low``
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from .events import Event, How, WidowBid, WidowExchange, WidowPass, WidowShown, WidowUnsold
 from .faults import IllegalMove
@@ -169,8 +170,15 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
         if rules.price <= _balance(state, who):
             out.append(BuyMove(who))
     else:
-        out.extend(BidMove(who, a) for a in range(_min_bid(rules, sale), _balance(state, who) + 1))
+        out.extend(_bids(who, _min_bid(rules, sale), _balance(state, who)))
     return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _bids(who: int, low: int, high: int) -> tuple[BidMove, ...]:
+    """``who``'s bids of ``low`` to ``high`` chips, in increasing amount (moves are immutable:
+    the same ones are handed out again, an auction asks the same bids many times)."""
+    return tuple(BidMove(who, a) for a in range(low, high + 1))
 
 
 def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
