@@ -27,7 +27,7 @@ from ..dealing import deal_order
 from ..model import HoldingPhase, PokerPhase
 from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
 from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
-from .terms import eq, ge, implies, is_real, ite_bool, le, lt, ne, not_
+from .terms import eq, ge, implies, is_real, ite_bool, ite_int, le, lt, ne, not_
 
 __all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
 
@@ -111,9 +111,11 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
     n, g = layout.n, s.ghosts
     cards = range(len(layout.cards))
     terms = _start_control(layout, s)
-    terms += [any_of([all_of([x >= 0, x <= n]), layout.eq(x, layout.out)]) for x in s.loc]
-    terms += [layout.eq(x, layout.widow) == w for x, w in zip(s.loc, g.widow0, strict=True)]
-    terms += [layout.eq(x, layout.out) == o for x, o in zip(s.loc, g.out0, strict=True)]
+    zero, top = layout.num(0), layout.num(n)  # z3's x >= 0, x <= n, ==, in C calls
+    terms += [any_of([all_of([ge(x, zero), le(x, top)]), layout.eq(x, layout.out)])
+              for x in s.loc]
+    terms += [eq(layout.eq(x, layout.widow), w) for x, w in zip(s.loc, g.widow0, strict=True)]
+    terms += [eq(layout.eq(x, layout.out), o) for x, o in zip(s.loc, g.out0, strict=True)]
     terms += [any_of([layout.eq(s.loc[i], p) for i in cards]) for p in range(n)]
     if layout.ruleset.deal.widow_position == "none":
         terms += [z3.Not(w) for w in g.widow0]
@@ -140,7 +142,8 @@ def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
             code = layout.widow if who is None else who
             size = q + 1 if k < r else q
             if code not in counts:
-                counts[code] = sum_of([z3.If(layout.eq(x, code), 1, 0) for x in s.loc])
+                one, none = layout.num(1), layout.num(0)  # z3's If(x == code, 1, 0)
+                counts[code] = sum_of([ite_int(layout.eq(x, code), one, none) for x in s.loc])
             sizes.append(counts[code] == size)
         out.append(z3.Implies(s.ghosts.dealer == d, all_of(sizes)))
     return out
