@@ -137,3 +137,48 @@ def test_bids_handed_out_again_are_every_amount_from_the_lowest_to_the_balance()
     assert _bids(1, 2, 4) == (BidMove(1, 2), BidMove(1, 3), BidMove(1, 4))
     assert _bids(1, 2, 4) is _bids(1, 2, 4)
     assert _bids(0, 5, 4) == ()  # a balance below the lowest bid: no bid
+
+
+def _antes_payer_by_payer(ruleset: Ruleset, state: DealState, at: tuple[int, int],
+                          events: list[Event]) -> tuple[DealState, list[Event]]:
+    """The antes paid one payer at a time (each payer's line in one transfer each)."""
+    from boodle import antes
+
+    first_line, first_payer = at
+    for i, line in enumerate(ruleset.antes[first_line:], start=first_line):
+        for j, payer in enumerate(antes._payers(line, state)):
+            if i == first_line and j < first_payer:
+                continue
+            if line.chosen:
+                return state.evolve(stake=(i, j), to_move=payer), events
+            state = antes._pay(state, payer, antes.ante_targets(ruleset, line.targets), line,
+                               events)
+    return state.evolve(stake=None, to_move=None), events
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_the_antes_paid_at_once_are_the_antes_paid_payer_by_payer(name: str) -> None:
+    from boodle import antes
+    from boodle.dealing import new_deal
+
+    ruleset = load(name)
+    for players in ruleset.players.counts():
+        for capped in (False, True):
+            names = tuple(s.name for s in ruleset.board)
+            ledger = Ledger.open(players, names, 3)  # small: a cap bites
+            state = new_deal(ruleset, players, 1, ledger, ruleset.deck.cards(), None, None)
+            state = state.evolve(capped=capped)
+            fast_events: list[Event] = []
+            slow_events: list[Event] = []
+            fast, _ = antes._pay_from(ruleset, state, (0, 0), fast_events)
+            slow, _ = _antes_payer_by_payer(ruleset, state, (0, 0), slow_events)
+            while True:
+                assert fast == slow and fast_events == slow_events
+                if fast.stake is None:
+                    break
+                line, payer = fast.stake  # a chosen boodle: stake on the first target
+                target = ruleset.antes[line].targets[0]
+                fast = antes._pay(fast, fast.to_move, [target], ruleset.antes[line], fast_events)
+                slow = antes._pay(slow, slow.to_move, [target], ruleset.antes[line], slow_events)
+                fast, _ = antes._pay_from(ruleset, fast, (line, payer + 1), fast_events)
+                slow, _ = _antes_payer_by_payer(ruleset, slow, (line, payer + 1), slow_events)

@@ -15,8 +15,8 @@ from __future__ import annotations
 from .errors import BoodleError
 from .events import Ante, Event
 from .faults import IllegalMove
-from .ledger import seat, section
-from .model import AnteLine, Ruleset, derived
+from .ledger import Account, seat, section
+from .model import AnteLine, Chips, Ruleset, derived
 from .stage import Stage
 from .state import DealState, Move, StakeMove
 
@@ -74,13 +74,10 @@ def _pay(
     Under ``balance: eliminated at zero`` a player pays at most their balance
     (spec §9).  The antes stay out of ``since_ante``: a misdeal keeps them.
     """
-    reason = "ante (widow's share)" if line.payer == "widow" else "ante"
-    src, ledger = seat(payer), state.ledger
     if not state.capped:  # every ante is paid whole: one pass over the ledger
-        ledger, done = ledger.transfer_all([(src, section(name), line.amount, reason)
-                                            for name in names])
-        events.extend(Ante(t) for t in done)
-        return state.evolve(ledger=ledger)
+        return _pay_whole(state, _payments(payer, names, line), events)
+    src, ledger = seat(payer), state.ledger
+    reason = _reason(line)
     for name in names:
         amount = state.payable(src, line.amount, ledger)
         ledger, t = ledger.transfer(src, section(name), amount, reason)
@@ -88,18 +85,50 @@ def _pay(
     return state.evolve(ledger=ledger)
 
 
+def _reason(line: AnteLine) -> str:
+    return "ante (widow's share)" if line.payer == "widow" else "ante"
+
+
+def _payments(payer: int, names: list[str], line: AnteLine
+              ) -> list[tuple[Account, Account, Chips, str]]:
+    """The transfers of ``payer``'s ante of ``line`` on each section of ``names``, whole."""
+    src, reason = seat(payer), _reason(line)
+    return [(src, section(name), line.amount, reason) for name in names]
+
+
+def _pay_whole(state: DealState, payments: list[tuple[Account, Account, Chips, str]],
+               events: list[Event]) -> DealState:
+    """Make ``payments`` in order, each whole (no cap), in one pass over the ledger."""
+    ledger, done = state.ledger.transfer_all(payments)
+    events.extend(Ante(t) for t in done)
+    return state.evolve(ledger=ledger)
+
+
 def _pay_from(
     ruleset: Ruleset, state: DealState, at: tuple[int, int], events: list[Event]
 ) -> tuple[DealState, list[Event]]:
-    """Pay the lines from (line, payer) ``at`` on, until a ``chosen boodle`` payer must choose."""
+    """Pay the lines from (line, payer) ``at`` on, until a ``chosen boodle`` payer must choose.
+
+    Without a cap every payment is whole, so the payments up to the choice (or the end)
+    are made in one pass: what paying them payer by payer gives.
+    """
     first_line, first_payer = at
+    due: list[tuple[Account, Account, Chips, str]] = []  # whole payments not made yet
     for i, line in enumerate(ruleset.antes[first_line:], start=first_line):
         for j, payer in enumerate(_payers(line, state)):
             if i == first_line and j < first_payer:
                 continue
             if line.chosen:  # spec §4: the payer's choice is a move
+                if due:
+                    state = _pay_whole(state, due, events)
                 return state.evolve(stake=(i, j), to_move=payer), events
-            state = _pay(state, payer, ante_targets(ruleset, line.targets), line, events)
+            names = ante_targets(ruleset, line.targets)
+            if state.capped:
+                state = _pay(state, payer, names, line, events)
+            else:
+                due.extend(_payments(payer, names, line))
+    if due:
+        state = _pay_whole(state, due, events)
     return state.evolve(stake=None, to_move=None), events
 
 
