@@ -44,8 +44,10 @@ from .layout import (
     any_of,
     fresh_ghosts,
     fresh_state,
+    sum_of,
 )
 from .mutation import NO_MUTATION, Mutation
+from .terms import eq, ge, ite_int, lt, sub
 
 __all__ = ["Finding", "Prover", "System", "check_consecution", "check_exclusive", "check_init",
            "check_progress", "check_ranking", "prove"]
@@ -494,9 +496,15 @@ def check_exclusive(system: System, prover: Prover) -> Finding:
 def _lex_less(layout: Layout, a: Action, s: SymState) -> Expr:
     """0 ≤ r′ and r′ <lex r; the change of H is summed over the moved cards only."""
     q, q2 = pass_measure(layout, s), pass_measure(layout, a.post)
-    d_held = z3.Sum([z3.If(a.post.loc[i] < layout.n, 1, 0) - z3.If(s.loc[i] < layout.n, 1, 0)
-                     for i in a.moved]) if a.moved else z3.IntVal(0)
-    return z3.And(q2 >= 0, z3.Or(d_held < 0, z3.And(d_held == 0, q2 < q)))
+    num, zero, one = layout.num, layout.num(0), layout.num(1)
+
+    def in_hand(x: Expr) -> Expr:  # z3's If(x < n, 1, 0)
+        return ite_int(lt(x, num(layout.n)), one, zero)
+
+    d_held = sum_of([sub(in_hand(a.post.loc[i]), in_hand(s.loc[i])) for i in a.moved]) \
+        if a.moved else zero
+    return all_of([ge(q2, zero), any_of([lt(d_held, zero), all_of([eq(d_held, zero),
+                                                                     lt(q2, q)])])])
 
 
 def check_ranking(system: System, prover: Prover) -> Finding:

@@ -27,7 +27,7 @@ from ..dealing import deal_order
 from ..model import HoldingPhase, PokerPhase
 from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
 from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
-from .terms import eq, ge, implies, is_real, ite_bool, ite_int, le, lt, ne, not_
+from .terms import add, eq, ge, implies, is_real, ite_bool, ite_int, le, lt, ne, not_, sub
 
 __all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
 
@@ -330,9 +330,11 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
 
 def pass_measure(layout: Layout, s: SymState) -> Expr:
     """Q, the second component of :func:`rank`."""
+    n, num = layout.n, layout.num
     if layout.phase.fallback.kind != "pass":
-        return z3.IntVal(0)
-    return z3.If(s.flipped, 0, layout.n + 1) + (layout.n - s.passes)
+        return num(0)
+    # z3's If(flipped, 0, n + 1) + (n - passes), in C calls
+    return add(ite_int(s.flipped, num(0), num(n + 1)), sub(num(n), s.passes))
 
 
 def rank(layout: Layout, s: SymState) -> tuple[Expr, Expr]:
