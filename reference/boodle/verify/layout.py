@@ -53,6 +53,8 @@ def _is_int(ref: Any, ast: Any) -> bool:
 
 
 def _array(args: Sequence[Expr]) -> Any:
+    if len(args) == 2:  # the commonest case, without a list
+        return (z3.Ast * 2)(args[0].as_ast(), args[1].as_ast())
     return (z3.Ast * len(args))(*[a.as_ast() for a in args])
 
 
@@ -264,13 +266,14 @@ class Layout:
     def _int_eq(self, x: Expr, code: int) -> Expr:
         """``x == code`` through z3's C API for an integer term ``x`` (z3's ``==`` coerces its
         arguments in Python); any other sort takes z3's ``==``."""
-        if not z3.is_int(x):
+        ctx = x.ctx
+        ref, a = ctx.ref(), x.as_ast()
+        if not _is_int(ref, a):
             return x == code
         num = self._numerals.get(code)
         if num is None:
             num = self._numerals[code] = z3.IntVal(code)
-        ctx = x.ctx
-        return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), num.as_ast()), ctx)
+        return z3.BoolRef(z3.Z3_mk_eq(ref, a, num.as_ast()), ctx)
 
     @cached_property
     def _memo(self) -> dict[tuple[object, ...], Expr]:
