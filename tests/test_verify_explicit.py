@@ -133,3 +133,26 @@ def test_a_hand_count_gone_wrong_is_caught_even_when_no_card_moved(monkeypatch) 
     cex = res.violations["card conservation"]
     assert "hand counts" in cex.why
     assert cex.length == 1  # found right after the first lead
+
+
+def test_a_ledger_gone_wrong_is_caught_in_every_state_that_keeps_it(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The search remembers ledgers it found right; a wrong ledger is looked at in every
+    state that has it, so the shortest way to it is still found (chip conservation)."""
+    from boodle.verify import explicit
+
+    real = explicit.apply
+    wrong: list[Ledger] = []
+
+    def broken(ruleset, state, move):  # type: ignore[no-untyped-def]
+        new, events = real(ruleset, state, move)
+        if not wrong:  # one ledger with a chip too many, shared by every later state
+            seats = (new.ledger.seats[0] + 1, *new.ledger.seats[1:])
+            wrong.append(Ledger(seats, new.ledger.sections))
+        return new.evolve(ledger=wrong[0]), events
+
+    monkeypatch.setattr(explicit, "apply", broken)
+    small = reduce(load("michigan"), 2, 3).ruleset
+    res = check_deals(small, 3, "2x3")
+    cex = res.violations["chip conservation"]
+    assert "chips, not" in cex.why
+    assert cex.length == 1  # found right after the first move

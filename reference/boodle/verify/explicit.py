@@ -35,7 +35,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from itertools import combinations
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any
 
 from ..antes import ante_targets
@@ -62,7 +62,9 @@ Key = tuple[Any, ...]
 
 
 _KEYED = tuple(f.name for f in fields(DealState) if f.name not in _SKIP | {"cards", "places"})
-_keyed = attrgetter(*_KEYED)
+_keyed = itemgetter(*_KEYED)
+"""The fields of :data:`_KEYED`, read from a state's instance dictionary (every field of a
+``DealState`` is there; a lookup in it is cheaper than ``getattr``)."""
 
 
 def state_key(state: DealState, deck: tuple[Card, ...] | None = None) -> Key:
@@ -83,7 +85,7 @@ def _key(state: DealState, deck: tuple[Card, ...] | None, places: tuple[Any, ...
     cards: Any = state.cards
     if deck is not None and (cards is deck or cards == deck):
         cards = 0
-    return (cards, places, *_keyed(state))
+    return (cards, places, *_keyed(state.__dict__))
 
 
 def default_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
@@ -176,6 +178,9 @@ class _Ctx:
     the tuple, its places reduced to (kind, seat), and the hand counts and player count it
     was found right with (``None``: not checked yet).  Moves that move no card keep the
     tuple, so a state reached by a bid or a pass reuses both."""
+    chips_right: dict[int, Ledger] = field(default_factory=dict)
+    """Within one deal, by ``id``, the ledgers whose chips were found right (kept, so the id
+    stays their own).  Moves that move no chip keep the ledger."""
 
 
 def check_deals(ruleset: Ruleset, players: int, deck: str,
@@ -262,6 +267,7 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
         return
     deck = state.cards
     ctx.placed.clear()
+    ctx.chips_right.clear()
     ids: dict[Key, int] = {_key(state, deck, _placed(ctx, state.places)[1]): 0}
     nodes: list[_Node] = [_Node(None, None, events, 0)]
     unplaced = _unplaced(ctx.ruleset, state)
@@ -329,13 +335,9 @@ def _step(ctx: _Ctx, deal: Deal, state: DealState, move: Move,
 def _check_state(ctx: _Ctx, deal: Deal, state: DealState, total: Chips,
                  nodes: list[_Node], key: int) -> None:
     ledger = state.ledger
-    if ledger.total() != total:
-        _report(ctx, deal, nodes, key, "chip conservation",
-                f"seats and sections hold {ledger.total()} chips, not {total}", state)
-    low = [name for name, amount in ledger.sections if amount < 0]
-    if low:
-        _report(ctx, deal, nodes, key, "chip conservation",
-                f"section {', '.join(low)} below zero", state)
+    if ctx.chips_right.get(id(ledger)) is not ledger and _chips_right(
+            ctx, deal, ledger, total, nodes, key, state):
+        ctx.chips_right[id(ledger)] = ledger  # this very ledger needs no second look
     places, reduced, right = _placed(ctx, state.places)
     if right is not None and right == (state.held, state.players) and state.cards is ctx.cards:
         return  # these very places were found right with these hand counts in this deal
@@ -344,6 +346,23 @@ def _check_state(ctx: _Ctx, deal: Deal, state: DealState, total: Chips,
         _report(ctx, deal, nodes, key, "card conservation", why, state)
     elif state.cards is ctx.cards:
         ctx.placed[id(places)] = (places, reduced, (state.held, state.players))
+
+
+def _chips_right(ctx: _Ctx, deal: Deal, ledger: Ledger, total: Chips, nodes: list[_Node],
+                 key: int, state: DealState) -> bool:
+    """Report what is wrong with the chips of ``ledger`` (in state ``key``); whether nothing
+    is: seats and sections add up to ``total``, and no section is below zero."""
+    right = True
+    if ledger.total() != total:
+        _report(ctx, deal, nodes, key, "chip conservation",
+                f"seats and sections hold {ledger.total()} chips, not {total}", state)
+        right = False
+    low = [name for name, amount in ledger.sections if amount < 0]
+    if low:
+        _report(ctx, deal, nodes, key, "chip conservation",
+                f"section {', '.join(low)} below zero", state)
+        right = False
+    return right
 
 
 def _placed(ctx: _Ctx, places: tuple[Place, ...]
