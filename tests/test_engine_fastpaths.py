@@ -12,6 +12,7 @@ import pytest
 from boodle.cards import Card
 from boodle.claims import claims_of, take, take_all
 from boodle.engine import apply, is_terminal, legal_moves, start_deal
+from boodle.errors import BoodleError
 from boodle.events import Event
 from boodle.holding import paying_cards
 from boodle.ledger import Ledger
@@ -182,3 +183,33 @@ def test_the_antes_paid_at_once_are_the_antes_paid_payer_by_payer(name: str) -> 
                 slow = antes._pay(slow, slow.to_move, [target], ruleset.antes[line], slow_events)
                 fast, _ = antes._pay_from(ruleset, fast, (line, payer + 1), fast_events)
                 slow, _ = _antes_payer_by_payer(ruleset, slow, (line, payer + 1), slow_events)
+
+
+def test_a_deck_order_must_be_a_permutation_of_the_deck() -> None:
+    from boodle.dealing import deal_hands
+
+    ruleset = load("michigan")
+    cards = list(ruleset.deck.cards())
+    hands, widow = deal_hands(ruleset, 4, 0, list(reversed(cards)))
+    assert sum(len(h) for h in hands) + len(widow) == len(cards) == 52
+    for wrong in (cards[:-1], [*cards[:-1], cards[0]], [*cards, cards[0]]):
+        # one card short; one card twice instead of another; one card too many
+        with pytest.raises(BoodleError, match="exactly once"):
+            deal_hands(ruleset, 4, 0, wrong)
+
+
+def test_a_deal_state_with_the_decks_kept_index_is_the_one_made_afresh() -> None:
+    from boodle.state import card_index
+
+    ruleset = load("michigan")
+    cards = ruleset.deck.cards()
+    hands = (cards[0:10], cards[10:20], cards[20:30], cards[30:40])
+    widow = cards[40:]
+    ledger = Ledger.open(4, tuple(s.name for s in ruleset.board), 5)
+    kept = DealState.new(4, 0, cards, hands, widow, ledger, card_index(cards))
+    fresh = DealState.new(4, 0, cards, hands, widow, ledger)
+    assert kept == fresh and dict(kept.index) == dict(fresh.index)
+    assert dict(fresh.index) == {c: i for i, c in enumerate(cards)}
+    with pytest.raises(ValueError, match="dealt twice"):
+        DealState.new(4, 0, cards, (cards[0:10], cards[0:10], cards[20:30], cards[30:40]),
+                      widow, ledger, card_index(cards))

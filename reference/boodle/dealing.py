@@ -19,7 +19,7 @@ from .events import DealCards, Event
 from .ledger import Ledger
 from .model import Ruleset, derived
 from .stage import Stage, no_legal_moves, no_moves
-from .state import DealState
+from .state import DealState, card_index
 
 __all__ = ["STAGE", "deal_hands", "deal_order", "eliminated", "new_deal", "shuffled_deck"]
 
@@ -69,7 +69,7 @@ def deal_hands(
     Eliminated seats (``out``) get an empty hand.  Raises
     :class:`BoodleError` unless ``deck_order`` is a permutation of the deck.
     """
-    if Counter(deck_order) != Counter(ruleset.deck.cards()):
+    if not _permutation(ruleset, deck_order):
         raise BoodleError("the deck order must hold every card of the deck exactly once")
     order = deal_order(ruleset, players, dealer, out)
     hands: list[list[Card]] = [[] for _ in range(players)]
@@ -78,6 +78,19 @@ def deal_hands(
         who = order[i % len(order)]
         (widow if who is None else hands[who]).append(card)
     return tuple(tuple(h) for h in hands), tuple(widow)
+
+
+def _permutation(ruleset: Ruleset, order: Sequence[Card]) -> bool:
+    """Whether ``order`` holds every card of the deck as often as the deck does.
+
+    The deck's cards are distinct (but for a rank order naming a rank twice): then
+    ``order`` is one of their permutations when it is as long and holds the same cards.
+    """
+    cards = ruleset.deck.cards()
+    distinct: frozenset[Card] = derived(ruleset.deck, "_card_set", lambda: frozenset(cards))
+    if len(distinct) != len(cards):
+        return Counter(order) == Counter(cards)
+    return len(order) == len(cards) and distinct == set(order)
 
 
 def shuffled_deck(ruleset: Ruleset, rng: random.Random) -> tuple[Card, ...]:
@@ -115,7 +128,9 @@ def new_deal(
         raise BoodleError(f"seat {dealer} is eliminated and cannot deal")
     dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow, out)
     try:
-        state = DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger)
+        state = DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger,
+                              derived(ruleset.deck, "_card_index",
+                                      lambda: card_index(ruleset.deck.cards())))
     except ValueError as e:
         raise BoodleError(f"bad deal: {e}") from None
     if ruleset.session.negative == "eliminate":

@@ -234,20 +234,24 @@ class DealState:
         hands: tuple[tuple[Card, ...], ...],
         widow: tuple[Card, ...],
         ledger: Ledger,
+        index: Mapping[Card, int] | None = None,
     ) -> DealState:
         """A fresh deal, every card still in the pack, to be dealt as ``hands`` and ``widow``.
 
-        Raises ``ValueError`` unless hands and widow partition ``cards``.
+        ``index``: :func:`card_index` of ``cards``, when the caller keeps it (it is made
+        otherwise).  Raises ``ValueError`` unless hands and widow partition ``cards``.
         """
-        index = MappingProxyType({card: i for i, card in enumerate(cards)})
+        if index is None:
+            index = card_index(cards)
         places: list[Place | None] = [None] * len(cards)
         where = [(h, in_hand(s)) for s, hand in enumerate(hands) for h in hand]
         for card, place in [*where, *((w, WIDOW) for w in widow)]:
-            if card not in index:
+            i = index.get(card)
+            if i is None:
                 raise ValueError(f"{card} is not a card of this deck")
-            if places[index[card]] is not None:
+            if places[i] is not None:
                 raise ValueError(f"{card} is dealt twice")
-            places[index[card]] = place
+            places[i] = place
         missing = [str(c) for c, p in zip(cards, places, strict=True) if p is None]
         if missing:
             raise ValueError(f"cards not dealt: {' '.join(missing)}")
@@ -434,6 +438,12 @@ class DealState:
         """``seat`` puts ``card`` from its hand face up as the next play in order; ``changes``:
         other fields set in the same step (:meth:`move`)."""
         return self.move(card, played_by(seat, self.plays), self.plays + 1, **changes)
+
+
+def card_index(cards: tuple[Card, ...]) -> Mapping[Card, int]:
+    """Each card's position in ``cards`` (the last, for a card there twice), read-only: the
+    ``index`` of the states of a deal of ``cards``."""
+    return MappingProxyType({card: i for i, card in enumerate(cards)})
 
 
 @lru_cache(maxsize=4096)
