@@ -38,3 +38,11 @@ def test_full_pack_has_52_distinct_cards() -> None:
     pack = full_pack()
     assert len(pack) == 52
     assert len(set(pack)) == 52
+
+
+def test_a_card_parsed_again_is_equal_and_errors_are_raised_every_time() -> None:
+    assert parse_card("TH") == parse_card("10♥") == Card("10", "♥")
+    assert parse_card("TH") is parse_card("TH")
+    for _ in range(2):
+        with pytest.raises(ValueError, match="not a card"):
+            parse_card("1X")

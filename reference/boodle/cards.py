@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 SUITS: Final = ("♣", "♦", "♥", "♠")
@@ -75,10 +76,13 @@ def canonical_suit(text: str) -> str:
     return suit
 
 
+@lru_cache(maxsize=1024)
 def parse_card(text: str) -> Card:
     """Parse one card in any accepted text form (``K♣``, ``KC``, ``TH``, ``10♥``).
 
-    Raises ``ValueError`` with the offending text if it is not a card.
+    Raises ``ValueError`` with the offending text if it is not a card.  Cards
+    are immutable: a text met again gets the same card (case files and
+    positions name the same few dozen cards thousands of times).
     """
     match = _CARD_RE.match(text.strip())
     if not match:
