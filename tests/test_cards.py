@@ -46,3 +46,13 @@ def test_a_card_parsed_again_is_equal_and_errors_are_raised_every_time() -> None
     for _ in range(2):
         with pytest.raises(ValueError, match="not a card"):
             parse_card("1X")
+
+
+def test_cards_of_a_rank_and_suit_are_one_object_equal_to_a_new_card() -> None:
+    from boodle.cards import card_of
+    from boodle.model import Deck
+
+    assert card_of("Q", "♦") == Card("Q", "♦") and card_of("Q", "♦") is card_of("Q", "♦")
+    assert parse_card("QD") is card_of("Q", "♦")
+    small, large = Deck(("♦",), ("Q", "K")), Deck(("♣", "♦"), ("J", "Q", "K", "A"))
+    assert small.cards()[0] is large.cards()[5] is parse_card("Q♦")  # decks share cards

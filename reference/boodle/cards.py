@@ -54,6 +54,14 @@ class Card:
         return SUIT_COLOUR[self.suit]
 
 
+@lru_cache(maxsize=1024)
+def card_of(rank: str, suit: str) -> Card:
+    """The card of ``rank`` (canonical) and ``suit`` (a symbol): equal to ``Card(rank, suit)``,
+    and the same object each time, so that the decks, the parsed cards and the hands share
+    their cards and look-ups find them by identity (cards are immutable)."""
+    return Card(rank, suit)
+
+
 def canonical_rank(text: str) -> str:
     """Return the canonical rank for ``text`` ("T" → "10").
 
@@ -87,7 +95,7 @@ def parse_card(text: str) -> Card:
     match = _CARD_RE.match(text.strip())
     if not match:
         raise ValueError(f"not a card: {text!r} (write it like K♣, KC, 10♥ or TH)")
-    return Card(canonical_rank(match.group(1)), canonical_suit(match.group(2)))
+    return card_of(canonical_rank(match.group(1)), canonical_suit(match.group(2)))
 
 
 def full_pack() -> tuple[Card, ...]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, TypeVar
 
-from .cards import SUIT_COLOUR, Card
+from .cards import SUIT_COLOUR, Card, card_of
 from .errors import Span
 
 Chips = int | Fraction
@@ -83,7 +83,7 @@ class Deck:
         dictionary, outside the fields: equality and hashing do not see it.
         """
         return derived(self, "_cards", lambda: tuple(
-            Card(rank, suit)
+            card_of(rank, suit)
             for suit in self.suits
             for rank in self.ranks
             if Card(rank, suit) not in self.removed
