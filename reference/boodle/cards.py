@@ -45,6 +45,16 @@ class Card:
     rank: str
     suit: str
 
+    def __eq__(self, other: object) -> bool:
+        """The dataclass's equality (same class, same rank and suit), answered at once for
+        the very same object (:func:`card_of` hands out one object per card)."""
+        if self is other:
+            return True
+        if other.__class__ is self.__class__:
+            assert isinstance(other, Card)
+            return self.rank == other.rank and self.suit == other.suit
+        return NotImplemented
+
     def __str__(self) -> str:
         return f"{self.rank}{self.suit}"
 
