@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .cards import Card
+from .cards import Card, card_of
 from .events import Claim, Event
 from .holding import award, paying_cards, qualifiers
 from .ledger import seat, section
@@ -56,7 +56,7 @@ def _sections_of(ruleset: Ruleset, trump: str | None, card: Card
     if found is None:
         found = table[trump, card.rank, card.suit] = tuple(
             (name, boodle, cards if cards is not None
-             else tuple(Card(r, card.suit) for r in ranks))
+             else tuple(card_of(r, card.suit) for r in ranks))
             for name, boodle, cards, ranks in _claimable(ruleset, trump)
             if (card.rank in ranks if cards is None else card in cards))
     return found

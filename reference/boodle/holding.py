@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import Card
+from .cards import Card, card_of
 from .model import Chips, Deck, Section
 from .shares import ChipMode, split
 
@@ -42,7 +42,7 @@ def paying_cards(
     if section.suit_rule == "fixed":
         return section.cards
     if section.suit_rule == "trumps":
-        return tuple(Card(r, trump) for r in section.ranks) if trump is not None else ()
+        return tuple(card_of(r, trump) for r in section.ranks) if trump is not None else ()
     if section.cards:  # a drawn card already bound to the section for the session
         return section.cards
     card = (drawn or {}).get(section.name)
@@ -67,7 +67,7 @@ def qualifies(
     cards = paying_cards(section, trump, drawn)
     if cards is None:
         return any(
-            all(Card(rank, suit) in hand for rank in section.ranks) for suit in deck.suits
+            all(card_of(rank, suit) in hand for rank in section.ranks) for suit in deck.suits
         )
     return bool(cards) and all(c in hand for c in cards)
 
