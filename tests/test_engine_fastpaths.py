@@ -13,10 +13,10 @@ from boodle.cards import Card
 from boodle.claims import claims_of, take, take_all
 from boodle.engine import apply, is_terminal, legal_moves, start_deal
 from boodle.errors import BoodleError
-from boodle.events import Event
+from boodle.events import Ante, Event
 from boodle.holding import paying_cards
-from boodle.ledger import Ledger
-from boodle.model import Ruleset
+from boodle.ledger import Ledger, seat, section
+from boodle.model import AnteLine, Ruleset
 from boodle.second_pack import draw_boodles
 from boodle.state import DealState, LeadMove, PlayMove
 from boodle.variants import builtin_names, load
@@ -140,9 +140,23 @@ def test_bids_handed_out_again_are_every_amount_from_the_lowest_to_the_balance()
     assert _bids(0, 5, 4) == ()  # a balance below the lowest bid: no bid
 
 
+def _ante_one_by_one(state: DealState, payer: int, names: list[str], line: AnteLine,
+                     events: list[Event]) -> DealState:
+    """``payer``'s ante of ``line`` on each of ``names``: one transfer at a time, each cut to
+    the payer's balance under ``capped`` (spec §9, :meth:`DealState.payable`)."""
+    src = seat(payer)
+    reason = "ante (widow's share)" if line.payer == "widow" else "ante"
+    ledger = state.ledger
+    for name in names:
+        ledger, t = ledger.transfer(src, section(name), state.payable(src, line.amount, ledger),
+                                    reason)
+        events.append(Ante(t))
+    return state.evolve(ledger=ledger)
+
+
 def _antes_payer_by_payer(ruleset: Ruleset, state: DealState, at: tuple[int, int],
                           events: list[Event]) -> tuple[DealState, list[Event]]:
-    """The antes paid one payer at a time (each payer's line in one transfer each)."""
+    """The antes paid one payer at a time, one transfer at a time."""
     from boodle import antes
 
     first_line, first_payer = at
@@ -152,8 +166,8 @@ def _antes_payer_by_payer(ruleset: Ruleset, state: DealState, at: tuple[int, int
                 continue
             if line.chosen:
                 return state.evolve(stake=(i, j), to_move=payer), events
-            state = antes._pay(state, payer, antes.ante_targets(ruleset, line.targets), line,
-                               events)
+            state = _ante_one_by_one(state, payer, antes.ante_targets(ruleset, line.targets),
+                                     line, events)
     return state.evolve(stake=None, to_move=None), events
 
 
@@ -180,7 +194,8 @@ def test_the_antes_paid_at_once_are_the_antes_paid_payer_by_payer(name: str) -> 
                 line, payer = fast.stake  # a chosen boodle: stake on the first target
                 target = ruleset.antes[line].targets[0]
                 fast = antes._pay(fast, fast.to_move, [target], ruleset.antes[line], fast_events)
-                slow = antes._pay(slow, slow.to_move, [target], ruleset.antes[line], slow_events)
+                slow = _ante_one_by_one(slow, slow.to_move, [target], ruleset.antes[line],
+                                        slow_events)
                 fast, _ = antes._pay_from(ruleset, fast, (line, payer + 1), fast_events)
                 slow, _ = _antes_payer_by_payer(ruleset, slow, (line, payer + 1), slow_events)
 

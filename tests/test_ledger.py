@@ -156,3 +156,26 @@ def test_accounts_are_handed_out_again_and_equal_to_new_ones() -> None:
 
     assert seat(2) == SeatAccount(2) and seat(2) is seat(2)
     assert section("kitty") == SectionAccount("kitty") and section("kitty") is section("kitty")
+
+
+def test_capped_transfers_cut_what_a_seat_pays_to_its_running_balance() -> None:
+    # worked out by hand: seat 0 has 3; it pays 2 (has 1 left), then 4 cut to 1 (0 left),
+    # then 5 cut to 0; seat 1 (3) pays 1 to the kitty, which then holds 4 and pays them back
+    moves = [(seat(0), section("kitty"), 2, "ante"), (seat(0), section("kitty"), 4, "ante"),
+             (seat(0), seat(1), 5, "payment"), (seat(1), section("kitty"), 1, "ante"),
+             (section("kitty"), seat(0), 4, "claim")]
+    ledger, done = Ledger.open(2, ("kitty",), 3).transfer_all(moves, capped=True)  # type: ignore[arg-type]
+    assert [t.amount for t in done] == [2, 1, 0, 1, 4]
+    assert ledger.seats == (4, 2) and ledger.section("kitty") == 0
+    # a seat in debt pays nothing; a section is never capped (it cannot be overdrawn)
+    owing = Ledger((-2, 5), (("kitty", 0),))
+    _, done = owing.transfer_all([(seat(0), seat(1), 3, "payment")], capped=True)
+    assert done[0].amount == 0
+    with pytest.raises(LedgerError, match="section kitty holds 0, cannot pay 1"):
+        owing.transfer_all([(section("kitty"), seat(1), 1, "claim")], capped=True)
+    with pytest.raises(LedgerError, match="no seat 4 in a ledger of 2 seats"):
+        owing.transfer_all([(seat(4), seat(1), -1, "payment")], capped=True)
+    # the same on a ledger whose sections repeat a name (the by-name path)
+    twice = Ledger((1, 0), (("kitty", 0), ("kitty", 0)))
+    cut, done = twice.transfer_all([(seat(0), section("kitty"), 3, "ante")], capped=True)
+    assert done[0].amount == 1 and cut.sections == (("kitty", 1), ("kitty", 1))

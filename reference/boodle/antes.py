@@ -74,15 +74,7 @@ def _pay(
     Under ``balance: eliminated at zero`` a player pays at most their balance
     (spec §9).  The antes stay out of ``since_ante``: a misdeal keeps them.
     """
-    if not state.capped:  # every ante is paid whole: one pass over the ledger
-        return _pay_whole(state, _payments(payer, names, line), events)
-    src, ledger = seat(payer), state.ledger
-    reason = _reason(line)
-    for name in names:
-        amount = state.payable(src, line.amount, ledger)
-        ledger, t = ledger.transfer(src, section(name), amount, reason)
-        events.append(Ante(t))
-    return state.evolve(ledger=ledger)
+    return _pay_all(state, _payments(payer, names, line), events)
 
 
 def _reason(line: AnteLine) -> str:
@@ -96,10 +88,11 @@ def _payments(payer: int, names: list[str], line: AnteLine
     return [(src, section(name), line.amount, reason) for name in names]
 
 
-def _pay_whole(state: DealState, payments: list[tuple[Account, Account, Chips, str]],
-               events: list[Event]) -> DealState:
-    """Make ``payments`` in order, each whole (no cap), in one pass over the ledger."""
-    ledger, done = state.ledger.transfer_all(payments)
+def _pay_all(state: DealState, payments: list[tuple[Account, Account, Chips, str]],
+             events: list[Event]) -> DealState:
+    """Make ``payments`` in order in one pass over the ledger (under ``capped``, each cut to
+    the payer's running balance, :meth:`~boodle.state.DealState.payable`)."""
+    ledger, done = state.ledger.transfer_all(payments, state.capped)
     events.extend(Ante(t) for t in done)
     return state.evolve(ledger=ledger)
 
@@ -109,26 +102,22 @@ def _pay_from(
 ) -> tuple[DealState, list[Event]]:
     """Pay the lines from (line, payer) ``at`` on, until a ``chosen boodle`` payer must choose.
 
-    Without a cap every payment is whole, so the payments up to the choice (or the end)
-    are made in one pass: what paying them payer by payer gives.
+    The payments up to the choice (or the end) are made in one pass over the ledger, on
+    the running balances: what paying them payer by payer gives.
     """
     first_line, first_payer = at
-    due: list[tuple[Account, Account, Chips, str]] = []  # whole payments not made yet
+    due: list[tuple[Account, Account, Chips, str]] = []  # payments not made yet
     for i, line in enumerate(ruleset.antes[first_line:], start=first_line):
         for j, payer in enumerate(_payers(line, state)):
             if i == first_line and j < first_payer:
                 continue
             if line.chosen:  # spec §4: the payer's choice is a move
                 if due:
-                    state = _pay_whole(state, due, events)
+                    state = _pay_all(state, due, events)
                 return state.evolve(stake=(i, j), to_move=payer), events
-            names = ante_targets(ruleset, line.targets)
-            if state.capped:
-                state = _pay(state, payer, names, line, events)
-            else:
-                due.extend(_payments(payer, names, line))
+            due.extend(_payments(payer, ante_targets(ruleset, line.targets), line))
     if due:
-        state = _pay_whole(state, due, events)
+        state = _pay_all(state, due, events)
     return state.evolve(stake=None, to_move=None), events
 
 

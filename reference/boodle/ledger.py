@@ -91,6 +91,12 @@ def normalize(amount: Chips) -> Chips:
     return amount
 
 
+def capped_amount(amount: Chips, balance: Chips) -> Chips:
+    """What a player with ``balance`` pays of ``amount`` when a player pays at most their
+    balance (spec §9): ``amount``, or the balance if less, or nothing below zero."""
+    return min(amount, max(balance, 0))
+
+
 def chips_json(amount: Chips) -> int | str:
     """JSON form of an amount: ints as ints, fractions as ``"a/b"`` strings."""
     amount = normalize(amount)
@@ -241,23 +247,30 @@ class Ledger:
                 Transfer(src, dst, amount, reason))
 
     def transfer_all(
-        self, moves: list[tuple[Account, Account, Chips, str]]
+        self, moves: list[tuple[Account, Account, Chips, str]], capped: bool = False
     ) -> tuple[Ledger, list[Transfer]]:
         """:meth:`transfer` each of ``moves`` (source, destination, amount, reason) in order:
         the last ledger and every record, exactly as one :meth:`transfer` after another
         (same checks on the running balances, same errors), built in one pass.
+
+        ``capped``: a seat pays at most its balance, none when it is zero or less (spec
+        §9, ``balance: eliminated at zero``): each amount a seat pays is first cut to
+        :func:`capped_amount` of the running balance, before any other check.
         """
         where = self._where()
         if where is None:  # a name twice: one transfer after another
             ledger, done = self, []
-            for move in moves:
-                ledger, t = ledger._transfer_by_name(*move)
+            for src, dst, amount, reason in moves:
+                if capped and isinstance(src, SeatAccount):
+                    amount = capped_amount(amount, ledger.balance(src))
+                ledger, t = ledger._transfer_by_name(src, dst, amount, reason)
                 done.append(t)
             return ledger, done
-        return self._moved(moves, where)
+        return self._moved(moves, where, capped)
 
     def _moved(
-        self, moves: list[tuple[Account, Account, Chips, str]], where: dict[str, int]
+        self, moves: list[tuple[Account, Account, Chips, str]], where: dict[str, int],
+        capped: bool = False,
     ) -> tuple[Ledger, list[Transfer]]:
         """:meth:`transfer_all` for a ledger whose section names are unique (``where``: each
         section's position by name): the checks of :meth:`transfer` in its order, on the
@@ -266,6 +279,8 @@ class Ledger:
         n = len(seats)
         done = []
         for src, dst, amount, reason in moves:
+            if capped and isinstance(src, SeatAccount):
+                amount = capped_amount(amount, seats[self._slot(src, n, where)])
             if type(amount) is not int:
                 amount = normalize(amount)
             if amount < 0:

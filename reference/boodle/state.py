@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from .cards import Card
-from .ledger import Account, Ledger, SeatAccount, Transfer
+from .ledger import Account, Ledger, SeatAccount, Transfer, capped_amount
 from .model import Chips
 
 PlaceKind = Literal["pack", "hand", "widow", "played", "out"]
@@ -404,7 +404,7 @@ class DealState:
         the state is updated (default: this state's ledger).
         """
         if self.capped and isinstance(src, SeatAccount):
-            return min(amount, max((self.ledger if ledger is None else ledger).balance(src), 0))
+            return capped_amount(amount, (self.ledger if ledger is None else ledger).balance(src))
         return amount
 
     def pay(
@@ -423,15 +423,9 @@ class DealState:
         self, payments: list[tuple[Account, Account, Chips, str]]
     ) -> tuple[DealState, list[Transfer]]:
         """:meth:`pay` each of ``payments`` (source, destination, amount, reason) in order:
-        the same state and transfers as one :meth:`pay` after another, built at once."""
-        if not self.capped:  # every amount is paid whole: one pass over the ledger
-            ledger, done = self.ledger.transfer_all(payments)
-            return self.evolve(ledger=ledger, since_ante=(*self.since_ante, *done)), done
-        ledger, done = self.ledger, []
-        for src, dst, amount, reason in payments:
-            ledger, transfer = ledger.transfer(src, dst, self.payable(src, amount, ledger),
-                                               reason)
-            done.append(transfer)
+        the same state and transfers as one :meth:`pay` after another, built at once (under
+        ``capped``, each cut to the running balance as :meth:`payable` cuts it)."""
+        ledger, done = self.ledger.transfer_all(payments, self.capped)
         return self.evolve(ledger=ledger, since_ante=(*self.since_ante, *done)), done
 
     def play(self, seat: int, card: Card, **changes: Any) -> DealState:
