@@ -228,3 +228,25 @@ def test_a_deal_state_with_the_decks_kept_index_is_the_one_made_afresh() -> None
     with pytest.raises(ValueError, match="dealt twice"):
         DealState.new(4, 0, cards, (cards[0:10], cards[0:10], cards[20:30], cards[30:40]),
                       widow, ledger, card_index(cards))
+
+
+@pytest.mark.parametrize("name", ["tripoli", "tripoley", "tripoli-ghost-auction",
+                                  "michigan-claims-on-holding", "pope-joan"])
+def test_holders_paid_at_once_are_the_holders_paid_one_share_at_a_time(name: str) -> None:
+    from boodle.claims import _pay_holders_one_by_one, pay_holders
+
+    checked = 0
+    for seed in range(3):
+        for ruleset, state in random_states(load(name), seed):
+            names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set", "pot"))
+            for split in ("share", "first seat"):
+                for phase in (None, "hearts"):
+                    fast_events: list[Event] = []
+                    slow_events: list[Event] = []
+                    fast = pay_holders(ruleset, state, names, split, fast_events, phase)
+                    slow = _pay_holders_one_by_one(ruleset, state, names, split, slow_events,
+                                                   phase)
+                    assert fast == slow and fast.since_ante == slow.since_ante
+                    assert fast_events == slow_events
+                    checked += bool(fast_events)
+    assert checked > 0

@@ -15,8 +15,8 @@ from typing import Literal
 from .cards import Card, card_of
 from .events import Claim, Event
 from .holding import award, paying_cards, qualifiers
-from .ledger import seat, section
-from .model import Ruleset, derived
+from .ledger import Account, seat, section
+from .model import Chips, Ruleset, derived
 from .state import DealState
 
 __all__ = ["claims_of", "pay_holders", "take", "take_all"]
@@ -124,6 +124,40 @@ def pay_holders(
     section paid is recorded in ``DealState.taken`` (spec §7 ``unless taken``).
     """
     order = state.clockwise(state.dealer)  # players still in, from the dealer's left
+    hands = {s: state.hand(s) for s in order}
+    if len(set(names)) != len(names):  # a section paid twice: the second sees the first
+        return _pay_holders_one_by_one(ruleset, state, names, split, events, phase)
+    taken = list(state.taken)
+    payments: list[tuple[Account, Account, Chips, str]] = []
+    claims: list[tuple[int, str]] = []
+    ledger = state.ledger  # a section's balance does not change as the others are paid
+    for name in names:
+        winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck, state.trump)
+        paid = award(name, winners, ledger.section(name), split, ruleset.chips)
+        if paid is None:
+            continue
+        for who in paid.seats:
+            payments.append((section(name), seat(who), paid.share, "claim"))
+            claims.append((who, name))
+        if phase is not None:
+            taken.append((phase, name))
+    if payments:
+        state, done = state.pay_all(payments)
+        events.extend(Claim(who, name, t) for (who, name), t in zip(claims, done, strict=True))
+    return state.evolve(taken=tuple(taken))
+
+
+def _pay_holders_one_by_one(
+    ruleset: Ruleset,
+    state: DealState,
+    names: tuple[str, ...],
+    split: Literal["share", "first seat"],
+    events: list[Event],
+    phase: str | None,
+) -> DealState:
+    """:func:`pay_holders` one share at a time, each section's balance read when it is paid
+    (for a list that names a section twice)."""
+    order = state.clockwise(state.dealer)
     hands = {s: state.hand(s) for s in order}
     taken = list(state.taken)
     for name in names:
