@@ -60,7 +60,7 @@ def test_cards_of_a_rank_and_suit_are_one_object_equal_to_a_new_card() -> None:
 
 def test_card_equality_is_by_rank_and_suit_whatever_the_object() -> None:
     a, b = Card("10", "♥"), Card("10", "♥")
-    assert a is not b and a == b and not a != b and hash(a) == hash(b)
+    assert a is not b and a == b and (a != b) is False and hash(a) == hash(b)
     assert a != Card("10", "♦") and a != Card("J", "♥")
     assert a != "10♥" and a != ("10", "♥")  # not a card: never equal
     assert {a: 1}[b] == 1
