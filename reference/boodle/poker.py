@@ -34,11 +34,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations, product
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pokerkit import Card as PkCard
-    from pokerkit.hands import CombinationHand
+from pokerkit import Card as PkCard
+from pokerkit import StandardHighHand
+from pokerkit.hands import CombinationHand
+from pokerkit.lookups import Label, Standard2Lookup
 
 from .cards import Card
 
@@ -58,6 +58,18 @@ CATEGORIES: tuple[str, ...] = (
 """The categories, low to high (spec §8.2; 004 phase 2).  The royal flush is the
 ace-high straight flush, not a category of its own."""
 
+_LABELS: dict[Label, int] = {
+    Label.HIGH_CARD: 0,
+    Label.ONE_PAIR: 1,
+    Label.TWO_PAIR: 2,
+    Label.THREE_OF_A_KIND: 3,
+    Label.STRAIGHT: 4,
+    Label.FLUSH: 5,
+    Label.FULL_HOUSE: 6,
+    Label.FOUR_OF_A_KIND: 7,
+    Label.STRAIGHT_FLUSH: 8,
+}
+
 _VALUES: dict[str, int] = {r: v for v, r in enumerate(
     ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"), start=2)}
 _PK_RANK = {"10": "T"}
@@ -67,6 +79,14 @@ _PK_SUIT = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
 def rank_value(card: Card) -> int:
     """A card's poker value: 2 … 10, J 11, Q 12, K 13, A 14 (poker is ace high, spec §8.2)."""
     return _VALUES[card.rank]
+
+
+class _NoWheelHand(CombinationHand):
+    """pokerkit's standard high hand whose straights do not wrap: A-2-3-4-5 is no straight."""
+
+    lookup = Standard2Lookup()
+    low = False
+    card_count = 5
 
 
 @dataclass(frozen=True, order=True)
@@ -93,37 +113,7 @@ def _pk(card: Card) -> str:
 
 @cache
 def _pk_card(text: str) -> PkCard:
-    from pokerkit import Card as PkCard
-
     return next(iter(PkCard.parse(text)))
-
-
-@cache
-def _pokerkit_hands() -> tuple[type[CombinationHand], type[CombinationHand], dict[object, int]]:
-    """pokerkit's standard high hand, the same whose straights do not wrap (A-2-3-4-5 is no
-    straight), and the category of each of its labels.  Imported on first use: pokerkit
-    takes a quarter of a second to import and build its tables, and play does not use it."""
-    from pokerkit import StandardHighHand
-    from pokerkit.hands import CombinationHand
-    from pokerkit.lookups import Label, Standard2Lookup
-
-    class NoWheelHand(CombinationHand):
-        lookup = Standard2Lookup()
-        low = False
-        card_count = 5
-
-    labels: dict[object, int] = {
-        Label.HIGH_CARD: 0,
-        Label.ONE_PAIR: 1,
-        Label.TWO_PAIR: 2,
-        Label.THREE_OF_A_KIND: 3,
-        Label.STRAIGHT: 4,
-        Label.FLUSH: 5,
-        Label.FULL_HOUSE: 6,
-        Label.FOUR_OF_A_KIND: 7,
-        Label.STRAIGHT_FLUSH: 8,
-    }
-    return StandardHighHand, NoWheelHand, labels
 
 
 def _strength(category: int, cards: Sequence[Card]) -> tuple[tuple[int, ...], tuple[Card, ...]]:
@@ -207,11 +197,10 @@ def best_by_pokerkit(cards: Sequence[Card], ace_low_straight: bool = True
     in the order of ``cards``.  pokerkit tries every five-card combination in the order
     :func:`itertools.combinations` gives and keeps the first of the strongest; what
     :func:`best_hand` finds directly (:func:`_best_five`) is tested against this."""
-    wheel, no_wheel, labels = _pokerkit_hands()
     by_text = {_pk(c): c for c in cards}
-    kind = wheel if ace_low_straight else no_wheel
+    kind = StandardHighHand if ace_low_straight else _NoWheelHand
     found = kind.from_game([_pk_card(t) for t in by_text])
-    return labels[found.entry.label], tuple(by_text[repr(c)] for c in found.cards)
+    return _LABELS[found.entry.label], tuple(by_text[repr(c)] for c in found.cards)
 
 
 def _best_five(cards: tuple[Card, ...], ace_low_straight: bool
