@@ -4,17 +4,13 @@
 from the cards in hand (cards beyond five are ignored)"; the best hand takes
 the Pot and equal hands share it (004 "Égalités").
 
-The best five cards are the ones `pokerkit <https://pypi.org/project/pokerkit/>`_
+The best five cards are found by `pokerkit <https://pypi.org/project/pokerkit/>`_
 (University of Toronto Computer Poker Student Research Group; typed, tested,
-maintained) keeps when it tries every five-card combination of the hand
-against its standard lookup table: the first of the strongest, in the order
-of :func:`itertools.combinations`.  ``ace low straight: yes`` is its
+maintained), which tries every five-card combination of the hand against
+its standard lookup table.  ``ace low straight: yes`` uses its
 ``StandardLookup`` (A-2-3-4-5 is the lowest straight, "the wheel");
-``ace low straight: no`` its ``Standard2Lookup``, whose straights do not
-wrap, so A-2-3-4-5 is ace-high high card.  They are found directly, from the
-counts of ranks and suits (a 17-card hand has 6,188 combinations: pokerkit
-took milliseconds a hand); :func:`best_by_pokerkit` asks pokerkit itself, and
-the tests require the same category and the same five cards.
+``ace low straight: no`` uses ``Standard2Lookup``, whose straights do not
+wrap, so A-2-3-4-5 is ace-high high card.
 
 From the five cards pokerkit picks, :class:`PokerHand` keeps a *strength*:
 the category (0 high card … 8 straight flush) followed by the tie-break
@@ -33,7 +29,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from itertools import combinations, product
+from itertools import combinations
 
 from pokerkit import Card as PkCard
 from pokerkit import StandardHighHand
@@ -42,7 +38,7 @@ from pokerkit.lookups import Label, Standard2Lookup
 
 from .cards import Card
 
-__all__ = ["CATEGORIES", "PokerHand", "best_by_pokerkit", "best_hand", "showdown", "rank_value"]
+__all__ = ["CATEGORIES", "PokerHand", "best_hand", "showdown", "rank_value"]
 
 CATEGORIES: tuple[str, ...] = (
     "high card",
@@ -186,106 +182,12 @@ def _best_hand(cards: tuple[Card, ...], size: int, ace_low_straight: bool) -> Po
         raise ValueError("the same card is in the hand twice")
     if size < 5 or len(cards) < 5:
         return _best_short(cards, size)
-    category, chosen = _best_five(cards, ace_low_straight)
-    strength, ordered = _strength(category, chosen)
-    return PokerHand(strength, CATEGORIES[strength[0]], ordered)
-
-
-def best_by_pokerkit(cards: Sequence[Card], ace_low_straight: bool = True
-                     ) -> tuple[int, tuple[Card, ...]]:
-    """pokerkit's best five of five or more distinct ``cards``: the category and the cards,
-    in the order of ``cards``.  pokerkit tries every five-card combination in the order
-    :func:`itertools.combinations` gives and keeps the first of the strongest; what
-    :func:`best_hand` finds directly (:func:`_best_five`) is tested against this."""
     by_text = {_pk(c): c for c in cards}
     kind = StandardHighHand if ace_low_straight else _NoWheelHand
     found = kind.from_game([_pk_card(t) for t in by_text])
-    return _LABELS[found.entry.label], tuple(by_text[repr(c)] for c in found.cards)
-
-
-def _best_five(cards: tuple[Card, ...], ace_low_straight: bool
-               ) -> tuple[int, tuple[Card, ...]]:
-    """The category of the best five of ``cards`` (five or more, distinct) and the five cards,
-    in the order of ``cards``: of the combinations that make the best hand, the first in the
-    order :func:`itertools.combinations` tries them (the one pokerkit keeps,
-    :func:`best_by_pokerkit`).
-
-    The best hand is read from the counts of ranks and suits (:func:`_best_shape`); the
-    combinations that make it are those with its ranks (and, for a flush, its suit), so
-    only those are listed, as positions in ``cards``, and the least is taken.
-    """
-    category, needed, suits = _best_shape(cards, ace_low_straight)
-    best: tuple[int, ...] | None = None
-    for suit in suits:
-        picks = []
-        for value, count in needed.items():
-            at = [i for i, c in enumerate(cards)
-                  if rank_value(c) == value and (suit is None or c.suit == suit)]
-            picks.append(list(combinations(at, count)))
-        for chosen in product(*picks):
-            positions = tuple(sorted(i for part in chosen for i in part))
-            if best is None or positions < best:
-                best = positions
-    assert best is not None
-    return category, tuple(cards[i] for i in best)
-
-
-def _best_shape(cards: tuple[Card, ...], ace_low_straight: bool
-                ) -> tuple[int, dict[int, int], list[str | None]]:
-    """The best five-card hand ``cards`` can make (spec §8.2; the categories of
-    :data:`CATEGORIES`): its category, how many cards of each rank value it takes, and the
-    suits it must be in (a flush or straight flush: every suit that makes the same best one;
-    otherwise ``[None]``, any suit)."""
-    values = Counter(rank_value(c) for c in cards)
-    by_suit: dict[str, list[int]] = {}
-    for c in cards:
-        by_suit.setdefault(c.suit, []).append(rank_value(c))
-    suited = {suit: vs for suit, vs in by_suit.items() if len(vs) >= 5}
-    flushes = {suit: _straight_top(set(vs), ace_low_straight) for suit, vs in suited.items()}
-    top = max((t for t in flushes.values() if t is not None), default=None)
-    if top is not None:  # a straight flush
-        return 8, _run(top), [s for s, t in flushes.items() if t == top]
-    by_count = sorted(values, key=lambda v: (values[v], v), reverse=True)
-    first = by_count[0]
-    if values[first] == 4:
-        kicker = max(v for v in values if v != first)
-        return 7, {first: 4, kicker: 1}, [None]
-    pairs = [v for v in by_count[1:] if values[v] >= 2]
-    if values[first] == 3 and pairs:
-        return 6, {first: 3, max(pairs): 2}, [None]
-    if suited:
-        tops = {suit: tuple(sorted(vs, reverse=True)[:5]) for suit, vs in suited.items()}
-        best = max(tops.values())
-        return 5, dict.fromkeys(best, 1), [s for s, t in tops.items() if t == best]
-    straight = _straight_top(set(values), ace_low_straight)
-    if straight is not None:
-        return 4, _run(straight), [None]
-    singles = sorted((v for v in values if values[v] == 1), reverse=True)
-    if values[first] == 3:
-        return 3, {first: 3, **dict.fromkeys(singles[:2], 1)}, [None]
-    if values[first] == 2 and len(pairs) >= 1:
-        second = pairs[0]
-        kicker = max(v for v in values if v not in (first, second))
-        return 2, {first: 2, second: 2, kicker: 1}, [None]
-    if values[first] == 2:
-        return 1, {first: 2, **dict.fromkeys(singles[:3], 1)}, [None]
-    return 0, dict.fromkeys(singles[:5], 1), [None]
-
-
-def _straight_top(values: set[int], ace_low_straight: bool) -> int | None:
-    """The top value of the highest straight among ``values`` (5 for the wheel A-2-3-4-5,
-    when ``ace_low_straight``), or ``None``."""
-    for top in range(14, 5, -1):
-        if all(v in values for v in range(top - 4, top + 1)):
-            return top
-    if ace_low_straight and {14, 2, 3, 4, 5} <= values:
-        return 5
-    return None
-
-
-def _run(top: int) -> dict[int, int]:
-    """One card of each value of the straight whose top value is ``top`` (5: the wheel)."""
-    return dict.fromkeys((14, 2, 3, 4, 5) if top == 5 else range(top - 4, top + 1), 1)
+    chosen = [by_text[repr(c)] for c in found.cards]
+    strength, ordered = _strength(_LABELS[found.entry.label], chosen)
+    return PokerHand(strength, CATEGORIES[strength[0]], ordered)
 
 
 def showdown(
