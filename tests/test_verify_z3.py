@@ -268,3 +268,33 @@ def test_the_c_api_term_builders_make_the_terms_z3s_operators_make() -> None:
     base = ([x, y], layout.eqs([x, y], 2))
     assert [a.get_id() for a in layout.eqs([x, q], 2, base)] == [(x == 2).get_id(),
                                                                  (q == 2).get_id()]
+
+
+def test_ctrl_c_during_a_query_stops_the_run_instead_of_reading_as_a_hard_query() -> None:
+    # z3 catches SIGINT while it searches and answers "unknown"; the prover must turn that
+    # into KeyboardInterrupt (a first try's "unknown" is otherwise asked again in full, and
+    # a user's Ctrl-C was lost: found by a fresh user)
+    import os
+    import signal
+    import threading
+
+    from boodle.verify.induction import interrupted
+
+    holes = 11  # pigeonhole: 12 pigeons, 11 holes, unsat and slow to refute
+    x = [[z3.Bool(f"ph{i}_{j}") for j in range(holes)] for i in range(holes + 1)]
+    solver = z3.Solver()
+    solver.set("timeout", 60_000)
+    solver.add(*[z3.Or(*row) for row in x])
+    solver.add(*[z3.Or(z3.Not(x[i][j]), z3.Not(x[k][j])) for j in range(holes)
+                 for i in range(holes + 1) for k in range(i + 1, holes + 1)])
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            assert solver.check() == z3.unknown
+            interrupted(solver)
+    finally:
+        timer.cancel()
+    solver.set("timeout", 50)
+    assert solver.check() == z3.unknown
+    interrupted(solver)  # a time-out is not an interrupt

@@ -24,7 +24,7 @@ from typing import Any
 import z3
 
 from .actions import Action, actions
-from .induction import System
+from .induction import System, interrupted
 from .invariants import initial
 from .layout import OVER, Expr, SymState, fresh_state
 from .z3eval import state_values
@@ -114,6 +114,8 @@ def bmc(system: System, what: str, depth: int, budget: float = 60.0) -> BmcResul
             solver.pop()
             return _decode(system, model, states, all_actions, choices, k,
                            time.perf_counter() - start, what)
+        if result == z3.unknown:
+            interrupted(solver)
         solver.pop()
         if result == z3.unknown:
             return BmcResult(False, k, time.perf_counter() - start, system.exact, timed_out=True)

@@ -227,9 +227,20 @@ class Prover:
         try:
             solver.add(*terms)
             result = solver.check(*assume)
+            if result == z3.unknown:
+                interrupted(solver)
             return result, solver.model() if result == z3.sat else None
         finally:
             solver.pop()
+
+
+def interrupted(solver: z3.Solver) -> None:
+    """Raise ``KeyboardInterrupt`` if ``solver``'s last check stopped because the user
+    pressed Ctrl-C: z3 catches SIGINT during a check and answers "unknown" (reason
+    "interrupted from keyboard"), which a caller would take for a hard query and go on
+    (a first try that is not "unsat" is asked again in full)."""
+    if "interrupted" in solver.reason_unknown():
+        raise KeyboardInterrupt
 
 
 def _parts(system: System, name: str, s: SymState) -> list[Expr]:
