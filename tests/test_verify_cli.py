@@ -96,3 +96,13 @@ def test_progress_goes_to_stderr_one_line_per_count_and_method(capsys) -> None: 
         "[1/1] michigan-classic, 3 players, exhaustive",
         "[1/1] michigan-classic, 4 players, exhaustive"]
     assert all("5 checked" in line and "s CPU" in line for line in lines)
+
+
+def test_a_variant_that_plays_none_of_the_counts_is_left_out_not_unverified(capsys) -> None:  # type: ignore[no-untyped-def]
+    # michigan plays 3-8, rummoli 2-8: with --players 2 michigan has nothing to verify; it
+    # was reported NOT VERIFIED ("no method ran") with exit 1 (found by a fresh user)
+    assert main(["verify", "michigan", "rummoli", "--players", "2", "--no-z3"]) == 0
+    captured = capsys.readouterr()
+    assert "michigan: left out, it plays 3-8 players (--players 2)" in captured.err
+    assert "NOT VERIFIED" not in captured.out and "rummoli" in captured.out
+    assert "michigan" not in captured.out

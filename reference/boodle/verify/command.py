@@ -16,7 +16,10 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .run import Subject
 
 from ..argtypes import positive_int
 
@@ -82,6 +85,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                                 for s in subjects)
             raise BoodleError(f"--players {count} is allowed by none of the variants",
                               hint=f"allowed counts: {allowed}")
+    if args.players:  # a variant that plays none of the counts asked is left out, said so
+        subjects = [s for s in subjects if _plays_any(s, args.players)]
     options = Options(
         players=tuple(args.players) if args.players else None,
         z3=not args.no_z3,
@@ -105,6 +110,18 @@ def _progress() -> Callable[[str], None]:
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
     return say
+
+
+def _plays_any(subject: Subject, counts: list[int]) -> bool:
+    """Whether ``subject`` plays one of ``counts``; if not, a note on stderr says it is left
+    out (its properties are not "unverified": there is nothing to verify at those counts)."""
+    players = subject.ruleset.players
+    if any(n in players for n in counts):
+        return True
+    asked = ", ".join(str(n) for n in counts)
+    print(f"{subject.name}: left out, it plays {players.low}-{players.high} players "
+          f"(--players {asked})", file=sys.stderr)
+    return False
 
 
 def _label(name: str) -> str:
