@@ -201,3 +201,35 @@ def test_details_zero_names_the_failures_shown_without_a_diff(capsys) -> None:  
     assert main([*mutant, "--details", "1"]) == 1
     out = capsys.readouterr().out
     assert "first difference at event 9" in out and "without its diff" not in out
+
+
+def test_a_json_file_that_does_not_parse_is_skipped_with_a_warning(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # a case cut short must not vanish from a run unnoticed (found by a fresh user)
+    good = _two_cases()[0]
+    shutil.copy2(good, tmp_path / good.name)
+    (tmp_path / "broken.json").write_text(good.read_text("utf-8")[:200], "utf-8")
+    (tmp_path / "latin.json").write_bytes(b"\xff\xfe{}")
+    assert len(user_cases(tmp_path)) == 1
+    err = capsys.readouterr().err
+    assert f"warning: {tmp_path / 'broken.json'}: not JSON (line" in err
+    assert f"warning: {tmp_path / 'latin.json'}: not UTF-8 text; skipped" in err
+
+
+def test_export_refuses_a_folder_with_other_files_unless_forced(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # export wrote its README.md over the user's own without a word (found by a fresh user)
+    mine = tmp_path / "project"
+    mine.mkdir()
+    (mine / "README.md").write_text("my own readme", "utf-8")
+    assert main(["conformance", "export", str(mine)]) == 1
+    assert "is not empty and was not written by 'boodle conformance export'" \
+        in capsys.readouterr().err
+    assert (mine / "README.md").read_text("utf-8") == "my own readme"
+    assert not (mine / "cases").exists()
+    with pytest.raises(SystemExit) as stop:  # '' would mean the current folder unsaid
+        main(["conformance", "export", ""])
+    assert stop.value.code == 2 and "an empty path" in capsys.readouterr().err
+    out = tmp_path / "suite"
+    assert main(["conformance", "export", str(out)]) == 0
+    assert main(["conformance", "export", str(out)]) == 0  # again over its own export
+    assert main(["conformance", "export", str(mine), "--force"]) == 0
+    assert (mine / "cases").is_dir() and (mine / "PROTOCOL.md").is_file()

@@ -99,7 +99,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                              description="Copy everything an implementation in another language "
                              "needs into DIR: cases, schemas, PROTOCOL.md, FORMAT.md and the "
                              "variants' rules files.")
-    export.add_argument("dir", type=Path, metavar="DIR")
+    export.add_argument("dir", type=_folder, metavar="DIR")
+    export.add_argument("--force", action="store_true",
+                        help="write into a folder that is not empty and was not written by "
+                        "export (files of the same names are replaced)")
     export.set_defaults(func=cmd_export)
 
     gen = cmds.add_parser("generate", help="regenerate the cases and COVERAGE.md (maintainers)",
@@ -158,12 +161,23 @@ def user_cases(folder: Path) -> list[Case]:
 
 
 def _is_case_file(path: Path) -> bool:
-    """Whether ``path`` holds a JSON object whose ``format`` is the case format."""
+    """Whether ``path`` holds a JSON object whose ``format`` is the case format; a file that
+    cannot be read as JSON is skipped with a warning on stderr (a case cut short or
+    garbled must not vanish from a run unnoticed)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
+    except UnicodeDecodeError:
+        return _unreadable(path, "not UTF-8 text")
+    except json.JSONDecodeError as e:
+        return _unreadable(path, f"not JSON (line {e.lineno}, column {e.colno}: {e.msg})")
+    except OSError as e:
+        return _unreadable(path, e.strerror or "cannot be read")
     return isinstance(data, dict) and data.get("format") == CASE_FORMAT
+
+
+def _unreadable(path: Path, why: str) -> bool:
+    print(f"warning: {path}: {why}; skipped", file=sys.stderr)
+    return False
 
 
 def check_writable(option: str, path: Path) -> str | None:
@@ -274,9 +288,33 @@ def cmd_show(args: argparse.Namespace) -> int:
                       else "see 'boodle conformance list'")
 
 
+def _folder(text: str) -> Path:
+    """An argparse ``type=``: a folder path, not the empty string (which would mean the
+    current folder without saying so)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a folder ('.' for this one)")
+    return Path(text)
+
+
+def _an_export(folder: Path) -> bool:
+    """Whether ``folder`` looks written by ``export`` (its cases, schemas and protocol)."""
+    return (folder / "cases").is_dir() and (folder / "schema").is_dir() \
+        and (folder / "PROTOCOL.md").is_file()
+
+
 def cmd_export(args: argparse.Namespace) -> int:
-    """``boodle conformance export DIR``: cases, schemas, documents, variants."""
+    """``boodle conformance export DIR [--force]``: cases, schemas, documents, variants.
+
+    Raises :class:`BoodleError` for a DIR that is a file, or a folder that is not empty
+    and was not written by ``export`` (unless ``--force``): its files of the same names
+    (README.md, cases/ …) would be replaced without a word."""
     out: Path = args.dir
+    if out.exists() and not out.is_dir():
+        raise BoodleError(f"{out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not _an_export(out) and not args.force:
+        raise BoodleError(f"{out} is not empty and was not written by 'boodle conformance "
+                          "export'", hint="give a new or empty folder, or add --force to "
+                          "write into it (files of the same names are replaced)")
     cases = load_cases()
     out.mkdir(parents=True, exist_ok=True)
     for sub in ("cases", "schema"):
