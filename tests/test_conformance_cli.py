@@ -233,3 +233,12 @@ def test_export_refuses_a_folder_with_other_files_unless_forced(tmp_path: Path, 
     assert main(["conformance", "export", str(out)]) == 0  # again over its own export
     assert main(["conformance", "export", str(mine), "--force"]) == 0
     assert (mine / "cases").is_dir() and (mine / "PROTOCOL.md").is_file()
+
+
+def test_a_builtin_variant_without_cases_is_said_so(capsys) -> None:  # type: ignore[no-untyped-def]
+    # michigan-random-boodles draws its boodles per session: no case (a case is one deal);
+    # the hint offered other names as if it were a typo (found by a fresh user)
+    assert main(["conformance", "run", "--impl", SERVE, "--variant",
+                 "michigan-random-boodles"]) == 1
+    err = capsys.readouterr().err
+    assert "variant 'michigan-random-boodles' has no case" in err and "did you mean" not in err

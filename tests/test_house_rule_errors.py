@@ -263,3 +263,30 @@ def test_a_name_outside_ascii_is_explained() -> None:
     exc = _error("variant café extends michigan {\n}\n")
     assert exc.message == "unexpected 'café'"
     assert exc.hint == "names are ASCII: lower case letters a-z, digits, '-' and '_'"
+
+
+def test_the_caret_stays_under_the_fault_on_a_line_indented_with_tabs() -> None:
+    # the source line is printed with its tabs, so the caret line keeps them too (found by
+    # a fresh user: the caret landed three columns left of the word on a terminal)
+    from boodle.errors import BoodleError, Span
+
+    text = "variant x extends michigan {\n\tante {\teach player 1 on kity }\n}\n"
+    column = text.splitlines()[1].index("kity") + 1
+    err = BoodleError("no section 'kity' on the board",
+                      Span("x.boodle", 2, column, 2, column + 4, text))
+    source, caret = err.render().splitlines()[1:3]
+    assert source.endswith("\tante {\teach player 1 on kity }")
+    assert caret == "       | \t      \t" + " " * len("each player 1 on ") + "^^^^"
+
+
+def test_an_unknown_section_on_an_empty_board_gets_a_hint_that_says_so(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # the hint read "sections are: " with nothing after it (found by a fresh user)
+    from boodle.build import load_file
+    from boodle.errors import BoodleError
+
+    path = tmp_path / "x.boodle"
+    path.write_text("variant x extends michigan {\n  board { }\n}\n", "utf-8")
+    with pytest.raises(BoodleError) as err:
+        load_file(path)
+    assert "hint: the board has no section yet: declare one in 'board { … }'" \
+        in err.value.render()

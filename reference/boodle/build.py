@@ -378,7 +378,8 @@ class _Builder:
                 f"no section '{name}' on the board",
                 ref.span,
                 hint=did_you_mean(name, self.section_names())
-                or "sections are: " + ", ".join(self.section_names()),
+                or ("sections are: " + ", ".join(self.section_names()) if self.section_names()
+                    else "the board has no section yet: declare one in 'board { … }'"),
             )
         allowed = tuple(kinds or ())
         if allowed and found.kind not in allowed:

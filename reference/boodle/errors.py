@@ -82,8 +82,11 @@ class BoodleError(Exception):
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 width = self.span.end_column - self.span.column
+            # the caret goes under the column: tabs before it widen as the line's do
+            lead = line[:self.span.column - 1]
+            indent = "".join(ch if ch == "\t" else " " for ch in lead)
             out.append(f"  {self.span.line:>4} | {line}")
-            out.append("       | " + " " * (self.span.column - 1) + "^" * width)
+            out.append("       | " + indent + "^" * width)
         if self.hint:
             out.append(f"  hint: {self.hint}")
         out.extend(f"  note: {note}" for note in self.notes)

@@ -200,11 +200,20 @@ def check_writable(option: str, path: Path) -> str | None:
     return None
 
 
+def _builtin_names() -> list[str]:
+    from ..variants import builtin_names
+
+    return builtin_names()
+
+
 def _select(every: list[Case], variant: str | None, globs: list[str]) -> list[Case]:
     """``select``, or :class:`BoodleError` for an unknown variant (with a did-you-mean) or
     a selection that matches no case."""
     names = sorted({c.variant for c in every})
     if variant is not None and variant not in names:
+        if variant in _builtin_names():
+            raise BoodleError(f"variant {variant!r} has no case",
+                              hint="variants with cases: " + ", ".join(names))
         close = difflib.get_close_matches(variant, names, n=3)
         raise BoodleError(f"no case of variant {variant!r}",
                           hint=f"did you mean {' or '.join(repr(n) for n in close)}?" if close

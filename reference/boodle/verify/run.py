@@ -437,8 +437,8 @@ def _exhaustive(run: _Run, subject: Subject, n: int) -> list[Result]:
 
 def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result]:
     out = []
-    summary = (f"{res.states} states, {res.transitions} moves, {res.deals_checked} deals"
-               f" ({res.deals_raw} before suit symmetry, {res.symmetries} symmetr"
+    summary = (f"{res.states:,} states, {res.transitions:,} moves, {res.deals_checked:,} deals"
+               f" ({res.deals_raw:,} before suit symmetry, {res.symmetries} symmetr"
                f"{'y' if res.symmetries == 1 else 'ies'}), longest deal {res.depth} moves, "
                f"{res.rate:,.0f} states/s")
     for prop in PROPERTIES[:5]:
