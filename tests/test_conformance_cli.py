@@ -242,3 +242,19 @@ def test_a_builtin_variant_without_cases_is_said_so(capsys) -> None:  # type: ig
                  "michigan-random-boodles"]) == 1
     err = capsys.readouterr().err
     assert "variant 'michigan-random-boodles' has no case" in err and "did you mean" not in err
+
+
+def test_serve_answers_a_malformed_run_in_the_protocols_words() -> None:
+    # it said "KeyError: 'variant'" and answered a run of kind "bogus" with "done" (found by
+    # a fresh user); the run message is checked against the protocol schema first
+    from boodle.conformance.engines import REFERENCE
+    from boodle.conformance.serve import answer
+
+    missing = answer({"type": "run", "id": "x"}, REFERENCE)
+    assert missing is not None and missing["status"] == "error"
+    assert "'variant' is a required property" in missing["message"]
+    assert "KeyError" not in missing["message"]
+    case = load_cases()[0].request()
+    bogus = answer({**case, "kind": "bogus"}, REFERENCE)
+    assert bogus is not None and bogus["status"] == "error"
+    assert "kind: 'bogus' is not one of" in bogus["message"]

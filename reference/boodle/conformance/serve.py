@@ -20,6 +20,7 @@ from . import PROTOCOL
 from .engines import REFERENCE, Engine, playable
 from .execute import execute
 from .paths import load_variant, variant_paths
+from .validation import check
 from .wire import Json
 
 FEATURES = ["position", "count", "legal"]
@@ -59,11 +60,15 @@ def answer(message: Any, engine: Engine) -> Json | None:
     if kind != "run":
         return {"type": "result", "id": case_id, "status": "error",
                 "message": f"unknown message type {kind!r}"}
+    wrong = check(message, "protocol.schema.json", "run")
+    if wrong:  # the schema says where, in words (not a Python exception's name)
+        return {"type": "result", "id": case_id, "status": "error",
+                "message": "malformed run message: " + "; ".join(wrong[:3])}
     try:
         return {"type": "result", "id": case_id, **execute(message, engine)}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return {"type": "result", "id": case_id, "status": "error",
-                "message": f"malformed run message: {type(exc).__name__}: {exc}"}
+                "message": f"malformed run message: {exc}"}
 
 
 def _write(out: IO[str], message: Json) -> None:
