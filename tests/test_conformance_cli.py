@@ -258,3 +258,24 @@ def test_serve_answers_a_malformed_run_in_the_protocols_words() -> None:
     bogus = answer({**case, "kind": "bogus"}, REFERENCE)
     assert bogus is not None and bogus["status"] == "error"
     assert "kind: 'bogus' is not one of" in bogus["message"]
+
+
+def test_a_run_where_nothing_passes_warns_though_nothing_failed(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # an adapter that plays no variant skips every case: exit 0 by the rules, but it must
+    # not go green unnoticed (found by a fresh user)
+    impl = tmp_path / "empty.py"
+    impl.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'start':\n"
+        "        print(json.dumps({'type': 'started', 'protocol': m['protocol'],\n"
+        "              'implementation': {'name': 'empty', 'version': '0'},\n"
+        "              'variants': [], 'features': []}), flush=True)\n"
+        "    elif m['type'] == 'stop':\n"
+        "        break\n", "utf-8")
+    assert main(["conformance", "run", "--impl", f"{sys.executable} {impl}",
+                 "--case", "*worked-example*"]) == 0
+    captured = capsys.readouterr()
+    assert "2 cases: 2 skip" in captured.out
+    assert "warning: no case passed (2 cases skipped, 0 expected failures)" in captured.err

@@ -258,6 +258,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.write_expected_failures is not None:
         n = write_expected(args.write_expected_failures, report)
         print(f"wrote {_plural(n, 'expected failure')} to {args.write_expected_failures}")
+    counts = report.counts()
+    if report.outcomes and not counts["pass"] and report.ok():
+        # green by the rules (nothing failed), but nothing was shown to conform either: an
+        # implementation that skips everything must not pass a CI check unnoticed
+        print(f"warning: no case passed ({_plural(counts['skip'], 'case')} skipped, "
+              f"{counts['xfail']} expected failures): nothing was shown to conform",
+              file=sys.stderr)
     return EXIT_OK if report.ok() else EXIT_FAILED
 
 
