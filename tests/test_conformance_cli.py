@@ -279,3 +279,13 @@ def test_a_run_where_nothing_passes_warns_though_nothing_failed(tmp_path: Path, 
     captured = capsys.readouterr()
     assert "2 cases: 2 skip" in captured.out
     assert "warning: no case passed (2 cases skipped, 0 expected failures)" in captured.err
+
+
+def test_the_protocols_transcript_shows_the_started_message_serve_sends() -> None:
+    # the transcript listed 33 variants when serve announced 40 (found by a fresh user)
+    from boodle.conformance.engines import REFERENCE
+    from boodle.conformance.serve import started
+
+    text = (suite_dir() / "PROTOCOL.md").read_text("utf-8")
+    line = next(x for x in text.splitlines() if x.startswith('< {"type":"started"'))
+    assert json.loads(line[2:]) == started(REFERENCE)
