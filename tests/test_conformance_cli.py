@@ -289,3 +289,16 @@ def test_the_protocols_transcript_shows_the_started_message_serve_sends() -> Non
     text = (suite_dir() / "PROTOCOL.md").read_text("utf-8")
     line = next(x for x in text.splitlines() if x.startswith('< {"type":"started"'))
     assert json.loads(line[2:]) == started(REFERENCE)
+
+
+def test_one_shot_mode_says_why_it_refuses_a_start_message(capsys) -> None:  # type: ignore[no-untyped-def]
+    # it exited 2 with nothing on stdout or stderr (found by a fresh user)
+    import io
+
+    from boodle.conformance.serve import one_shot
+
+    out = io.StringIO()
+    start = '{"type":"start","protocol":"boodle-protocol/1"}'
+    assert one_shot(inp=io.StringIO(start), out=out) == 2
+    assert out.getvalue() == ""
+    assert "one-shot mode takes one 'run' message, not 'start'" in capsys.readouterr().err

@@ -107,6 +107,9 @@ def one_shot(engine: Engine = REFERENCE, inp: IO[str] | None = None, out: IO[str
         print(f"not JSON: {exc}", file=sys.stderr)
     reply = answer(message, engine)
     if reply is None or reply.get("type") != "result":
+        kind = message.get("type") if isinstance(message, dict) else None
+        print(f"one-shot mode takes one 'run' message, not {kind!r}"
+              " (start and stop belong to session mode)", file=sys.stderr)
         return 2
     _write(out, reply)
     return {"rejected": 1, "error": 2}.get(str(reply["status"]), 0)
