@@ -290,3 +290,11 @@ def test_an_unknown_section_on_an_empty_board_gets_a_hint_that_says_so(tmp_path)
         load_file(path)
     assert "hint: the board has no section yet: declare one in 'board { … }'" \
         in err.value.render()
+
+
+def test_a_path_that_exists_but_is_not_a_file_is_not_called_missing(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # "no such file: /dev/null" and "no ledger file /tmp" (found by a fresh user)
+    assert main(["check", "/dev/null"]) == 1
+    assert "/dev/null is not a regular file" in capsys.readouterr().out
+    assert main(["play", "--resume", str(tmp_path)]) == 1
+    assert f"{tmp_path} is a folder, not a ledger file" in capsys.readouterr().err

@@ -105,7 +105,8 @@ def connect(path: Path, create: bool = False) -> Iterator[sqlite3.Connection]:
     Raises :class:`BoodleError` if the file is missing (unless ``create``) or not a ledger.
     """
     if not create and not path.is_file():
-        raise BoodleError(f"no ledger file {path}")
+        raise BoodleError(f"{path} is a folder, not a ledger file" if path.is_dir()
+                          else f"no ledger file {path}")
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=10)
     except sqlite3.Error as exc:

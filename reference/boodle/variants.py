@@ -50,7 +50,8 @@ def load(name_or_path: str) -> Ruleset:
         return load_file(path)
     if "/" in name_or_path or path.suffix:  # a path, not a name
         raise BoodleError(
-            f"no such file: {name_or_path}",
+            f"{name_or_path} is not a regular file" if path.exists()
+            else f"no such file: {name_or_path}",
             hint="a rules file is a path to a .boodle file; a built-in variant is a name "
             "(built-in variants: " + ", ".join(builtin_names()) + ")",
         )
