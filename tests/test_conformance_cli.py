@@ -302,3 +302,15 @@ def test_one_shot_mode_says_why_it_refuses_a_start_message(capsys) -> None:  # t
     assert one_shot(inp=io.StringIO(start), out=out) == 2
     assert out.getvalue() == ""
     assert "one-shot mode takes one 'run' message, not 'start'" in capsys.readouterr().err
+
+
+def test_an_expected_failures_file_that_is_not_utf8_is_named(tmp_path: Path) -> None:
+    # the error was Python's codec message, without the file (found by a fresh user)
+    from boodle.conformance.expected import read_expected
+    from boodle.errors import BoodleError
+
+    path = tmp_path / "xfail.txt"
+    path.write_bytes(b"\xffcase reason\n")
+    with pytest.raises(BoodleError) as err:
+        read_expected(path)
+    assert f"the expected-failures file {path} is not UTF-8 text" in str(err.value)

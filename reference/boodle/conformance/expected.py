@@ -29,6 +29,10 @@ def read_expected(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise BoodleError(f"cannot read the expected-failures file {path}: {exc}") from None
+    except UnicodeDecodeError:
+        raise BoodleError(f"the expected-failures file {path} is not UTF-8 text",
+                          hint="save it as UTF-8: one case id, spaces, then the reason, "
+                          "per line") from None
     out: dict[str, str] = {}
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
