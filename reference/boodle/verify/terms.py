@@ -11,6 +11,8 @@ here) and skip a choice between two identical terms.
 
 from __future__ import annotations
 
+from typing import Any
+
 import z3
 
 from .layout import Expr
@@ -51,6 +53,12 @@ def to_real(x: Expr) -> Expr:
         return x
     ctx = x.ctx
     return z3.ArithRef(z3.Z3_mk_int2real(ctx.ref(), x.as_ast()), ctx)
+
+
+def _relation(make: Any, x: Expr, y: Expr) -> Expr:
+    """The boolean term ``make`` (a z3 C API builder of a binary relation) makes of x, y."""
+    ctx = x.ctx
+    return z3.BoolRef(make(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
 
 
 def ite(cond: Expr, then: Expr, other: Expr) -> Expr:
@@ -105,8 +113,7 @@ def sub(x: Expr, y: Expr) -> Expr:
 
 def eq(x: Expr, y: Expr) -> Expr:
     """``x == y`` for two terms of one sort."""
-    ctx = x.ctx
-    return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+    return _relation(z3.Z3_mk_eq, x, y)
 
 
 def neg(x: Expr) -> Expr:
@@ -117,14 +124,12 @@ def neg(x: Expr) -> Expr:
 
 def lt(x: Expr, y: Expr) -> Expr:
     """``x < y`` for two terms of one arithmetic sort."""
-    ctx = x.ctx
-    return z3.BoolRef(z3.Z3_mk_lt(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+    return _relation(z3.Z3_mk_lt, x, y)
 
 
 def gt(x: Expr, y: Expr) -> Expr:
     """``x > y`` for two terms of one arithmetic sort."""
-    ctx = x.ctx
-    return z3.BoolRef(z3.Z3_mk_gt(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+    return _relation(z3.Z3_mk_gt, x, y)
 
 
 def eq_real(var: Expr, x: Expr) -> Expr:
@@ -135,14 +140,12 @@ def eq_real(var: Expr, x: Expr) -> Expr:
 
 def ge(x: Expr, y: Expr) -> Expr:
     """``x >= y`` for two terms of one arithmetic sort."""
-    ctx = x.ctx
-    return z3.BoolRef(z3.Z3_mk_ge(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+    return _relation(z3.Z3_mk_ge, x, y)
 
 
 def le(x: Expr, y: Expr) -> Expr:
     """``x <= y`` for two terms of one arithmetic sort."""
-    ctx = x.ctx
-    return z3.BoolRef(z3.Z3_mk_le(ctx.ref(), x.as_ast(), y.as_ast()), ctx)
+    return _relation(z3.Z3_mk_le, x, y)
 
 
 def ne(x: Expr, y: Expr) -> Expr:
