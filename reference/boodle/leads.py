@@ -8,6 +8,7 @@ lower one of the same suit is 001 §04's rule.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from .cards import SUIT_COLOUR, Card
 from .faults import NotSupported
@@ -126,7 +127,7 @@ def lead_options(
     """
     memo = state.__dict__.get("_lead_options")
     if memo is not None and memo[0] is ruleset and memo[1] is phase:
-        return memo[2]  # type: ignore[no-any-return]
+        return cast(tuple[LeadRule, tuple[Card, ...]], memo[2])
     found = _lead_options(ruleset, phase, state)
     state.__dict__["_lead_options"] = (ruleset, phase, found)
     return found

@@ -21,7 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import ClassVar
 
-from .model import Chips
+from .model import Chips, derived
 
 
 class LedgerError(ValueError):
@@ -196,13 +196,11 @@ class Ledger:
         :meth:`transfer` and :meth:`transfer_all` have the same names in the
         same order and are handed the same map.
         """
-        memo = self.__dict__
-        try:
-            return memo["_by_name"]  # type: ignore[no-any-return]
-        except KeyError:
+        def compute() -> dict[str, int] | None:
             where = {name: i for i, (name, _) in enumerate(self.sections)}
-            found = memo["_by_name"] = where if len(where) == len(self.sections) else None
-            return found
+            return where if len(where) == len(self.sections) else None
+
+        return derived(self, "_by_name", compute)
 
     def transfer(
         self, src: Account, dst: Account, amount: Chips, reason: str

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, cast
 
 from .cards import SUIT_COLOUR, Card, card_of
 from .errors import Span
@@ -42,7 +42,7 @@ def derived(owner: object, key: str, compute: Callable[[], T]) -> T:
     """
     memo = owner.__dict__
     try:
-        return memo[key]  # type: ignore[no-any-return]
+        return cast(T, memo[key])
     except KeyError:
         value = memo[key] = compute()
         return value

@@ -97,18 +97,22 @@ def ite_real(cond: Expr, then: Expr, other: Expr) -> Expr:
     return ite(cond, then, other)
 
 
-def add(x: Expr, y: Expr) -> Expr:
-    """``x + y`` for two terms of one arithmetic sort."""
+def _pair(make: Any, x: Expr, y: Expr) -> Expr:
+    """The arithmetic term ``make`` (a z3 C API builder over an array of terms) makes of
+    ``[x, y]``."""
     ctx = x.ctx
     arr = (z3.Ast * 2)(x.as_ast(), y.as_ast())
-    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), 2, arr), ctx)
+    return z3.ArithRef(make(ctx.ref(), 2, arr), ctx)
+
+
+def add(x: Expr, y: Expr) -> Expr:
+    """``x + y`` for two terms of one arithmetic sort."""
+    return _pair(z3.Z3_mk_add, x, y)
 
 
 def sub(x: Expr, y: Expr) -> Expr:
     """``x - y`` for two terms of one arithmetic sort."""
-    ctx = x.ctx
-    arr = (z3.Ast * 2)(x.as_ast(), y.as_ast())
-    return z3.ArithRef(z3.Z3_mk_sub(ctx.ref(), 2, arr), ctx)
+    return _pair(z3.Z3_mk_sub, x, y)
 
 
 def eq(x: Expr, y: Expr) -> Expr:
@@ -134,8 +138,7 @@ def gt(x: Expr, y: Expr) -> Expr:
 
 def eq_real(var: Expr, x: Expr) -> Expr:
     """``var == x`` for a real ``var`` and an integer or real term ``x``."""
-    ctx = var.ctx
-    return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), var.as_ast(), to_real(x).as_ast()), ctx)
+    return _relation(z3.Z3_mk_eq, var, to_real(x))
 
 
 def ge(x: Expr, y: Expr) -> Expr:
