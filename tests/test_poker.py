@@ -181,3 +181,24 @@ def test_a_hand_met_again_gets_the_same_answer_and_errors_are_not_kept() -> None
     for _ in range(2):  # a refused hand is refused every time
         with pytest.raises(ValueError, match="twice"):
             best_hand(cards("7♣ 7♣ 2♦ 3♦ 4♦"))
+
+
+_FEW_RANKS = [c for c in PACK if c.rank in ("A", "2", "3", "4", "5", "K")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(
+    st.lists(st.sampled_from(PACK), min_size=5, max_size=17, unique=True),
+    st.lists(st.sampled_from(_FEW_RANKS), min_size=5, max_size=13, unique=True)),
+    st.booleans())
+def test_the_lookup_once_per_key_is_pokerkits_from_game(sample: list, wheel: bool) -> None:  # type: ignore[type-arg]
+    """The same label and the same five cards, in the same order, as pokerkit's
+    ``from_game`` over the whole hand: equal combinations (a straight with two
+    tens, the wheel in two suits) resolve to the one pokerkit keeps."""
+    from boodle.poker import _NoWheelHand, _pokerkit_best
+
+    kind = StandardHighHand if wheel else _NoWheelHand
+    theirs = kind.from_game(_pk(tuple(sample)))
+    label, cards = _pokerkit_best(tuple(sample), kind)
+    assert label == theirs.entry.label
+    assert _pk(tuple(cards)) == list(theirs.cards)

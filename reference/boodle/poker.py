@@ -34,7 +34,7 @@ from itertools import combinations
 from pokerkit import Card as PkCard
 from pokerkit import StandardHighHand
 from pokerkit.hands import CombinationHand
-from pokerkit.lookups import Label, Standard2Lookup
+from pokerkit.lookups import Entry, Label, Standard2Lookup
 
 from .cards import Card
 
@@ -182,12 +182,56 @@ def _best_hand(cards: tuple[Card, ...], size: int, ace_low_straight: bool) -> Po
         raise ValueError("the same card is in the hand twice")
     if size < 5 or len(cards) < 5:
         return _best_short(cards, size)
-    by_text = {_pk(c): c for c in cards}
-    kind = StandardHighHand if ace_low_straight else _NoWheelHand
-    found = kind.from_game([_pk_card(t) for t in by_text])
-    chosen = [by_text[repr(c)] for c in found.cards]
-    strength, ordered = _strength(_LABELS[found.entry.label], chosen)
+    label, chosen = _pokerkit_best(cards, StandardHighHand if ace_low_straight else _NoWheelHand)
+    strength, ordered = _strength(_LABELS[label], chosen)
     return PokerHand(strength, CATEGORIES[strength[0]], ordered)
+
+
+_PRIMES: dict[str, int] = dict(zip(
+    ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"),
+    (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41), strict=True))
+"""A prime per rank: five cards' product names their multiset of ranks (pokerkit's own key)."""
+
+_SUIT_BITS: dict[str, int] = {"♣": 1, "♦": 2, "♥": 4, "♠": 8}
+
+_ENTRIES: dict[type[CombinationHand], dict[tuple[int, bool], Entry | None]] = {}
+"""Per hand kind: pokerkit's entry for each (rank multiset, suited) key met so far."""
+
+
+def _pokerkit_best(cards: tuple[Card, ...], kind: type[CombinationHand]
+                   ) -> tuple[Label, list[Card]]:
+    """pokerkit's ``kind.from_game(cards)``: its label and five cards, with fewer lookups.
+
+    ``from_game`` tries every five-card combination in ``itertools.combinations``
+    order, skips the ones its lookup has no entry for, and keeps the first
+    strictly greatest entry.  This loop does the same, in the same order, and
+    compares the same entries; it only asks pokerkit's lookup once per key it
+    has not met.  pokerkit's lookup keys a hand by two things alone
+    (``Lookup._get_key``): the product of a prime per rank, which names the
+    multiset of ranks, and whether the five cards share one suit; so every
+    combination with the same key has the same entry, and the answer (the
+    entry, and the cards of the first combination that reaches it) is
+    pokerkit's.  ``tests/test_poker.py`` compares the two on random hands.
+    """
+    entries = _ENTRIES.setdefault(kind, {})
+    primes = [_PRIMES[c.rank] for c in cards]
+    suits = [_SUIT_BITS[c.suit] for c in cards]
+    best: Entry | None = None
+    chosen: tuple[int, ...] = ()
+    for combo in combinations(range(len(cards)), 5):
+        a, b, c, d, e = combo
+        key = (primes[a] * primes[b] * primes[c] * primes[d] * primes[e],
+               suits[a] & suits[b] & suits[c] & suits[d] & suits[e] != 0)
+        try:
+            entry = entries[key]
+        except KeyError:
+            entry = kind.lookup.get_entry_or_none([_pk_card(_pk(cards[i])) for i in combo])
+            entries[key] = entry
+        if entry is not None and (best is None or best < entry):
+            best, chosen = entry, combo
+    if best is None:
+        raise ValueError("no poker hand can be made of these cards")
+    return best.label, [cards[i] for i in chosen]
 
 
 def showdown(
