@@ -28,7 +28,18 @@ reject 737/s, script 449/s.  What is left is the reference engine itself
 (about 20 us a move; counting visits some 600 states a case) and pokerkit's
 showdowns (every five-card combination of a hand, the evaluator the project
 uses by rule: our own evaluator, tried, made reject cases three times faster
-and was taken out again), about an eighth of the target.
+and was taken out again), about an eighth of the target.  Later again (pokerkit
+asked once per rank multiset and suitedness instead of once per combination):
+both sides' CPU 355-362 cases/s, 430-441 with start-up apart; in-process count
+78-80/s, reject 1909-2196/s, script 954-1011/s.
+
+The last line is the **protocol ceiling**: the same run against
+``bench/replay_adapter.py``, which answers each case from the reference's
+answers recorded beforehand and plays nothing.  It was 2,866 cases per
+CPU-second for both sides (runner 0.18 ms, adapter 0.17 ms a case): to reach
+2,000 cases/s an adapter may spend about 0.15 ms a case on the rules, where the
+reference spends about 2 ms (count cases 12.5 ms each, script cases 1 ms,
+reject cases 0.5 ms).
 """
 
 from __future__ import annotations
@@ -38,15 +49,18 @@ import json
 import os
 import resource
 import sys
+import tempfile
 import time
 from collections import Counter
 
 from boodle.conformance import PROTOCOL
 from boodle.conformance.cases import Case, load_cases
+from boodle.conformance.engines import REFERENCE
 from boodle.conformance.execute import execute
 from boodle.conformance.paths import load_variant
 from boodle.conformance.process import Child
 from boodle.conformance.runner import run_suite
+from boodle.conformance.serve import started
 
 
 def _cpu(who: int) -> float:
@@ -87,6 +101,35 @@ def start_up(command: str) -> tuple[float, float]:
     finally:
         child.kill()
     return wall, _cpu(resource.RUSAGE_CHILDREN) - children0
+
+
+def ceiling(cases: list[Case], repeat: int) -> tuple[float, float, float]:
+    """The protocol path alone: the suite against ``bench/replay_adapter.py``.
+
+    The reference's answers are recorded first (not timed); the adapter then
+    answers each case by looking its id up.  Returns (wall seconds, runner CPU
+    seconds, adapter CPU seconds) for the run, the adapter's start-up (reading
+    the recorded answers) included in its CPU.
+    """
+    results = {}
+    for case in cases:
+        for v in {case.variant}:
+            load_variant(v)
+        results[case.id] = execute(case.request())
+    adapter = os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay_adapter.py")
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8",
+                                     delete=False) as f:
+        json.dump({"started": started(REFERENCE), "results": results}, f, ensure_ascii=False)
+    try:
+        self0, children0 = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+        report = run_suite(cases * repeat, f"{sys.executable} {adapter} {f.name}", timeout=60)
+        runner = _cpu(resource.RUSAGE_SELF) - self0
+        replay = _cpu(resource.RUSAGE_CHILDREN) - children0
+    finally:
+        os.unlink(f.name)
+    if not report.ok():
+        raise SystemExit(f"the replay adapter did not pass: {dict(report.counts())}")
+    return report.seconds, runner, replay
 
 
 def main() -> int:
@@ -130,6 +173,11 @@ def main() -> int:
     rates = in_process(cases)
     print("reference alone, in-process (cases per cpu-second): " + ", ".join(
         f"{k} {r:.0f}/s" for k, r in sorted(rates.items())))
+    wall, runner, replay = ceiling(cases, args.repeat)
+    print(f"protocol ceiling (bench/replay_adapter.py answers from recorded results, no engine): "
+          f"{n / wall:.0f} cases/s wall; cpu: runner {1000 * runner / n:.2f} ms, adapter "
+          f"{1000 * replay / n:.2f} ms a case -> {n / max(runner + replay, 1e-9):.0f} cases "
+          f"per cpu-second for both sides")
     return 0 if report.ok() else 1
 
 
