@@ -26,7 +26,11 @@ MAX_LINE = 8 * 1024 * 1024
 """The longest line (bytes) an implementation may write; longer is a protocol error."""
 
 STDERR_TAIL = 2000
-"""Characters of the child's stderr kept for error messages."""
+"""Characters of the child's stderr kept for error messages (the end of it)."""
+
+STDERR_HEAD = 1000
+"""Characters of the start of the child's stderr also kept: Node.js and the JVM print the
+error's message before its stack, which can push the message out of the tail."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,43 @@ class Line:
 
     kind: str
     text: str = ""
+
+
+def excerpt(head: str, tail: str, written: int, limit: int = 400) -> str:
+    """Whole lines of a stream of which ``head`` is the start and ``tail`` the end
+    (``written`` characters in all), at most about ``limit`` characters: all of it when it
+    fits, else its first lines, ``…``, its last lines.  A line longer than the room left
+    is cut with ``…``.  Blank lines are left out."""
+    if not (head.strip() or tail.strip()):
+        return ""
+    whole = head if written <= len(head) else (tail if written <= len(tail) else "")
+    if whole and len(whole.strip()) <= limit:
+        return "\n".join(line for line in whole.strip().splitlines() if line.strip())
+    first = [ln for ln in head.splitlines()[:-1] if ln.strip()]  # the last may be cut
+    last = [ln for ln in tail.splitlines()[1:] if ln.strip()]  # the first may be cut
+    if not first and head.strip():
+        first = [head.strip()]
+    if not last and tail.strip():
+        last = [tail.strip()]
+    room = limit // 2
+    kept_first: list[str] = []
+    for line in first[:6]:
+        if len(line) >= room:
+            if not kept_first:
+                kept_first.append(line[:room] + "…")
+            break
+        kept_first.append(line)
+        room -= len(line) + 1
+    room = limit - sum(len(ln) + 1 for ln in kept_first)
+    kept_last: list[str] = []
+    for line in reversed(last):
+        if len(line) >= room:
+            if not kept_last:
+                kept_last.append("…" + line[-room:])
+            break
+        kept_last.insert(0, line)
+        room -= len(line) + 1
+    return "\n".join([*kept_first, "…", *kept_last])
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:
@@ -58,6 +99,8 @@ class Child:
         )
         self._lines: queue.Queue[Line] = queue.Queue()
         self._tail: deque[str] = deque(maxlen=64)
+        self._head = ""
+        self._written = 0
         self._readers = [
             threading.Thread(target=self._read_stdout, daemon=True),
             threading.Thread(target=self._read_stderr, daemon=True),
@@ -103,7 +146,11 @@ class Child:
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     return
-                self._tail.append(chunk.decode("utf-8", errors="replace"))
+                text = chunk.decode("utf-8", errors="replace")
+                if len(self._head) < STDERR_HEAD:
+                    self._head += text[: STDERR_HEAD - len(self._head)]
+                self._written += len(text)
+                self._tail.append(text)
         except OSError:
             return
 
@@ -117,6 +164,13 @@ class Child:
     def stderr_tail(self) -> str:
         """The last :data:`STDERR_TAIL` characters the child wrote to stderr."""
         return "".join(self._tail)[-STDERR_TAIL:]
+
+    def stderr_excerpt(self, limit: int = 400) -> str:
+        """What the child wrote to stderr, for an error message: whole lines, at most about
+        ``limit`` characters, the first lines and the last ones with ``…`` between when it
+        is longer (an exception's message is the first line of a Node.js or Java stack and
+        the last line of a Python traceback).  ``""`` when it wrote nothing."""
+        return excerpt(self._head, "".join(self._tail), self._written, limit)
 
     # ---------------------------------------------------------------- writing
 

@@ -14,14 +14,20 @@ from .runner import Report
 
 ORDER = ("pass", "fail", "error", "skip", "xfail", "xpass")
 BAD = ("fail", "error", "xpass")
+NOT_RUN = "not run: "
+"""How the summary of a case starts when the run stopped before it (:mod:`.runner`)."""
 
 
 def summary_line(report: Report) -> str:
-    """``412 cases: 400 pass, 2 fail, … in 1.2 s`` (``1 case: …`` for one)."""
+    """``412 cases: 400 pass, 2 fail, … in 1.2 s (0.85 s of it starting the implementation)``
+    (``1 case: …`` for one; the start-up part only when there was one)."""
     counts = report.counts()
     parts = ", ".join(f"{counts[k]} {k}" for k in ORDER if counts[k])
     n = len(report.outcomes)
-    return f"{n} case{'' if n == 1 else 's'}: {parts or 'none'} in {report.seconds:g} s"
+    line = f"{n} case{'' if n == 1 else 's'}: {parts or 'none'} in {report.seconds:g} s"
+    if report.startup_seconds >= 0.005:
+        line += f" ({report.startup_seconds:.2f} s of it starting the implementation)"
+    return line
 
 
 def console_text(report: Report, details: int = 10) -> str:
@@ -32,7 +38,16 @@ def console_text(report: Report, details: int = 10) -> str:
         lines.append(f"implementation: {impl.get('name')} {impl.get('version', '')}".rstrip())
     bad = [o for o in report.outcomes if o.outcome in BAD]
     shown = hidden = 0
+    not_run = [o for o in bad if o.summary.startswith(NOT_RUN)]
+    collapsed = not_run[0] if len(not_run) > 1 else None
+    if collapsed is not None:  # after the run stopped: one line for them all, not one each
+        later = {id(o) for o in not_run[1:]}
+        bad = [o for o in bad if id(o) not in later]
     for o in bad:
+        if o is collapsed:
+            lines.append(f"{o.outcome.upper():5} {o.id} and {len(not_run) - 1} more cases: "
+                         f"{o.summary}")
+            continue
         lines.append(f"{o.outcome.upper():5} {o.id}: {o.summary}")
         if o.detail and o.detail != o.summary:
             if shown < details:
@@ -53,6 +68,7 @@ def write_json(report: Report, path: Path) -> None:
     """The whole report as JSON (``boodle-report/1``)."""
     data = {"format": "boodle-report/1", "command": report.command, "mode": report.mode,
             "implementation": report.implementation, "seconds": report.seconds,
+            "startup_seconds": round(report.startup_seconds, 4),
             "counts": {k: report.counts()[k] for k in ORDER}, "ok": report.ok(),
             "warnings": report.warnings, "cases": [o.to_json() for o in report.outcomes]}
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

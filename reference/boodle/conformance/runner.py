@@ -74,6 +74,8 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    startup_seconds: float = 0.0
+    """Of ``seconds``, the time spent waiting for ``started`` (every start, session mode)."""
 
     def counts(self) -> Counter[str]:
         return Counter(o.outcome for o in self.outcomes)
@@ -85,8 +87,11 @@ class Report:
 
 
 def _error(case: Case, summary: str, detail: str = "") -> Verdict:
+    """An ``error`` verdict; a multi-line ``summary`` keeps its first line as the summary and
+    the whole of it as the detail (the implementation's stderr, say)."""
     del case
-    return Verdict("error", summary, detail or summary)
+    first, _, rest = summary.partition("\n")
+    return Verdict("error", first, detail or (summary if rest else first))
 
 
 class Session:
@@ -104,6 +109,8 @@ class Session:
         self.start_failures = 0
         self.last_start_problem = ""
         self.gave_up = ""
+        self.answered = ""
+        """The ``type`` of the last message read, when it was a JSON object."""
 
     def _start(self) -> str | None:
         """Start a fresh child and shake hands; an error message if that fails."""
@@ -114,10 +121,16 @@ class Session:
             return f"cannot start the implementation: {exc}"
         # a child that exited before reading 'start' is found by the read below (end of file)
         self.child.send_text(json.dumps({"type": "start", "protocol": PROTOCOL}) + "\n")
+        self.answered = ""
+        t0 = time.monotonic()
         answer, problem = self._receive("started", self.start_timeout)
+        self.report.startup_seconds += time.monotonic() - t0
         if problem is not None:
-            hint = f" ({MODE_HINT})" if not self.report.implementation else ""
-            return f"no valid 'started' answer: {problem}{hint}"
+            first, newline, rest = problem.partition("\n")
+            # the hint fits an answer that is no 'started' at all, not a 'started' with a fault
+            if not self.report.implementation and self.answered != "started":
+                first += f" ({MODE_HINT})"
+            return f"no valid 'started' answer: {first}{newline}{rest}"
         assert answer is not None
         self.started = answer
         if not self.report.implementation:
@@ -127,10 +140,10 @@ class Session:
     def _lost(self, when: str) -> str:
         assert self.child is not None
         code = self.child.wait(1.0)
-        tail = self.child.stderr_tail().strip()
+        said = self.child.stderr_excerpt()
         self.kill()
         return f"the implementation exited (status {code}) {when}" + (
-            f"; its stderr ends with: {tail[-300:]}" if tail else "")
+            f"; its stderr:\n{said}" if said else "")
 
     def _receive(self, definition: str, timeout: float | None = None
                  ) -> tuple[Json | None, str | None]:
@@ -151,6 +164,8 @@ class Session:
         except ValueError:
             self.kill()
             return None, f"not JSON: {line.text[:200]!r}"
+        if isinstance(message, dict):
+            self.answered = str(message.get("type", ""))
         errors = check(message, "protocol.schema.json", definition)
         if errors:
             self.kill()
@@ -243,8 +258,9 @@ def run_one_shot(command: str, case: Case, timeout: float) -> Verdict:
     if line.kind == "timeout" or code is None:
         return _error(case, f"no answer within {timeout:g} s")
     if line.kind != "line":
-        return _error(case, f"no answer ({line.kind}); exit status {code}; "
-                      f"stderr: {child.stderr_tail()[-300:]}")
+        said = child.stderr_excerpt()
+        return _error(case, f"no answer ({line.kind}); exit status {code}"
+                      + (f"; its stderr:\n{said}" if said else ""))
     try:
         answer: Any = json.loads(line.text)
     except ValueError:

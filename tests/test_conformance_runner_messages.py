@@ -1,0 +1,97 @@
+"""What the runner says when an implementation under test goes wrong at the start or dies.
+
+Found by writing an adapter in JavaScript from the protocol documents alone: a Node.js
+stack lost its message (the runner kept the last 300 characters, cut mid-line), a run
+whose implementation never started printed one identical error line per case, the
+one-shot hint was given for a 'started' answer with a schema fault, and the run's
+time mixed the implementation's start-up with its cases.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from boodle.conformance.cases import load_cases
+from boodle.conformance.process import excerpt
+from boodle.conformance.report import console_text, summary_line
+from boodle.conformance.runner import MODE_HINT, Report, run_suite
+
+NODE_STDERR = ("/tmp/adapter.js:3\n  throw new Error('boom');\n  ^\n\nError: boom\n"
+               + "".join(f"    at step{i} (node:events:524:28)\n" for i in range(100))
+               + "\nNode.js v20.20.2\n")
+
+
+def test_a_long_stderr_keeps_its_first_and_last_whole_lines() -> None:
+    said = excerpt(NODE_STDERR[:1000], NODE_STDERR[-2000:], len(NODE_STDERR), limit=400)
+    lines = said.splitlines()
+    # the head: the file and line, the statement, the caret, the message (blank line dropped)
+    assert lines[:4] == ["/tmp/adapter.js:3", "  throw new Error('boom');", "  ^", "Error: boom"]
+    assert "…" in lines and lines[-1] == "Node.js v20.20.2"
+    assert lines[-2] == "    at step99 (node:events:524:28)"
+    # whole lines only: every kept stack line is one the adapter wrote
+    assert all(ln in NODE_STDERR.splitlines() for ln in lines if ln != "…")
+    assert len(said) <= 400 + 2
+
+
+def test_a_short_stderr_is_kept_whole() -> None:
+    text = "Traceback (most recent call last):\n  File \"x\", line 1\nValueError: bad card\n"
+    assert excerpt(text, text, len(text)) == text.strip()
+    assert excerpt("", "", 0) == ""
+
+
+def test_one_line_too_long_is_cut_with_an_ellipsis() -> None:
+    said = excerpt("x" * 1000, "y" * 2000, 5000, limit=100)
+    # the first line gets half the limit (50 x, then "…"): 51 characters and a line break;
+    # the last line gets what is left, 100 - 52 = 48 characters, after its own "…"
+    assert said == "x" * 50 + "…\n…\n…" + "y" * 48
+
+
+def _script(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "adapter.py"
+    path.write_text(body, encoding="utf-8")
+    return f"{sys.executable} {path}"
+
+
+def _cases(n: int) -> list:  # type: ignore[type-arg]
+    cases = [c for c in load_cases() if c.variant == "michigan" and c.kind == "reject"]
+    return cases[:n]
+
+
+def test_a_crash_at_start_shows_the_message_of_its_stack(tmp_path: Path) -> None:
+    command = _script(tmp_path, f"import sys\nsys.stdin.readline()\n"
+                                f"sys.stderr.write({NODE_STDERR!r})\nsys.exit(3)\n")
+    report = run_suite(_cases(3), command, timeout=10, start_timeout=10)
+    first = report.outcomes[0]
+    assert first.outcome == "error"
+    assert first.summary.startswith("no valid 'started' answer: the implementation exited "
+                                    "(status 3) before answering")
+    assert "Error: boom" in first.detail and "Node.js v20.20.2" in first.detail
+    text = console_text(report)
+    # the two cases after the failed start are one line, not one each
+    assert text.count("not run:") == 1
+    assert f"{report.outcomes[1].id} and 1 more cases: not run:" in text
+
+
+def test_the_one_shot_hint_is_for_an_answer_that_is_no_started(tmp_path: Path) -> None:
+    result = _script(tmp_path, "import sys, json\nsys.stdin.readline()\n"
+                               "print(json.dumps({'type': 'result', 'id': '', 'status': 'error',"
+                               " 'message': 'x'}))\nsys.stdout.flush()\nsys.stdin.read()\n")
+    report = run_suite(_cases(1), result, timeout=10, start_timeout=10)
+    assert MODE_HINT in report.outcomes[0].summary
+    (tmp_path / "b").mkdir()
+    started = _script(tmp_path / "b", "import sys, json\nsys.stdin.readline()\n"
+                                      "print(json.dumps({'type': 'started'}))\nsys.stdout.flush()\n"
+                                      "sys.stdin.read()\n")
+    report = run_suite(_cases(1), started, timeout=10, start_timeout=10)
+    assert report.outcomes[0].summary.startswith("no valid 'started' answer: not a valid "
+                                                 "'started' message")
+    assert MODE_HINT not in report.outcomes[0].summary
+
+
+def test_the_time_line_says_how_much_was_start_up() -> None:
+    report = Report("x", "session", seconds=2.5, startup_seconds=0.84)
+    assert summary_line(report) == "0 cases: none in 2.5 s (0.84 s of it starting the implementation)"
+    assert summary_line(Report("x", "one-shot", seconds=2.5)) == "0 cases: none in 2.5 s"
+    assert json.loads(json.dumps(0.84)) == 0.84
