@@ -16,7 +16,7 @@ drawn from a generator seeded by the session's seed, it is reproducible.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .cards import Card
@@ -24,7 +24,7 @@ from .errors import BoodleError
 from .events import BoodlesDrawn
 from .model import Ruleset
 
-__all__ = ["bind_boodles", "draw_boodles", "unbound_sections"]
+__all__ = ["bind_boodles", "bind_drawn", "draw_boodles", "unbound_sections"]
 
 
 def unbound_sections(ruleset: Ruleset) -> list[str]:
@@ -41,7 +41,20 @@ def draw_boodles(ruleset: Ruleset, rng: random.Random) -> tuple[Ruleset, list[Bo
     names = unbound_sections(ruleset)
     if not names:
         return ruleset, []
-    cards = rng.sample(list(ruleset.deck.cards()), len(names))
+    return bind_drawn(ruleset, rng.sample(list(ruleset.deck.cards()), len(names)))
+
+
+def bind_drawn(ruleset: Ruleset, cards: Sequence[Card]) -> tuple[Ruleset, list[BoodlesDrawn]]:
+    """Bind ``cards``, the second pack's cards in the order drawn, to the unbound drawn
+    sections in board order (spec §3); the bound ruleset and the draw's event.
+
+    Raises :class:`BoodleError` unless there is one card per unbound section, each a
+    card of the deck and none twice (:func:`bind_boodles`).
+    """
+    names = unbound_sections(ruleset)
+    if len(cards) != len(names):
+        raise BoodleError(f"{len(names)} boodle cards are drawn from the second pack, "
+                          f"not {len(cards)}")
     draws = tuple(zip(names, cards, strict=True))
     return bind_boodles(ruleset, dict(draws)), [BoodlesDrawn(draws)]
 
