@@ -86,7 +86,9 @@ def test_badly_written_card_gets_the_card_hint() -> None:
 def test_unclosed_block_points_at_the_end() -> None:
     err = error_of(BASE.rstrip().removesuffix("}"))
     assert "end of file" in err.message
-    assert err.hint == "a block is not closed: add the missing '}'"
+    # the variant block opens on line 1 and its '}' (the last line) is gone
+    assert err.hint == ("the variant block, opened at line 1, is not closed: add '}' at the "
+                        "end of the file")
 
 
 def test_ante_to_unknown_section() -> None:

@@ -77,7 +77,8 @@ class BoodleError(Exception):
         if self.rule:
             head += f" [rule {self.rule}]"
         out = [head]
-        if self.span and self.span.source_line():
+        if self.span and 0 < self.span.line <= self.span.text.count("\n") + 1:
+            # the line is shown even when blank (an empty file: the caret at 1:1)
             line = self.span.source_line()
             width = 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:

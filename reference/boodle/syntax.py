@@ -9,6 +9,7 @@ meaning of each clause is given by :mod:`boodle.build`.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from contextvars import ContextVar
@@ -146,6 +147,7 @@ def parse(text: str, file: str = "<string>") -> VariantDecl:
     """
     text = text.removeprefix(BOM)
     _check_text(text, file)
+    _check_not_empty(text, file)
     token = _CURRENT_TEXT.set(text)
     try:
         tree = parser().parse(text)
@@ -168,7 +170,7 @@ def parse_fragment(text: str, start: str) -> Tree[Token]:
     try:
         return parser(start).parse(text)
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, "<fragment>") from None
+        raise _syntax_error(exc, text, "<fragment>", start) from None
     except _GluedKeyword as exc:
         raise _glued_error(exc.token, text, "<fragment>") from None
     except _TooLarge as exc:
@@ -254,6 +256,16 @@ def _check_text(text: str, file: str) -> None:
         )
 
 
+def _check_not_empty(text: str, file: str) -> None:
+    """Refuse a file with no variant in it (empty, or only comments and blank lines) with
+    the error at line 1, column 1 and the hint of what a rules file starts with."""
+    if re.sub(r"#[^\n]*", "", text).strip():
+        return
+    what = "is empty" if not text.strip() else "holds only comments and blank lines"
+    raise BoodleError(f"the rules file {what}: it has no variant", Span(file, 1, 1, 1, 2, text),
+                      hint=RULES_FILE_START)
+
+
 def _too_large_error(token: Token, text: str, file: str) -> BoodleError:
     span = _token_span(token, file, text)
     return BoodleError(
@@ -268,14 +280,24 @@ def _shorten(word: str, width: int = 24) -> str:
 
 
 _FRIENDLY = {
-    "CARD": "a card (like K♣, KC, 10♥ or TH)",
-    "RANK": "a rank (2-10, J, Q, K, A)",
-    "SUIT": "a suit (♣ ♦ ♥ ♠ or C D H S)",
-    "NAME": "a name (lower case, like kitty or king-queen)",
-    "STRING": 'a quoted label (like "Kitty")',
-    "INT": "a whole number",
+    "CARD": "a card such as 7♦ or 10♥",
+    "RANK": "a rank (2-10, J, Q, K or A)",
+    "SUIT": "a suit (♣ ♦ ♥ ♠, or C D H S)",
+    "NAME": "a name such as kitty",
+    "STRING": 'a quoted label such as "Kitty"',
+    "INT": "a number",
     "$END": "the end of the file",
+    "<END-OF-FILE>": "the end of the file",
 }
+
+_NAME_AFTER = {
+    "variant": "the variant's name (lower case, such as my-house-rules)",
+    "extends": "the name of the variant it extends, such as michigan",
+    "phase": "the phase's name (lower case, such as play)",
+    "in": "a phase's name",
+    "of": "a phase's name",
+}
+"""What a NAME is, by the keyword before it, where only a name can follow."""
 
 
 def _terminal_text(name: str) -> tuple[str, str | None]:
@@ -291,6 +313,20 @@ def _terminal_text(name: str) -> tuple[str, str | None]:
     return name.lower(), None
 
 
+def _words_of(name: str) -> list[str]:
+    """The words terminal ``name`` matches when it is a keyword or a choice of keywords
+    (``DIRECTION``: left, right); none for a card, a number, a name …"""
+    if name in _FRIENDLY:
+        return []
+    for term in parser().terminals:
+        if term.name == name:
+            if term.pattern.type == "str":
+                return [term.pattern.value]
+            if re.fullmatch(r"\(\?:[a-z|]+\)|[a-z]+", term.pattern.value):
+                return re.findall(r"[a-z]+", term.pattern.value)
+    return []
+
+
 def _keywords() -> list[str]:
     return [
         term.pattern.value
@@ -303,9 +339,18 @@ def _glued_error(token: Token, text: str, file: str) -> BoodleError:
     line, column = token.line or 1, token.column or 1
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
-    hint = (_spelling_hint(word, text, line, column) or did_you_mean(word, _keywords())
-            or f"write '{token}' as a word of its own")
+    hint = (_spelling_hint(word, text, line, column) or _two_words(word)
+            or did_you_mean(word, _keywords()) or f"write '{token}' as a word of its own")
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
+
+
+def _two_words(word: str) -> str | None:
+    """``write 'same suit' as two words`` for two keywords written as one (``samesuit``)."""
+    keywords = set(_keywords())
+    for cut in range(1, len(word)):
+        if word[:cut] in keywords and word[cut:] in keywords:
+            return f"write '{word[:cut]} {word[cut:]}' as two words"
+    return None
 
 
 def _at_end(exc: UnexpectedInput) -> bool:
@@ -314,43 +359,449 @@ def _at_end(exc: UnexpectedInput) -> bool:
     return isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
 
 
-def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> BoodleError:
+# ---------------------------------------------------------------- where: the open blocks
+
+_BLOCK_PREFIX = {
+    "variant": "variant v {",
+    "deck": "variant v { deck {",
+    "board": "variant v { board {",
+    "ante": "variant v { ante {",
+    "deal": "variant v { deal {",
+    "widow sale": "variant v { widow sale {",
+    "stops phase": "variant v { phase p is stops {",
+    "holding phase": "variant v { phase p is holding {",
+    "poker phase": "variant v { phase p is poker {",
+    "session": "variant v { session {",
+}
+"""Each kind of block, as a text that opens it (to ask the parser what may start a line)."""
+
+
+@dataclass(frozen=True)
+class _Block:
+    """A ``{`` not yet closed where the error is: what opened it (``kind``, a key of
+    :data:`_BLOCK_PREFIX` or ``"block"``), its header as written, and where."""
+
+    kind: str
+    header: str
+    line: int
+    indent: int = 0
+
+    def named(self) -> str:
+        """``the deal block``, ``phase play (stops)``, ``the variant block``."""
+        if self.kind.endswith(" phase"):
+            words = self.header.split()
+            name = words[1] if len(words) > 1 else "?"
+            return f"phase {name} ({self.kind.removesuffix(' phase')})"
+        return f"the {self.kind} block"
+
+
+_SCAN = re.compile(r'#[^\n]*|"[^"\n]*"?|[{}]|\n')
+
+
+def _open_blocks(text: str, end: int) -> list[_Block]:
+    """The blocks opened and not closed before offset ``end``, outermost first (comments and
+    labels skipped)."""
+    return _scan_blocks(text, end)[0]
+
+
+def _scan_blocks(text: str, end: int) -> tuple[list[_Block], list[tuple[_Block, int]]]:
+    """:func:`_open_blocks`, and each block closed by a ``}`` that starts its line left of
+    the block's own indentation, with that ``}``'s line: the ``}`` of an outer block,
+    likely, the block's own being missing."""
+    stack: list[_Block] = []
+    early: list[tuple[_Block, int]] = []
+    since = 0  # where the text since the last brace starts
+    for m in _SCAN.finditer(text, 0, end):
+        brace = m.group()
+        if brace == "}":
+            if stack:
+                block = stack.pop()
+                begin = text.rfind("\n", 0, m.start()) + 1
+                if not text[begin:m.start()].strip(" \t") and m.start() - begin < block.indent:
+                    early.append((block, text.count("\n", 0, m.start()) + 1))
+            since = m.end()
+        elif brace == "{":
+            before = re.sub(r"#[^\n]*", "", text[since:m.start()])
+            lines = [ln.strip() for ln in before.split("\n") if ln.strip()]
+            header = " ".join(lines[-1].split()) if lines else ""
+            opener = before.rstrip().rsplit("\n", 1)[-1] if before.strip() else ""
+            indent = len(opener) - len(opener.lstrip(" \t"))
+            if "\n" not in text[since:m.start()] and since > 0:
+                begin = text.rfind("\n", 0, m.start()) + 1
+                line_text = text[begin:m.start()]
+                indent = len(line_text) - len(line_text.lstrip(" \t"))
+            stack.append(_Block(_block_kind(header), header,
+                                text.count("\n", 0, m.start()) + 1, indent))
+            since = m.end()
+    return stack, early
+
+
+def _block_kind(header: str) -> str:
+    if re.match(r"variant\b", header):
+        return "variant"
+    phase = re.search(r"\bis (stops|holding|poker)$", header)
+    if phase:
+        return f"{phase.group(1)} phase"
+    if re.fullmatch(r"widow sale", header):
+        return "widow sale"
+    return header if header in _BLOCK_PREFIX else "block"
+
+
+@cache
+def _line_starts(kind: str) -> frozenset[str]:
+    """The terminals a line of a ``kind`` block may start with (``}`` aside)."""
+    prefix = _BLOCK_PREFIX.get(kind)
+    if prefix is None:
+        return frozenset()
+    token = _CURRENT_TEXT.set(prefix)
+    try:
+        probe = parser().parse_interactive(prefix)
+        probe.exhaust_lexer()
+        return frozenset(_accepts(probe)) - {"RBRACE"}
+    finally:
+        _CURRENT_TEXT.reset(token)
+
+
+def _accepts(probe: Any) -> set[str]:
+    """The terminals Lark's interactive parser ``probe`` can shift next (its ``accepts``,
+    which Lark leaves untyped)."""
+    return set(probe.accepts())
+
+
+def _line_start_words(kind: str) -> list[str]:
+    return sorted(w for name in _line_starts(kind) for w in _words_of(name))
+
+
+def _blocks_starting(word: str) -> list[str]:
+    """The kinds of block a line may start with keyword ``word`` in."""
+    return [kind for kind in _BLOCK_PREFIX if word in _line_start_words(kind)]
+
+
+def _as_block(kind: str) -> str:
+    """``a deal { … } block``, ``a stops phase``."""
+    if kind.endswith(" phase"):
+        return f"a {kind} (phase NAME is {kind.removesuffix(' phase')} {{ … }})"
+    if kind == "variant":
+        return "the variant block itself"
+    article = "an" if kind[0] in "aeiou" else "a"
+    return f"{article} {kind} {{ … }} block"
+
+
+# ---------------------------------------------------------------- what: expected, found, hint
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The offset of (line, column) in ``text`` (lines end at ``\\n`` only)."""
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    return starts[min(line, len(starts)) - 1] + column - 1
+
+
+def _reaches(fixed: str, start: str, goal: int, shift: int, at: int) -> bool:
+    """Whether ``fixed`` (the text edited at offset ``at``, ``shift`` characters longer)
+    parses past offset ``goal`` of the original text: whether the edit repairs the error."""
+    token = _CURRENT_TEXT.set(fixed)
+    try:
+        parser(start).parse(fixed)
+        return True
+    except UnexpectedInput as exc:
+        if _at_end(exc):
+            where = len(fixed)
+        elif exc.line is None or exc.column is None:
+            return False
+        else:
+            where = _offset(fixed, exc.line, exc.column)
+    except (_GluedKeyword, _TooLarge) as exc:
+        where = exc.token.start_pos or 0
+    finally:
+        _CURRENT_TEXT.reset(token)
+    return where > at and where - shift > goal
+
+
+def _shown_line(text: str, line: int) -> str:
+    """Line ``line`` without its comment and outer spaces (for a hint that quotes it)."""
+    lines = _lines(text)
+    raw = lines[line - 1] if 0 < line <= len(lines) else ""
+    return " ".join(re.sub(r'\s#[^"]*$|^#.*$', "", raw).split())
+
+
+_PUNCTUATION = {"COLON": ":", "COMMA": ",", "LBRACE": "{"}
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, file: str,
+                  start: str = "start") -> BoodleError:
     line, column = exc.line, exc.column
-    if _at_end(exc) or line is None or line < 1:
+    at_end = _at_end(exc)
+    if at_end or line is None or line < 1:
         lines = _lines(text)
         while len(lines) > 1 and not lines[-1]:
             lines.pop()
         line, column = len(lines), len(lines[-1]) + 1
-    expected: set[str] = set()
-    if isinstance(exc, UnexpectedToken | UnexpectedEOF):
-        expected = set(exc.expected)
-    elif isinstance(exc, UnexpectedCharacters):
-        expected = set(exc.allowed or ())
-    readable = sorted({_terminal_text(name)[0] for name in expected})
-    keywords = [kw for name in expected if (kw := _terminal_text(name)[1])]
-    word = _word_at(text, line, column)
+    column = column or 1
+    word = "" if at_end else _word_at(text, line, column)
     width = max(len(word), 1)
     span = Span(file, line, column, line, column + width, text)
-    if _at_end(exc):
-        word, span = "", Span(file, line, column, line, column + 1, text)
+    at = len(text) if at_end else _offset(text, line, column)
+    expected = _accepted(exc, text, at, start)
+    blocks = _open_blocks(text, at) if start == "start" else []
     found = _visible(word) if word else "end of file"
     message = f"unexpected {found}"
-    if readable:
-        shown = readable if len(readable) <= 8 else [*readable[:8], "…"]
-        message += "; expected " + ", ".join(shown)
+    wanted = _expected_words(expected, blocks, text[:at])
+    if wanted:
+        message += "; expected " + wanted
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
             or _spelling_hint(word, text, line, column)
-            or (did_you_mean(word, keywords) if word else None))
-    if hint is None and re.fullmatch(r"(10|[0-9TJQKA])[A-Za-z♣♦♥♠]?", word):
-        hint = "cards are written rank then suit: K♣, KC, 10♥ or TH"
-    if hint is None and not word and '"}"' in readable:
-        hint = "a block is not closed: add the missing '}'"
+            or _repair_hint(exc, text, start, line, column, word, expected, blocks)
+            or _expected_hint(expected, blocks, word, text[:at]))
     return BoodleError(message, span, hint=hint)
+
+
+def _accepted(exc: UnexpectedInput, text: str, at: int, start: str) -> set[str]:
+    """The terminals the parser can take at offset ``at``.
+
+    Lark's own ``expected`` is the lookahead set of an LALR state that many
+    contexts share (after a card, it lists words of every block a card ends a
+    line in); the interactive parser tries each and keeps those it can
+    really shift.  The coarse set is the fallback.
+    """
+    coarse = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+    prefix = text[:at]
+    token = _CURRENT_TEXT.set(prefix)
+    try:
+        probe = parser(start).parse_interactive(prefix)
+        probe.exhaust_lexer()
+        return _accepts(probe) or coarse
+    except (UnexpectedInput, _GluedKeyword, _TooLarge):
+        return coarse
+    finally:
+        _CURRENT_TEXT.reset(token)
+
+
+def _expected_words(expected: set[str], blocks: list[_Block], before: str) -> str:
+    """What the parser expected, in a rules author's words: ``a number``, ``":"``, ``a
+    section (a card such as A♥, or a name such as kitty)``, ``"}" or a line of the deal
+    block``."""
+    rest = set(expected)
+    parts: list[str] = []
+    inner = blocks[-1] if blocks else None
+    starts = _line_starts(inner.kind) if inner else frozenset()
+    if inner and starts and starts <= rest and "RBRACE" in rest:
+        rest -= starts | {"RBRACE"}
+        parts += ['"}"', f"a line of {inner.named()}"]
+    if {"CARD", "NAME"} <= rest:
+        rest -= {"CARD", "NAME"}
+        parts.append("a card such as A♥ or a name such as kitty")
+    if "NAME" in rest and len(rest) == 1:
+        previous = re.search(r"([a-z]+)\s*$", re.sub(r"#[^\n]*", "", before))
+        if previous and previous.group(1) in _NAME_AFTER:
+            rest.clear()
+            parts.append(_NAME_AFTER[previous.group(1)])
+    readable = sorted({_terminal_text(name)[0] for name in rest})
+    words = readable + parts[::-1]
+    if len(words) > 10:
+        words = [*words[:10], "…"]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column: int,
+                 word: str, expected: set[str], blocks: list[_Block]) -> str | None:
+    """A hint from the edit that lets the parser read past the error's line: a misspelt
+    keyword (the closest one the parser expected), a block not closed, a line in the wrong
+    block, a missing ``:``, ``,``, ``{`` or keyword, a stray character; ``None`` if no
+    simple edit does."""
+    if _at_end(exc):
+        return _unclosed_at_end(blocks, _scan_blocks(text, len(text))[1])
+    at = _offset(text, line, column)
+    goal = text.find("\n", at)
+    goal = len(text) if goal < 0 else goal
+    inner = blocks[-1] if blocks else None
+    if re.fullmatch(r"[A-Za-z][\w-]*", word):
+        if (split := _two_words(word)) is not None:
+            return split
+        keywords = sorted({w for name in expected for w in _words_of(name)})
+        close = difflib.get_close_matches(word.lower(), keywords, n=1, cutoff=0.6)
+        if close and close[0] != word:
+            return f"did you mean {close[0]}?"
+        misspelt = _misspelt_before(text, at, start, goal)
+        if misspelt:
+            return misspelt
+        elsewhere = _blocks_starting(word)
+        if elsewhere and inner is not None and inner.kind not in elsewhere \
+                and "RBRACE" in expected:
+            if any(b.kind in elsewhere for b in blocks[:-1]) \
+                    and _reaches(text[:at] + "} " + text[at:], start, goal, 2, at):
+                return (f"{inner.named()}, opened at line {inner.line}, is not closed: "
+                        f"add '}}' before '{word}'")
+            where = " or ".join(_as_block(k) for k in elsewhere)
+            return (f"'{word}' starts a line of {where}, not of {inner.named()}: "
+                    "is the line that opens that block missing, or a '}' too many above?")
+    if inner is not None and len(blocks) > 1:
+        first = _line_start(text, at)
+        if first < at and _reaches(text[:first] + "} " + text[first:], start, goal, 2, first):
+            return (f"{inner.named()}, opened at line {inner.line}, is not closed: add '}}' "
+                    "before this line")
+    stray = isinstance(exc, UnexpectedCharacters) and bool(word) and not word[0].isalnum() \
+        and word[0] not in "\"{}"
+    marks = [(name, _PUNCTUATION[name]) for name in sorted(expected) if name in _PUNCTUATION]
+    if len(expected) <= 3:  # a missing keyword: one of the few the parser expected
+        marks += [(" or ".join(f"'{w}'" for w in words), words[0]) for name in sorted(expected)
+                  if (words := _words_of(name)) and name not in _PUNCTUATION]
+    if word in (":", ",") and _reaches(
+            text[:at] + text[at + 1:], start, goal, -1, at - 1):
+        fixed = text[:at] + text[at + 1:]
+        shown = _shown_line(fixed, line)
+        example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
+        return f"delete '{word}': there is none here{example}"
+    after = _previous_word(text, at)
+    for name, mark in marks:
+        if stray and mark in ":," and _reaches(text[:at] + mark + text[at + 1:], start, goal,
+                                                len(mark) - 1, at):
+            return f"write '{mark}' instead of '{word[0]}'"
+        if stray:
+            continue
+        ins = _end_of_previous(text, at)
+        added = mark if mark in ":,{" else " " + mark
+        fixed = text[:ins] + added + text[ins:]
+        if not _reaches(fixed, start, goal, len(added), ins):
+            continue
+        if mark == "{":
+            return f"put '{{' after '{after}' to open its block" if after else \
+                "put '{' here to open the block"
+        shown = _shown_line(fixed, fixed.count("\n", 0, ins) + 1)
+        example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
+        if mark == ",":
+            return f"separate the items with ',': add one before '{word}'{example}"
+        where = f" after '{after}'" if after else ""
+        return f"add {name if name.startswith(chr(39)) else repr(mark)}{where}{example}"
+    if stray:
+        if _reaches(text[:at] + text[at + 1:], start, goal, -1, at - 1):
+            return f"delete '{word[0]}': it has no meaning in a rules file"
+        return f"'{word[0]}' has no meaning here in a rules file"
+    return None
+
+
+def _end_of_previous(text: str, at: int) -> int:
+    """The offset just after the last word before ``at`` (spaces, line breaks and comments
+    between them skipped): where a missing ``:`` or keyword goes."""
+    end = at
+    while True:
+        stripped = text[:end].rstrip()
+        line_start = stripped.rfind("\n") + 1
+        hash_at = _comment_start(stripped[line_start:])
+        if hash_at is None:
+            return len(stripped)
+        end = line_start + hash_at
+
+
+def _comment_start(line: str) -> int | None:
+    """Where the comment of ``line`` starts (a ``#`` outside a label), or ``None``."""
+    for m in re.finditer(r'"[^"]*"?|#', line):
+        if m.group() == "#":
+            return m.start()
+    return None
+
+
+def _misspelt_before(text: str, at: int, start: str, goal: int) -> str | None:
+    """``did you mean each?`` for the word before offset ``at`` when it is no keyword, is
+    close to one, and the parser reads past ``goal`` once it is spelt right (``on aech
+    boodle``: ``aech`` was read as a section's name, and the error is at ``boodle``)."""
+    match = re.search(r"([a-z][a-z0-9_-]*)([ \t]+)$", text[:at])
+    if match is None:
+        return None
+    word = match.group(1)
+    keywords = _keywords()
+    if word in keywords:
+        return None
+    for close in difflib.get_close_matches(word, keywords, n=3, cutoff=0.75):
+        begin = match.start(1)
+        fixed = text[:begin] + close + text[match.end(1):]
+        if _reaches(fixed, start, goal, len(close) - len(word), begin):
+            return f"did you mean {close} (not {word})?"
+    return None
+
+
+def _line_start(text: str, at: int) -> int:
+    """The offset of the first word on the line of offset ``at``."""
+    begin = text.rfind("\n", 0, at) + 1
+    return begin + len(text[begin:at]) - len(text[begin:at].lstrip(" \t"))
+
+
+def _previous_word(text: str, at: int) -> str:
+    """The word (or mark) just before offset ``at``, comments skipped."""
+    before = re.sub(r"#[^\n]*", "", text[:at]).rstrip()
+    match = re.search(r'("[^"\n]*"|[^\s{}:,]+|[{}:,])$', before)
+    return match.group(1) if match else ""
+
+
+def _unclosed_at_end(blocks: list[_Block], early: list[tuple[_Block, int]]) -> str:
+    """The hint for a file that ends inside ``blocks``; ``early``: blocks closed by a ``}``
+    indented like an outer block's (:func:`_scan_blocks`), the likely culprit."""
+    if not blocks:
+        return "the file ends too early: a variant is 'variant NAME { … }'"
+    if early and len(early) == 1 and len(blocks) == 1:
+        block, at = early[0]
+        return (f"{block.named()}, opened at line {block.line}, is not closed: the '}}' on "
+                f"line {at} lines up with an outer block; add its own '}}' before line {at}")
+    if len(blocks) == 1:
+        return f"{blocks[0].named()}, opened at line {blocks[0].line}, is not closed: add '}}' " \
+               "at the end of the file"
+    shown = [f"{b.named()} (line {b.line})" for b in reversed(blocks)]
+    return (", ".join(shown[:-1]) + " and " + shown[-1] +
+            f" are not closed: add {len(blocks)} '}}', innermost first")
+
+
+def _closing_line(text: str) -> int | None:
+    """The line of the ``}`` that closes the first ``{`` of ``text`` (labels and comments
+    skipped), or ``None``."""
+    depth = 0
+    for m in _SCAN.finditer(text):
+        if m.group() == "{":
+            depth += 1
+        elif m.group() == "}":
+            depth -= 1
+            if depth == 0:
+                return text.count("\n", 0, m.start()) + 1
+    return None
+
+
+def _expected_hint(expected: set[str], blocks: list[_Block], word: str, before: str) -> str:
+    """The hint when no simple edit repairs the error: what may come here, in words."""
+    inner = blocks[-1] if blocks else None
+    if inner and _line_starts(inner.kind) and _line_starts(inner.kind) <= expected:
+        starts = ", ".join(_line_start_words(inner.kind))
+        return f"a line of {inner.named()} starts with one of: {starts}; or close it with '}}'"
+    if expected == {"VARIANT"}:
+        return RULES_FILE_START
+    if expected and expected <= {"$END", "<END-OF-FILE>"}:
+        closed = _closing_line(before)
+        where = f" by the '}}' on line {closed}" if closed else ""
+        return (f"the variant is already closed{where}: delete what follows it, or that "
+                "'}' if it is one too many")
+    if expected <= {"INT"}:
+        return "write a number here, such as 2"
+    if "CARD" in expected and word and re.fullmatch(r"(10|[0-9TJQKA])[A-Za-z♣♦♥♠]?", word):
+        if word.startswith("1") and not word.startswith("10"):
+            return "the ace is written A (A♥ or AH); the ranks are 2-10, J, Q, K, A"
+        return "cards are written rank then suit: K♣, KC, 10♥ or TH"
+    if expected == {"NAME"} and word and re.fullmatch(r"[\w-]+", word):
+        lower = re.sub(r"[^a-z0-9_-]", "", word.lower())
+        return ("names are lower case letters, digits, '_' and single hyphens"
+                + (f": write {lower}" if lower and lower[0].isalpha() else ""))
+    wanted = _expected_words(expected, [], before)
+    return f"here the rules expect {wanted}" if wanted else "check the line against spec/rules.md"
+
+
+RULES_FILE_START = ("a rules file starts with 'variant NAME {' (a new game) or 'variant NAME "
+                    "extends michigan {' (house rules on a built-in variant), and ends with '}'")
+"""The hint for a file with no variant in it, or one that does not start with ``variant``."""
 
 
 _CARD_SPELLING = ("cards are a rank then a suit, in upper case: K♣ or KC, 10♥ or TH "
                   "(suits ♣ ♦ ♥ ♠ or C D H S; ranks 2-10, J, Q, K, A)")
 _LIKE_CARD = re.compile(r"(10|[2-9TJQKAtjqka])[CDHScdhs♣♦♥♠♧♢♡♤]\ufe0f?", re.ASCII)
+_CARD_AS_WRITTEN = re.compile("(10|[2-9TJQKA])(?:[♣♦♥♠]\ufe0f?|[CDHS])")
+"""A card the grammar's CARD terminal reads (``10♥``, ``KC``)."""
 _QUOTES = "“”„‟«»‘’‚‛"
 
 
@@ -362,16 +813,31 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
                        if 0 < line <= len(_lines(text)) else [])
     if word and word[0] in _QUOTES:
         return 'labels use straight double quotes: "Kitty" (not curly quotes “…”)'
+    if word.startswith("'"):
+        return 'labels use double quotes: "Kitty", not \'Kitty\''
+    if word.startswith('"') and (len(word) == 1 or not word.endswith('"')):
+        return 'this label is not closed: a label ends with \'"\' on the same line'
+
     if word.startswith("/") and _lines(text)[line - 1][column - 1: column + 1] == "//":
         return "comments start with '#' and run to the end of the line"
-    if _LIKE_CARD.fullmatch(word):
+    if _LIKE_CARD.fullmatch(word) and not _CARD_AS_WRITTEN.fullmatch(word):
         return _CARD_SPELLING
+    rest = _lines(text)[line - 1][column - 1 + len(word):] if 0 < line <= len(_lines(text)) \
+        else ""
+    apart = re.match(r"[ \t]+([♣♦♥♠♧♢♡♤])", rest)
+    if re.fullmatch(r"10|[2-9TJQKA]", word) and apart:
+        return f"write the card without a space between rank and suit: {word}{apart.group(1)}"
     previous = re.search(r"([\w♣♦♥♠♧♢♡♤-]+)\s*$", before)
-    if previous and _LIKE_CARD.fullmatch(previous.group(1)):
+    if previous and _LIKE_CARD.fullmatch(previous.group(1)) \
+            and not _CARD_AS_WRITTEN.fullmatch(previous.group(1)):
         return f"'{previous.group(1)}' is read as a name; " + _CARD_SPELLING
     players = re.search(r"(?:^|\s)players\s+([0-9]+)\s*$", before)
     if players:
         n = players.group(1)
+        rest = _lines(text)[line - 1][column - 1:] if 0 < line <= len(_lines(text)) else ""
+        high = re.match(r"\S*?\s*([0-9]+)", rest)
+        if high:
+            return f"players is a range: write players {n} to {high.group(1)}"
         return f"players is a range: write players {n} to {n} (or players {n} to 8, say)"
     if re.fullmatch(r"[\w-]+", word) and not word.isascii():
         return "names are ASCII: lower case letters a-z, digits, '-' and '_'"
