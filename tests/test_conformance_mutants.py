@@ -21,7 +21,7 @@ from boodle.conformance.compare import verdict
 from boodle.conformance.execute import execute
 from boodle.conformance.mutants import MUTANTS
 
-KIND_ORDER = {"script": 0, "reject": 1, "count": 2}
+KIND_ORDER = {"script": 0, "reject": 1, "count": 2, "session": 3}
 
 
 @pytest.fixture(scope="module")

@@ -42,7 +42,7 @@ def test_at_least_500_cases_over_every_playable_variant(cases: list[Case]) -> No
     assert len(cases) >= 500
     assert set(runnable_variants()) <= {c.variant for c in cases}
     kinds = {c.kind for c in cases}
-    assert kinds == {"script", "reject", "count"}
+    assert kinds == {"script", "reject", "count", "session"}
 
 
 def test_each_file_is_named_by_its_id_in_its_variants_folder(cases: list[Case]) -> None:

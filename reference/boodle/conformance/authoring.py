@@ -27,7 +27,9 @@ Seats are letters (A = seat 0).  Moves: ``lead A 9♦``, ``play C 10♦``,
 ========================================  ==========================================
 
 A deal's ``"widow": "rest"`` is every card of the variant's deck not in a
-hand, in deck order.
+hand, in deck order.  A session setup (``"deals": [DEAL …]``) takes the same
+shorthand in each deal, and its ``draw``, ``first_dealt`` and each round of
+its ``cut`` may be written as one string of cards (``"K♠ K♥ 5♦"``).
 """
 
 from __future__ import annotations
@@ -160,6 +162,24 @@ def _deal_setup(variant: str, setup: Json) -> Json:
     return out
 
 
+def _cards(value: str | list[str]) -> list[str]:
+    return [_card(c) for c in value.split()] if isinstance(value, str) else list(value)
+
+
+def _session_setup(variant: str, setup: Json) -> Json:
+    out = dict(setup)
+    out["deals"] = [_deal_setup(variant, {"deal": d})["deal"] for d in setup["deals"]]
+    for key in ("draw", "first_dealt"):
+        if key in out:
+            out[key] = _cards(out[key])
+    if "cut" in out:
+        out["cut"] = [_cards(r) for r in out["cut"]]
+    if isinstance(out.get("ledger"), str):
+        seats, board = out["ledger"].split()
+        out["ledger"] = _ledger(seats, board)
+    return out
+
+
 def _expect(variant: str, expect: Mapping[str, Any]) -> Json:
     out: Json = {}
     for key, value in expect.items():
@@ -197,9 +217,10 @@ def expand(source: Mapping[str, Any]) -> Json:
         "pins": list(source["pins"]),
         "source": dict(source["source"]),
         "setup": _deal_setup(name, source["setup"]) if "deal" in source["setup"]
+        else _session_setup(name, source["setup"]) if "deals" in source["setup"]
         else dict(source["setup"]),
     }
-    if "script" in source or source["kind"] == "script":
+    if "script" in source or source["kind"] in ("script", "session"):
         case["script"] = [move(m) for m in source.get("script", [])]
     if "legal_at" in source:
         case["legal_at"] = list(source["legal_at"])

@@ -161,8 +161,11 @@ class Case:
         return {"type": "run", "id": self.id, **body}
 
     def needs(self) -> set[str]:
-        """Optional protocol features the case needs (``position``, ``count``, ``legal``)."""
+        """Optional protocol features the case needs (``position``, ``count``, ``legal``,
+        ``session``)."""
         out = set()
+        if self.kind == "session":
+            out.add("session")
         if "position" in self.data["setup"]:
             out.add("position")
         if self.kind == "count":

@@ -48,6 +48,8 @@ def verdict(case: Case, result: Mapping[str, Any]) -> Verdict:
         return _reject(case, result)
     if case.kind == "count":
         return _count(case, result)
+    if case.kind == "session":
+        return _session(case, result)
     return _script(case, result)
 
 
@@ -161,6 +163,53 @@ def _final(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | Non
             summary = f"final {key}: expected {_j(value)}, got {_j(got.get(key))}"
             return Verdict("fail", summary, summary)
     return None
+
+
+# ---------------------------------------------------------------- session
+
+
+def _deal_of(events: Sequence[Json], index: int) -> str:
+    """Where event ``index`` of a session falls: "deal K (dealer X)" or "before the first
+    deal" / "after the last deal" (the draw, the cut, the split, the end)."""
+    number, dealer = 0, None
+    for e in events[:index + 1]:
+        if e.get("kind") == "deal-start":
+            number, dealer = number + 1, e.get("dealer")
+    if number == 0:
+        return "before the first deal"
+    where = f"deal {number} (dealer {seat_letter(dealer) if isinstance(dealer, int) else '?'})"
+    if events[index].get("kind") in ("split", "session-end"):
+        return f"at the session's end, after {where}"
+    return where
+
+
+def _session(case: Case, result: Mapping[str, Any]) -> Verdict:
+    expect = case.data["expect"]
+    if result["status"] == "rejected":
+        so_far = result.get("events", [])
+        where = _deal_of(so_far, len(so_far) - 1) if so_far else "before the first deal"
+        summary = (f"rejected a scripted move at point {result.get('at')} of the session, "
+                   f"{where}, with rule {result.get('rule')}: {result.get('message', '')}")
+        return Verdict("fail", summary, summary)
+    if result["status"] != "done":
+        return Verdict("fail", f"answered {result['status']!r} to a session case")
+    if "events" in expect and expect["events"] != result.get("events", []):
+        want = [normalize_event(e) for e in expect["events"]]
+        got = [normalize_event(e) for e in result.get("events", [])]
+        if want != got:
+            i = next((k for k, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
+                     min(len(want), len(got)))
+            where = _deal_of(want, min(i, len(want) - 1)) if want else "at the start"
+            w = _j(want[i]) if i < len(want) else "(no more events)"
+            g = _j(got[i]) if i < len(got) else "(no more events)"
+            summary = f"event {i}, {where}: expected {w}, got {g}"
+            lines = [f"first difference at event {i}, {where} (expected {len(want)} events, "
+                     f"got {len(got)})", f"  expected: {w}", f"  actual:   {g}"]
+            if i:
+                lines.append(f"  before it (events {max(0, i - CONTEXT)}-{i - 1}):")
+                lines.extend(f"    {_j(e)}" for e in want[max(0, i - CONTEXT):i])
+            return Verdict("fail", summary, "\n".join(lines))
+    return _final(case, expect, result) or Verdict("pass")
 
 
 # ---------------------------------------------------------------- the state at a point

@@ -17,6 +17,7 @@ from ..errors import BoodleError
 from ..events import Event
 from ..ledger import Ledger
 from ..model import Ruleset
+from ..second_pack import bind_drawn, unbound_sections
 from ..state import DealState, Move
 
 
@@ -43,10 +44,14 @@ class Engine:
         deck_order: Sequence[Card] | None = None,
         hands: Sequence[Sequence[Card]] | None = None,
         widow: Sequence[Card] | None = None,
+        *,
+        number: int | None = None,
     ) -> tuple[DealState, list[Event]]:
-        """Antes, deal, first lead: :func:`boodle.engine.start_deal` on :meth:`ruleset`."""
+        """Antes, deal, first lead: :func:`boodle.engine.start_deal` on :meth:`ruleset`
+        (``number``: the deal's number in a session, 1-based)."""
         return reference.start_deal(self.ruleset(ruleset), players, dealer, ledger,
-                                    deck_order=deck_order, hands=hands, widow=widow)
+                                    deck_order=deck_order, hands=hands, widow=widow,
+                                    number=number)
 
     def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
         """The legal moves: :func:`boodle.engine.legal_moves`."""
@@ -60,6 +65,16 @@ class Engine:
 
 REFERENCE = Engine()
 """The reference engine itself."""
+
+
+def session_playable(ruleset: Ruleset) -> bool:
+    """Whether a case of kind ``session`` can be played in ``ruleset``: as :func:`playable`,
+    once the boodle cards drawn from a second pack (spec §3) are bound (to the deck's
+    first cards, for the check)."""
+    names = unbound_sections(ruleset)
+    if names:
+        ruleset = bind_drawn(ruleset, ruleset.deck.cards()[:len(names)])[0]
+    return playable(ruleset)
 
 
 def playable(ruleset: Ruleset) -> bool:

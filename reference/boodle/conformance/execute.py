@@ -10,6 +10,11 @@ a point with several (a *choice point*) takes the next decision of the
 script, or ends the run there if none is left.  Points are numbered by the
 moves made before them (0 = the setup), and ``legal_at`` asks for the legal
 moves at given points.
+
+A ``session`` case plays a whole session (spec §10) through
+:class:`boodle.session.SessionRun`, the code ``boodle play`` uses, with
+:class:`~boodle.session.ExplicitSources` (the draw, the cut, the decks as the
+setup gives them) and the script's decisions as every seat's player.
 """
 
 from __future__ import annotations
@@ -17,10 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..dealing import eliminated
 from ..errors import BoodleError
 from ..events import Event
+from ..ledger import chips_json
 from ..model import Ruleset
-from ..state import DealState
+from ..session import DealCards, ExplicitSources, SessionRun, best_seats
+from ..state import DealState, Move
 from .counting import count
 from .engines import REFERENCE, Engine
 from .paths import load_variant
@@ -66,6 +74,8 @@ def setup(ruleset: Ruleset, spec: Mapping[str, Any], engine: Engine = REFERENCE
 
 def execute(request: Mapping[str, Any], engine: Engine = REFERENCE) -> Json:
     """The result of one request: ``done``, ``rejected``, ``accepted``, ``counted`` or ``error``."""
+    if request["kind"] == "session":
+        return run_session(request, engine)
     try:
         ruleset = ruleset_of(request)
         state, events = setup(ruleset, request["setup"], engine)
@@ -163,3 +173,96 @@ def _count(ruleset: Ruleset, state: DealState, engine: Engine) -> Json:
     return {"status": "counted",
             "count": {"sequences": result.sequences, "ledgers": result.ledgers,
                       "by_first_move": rows}}
+
+
+# ---------------------------------------------------------------- session cases
+
+
+class _ScriptEnded(Exception):
+    """The script has no decision left at a choice point: the run ends at ``state``."""
+
+    def __init__(self, state: DealState) -> None:
+        super().__init__("no decision left")
+        self.state = state
+
+
+class _Script:
+    """Every seat's player in a session case: forced moves are played, a choice point takes
+    the next decision; ``point`` counts the points of the whole session (0 = the first)."""
+
+    def __init__(self, decisions: list[Json]) -> None:
+        self.decisions = decisions
+        self.point = 0
+
+    def __call__(self, ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
+        if len(legal) > 1 and not self.decisions:
+            raise _ScriptEnded(state)
+        move = legal[0] if len(legal) == 1 else move_from_json(self.decisions.pop(0))
+        self.point += 1
+        return move
+
+
+def deal_cards(deal: Mapping[str, Any]) -> DealCards:
+    """A ``DEAL`` of a setup (``{"deck": …}`` or ``{"hands": …, "widow": …}``) as
+    :class:`~boodle.session.DealCards`; raises :class:`BoodleError` for a bad card."""
+    if "deck" in deal:
+        return DealCards(deck=tuple(card_from_json(c) for c in deal["deck"]))
+    return DealCards(hands=tuple(tuple(card_from_json(c) for c in h) for h in deal["hands"]),
+                     widow=tuple(card_from_json(c) for c in deal["widow"]))
+
+
+def session_sources(spec: Mapping[str, Any]) -> ExplicitSources:
+    """The explicit sources a session setup gives (``draw``, ``cut``, ``first_dealt``,
+    ``deals``); raises :class:`BoodleError` for a bad card."""
+    return ExplicitSources(
+        drawn=tuple(card_from_json(c) for c in spec.get("draw", ())),
+        cuts=tuple(tuple(card_from_json(c) for c in r) for r in spec.get("cut", ())),
+        faced_cards=tuple(card_from_json(c) for c in spec.get("first_dealt", ())),
+        deals=tuple(deal_cards(d) for d in spec["deals"]))
+
+
+def run_session(request: Mapping[str, Any], engine: Engine = REFERENCE) -> Json:
+    """The result of a ``session`` request (``conformance/FORMAT.md``): ``done`` with every
+    event and the session's ``final``, ``rejected`` for an illegal decision, or ``error``
+    for a setup that cannot be played."""
+    script = _Script(list(request.get("script", ())))
+    try:
+        ruleset = ruleset_of(request)
+        spec = request["setup"]
+        sources = session_sources(spec)
+        ledger = ledger_from_json(ruleset, spec["ledger"]) if "ledger" in spec else None
+        if ledger is not None and ledger.players != spec["players"]:
+            raise BoodleError(f"the ledger has {ledger.players} seats for "
+                              f"{spec['players']} players")
+        if spec["players"] not in ruleset.players:
+            raise BoodleError(f"{ruleset.name} is for {ruleset.players.low} to "
+                              f"{ruleset.players.high} players, not {spec['players']}")
+        run = SessionRun(ruleset, spec["players"], 0, [script] * spec["players"],
+                         sources=sources, engine=engine, ledger=ledger)
+        sources.check_used()
+    except BoodleError as exc:
+        return {"status": "error", "message": exc.message}
+    events: list[Event] = list(run.opening)
+    stopped_at: DealState | None = None
+    try:
+        try:
+            while run.more_deals():
+                events.extend(run.next_deal())
+            events.extend(run.finish())
+        except _ScriptEnded as end:
+            events.extend([*run.ending, *run.current])
+            stopped_at = end.state
+    except BoodleError as exc:
+        out = [e.to_json() for e in [*events, *run.ending, *run.current]]
+        if exc.rule is None:
+            return {"status": "error", "message": f"at point {script.point}: {exc.message}"}
+        return {"status": "rejected", "rule": exc.rule, "message": exc.message,
+                "at": script.point - 1, "events": out}
+    ledger = run.ledger if stopped_at is None else stopped_at.ledger
+    final = {"ledger": ledger.to_json(), "over": run.over,
+             "to_move": None if stopped_at is None else stopped_at.to_move,
+             "unused": len(script.decisions), "deals": run.played, "dealers": run.dealers,
+             "standings": [chips_json(a) for a in ledger.seats],
+             "winners": list(best_seats(ledger)) if run.over else [],
+             "eliminated": sorted(eliminated(run.rules, ledger))}
+    return {"status": "done", "events": [e.to_json() for e in events], "final": final}

@@ -8,7 +8,10 @@
   the engine plays fully (:func:`runnable_variants`): deals from a shuffled
   pack played with random decisions (``gen-deal``), the same from a
   mid-deal position (``gen-position``), illegal moves at random points
-  (``gen-reject``) and perft counts near the end of a deal (``gen-count``).
+  (``gen-reject``) and perft counts near the end of a deal (``gen-count``);
+  and whole sessions (``gen-session``) for each distinct session of the
+  variants (:func:`session_variants`), the draw, the cut and every deck
+  recorded from a seeded session so that the case depends on no shuffle.
 
 All randomness comes from :class:`random.Random` seeded with text
 (``boodle-gen/1:VARIANT:KIND:K``), which Python hashes the same way on every
@@ -33,12 +36,15 @@ from ..events import (
 )
 from ..ledger import Ledger
 from ..model import HoldingPhase, PokerPhase, Ruleset, StopsPhase
+from ..second_pack import unbound_sections
+from ..session import DealCards, SeededSources, SessionRun
 from ..state import DealState, LeadMove, Move, PassMove, PlayMove
+from ..strategies import Strategy, make
 from . import CASE_FORMAT
 from .authoring import expand
 from .cases import case_id, dump_case
 from .counting import CountTooBig, count
-from .engines import REFERENCE, playable
+from .engines import REFERENCE, playable, session_playable
 from .execute import execute
 from .paths import load_variant, suite_dir, variant_paths
 from .position import describe, from_state, seat_letter, to_state
@@ -47,6 +53,12 @@ from .wire import Json, move_to_json
 GENERATOR = "boodle-gen/1"
 PER_VARIANT = {"deal": 16, "position": 6, "reject": 12, "reject-deal": 6, "count": 5}
 """How many cases of each generated kind per variant."""
+
+SESSIONS = 2
+"""Generated session cases per distinct session (:func:`session_variants`)."""
+
+SESSION_ONLY = frozenset({"probe-session"})
+"""Probe variants that differ from michigan in their session alone: session cases only."""
 
 COUNT_BUDGET = 3000
 """Most states a generated count case may visit (keeps every count case fast)."""
@@ -540,6 +552,152 @@ def generated_cases(name: str, catalogue: Catalogue) -> Iterator[Json]:
                 yield case
 
 
+# ---------------------------------------------------------------- sessions
+
+
+def _session_key(ruleset: Ruleset) -> tuple[object, ...]:
+    """What a session case of ``ruleset`` shows beyond its deals: the session block, the
+    first dealer rule, the rotation, and whether boodles are drawn."""
+    return (ruleset.session, ruleset.deal.first_dealer, ruleset.deal.first_dealer_rank,
+            ruleset.deal.rotation, bool(unbound_sections(ruleset)))
+
+
+def session_variants() -> list[str]:
+    """One variant per distinct session (:func:`_session_key`) among those a session case
+    can be played in, michigan first of its kind, then by name; sorted by name."""
+    groups: dict[tuple[object, ...], list[str]] = {}
+    for name in sorted(variant_paths()):
+        try:
+            ruleset = load_variant(name)
+        except BoodleError:
+            continue
+        if session_playable(ruleset):
+            groups.setdefault(_session_key(ruleset), []).append(name)
+    return sorted(min(names, key=lambda n: (n != "michigan", n)) for names in groups.values())
+
+
+class _Recorder:
+    """Seeded sources that remember every outcome they gave, for an explicit setup."""
+
+    def __init__(self, seed: str) -> None:
+        self.inner = SeededSources(seed)
+        self.drawn: list[str] = []
+        self.cuts: list[list[str]] = []
+        self.faced_cards: list[str] = []
+        self.decks: list[list[str]] = []
+
+    def draw(self, ruleset: Ruleset, count: int) -> list:  # type: ignore[type-arg]
+        cards = list(self.inner.draw(ruleset, count))
+        self.drawn = [str(c) for c in cards]
+        return cards
+
+    def cut(self, ruleset: Ruleset, seats: int) -> list:  # type: ignore[type-arg]
+        cards = list(self.inner.cut(ruleset, seats))
+        self.cuts.append([str(c) for c in cards])
+        return cards
+
+    def faced(self, ruleset: Ruleset) -> Iterator:  # type: ignore[type-arg]
+        for card in self.inner.faced(ruleset):
+            self.faced_cards.append(str(card))
+            yield card
+
+    def has_deal(self, number: int) -> bool:
+        return True
+
+    def deal(self, ruleset: Ruleset, number: int) -> DealCards:
+        cards = self.inner.deal(ruleset, number)
+        assert cards.deck is not None
+        self.decks.append([str(c) for c in cards.deck])
+        return cards
+
+
+def _recording(strategy: Strategy, decisions: list[Move]) -> Strategy:
+    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
+        move = strategy(ruleset, state, legal)
+        if len(legal) > 1:
+            decisions.append(move)
+        return move
+    return choose
+
+
+def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: int) -> set[str]:
+    """The rules a whole session's events show (``regular``: the deals before its end, the
+    extra deal of a tie not counted)."""
+    first = "§5.1/first-dealt" if ruleset.deal.first_dealer == "first dealt" \
+        else "§5.1/first-dealer"
+    pins = {first, "§10/order", "§10/start", "§5.1/rotation"}
+    rules = ruleset.session
+    if unbound_sections(ruleset):
+        pins.add("§3/drawn")
+    if any(e["kind"] == "eliminated" for e in events):
+        pins.add("§10/elimination")
+    if regular == rules.rotations * len(final["standings"]):
+        pins.add("§10/end-rotations")
+    elif rules.end_when_broke:
+        pins.add("§10/end-no-chips")
+    pins.add("§10/leftover-split" if rules.leftover == "split equally" else "§10/leftover-stays")
+    if len(final["winners"]) > 1 or regular < final["deals"]:
+        pins.add("§10/ties-share" if rules.ties == "share" else "§10/ties-one-more-deal")
+    if rules.negative != "eliminate" and any(
+            e["kind"] == "deal-end" and any(_below_zero(a) for a in e["ledger"]["seats"])
+            for e in events):
+        pins.add("§10/negative")
+    deal: list[Json] = []
+    for e in [*events, {"kind": "deal-start"}]:
+        if e["kind"] == "deal-start" and deal:
+            pins |= _event_pins(ruleset, deal)
+            deal = []
+        if e["kind"] not in ("boodles-drawn", "cut", "first-dealt", "split", "session-end",
+                             "eliminated"):
+            deal.append(e)
+    return pins | _deal_pins(ruleset) | _lead_pins(ruleset)
+
+
+def _below_zero(amount: int | str) -> bool:
+    return amount < 0 if isinstance(amount, int) else amount.startswith("-")
+
+
+def gen_session(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json:
+    """A whole seeded session with random decisions, every chance outcome written out."""
+    seed = f"{GENERATOR}:{ruleset.name}:session:{k}"
+    players = _players(ruleset, k)
+    recorder = _Recorder(seed)
+    decisions: list[Move] = []
+    movers = [_recording(make("random", random.Random(f"{seed}:seat:{i}")), decisions)
+              for i in range(players)]
+    run = SessionRun(ruleset, players, seed, movers, sources=recorder)
+    while run.more_deals():
+        run.next_deal()
+    regular = run.played
+    run.finish()
+    setup: Json = {"players": players}
+    if recorder.drawn:
+        setup["draw"] = recorder.drawn
+    if recorder.cuts:
+        setup["cut"] = recorder.cuts
+    if recorder.faced_cards:
+        setup["first_dealt"] = recorder.faced_cards
+    setup["deals"] = [{"deck": d} for d in recorder.decks]
+    request: Json = {"kind": "session", "variant": _variant(ruleset), "setup": setup,
+                     "script": [move_to_json(m) for m in decisions]}
+    result = execute(request)
+    if result["status"] != "done" or not result["final"]["over"]:
+        raise BoodleError(f"the reference could not replay its own session: {result}")
+    final = result["final"]
+    winners = ", ".join(seat_letter(s) for s in final["winners"])
+    desc = (f"Generated: a whole session of {players} players from a seeded draw, cut and "
+            f"decks; random decisions at {len(decisions)} choice points; "
+            f"{final['deals']} deals, dealt by "
+            f"{' '.join(seat_letter(d) for d in final['dealers'])}; "
+            f"{winners} {'wins' if len(final['winners']) == 1 else 'win'}.")
+    case = {**request, "description": desc,
+            "pins": sorted(_session_pins(ruleset, result["events"], final, regular)),
+            "source": {"kind": "generated", "generator": GENERATOR,
+                       "seed": f"{ruleset.name}/session/{k}"},
+            "expect": {"events": result["events"], "final": final}}
+    return _finish(ruleset, case, f"gen-session-p{players}-{k:03d}", catalogue)
+
+
 # ---------------------------------------------------------------- hand-written
 
 
@@ -561,8 +719,13 @@ def all_cases() -> list[Json]:
     """Every case the suite holds: hand-written first, then generated per variant."""
     catalogue = Catalogue.load()
     cases = list(hand_cases(catalogue))
-    for name in runnable_variants():
-        cases.extend(generated_cases(name, catalogue))
+    sessions = set(session_variants())
+    for name in sorted(set(runnable_variants()) | sessions):
+        if name not in SESSION_ONLY and playable(load_variant(name)):
+            cases.extend(generated_cases(name, catalogue))
+        if name in sessions:
+            ruleset = load_variant(name)
+            cases.extend(gen_session(ruleset, k, catalogue) for k in range(SESSIONS))
     return cases
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Literal
 
 from ..cards import Card
 from ..errors import BoodleError
@@ -251,8 +252,10 @@ class ClaimsOnHolding(Engine):
     def start(self, ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
               deck_order: Sequence[Card] | None = None,
               hands: Sequence[Sequence[Card]] | None = None,
-              widow: Sequence[Card] | None = None) -> tuple[DealState, list[Event]]:
-        state, events = super().start(ruleset, players, dealer, ledger, deck_order, hands, widow)
+              widow: Sequence[Card] | None = None, *, number: int | None = None
+              ) -> tuple[DealState, list[Event]]:
+        state, events = super().start(ruleset, players, dealer, ledger, deck_order, hands, widow,
+                                      number=number)
         for s in ruleset.board:
             holders = [state.holder(c) for c in s.cards] if s.kind == "boodle" else []
             if holders and holders[0] is not None:
@@ -279,6 +282,30 @@ class PaymentsFromDealer(Engine):
         return after, [next(it) if isinstance(e, Payment) else e for e in events]
 
 
+class RotationReversed(RulesetMutant):
+    """§5.1 (001 §03): the deal passes the other way: to the dealer's right under
+    ``rotation: left`` (and left under ``right``).  Only a session case sees it."""
+
+    name, rules = "rotation-reversed", "the deal passes to the dealer's right"
+
+    def change(self, ruleset: Ruleset) -> Ruleset:
+        rotation: Literal["left", "right"] = "right" if ruleset.deal.rotation == "left" \
+            else "left"
+        return replace(ruleset, deal=replace(ruleset.deal, rotation=rotation))
+
+
+class LeftoverKept(RulesetMutant):
+    """§10 (001 §06): the chips left on the board at the session's end are not split
+    (``leftover: stays`` instead of ``split equally``, and the other way)."""
+
+    name, rules = "leftover-kept", "the board's leftover is not split at the session's end"
+
+    def change(self, ruleset: Ruleset) -> Ruleset:
+        leftover: Literal["split equally", "stays"] = (
+            "stays" if ruleset.session.leftover == "split equally" else "split equally")
+        return replace(ruleset, session=replace(ruleset.session, leftover=leftover))
+
+
 MUTANTS: dict[str, Engine] = {
     m.name: m
     for m in (
@@ -298,6 +325,8 @@ MUTANTS: dict[str, Engine] = {
         NoPass(),
         NoStopBonus(),
         PaymentsFromDealer(),
+        RotationReversed(),
+        LeftoverKept(),
     )
 }
 """Every built-in mutant by name."""
