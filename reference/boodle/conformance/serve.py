@@ -17,24 +17,25 @@ from typing import IO, Any
 from .. import __version__
 from ..errors import BoodleError
 from . import PROTOCOL
-from .engines import REFERENCE, Engine, playable
+from .engines import REFERENCE, Engine, playable, session_playable
 from .execute import execute
 from .paths import load_variant, variant_paths
 from .validation import check
 from .wire import Json
 
-FEATURES = ["position", "count", "legal"]
+FEATURES = ["position", "count", "legal", "session"]
 
 
 def playable_variants() -> list[Json]:
-    """Every variant a case can be played in (:func:`.engines.playable`), as ``{name, version}``."""
+    """Every variant a case can be played in (:func:`.engines.playable`, or for session cases
+    alone :func:`.engines.session_playable`), as ``{name, version}``."""
     out = []
     for name in sorted(variant_paths()):
         try:
             ruleset = load_variant(name)
         except BoodleError:
             continue
-        if playable(ruleset):
+        if playable(ruleset) or session_playable(ruleset):
             out.append({"name": ruleset.name, "version": ruleset.version})
     return out
 
