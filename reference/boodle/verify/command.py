@@ -5,7 +5,12 @@ variants (or the named ones, or ``.boodle`` files) and prints the table of
 :mod:`boodle.verify.report`; exit status 1 on any counterexample.  Each
 counterexample is also stored as JSON (``--cex-dir``).  Exit status 1 also
 when some property was neither proven nor checked by any method that ran
-(:func:`boodle.verify.report.unverified`).  Progress lines go to stderr.
+(:func:`boodle.verify.report.unverified`), which includes an exhaustive search
+stopped by ``--max-states`` before it finished ("incomplete": never
+"checked").  Progress goes to stderr: a line per variant, player count and
+method, and, while an exhaustive search runs, its states, states/s and deals
+done (one status line rewritten in place on a terminal, a line every
+:data:`LOG_EVERY` seconds otherwise, as TLC prints to a log).
 """
 
 from __future__ import annotations
@@ -14,16 +19,26 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from .run import Subject
 
 from ..argtypes import positive_int
 
-__all__ = ["add_parser", "cmd_verify", "parse_deck"]
+__all__ = ["DEFAULT_MAX_STATES", "LOG_EVERY", "Progress", "add_parser", "cmd_verify",
+           "parse_deck"]
+
+DEFAULT_MAX_STATES = 2_000_000
+"""The exhaustive search's bound per variant and player count: about a minute and a half at
+the 20,000-25,000 states a second the search runs at, and twenty times the largest default
+run (tripoli-ghost-auction, 112,296 states).  A search that reaches it ends "incomplete",
+never "checked" (spec/verification.md, "Bounds and reductions")."""
+
+LOG_EVERY = 30.0
+"""Seconds between two status lines of a running search when stderr is not a terminal."""
 
 
 def parse_deck(text: str) -> tuple[int, int]:
@@ -57,6 +72,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--deck", type=parse_deck, action="append", metavar="SxR",
                    help="reduced deck for the exhaustive check, tried in order "
                    "(default: 2x3, else 2x4, else 3x4)")
+    p.add_argument("--max-states", type=positive_int, metavar="N", default=DEFAULT_MAX_STATES,
+                   help="stop each exhaustive search (one variant, one player count) after N "
+                   "states; its properties are then reported 'incomplete', not checked "
+                   f"(default {DEFAULT_MAX_STATES:,}: a minute or two)")
     p.add_argument("--no-z3", action="store_true", help="skip the z3 proofs")
     p.add_argument("--no-exhaustive", action="store_true", help="skip the exhaustive search")
     p.add_argument("--cex-dir", type=Path, default=Path("boodle-counterexamples"), metavar="DIR",
@@ -91,25 +110,78 @@ def cmd_verify(args: argparse.Namespace) -> int:
         players=tuple(args.players) if args.players else None,
         z3=not args.no_z3,
         exhaustive=not args.no_exhaustive,
+        max_states=args.max_states,
     )
     if args.deck:
         options = replace(options, decks=tuple(args.deck))
-    start = time.perf_counter()
-    results = verify(subjects, options, progress=_progress())
-    seconds = time.perf_counter() - start
-    out = render_json(results, seconds) if args.json else render_text(results, seconds)
+    start, cpu = time.perf_counter(), time.process_time()
+    shown = Progress(sys.stderr)
+    try:
+        results = verify(subjects, options, progress=shown.say, live=shown.live)
+    finally:
+        shown.clear()
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    out = (render_json(results, seconds, options, cpu) if args.json
+           else render_text(results, seconds, options, cpu))
     sys.stdout.write(out + "\n")
     for path in save_counterexamples(results, args.cex_dir):
         print(f"counterexample stored: {path}", file=sys.stderr)
     return exit_status(results)
 
 
-def _progress() -> Callable[[str], None]:
-    """Where progress goes: one line per variant, player count and method on stderr (never
-    stdout, which holds the report or its JSON)."""
-    def say(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
-    return say
+@dataclass
+class Progress:
+    """Where progress goes: ``stream`` (stderr; never stdout, which holds the report or its
+    JSON).
+
+    :meth:`say` writes a line that stays (a variant, player count and method done);
+    :meth:`live` a status of the search running.  On a terminal the status is one line
+    rewritten in place at most every ``every`` seconds (default 0.2) and wiped before the
+    next line that stays; elsewhere (a log, a pipe) it is a line of its own at most every
+    ``every`` seconds (default :data:`LOG_EVERY`), so a long search still shows it is alive.
+    """
+
+    stream: TextIO
+    every: float | None = None
+    clock: Callable[[], float] = time.monotonic
+    tty: bool = field(init=False)
+    _last: float | None = field(default=None, init=False)
+    _shown: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty()) if callable(isatty) else False
+        if self.every is None:
+            self.every = 0.2 if self.tty else LOG_EVERY
+
+    def say(self, line: str) -> None:
+        """A line that stays."""
+        self.clear()
+        print(line, file=self.stream, flush=True)
+
+    def live(self, line: str) -> None:
+        """The running search's status (dropped if the last one is too recent)."""
+        now = self.clock()
+        if self._last is None:
+            self._last = now  # the first status waits a full interval: short runs stay quiet
+            return
+        if now - self._last < (self.every or 0.0):
+            return
+        self._last = now
+        if self.tty:
+            self.stream.write("\r\x1b[K" + line)
+            self._shown = True
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Wipe the status line from a terminal; the next status waits a full interval."""
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+        self._last = None
 
 
 def _plays_any(subject: Subject, counts: list[int]) -> bool:

@@ -30,9 +30,10 @@ property is kept, as a :class:`~boodle.verify.cex.Counterexample`.
 from __future__ import annotations
 
 import gc
+import math
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from itertools import combinations
 from operator import itemgetter
@@ -53,7 +54,11 @@ from .cex import Counterexample
 from .mutation import NO_MUTATION, Mutation
 from .symmetry import Deal, canonical, suit_symmetries
 
-__all__ = ["ExplicitResult", "check_deals", "default_start", "deals", "state_key"]
+__all__ = ["TICK", "ExplicitResult", "check_deals", "deal_count", "default_start", "deals",
+           "state_key"]
+
+TICK = 4096
+"""States explored between two calls of a search's ``tick`` (progress) callback."""
 
 _SKIP = {"index", "since_ante", "plays", "moves"}
 
@@ -125,6 +130,25 @@ def deals(ruleset: Ruleset, players: int) -> Iterator[Deal]:
             yield parts
 
 
+def deal_count(ruleset: Ruleset, players: int) -> int:
+    """How many deals :func:`deals` yields (before suit symmetry): the ways to split the
+    deck into the hands and the widow, times the widow's size when a widow card is turned
+    up for trumps.  Michigan on 2x3 with 3 players: 6 cards in parts of 2, 2, 1 and 1,
+    6!/(2!·2!·1!·1!) = 180."""
+    order = deal_order(ruleset, players, 0)
+    n = len(ruleset.deck.cards())
+    q, r = divmod(n, len(order))
+    size = {who: q + (1 if k < r else 0) for k, who in enumerate(order)}
+    slots: list[int | None] = [*range(players), *([None] if None in size else [])]
+    sizes = [size[s] for s in slots]
+    count = math.factorial(n)
+    for k in sizes:
+        count //= math.factorial(k)
+    if ruleset.deal.trumps != "none" and sizes and sizes[-1]:
+        count *= sizes[-1]
+    return count
+
+
 def _split(cards: tuple[Card, ...], sizes: list[int]) -> Iterator[Deal]:
     if not sizes:
         yield ()
@@ -138,9 +162,15 @@ def _split(cards: tuple[Card, ...], sizes: list[int]) -> Iterator[Deal]:
 
 @dataclass
 class ExplicitResult:
-    """What one exhaustive run saw: deal counts (``raw`` and one per orbit), distinct
-    ``states``, ``transitions``, the longest deal (``depth`` moves), the time, and the
-    shortest ``violations`` by property."""
+    """What one exhaustive run saw: deal counts (``raw`` and one per orbit, out of
+    ``deals_total`` before suit symmetry), distinct ``states``, ``transitions``, the longest
+    deal (``depth`` moves), the time, and the shortest ``violations`` by property.
+
+    ``complete`` is false when the search stopped at its bound (``max_states``) before
+    every deal was explored: no property is then checked, whatever held in the states
+    seen (a violation found is still real).  While the search runs, ``seconds`` is the
+    time so far.
+    """
 
     variant: str
     deck: str
@@ -154,6 +184,9 @@ class ExplicitResult:
     seconds: float = 0.0
     start_chips: tuple[int, ...] = ()
     violations: dict[str, Counterexample] = field(default_factory=dict)
+    deals_total: int = 0
+    max_states: int | None = None
+    complete: bool = True
 
     @property
     def rate(self) -> float:
@@ -171,6 +204,9 @@ class _Ctx:
     start: tuple[int, ...]
     result: ExplicitResult
     cards: tuple[Card, ...] = ()
+    tick: Callable[[ExplicitResult], None] | None = None
+    """Called every :data:`TICK` states with the result so far (progress)."""
+    started: float = 0.0
     """The reduced deck's cards (``ruleset.deck.cards()``, computed once)."""
     placed: dict[int, tuple[tuple[Place, ...], tuple[Any, ...], tuple[Any, ...] | None]] = field(
         default_factory=dict)
@@ -185,10 +221,17 @@ class _Ctx:
 
 def check_deals(ruleset: Ruleset, players: int, deck: str,
                 start: tuple[int, ...] | None = None,
-                mutation: Mutation = NO_MUTATION) -> ExplicitResult:
+                mutation: Mutation = NO_MUTATION, max_states: int | None = None,
+                tick: Callable[[ExplicitResult], None] | None = None) -> ExplicitResult:
     """Explore every deal of ``ruleset`` (already reduced; ``deck`` names it, ``"2x3"``).
 
     ``start``: each seat's chips before the ante (default :func:`default_start`).
+    ``max_states``: stop once this many states are explored (``None``: no bound); the
+    result is then not ``complete``.  A deck with more deals (one per orbit of the suit
+    symmetries) than ``max_states`` is not searched at all: every deal is one state at
+    least, so the search could not end within the bound (``deals_raw`` is then 0).
+    ``tick``: called with the result so far every :data:`TICK` states (``boodle verify``
+    shows it as progress).
 
     Python's cyclic garbage collector is paused for the search and restored
     after it: the search and the engine make no reference cycles (none were
@@ -199,28 +242,41 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _check_deals(ruleset, players, deck, start, mutation)
+        return _check_deals(ruleset, players, deck, start, mutation, max_states, tick)
     finally:
         if paused:
             gc.enable()
 
 
 def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ...] | None,
-                 mutation: Mutation) -> ExplicitResult:
+                 mutation: Mutation, max_states: int | None,
+                 tick: Callable[[ExplicitResult], None] | None) -> ExplicitResult:
     t0 = time.perf_counter()
     group = suit_symmetries(ruleset)
     chips = default_start(ruleset, players) if start is None else start
-    result = ExplicitResult(ruleset.name, deck, players, len(group), start_chips=chips)
+    result = ExplicitResult(ruleset.name, deck, players, len(group), start_chips=chips,
+                            deals_total=deal_count(ruleset, players), max_states=max_states)
+    if max_states is not None and -(-result.deals_total // len(group)) > max_states:
+        # each deal explored is one state at least, and at least total / symmetries deals
+        # are explored: the bound would stop the search before its end, so it is not begun
+        result.complete = False
+        result.seconds = time.perf_counter() - t0
+        return result
     cards = ruleset.deck.cards()
     ctx = _Ctx(ruleset, mutation.start_ruleset(ruleset), mutation, players, deck, chips, result,
-               cards)
+               cards, tick, t0)
     order = {c: k for k, c in enumerate(cards)}
     for deal in deals(ruleset, players):
+        if max_states is not None and result.states >= max_states:
+            result.complete = False  # a deal is left: the bound ends the search
+            break
         result.deals_raw += 1
         if len(group) > 1 and canonical(deal, group, order) != _sorted(deal, order):
             continue
         result.deals_checked += 1
         _explore(ctx, deal)
+        if not result.complete:
+            break
     result.seconds = time.perf_counter() - t0
     return result
 
@@ -277,9 +333,16 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
     _check_state(ctx, deal, state, total, nodes, 0)
     queue: deque[tuple[DealState, int]] = deque([(state, 0)])
     result = ctx.result
+    bound = result.max_states
     while queue:
+        if bound is not None and result.states >= bound:
+            result.complete = False  # states of this deal are left unexplored
+            break
         state, key = queue.popleft()
         result.states += 1
+        if ctx.tick is not None and result.states % TICK == 0:
+            result.seconds = time.perf_counter() - ctx.started
+            ctx.tick(result)
         depth = nodes[key].depth
         if depth > result.depth:
             result.depth = depth

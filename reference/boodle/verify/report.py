@@ -4,7 +4,9 @@ counterexamples' traces, and the JSON form.
 A cell combines the methods that ran for that player count: ``proven`` (z3,
 full deck), ``N states`` (exhaustive on a reduced deck), ``proven, N
 states`` (both), ``COUNTEREXAMPLE``, ``unknown`` (a z3 query ran out of
-time: not proven), ``not covered``.
+time: not proven), ``incomplete: N states`` (the exhaustive search reached
+its bound, ``--max-states``, before it finished: not checked), ``not
+covered``.  The header says which methods ran, with which bounds.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .run import PROPERTIES, Result
+from .run import PROPERTIES, Options, Result
 
-__all__ = ["Gap", "exit_status", "render_json", "render_text", "save_counterexamples", "unverified"]
+__all__ = ["Gap", "exit_status", "methods", "render_json", "render_text", "save_counterexamples",
+           "unverified"]
 
 _PER_COUNT = PROPERTIES[:5]
 """The properties z3 and the exhaustive search verify per player count."""
@@ -78,6 +81,9 @@ def _cell(results: list[Result]) -> str:
             parts.append("checked")
         elif r.status == "unknown":
             parts.append("unknown")
+        elif r.status == "incomplete":
+            parts.append(f"incomplete: {r.states:,} states" if r.states
+                         else "incomplete: not searched")
     return ", ".join(parts) or "not covered"
 
 
@@ -92,7 +98,7 @@ def _exhaustive_detail(r: Result) -> str:
 
 def _variant_block(name: str, results: list[Result]) -> list[str]:
     counts = sorted({r.players for r in results if r.players})
-    times = [f"{method} {sum(r.seconds for r in results if r.method == method):.1f} s"
+    times = [f"{method} {_run_seconds(results, method):.1f} s"
              for method in ("z3", "exhaustive") if any(r.method == method for r in results)]
     lines = [f"{name} — {', '.join(times) or 'static checks only'}"]
     head = ["property", *[f"{n} players" for n in counts]]
@@ -113,6 +119,13 @@ def _variant_block(name: str, results: list[Result]) -> list[str]:
     return lines
 
 
+def _run_seconds(results: list[Result], method: str) -> float:
+    """The time of ``method``'s runs: each run (one player count) once, though each of its
+    results carries it (:attr:`Result.seconds`)."""
+    runs = {r.players: r.seconds for r in results if r.method == method}
+    return sum(runs.values())
+
+
 def _counts(counts: list[int]) -> str:
     """``"3 players"``, ``"3 and 4 players"``, ``"3, 4 and 5 players"``."""
     words = [str(n) for n in sorted(counts)]
@@ -126,13 +139,15 @@ def _notes(results: list[Result]) -> list[str]:
     notes: list[str] = []
     grouped: dict[tuple[str, str, str], tuple[list[str], list[int]]] = {}
     for r in results:
-        if r.status not in ("proven", "not covered", "unknown", "checked") or not r.detail:
+        if r.status not in ("proven", "not covered", "unknown", "checked", "incomplete") \
+                or not r.detail:
             continue
         head, suffix, detail = r.method, "", r.detail
         if r.method == "static":
             head = r.prop
-        elif r.status in ("not covered", "unknown"):
+        elif r.status in ("not covered", "unknown", "incomplete"):
             head = f"{r.method} {r.status}"
+            suffix = f", deck {r.deck}" if r.status == "incomplete" and r.deck else ""
         elif r.method == "exhaustive":
             suffix, detail = (f", deck {r.deck}" if r.deck else ""), _exhaustive_detail(r)
         props, counts = grouped.setdefault((head, suffix, detail), ([], []))
@@ -142,8 +157,8 @@ def _notes(results: list[Result]) -> list[str]:
             counts.append(r.players)
     for (head, suffix, detail), (props, counts) in grouped.items():
         where = f", {_counts(counts)}" if counts else ""
-        if head.endswith(("not covered", "unknown")):
-            label = f"{head} ({', '.join(props)}{where.replace(', ', '; ', 1)})"
+        if head.endswith(("not covered", "unknown", "incomplete")):
+            label = f"{head} ({', '.join(props)}{where.replace(', ', '; ', 1)}){suffix}"
         else:
             label = head + where + suffix
         notes.append(f"  · {label}: {detail}")
@@ -156,15 +171,33 @@ def _notes(results: list[Result]) -> list[str]:
     return notes
 
 
-def render_text(results: list[Result], seconds: float) -> str:
-    """The whole report as text."""
+def methods(options: Options) -> str:
+    """What runs under ``options``, for the report's header: ``z3: unbounded, full deck;
+    exhaustive: every deal of a reduced deck (2x3, else 2x4, else 3x4), dealer seat 0, at
+    most 2,000,000 states per player count``, or ``z3 off`` / ``exhaustive search off``."""
+    parts = ["z3: unbounded, full deck" if options.z3 else "z3 off"]
+    if options.exhaustive:
+        decks = ", else ".join(f"{s}x{r}" for s, r in options.decks)
+        bound = (f", at most {options.max_states:,} states per player count"
+                 if options.max_states is not None else "")
+        parts.append(f"exhaustive: every deal of a reduced deck ({decks}), dealer seat 0{bound}")
+    else:
+        parts.append("exhaustive search off")
+    return "; ".join(parts)
+
+
+def render_text(results: list[Result], seconds: float, options: Options | None = None,
+                cpu: float | None = None) -> str:
+    """The whole report as text.  ``seconds``: the run's wall time; ``cpu``: its CPU time,
+    if measured; ``options``: what ran (the header says it; default :class:`Options`)."""
     by_variant: dict[str, list[Result]] = defaultdict(list)
     for r in results:
         by_variant[r.variant].append(r)
     variants = len(by_variant)
-    lines = [f"boodle verify: {variants} variant{'' if variants == 1 else 's'} in {seconds:.1f} s "
-             "(z3: unbounded, full deck; exhaustive: every deal of a reduced deck, dealer seat 0; "
-             "spec/verification.md says what each means)", ""]
+    took = f"{seconds:.1f} s wall" + (f", {cpu:.1f} s CPU" if cpu is not None else "")
+    lines = [f"boodle verify: {variants} variant{'' if variants == 1 else 's'} in {took} "
+             f"({methods(options or Options())}; spec/verification.md says what each means)",
+             ""]
     for name, mine in by_variant.items():
         lines += [*_variant_block(name, mine), ""]
     bad = sum(r.status == "counterexample" for r in results)
@@ -185,9 +218,15 @@ def render_text(results: list[Result], seconds: float) -> str:
     return "\n".join(lines)
 
 
-def render_json(results: list[Result], seconds: float) -> str:
-    """The whole report as one JSON document."""
+def render_json(results: list[Result], seconds: float, options: Options | None = None,
+                cpu: float | None = None) -> str:
+    """The whole report as one JSON document: ``seconds`` (wall) and ``cpu_seconds`` of the
+    whole run, ``methods`` (what ran, as in the text header), and per result its
+    ``run_seconds``: the time of the run (variant, player count, method) that checked it,
+    shared by the properties that run checked together (:attr:`Result.seconds`)."""
     doc: dict[str, Any] = {"kind": "verify-report", "seconds": round(seconds, 3),
+                           **({"cpu_seconds": round(cpu, 3)} if cpu is not None else {}),
+                           "methods": methods(options or Options()),
                            "counterexamples": sum(r.status == "counterexample" for r in results),
                            "unverified": [g.to_json() for g in unverified(results)],
                            "results": [r.to_json() for r in results]}

@@ -6,8 +6,10 @@ count, property, method).  A property is **proven** when z3 proved it for
 that player count (unbounded, full deck), **checked** when the exhaustive
 search saw every reachable state of the reduced deck, a
 **counterexample** when either found one, **unknown** when a z3 query ran
-out of time, and **not covered** when a method cannot model the variant
-(said with the reason).  Rulesets whose stops phase, deck and board are the
+out of time, **incomplete** when the exhaustive search reached its bound
+(``Options.max_states``) before it saw every deal (or was not begun, the deck
+having more deals than the bound), and **not covered** when a method cannot
+model the variant (said with the reason).  Rulesets whose stops phase, deck and board are the
 same (names, labels, antes and the stages before play aside) share their
 step-by-step proofs of the chip conjuncts (:func:`_key`), and rulesets whose
 cards move alike (:func:`_dynamics_key`) share every other step-by-step
@@ -66,7 +68,9 @@ class Options:
     ``decks``: reduced decks (suits, ranks) tried in order until one can
     carry the variant's named cards; ``explicit_players``: player counts
     searched exhaustively; ``bmc_depth`` / ``bmc_seconds``: the bounded
-    search after a failed induction, per deck.
+    search after a failed induction, per deck; ``max_states``: the exhaustive
+    search's bound per variant and player count (``None``: none; ``boodle verify``
+    sets one), past which its properties are "incomplete".
     """
 
     players: tuple[int, ...] | None = None
@@ -76,12 +80,19 @@ class Options:
     exhaustive: bool = True
     bmc_depth: int = 8
     bmc_seconds: float = 30.0
+    max_states: int | None = None
 
 
 @dataclass
 class Result:
     """One cell of the report: ``status`` of ``prop`` for ``variant`` with ``players``
-    (0: every count) by ``method`` (``z3``, ``exhaustive``, ``static``)."""
+    (0: every count) by ``method`` (``z3``, ``exhaustive``, ``static``).
+
+    ``seconds``: the wall time of the run that produced this result, the same for every
+    property that run checked (one exhaustive search checks all five at once; z3 shares its
+    proofs between properties and variants): a property's own time is not measured.  In
+    ``--json`` it is ``run_seconds``.
+    """
 
     variant: str
     players: int
@@ -99,7 +110,7 @@ class Result:
         """Everything, for ``boodle verify --json``."""
         return {"variant": self.variant, "players": self.players, "property": self.prop,
                 "method": self.method, "status": self.status, "detail": self.detail,
-                "seconds": round(self.seconds, 3), "states": self.states, "deck": self.deck,
+                "run_seconds": round(self.seconds, 3), "states": self.states, "deck": self.deck,
                 "trace": self.trace, **({"counterexample": self.data} if self.data else {})}
 
 
@@ -199,16 +210,20 @@ def _rule_shape(rule: LeadRule | None, deck: Deck) -> tuple[Any, ...] | None:
 class _Run:
     options: Options
     cache: dict[tuple[Any, ...], list[Finding]] = field(default_factory=dict)
+    live: Callable[[str], None] | None = None
 
 
 def verify(subjects: list[Subject], options: Options = Options(),
            cache: dict[tuple[Any, ...], list[Finding]] | None = None,
-           progress: Callable[[str], None] | None = None) -> list[Result]:
+           progress: Callable[[str], None] | None = None,
+           live: Callable[[str], None] | None = None) -> list[Result]:
     """Every check on every subject; see the module docstring.  ``cache`` keeps the z3
     findings shared by subjects that step alike (:func:`_key`) across calls; ``progress``,
     when given, is called with one line per variant, player count and method as each
-    finishes (``boodle verify`` prints them on stderr)."""
-    run = _Run(options, {} if cache is None else cache)
+    finishes (``boodle verify`` prints them on stderr); ``live``, when given, with a status
+    line every few thousand states of an exhaustive search (states, states/s, deals done of
+    all, time), for a progress display."""
+    run = _Run(options, {} if cache is None else cache, live)
     out: list[Result] = []
     for k, subject in enumerate(subjects, 1):
         out += _static(subject)
@@ -221,7 +236,10 @@ def verify(subjects: list[Subject], options: Options = Options(),
             steps += [("exhaustive", n) for n in counts if n in options.explicit_players]
         for method, n in steps:
             t = time.process_time()
+            wall = time.perf_counter()
             got = _symbolic(run, subject, n) if method == "z3" else _exhaustive(run, subject, n)
+            for r in got:  # the run's own time, shared by the properties it checked
+                r.seconds = time.perf_counter() - wall
             out += got
             if progress is not None:
                 progress(f"[{k}/{len(subjects)}] {subject.name}, {n} players, {method}: "
@@ -296,8 +314,7 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
         if f is None:
             continue
         r = Result(subject.name, n, prop, "z3", f.status,
-                   note if f.status == "proven" else f.detail, spent * f.seconds /
-                   max(sum(x.seconds for x in merged.values()), 1e-9))
+                   note if f.status == "proven" else f.detail, spent)
         if f.status == "counterexample":
             _explain(run, subject, system, f, r)
         out.append(r)
@@ -430,9 +447,41 @@ def _exhaustive(run: _Run, subject: Subject, n: int) -> list[Result]:
             continue
         if len(small.ruleset.deck.cards()) < n + 1:
             continue
-        res = check_deals(small.ruleset, n, small.label, mutation=subject.mutation)
+        where = f"{subject.name}, {n} players, exhaustive on {small.label}"
+        res = check_deals(small.ruleset, n, small.label, mutation=subject.mutation,
+                          max_states=run.options.max_states, tick=_ticker(run.live, where))
         return _from_explicit(subject, n, res)
     return [Result(subject.name, n, p, "exhaustive", "not covered", why) for p in PROPERTIES[:5]]
+
+
+LARGEST_DECK = ("measured on Michigan: 2x5 ends within the default bound (611,280 states, 28 s "
+                "of CPU with 4 players), 3x4 with 3 players needs 5,051,256 states (181 s; "
+                "--max-states 6000000); see spec/verification.md, \"Deck sizes\"")
+"""Said when a deck is too large to search (measured: spec/verification.md, "Deck sizes")."""
+
+
+def _count(n: int) -> str:
+    """``2,520``, or ``about 5.4e+28`` past a billion."""
+    return f"{n:,}" if n < 10**9 else f"about {n:.1e}"
+
+
+def _ticker(live: Callable[[str], None] | None, where: str
+            ) -> Callable[[ExplicitResult], None] | None:
+    """The search's progress callback: ``live`` told ``where`` the search is and how far."""
+    if live is None:
+        return None
+    say = live
+
+    def tick(res: ExplicitResult) -> None:
+        say(f"{where}: {_so_far(res)}")
+    return tick
+
+
+def _so_far(res: ExplicitResult) -> str:
+    """``1,234,567 states (24,100/s), deal 312 of 369,600 (0.1%), 51 s``: a search so far."""
+    share = res.deals_raw / res.deals_total if res.deals_total else 0.0
+    return (f"{res.states:,} states ({res.rate:,.0f}/s), deal {res.deals_raw:,} of "
+            f"{res.deals_total:,} ({share:.1%}), {res.seconds:.0f} s")
 
 
 def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result]:
@@ -441,11 +490,22 @@ def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result
                f" ({res.deals_raw:,} before suit symmetry, {res.symmetries} symmetr"
                f"{'y' if res.symmetries == 1 else 'ies'}), longest deal {res.depth} moves, "
                f"{res.rate:,.0f} states/s")
+    if not res.complete and res.deals_raw == 0:
+        orbits = -(-res.deals_total // max(res.symmetries, 1))
+        summary = (f"not searched: {_count(orbits)} deals of the {res.deck} deck with {n} "
+                   f"players (after suit symmetry), each a state at least, are more than "
+                   f"--max-states {res.max_states or 0:,}; {LARGEST_DECK}")
+    elif not res.complete:
+        summary = (f"bound reached: {res.states:,} states explored (--max-states "
+                   f"{res.max_states or 0:,}) in {res.deals_raw:,} of {res.deals_total:,} deals; "
+                   "the search did not finish, so nothing is verified by it (raise "
+                   "--max-states or choose a smaller --deck)")
     for prop in PROPERTIES[:5]:
         cex = res.violations.get(prop)
+        ok = "checked" if res.complete else "incomplete"
         r = Result(subject.name, n, prop, "exhaustive",
-                   "counterexample" if cex else "checked",
-                   cex.why if cex else summary, res.seconds / 5, res.states, res.deck)
+                   "counterexample" if cex else ok,
+                   cex.why if cex else summary, res.seconds, res.states, res.deck)
         if cex is not None:
             r.trace = cex.text()
             r.data = cex.to_json()
