@@ -136,7 +136,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--one-core", action="store_true", help="pin everything to CPU 0")
-    parser.add_argument("--kind", choices=("script", "reject", "count"))
+    parser.add_argument("--kind", choices=("script", "reject", "count", "session"))
     args = parser.parse_args()
     if args.one_core:
         os.sched_setaffinity(0, {0})
