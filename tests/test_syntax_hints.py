@@ -200,9 +200,21 @@ def test_a_line_whose_block_opener_is_gone() -> None:
     err = _error(_broken("  deal {\n", ""))
     assert _where(err) == (3, 5)  # 'rotation' is now at the variant's level
     assert err.message == "unexpected 'rotation'; expected a line of the variant block or \"}\""
+    # one '}' more than '{': the line that opens the block is missing
     assert err.hint == ("'rotation' starts a line of a deal { … } block, not of the variant "
-                        "block: is the line that opens that block missing, or a '}' too many "
-                        "above?")
+                        "block: is the line that opens that block missing above?")
+
+
+def test_a_line_moved_into_the_wrong_block() -> None:
+    # the braces balance: the players line, moved into the session block, is misplaced
+    text = _broken("  players 3 to 8\n", "").replace(
+        "    start: 50 chips\n", "    start: 50 chips\n    players 3 to 8\n")
+    err = _error(text)
+    assert _where(err) == (11, 5)
+    assert err.message == ("unexpected 'players'; expected a line of the session block or "
+                           "\"}\"")
+    assert err.hint == ("'players' starts a line of the variant block (outside the other "
+                        "blocks), not of the session block: move this line there")
 
 
 def test_an_ante_block_not_closed_before_a_line_it_could_start() -> None:

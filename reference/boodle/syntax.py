@@ -482,7 +482,7 @@ def _as_block(kind: str) -> str:
     if kind.endswith(" phase"):
         return f"a {kind} (phase NAME is {kind.removesuffix(' phase')} {{ … }})"
     if kind == "variant":
-        return "the variant block itself"
+        return "the variant block (outside the other blocks)"
     article = "an" if kind[0] in "aeiou" else "a"
     return f"{article} {kind} {{ … }} block"
 
@@ -629,14 +629,21 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
         elsewhere = _blocks_starting(word)
         if elsewhere and inner is not None and inner.kind not in elsewhere \
                 and "RBRACE" in expected:
-            if any(b.kind in elsewhere for b in blocks[:-1]) \
+            balance = _balance(text)
+            if balance > 0 and any(b.kind in elsewhere for b in blocks[:-1]) \
                     and _reaches(text[:at] + "} " + text[at:], start, goal, 2, at):
                 return (f"{inner.named()}, opened at line {inner.line}, is not closed: "
                         f"add '}}' before '{word}'")
             where = " or ".join(_as_block(k) for k in elsewhere)
-            return (f"'{word}' starts a line of {where}, not of {inner.named()}: "
-                    "is the line that opens that block missing, or a '}' too many above?")
-    if inner is not None and len(blocks) > 1:
+            if balance < 0:
+                return (f"'{word}' starts a line of {where}, not of {inner.named()}: is the "
+                        "line that opens that block missing above?")
+            if balance == 0:
+                return (f"'{word}' starts a line of {where}, not of {inner.named()}: move "
+                        "this line there")
+            return (f"'{word}' starts a line of {where}, not of {inner.named()}: is the "
+                    "line that opens that block missing, or a '}' too many above?")
+    if inner is not None and len(blocks) > 1 and _balance(text) > 0:
         first = _line_start(text, at)
         if first < at and _reaches(text[:first] + "} " + text[first:], start, goal, 2, first):
             return (f"{inner.named()}, opened at line {inner.line}, is not closed: add '}}' "
@@ -749,6 +756,13 @@ def _unclosed_at_end(blocks: list[_Block], early: list[tuple[_Block, int]]) -> s
     shown = [f"{b.named()} (line {b.line})" for b in reversed(blocks)]
     return (", ".join(shown[:-1]) + " and " + shown[-1] +
             f" are not closed: add {len(blocks)} '}}', innermost first")
+
+
+def _balance(text: str) -> int:
+    """How many more ``{`` than ``}`` the text has (labels and comments skipped): above 0, a
+    block is not closed; below 0, a block's opening line is missing."""
+    marks = [m.group() for m in _SCAN.finditer(text)]
+    return marks.count("{") - marks.count("}")
 
 
 def _closing_line(text: str) -> int | None:
