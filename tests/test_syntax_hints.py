@@ -367,3 +367,43 @@ def test_every_syntax_error_of_a_broken_shipped_variant_has_a_hint(path: Path) -
         except BoodleError as err:
             assert err.hint, err.render()
             assert err.span is not None and "^" in err.render(), err.render()
+
+
+# ---------------------------------------------------------------- the builder's errors too
+
+_M = "variant h extends michigan {{\n{}\n}}\n"
+
+
+@pytest.mark.parametrize(("body", "message", "hint"), [
+    ("  players 3 to 99", "players 3 to 99: at most 20 players are supported",
+     "write players 3 to 20 at most"),
+    ("  deck { ranks 2 3 4 5 6 7 8 9 9 J Q K A }", "rank 9 appears twice",
+     "list each rank once: delete this 9"),
+    ("  deck { ranks A }", "a deck needs at least two ranks",
+     "list the ranks low to high: ranks 2 3 4 5 6 7 8 9 10 J Q K A"),
+    ("  deck { suits ♣ ♦ ranks 2 3 4 5 6 7 8 9 10 J Q K A remove 2♥ }",
+     "cannot remove 2♥: it is not in the deck",
+     "the deck's suits are ♣ ♦ and its ranks 2 3 4 5 6 7 8 9 10 J Q K A"),
+    ("  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A remove 2♥, 2♥ }", "2♥ is removed twice",
+     "name 2♥ once: delete this one"),
+    ("  board { boodle A♥ kitty \"Kitty\" kitty second }", "the board has more than one kitty",
+     "keep one kitty; another section can be a pot, a boodle or a set"),
+    ("  board { set pair 8♥ 8♥ }", "a set names the same card twice",
+     "list each card of a set once"),
+    ("  deal { widow: none }\n  ante { widow 1 on kitty }",
+     "an ante for the widow, but the deal has no widow",
+     "give the deal a widow (widow: last in each round) or delete this line"),
+    ("  deal { widow: exposed, hidden }", "widow: 'hidden' contradicts 'exposed'",
+     "keep one of 'exposed' and 'hidden'"),
+    ("  session { start: 2000000 chips }", "2000000 start chips is too many",
+     "chip amounts are at most 1,000,000"),
+    ("  session { end: after 0 rotations }", "a session lasts 1 to 1000 rotations",
+     "write, for example: end: after 1 rotation"),
+])
+def test_a_builder_error_has_a_hint(body: str, message: str, hint: str) -> None:
+    from boodle.build import load_text
+
+    with pytest.raises(BoodleError) as info:
+        load_text(_M.format(body), "h.boodle")
+    assert info.value.message == message
+    assert info.value.hint == hint

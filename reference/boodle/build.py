@@ -72,7 +72,8 @@ def read_rules_file(path: Path) -> str:
         with path.open("rb") as handle:
             data = handle.read(MAX_SOURCE_BYTES + 1)
     except OSError as exc:
-        raise BoodleError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
+        raise BoodleError(f"cannot read rules file {path}: {exc.strerror or exc}",
+                          hint="check the file's name and that it may be read") from None
     if len(data) > MAX_SOURCE_BYTES:
         raise BoodleError(f"rules file {path} is larger than {MAX_SOURCE_BYTES // 1024} KiB",
                           hint="a variant is a few hundred lines at most")
@@ -383,10 +384,13 @@ class _Builder:
             )
         allowed = tuple(kinds or ())
         if allowed and found.kind not in allowed:
+            fitting = [s.name for s in self.board if s.kind in allowed]
             raise BoodleError(
                 f"section '{name}' is a {found.kind}; here it must be a "
                 + " or ".join(allowed),
                 ref.span,
+                hint=(f"name one of: {', '.join(fitting)}" if fitting else
+                      f"add a {' or '.join(allowed)} to the board and name it here"),
             )
         return name
 
@@ -461,6 +465,7 @@ class _Builder:
             raise BoodleError(
                 f"players {low} to {high}: at most {MAX_PLAYERS} players are supported",
                 clause.span,
+                hint=f"write players {low} to {MAX_PLAYERS} at most",
             )
         return m.PlayerRange(low, high)
 
@@ -496,13 +501,17 @@ class _Builder:
             [canonical_rank(str(t)) for t in lines["ranks"].value], lines["ranks"], "rank"
         )
         if len(ranks) < 2:
-            raise BoodleError("a deck needs at least two ranks", lines["ranks"].span)
+            raise BoodleError("a deck needs at least two ranks", lines["ranks"].span,
+                              hint="list the ranks low to high: ranks 2 3 4 5 6 7 8 9 10 J Q K A")
         removed: set[Card] = set()
         for lit in lines["remove"].value if "remove" in lines else ():
             if lit.card.rank not in ranks or lit.card.suit not in suits:
-                raise BoodleError(f"cannot remove {lit.card}: it is not in the deck", lit.span)
+                raise BoodleError(f"cannot remove {lit.card}: it is not in the deck", lit.span,
+                                  hint=f"the deck's suits are {' '.join(suits)} and its ranks "
+                                  f"{' '.join(ranks)}")
             if lit.card in removed:
-                raise BoodleError(f"{lit.card} is removed twice", lit.span)
+                raise BoodleError(f"{lit.card} is removed twice", lit.span,
+                                  hint=f"name {lit.card} once: delete this one")
             removed.add(lit.card)
         return m.Deck(suits, ranks, frozenset(removed), clause.span)
 
@@ -513,7 +522,8 @@ class _Builder:
             if value in seen:
                 span = Span(clause.span.file, tok.line, tok.column, tok.line,
                             tok.column + len(tok), clause.span.text)
-                raise BoodleError(f"{what} {value} appears twice", span)
+                raise BoodleError(f"{what} {value} appears twice", span,
+                                  hint=f"list each {what} once: delete this {value}")
             seen.add(value)
         return tuple(values)
 
@@ -545,7 +555,9 @@ class _Builder:
             sections.append(section)
         kinds = [s.kind for s in sections]
         if kinds.count("kitty") > 1:
-            raise BoodleError("the board has more than one kitty", clause.span)
+            raise BoodleError("the board has more than one kitty", clause.span,
+                              hint="keep one kitty; another section can be a pot, a boodle or "
+                              "a set")
         return tuple(sections)
 
     def section(self, entry: Clause) -> m.Section:
@@ -566,12 +578,14 @@ class _Builder:
             if rule == "fixed":
                 cards = tuple(self.in_deck(lit, "set card") for lit in items)
                 if len(set(cards)) != len(cards):
-                    raise BoodleError("a set names the same card twice", span)
+                    raise BoodleError("a set names the same card twice", span,
+                                      hint="list each card of a set once")
                 return m.Section(name_lit.name, label or name_lit.name, "set", cards, (), "fixed",
                                  span)
             ranks = tuple(self.rank_in_deck(tok, span) for tok in items)
             if len(set(ranks)) != len(ranks):
-                raise BoodleError("a set names the same rank twice", span)
+                raise BoodleError("a set names the same rank twice", span,
+                                  hint="list each rank of a set once")
             return m.Section(name_lit.name, label or name_lit.name, "set", (), ranks,
                              cast(m.SuitRule, rule), span)
         name_lit, label = value
@@ -605,7 +619,9 @@ class _Builder:
                 raise BoodleError("'chosen boodle' must be the only target of its ante line",
                                   line.span, hint="put the other targets on a line of their own")
             if payer == "widow" and self.no_widow:
-                raise BoodleError("an ante for the widow, but the deal has no widow", line.span)
+                raise BoodleError("an ante for the widow, but the deal has no widow", line.span,
+                                  hint="give the deal a widow (widow: last in each round) "
+                                  "or delete this line")
             named_by: dict[str, CardLit | NameLit | Clause] = {}
             for target in targets:
                 expanded = (self.expand_target(target) if isinstance(target, Clause)
@@ -630,7 +646,8 @@ class _Builder:
             return self.section_names()
         boodles = [s.name for s in self.board if s.kind == "boodle"]
         if not boodles:
-            raise BoodleError(f"'{target.value}': the board has no boodle section", target.span)
+            raise BoodleError(f"'{target.value}': the board has no boodle section", target.span,
+                              hint="add a boodle to the board, or name the sections to pay")
         return boodles
 
     # -- deal (spec §5)
@@ -644,7 +661,8 @@ class _Builder:
                     slot = "widow_visibility" if opt in ("hidden", "exposed") else "widow_position"
                     if slot in fields and fields[slot] != opt:
                         raise BoodleError(
-                            f"widow: '{opt}' contradicts '{fields[slot]}'", line.span
+                            f"widow: '{opt}' contradicts '{fields[slot]}'", line.span,
+                            hint=f"keep one of '{fields[slot]}' and '{opt}'",
                         )
                     fields[slot] = opt
             elif line.key == "first_dealer" and isinstance(line.value, tuple):
@@ -671,7 +689,8 @@ class _Builder:
                 )
         if deal.trumps != "none" and deal.widow_position == "none":
             raise BoodleError("trumps are turned from the widow, but there is no widow",
-                              self.items["deal"].span)
+                              self.items["deal"].span,
+                              hint="give the deal a widow: widow: last in each round")
         if deal.turn_up != "nothing" and deal.trumps == "none":
             raise BoodleError("'turn up: dealer takes its boodle' but no card is turned up",
                               self.items["deal"].span,
@@ -694,7 +713,8 @@ class _Builder:
             raise BoodleError("a widow sale needs a price", lines["offer"].span,
                               hint="write, for example: offer: sale unseen at 2")
         if price > MAX_AMOUNT:
-            raise BoodleError(f"a price of {price} chips is too large", lines["offer"].span)
+            raise BoodleError(f"a price of {price} chips is too large", lines["offer"].span,
+                              hint=f"chip amounts are at most {MAX_AMOUNT:,}")
         kitty = next((s.name for s in self.board if s.kind == "kitty"), None)
         to_dealer = "price_to" in lines and lines["price_to"].value == "dealer"
         price_to = (self.section_ref(lines["price_to"].value) if "price_to" in lines
@@ -899,7 +919,8 @@ class _Builder:
                 _chips_at_most(part, part.value[0], "a payment per card")
                 if part.value[1] == "kitty" and not any(s.kind == "kitty" for s in self.board):
                     raise BoodleError("payments go into the kitty, but the board has none",
-                                      part.span)
+                                      part.span, hint="add a kitty to the board, or pay the "
+                                      "winner: 1 per card to winner")
             else:
                 excused.append(self.in_deck(part.value, "excused card"))
         return m.GoingOut(takes=tuple(takes), excused=tuple(excused),
@@ -937,7 +958,8 @@ class _Builder:
         pot = self.section_ref(rules["pot"].value, ("pot",))
         best = rules["best"].value if "best" in rules else 5
         if not 1 <= best <= 5:
-            raise BoodleError("a poker hand is at most 5 cards", rules["best"].span)
+            raise BoodleError("a poker hand is at most 5 cards", rules["best"].span,
+                              hint="write best: 5 cards (or fewer, at least 1)")
         return m.PokerPhase(
             decl.name, decl.label or decl.name.capitalize(), pot, best,
             rules["ace_low_straight"].value if "ace_low_straight" in rules else True,
@@ -952,11 +974,13 @@ class _Builder:
         for line in clause.value:
             if line.key == "start":
                 if line.value > MAX_AMOUNT:
-                    raise BoodleError(f"{line.value} start chips is too many", line.span)
+                    raise BoodleError(f"{line.value} start chips is too many", line.span,
+                                      hint=f"chip amounts are at most {MAX_AMOUNT:,}")
                 fields["start_chips"] = line.value
             elif line.key == "end_rotations":
                 if not 1 <= line.value <= 1000:
-                    raise BoodleError("a session lasts 1 to 1000 rotations", line.span)
+                    raise BoodleError("a session lasts 1 to 1000 rotations", line.span,
+                                      hint="write, for example: end: after 1 rotation")
                 fields["rotations"] = line.value
             elif line.key == "end_broke":
                 fields["end_when_broke"] = True
@@ -977,7 +1001,8 @@ class _Builder:
 def _at_most(clause: Clause, count: int, limit: int, what: str) -> None:
     """Refuse more than ``limit`` ``what`` (spec §11.3), pointing at ``clause``."""
     if count > limit:
-        raise BoodleError(f"{count} {what}: at most {limit} are allowed", clause.span)
+        raise BoodleError(f"{count} {what}: at most {limit} are allowed", clause.span,
+                          hint=f"keep {limit} at most (spec §11.3)")
 
 
 def _chips_at_most(clause: Clause, amount: int, what: str) -> None:
