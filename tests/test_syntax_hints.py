@@ -407,3 +407,18 @@ def test_a_builder_error_has_a_hint(body: str, message: str, hint: str) -> None:
         load_text(_M.format(body), "h.boodle")
     assert info.value.message == message
     assert info.value.hint == hint
+
+
+def test_the_readme_syntax_error_example_is_what_boodle_check_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ boodle check bad.boodle\nbad  ")  # the syntax error's example
+    shown = readme[start:readme.index("```", start)].rstrip("\n").splitlines()
+    assert "rotation left" in shown[2]
+    monkeypatch.chdir(tmp_path)
+    Path("bad.boodle").write_text(
+        "variant bad extends michigan {\n  deal {\n    rotation left\n  }\n}\n", encoding="utf-8")
+    assert main(["check", "bad.boodle"]) == 1
+    printed = capsys.readouterr()
+    assert (printed.out + printed.err).splitlines()[:len(shown) - 1] == shown[1:]
