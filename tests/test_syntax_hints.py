@@ -413,9 +413,9 @@ def test_the_readme_syntax_error_example_is_what_boodle_check_prints(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    start = readme.index("$ boodle check bad.boodle\nbad  ")  # the syntax error's example
+    start = readme.index("$ boodle check bad.boodle", readme.index("A syntax error says"))
     shown = readme[start:readme.index("```", start)].rstrip("\n").splitlines()
-    assert "rotation left" in shown[2]
+    assert "rotation left" in shown[3]
     monkeypatch.chdir(tmp_path)
     Path("bad.boodle").write_text(
         "variant bad extends michigan {\n  deal {\n    rotation left\n  }\n}\n", encoding="utf-8")
