@@ -121,6 +121,12 @@ def test_a_failure_names_the_deal_where_the_events_diverge(sessions: list[Case])
     v = verdict(case, execute(case.request(), mutant))
     assert v.outcome == "fail"
     assert "at the session's end, after deal 3 (dealer" in v.summary
+    # the deal passed the wrong way: a later decision is refused, and the cause is shown
+    # first: deal 2's dealer (the seat left of deal 1's, spec §5.1) is not the expected one
+    v = verdict(case, execute(case.request(), MUTANTS["rotation-reversed"]))
+    assert v.outcome == "fail" and v.summary.startswith("event ")
+    assert ", deal 2 (dealer " in v.summary and '"kind": "deal-start"' in v.summary
+    assert "then rejected a scripted move" in v.summary
     hand = next(c for c in sessions if ".session-cut-rotation-split." in c.id)
     v = verdict(hand, execute(hand.request(), MUTANTS["rotation-reversed"]))
     assert v.outcome == "fail" and "final" in v.summary

@@ -183,6 +183,30 @@ def _deal_of(events: Sequence[Json], index: int) -> str:
     return where
 
 
+def _session_events(expect: Json, events: list[Json], rejected: bool) -> Verdict | None:
+    """The first event where a session's ``events`` differ from the expected ones, with the
+    deal it falls in; ``None`` if they agree (``rejected``: the run stopped early, so only
+    the events it reached are compared)."""
+    if "events" not in expect or expect["events"] == events:
+        return None
+    want = [normalize_event(e) for e in expect["events"]]
+    got = [normalize_event(e) for e in events]
+    if want == got or (rejected and want[:len(got)] == got):
+        return None
+    i = next((k for k, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
+             min(len(want), len(got)))
+    where = _deal_of(want, min(i, len(want) - 1)) if want else "at the start"
+    w = _j(want[i]) if i < len(want) else "(no more events)"
+    g = _j(got[i]) if i < len(got) else "(no more events)"
+    summary = f"event {i}, {where}: expected {w}, got {g}"
+    lines = [f"first difference at event {i}, {where} (expected {len(want)} events, "
+             f"got {len(got)})", f"  expected: {w}", f"  actual:   {g}"]
+    if i:
+        lines.append(f"  before it (events {max(0, i - CONTEXT)}-{i - 1}):")
+        lines.extend(f"    {_j(e)}" for e in want[max(0, i - CONTEXT):i])
+    return Verdict("fail", summary, "\n".join(lines))
+
+
 def _session(case: Case, result: Mapping[str, Any]) -> Verdict:
     expect = case.data["expect"]
     if result["status"] == "rejected":
@@ -190,25 +214,16 @@ def _session(case: Case, result: Mapping[str, Any]) -> Verdict:
         where = _deal_of(so_far, len(so_far) - 1) if so_far else "before the first deal"
         summary = (f"rejected a scripted move at point {result.get('at')} of the session, "
                    f"{where}, with rule {result.get('rule')}: {result.get('message', '')}")
+        diverged = _session_events(expect, so_far, rejected=True)
+        if diverged is not None:  # the cause: where the events went another way before it
+            return Verdict("fail", f"{diverged.summary}; then {summary}",
+                           f"{diverged.detail}\nthen {summary}")
         return Verdict("fail", summary, summary)
     if result["status"] != "done":
         return Verdict("fail", f"answered {result['status']!r} to a session case")
-    if "events" in expect and expect["events"] != result.get("events", []):
-        want = [normalize_event(e) for e in expect["events"]]
-        got = [normalize_event(e) for e in result.get("events", [])]
-        if want != got:
-            i = next((k for k, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
-                     min(len(want), len(got)))
-            where = _deal_of(want, min(i, len(want) - 1)) if want else "at the start"
-            w = _j(want[i]) if i < len(want) else "(no more events)"
-            g = _j(got[i]) if i < len(got) else "(no more events)"
-            summary = f"event {i}, {where}: expected {w}, got {g}"
-            lines = [f"first difference at event {i}, {where} (expected {len(want)} events, "
-                     f"got {len(got)})", f"  expected: {w}", f"  actual:   {g}"]
-            if i:
-                lines.append(f"  before it (events {max(0, i - CONTEXT)}-{i - 1}):")
-                lines.extend(f"    {_j(e)}" for e in want[max(0, i - CONTEXT):i])
-            return Verdict("fail", summary, "\n".join(lines))
+    diverged = _session_events(expect, result.get("events", []), rejected=False)
+    if diverged is not None:
+        return diverged
     return _final(case, expect, result) or Verdict("pass")
 
 
