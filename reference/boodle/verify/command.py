@@ -60,10 +60,12 @@ def add_parser(sub: Any) -> None:
         description="Prove with z3 (full deck, every allowed player count) and check "
         "exhaustively on reduced decks that chips and cards are conserved, every deal ends, "
         "no player is ever stuck and the ruleset is well formed.  Progress goes to stderr, one "
-        "line per variant, player count and method.  Exit 1 on a counterexample, and also when "
+        "line per variant, player count and method, and a running exhaustive search's states, "
+        "states/s and deals done.  Exit 1 on a counterexample, and also when "
         "some property of a variant at some player count was neither proven nor checked by "
         "any method that ran (a rule neither z3 nor the engine covers, a z3 query out of "
-        "time with no exhaustive check): the summary names each.")
+        "time with no exhaustive check, an exhaustive search stopped by --max-states): the "
+        "summary names each.")
     p.add_argument("variants", nargs="*", metavar="VARIANT",
                    help="built-in variant names or .boodle files (default: every built-in)")
     p.add_argument("--players", type=positive_int, action="append", metavar="N",
