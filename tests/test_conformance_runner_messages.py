@@ -15,7 +15,7 @@ from pathlib import Path
 
 from boodle.conformance.cases import load_cases
 from boodle.conformance.process import excerpt
-from boodle.conformance.report import console_text, summary_line
+from boodle.conformance.report import console_text, summary_line, write_json
 from boodle.conformance.runner import MODE_HINT, Report, run_suite
 
 NODE_STDERR = ("/tmp/adapter.js:3\n  throw new Error('boom');\n  ^\n\nError: boom\n"
@@ -90,8 +90,11 @@ def test_the_one_shot_hint_is_for_an_answer_that_is_no_started(tmp_path: Path) -
     assert MODE_HINT not in report.outcomes[0].summary
 
 
-def test_the_time_line_says_how_much_was_start_up() -> None:
+def test_the_time_line_says_how_much_was_start_up(tmp_path: Path) -> None:
     report = Report("x", "session", seconds=2.5, startup_seconds=0.84)
-    assert summary_line(report) == "0 cases: none in 2.5 s (0.84 s of it starting the implementation)"
+    assert summary_line(report) == ("0 cases: none in 2.5 s "
+                                    "(0.84 s of it starting the implementation)")
     assert summary_line(Report("x", "one-shot", seconds=2.5)) == "0 cases: none in 2.5 s"
-    assert json.loads(json.dumps(0.84)) == 0.84
+    write_json(report, tmp_path / "r.json")
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (data["seconds"], data["startup_seconds"]) == (2.5, 0.84)
