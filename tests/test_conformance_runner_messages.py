@@ -98,3 +98,38 @@ def test_the_time_line_says_how_much_was_start_up(tmp_path: Path) -> None:
     write_json(report, tmp_path / "r.json")
     data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert (data["seconds"], data["startup_seconds"]) == (2.5, 0.84)
+
+
+def _several_in_a_row():  # type: ignore[no-untyped-def]
+    """A holds 7♠ 8♠ 9♠ 2♦ and leads first (lowest of a chosen suit: 7♠ or 2♦, a choice at
+    point 0, the script's only decision: 7♠); then A plays 8♠ (point 1) and 9♠ (point 2),
+    B follows with 10♠ (point 3), J♠ is in the widow: a stop; B leads 3♥, its last card."""
+    return next(c for c in load_cases() if c.id.startswith("michigan.several-cards-in-a-row."))
+
+
+def test_a_refused_decision_names_the_scripts_decision_or_the_forced_move() -> None:
+    from boodle.conformance.compare import verdict
+
+    case = _several_in_a_row()
+    refused = {"type": "result", "id": case.id, "status": "rejected", "rule": "lead.suit",
+               "at": 0, "message": "no"}
+    v = verdict(case, refused)
+    assert v.outcome == "fail"
+    assert "the reference plays there the script's decision 1 of 1: lead 0 7♠" in v.detail
+    v = verdict(case, {**refused, "at": 2, "rule": "turn"})
+    assert "the reference plays there the forced move play 0 9♠" in v.detail
+
+
+def test_a_run_that_ends_early_shows_the_implementations_final() -> None:
+    from boodle.conformance.compare import verdict
+
+    case = _several_in_a_row()
+    early = {"type": "result", "id": case.id, "status": "done",
+             "events": case.data["expect"]["events"][:1], "legal": {},
+             "final": {"over": False, "to_move": 0, "unused": 0}}
+    v = verdict(case, early)
+    assert v.outcome == "fail"
+    assert v.summary.startswith("event 1: expected ")
+    assert v.summary.endswith("got (no more events)")
+    assert ("the implementation's run ended there, its final: "
+            '{"over": false, "to_move": 0, "unused": 0}') in v.detail

@@ -16,9 +16,10 @@ from typing import Any
 
 from ..errors import BoodleError
 from .cases import Case
+from .engines import REFERENCE
 from .execute import ruleset_of, script_points
 from .position import describe, seat_letter
-from .wire import Json, move_key, normalize_event
+from .wire import Json, move_key, move_to_json, normalize_event
 
 CONTEXT = 3
 """Events shown before the first difference."""
@@ -112,7 +113,9 @@ def _script(case: Case, result: Mapping[str, Any]) -> Verdict:
         at = result.get("at")
         summary = (f"rejected a scripted move at point {at} with rule {result.get('rule')}: "
                    f"{result.get('message', '')}")
-        return Verdict("fail", summary, summary + "\n" + _state_text(case, at or 0))
+        point = at if isinstance(at, int) else 0
+        return Verdict("fail", summary, "\n".join(
+            [summary, _move_at(case, point), _state_text(case, point)]))
     if result["status"] != "done":
         return Verdict("fail", f"answered {result['status']!r} to a script case")
     for check in (_events, _legal, _final):
@@ -138,6 +141,10 @@ def _events(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | No
     summary = f"event {i}: expected {w}, got {g}"
     lines = [f"first difference at event {i} (expected {len(want)} events, got {len(got)})",
              f"  expected: {w}", f"  actual:   {g}"]
+    if i == len(got):  # the implementation's run ended early: say where it thought it stood
+        lines.append(f"  the implementation's run ended there, its final: "
+                     f"{_j(result.get('final'))} (a run ends at a choice point with no "
+                     "decision left: compare its legal moves there with the reference's)")
     if i:
         lines.append(f"  before it (events {max(0, i - CONTEXT)}-{i - 1}):")
         lines.extend(f"    {_j(e)}" for e in want[max(0, i - CONTEXT):i])
@@ -238,6 +245,30 @@ def _state_at_event(case: Case, index: int) -> str:
         return "  state there: the setup (before the first move)\n" + _state_text(case, 0)
     point, _, state = before[-1]
     return _render_state(case, point, state)
+
+
+def _move_at(case: Case, point: int) -> str:
+    """What the reference plays at ``point`` of a script case: the script's decision
+    (which one) at a choice point, or the forced move."""
+    try:
+        ruleset = ruleset_of(case.request())
+    except BoodleError as exc:
+        return f"  (no move: {exc.message})"
+    script = case.data.get("script", [])
+    used = 0
+    for p, _, state in script_points(case.request()):
+        moves = () if state.step == "over" else REFERENCE.legal(ruleset, state)
+        choice = len(moves) > 1
+        if p == point:
+            if choice and used < len(script):
+                return (f"  the reference plays there the script's decision {used + 1} of "
+                        f"{len(script)}: {move_key(script[used])}")
+            if len(moves) == 1:
+                forced = move_key(move_to_json(moves[0]))
+                return f"  the reference plays there the forced move {forced}"
+            return "  the reference makes no move there"
+        used += choice
+    return f"  the reference never reaches point {point}"
 
 
 def _state_text(case: Case, point: int) -> str:
