@@ -295,6 +295,43 @@ def test_a_word_for_a_number() -> None:
     assert err.hint == "write a number here, such as 2"
 
 
+def test_a_word_too_many_is_to_be_deleted() -> None:
+    text = "variant w extends michigan {\n  ante { each player 2 chips on kitty }\n}\n"
+    err = _error(text)
+    assert _where(err) == (2, 24)
+    assert err.message == "unexpected 'chips'; expected \"on\""
+    assert err.hint == ("delete 'chips': it has no place here (write it ante { each player 2 "
+                        "on kitty })")
+
+
+def test_a_word_deleted_must_leave_a_whole_line() -> None:
+    # without 'KX', 'boodle' would run on into the next line: no 'delete' hint
+    text = "variant w extends michigan {\n  board { boodle KX\n    kitty }\n}\n"
+    assert _error(text).hint == "cards are written rank then suit: K♣, KC, 10♥ or TH"
+
+
+def test_and_for_a_comma() -> None:
+    text = "variant w extends michigan {\n  ante { each player 1 on A♥ and kitty }\n}\n"
+    assert _error(text).hint == "write ',' instead of 'and'"
+
+
+def test_a_range_written_with_a_hyphen() -> None:
+    assert _error(_broken("players 3 to 8", "players 3-8")).hint == \
+        "write a range with 'to': 3 to 8"
+
+
+def test_a_label_without_quotes() -> None:
+    err = _error(_broken("players 3 to 8", 'title Our game   # Tuesdays'))
+    assert err.message == "unexpected 'Our'; expected a quoted label such as \"Kitty\""
+    assert err.hint == 'a label is written in double quotes: "Our game"'
+
+
+@pytest.mark.parametrize("comment", ["// house rules", "/* house rules */"])
+def test_a_comment_in_another_language(comment: str) -> None:
+    err = _error(_broken("players 3 to 8", comment))
+    assert err.hint == "comments start with '#' and run to the end of the line"
+
+
 # ---------------------------------------------------------------- cards, labels, tabs
 
 _BOARD = "variant c extends michigan {\n  board { boodle %s }\n}\n"

@@ -558,7 +558,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str,
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
             or _spelling_hint(word, text, line, column)
             or _repair_hint(exc, text, start, line, column, word, expected, blocks)
-            or _expected_hint(expected, blocks, word, text[:at]))
+            or _expected_hint(expected, blocks, word, text[:at], text[at:]))
     return BoodleError(message, span, hint=hint)
 
 
@@ -620,8 +620,7 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
     if _at_end(exc):
         return _unclosed_at_end(blocks, _scan_blocks(text, len(text))[1])
     at = _offset(text, line, column)
-    goal = text.find("\n", at)
-    goal = len(text) if goal < 0 else goal
+    goal = _past_next_line(text, at)
     inner = blocks[-1] if blocks else None
     if re.fullmatch(r"[A-Za-z][\w-]*", word):
         if (split := _two_words(word)) is not None:
@@ -692,7 +691,53 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
         if _reaches(text[:at] + text[at + 1:], start, goal, -1, at - 1):
             return f"delete '{word[0]}': it has no meaning in a rules file"
         return f"'{word[0]}' has no meaning here in a rules file"
+    if re.fullmatch(r"[A-Za-z][\w-]*", word):
+        end = at + len(word)
+        for _, mark in marks:  # 'and' for ','
+            fixed = text[:at].rstrip(" \t") + mark + text[end:]
+            if mark in ":," and _reaches(fixed, start, goal, len(fixed) - len(text), at) \
+                    and _line_complete(fixed, start, at):
+                return f"write '{mark}' instead of '{word}'"
+        gap = len(text[end:]) - len(text[end:].lstrip(" \t"))
+        fixed = text[:at] + text[end + gap:]
+        if _reaches(fixed, start, goal, -len(word) - gap, at - 1) \
+                and _line_complete(fixed, start, at):
+            shown = _shown_line(fixed, line)
+            example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
+            return f"delete '{word}': it has no place here{example}"
     return None
+
+
+def _line_complete(fixed: str, start: str, at: int) -> bool:
+    """Whether the line of offset ``at`` in ``fixed`` parses and ends where a line may end
+    (the parser could take a ``}`` next): an edit that deletes a word must leave a whole
+    line, not one the next line would continue (``boodle KX`` is not ``boodle``)."""
+    end = fixed.find("\n", at)
+    prefix = fixed if end < 0 else fixed[:end]
+    token = _CURRENT_TEXT.set(prefix)
+    try:
+        probe = parser(start).parse_interactive(prefix)
+        probe.exhaust_lexer()
+        return bool(_accepts(probe) & {"RBRACE", "$END"})
+    except (UnexpectedInput, _GluedKeyword, _TooLarge):
+        return False
+    finally:
+        _CURRENT_TEXT.reset(token)
+
+
+def _past_next_line(text: str, at: int) -> int:
+    """The offset where the line after the one of ``at`` ends (blank and comment lines
+    skipped): an edit repairs the error when the parser reads that far.  Past the error's
+    own line alone is not enough: an edit that leaves the line unfinished ('title' with its
+    label deleted) fails only at the next line's first word."""
+    end = text.find("\n", at)
+    while end >= 0:
+        nxt = text.find("\n", end + 1)
+        line = text[end + 1: nxt if nxt >= 0 else len(text)]
+        if line.strip() and not line.strip().startswith("#"):
+            return nxt if nxt >= 0 else len(text)
+        end = nxt
+    return len(text)
 
 
 def _end_of_previous(text: str, at: int) -> int:
@@ -786,8 +831,10 @@ def _closing_line(text: str) -> int | None:
     return None
 
 
-def _expected_hint(expected: set[str], blocks: list[_Block], word: str, before: str) -> str:
-    """The hint when no simple edit repairs the error: what may come here, in words."""
+def _expected_hint(expected: set[str], blocks: list[_Block], word: str, before: str,
+                   after: str = "") -> str:
+    """The hint when no simple edit repairs the error: what may come here, in words
+    (``before`` and ``after``: the text before and from the error)."""
     inner = blocks[-1] if blocks else None
     if inner and _line_starts(inner.kind) and _line_starts(inner.kind) <= expected:
         starts = ", ".join(_line_start_words(inner.kind))
@@ -801,6 +848,11 @@ def _expected_hint(expected: set[str], blocks: list[_Block], word: str, before: 
                 "'}' if it is one too many")
     if expected <= {"INT"}:
         return "write a number here, such as 2"
+    if "STRING" in expected and word and re.fullmatch(r"[\w'-]+", word) \
+            and "NAME" not in expected:
+        said = " ".join(re.sub(r"#.*", "", after.split("\n", 1)[0]).split()) or word
+        return f'a label is written in double quotes: "{said}"'
+
     if "CARD" in expected and word and re.fullmatch(r"(10|[0-9TJQKA])[A-Za-z♣♦♥♠]?", word):
         if word.startswith("1") and not word.startswith("10"):
             return "the ace is written A (A♥ or AH); the ranks are 2-10, J, Q, K, A"
@@ -839,10 +891,13 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     if word.startswith('"') and (len(word) == 1 or not word.endswith('"')):
         return 'this label is not closed: a label ends with \'"\' on the same line'
 
-    if word.startswith("/") and _lines(text)[line - 1][column - 1: column + 1] == "//":
+    if word.startswith("/") and _lines(text)[line - 1][column - 1: column + 1] in ("//", "/*"):
         return "comments start with '#' and run to the end of the line"
     if _LIKE_CARD.fullmatch(word) and not _CARD_AS_WRITTEN.fullmatch(word):
         return _CARD_SPELLING
+    hyphen = re.fullmatch(r"([0-9]+)-([0-9]+)", word)
+    if hyphen:
+        return f"write a range with 'to': {hyphen.group(1)} to {hyphen.group(2)}"
     rest = _lines(text)[line - 1][column - 1 + len(word):] if 0 < line <= len(_lines(text)) \
         else ""
     apart = re.match(r"[ \t]+([♣♦♥♠♧♢♡♤])", rest)
