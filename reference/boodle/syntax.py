@@ -536,6 +536,10 @@ _PUNCTUATION = {"COLON": ":", "COMMA": ",", "LBRACE": "{"}
 
 def _syntax_error(exc: UnexpectedInput, text: str, file: str,
                   start: str = "start") -> BoodleError:
+    """Lark's error as a :class:`BoodleError`: where (the unexpected word, or the end of the
+    last line), what the parser could take there (:func:`_expected_words`) and always a
+    hint: a character or spelling habit, else the edit that repairs the line
+    (:func:`_repair_hint`), else what may come here (:func:`_expected_hint`)."""
     line, column = exc.line, exc.column
     at_end = _at_end(exc)
     if at_end or line is None or line < 1:
@@ -585,8 +589,7 @@ def _accepted(exc: UnexpectedInput, text: str, at: int, start: str) -> set[str]:
 
 def _expected_words(expected: set[str], blocks: list[_Block], before: str) -> str:
     """What the parser expected, in a rules author's words: ``a number``, ``":"``, ``a
-    section (a card such as A♥, or a name such as kitty)``, ``"}" or a line of the deal
-    block``."""
+    card such as A♥ or a name such as kitty``, ``a line of the deal block or "}"``."""
     rest = set(expected)
     parts: list[str] = []
     inner = blocks[-1] if blocks else None
