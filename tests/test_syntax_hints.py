@@ -310,6 +310,44 @@ def test_a_word_deleted_must_leave_a_whole_line() -> None:
     assert _error(text).hint == "cards are written rank then suit: K♣, KC, 10♥ or TH"
 
 
+def test_an_article_before_a_section_name() -> None:
+    # 'the' is read as a section's name, so the parser stops at 'kitty'
+    text = "variant w extends michigan {\n  ante { each player 3 on the kitty }\n}\n"
+    err = _error(text)
+    assert _where(err) == (2, 31)  # 'kitty': after 2 spaces, 'ante { each player 3 on the '
+    assert err.hint == ("delete 'the': it has no place here (write it ante { each player 3 on "
+                        "kitty })")
+
+
+def test_a_label_word_without_quotes() -> None:
+    err = _error("variant w extends michigan {\n  board { boodle K♠ Queen }\n}\n")
+    assert err.hint == 'a label is written in double quotes: "Queen"'
+
+
+@pytest.mark.parametrize(("old", "new", "hint"), [
+    ("widow: last in each round, hidden", "widow: last in every round, hidden",
+     "write 'each' instead of 'every' (write it widow: last in each round, hidden)"),
+    ("start: 50 chips", "start: 50 points",
+     "write 'chips' instead of 'points' (write it start: 50 chips)"),
+])
+def test_a_word_for_the_one_expected(old: str, new: str, hint: str) -> None:
+    assert _error(_broken(old, new)).hint == hint
+
+
+def test_two_items_after_a_word_that_takes_one() -> None:
+    err = _error("variant w extends michigan {\n  board { boodle A♥, K♥ }\n}\n")
+    assert _where(err) == (2, 20)
+    assert err.hint == ("one item per 'boodle': write 'boodle' again (write it board { boodle "
+                        "A♥ boodle K♥ })")
+
+
+def test_two_keywords_are_suggested_only_where_they_fit() -> None:
+    # 'every' and 'one' are keywords, but 'every one' starts no ante line
+    text = "variant w extends michigan {\n  ante { everyone 1 on each boodle }\n}\n"
+    assert _error(text).hint == ("a line of the ante block starts with one of: dealer, each, "
+                                 "widow; or close it with '}'")
+
+
 def test_and_for_a_comma() -> None:
     text = "variant w extends michigan {\n  ante { each player 1 on A♥ and kitty }\n}\n"
     assert _error(text).hint == "write ',' instead of 'and'"

@@ -172,7 +172,7 @@ def parse_fragment(text: str, start: str) -> Tree[Token]:
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, "<fragment>", start) from None
     except _GluedKeyword as exc:
-        raise _glued_error(exc.token, text, "<fragment>") from None
+        raise _glued_error(exc.token, text, "<fragment>", start) from None
     except _TooLarge as exc:
         raise _too_large_error(exc.token, text, "<fragment>") from None
     finally:
@@ -335,21 +335,26 @@ def _keywords() -> list[str]:
     ]
 
 
-def _glued_error(token: Token, text: str, file: str) -> BoodleError:
+def _glued_error(token: Token, text: str, file: str, start: str = "start") -> BoodleError:
     line, column = token.line or 1, token.column or 1
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
-    hint = (_spelling_hint(word, text, line, column) or _two_words(word)
+    hint = (_spelling_hint(word, text, line, column)
+            or _two_words(word, text, _offset(text, line, column), start)
             or did_you_mean(word, _keywords()) or f"write '{token}' as a word of its own")
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
-def _two_words(word: str) -> str | None:
-    """``write 'same suit' as two words`` for two keywords written as one (``samesuit``)."""
+def _two_words(word: str, text: str, at: int, start: str) -> str | None:
+    """``write 'same suit' as two words`` for two keywords written as one (``samesuit``), if
+    the parser then reads past the next line (``everyone`` is no ``every one``)."""
     keywords = set(_keywords())
+    goal = _past_next_line(text, at)
     for cut in range(1, len(word)):
         if word[:cut] in keywords and word[cut:] in keywords:
-            return f"write '{word[:cut]} {word[cut:]}' as two words"
+            split = f"{word[:cut]} {word[cut:]}"
+            if _reaches(text[:at] + split + text[at + len(word):], start, goal, 1, at):
+                return f"write '{split}' as two words"
     return None
 
 
@@ -626,18 +631,20 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
     goal = _past_next_line(text, at)
     inner = blocks[-1] if blocks else None
     if re.fullmatch(r"[A-Za-z][\w-]*", word):
-        if (split := _two_words(word)) is not None:
+        if (split := _two_words(word, text, at, start)) is not None:
             return split
         keywords = sorted({w for name in expected for w in _words_of(name)})
         close = difflib.get_close_matches(word.lower(), keywords, n=1, cutoff=0.6)
         if close and close[0] != word:
             return f"did you mean {close[0]}?"
-        misspelt = _misspelt_before(text, at, start, goal)
+        misspelt = _misspelt_before(text, at, start, goal) or (
+            _extra_before(text, at, start, goal) if re.search(r"\b(the|an)[ \t]+$", text[:at])
+            else None)  # an article is no section name: it goes before a comma goes in
         if misspelt:
             return misspelt
         elsewhere = _blocks_starting(word)
         if elsewhere and inner is not None and inner.kind not in elsewhere \
-                and "RBRACE" in expected:
+                and "RBRACE" in expected and _line_start(text, at) == at:
             balance = _balance(text)
             if balance > 0 and any(b.kind in elsewhere for b in blocks[:-1]) \
                     and _reaches(text[:at] + "} " + text[at:], start, goal, 2, at):
@@ -663,6 +670,15 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
     if len(expected) <= 3:  # a missing keyword: one of the few the parser expected
         marks += [(" or ".join(f"'{w}'" for w in words), words[0]) for name in sorted(expected)
                   if (words := _words_of(name)) and name not in _PUNCTUATION]
+    first = max(text.rfind("\n", 0, at), text.rfind("{", 0, at)) + 1  # the statement's start
+    lead = re.match(r"[ \t]*([a-z]+)", text[first:at])
+    keyword = lead.group(1) if lead else ""
+    if word == "," and keyword in _keywords():
+        fixed = text[:at] + " " + keyword + text[at + 1:]
+        if _reaches(fixed, start, goal, len(keyword), at) and _line_complete(fixed, start, at):
+            shown = _shown_line(fixed, line)
+            example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
+            return f"one item per '{keyword}': write '{keyword}' again{example}"
     if word in (":", ",") and _reaches(
             text[:at] + text[at + 1:], start, goal, -1, at - 1):
         fixed = text[:at] + text[at + 1:]
@@ -701,6 +717,22 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
             if mark in ":," and _reaches(fixed, start, goal, len(fixed) - len(text), at) \
                     and _line_complete(fixed, start, at):
                 return f"write '{mark}' instead of '{word}'"
+        extra = _extra_before(text, at, start, goal)
+        if extra:
+            return extra
+        if "STRING" in expected:
+            fixed = text[:at] + f'"{word}"' + text[end:]
+            if _reaches(fixed, start, goal, 2, at) and _line_complete(fixed, start, at):
+                return f'a label is written in double quotes: "{word}"'
+        for label, mark in marks:
+            if not mark.isalpha():
+                continue
+            fixed = text[:at] + mark + text[end:]
+            if _reaches(fixed, start, goal, len(mark) - len(word), at) \
+                    and _line_complete(fixed, start, at):
+                shown = _shown_line(fixed, line)
+                example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
+                return f"write {label} instead of '{word}'{example}"
         gap = len(text[end:]) - len(text[end:].lstrip(" \t"))
         fixed = text[:at] + text[end + gap:]
         if _reaches(fixed, start, goal, -len(word) - gap, at - 1) \
@@ -780,6 +812,22 @@ def _misspelt_before(text: str, at: int, start: str, goal: int) -> str | None:
         fixed = text[:begin] + close + text[match.end(1):]
         if _reaches(fixed, start, goal, len(close) - len(word), begin):
             return f"did you mean {close} (not {word})?"
+    return None
+
+
+def _extra_before(text: str, at: int, start: str, goal: int) -> str | None:
+    """``delete 'the'`` for a word before offset ``at`` that is no keyword (read as a name:
+    ``on the kitty``, the error at ``kitty``), when the line reads right without it."""
+    match = re.search(r"([a-z][a-z0-9_-]*)([ \t]+)$", text[:at])
+    if match is None or match.group(1) in _keywords():
+        return None
+    begin = match.start(1)
+    fixed = text[:begin] + text[at:]
+    if _reaches(fixed, start, goal, begin - at, begin) and _line_complete(fixed, start, begin):
+        line = text.count("\n", 0, begin) + 1
+        shown = _shown_line(fixed, line)
+        example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
+        return f"delete '{match.group(1)}': it has no place here{example}"
     return None
 
 
