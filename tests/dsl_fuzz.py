@@ -191,7 +191,7 @@ _TERMINAL_SAMPLES: dict[str, tuple[str, ...]] = {
 
 def _grammar() -> tuple[dict[str, list[list[str]]], dict[str, tuple[str, ...]]]:
     """The parser's rules (non-terminal → expansions) and a few texts per terminal."""
-    from boodle.syntax import parser
+    from boodle.grammar import parser
 
     lark = parser()
     rules: dict[str, list[list[str]]] = {}

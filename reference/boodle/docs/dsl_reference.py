@@ -17,8 +17,8 @@ from pathlib import Path
 
 from lark import Tree
 
+from ..grammar import parser
 from ..resources import grammar_path
-from ..syntax import parser
 from ..variants import builtin_names, builtin_path, draft_paths
 from .constructs import grammar_constructs
 from .specref import spec_anchors
