@@ -106,3 +106,23 @@ def test_a_variant_that_plays_none_of_the_counts_is_left_out_not_unverified(caps
     assert "michigan: left out, it plays 3-8 players (--players 2)" in captured.err
     assert "NOT VERIFIED" not in captured.out and "rummoli" in captured.out
     assert "michigan" not in captured.out
+
+
+def test_without_z3_a_count_above_four_is_not_verified(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The exhaustive search covers 2 to 4 players; under --no-z3 michigan's 5 players is
+    covered by nothing, so its five per-count properties are NOT VERIFIED and the exit status
+    is 1 (a fresh user saw 5-8 players silently left out of the table, exit 0)."""
+    assert main(["verify", "michigan", "--players", "4", "--players", "5", "--no-z3",
+                 "--deck", "2x3", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    gaps = doc["unverified"]
+    assert {(g["players"], g["property"]) for g in gaps} == {
+        (5, p) for p in ("chip conservation", "card conservation", "termination", "progress",
+                         "well-formedness")}
+    assert all(g["why"] == "z3 is off, and the exhaustive search covers 2, 3 and 4 players only"
+               for g in gaps)
+    checked = {r["players"] for r in doc["results"] if r["method"] == "exhaustive"}
+    assert checked == {4}
+    assert main(["verify", "michigan", "--players", "5", "--no-z3"]) == 1
+    out = capsys.readouterr().out
+    assert "5 players" in out and "not covered" in out and "NOT VERIFIED: 5 properties" in out

@@ -52,7 +52,7 @@ def unverified(results: list[Result]) -> list[Gap]:
         by_variant[r.variant].append(r)
     out = []
     for name, mine in by_variant.items():
-        counted = [r for r in mine if r.method in ("z3", "exhaustive")]
+        counted = [r for r in mine if r.method in ("z3", "exhaustive", "none")]
         if not counted:
             out += [Gap(name, 0, prop, "no method ran (z3 and the exhaustive search were off)")
                     for prop in _PER_COUNT]
@@ -62,8 +62,9 @@ def unverified(results: list[Result]) -> list[Gap]:
                 cell = [r for r in counted if r.players == n and r.prop == prop]
                 if any(r.status in ("proven", "checked", "counterexample") for r in cell):
                     continue
-                why = "; ".join(dict.fromkeys(f"{r.method} {r.status}: {r.detail}"
-                                              for r in cell)) or "no method answered"
+                why = "; ".join(dict.fromkeys(
+                    r.detail if r.method == "none" else f"{r.method} {r.status}: {r.detail}"
+                    for r in cell)) or "no method answered"
                 out.append(Gap(name, n, prop, why))
     return out
 
@@ -145,6 +146,8 @@ def _notes(results: list[Result]) -> list[str]:
         head, suffix, detail = r.method, "", r.detail
         if r.method == "static":
             head = r.prop
+        elif r.method == "none":
+            head = "not covered"
         elif r.status in ("not covered", "unknown", "incomplete"):
             head = f"{r.method} {r.status}"
             suffix = f", deck {r.deck}" if r.status == "incomplete" and r.deck else ""

@@ -234,6 +234,7 @@ def verify(subjects: list[Subject], options: Options = Options(),
             steps += [("z3", n) for n in counts]
         if options.exhaustive:
             steps += [("exhaustive", n) for n in counts if n in options.explicit_players]
+        out += _uncovered(subject, [n for n in counts if n not in {m for _, m in steps}], options)
         for method, n in steps:
             t = time.process_time()
             wall = time.perf_counter()
@@ -245,6 +246,23 @@ def verify(subjects: list[Subject], options: Options = Options(),
                 progress(f"[{k}/{len(subjects)}] {subject.name}, {n} players, {method}: "
                          f"{_tally(got)} ({time.process_time() - t:.1f} s CPU)")
     return out
+
+
+def _uncovered(subject: Subject, counts: list[int], options: Options) -> list[Result]:
+    """A ``not covered`` result (method ``none``) for each per-count property at each of
+    ``counts``, the player counts no method was asked about: z3 is off and the exhaustive
+    search covers only :attr:`Options.explicit_players` (or is off too).  They make the run
+    NOT VERIFIED (:func:`boodle.verify.report.unverified`), never silently left out."""
+    if not counts:
+        return []
+    if not options.exhaustive:
+        why = "z3 and the exhaustive search are off"
+    else:
+        *most, last = map(str, options.explicit_players)
+        searched = f"{', '.join(most)} and {last}" if most else last
+        why = f"z3 is off, and the exhaustive search covers {searched} players only"
+    return [Result(subject.name, n, prop, "none", "not covered", why)
+            for n in counts for prop in PROPERTIES[:5]]
 
 
 def _tally(results: list[Result]) -> str:
