@@ -86,7 +86,7 @@ class BoodleError(Exception):
             # the caret goes under the column: tabs before it widen as the line's do
             lead = line[:self.span.column - 1]
             indent = "".join(ch if ch == "\t" else " " for ch in lead)
-            out.append(f"  {self.span.line:>4} | {line}")
+            out.append(f"  {self.span.line:>4} | {_printable(line)}")
             out.append("       | " + indent + "^" * width)
         if self.hint:
             out.append(f"  hint: {self.hint}")
@@ -95,6 +95,18 @@ class BoodleError(Exception):
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _printable(line: str) -> str:
+    """``line`` as it may go to a terminal: each control character but tab shown as one
+    printable character (its Control Pictures symbol, ␛ for ESC, ␡ for DEL; U+FFFD for a C1
+    control), so the caret below stays in its column and the line cannot drive the terminal."""
+    return "".join(
+        chr(0x2400 + ord(ch)) if ord(ch) < 0x20 and ch != "\t"
+        else "\u2421" if ch == "\x7f"
+        else "\ufffd" if 0x80 <= ord(ch) < 0xA0
+        else ch
+        for ch in line)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:

@@ -41,14 +41,38 @@ def _shows(char: str) -> bool:
     return char.isprintable() and not 0xFE00 <= ord(char) <= 0xFE0F
 
 
+# The names of the C0 control characters and DEL, which unicodedata.name does not know
+# (they are aliases in the Unicode database, not names).
+_CONTROL_NAMES = (
+    "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION",
+    "ENQUIRY", "ACKNOWLEDGE", "BELL", "BACKSPACE", "CHARACTER TABULATION", "LINE FEED",
+    "LINE TABULATION", "FORM FEED", "CARRIAGE RETURN", "SHIFT OUT", "SHIFT IN",
+    "DATA LINK ESCAPE", "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE",
+    "DEVICE CONTROL FOUR", "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE",
+    "END OF TRANSMISSION BLOCK", "CANCEL", "END OF MEDIUM", "SUBSTITUTE", "ESCAPE",
+    "INFORMATION SEPARATOR FOUR", "INFORMATION SEPARATOR THREE", "INFORMATION SEPARATOR TWO",
+    "INFORMATION SEPARATOR ONE",
+)
+
+
+def _char_name(char: str) -> str:
+    """The Unicode name of one character, the control characters' aliases included
+    (``ESCAPE`` for U+001B, ``DELETE`` for U+007F); empty if it has none (a C1 control)."""
+    if ord(char) < 0x20:
+        return _CONTROL_NAMES[ord(char)]
+    if char == "\x7f":
+        return "DELETE"
+    return unicodedata.name(char, "")
+
+
 def _visible(word: str) -> str:
     """``word`` quoted, or, if it holds a character that does not print (a byte order mark,
     a zero-width space, a control character, a no-break space), named by its code point:
-    ``character U+FEFF (ZERO WIDTH NO-BREAK SPACE)``."""
+    ``character U+FEFF (ZERO WIDTH NO-BREAK SPACE)``, ``character U+001B (ESCAPE)``."""
     if all(_shows(c) for c in word):
         return f"'{word}'"
     if len(word) == 1:
-        name = unicodedata.name(word, "")
+        name = _char_name(word)
         return f"character U+{ord(word):04X}" + (f" ({name})" if name else "")
     shown = "".join(c if _shows(c) else f"<U+{ord(c):04X}>" for c in word)
     return f"'{shown}'"
@@ -79,11 +103,62 @@ def _invisible_hint(word: str) -> str | None:
     return None
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Control characters (spec §11.1): C0 but tab, line feed and carriage return, DEL, C1 ...
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# ... and inside a string, where a string is one line of text that prints, all of C0.
+_CONTROL_IN_STRING = re.compile("[\x00-\x1f\x7f-\x9f]")
+# A string or a comment, as the lexer reads them (grammar/boodle.lark STRING, COMMENT):
+# scanned left to right, a '"' inside a comment and a '#' inside a string are theirs.
+_STRING_OR_COMMENT = re.compile('"[^"\n]*"|#[^\n]*')
+
+
+def _first_control(text: str) -> tuple[int, str] | None:
+    """The offset of the first control character of ``text`` and where it is
+    (``"string"``, ``"comment"`` or ``""``), or ``None``.  Tab, line feed and carriage
+    return are whitespace outside strings; inside a string every control character counts."""
+    loose = _CONTROL.search(text)
+    first = (loose.start(), "") if loose else None
+    for found in _STRING_OR_COMMENT.finditer(text):
+        if first is not None and found.start() > first[0]:
+            break
+        where = "string" if found.group().startswith('"') else "comment"
+        pattern = _CONTROL_IN_STRING if where == "string" else _CONTROL
+        bad = pattern.search(text, found.start(), found.end())
+        if bad is not None:
+            return bad.start(), where
+    return first
+
+
+def _check_controls(text: str, file: str) -> None:
+    """Refuse a control character anywhere in ``text`` (spec §11.1), strings and comments
+    included: printed raw by ``boodle check`` or ``play`` it would drive the terminal
+    (``ESC [31m`` turns the text red).  The error names it by code point."""
+    found = _first_control(text)
+    if found is None:
+        return
+    at, where = found
+    char = text[at]
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    span = Span(file, line, column, line, column + 1, text)
+    if where:
+        message = f"control {_visible(char)} in a {where}"
+        hint = ("write a space instead: a string is one line of characters that print"
+                if char == "\t" else
+                f"delete it: a {where} holds only characters that print "
+                "(it is invisible in most editors)")
+    else:
+        message = f"unexpected {_visible(char)}"
+        hint = "delete the invisible character, or retype the line"
+    raise BoodleError(message, span, hint=hint)
 
 
 def check_text(text: str, file: str) -> None:
-    """Refuse, before parsing, a text over :data:`MAX_SOURCE_BYTES` or one that is not
-    valid Unicode (a lone surrogate, which only a ``str`` built in memory can hold)."""
+    """Refuse, before parsing, a text over :data:`MAX_SOURCE_BYTES`, one that is not
+    valid Unicode (a lone surrogate, which only a ``str`` built in memory can hold), or one
+    holding a control character (spec §11.1), inside a string or a comment too.
+
+    Raises :class:`BoodleError` with the line, column and a hint."""
     bad = _SURROGATE.search(text)
     if bad is not None:
         clean = _SURROGATE.sub("\ufffd", text)
@@ -100,6 +175,7 @@ def check_text(text: str, file: str) -> None:
             Span(file, 1, 1, 1, 2, text),
             hint="a variant is a few hundred lines at most; split house rules into files",
         )
+    _check_controls(text, file)
 
 
 def check_not_empty(text: str, file: str) -> None:
