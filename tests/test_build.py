@@ -130,7 +130,8 @@ def test_boodle_rank_not_in_a_stripped_rank_order() -> None:
     err = error_of(BASE.replace("ranks 2 3 4 5 6 7 8 9 10 J Q K A", "ranks 7 8 9 10 J Q K"))
     assert (err.span.line, err.span.column) == (5, 12)
     assert err.message == "boodle card A♥ is not in the deck"
-    assert err.hint == "the deck's ranks are 7 8 9 10 J Q K"
+    assert err.hint == ("the deck has no rank A: its ranks are 7 8 9 10 J Q K "
+                        "(add A to 'ranks', or name a card of those ranks)")
 
 
 def test_empty_player_range() -> None:

@@ -458,7 +458,7 @@ _M = "variant h extends michigan {{\n{}\n}}\n"
      "list the ranks low to high: ranks 2 3 4 5 6 7 8 9 10 J Q K A"),
     ("  deck { suits ♣ ♦ ranks 2 3 4 5 6 7 8 9 10 J Q K A remove 2♥ }",
      "cannot remove 2♥: it is not in the deck",
-     "the deck's suits are ♣ ♦ and its ranks 2 3 4 5 6 7 8 9 10 J Q K A"),
+     "the deck has no suit ♥: its suits are ♣ ♦ (add ♥ to 'suits', or name a card of those suits)"),
     ("  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A remove 2♥, 2♥ }", "2♥ is removed twice",
      "name 2♥ once: delete this one"),
     ("  board { boodle A♥ kitty \"Kitty\" kitty second }", "the board has more than one kitty",

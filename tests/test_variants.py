@@ -117,7 +117,7 @@ def test_check_of_a_broken_file_exits_1_with_a_caret(
     out = capsys.readouterr().out
     assert "broken.boodle:4:18: error: boodle card 4♥ is not in the deck" in out
     assert "^^" in out
-    assert "hint: the deck's ranks are 2 3" in out
+    assert "hint: the deck has no rank 4: its ranks are 2 3 " in out
 
 
 def test_usage_errors_exit_2() -> None:

@@ -402,7 +402,7 @@ class _Builder:
             raise BoodleError(
                 f"{what} {card} is not in the deck",
                 lit.span,
-                hint="the deck's ranks are " + " ".join(deck.ranks),
+                hint=_missing_from_deck(card, deck.suits, deck.ranks),
             )
         if card in deck.removed:
             raise BoodleError(
@@ -507,8 +507,7 @@ class _Builder:
         for lit in lines["remove"].value if "remove" in lines else ():
             if lit.card.rank not in ranks or lit.card.suit not in suits:
                 raise BoodleError(f"cannot remove {lit.card}: it is not in the deck", lit.span,
-                                  hint=f"the deck's suits are {' '.join(suits)} and its ranks "
-                                  f"{' '.join(ranks)}")
+                                  hint=_missing_from_deck(lit.card, suits, ranks))
             if lit.card in removed:
                 raise BoodleError(f"{lit.card} is removed twice", lit.span,
                                   hint=f"name {lit.card} once: delete this one")
@@ -996,6 +995,20 @@ class _Builder:
                 hint="start with at least 1 chip, or write 'balance: may go negative' "
                 "to keep a register from 0 (spec §10)")
         return m.SessionSpec(**fields)
+
+
+def _missing_from_deck(card: Card, suits: tuple[str, ...], ranks: tuple[str, ...]) -> str:
+    """The hint for a card whose suit or rank the deck lacks (spec §3): it names what is
+    missing, the suit, the rank or both, and the deck's line to change."""
+    no_suit, no_rank = card.suit not in suits, card.rank not in ranks
+    if no_suit and no_rank:
+        return (f"the deck has neither the suit {card.suit} nor the rank {card.rank}: its suits "
+                f"are {' '.join(suits)} and its ranks {' '.join(ranks)}")
+    if no_suit:
+        return (f"the deck has no suit {card.suit}: its suits are {' '.join(suits)} "
+                f"(add {card.suit} to 'suits', or name a card of those suits)")
+    return (f"the deck has no rank {card.rank}: its ranks are {' '.join(ranks)} "
+            f"(add {card.rank} to 'ranks', or name a card of those ranks)")
 
 
 def _at_most(clause: Clause, count: int, limit: int, what: str) -> None:
