@@ -278,11 +278,20 @@ def test_a_run_where_nothing_passes_warns_though_nothing_failed(tmp_path: Path, 
         "              'variants': [], 'features': []}), flush=True)\n"
         "    elif m['type'] == 'stop':\n"
         "        break\n", "utf-8")
+    report = tmp_path / "r.json"
     assert main(["conformance", "run", "--impl", f"{sys.executable} {impl}",
-                 "--case", "*worked-example*"]) == 0
+                 "--case", "*worked-example*", "--json", str(report)]) == 0
     captured = capsys.readouterr()
     assert "2 cases: 2 skip" in captured.out
     assert "warning: no case passed (2 cases skipped, 0 expected failures)" in captured.err
+    # why they were skipped is on the terminal, not only in --json (a fresh user's adapter
+    # announced michigan version 2 and saw no reason); the JSON report has the warning too
+    # the two worked examples are michigan's (001) and probe-next-in-turn's
+    assert "skipped: 1 case: the implementation does not play michigan version 1" in captured.out
+    assert ("skipped: 1 case: the implementation does not play probe-next-in-turn version 1"
+            in captured.out)
+    doc = json.loads(report.read_text(encoding="utf-8"))
+    assert any(w.startswith("no case passed") for w in doc["warnings"])
 
 
 def test_the_protocols_transcript_shows_the_started_message_serve_sends() -> None:

@@ -71,7 +71,7 @@ def test_a_crash_at_start_shows_the_message_of_its_stack(tmp_path: Path) -> None
     text = console_text(report)
     # the two cases after the failed start are one line, not one each
     assert text.count("not run:") == 1
-    assert f"{report.outcomes[1].id} and 1 more cases: not run:" in text
+    assert f"{report.outcomes[1].id} and 1 more case: not run:" in text
 
 
 def test_the_one_shot_hint_is_for_an_answer_that_is_no_started(tmp_path: Path) -> None:
@@ -133,3 +133,53 @@ def test_a_run_that_ends_early_shows_the_implementations_final() -> None:
     assert v.summary.endswith("got (no more events)")
     assert ("the implementation's run ended there, its final: "
             '{"over": false, "to_move": 0, "unused": 0}') in v.detail
+
+
+def test_a_crash_names_its_stacks_message_in_the_summary(tmp_path: Path) -> None:
+    """Beyond --details only the summary is shown: it carries the stack's message line."""
+    command = _script(tmp_path, f"import sys\nsys.stdin.readline()\n"
+                                f"sys.stderr.write({NODE_STDERR!r})\nsys.exit(3)\n")
+    report = run_suite(_cases(1), command, timeout=10, start_timeout=10)
+    assert "its stderr says: Error: boom (" in report.outcomes[0].summary
+
+
+def test_an_answer_without_its_line_break_is_said_so(tmp_path: Path) -> None:
+    """The answer is written without its final line break: the runner never reads a line,
+    times out, and says what arrived instead of a bare timeout."""
+    from boodle.conformance.engines import REFERENCE
+    from boodle.conformance.serve import started
+
+    body = ("import sys, json\n"
+            f"started = {json.dumps(json.dumps(started(REFERENCE)))}\n"
+            "for line in sys.stdin:\n"
+            "    m = json.loads(line)\n"
+            "    if m['type'] == 'start':\n"
+            "        print(started, flush=True)\n"
+            "    elif m['type'] == 'run':\n"
+            "        sys.stdout.write(json.dumps({'type': 'result', 'id': m['id'], "
+            "'status': 'rejected', 'rule': 'turn'})); sys.stdout.flush()\n")
+    report = run_suite(_cases(1), _script(tmp_path, body), timeout=1.5, start_timeout=30)
+    summary = report.outcomes[0].summary
+    assert summary.startswith("no answer within 1.5 s (it wrote ")
+    assert "bytes without a line end: '{\"type\": \"result\"" in summary
+    assert summary.endswith(": an answer ends with a line break)")
+
+
+def test_a_status_other_than_zero_after_stop_is_a_warning(tmp_path: Path) -> None:
+    from boodle.conformance.engines import REFERENCE
+    from boodle.conformance.serve import started
+
+    body = ("import sys, json\n"
+            f"started = {json.dumps(json.dumps(started(REFERENCE)))}\n"
+            "for line in sys.stdin:\n"
+            "    m = json.loads(line)\n"
+            "    if m['type'] == 'start':\n"
+            "        print(started, flush=True)\n"
+            "    elif m['type'] == 'stop':\n"
+            "        sys.exit(5)\n"
+            "    else:\n"
+            "        print(json.dumps({'type': 'result', 'id': m['id'], 'status': 'skipped',"
+            " 'reason': 'x'}), flush=True)\n")
+    report = run_suite(_cases(1), _script(tmp_path, body), timeout=10, start_timeout=30)
+    assert report.warnings == ["the implementation exited with status 5 after 'stop' "
+                               "(PROTOCOL.md: it must exit with status 0)"]

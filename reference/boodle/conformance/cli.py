@@ -251,6 +251,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
                        known_ids={c.id for c in every}, start_timeout=args.start_timeout)
     sys.stdout.write(console_text(report, args.details))
+    counts = report.counts()
+    if report.outcomes and not counts["pass"] and report.ok():
+        # green by the rules (nothing failed), but nothing was shown to conform either: an
+        # implementation that skips everything must not pass a CI check unnoticed (said on
+        # stderr, and among the warnings of the --json, --junit and --markdown reports)
+        nothing = (f"no case passed ({_plural(counts['skip'], 'case')} skipped, "
+                   f"{counts['xfail']} expected failures): nothing was shown to conform")
+        print(f"warning: {nothing}", file=sys.stderr)
+        report.warnings.append(nothing)
     for path, writer in ((args.json, write_json), (args.junit, write_junit),
                          (args.markdown, write_markdown)):
         if path is not None:
@@ -258,13 +267,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.write_expected_failures is not None:
         n = write_expected(args.write_expected_failures, report)
         print(f"wrote {_plural(n, 'expected failure')} to {args.write_expected_failures}")
-    counts = report.counts()
-    if report.outcomes and not counts["pass"] and report.ok():
-        # green by the rules (nothing failed), but nothing was shown to conform either: an
-        # implementation that skips everything must not pass a CI check unnoticed
-        print(f"warning: no case passed ({_plural(counts['skip'], 'case')} skipped, "
-              f"{counts['xfail']} expected failures): nothing was shown to conform",
-              file=sys.stderr)
     return EXIT_OK if report.ok() else EXIT_FAILED
 
 

@@ -57,6 +57,11 @@ def verdict(case: Case, result: Mapping[str, Any]) -> Verdict:
 # ---------------------------------------------------------------- reject
 
 
+def _said(result: Mapping[str, Any]) -> str:
+    """``": MESSAGE"`` when the implementation gave a message, else nothing."""
+    return f": {result['message']}" if result.get("message") else ""
+
+
 def _reject(case: Case, result: Mapping[str, Any]) -> Verdict:
     want = case.data["expect"]["rejected"]
     if result["status"] == "rejected" and result.get("rule") == want:
@@ -66,8 +71,8 @@ def _reject(case: Case, result: Mapping[str, Any]) -> Verdict:
     where = _state_text(case, 0)
     if result["status"] == "rejected":
         summary = f"rejected with rule {result.get('rule')}, expected {want}"
-        return Verdict("fail", summary, f"{summary}\n  move: {move}\n"
-                       f"  message: {result.get('message', '')}\n{where}")
+        said = f"\n  message: {result['message']}" if result.get("message") else ""
+        return Verdict("fail", summary, f"{summary}\n  move: {move}{said}\n{where}")
     if result["status"] == "accepted":
         summary = f"accepted an illegal move (expected rejection {want})"
         events = "".join(f"\n    {_j(e)}" for e in result.get("events", [])[:5])
@@ -111,8 +116,8 @@ def _script(case: Case, result: Mapping[str, Any]) -> Verdict:
     expect = case.data["expect"]
     if result["status"] == "rejected":
         at = result.get("at")
-        summary = (f"rejected a scripted move at point {at} with rule {result.get('rule')}: "
-                   f"{result.get('message', '')}")
+        summary = (f"rejected a scripted move at point {at} with rule {result.get('rule')}"
+                   + _said(result))
         point = at if isinstance(at, int) else 0
         return Verdict("fail", summary, "\n".join(
             [summary, _move_at(case, point), _state_text(case, point)]))
@@ -220,7 +225,7 @@ def _session(case: Case, result: Mapping[str, Any]) -> Verdict:
         so_far = result.get("events", [])
         where = _deal_of(so_far, len(so_far) - 1) if so_far else "before the first deal"
         summary = (f"rejected a scripted move at point {result.get('at')} of the session, "
-                   f"{where}, with rule {result.get('rule')}: {result.get('message', '')}")
+                   f"{where}, with rule {result.get('rule')}" + _said(result))
         diverged = _session_events(expect, so_far, rejected=True)
         if diverged is not None:  # the cause: where the events went another way before it
             return Verdict("fail", f"{diverged.summary}; then {summary}",

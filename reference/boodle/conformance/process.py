@@ -101,6 +101,8 @@ class Child:
         self._tail: deque[str] = deque(maxlen=64)
         self._head = ""
         self._written = 0
+        self._pending = 0
+        self._pending_start = b""
         self._readers = [
             threading.Thread(target=self._read_stdout, daemon=True),
             threading.Thread(target=self._read_stderr, daemon=True),
@@ -129,6 +131,7 @@ class Child:
                         self._lines.put(Line("overflow"))
                         return
                     self._lines.put(Line("line", line.decode("utf-8", errors="replace")))
+                self._pending, self._pending_start = len(buffer), buffer[:80]
                 if len(buffer) > MAX_LINE:
                     self._lines.put(Line("overflow"))
                     return
@@ -160,6 +163,21 @@ class Child:
             return self._lines.get(timeout=max(timeout, 0.0))
         except queue.Empty:
             return Line("timeout")
+
+    def unfinished_line(self) -> str | None:
+        """What the child wrote to stdout after its last line end, when it wrote something:
+        ``"37 bytes without a line end: '{"type":"result"…'"``; ``None`` otherwise.  An
+        answer missing its ``\\n`` is never read as a line, so the runner says this instead
+        of a bare timeout."""
+        if not self._pending:
+            return None
+        start = self._pending_start.decode("utf-8", errors="replace")
+        more = "…" if self._pending > len(self._pending_start) else ""
+        return f"{self._pending} bytes without a line end: {start!r}{more}"
+
+    def exit_status(self) -> int | None:
+        """The child's exit status once it has exited (negative: killed by that signal)."""
+        return self.proc.poll()
 
     def stderr_tail(self) -> str:
         """The last :data:`STDERR_TAIL` characters the child wrote to stderr."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 from .runner import Report
@@ -45,13 +46,17 @@ def console_text(report: Report, details: int = 10) -> str:
         bad = [o for o in bad if id(o) not in later]
     for o in bad:
         if o is collapsed:
-            lines.append(f"{o.outcome.upper():5} {o.id} and {len(not_run) - 1} more cases: "
+            more = len(not_run) - 1
+            lines.append(f"{o.outcome.upper():5} {o.id} and {more} more case{'s' * (more > 1)}: "
                          f"{o.summary}")
             continue
         lines.append(f"{o.outcome.upper():5} {o.id}: {o.summary}")
-        if o.detail and o.detail != o.summary:
+        detail = o.detail.splitlines()
+        if detail and detail[0] == o.summary:  # said on the line above
+            detail = detail[1:]
+        if detail:
             if shown < details:
-                lines.extend("      " + d for d in o.detail.splitlines())
+                lines.extend("      " + d for d in detail)
                 shown += 1
             else:
                 hidden += 1
@@ -59,9 +64,23 @@ def console_text(report: Report, details: int = 10) -> str:
         which = ("1 failure above is shown without its diff" if hidden == 1
                  else f"{hidden} failures above are shown without their diffs")
         lines.append(f"({which}: --details N shows more; --json and --markdown have them all)")
+    lines += skip_reasons(report)
     lines.extend(f"warning: {w}" for w in report.warnings)
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
+
+
+def skip_reasons(report: Report, most: int = 5) -> list[str]:
+    """``skipped: N cases: REASON`` for the ``most`` commonest reasons cases were skipped
+    (a variant or version the implementation does not announce, a feature it lacks), so a run
+    that skips everything says why on the terminal, not only in ``--json``."""
+    reasons = Counter(o.summary for o in report.outcomes if o.outcome == "skip")
+    lines = [f"skipped: {n} case{'s' * (n > 1)}: {why}" for why, n in reasons.most_common(most)]
+    if len(reasons) > most:
+        rest = sum(n for _, n in reasons.most_common()[most:])
+        lines.append(f"skipped: {rest} more case{'s' * (rest > 1)} for "
+                     f"{len(reasons) - most} other reasons (--json lists each)")
+    return lines
 
 
 def write_json(report: Report, path: Path) -> None:

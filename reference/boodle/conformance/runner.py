@@ -21,6 +21,7 @@ expected-failures file ``xfail`` (a fail or error that was expected) and
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -86,6 +87,27 @@ class Report:
         return not (c["fail"] or c["error"] or c["xpass"])
 
 
+def _unfinished(partial: str | None) -> str:
+    """What to add to a timeout when the implementation wrote part of a line."""
+    return f" (it wrote {partial}: an answer ends with a line break)" if partial else ""
+
+
+def _key_line(said: str) -> str:
+    """The line of an implementation's stderr most likely to say what went wrong: the first
+    that names an error or exception (a Node.js or Java stack's message, a panic), else the
+    last (a Python traceback's)."""
+    lines = [ln.strip() for ln in said.splitlines() if ln.strip() and ln.strip() != "…"]
+    for ln in lines:
+        if _ERROR_LINE.match(ln):
+            return ln[:200]
+    return lines[-1][:200] if lines else ""
+
+
+_ERROR_LINE = re.compile(r"([\w.$]*(Error|Exception)\b|(panic|error|fatal)\b)", re.IGNORECASE)
+"""A line that starts by naming an error: ``TypeError: …``, ``java.lang.IllegalStateException``,
+``panic: …``, ``error: …``."""
+
+
 def _error(case: Case, summary: str, detail: str = "") -> Verdict:
     """An ``error`` verdict; a multi-line ``summary`` keeps its first line as the summary and
     the whole of it as the detail (the implementation's stderr, say)."""
@@ -142,8 +164,10 @@ class Session:
         code = self.child.wait(1.0)
         said = self.child.stderr_excerpt()
         self.kill()
-        return f"the implementation exited (status {code}) {when}" + (
-            f"; its stderr:\n{said}" if said else "")
+        first = f"the implementation exited (status {code}) {when}"
+        if not said:
+            return first
+        return f"{first}; its stderr says: {_key_line(said)}\nits stderr:\n{said}"
 
     def _receive(self, definition: str, timeout: float | None = None
                  ) -> tuple[Json | None, str | None]:
@@ -152,8 +176,9 @@ class Session:
         wait = self.timeout if timeout is None else timeout
         line: Line = self.child.read_line(wait)
         if line.kind == "timeout":
+            partial = self.child.unfinished_line()
             self.kill()
-            return None, f"no answer within {wait:g} s"
+            return None, f"no answer within {wait:g} s" + _unfinished(partial)
         if line.kind == "overflow":
             self.kill()
             return None, "an answer line longer than the limit (flooded output)"
@@ -238,6 +263,10 @@ class Session:
         if not self.child.finish(STOP_GRACE):
             self.report.warnings.append(
                 f"the implementation did not exit within {STOP_GRACE:g} s of 'stop'; it was killed")
+        elif self.child.exit_status() not in (0, None):
+            self.report.warnings.append(
+                f"the implementation exited with status {self.child.exit_status()} after 'stop' "
+                "(PROTOCOL.md: it must exit with status 0)")
         self.child = None
 
 
@@ -253,10 +282,11 @@ def run_one_shot(command: str, case: Case, timeout: float) -> Verdict:
     try:
         line = child.read_line(timeout)
         code = child.wait(max(0.0, timeout)) if line.kind != "timeout" else None
+        partial = child.unfinished_line()
     finally:
         child.kill()
     if line.kind == "timeout" or code is None:
-        return _error(case, f"no answer within {timeout:g} s")
+        return _error(case, f"no answer within {timeout:g} s" + _unfinished(partial))
     if line.kind != "line":
         said = child.stderr_excerpt()
         return _error(case, f"no answer ({line.kind}); exit status {code}"
