@@ -115,8 +115,11 @@ def test_list_show_and_export(tmp_path: Path, capsys) -> None:  # type: ignore[n
     assert len(exported) == len(load_cases(check=False))
     for name in ("PROTOCOL.md", "FORMAT.md", "schema/case.schema.json",
                  "schema/protocol.schema.json", "variants/michigan.boodle",
-                 "variants/probe-sets.boodle"):
+                 "variants/probe-sets.boodle", "examples/michigan-node/adapter.js",
+                 "examples/michigan-node/README.md", "spec/rules.md", "spec/michigan.md"):
         assert (out / name).is_file(), name
+    # the documents send implementers to spec/rules.md §12 for the rule ids: it is there
+    assert "## §12 Rule ids of rejected moves" in (out / "spec" / "rules.md").read_text("utf-8")
     variants = {p.stem for p in (out / "variants").glob("*.boodle")}
     assert {p.parent.name for p in exported} <= variants
 

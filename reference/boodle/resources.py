@@ -2,7 +2,7 @@
 
 A wheel ships them as package data under ``boodle/data/`` (see
 ``pyproject.toml``); in a source checkout (editable install, or running from
-the tree) they are read from ``grammar/`` and ``spec/variants/`` at the root.
+the tree) they are read from ``grammar/``, ``spec/variants/`` and ``spec/`` at the root.
 """
 
 from __future__ import annotations
@@ -32,3 +32,9 @@ def grammar_path() -> Path:
 def variants_dir() -> Path:
     """The folder of built-in variants (``*.boodle``; drafts in ``drafts/``)."""
     return _first_existing(_PACKAGE / "data" / "variants", _CHECKOUT / "spec" / "variants")
+
+
+def spec_prose(name: str) -> Path:
+    """A normative prose file of ``spec/`` (``rules.md``, ``michigan.md``): what
+    ``boodle conformance export`` copies for implementers without a checkout."""
+    return _first_existing(_PACKAGE / "data" / "spec" / name, _CHECKOUT / "spec" / name)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ..argtypes import non_negative_int, positive_seconds
 from ..errors import BoodleError
+from ..resources import spec_prose
 from . import CASE_FORMAT, START_TIMEOUT
 from .cases import Case, case_files, load_case, load_cases, select
 from .paths import cases_dir, load_variant, suite_dir, variant_paths
@@ -30,6 +31,9 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 SHIPPED = ("PROTOCOL.md", "FORMAT.md", "README.md", "COVERAGE.md", "spec-rules.json")
 """Documents copied by ``export`` beside the cases and schemas."""
+
+SPEC_PROSE = ("rules.md", "michigan.md")
+"""The spec's prose copied by ``export`` into ``spec/`` (the documents cite spec/rules.md)."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -321,7 +325,8 @@ def _an_export(folder: Path) -> bool:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """``boodle conformance export DIR [--force]``: cases, schemas, documents, variants.
+    """``boodle conformance export DIR [--force]``: cases, schemas, documents, the example
+    adapter, the spec's prose (``spec/rules.md``, ``spec/michigan.md``), variants.
 
     Raises :class:`BoodleError` for a DIR that is a file, or a folder that is not empty
     and was not written by ``export`` (unless ``--force``): its files of the same names
@@ -343,6 +348,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     for name in SHIPPED:
         if (suite_dir() / name).exists():
             shutil.copy2(suite_dir() / name, out / name)
+    if (out / "examples").exists():
+        shutil.rmtree(out / "examples")
+    if (suite_dir() / "examples").is_dir():
+        shutil.copytree(suite_dir() / "examples", out / "examples")
+    (out / "spec").mkdir(exist_ok=True)
+    for prose in SPEC_PROSE:  # the rules the cases pin, rule ids of §12 included
+        shutil.copy2(spec_prose(prose), out / "spec" / prose)
     (out / "variants").mkdir(exist_ok=True)
     paths = variant_paths()
     for name in sorted({c.variant for c in cases}):
