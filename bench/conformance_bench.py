@@ -31,11 +31,14 @@ uses by rule: our own evaluator, tried, made reject cases three times faster
 and was taken out again), about an eighth of the target.  Later again (pokerkit
 asked once per rank multiset and suitedness instead of once per combination):
 both sides' CPU 355-362 cases/s, 430-441 with start-up apart; in-process count
-78-80/s, reject 1909-2196/s, script 954-1011/s.
+78-80/s, reject 1909-2196/s, script 954-1011/s.  With the 21 session cases and
+2 more reject cases (1,781 cases), on a machine shared with other work: both
+sides' CPU 340-351 cases/s, 428-449 with start-up apart; session cases 333-364/s
+in-process.
 
 The last line is the **protocol ceiling**: the same run against
 ``bench/replay_adapter.py``, which answers each case from the reference's
-answers recorded beforehand and plays nothing.  It was 2,866 cases per
+answers recorded beforehand and plays nothing.  It was 2,758-2,866 cases per
 CPU-second for both sides (runner 0.18 ms, adapter 0.17 ms a case): to reach
 2,000 cases/s an adapter may spend about 0.15 ms a case on the rules, where the
 reference spends about 2 ms (count cases 12.5 ms each, script cases 1 ms,
