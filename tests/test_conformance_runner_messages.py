@@ -143,22 +143,30 @@ def test_a_crash_names_its_stacks_message_in_the_summary(tmp_path: Path) -> None
     assert "its stderr says: Error: boom (" in report.outcomes[0].summary
 
 
-def test_an_answer_without_its_line_break_is_said_so(tmp_path: Path) -> None:
-    """The answer is written without its final line break: the runner never reads a line,
-    times out, and says what arrived instead of a bare timeout."""
+def _adapter(tmp_path: Path, on_run: str, on_stop: str = "break") -> str:
+    """A session-mode adapter that answers 'start' as the reference does, runs ``on_run``
+    (Python, with ``m`` the run message) for each run and ``on_stop`` at 'stop'."""
     from boodle.conformance.engines import REFERENCE
     from boodle.conformance.serve import started
 
-    body = ("import sys, json\n"
-            f"started = {json.dumps(json.dumps(started(REFERENCE)))}\n"
-            "for line in sys.stdin:\n"
-            "    m = json.loads(line)\n"
-            "    if m['type'] == 'start':\n"
-            "        print(started, flush=True)\n"
-            "    elif m['type'] == 'run':\n"
-            "        sys.stdout.write(json.dumps({'type': 'result', 'id': m['id'], "
-            "'status': 'rejected', 'rule': 'turn'})); sys.stdout.flush()\n")
-    report = run_suite(_cases(1), _script(tmp_path, body), timeout=1.5, start_timeout=30)
+    return _script(tmp_path, "import sys, json\n"
+                   f"started = {json.dumps(json.dumps(started(REFERENCE)))}\n"
+                   "for line in sys.stdin:\n"
+                   "    m = json.loads(line)\n"
+                   "    if m['type'] == 'start':\n"
+                   "        print(started, flush=True)\n"
+                   "    elif m['type'] == 'stop':\n"
+                   f"        {on_stop}\n"
+                   "    else:\n"
+                   f"        {on_run}\n")
+
+
+def test_an_answer_without_its_line_break_is_said_so(tmp_path: Path) -> None:
+    """The answer is written without its final line break: the runner never reads a line,
+    times out, and says what arrived instead of a bare timeout."""
+    command = _adapter(tmp_path, "sys.stdout.write(json.dumps({'type': 'result', 'id': m['id'],"
+                                 " 'status': 'rejected', 'rule': 'turn'})); sys.stdout.flush()")
+    report = run_suite(_cases(1), command, timeout=1.5, start_timeout=30)
     summary = report.outcomes[0].summary
     assert summary.startswith("no answer within 1.5 s (it wrote ")
     assert "bytes without a line end: '{\"type\": \"result\"" in summary
@@ -166,20 +174,9 @@ def test_an_answer_without_its_line_break_is_said_so(tmp_path: Path) -> None:
 
 
 def test_a_status_other_than_zero_after_stop_is_a_warning(tmp_path: Path) -> None:
-    from boodle.conformance.engines import REFERENCE
-    from boodle.conformance.serve import started
-
-    body = ("import sys, json\n"
-            f"started = {json.dumps(json.dumps(started(REFERENCE)))}\n"
-            "for line in sys.stdin:\n"
-            "    m = json.loads(line)\n"
-            "    if m['type'] == 'start':\n"
-            "        print(started, flush=True)\n"
-            "    elif m['type'] == 'stop':\n"
-            "        sys.exit(5)\n"
-            "    else:\n"
-            "        print(json.dumps({'type': 'result', 'id': m['id'], 'status': 'skipped',"
-            " 'reason': 'x'}), flush=True)\n")
-    report = run_suite(_cases(1), _script(tmp_path, body), timeout=10, start_timeout=30)
+    command = _adapter(tmp_path, "print(json.dumps({'type': 'result', 'id': m['id'], "
+                                 "'status': 'skipped', 'reason': 'x'}), flush=True)",
+                       on_stop="sys.exit(5)")
+    report = run_suite(_cases(1), command, timeout=10, start_timeout=30)
     assert report.warnings == ["the implementation exited with status 5 after 'stop' "
                                "(PROTOCOL.md: it must exit with status 0)"]

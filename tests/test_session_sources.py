@@ -14,6 +14,7 @@ from dataclasses import replace
 import pytest
 
 from boodle.cards import parse_card
+from boodle.conformance.generate import recording
 from boodle.errors import BoodleError
 from boodle.events import BoodlesDrawn, Cut, FirstDealt, SessionEnd
 from boodle.ledger import Ledger
@@ -84,15 +85,6 @@ class Recorder(SeededSources):
     def deal(self, ruleset, number):  # type: ignore[no-untyped-def]
         self.decks.append(super().deal(ruleset, number))
         return self.decks[-1]
-
-
-def recording(strategy: Strategy, decisions: list[Move]) -> Strategy:
-    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
-        move = strategy(ruleset, state, legal)
-        if len(legal) > 1:
-            decisions.append(move)
-        return move
-    return choose
 
 
 def replaying(decisions: list[Move]) -> Strategy:

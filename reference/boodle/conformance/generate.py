@@ -611,7 +611,9 @@ class _Recorder:
         return cards
 
 
-def _recording(strategy: Strategy, decisions: list[Move]) -> Strategy:
+def recording(strategy: Strategy, decisions: list[Move]) -> Strategy:
+    """``strategy``, appending to ``decisions`` each move it chooses at a choice point (more
+    than one legal move): the script of a session case generated from a seeded session."""
     def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
         move = strategy(ruleset, state, legal)
         if len(legal) > 1:
@@ -663,7 +665,7 @@ def gen_session(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json:
     players = _players(ruleset, k)
     recorder = _Recorder(seed)
     decisions: list[Move] = []
-    movers = [_recording(make("random", random.Random(f"{seed}:seat:{i}")), decisions)
+    movers = [recording(make("random", random.Random(f"{seed}:seat:{i}")), decisions)
               for i in range(players)]
     run = SessionRun(ruleset, players, seed, movers, sources=recorder)
     while run.more_deals():
