@@ -52,3 +52,32 @@ def test_a_removed_board_card_still_says_so() -> None:
     err = _error(HOUSE.format("deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A  remove K♣ }"))
     assert err.message.startswith("boodle card K♣ is not in the deck")
     assert err.hint == "the deck says 'remove K♣'"
+
+
+# ---------------------------------------------------------------- cards listed without commas
+
+
+def test_three_cards_without_commas_get_the_comma_hint() -> None:
+    # '  deck { remove 2♣ ' is 19 characters: 3♣ is at column 20; the grammar's
+    # remove line is "remove" card ("," card)*, so each card after the first wants a comma
+    err = _error(HOUSE.format("deck { remove 2♣ 3♣ 4♣ }"))
+    assert err.span is not None and (err.span.line, err.span.column) == (2, 20)
+    assert err.message.startswith("unexpected '3♣'; expected \",\"")
+    assert err.hint == ("separate the items with ',': add one before '3♣' and before each item "
+                        "after it (write it deck { remove 2♣, 3♣, 4♣ })")
+
+
+def test_cards_without_commas_before_another_line_of_the_block() -> None:
+    err = _error(HOUSE.format("deck { remove 2♣ 3♣ 4♣ 5♣  ranks 2 3 4 5 6 7 8 9 10 J Q K A }"))
+    assert err.hint == ("separate the items with ',': add one before '3♣' and before each item "
+                        "after it (write it deck { remove 2♣, 3♣, 4♣, 5♣ ranks 2 3 4 5 6 7 8 9 "
+                        "10 J Q K A })")
+
+
+def test_a_missing_comma_is_said_even_when_the_next_line_has_an_error_too() -> None:
+    # line 3's two labels are an error of their own: the comma still repairs line 2
+    text = 'variant h extends michigan {\n  deck { remove 2♣ 3♣ }\n  title "x" "y"\n}\n'
+    err = _error(text)
+    assert err.span is not None and (err.span.line, err.span.column) == (2, 20)
+    assert err.hint == ("separate the items with ',': add one before '3♣' "
+                        "(write it deck { remove 2♣, 3♣ })")

@@ -617,15 +617,27 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
         ins = _end_of_previous(text, at)
         added = mark if mark in ":,{" else " " + mark
         fixed = text[:ins] + added + text[ins:]
+        commas = 1
         if not _reaches(fixed, start, goal, len(added), ins):
-            continue
+            # a comma is a local edit: it repairs a line that is whole after it, even if the
+            # next line has an error of its own; and a list of three items or more lacks a
+            # comma after each, where one is not enough.  A word a comma replaces ('A♥ and
+            # kitty') is said below.
+            if mark != "," or _comma_instead(text, at, word, start, goal):
+                continue
+            if not _line_complete(fixed, start, ins):
+                more = _more_commas(fixed, start, goal, ins)
+                if more is None:
+                    continue
+                fixed, commas = more
         if mark == "{":
             return f"put '{{' after '{after}' to open its block" if after else \
                 "put '{' here to open the block"
         shown = _shown_line(fixed, fixed.count("\n", 0, ins) + 1)
         example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
         if mark == ",":
-            return f"separate the items with ',': add one before '{word}'{example}"
+            each = " and before each item after it" if commas > 1 else ""
+            return f"separate the items with ',': add one before '{word}'{each}{example}"
         where = f" after '{after}'" if after else ""
         return f"add {name if name.startswith(chr(39)) else repr(mark)}{where}{example}"
     if stray:
@@ -662,6 +674,59 @@ def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column:
             shown = _shown_line(fixed, line)
             example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
             return f"delete '{word}': it has no place here{example}"
+    return None
+
+
+def _comma_instead(text: str, at: int, word: str, start: str, goal: int) -> bool:
+    """Whether ``word`` (at offset ``at``) is a word to write ',' instead of ('A♥ and
+    kitty'): the line is whole and the parser reads on with the comma in its place."""
+    if not re.fullmatch(r"[A-Za-z][\w-]*", word):
+        return False
+    fixed = text[:at].rstrip(" \t") + "," + text[at + len(word):]
+    return _reaches(fixed, start, goal, len(fixed) - len(text), at) \
+        and _line_complete(fixed, start, at)
+
+
+def _commas_repair(fixed: str, start: str, goal: int, commas: int, ins: int) -> bool:
+    """Whether ``fixed`` (``commas`` commas added from offset ``ins`` on) repairs the error:
+    the parser reads past ``goal``, or the edited line is a whole line.  A comma is a
+    local edit: an error of its own on the next line does not make it wrong."""
+    return _reaches(fixed, start, goal, commas, ins) or _line_complete(fixed, start, ins)
+
+
+_MAX_COMMAS = 16  # commas :func:`_more_commas` adds at most, the first included
+
+
+def _more_commas(fixed: str, start: str, goal: int, ins: int) -> tuple[str, int] | None:
+    """``fixed`` (a comma added at offset ``ins`` of the original text) with a comma added
+    before each later item of the same line the parser stops at wanting one (``remove 2♣ 3♣
+    4♣``), and how many commas that makes, if that repairs the error
+    (:func:`_commas_repair`); else ``None``."""
+    commas = 1
+    line_end = fixed.find("\n", ins)
+    line_end = len(fixed) if line_end < 0 else line_end
+    at = ins
+    while commas < _MAX_COMMAS:  # each try parses the text so far: bounded
+        token = CURRENT_TEXT.set(fixed[:line_end])
+        try:
+            parser(start).parse(fixed[:line_end])
+            return None  # the line parses whole: the parser stopped at no missing comma
+        except UnexpectedToken as exc:
+            if "COMMA" not in exc.expected or exc.line is None or exc.column is None:
+                return None
+            where = _offset(fixed, exc.line, exc.column)
+        except (UnexpectedInput, GluedKeyword, TooLarge):
+            return None
+        finally:
+            CURRENT_TEXT.reset(token)
+        if not at < where < line_end:
+            return None
+        at = _end_of_previous(fixed, where)
+        fixed = fixed[:at] + "," + fixed[at:]
+        commas += 1
+        line_end += 1
+        if _commas_repair(fixed, start, goal, commas, ins):
+            return fixed, commas
     return None
 
 
