@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from boodle.build import load_text
+from boodle.cli import main
 from boodle.errors import BoodleError
 
 HOUSE = "variant house extends michigan {{\n  {}\n}}\n"
@@ -81,3 +82,53 @@ def test_a_missing_comma_is_said_even_when_the_next_line_has_an_error_too() -> N
     assert err.span is not None and (err.span.line, err.span.column) == (2, 20)
     assert err.hint == ("separate the items with ',': add one before '3♣' "
                         "(write it deck { remove 2♣, 3♣ })")
+
+
+# ---------------------------------------------------------------- a first word that is no command
+
+COMMANDS = "check, variants, play, ledger, simulate, conformance, verify, docs"
+
+
+@pytest.mark.parametrize(("word", "hint"), [
+    # nothing close among the commands or the variants (spec/variants/*.boodle)
+    ("ZZ", f"the commands are {COMMANDS} (boodle COMMAND -h says what each takes); a variant "
+     "or a rules file goes after one, as in boodle play michigan --players 4"),
+    # a command misspelt: 'chek' is 'check' less one letter
+    ("chek", f"did you mean check? (the commands are {COMMANDS})"),
+    # a variant given without a command, misspelt or not, or a rules file
+    ("michgan", "did you mean the variant michigan? Name a command before it, as in "
+     "boodle play michigan --players 4"),
+    ("michigan", "michigan is a variant: name a command before it, as in boodle play michigan "
+     "--players 4, or boodle check michigan"),
+    ("house.boodle", "house.boodle is a rules file: name a command before it, as in boodle play "
+     "house.boodle --players 4, or boodle check house.boodle"),
+])
+def test_an_unknown_command_is_a_usage_error_with_a_useful_hint(
+        word: str, hint: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([word]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[1:] == [f"boodle: error: unknown command '{word}'", f"  hint: {hint}"]
+
+
+def test_an_unknown_command_with_an_escape_does_not_reach_the_terminal(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["\x1b[31mred"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "unknown command '\u241b[31mred'" in err
+
+
+def test_a_variant_name_in_upper_case_lists_the_built_ins(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 'ZZ' is no name at all (names are lower case) and close to none: the hint lists them
+    assert main(["play", "ZZ", "--players", "4"]) == 1
+    err = capsys.readouterr().err
+    assert "error: no built-in variant 'ZZ'" in err
+    assert ("hint: variant names are ASCII lower case letters, digits and '-'; the built-in "
+            "variants: boodle, michigan, ") in err
+
+
+def test_a_variant_name_with_an_escape_is_shown_harmless(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "\x1b[31mx", "--players", "4"]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "error: no built-in variant '\u241b[31mx'" in err

@@ -24,7 +24,10 @@ EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boodle`` command; returns the exit status."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and not words[0].startswith("-") and words[0] not in _commands(parser):
+        return _unknown_command(parser, words[0])
+    args = parser.parse_args(words)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
@@ -47,6 +50,44 @@ def main(argv: Sequence[str] | None = None) -> int:
               "This is a bug in boodle; please report it with the command you ran.",
               file=sys.stderr)
         return 3
+
+
+def _commands(parser: argparse.ArgumentParser) -> list[str]:
+    """The command names of ``parser``, in the order of ``boodle -h``."""
+    return [name for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+            for name in action.choices]
+
+
+def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
+    """A first word that is no command: a usage error (exit 2) whose hint is the command
+    meant (``chek``: check), or, for a variant's name or a rules file given without a
+    command (``boodle michigan``, ``boodle michgan``), the commands that take one; else the
+    list of commands."""
+    import difflib
+
+    from .errors import printable
+    from .variants import builtin_names
+
+    commands = _commands(parser)
+    names = builtin_names()
+    shown = printable(word)
+    # the closest of the commands and the variants' names (a command first on a tie)
+    close = difflib.get_close_matches(word.lower(), commands + names, n=1, cutoff=0.5)
+    if word in names or word.endswith(".boodle"):
+        hint = (f"{shown} is a {'variant' if word in names else 'rules file'}: name a command "
+                f"before it, as in boodle play {shown} --players 4, or boodle check {shown}")
+    elif close and close[0] in commands:
+        hint = f"did you mean {close[0]}? (the commands are {', '.join(commands)})"
+    elif close:
+        hint = (f"did you mean the variant {close[0]}? Name a command before it, as in "
+                f"boodle play {close[0]} --players 4")
+    else:
+        hint = (f"the commands are {', '.join(commands)} (boodle COMMAND -h says what each "
+                "takes); a variant or a rules file goes after one, as in "
+                "boodle play michigan --players 4")
+    parser.print_usage(sys.stderr)
+    print(f"boodle: error: unknown command '{shown}'\n  hint: {hint}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -76,7 +76,7 @@ class BoodleError(Exception):
         head = f"{self.span}: error: {self.message}" if self.span else f"error: {self.message}"
         if self.rule:
             head += f" [rule {self.rule}]"
-        out = [head]
+        out = [printable(head)]  # a message may quote what was typed: a file name, a word
         if self.span and 0 < self.span.line <= self.span.text.count("\n") + 1:
             # the line is shown even when blank (an empty file: the caret at 1:1)
             line = self.span.source_line()
@@ -86,23 +86,24 @@ class BoodleError(Exception):
             # the caret goes under the column: tabs before it widen as the line's do
             lead = line[:self.span.column - 1]
             indent = "".join(ch if ch == "\t" else " " for ch in lead)
-            out.append(f"  {self.span.line:>4} | {_printable(line)}")
+            out.append(f"  {self.span.line:>4} | {printable(line)}")
             out.append("       | " + indent + "^" * width)
         if self.hint:
-            out.append(f"  hint: {self.hint}")
-        out.extend(f"  note: {note}" for note in self.notes)
+            out.append(f"  hint: {printable(self.hint)}")
+        out.extend(f"  note: {printable(note)}" for note in self.notes)
         return "\n".join(out)
 
     def __str__(self) -> str:
         return self.render()
 
 
-def _printable(line: str) -> str:
-    """``line`` as it may go to a terminal: each control character but tab shown as one
-    printable character (its Control Pictures symbol, ␛ for ESC, ␡ for DEL; U+FFFD for a C1
-    control), so the caret below stays in its column and the line cannot drive the terminal."""
+def printable(line: str) -> str:
+    """``line`` (any text) as it may go to a terminal: each control character but tab and
+    line feed shown as one printable character (its Control Pictures symbol, ␛ for ESC, ␡ for
+    DEL; U+FFFD for a C1 control), so a caret below stays in its column and the text cannot
+    drive the terminal (spec §11.1)."""
     return "".join(
-        chr(0x2400 + ord(ch)) if ord(ch) < 0x20 and ch != "\t"
+        chr(0x2400 + ord(ch)) if ord(ch) < 0x20 and ch not in "\t\n"
         else "\u2421" if ch == "\x7f"
         else "\ufffd" if 0x80 <= ord(ch) < 0xA0
         else ch

@@ -59,7 +59,8 @@ def load(name_or_path: str) -> Ruleset:
         raise BoodleError(
             f"no built-in variant '{name_or_path}'",
             hint=did_you_mean(name_or_path.lower(), builtin_names())
-            or "variant names are ASCII lower case letters, digits and '-'",
+            or "variant names are ASCII lower case letters, digits and '-'; the built-in "
+            "variants: " + ", ".join(builtin_names()),
         )
     if not builtin_path(name_or_path).is_file():
         local = Path(f"{name_or_path}.boodle")
