@@ -16,8 +16,10 @@ below it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+import typing
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
@@ -48,12 +50,51 @@ _SECTION = re.compile(r"§\s?(\d+(?:\.\d+)*)")
 
 
 def spec_section(key: str) -> str | None:
-    """The spec section of a construct key ``Class.field`` (``§6.4``), if known."""
+    """The spec section of a construct key ``Class.field`` (``§6.4``), if known.
+
+    In order: :data:`FIELD_SECTION`; else, for a field whose value is a construct of its
+    own (``Ruleset.widow_sale: WidowSale | None``), that construct's section, even when
+    the value is absent (the widow never sold is a rule of §5.4); else the first ``spec §N``
+    its class's docstring cites.  A class docstring speaks of the class as a whole, or of
+    one field of it (``Ruleset``'s cites §9 for its chips): never of a field that is a
+    construct of its own.
+    """
     if key in FIELD_SECTION:
         return FIELD_SECTION[key]
-    cls = getattr(m, key.split(".")[0], None)
+    cls_name, _, field_name = key.partition(".")
+    cls = getattr(m, cls_name, None)
+    own = _field_constructs(cls, field_name) if isinstance(cls, type) else []
+    sections = {_class_section(c) for c in own} - {None}
+    if len(sections) == 1:
+        return sections.pop()
+    if own:
+        return None  # constructs of several sections (a phase: §6 or §8): none of them
+    return _class_section(cls)
+
+
+def _class_section(cls: object) -> str | None:
+    """The first ``spec §N`` the docstring of ``cls`` cites."""
     found = _SECTION.search(getattr(cls, "__doc__", "") or "")
     return f"§{found.group(1)}" if found else None
+
+
+def _field_constructs(cls: type, name: str) -> list[type]:
+    """The model classes the annotation of field ``name`` of ``cls`` names (through
+    ``X | None``, unions and tuples): the constructs its value is made of."""
+    if not dataclasses.is_dataclass(cls):
+        return []
+    try:
+        hint = typing.get_type_hints(cls).get(name)
+    except (NameError, TypeError):  # an annotation that does not resolve: no construct
+        return []
+    out: list[type] = []
+    todo = [hint]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, type) and dataclasses.is_dataclass(t) and t.__module__ == m.__name__:
+            out.append(t)
+        todo.extend(typing.get_args(t))
+    return out
 
 
 def checkout_root() -> Path | None:
