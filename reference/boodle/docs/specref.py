@@ -3,8 +3,9 @@
 Spec sections (``§6.4``) come from the model: a field's section is given in
 :data:`FIELD_SECTION` where it is finer than its class's, else that of the
 construct the field holds (``Ruleset.widow_sale``: ``WidowSale``'s §5.4), else
-the first ``spec §N`` its class's docstring cites (:func:`spec_section`).  Anchors are the headings of
-``spec/rules.md`` slugged the way the site's Markdown does.
+the first ``spec §N`` its class's docstring cites (:func:`spec_section`).
+Anchors are the headings of ``spec/rules.md`` slugged the way the site's
+Markdown does.
 
 Conformance cases are found generically: every JSON file under
 ``conformance/`` (schemas excepted) holding an object with an ``id``; the
