@@ -6,6 +6,10 @@ rules files and the grammar (grammar/boodle.lark), not copied from a run.
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from pathlib import Path
+
 import pytest
 
 from boodle.build import load_text
@@ -132,3 +136,43 @@ def test_a_variant_name_with_an_escape_is_shown_harmless(
     assert main(["play", "\x1b[31mx", "--players", "4"]) == 1
     err = capsys.readouterr().err
     assert "\x1b" not in err and "error: no built-in variant '\u241b[31mx'" in err
+
+
+# ---------------------------------------------------------------- one of a count is singular
+
+
+def test_boodle_ledger_says_1_deal_and_1_problem(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "club.sqlite"
+    assert main(["play", "michigan", "--players", "4", "--deals", "1", "--ledger", str(db)]) == 0
+    capsys.readouterr()
+    assert main(["ledger", str(db)]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "  complete: 1 deal recorded (1 deal)"
+    # deal 1 loses its deal-end event: its transfers still replay, so that is the one problem
+    conn = sqlite3.connect(db)
+    (events,) = conn.execute("SELECT events FROM deal WHERE number = 1").fetchone()
+    kept = [e for e in json.loads(events) if e.get("kind") != "deal-end"]
+    conn.execute("UPDATE deal SET events = ? WHERE number = 1", (json.dumps(kept),))
+    conn.commit()
+    conn.close()
+    assert main(["ledger", str(db)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2].endswith(": INCONSISTENT (1 problem)")
+    assert out[-1] == "  problem: deal 1: events hold deal starts [1] and 0 deal ends"
+
+
+def test_simulate_says_1_deal_played(capsys: pytest.CaptureFixture[str]) -> None:
+    # 3 players, 1 rotation: a session is 3 deals, so 1 deal is no whole session
+    assert main(["simulate", "michigan", "--players", "3", "--deals", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("michigan: 1 deal played, 3 players, seed 0 "
+                            "(0 whole sessions of up to 3 deals;")
+
+
+def test_simulate_says_1_deal_was_asked() -> None:
+    from boodle.simulate.report import _asked
+
+    lines = _asked({"deals": 2, "deals_asked": 1, "ends_early": ["a tie plays one more deal"],
+                    "sessions_played": 1, "session_length": 3})
+    assert " ".join(lines) == ("1 deal was asked: the run is 1 session of up to 3 deals, and "
+                               "a tie plays one more deal (spec §10).")

@@ -184,7 +184,8 @@ def render_session(info: SessionInfo, rows: list[Any], end: dict[str, Any] | Non
             lines.append("  best: " + ", ".join(seat_name(s) for s in end["winners"]))
         board = sum(a for _, a in final.sections)
         seats = sum(final.seats)
-        verdict = "consistent" if not problems else f"INCONSISTENT ({len(problems)} problems)"
+        verdict = ("consistent" if not problems
+                   else f"INCONSISTENT ({_plural(len(problems), 'problem')})")
         lines.append(f"  check: players {_chips(seats)} + board {_chips(board)} = "
                      f"{_chips(seats + board)}, start {_chips(info.start_total)}: {verdict}")
     lines += [f"  problem: {p}" for p in problems]
@@ -195,21 +196,26 @@ def _progress_line(info: SessionInfo, played: int, complete: bool, path: Path | 
     """``complete: 8 deals recorded (the whole session)`` or ``in progress: 5 of 8 deals
     recorded …; resume with boodle play --resume FILE``."""
     if complete:
-        planned = f"{info.deals} deals" if info.deals is not None else "the whole session"
-        return f"complete: {played} deal{'s' * (played != 1)} recorded ({planned})"
+        planned = _plural(info.deals, "deal") if info.deals is not None else "the whole session"
+        return f"complete: {_plural(played, 'deal')} recorded ({planned})"
     if info.deals is not None:
-        of = f"{played} of {info.deals} deals recorded"
+        of = f"{played} of {_plural(info.deals, 'deal')} recorded"
     else:
         try:  # a whole session: rotations × players deals (spec §10)
             session = load_rules(info).session
             most = session.rotations * info.players + (session.ties == "one more deal")
             sooner = session.end_when_broke or session.negative == "eliminate"
             of = (f"{played} of the whole session's {'up to ' * (session.ties != 'share')}"
-                  f"{most} deals recorded{' (it may end sooner)' * sooner}")
+                  f"{_plural(most, 'deal')} recorded{' (it may end sooner)' * sooner}")
         except BoodleError:
-            of = f"{played} deal{'s' * (played != 1)} of the whole session recorded"
+            of = f"{_plural(played, 'deal')} of the whole session recorded"
     resume = f"; resume with boodle play --resume {path}" if path is not None else ""
     return f"in progress, not finished: {of}{resume}"
+
+
+def _plural(count: int, noun: str) -> str:
+    """``1 deal``, ``0 deals``, ``3 problems``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _ledger_row(label: str, dealer: str, winner: str, ledger: Ledger) -> str:

@@ -135,8 +135,9 @@ def render_text(report: dict[str, Any]) -> str:
     r = report
     sessions, workers = r["sessions_completed"], r["workers"]
     lines = [
-        f"{r['variant']}: {r['deals']} deals played, {r['players']} players, seed {r['seed']} "
-        f"({_plural(sessions, 'whole session')} of up to {r['session_length']} deals; "
+        f"{r['variant']}: {_plural(r['deals'], 'deal')} played, {r['players']} players, "
+        f"seed {r['seed']} ({_plural(sessions, 'whole session')} of up to "
+        f"{_plural(r['session_length'], 'deal')}; "
         f"{r['engine']} engine, {r['backend']}, {_plural(workers, 'worker')}, "
         f"{r['seconds']} s, {r['deals_per_second']} deals/s)",
         *_asked(r),
@@ -193,9 +194,11 @@ def _asked(r: dict[str, Any]) -> list[str]:
     if r["deals"] == r["deals_asked"]:
         return []
     why = "; ".join(r["ends_early"]) or "the sessions ended early"
-    return textwrap.wrap(f"{r['deals_asked']} deals were asked: the run is "
-                         f"{r['sessions_played']} sessions of up to {r['session_length']} "
-                         f"deals, and {why} (spec §10).", 100, subsequent_indent="  ")
+    asked = _plural(r["deals_asked"], "deal")
+    return textwrap.wrap(f"{asked} {'was' if r['deals_asked'] == 1 else 'were'} asked: the run "
+                         f"is {_plural(r['sessions_played'], 'session')} of up to "
+                         f"{_plural(r['session_length'], 'deal')}, and {why} (spec §10).", 100,
+                         subsequent_indent="  ")
 
 
 def render_csv(report: dict[str, Any]) -> str:
