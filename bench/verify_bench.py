@@ -65,7 +65,9 @@ def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]],
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # the docstring's first paragraph, a whole sentence over two lines, as plain text
+    summary = " ".join((__doc__ or "").split("\n\n")[0].split()).replace("``", "'")
+    parser = argparse.ArgumentParser(description=summary)
     parser.add_argument("variants", nargs="*", help="default: every built-in variant")
     parser.add_argument("--players", type=int, action="append")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")

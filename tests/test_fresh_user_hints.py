@@ -176,3 +176,18 @@ def test_simulate_says_1_deal_was_asked() -> None:
                     "sessions_played": 1, "session_length": 3})
     assert " ".join(lines) == ("1 deal was asked: the run is 1 session of up to 3 deals, and "
                                "a tie plays one more deal (spec §10).")
+
+
+# ---------------------------------------------------------------- a bench script's help
+
+
+def test_verify_bench_help_gives_its_whole_description() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, str(root / "bench" / "verify_bench.py"), "--help"],
+                         capture_output=True, text=True, check=True, timeout=120).stdout
+    # the docstring's first paragraph, a sentence over two lines: help once cut it at the first
+    assert ("Benchmark: how long 'boodle verify' takes, variant by variant (issue 5; target "
+            "< 60 s on one core for all built-in variants).") in " ".join(out.split())
