@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from boodle.conformance.cases import load_cases
+from boodle.conformance.cases import Case, load_cases
 from boodle.conformance.process import excerpt
 from boodle.conformance.report import console_text, summary_line, write_json
 from boodle.conformance.runner import MODE_HINT, Report, run_suite
@@ -54,7 +54,7 @@ def _script(tmp_path: Path, body: str) -> str:
     return f"{sys.executable} {path}"
 
 
-def _cases(n: int) -> list:  # type: ignore[type-arg]
+def _cases(n: int) -> list[Case]:
     cases = [c for c in load_cases() if c.variant == "michigan" and c.kind == "reject"]
     return cases[:n]
 
@@ -100,7 +100,7 @@ def test_the_time_line_says_how_much_was_start_up(tmp_path: Path) -> None:
     assert (data["seconds"], data["startup_seconds"]) == (2.5, 0.84)
 
 
-def _several_in_a_row():  # type: ignore[no-untyped-def]
+def _several_in_a_row() -> Case:
     """A holds 7♠ 8♠ 9♠ 2♦ and leads first (lowest of a chosen suit: 7♠ or 2♦, a choice at
     point 0, the script's only decision: 7♠); then A plays 8♠ (point 1) and 9♠ (point 2),
     B follows with 10♠ (point 3), J♠ is in the widow: a stop; B leads 3♥, its last card."""

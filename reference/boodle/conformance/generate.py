@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..cards import Card
 from ..errors import BoodleError
 from ..events import (
     Event,
@@ -586,17 +587,17 @@ class _Recorder:
         self.faced_cards: list[str] = []
         self.decks: list[list[str]] = []
 
-    def draw(self, ruleset: Ruleset, count: int) -> list:  # type: ignore[type-arg]
+    def draw(self, ruleset: Ruleset, count: int) -> list[Card]:
         cards = list(self.inner.draw(ruleset, count))
         self.drawn = [str(c) for c in cards]
         return cards
 
-    def cut(self, ruleset: Ruleset, seats: int) -> list:  # type: ignore[type-arg]
+    def cut(self, ruleset: Ruleset, seats: int) -> list[Card]:
         cards = list(self.inner.cut(ruleset, seats))
         self.cuts.append([str(c) for c in cards])
         return cards
 
-    def faced(self, ruleset: Ruleset) -> Iterator:  # type: ignore[type-arg]
+    def faced(self, ruleset: Ruleset) -> Iterator[Card]:
         for card in self.inner.faced(ruleset):
             self.faced_cards.append(str(card))
             yield card
