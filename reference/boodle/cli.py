@@ -165,6 +165,16 @@ def _parser() -> argparse.ArgumentParser:
     docs_build.add_argument("--out", default="docs", metavar="DIR",
                             help="folder to write the pages into (default docs/)")
     docs_build.set_defaults(func=cmd_docs_build)
+    docs_page = docs_sub.add_parser(
+        "page", help="one variant's page, standing alone (your house rule's, say)",
+        description="Write the rules page of one variant (a rules file or a built-in name) as "
+        "Markdown: its numbered rules, as on the rules site, and the worked example of its "
+        "first deal; references are plain text (file:line, spec section).")
+    docs_page.add_argument("variant", metavar="FILE|NAME", help="a rules file or a built-in name")
+    docs_page.add_argument("--lang", default="en", help="language of the page (default en)")
+    docs_page.add_argument("--out", type=Path, metavar="FILE",
+                           help="write the page into FILE (default: standard output)")
+    docs_page.set_defaults(func=cmd_docs_page)
     return parser
 
 
@@ -343,6 +353,28 @@ def cmd_docs_build(args: argparse.Namespace) -> int:
     for note in skipped_outside_checkout():
         print(f"note: not in the project's checkout: {note}", file=sys.stderr)
     print(next_step(Path(args.out)))
+    return EXIT_OK
+
+
+def cmd_docs_page(args: argparse.Namespace) -> int:
+    """``boodle docs page FILE|NAME [--lang L] [--out FILE]``: one variant's page alone.
+
+    Raises :class:`BoodleError` for a rules file with an error (rendered with its caret and
+    hint, exit 1 as for ``check``) or an unknown language."""
+    from .docs.templates import load as load_templates
+    from .docs.variant_page import standalone_markdown
+    from .variants import load
+
+    text = standalone_markdown(load(args.variant), load_templates(args.lang))
+    if args.out is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BoodleError(f"cannot write {args.out}: {exc.strerror or exc}",
+                          hint="give a file in a folder that exists and may be written") from None
+    print(f"wrote the page of {args.variant} into {args.out}")
     return EXIT_OK
 
 

@@ -30,9 +30,10 @@ def source_link(span: Span, up: str = "../") -> str:
     return f"[{text}]({up}sources/{name}.md#{LINE_ANCHOR.format(line=span.line)})"
 
 
-def spec_link(section: str, up: str = "../") -> str:
-    """A link to a section of ``spec/rules.md`` (plain text if the spec is not at hand)."""
-    anchor = spec_anchors().get(section)
+def spec_link(section: str, up: str | None = "../") -> str:
+    """A link to a section of ``spec/rules.md`` (plain text if the spec is not at hand, or
+    ``up`` is ``None``: a page standing alone, outside the site)."""
+    anchor = spec_anchors().get(section) if up is not None else None
     return f"[{section}]({up}spec/rules.md#{anchor})" if anchor else section
 
 
@@ -43,11 +44,14 @@ class RuleRefs:
     t: Templates
     variant: str
     cases: list[Case] = field(default_factory=list)
-    up: str = "../"
+    up: str | None = "../"
+    """How a page reaches the site's root; ``None`` for a page standing alone (every
+    reference plain text: ``friday.boodle:12 · §5.4``)."""
 
     def refs(self, rule: Rule) -> str:
         """`` — michigan.boodle:45 · §6.1 · pinned by case-id`` for one rule."""
-        where = source_link(rule.span, self.up) if rule.span else self.t.text("page.rule_default")
+        where = (source_link(rule.span, self.up) if self.up is not None else
+                 f"`{lines_text(rule.span)}`") if rule.span else self.t.text("page.rule_default")
         parts = [where]
         section = spec_section(rule.key)
         if section:

@@ -35,8 +35,11 @@ NUMBERS_FROM = ("players", "deck", "board", "antes", "deal")
 class VariantPage:
     """Builds the Markdown of one variant page in one language."""
 
-    def __init__(self, ruleset: m.Ruleset, t: Templates, refs: RuleRefs) -> None:
-        self.r, self.t, self.refs = ruleset, t, refs
+    def __init__(self, ruleset: m.Ruleset, t: Templates, refs: RuleRefs,
+                 standalone: bool = False) -> None:
+        """``standalone``: a page outside the site (``boodle docs page FILE``), without links
+        to the site's other pages."""
+        self.r, self.t, self.refs, self.standalone = ruleset, t, refs, standalone
         self.say = Speaker(ruleset, t)
         self.where = SpanIndex.of(ruleset)
 
@@ -75,13 +78,16 @@ class VariantPage:
         out = [f"# {self.r.title}", ""]
         if self.r.about:
             out += [self.r.about, ""]
-        links = [f"[{self.t.text('page.example_link')}](../examples/{n}.md)",
-                 f"[{self.t.text('page.source_link')}](../sources/{n}.md)"]
-        out += [" · ".join(links), ""]
+        if not self.standalone:
+            links = [f"[{self.t.text('page.example_link')}](../examples/{n}.md)",
+                     f"[{self.t.text('page.source_link')}](../sources/{n}.md)"]
+            out += [" · ".join(links), ""]
         if self.r.sources:
             out += [self.t.text("page.sources", value=", ".join(f"`{s}`" for s in self.r.sources)),
                     ""]
-        if base is not None:
+        if base is not None and self.standalone:
+            out += [self.t.text("page.house_intro_alone", base=base.title, name=base.name), ""]
+        elif base is not None:
             out += [self.t.text("page.house_intro", base=base.title,
                                 link=f"{base.name}.md"), ""]
         return out
@@ -199,3 +205,15 @@ class VariantPage:
             return self.t.text("page.claim_any")
         key = "page.claim_trump" if section.suit_rule == "trumps" else "page.claim_same_suit"
         return self.t.text(key, ranks=" ".join(section.ranks))
+
+
+def standalone_markdown(ruleset: m.Ruleset, t: Templates) -> str:
+    """One variant's page standing alone, outside the site (``boodle docs page FILE``): the
+    same numbered rules as its site page (a house rule's only where it differs from its
+    built-in base), references as plain text (``friday.boodle:12 · §5.4``) since there are no
+    site pages to link to, then the worked example of its first deal."""
+    from .example import example_markdown
+
+    page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [], up=None), standalone=True)
+    return (page.markdown() + f"\n## {t.text('page.example_title', title=ruleset.title)}\n\n"
+            + example_markdown(ruleset, t))

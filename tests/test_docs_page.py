@@ -1,0 +1,52 @@
+"""``boodle docs page FILE``: a house rule's page, standing alone (a fresh user could check,
+play and verify their house rule but not document it: ``docs build`` writes the built-ins only).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from boodle.cli import main
+
+FRIDAY = ('variant friday extends michigan {\n  title "Friday night"\n'
+          '  session { start: 30 chips }\n}\n')
+
+
+def _friday(tmp_path: Path) -> Path:
+    path = tmp_path / "friday.boodle"
+    path.write_text(FRIDAY, encoding="utf-8")
+    return path
+
+
+def test_a_house_rules_page_shows_its_changes_with_plain_references(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["docs", "page", str(_friday(tmp_path))]) == 0
+    page = capsys.readouterr().out
+    assert page.startswith("# Friday night\n")
+    assert ("This house rule is Michigan (home profile) (the built-in variant `michigan`) with "
+            "the changes below") in page
+    # the one change, line 3 of the file, spec §10 (session); written as plain text
+    assert ("1. Each player starts with 30 chips. <small>(`friday.boodle:3` · spec §10)</small>"
+            in page)
+    # only what differs from michigan: no board, antes or stops phase of its own
+    assert "## Session end" in page and "## Board" not in page
+    assert "## Worked example: Friday night" in page and "Deal 1: A deals." in page
+    assert "](" not in page  # no link to a site page that is not there
+
+
+def test_the_page_in_french_and_into_a_file(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "friday.fr.md"
+    assert main(["docs", "page", str(_friday(tmp_path)), "--lang", "fr", "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote the page of {tmp_path / 'friday.boodle'} into {out}\n"
+    page = out.read_text(encoding="utf-8")
+    assert "1. Chaque joueur commence avec 30 jetons." in page
+    assert "## Exemple commenté : Friday night" in page
+
+
+def test_a_rules_file_with_an_error_gets_its_caret_and_no_page(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.boodle"
+    bad.write_text("variant bad extends michigan {\n  session { start: 30 }\n}\n", "utf-8")
+    assert main(["docs", "page", str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "bad.boodle:2:23: error: unexpected '}'" in captured.err
+    assert "hint: add 'chips' after '30'" in captured.err
