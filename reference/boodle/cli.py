@@ -149,8 +149,9 @@ def _parser() -> argparse.ArgumentParser:
 
     add_verify(sub)
 
-    docs = sub.add_parser("docs", help="generate the rules site (Markdown for mkdocs)",
-                          description="Generate the rules site from the built-in variants.")
+    docs = sub.add_parser("docs", help="generate the rules site, or one variant's page",
+                          description="Generate the rules site from the built-in variants "
+                          "(build), or the page of one rules file, yours say (page).")
     docs_sub = docs.add_subparsers(metavar="ACTION")
 
     def docs_usage(args: argparse.Namespace) -> int:
