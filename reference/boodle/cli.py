@@ -151,7 +151,8 @@ def _parser() -> argparse.ArgumentParser:
 
     docs = sub.add_parser("docs", help="generate the rules site, or one variant's page",
                           description="Generate the rules site from the built-in variants "
-                          "(build), or the page of one rules file, yours say (page).")
+                          "(build), or the page of one rules file, your house rule's for "
+                          "instance (page).")
     docs_sub = docs.add_subparsers(metavar="ACTION")
 
     def docs_usage(args: argparse.Namespace) -> int:
