@@ -15,7 +15,8 @@ import pytest
 
 from boodle.cli import main
 from boodle.errors import BoodleError
-from boodle.syntax import RULES_FILE_START, parse
+from boodle.syntax import parse
+from boodle.syntax_errors import RULES_FILE_START
 
 BASE = """\
 variant tiny extends michigan {

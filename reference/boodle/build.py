@@ -22,7 +22,8 @@ from lark import Token
 from . import model as m
 from .cards import SUITS, Card, canonical_rank, canonical_suit
 from .errors import BoodleError, Span, did_you_mean
-from .syntax import MAX_SOURCE_BYTES, CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
+from .grammar import MAX_SOURCE_BYTES
+from .syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
 
 MAX_PLAYERS = 20
 MAX_AMOUNT = 1_000_000
@@ -66,7 +67,7 @@ def read_rules_file(path: Path) -> str:
     """The text of a rules file, read as UTF-8 without reading more than the size limit.
 
     Raises :class:`BoodleError` (no location) for a file that cannot be read,
-    is over :data:`~boodle.syntax.MAX_SOURCE_BYTES` or is not UTF-8 (spec §11.1, §11.3).
+    is over :data:`~boodle.grammar.MAX_SOURCE_BYTES` or is not UTF-8 (spec §11.1, §11.3).
     """
     try:
         with path.open("rb") as handle:

@@ -19,30 +19,10 @@ from lark.exceptions import UnexpectedInput
 
 from .cards import Card, parse_card
 from .errors import Span
-from .grammar import (
-    BOM,
-    CURRENT_TEXT,
-    EMOJI_STYLE,
-    MAX_NUMBER,
-    MAX_SOURCE_BYTES,
-    GluedKeyword,
-    TooLarge,
-    parser,
-    token_span,
-)
-from .syntax_errors import (
-    RULES_FILE_START,
-    check_not_empty,
-    check_text,
-    glued_error,
-    syntax_error,
-    too_large_error,
-)
+from .grammar import BOM, CURRENT_TEXT, EMOJI_STYLE, GluedKeyword, TooLarge, parser, token_span
+from .syntax_errors import check_not_empty, check_text, glued_error, syntax_error, too_large_error
 
-__all__ = [
-    "BOM", "EMOJI_STYLE", "MAX_NUMBER", "MAX_SOURCE_BYTES", "RULES_FILE_START", "CardLit",
-    "Clause", "NameLit", "PhaseDecl", "VariantDecl", "parse", "parse_fragment", "parser",
-]
+__all__ = ["CardLit", "Clause", "NameLit", "PhaseDecl", "VariantDecl", "parse", "parse_fragment"]
 
 
 @dataclass(frozen=True)
@@ -98,7 +78,7 @@ def parse(text: str, file: str = "<string>") -> VariantDecl:
     """Parse one rules file into a :class:`VariantDecl`.
 
     Raises :class:`BoodleError` with file, line, column, caret and hint on
-    any syntax error, and for a file over :data:`MAX_SOURCE_BYTES`.  A byte
+    any syntax error, and for a file over :data:`~boodle.grammar.MAX_SOURCE_BYTES`.  A byte
     order mark (U+FEFF) at the very start is not part of the text and is
     dropped, so columns count as an editor shows them (spec §11.1).
     """
