@@ -59,10 +59,10 @@ from collections import Counter
 from boodle.conformance import PROTOCOL
 from boodle.conformance.cases import Case, load_cases
 from boodle.conformance.engines import REFERENCE
-from boodle.conformance.execute import execute
+from boodle.conformance.impl_process import Child
 from boodle.conformance.paths import load_variant
-from boodle.conformance.process import Child
-from boodle.conformance.runner import run_suite
+from boodle.conformance.play_case import execute
+from boodle.conformance.run_suite import run_suite
 from boodle.conformance.serve import started
 
 

@@ -35,7 +35,7 @@ the original only in a string constant, in one of these places):
   dictionary key or a returned rule id);
 - ``transfer reason``: the ``reason`` of a transfer whose event's JSON has
   no reason field (:data:`UNSEEN_REASONS`, checked against
-  :mod:`boodle.events` when the report is made);
+  :mod:`boodle.engine.events` when the report is made);
 - ``stage label``: the name given to ``Stage(...)``, which nothing reads.
 
 Every such mutant is listed; nothing is hidden with ``# pragma: no mutate``.
@@ -107,7 +107,7 @@ def selftest(every: bool) -> int:
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 60))
     from boodle.conformance.cases import case_files, load_case
     from boodle.conformance.compare import verdict
-    from boodle.conformance.execute import execute
+    from boodle.conformance.play_case import execute
 
     counting.DEFAULT_BUDGET = 50_000  # a mutant that makes a count explode fails fast
 
@@ -326,8 +326,8 @@ def _rule_id_of(func: ast.FunctionDef, path: list[ast.AST]) -> bool:
 
 def _reason_unseen(event_name: str) -> bool:
     """Whether ``event_name``'s JSON leaves out its transfer's reason (built and checked)."""
-    from boodle import events
-    from boodle.ledger import Transfer, seat, section
+    from boodle.engine import events
+    from boodle.engine.ledger import Transfer, seat, section
 
     src = section("s") if event_name == "Claim" else seat(1)
     t = Transfer(src, seat(0), 0, "REASON-PROBE")

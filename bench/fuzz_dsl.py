@@ -3,7 +3,7 @@
     python bench/fuzz_dsl.py                     # 100,000 inputs of every family
     python bench/fuzz_dsl.py --inputs 5000 --family mutated --seed 3
 
-Inputs come from the Hypothesis strategies of ``tests/dsl_fuzz.py`` (random Unicode,
+Inputs come from the Hypothesis strategies of ``tests/helpers/dsl_fuzz.py`` (random Unicode,
 token soups, random sentences of the grammar, mutated built-in variants and drafts).  Each
 input must give a ruleset or a located ``BoodleError`` within the time limit
 (``check_outcome``).  Unlike the bounded CI test, a failure does not stop the run: each
@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "reference"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "reference"), str(ROOT / "tests" / "helpers")]
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 

@@ -36,13 +36,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import handcoded_michigan  # noqa: E402
 
-from boodle.build import load_text  # noqa: E402
 from boodle.compiled import compile_ruleset, play_deal, supports  # noqa: E402
 from boodle.compiled.agree import both_engines, seeded_picks  # noqa: E402
 from boodle.compiled.players import random_chooser  # noqa: E402
-from boodle.ledger import Ledger  # noqa: E402
+from boodle.engine.ledger import Ledger  # noqa: E402
+from boodle.language.build import load_text  # noqa: E402
+from boodle.language.variants import builtin_names, builtin_path, draft_paths, load  # noqa: E402
 from boodle.simulate.runner import make_spec, run  # noqa: E402
-from boodle.variants import builtin_names, builtin_path, draft_paths, load  # noqa: E402
 
 PLAYERS = 4
 

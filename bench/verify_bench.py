@@ -30,8 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reference"))
 
-from boodle.variants import builtin_names, load  # noqa: E402
-from boodle.verify.run import Options, Subject, verify  # noqa: E402
+from boodle.language.variants import builtin_names, load  # noqa: E402
+from boodle.verify.verifier import Options, Subject, verify  # noqa: E402
 
 TARGET = 60.0
 """Seconds for every built-in variant on one core (issue 5)."""

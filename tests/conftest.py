@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from boodle.model import Ruleset
-from boodle.variants import load
+from boodle.language.model import Ruleset
+from boodle.language.variants import load
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 
 Exit status: 0 success, 1 a rules or input error (reported with its
 location), 2 a usage error (argparse).  No user input produces a traceback:
-every :class:`~boodle.errors.BoodleError` is rendered, and any other
+every :class:`~boodle.language.errors.BoodleError` is rendered, and any other
 exception is reported as an internal error with a request to file it.
 """
 
@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
-from .argtypes import positive_int
-from .errors import BoodleError
-from .model import Ruleset, StopsPhase
+from boodle import __version__
+from boodle.argtypes import positive_int
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset, StopsPhase
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 
@@ -65,8 +65,8 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
     list of commands."""
     import difflib
 
-    from .errors import printable
-    from .variants import builtin_names
+    from boodle.language.errors import printable
+    from boodle.language.variants import builtin_names
 
     commands = _commands(parser)
     names = builtin_names()
@@ -133,19 +133,19 @@ def _parser() -> argparse.ArgumentParser:
                       help="continue the ledger's session from its last complete deal")
     play.set_defaults(func=cmd_play, usage_error=play.error)
 
-    from .store_cli import add_parser as add_ledger
+    from boodle.session.ledger_cli import add_parser as add_ledger
 
     add_ledger(sub)
 
-    from .simulate.command import add_parser as add_simulate
+    from boodle.simulate.cli import add_parser as add_simulate
 
     add_simulate(sub)
 
-    from .conformance.cli import add_parser as add_conformance
+    from boodle.conformance.cli import add_parser as add_conformance
 
     add_conformance(sub)
 
-    from .verify.command import add_parser as add_verify
+    from boodle.verify.cli import add_parser as add_verify
 
     add_verify(sub)
 
@@ -185,7 +185,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """``boodle check``: one line per variant, errors in full; exit 1 on any error."""
-    from .variants import builtin_names, builtin_path, draft_paths
+    from boodle.language.variants import builtin_names, builtin_path, draft_paths
 
     targets: list[str] = list(args.targets) or [str(builtin_path(n)) for n in builtin_names()]
     drafts = draft_paths() if args.drafts else []
@@ -201,7 +201,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _check_one(target: str) -> int:
-    from .variants import load
+    from boodle.language.variants import load
 
     label = Path(target).stem if target.endswith(".boodle") else target
     try:
@@ -216,8 +216,8 @@ def _check_one(target: str) -> int:
 
 def _print_changes(ruleset: Ruleset, target: str) -> int:
     """For a file with ``extends``: what it changes from its base, one line each (spec §11.2)."""
-    from .ruleset_diff import base_of, diff
-    from .variants import builtin_path
+    from boodle.language.ruleset_diff import base_of, diff
+    from boodle.language.variants import builtin_path
 
     path = target if target.endswith(".boodle") else str(builtin_path(target))
     try:
@@ -243,10 +243,10 @@ def _summary(ruleset: Ruleset) -> str:
 
 def _pending_note(ruleset: Ruleset) -> str:
     try:
-        from .engine import pending_features
+        from boodle.engine.api import pending_features
     except ImportError:  # the engine is optional for checking
         return ""
-    from .stages import skipped_phases
+    from boodle.engine.machine import skipped_phases
 
     pending = pending_features(ruleset)
     skipped = skipped_phases(ruleset)
@@ -265,7 +265,7 @@ def _indent(text: str) -> str:
 
 def cmd_variants(args: argparse.Namespace) -> int:
     """``boodle variants``: name, players and the one-line description of each built-in."""
-    from .variants import builtin_names, load
+    from boodle.language.variants import builtin_names, load
 
     for name in builtin_names():
         try:
@@ -282,13 +282,13 @@ def cmd_variants(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``boodle play``: play deals and print the trace (text or JSON lines)."""
-    from .session import play_session
-    from .trace import render_jsonl, render_text
-    from .variants import load
+    from boodle.engine.trace import render_jsonl, render_text
+    from boodle.language.variants import load
+    from boodle.session.run import play_session
 
     _check_play_usage(args)
     if args.resume is not None:
-        from .store_cli import cmd_play_recorded
+        from boodle.session.ledger_cli import cmd_play_recorded
 
         return cmd_play_recorded(args, None)
     args.seed = 0 if args.seed is None else args.seed
@@ -303,14 +303,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not any(isinstance(p, StopsPhase) for p in ruleset.phases):
         raise BoodleError(f"{ruleset.name} has no stops phase to play")
     if args.ledger is not None:
-        from .store_cli import cmd_play_recorded
+        from boodle.session.ledger_cli import cmd_play_recorded
 
         return cmd_play_recorded(args, ruleset)
     result = play_session(ruleset, args.players, args.seed,
                           strategies=[args.strategy] * args.players, deals=args.deals)
     out = render_jsonl(result.events) if args.json else render_text(result.events)
     if args.positions:
-        from .conformance.trace_positions import render_with_positions
+        from boodle.conformance.trace_positions import render_with_positions
 
         out = render_with_positions(ruleset, result.events, args.json)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
@@ -320,7 +320,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _check_play_usage(args: argparse.Namespace) -> None:
     """Options of ``play`` that do not go together, or an unknown strategy: a usage error
     (argparse, exit 2)."""
-    from .strategies import STRATEGIES
+    from boodle.engine.strategies import STRATEGIES
 
     problem = None
     if args.resume is not None:
@@ -348,7 +348,7 @@ def _check_play_usage(args: argparse.Namespace) -> None:
 
 def cmd_docs_build(args: argparse.Namespace) -> int:
     """``boodle docs build``: write the site's Markdown pages; exit 1 on a missing template."""
-    from .docs.site import build_docs, next_step, skipped_outside_checkout
+    from boodle.docs.site import build_docs, next_step, skipped_outside_checkout
 
     written = build_docs(Path(args.out))
     print(f"wrote {len(written)} pages into {args.out}/")
@@ -363,9 +363,9 @@ def cmd_docs_page(args: argparse.Namespace) -> int:
 
     Raises :class:`BoodleError` for a rules file with an error (rendered with its caret and
     hint, exit 1 as for ``check``) or an unknown language."""
-    from .docs.templates import load as load_templates
-    from .docs.variant_page import standalone_markdown
-    from .variants import load
+    from boodle.docs.templates import load as load_templates
+    from boodle.docs.variant_page import standalone_markdown
+    from boodle.language.variants import load
 
     text = standalone_markdown(load(args.variant), load_templates(args.lang))
     if args.out is None:

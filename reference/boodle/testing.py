@@ -49,12 +49,13 @@ except ModuleNotFoundError as exc:  # hypothesis not installed (tests hide it)
         "boodle.testing needs Hypothesis: pip install 'boodle[testing]' "
         "(from a checkout of boodle: pip install '.[testing]')", name=__name__) from exc
 
-from . import engine as reference_engine
-from .cards import SUIT_COLOUR, Card
-from .events import Event
-from .faults import IllegalMove
-from .ledger import Ledger
-from .model import (
+from boodle import engine as reference_engine
+from boodle.engine.events import Event
+from boodle.engine.faults import IllegalMove
+from boodle.engine.ledger import Ledger
+from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.model import (
     SUIT_SCOPES,
     AnteLine,
     GoingOut,
@@ -64,8 +65,7 @@ from .model import (
     StopBonus,
     StopsPhase,
 )
-from .second_pack import draw_boodles
-from .state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.session.second_pack import draw_boodles
 
 __all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "expected_lead_fault",
            "machine", "playable_variants"]
@@ -140,8 +140,8 @@ HOUSE_RULES = {
 
 def playable_variants() -> list[str]:
     """The built-in variants the reference engine plays (a stops phase, nothing pending)."""
-    from .support import pending_features
-    from .variants import builtin_names, load
+    from boodle.engine.support import pending_features
+    from boodle.language.variants import builtin_names, load
 
     out = []
     for name in builtin_names():
@@ -225,7 +225,7 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
                     seed=st.integers(0, 2**32 - 1), data=st.data())
         def start(self, name: str, house: str, seed: int, data: st.DataObject) -> None:
             """Draw a variant, a house rule, a player count and a seed; deal the first deal."""
-            from .variants import load
+            from boodle.language.variants import load
 
             rs = HOUSE_RULES[house](load(name))
             rs, _ = draw_boodles(rs, random.Random(seed))

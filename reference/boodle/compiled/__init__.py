@@ -1,4 +1,4 @@
-"""The compiled engine: a :class:`~boodle.model.Ruleset` compiled once into plain tables.
+"""The compiled engine: a :class:`~boodle.language.model.Ruleset` compiled once into plain tables.
 
 The reference engine (:mod:`boodle.engine`) is the readable definition of play;
 this package plays the same deals faster, for simulation and benchmarks:
@@ -11,15 +11,15 @@ this package plays the same deals faster, for simulation and benchmarks:
 - :mod:`.players` has the built-in players over the compiled state (random,
   greedy, and ``tips``, which follows the seeds' strategy tips).
 
-Trust comes from the agreement test (``tests/test_compiled_agreement.py``):
+Trust comes from the agreement test (``tests/unit/test_compiled_agreement.py``):
 for many seeded deals, driven by the same choices, both engines produce the
 same final ledgers and the same plays, stops and claims.
 """
 
 from __future__ import annotations
 
-from .deal import DealResult, DealView, play_deal
-from .tables import CompiledRules, compile_ruleset, supports, unsupported_features
+from boodle.compiled.deal import DealResult, DealView, play_deal
+from boodle.compiled.tables import CompiledRules, compile_ruleset, supports, unsupported_features
 
 __all__ = [
     "CompiledRules",

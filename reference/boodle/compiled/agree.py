@@ -13,7 +13,9 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..events import (
+from boodle.compiled.deal import Chooser, DealView, TraceItem, play_deal
+from boodle.compiled.tables import CompiledRules
+from boodle.engine.events import (
     Claim,
     DealEnd,
     Event,
@@ -28,13 +30,11 @@ from ..events import (
     StopPaid,
     TurnUp,
 )
-from ..ledger import Ledger, SeatAccount
-from ..model import Chips, Ruleset
-from ..session import play_deal as reference_play_deal
-from ..state import DealState, Move
-from ..strategies import Strategy
-from .deal import Chooser, DealView, TraceItem, play_deal
-from .tables import CompiledRules
+from boodle.engine.ledger import Ledger, SeatAccount
+from boodle.engine.state import DealState, Move
+from boodle.engine.strategies import Strategy
+from boodle.language.model import Chips, Ruleset
+from boodle.session.run import play_deal as reference_play_deal
 
 
 def reference_trace(events: Sequence[Event]) -> list[TraceItem]:

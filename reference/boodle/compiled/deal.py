@@ -8,7 +8,7 @@ is played without asking anyone; a player is asked only at a lead with more
 than one allowed card.  Rules come from :class:`~.tables.CompiledRules`
 only; nothing here knows a variant.
 
-Chips are conserved exactly as by :meth:`boodle.ledger.Ledger.transfer`:
+Chips are conserved exactly as by :meth:`boodle.engine.ledger.Ledger.transfer`:
 every amount leaves one list cell for another, and a section pays at most
 what it holds (spec §9).  The optional ``trace`` receives one tuple per
 event, the same tuples :func:`reference_trace` makes from the reference
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..errors import BoodleError
-from ..model import Chips
-from .tables import WIDOW, ClaimTables, CompiledLead, CompiledRules, OptionsFn
+from boodle.compiled.tables import WIDOW, ClaimTables, CompiledLead, CompiledRules, OptionsFn
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips
 
 TraceItem = tuple[object, ...]
 
@@ -326,7 +326,8 @@ def _claim_sets(t: CompiledRules, ct: ClaimTables, p: int, c: int, own: list[int
 
 
 def _stop_item(t: CompiledRules, p: int, c: int, nx: int, own: list[int]) -> TraceItem:
-    """The trace tuple of a stop after card ``c`` (reasons as in :class:`boodle.events.Stop`)."""
+    """The trace tuple of a stop after card ``c`` (reasons as in
+    :class:`boodle.engine.events.Stop`)."""
     card = t.cards[c]
     if nx < 0:
         reason = t.stop_reason_none[c]

@@ -4,7 +4,7 @@ A player is asked only at a lead with a choice (:data:`~.deal.Chooser`).  Three
 are built in (:data:`PLAYERS`):
 
 - ``random``: a uniformly random allowed card, from the seat's own generator;
-- ``greedy``: the same choices as :func:`boodle.strategies.greedy` (go out,
+- ``greedy``: the same choices as :func:`boodle.engine.strategies.greedy` (go out,
   else claim a non-empty section, else lead from the longest suit held);
 - ``tips``: the strategy tips of the seeds ("Conseils et stratégies" of
   000_1cd38874b08dd73a.txt, likewise 002/003): go out first when a lead lets
@@ -16,7 +16,7 @@ are built in (:data:`PLAYERS`):
   hand, the played cards and the stops seen.
 
 :func:`reference_strategy` gives the same players as
-:data:`boodle.strategies.Strategy` callables for the reference engine (used
+:data:`boodle.engine.strategies.Strategy` callables for the reference engine (used
 when the compiled engine does not run a ruleset); they choose exactly as
 their compiled twins do, which the agreement test checks.
 """
@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import random
 
-from ..model import Chips, Ruleset
-from ..state import DealState, LeadMove, Move, PlayMove
-from ..strategies import Strategy, greedy
-from .deal import Chooser, DealView
-from .tables import WIDOW, CompiledRules
+from boodle.compiled.deal import Chooser, DealView
+from boodle.compiled.tables import WIDOW, CompiledRules
+from boodle.engine.state import DealState, LeadMove, Move, PlayMove
+from boodle.engine.strategies import Strategy, greedy
+from boodle.language.model import Chips, Ruleset
 
 PLAYERS = ("random", "greedy", "tips")
 """The built-in players' names."""

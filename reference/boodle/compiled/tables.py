@@ -1,4 +1,4 @@
-"""Compile a :class:`~boodle.model.Ruleset` once into plain tables for fast play.
+"""Compile a :class:`~boodle.language.model.Ruleset` once into plain tables for fast play.
 
 Cards become indices 0..N-1 in deck order (suit by suit, low to high, spec
 §2), so "the lowest card of a suit" is the lowest set bit of a hand bitmask
@@ -14,7 +14,7 @@ payments (spec §7), antes summed per seat and section (spec §4), and the
 deal's order of receivers (spec §5.2).
 
 :func:`unsupported_features` lists what the compiled engine does not run;
-:func:`compile_ruleset` raises :class:`~boodle.errors.BoodleError` for those.
+:func:`compile_ruleset` raises :class:`~boodle.language.errors.BoodleError` for those.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..cards import SUIT_COLOUR, Card
-from ..errors import BoodleError
-from ..model import SUIT_SCOPES, LeadRule, Ruleset, StopsPhase
+from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import SUIT_SCOPES, LeadRule, Ruleset, StopsPhase
 
 WIDOW = -1
 """``own[c]`` of a widow card."""

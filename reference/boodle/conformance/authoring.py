@@ -37,10 +37,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..cards import parse_card
-from ..errors import BoodleError
-from .paths import load_variant
-from .wire import Json, chips_from_json
+from boodle.conformance.paths import load_variant
+from boodle.conformance.wire import Json, chips_from_json
+from boodle.language.cards import parse_card
+from boodle.language.errors import BoodleError
 
 
 def _seat(letter: str) -> int:

@@ -21,10 +21,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from ..errors import BoodleError
-from . import CASE_FORMAT
-from .paths import cases_dir, schema_path
-from .wire import Json
+from boodle.conformance import CASE_FORMAT
+from boodle.conformance.paths import cases_dir, schema_path
+from boodle.conformance.wire import Json
+from boodle.language.errors import BoodleError
 
 MEANING = ("kind", "variant", "setup", "script", "legal_at", "move", "expect")
 """The fields whose content is the meaning of a case (and so its hash)."""
@@ -177,7 +177,7 @@ class Case:
 
 def check_case(data: Json, where: str) -> None:
     """Raise :class:`CaseError` unless ``data`` is a valid case whose id matches its meaning."""
-    from .validation import check
+    from boodle.conformance.validation import check
 
     errors = check(data, "case.schema.json")
     if errors:

@@ -20,12 +20,12 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from ..argtypes import non_negative_int, positive_seconds
-from ..errors import BoodleError
-from ..resources import spec_prose
-from . import CASE_FORMAT, START_TIMEOUT
-from .cases import Case, case_files, load_case, load_cases, select
-from .paths import cases_dir, load_variant, suite_dir, variant_paths
+from boodle.argtypes import non_negative_int, positive_seconds
+from boodle.conformance import CASE_FORMAT, START_TIMEOUT
+from boodle.conformance.cases import Case, case_files, load_case, load_cases, select
+from boodle.conformance.paths import cases_dir, load_variant, suite_dir, variant_paths
+from boodle.language.errors import BoodleError
+from boodle.resources import spec_prose
 
 EXIT_OK, EXIT_FAILED = 0, 1
 
@@ -205,7 +205,7 @@ def check_writable(option: str, path: Path) -> str | None:
 
 
 def _builtin_names() -> list[str]:
-    from ..variants import builtin_names
+    from boodle.language.variants import builtin_names
 
     return builtin_names()
 
@@ -236,9 +236,9 @@ def _plural(n: int, word: str) -> str:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """``boodle conformance run``."""
-    from .expected import read_expected, write_expected
-    from .report import console_text, write_json, write_junit, write_markdown
-    from .runner import run_suite
+    from boodle.conformance.expected import read_expected, write_expected
+    from boodle.conformance.report import console_text, write_json, write_junit, write_markdown
+    from boodle.conformance.run_suite import run_suite
 
     outputs = (("--json", args.json), ("--junit", args.junit), ("--markdown", args.markdown),
                ("--write-expected-failures", args.write_expected_failures))
@@ -276,9 +276,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """``boodle conformance serve``."""
-    from .engines import REFERENCE
-    from .mutants import MUTANTS, mutant
-    from .serve import one_shot, serve
+    from boodle.conformance.engines import REFERENCE
+    from boodle.conformance.mutants import MUTANTS, mutant
+    from boodle.conformance.serve import one_shot, serve
 
     if args.list_mutants:
         for name, m in sorted(MUTANTS.items()):
@@ -298,7 +298,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``boodle conformance show ID``."""
-    from .cases import dump_case
+    from boodle.conformance.cases import dump_case
 
     for case in load_cases(check=False):
         if case.id == args.id:
@@ -369,7 +369,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """``boodle conformance generate [--out DIR] [--check]``."""
-    from .generate import write
+    from boodle.conformance.generate import write
 
     if not args.check:
         out = args.out or _checkout_suite()
@@ -421,7 +421,7 @@ def _tree_differences(new: Path, old: Path) -> list[str]:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     """``boodle conformance coverage``: the report, from the cases as they are."""
-    from .coverage import coverage_markdown
+    from boodle.conformance.coverage import coverage_markdown
 
     rules = json.loads((suite_dir() / "spec-rules.json").read_text(encoding="utf-8"))["rules"]
     sys.stdout.write(coverage_markdown([c.data for c in load_cases(check=False)], rules))

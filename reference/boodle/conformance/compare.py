@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import BoodleError
-from .cases import Case
-from .engines import REFERENCE
-from .execute import ruleset_of, script_points
-from .position import describe, seat_letter
-from .wire import Json, move_key, move_to_json, normalize_event
+from boodle.conformance.cases import Case
+from boodle.conformance.engines import REFERENCE
+from boodle.conformance.play_case import ruleset_of, script_points
+from boodle.conformance.position import describe, seat_letter
+from boodle.conformance.wire import Json, move_key, move_to_json, normalize_event
+from boodle.language.errors import BoodleError
 
 CONTEXT = 3
 """Events shown before the first difference."""

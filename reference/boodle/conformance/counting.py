@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import BoodleError
-from ..model import Chips, Ruleset
-from ..state import DealState, Move
-from .engines import REFERENCE, Engine
+from boodle.conformance.engines import REFERENCE, Engine
+from boodle.engine.state import DealState, Move
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips, Ruleset
 
 LedgerKey = tuple[tuple[Chips, ...], tuple[tuple[str, Chips], ...]]
 

@@ -12,8 +12,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .paths import suite_dir
-from .wire import Json
+from boodle.conformance.paths import suite_dir
+from boodle.conformance.wire import Json
 
 STRENGTH_FILE = "mutation-score.json"
 """The summary of the last mutation run (``bench/conformance_mutation.py report --write``),

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import engine as reference
-from ..cards import Card
-from ..errors import BoodleError
-from ..events import Event
-from ..ledger import Ledger
-from ..model import Ruleset
-from ..second_pack import bind_drawn, unbound_sections
-from ..state import DealState, Move
+from boodle import engine as reference
+from boodle.engine.events import Event
+from boodle.engine.ledger import Ledger
+from boodle.engine.state import DealState, Move
+from boodle.language.cards import Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset
+from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
 class Engine:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import BoodleError, Span
-from .runner import Report
+from boodle.conformance.run_suite import Report
+from boodle.language.errors import BoodleError, Span
 
 HEADER = "# boodle-xfail/1"
 

@@ -30,26 +30,24 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cards import Card
-from ..errors import BoodleError
-from ..events import (
-    Event,
-)
-from ..ledger import Ledger
-from ..model import HoldingPhase, PokerPhase, Ruleset, StopsPhase
-from ..second_pack import unbound_sections
-from ..session import DealCards, SeededSources, SessionRun
-from ..state import DealState, LeadMove, Move, PassMove, PlayMove
-from ..strategies import Strategy, make
-from . import CASE_FORMAT
-from .authoring import expand
-from .cases import case_id, dump_case
-from .counting import CountTooBig, count
-from .engines import REFERENCE, playable, session_playable
-from .execute import execute
-from .paths import load_variant, suite_dir, variant_paths
-from .position import describe, from_state, seat_letter, to_state
-from .wire import Json, move_to_json
+from boodle.conformance import CASE_FORMAT
+from boodle.conformance.authoring import expand
+from boodle.conformance.cases import case_id, dump_case
+from boodle.conformance.counting import CountTooBig, count
+from boodle.conformance.engines import REFERENCE, playable, session_playable
+from boodle.conformance.paths import load_variant, suite_dir, variant_paths
+from boodle.conformance.play_case import execute
+from boodle.conformance.position import describe, from_state, seat_letter, to_state
+from boodle.conformance.wire import Json, move_to_json
+from boodle.engine.events import Event
+from boodle.engine.ledger import Ledger
+from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.engine.strategies import Strategy, make
+from boodle.language.cards import Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import HoldingPhase, PokerPhase, Ruleset, StopsPhase
+from boodle.session.run import DealCards, SeededSources, SessionRun
+from boodle.session.second_pack import unbound_sections
 
 GENERATOR = "boodle-gen/1"
 PER_VARIANT = {"deal": 16, "position": 6, "reject": 12, "reject-deal": 6, "count": 5}
@@ -737,8 +735,8 @@ def write(out: Path) -> int:
 
     ``out/cases`` is emptied first.  Returns the number of cases.
     """
-    from .coverage import coverage_markdown
-    from .validation import check
+    from boodle.conformance.coverage import coverage_markdown
+    from boodle.conformance.validation import check
 
     cases = all_cases()
     for case in cases:

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
-from ..cards import Card
-from ..errors import BoodleError
-from ..events import Claim, Event, GoOut, Payment, Stop
-from ..ledger import Ledger, seat, section
-from ..model import AnteLine, Deck, Fallback, LeadRule, Ruleset, StopsPhase
-from ..state import DealState, Move
-from .engines import Engine
+from boodle.conformance.engines import Engine
+from boodle.engine.events import Claim, Event, GoOut, Payment, Stop
+from boodle.engine.ledger import Ledger, seat, section
+from boodle.engine.state import DealState, Move
+from boodle.language.cards import Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import AnteLine, Deck, Fallback, LeadRule, Ruleset, StopsPhase
 
 
 def _phase(ruleset: Ruleset, **changes: object) -> Ruleset:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from ..errors import BoodleError
-from ..model import Ruleset
-from ..resources import variants_dir
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset
+from boodle.resources import variants_dir
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CHECKOUT = _PACKAGE.parent.parent
@@ -55,7 +55,7 @@ def variant_paths() -> dict[str, Path]:
 @cache
 def load_variant(name: str) -> Ruleset:
     """The ruleset called ``name``; raises :class:`BoodleError` if no file has that name."""
-    from ..build import load_file
+    from boodle.language.build import load_file
 
     path = variant_paths().get(name)
     if path is None:

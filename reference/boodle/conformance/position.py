@@ -28,13 +28,13 @@ import contextlib
 import re
 from dataclasses import dataclass, replace
 
-from ..cards import Card, parse_card
-from ..errors import BoodleError, Span
-from ..ledger import Ledger, chips_json
-from ..model import Chips, Ruleset, StopsPhase
-from ..state import DealState, LeadMove, Move, PassMove, PlayMove
-from .engines import REFERENCE, Engine
-from .wire import chips_from_json
+from boodle.conformance.engines import REFERENCE, Engine
+from boodle.conformance.wire import chips_from_json
+from boodle.engine.ledger import Ledger, chips_json
+from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.language.cards import Card, parse_card
+from boodle.language.errors import BoodleError, Span
+from boodle.language.model import Chips, Ruleset, StopsPhase
 
 _CARD = r"(?:10|[2-9TJQKA])[♣♦♥♠CDHS]"
 _CARDS = re.compile(rf"(?:{_CARD})+")

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from .runner import Report
+from boodle.conformance.run_suite import Report
 
 ORDER = ("pass", "fail", "error", "skip", "xfail", "xpass")
 BAD = ("fail", "error", "xpass")

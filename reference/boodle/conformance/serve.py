@@ -14,14 +14,14 @@ import json
 import sys
 from typing import IO, Any
 
-from .. import __version__
-from ..errors import BoodleError
-from . import PROTOCOL
-from .engines import REFERENCE, Engine, playable, session_playable
-from .execute import execute
-from .paths import load_variant, variant_paths
-from .validation import check
-from .wire import Json
+from boodle import __version__
+from boodle.conformance import PROTOCOL
+from boodle.conformance.engines import REFERENCE, Engine, playable, session_playable
+from boodle.conformance.paths import load_variant, variant_paths
+from boodle.conformance.play_case import execute
+from boodle.conformance.validation import check
+from boodle.conformance.wire import Json
+from boodle.language.errors import BoodleError
 
 FEATURES = ["position", "count", "legal", "session"]
 

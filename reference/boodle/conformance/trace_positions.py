@@ -13,14 +13,14 @@ from __future__ import annotations
 import json
 from collections.abc import Generator, Iterator, Sequence
 
-from ..engine import apply, legal_moves, start_deal
-from ..errors import BoodleError
-from ..events import DealCards, DealStart, Event, transfers_in
-from ..ledger import Ledger
-from ..model import Ruleset
-from ..state import DealState
-from ..trace import render_text
-from .position import describe
+from boodle.conformance.position import describe
+from boodle.engine.api import apply, legal_moves, start_deal
+from boodle.engine.events import DealCards, DealStart, Event, transfers_in
+from boodle.engine.ledger import Ledger
+from boodle.engine.state import DealState
+from boodle.engine.trace import render_text
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset
 
 Chunk = tuple[list[Event], str | None]
 """Some events of the trace and the position after them (``None``: none to show)."""

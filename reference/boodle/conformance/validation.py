@@ -29,8 +29,8 @@ from typing import Any
 import jsonschema_rs
 from jsonschema import Draft202012Validator
 
-from .paths import schema_path
-from .wire import Json
+from boodle.conformance.paths import schema_path
+from boodle.conformance.wire import Json
 
 _EVENT_KIND = {"type": "object", "required": ["kind"],
                "properties": {"kind": {"type": "string", "pattern": "^[a-z][a-z-]*$"}}}

@@ -7,7 +7,7 @@ All forms are the ones ``conformance/PROTOCOL.md`` specifies:
   fraction in lowest terms (spec §9);
 - a move is ``{"move": "lead"|"play"|"pass", "seat": n[, "card": c]}``;
 - a ledger is ``{"seats": [amount …], "sections": {name: amount …}}``;
-- an event is the object :meth:`boodle.events.Event.to_json` gives.
+- an event is the object :meth:`boodle.engine.events.Event.to_json` gives.
 
 :func:`normalize_event` removes what is informative only (a pass's reason)
 and puts card lists in a fixed order, so two implementations' events compare
@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from ..cards import RANKS, SUITS, Card, parse_card
-from ..errors import BoodleError
-from ..ledger import Ledger, normalize
-from ..model import Chips, Ruleset
-from ..state import Move
+from boodle.engine.ledger import Ledger, normalize
+from boodle.engine.state import Move
+from boodle.language.cards import RANKS, SUITS, Card, parse_card
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips, Ruleset
 
 Json = dict[str, Any]
 
@@ -67,7 +67,7 @@ def _move_name(cls: type) -> str:
 
 @functools.cache
 def _move_classes() -> dict[str, tuple[type, dict[str, Any]]]:
-    """Every move class of :data:`boodle.state.Move` and its field types, by JSON name."""
+    """Every move class of :data:`boodle.engine.state.Move` and its field types, by JSON name."""
     return {_move_name(cls): (cls, typing.get_type_hints(cls)) for cls in typing.get_args(Move)}
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from html import escape
 
-from ..cards import SUIT_COLOUR
-from ..model import Ruleset, Section
-from .templates import Templates
+from boodle.docs.templates import Templates
+from boodle.language.cards import SUIT_COLOUR
+from boodle.language.model import Ruleset, Section
 
 PER_ROW = 5
 W, H, GAP = 150, 120, 16

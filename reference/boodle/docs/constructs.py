@@ -1,6 +1,6 @@
 """Which text templates must exist: every construct of the model and of the grammar.
 
-A **model construct** is a field of a :mod:`boodle.model` dataclass and, for
+A **model construct** is a field of a :mod:`boodle.language.model` dataclass and, for
 a ``Literal`` field, each of its values.  Keys (``Class.field…``):
 
 - ``Class``: the class's phrase (a heading or a sentence; may be empty);
@@ -9,7 +9,7 @@ a ``Literal`` field, each of its values.  Keys (``Class.field…``):
 - an optional field: ``Class.field`` and ``Class.field.none``;
 - a tuple or set field: ``Class.field`` and ``Class.field.empty``;
 - any other field: ``Class.field``;
-- for :class:`~boodle.model.Ruleset`, also ``Ruleset.field`` (the page heading).
+- for :class:`~boodle.language.model.Ruleset`, also ``Ruleset.field`` (the page heading).
 
 Fields listed in :data:`PARAMETERS` are values used inside other templates
 (``{amount:chips}``) and need no key of their own.  A field added to the model
@@ -30,9 +30,9 @@ import typing
 from collections.abc import Callable
 from typing import Any, Literal, get_args, get_origin
 
-from .. import model as m
-from ..resources import grammar_path
-from .templates import MissingText, Templates
+from boodle.docs.templates import MissingText, Templates
+from boodle.language import model as m
+from boodle.resources import grammar_path
 
 PARAMETERS: dict[str, frozenset[str]] = {
     "*": frozenset({"span", "name", "label"}),
@@ -72,7 +72,7 @@ def construct_value(obj: Any, field: str) -> Any:
 
 
 def model_classes() -> list[type]:
-    """Every dataclass defined in :mod:`boodle.model`, in definition order."""
+    """Every dataclass defined in :mod:`boodle.language.model`, in definition order."""
     return [c for c in vars(m).values()
             if isinstance(c, type) and dataclasses.is_dataclass(c) and c.__module__ == m.__name__]
 

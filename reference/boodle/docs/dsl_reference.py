@@ -17,12 +17,12 @@ from pathlib import Path
 
 from lark import Tree
 
-from ..grammar import parser
-from ..resources import grammar_path
-from ..variants import builtin_names, builtin_path, draft_paths
-from .constructs import grammar_constructs
-from .specref import spec_anchors
-from .templates import MissingText, Templates
+from boodle.docs.constructs import grammar_constructs
+from boodle.docs.specref import spec_anchors
+from boodle.docs.templates import MissingText, Templates
+from boodle.language.grammar import parser
+from boodle.language.variants import builtin_names, builtin_path, draft_paths
+from boodle.resources import grammar_path
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """A worked example: one deal played by the reference interpreter, as a readable page.
 
-The deal is :func:`boodle.session.play_session` with ``deals=1`` from a fixed
+The deal is :func:`boodle.session.run.play_session` with ``deals=1`` from a fixed
 seed (random legal players, seeded per seat), so the page changes only when
 the rules or the interpreter do.  The ledger is rebuilt by replaying every
-event's transfers (:func:`boodle.events.transfers_in`) and printed after each
+event's transfers (:func:`boodle.engine.events.transfers_in`) and printed after each
 claim and at the end; cards print as symbols, red suits in red.
 """
 
@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import SUIT_COLOUR, Card
-from ..errors import BoodleError
-from ..events import (
+from boodle.docs.templates import Templates
+from boodle.engine.events import (
     Ante,
     CarryOver,
     Claim,
@@ -34,11 +33,12 @@ from ..events import (
     StopPaid,
     transfers_in,
 )
-from ..ledger import Account, Ledger, SeatAccount
-from ..model import Ruleset
-from ..session import play_session
-from ..trace import render_text, seat_name
-from .templates import Templates
+from boodle.engine.ledger import Account, Ledger, SeatAccount
+from boodle.engine.trace import render_text, seat_name
+from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset
+from boodle.session.run import play_session
 
 SEED = 1
 """The fixed seed of every worked example."""

@@ -14,9 +14,9 @@ import posixpath
 import re
 from pathlib import Path
 
-from ..variants import builtin_names
-from .specref import checkout_root
-from .templates import Templates
+from boodle.docs.specref import checkout_root
+from boodle.docs.templates import Templates
+from boodle.language.variants import builtin_names
 
 _LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
 

@@ -14,7 +14,7 @@ import re
 from pygments.lexer import RegexLexer, words
 from pygments.token import Comment, Keyword, Name, Number, Punctuation, String, Text
 
-from ..resources import grammar_path
+from boodle.resources import grammar_path
 
 BLOCKS = ("variant", "extends", "deck", "board", "ante", "deal", "widow", "sale", "phase",
           "session", "stops", "holding", "poker")

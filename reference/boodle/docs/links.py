@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import Span
-from ..variants import builtin_names
-from .rules_text import Rule
-from .spans import lines_text, source_name
-from .specref import Case, case_anchor, cases_for, spec_anchors, spec_section
-from .templates import Templates
+from boodle.docs.rules_text import Rule
+from boodle.docs.spans import lines_text, source_name
+from boodle.docs.specref import Case, case_anchor, cases_for, spec_anchors, spec_section
+from boodle.docs.templates import Templates
+from boodle.language.errors import Span
+from boodle.language.variants import builtin_names
 
 LINE_ANCHOR = "__codelineno-0-{line}"
 """The anchor of a line of the (only) code block of a source page (pymdownx.highlight)."""

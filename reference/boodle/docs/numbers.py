@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from .. import engine
-from ..errors import BoodleError
-from ..events import Ante, DealCards
-from ..ledger import Ledger, SeatAccount, SectionAccount
-from ..model import Chips, Ruleset
+from boodle import engine
+from boodle.engine.events import Ante, DealCards
+from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips, Ruleset
 
 
 @dataclass(frozen=True)

@@ -5,13 +5,13 @@ Each function returns one page's Markdown; :mod:`boodle.docs.site` writes them.
 
 from __future__ import annotations
 
-from .. import model as m
-from ..errors import Span
-from ..variants import builtin_path
-from .rules_text import Speaker
-from .spans import SpanIndex
-from .specref import Case, case_anchor
-from .templates import Templates
+from boodle.docs.rules_text import Speaker
+from boodle.docs.spans import SpanIndex
+from boodle.docs.specref import Case, case_anchor
+from boodle.docs.templates import Templates
+from boodle.language import model as m
+from boodle.language.errors import Span
+from boodle.language.variants import builtin_path
 
 
 def index_page(rulesets: list[m.Ruleset], t: Templates) -> str:

@@ -20,11 +20,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SUITS, Card
-from ..errors import Span
-from ..model import Ruleset
-from .constructs import construct_value, constructs, is_parameter
-from .templates import Templates
+from boodle.docs.constructs import construct_value, constructs, is_parameter
+from boodle.docs.templates import Templates
+from boodle.language.cards import SUITS, Card
+from boodle.language.errors import Span
+from boodle.language.model import Ruleset
 
 
 @dataclass(frozen=True)

@@ -16,18 +16,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .. import model as m
-from ..variants import builtin_names, load
-from . import constructs
-from .dsl_reference import reference_markdown
-from .example import example_markdown
-from .includes import included_page, site_map
-from .links import RuleRefs
-from .pages import cases_page, index_page, matrix_page, source_page
-from .specref import Case, checkout_root, find_cases
-from .templates import Templates, languages
-from .templates import load as load_templates
-from .variant_page import VariantPage
+from boodle.docs import constructs
+from boodle.docs.dsl_reference import reference_markdown
+from boodle.docs.example import example_markdown
+from boodle.docs.includes import included_page, site_map
+from boodle.docs.links import RuleRefs
+from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
+from boodle.docs.specref import Case, checkout_root, find_cases
+from boodle.docs.templates import Templates, languages
+from boodle.docs.templates import load as load_templates
+from boodle.docs.variant_page import VariantPage
+from boodle.language import model as m
+from boodle.language.variants import builtin_names, load
 
 CSS = """\
 .card-red { color: #c62828; }
@@ -125,7 +125,7 @@ def build_docs(out: Path) -> list[Path]:
     """Write every page under ``out`` (created if needed); returns the files written.
 
     Stale generated pages of variants that no longer exist are removed.
-    Raises :class:`~boodle.errors.BoodleError` (MissingText, or a variant
+    Raises :class:`~boodle.language.errors.BoodleError` (MissingText, or a variant
     that does not build) before writing anything.
     """
     ts = all_templates()

@@ -3,7 +3,7 @@
 The model keeps spans for blocks and for the composite constructs (a lead
 rule, a section, an ante line); a single line such as ``follow:`` or
 ``leftover:`` keeps its span in the merged clauses the builder works from
-(:func:`boodle.build.resolve`, which also knows which file of an ``extends``
+(:func:`boodle.language.build.resolve`, which also knows which file of an ``extends``
 chain each line came from).  :class:`SpanIndex` joins the two: a field's own
 span if it has one, else the span of the clause that states it, else
 ``None`` — the rule is the spec's default and is written nowhere.
@@ -14,10 +14,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .. import model as m
-from ..build import default_resolver, resolve
-from ..errors import BoodleError, Span
-from ..syntax import Clause, PhaseDecl, parse
+from boodle.language import model as m
+from boodle.language.build import default_resolver, resolve
+from boodle.language.errors import BoodleError, Span
+from boodle.language.syntax import Clause, PhaseDecl, parse
 
 CLAUSE_OF: dict[tuple[str, str], str] = {
     ("DealSpec", "widow_position"): "widow",

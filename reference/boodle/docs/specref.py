@@ -28,8 +28,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .. import model as m
-from ..resources import variants_dir
+from boodle.language import model as m
+from boodle.resources import variants_dir
 
 FIELD_SECTION: dict[str, str] = {
     "DealSpec.first_dealer": "§5.1", "DealSpec.rotation": "§5.1",

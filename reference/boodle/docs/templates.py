@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import BoodleError
+from boodle.language.errors import BoodleError
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 """Where the language files live (shipped with the package)."""

@@ -1,6 +1,6 @@
 """One page per variant: every block of the ruleset in numbered plain language.
 
-The page walks the :class:`~boodle.model.Ruleset` fields in declaration
+The page walks the :class:`~boodle.language.model.Ruleset` fields in declaration
 order (session last), so a field added to the model appears on every page
 once its templates exist.  Extras computed from the ruleset: the board SVG,
 the antes and deal sizes per player count (:mod:`.numbers`), and a summary
@@ -14,16 +14,16 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .. import model as m
-from ..variants import builtin_names, load
-from .board_svg import board_svg
-from .constructs import constructs
-from .example import card_html
-from .links import RuleRefs
-from .numbers import numbers
-from .rules_text import Rule, Speaker
-from .spans import SpanIndex
-from .templates import Templates
+from boodle.docs.board_svg import board_svg
+from boodle.docs.constructs import constructs
+from boodle.docs.example import card_html
+from boodle.docs.links import RuleRefs
+from boodle.docs.numbers import numbers
+from boodle.docs.rules_text import Rule, Speaker
+from boodle.docs.spans import SpanIndex
+from boodle.docs.templates import Templates
+from boodle.language import model as m
+from boodle.language.variants import builtin_names, load
 
 LAST = ("session",)
 """Ruleset fields shown at the end of a page."""
@@ -212,7 +212,7 @@ def standalone_markdown(ruleset: m.Ruleset, t: Templates) -> str:
     same numbered rules as its site page (a house rule's only where it differs from its
     built-in base), references as plain text (``friday.boodle:12 · §5.4``) since there are no
     site pages to link to, then the worked example of its first deal."""
-    from .example import example_markdown
+    from boodle.docs.example import example_markdown
 
     page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [], up=None), standalone=True)
     return (page.markdown() + f"\n## {t.text('page.example_title', title=ruleset.title)}\n\n"

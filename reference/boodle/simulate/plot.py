@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import BoodleError
+from boodle.language.errors import BoodleError
 
 
 def _bars(entries: list[dict[str, Any]], k: float = 1.0) -> tuple[list[float], list[list[float]]]:

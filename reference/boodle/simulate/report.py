@@ -16,8 +16,8 @@ import math
 import textwrap
 from typing import Any
 
-from .runner import RunSpec
-from .stats import Moments, RunStats, wilson
+from boodle.simulate.runner import RunSpec
+from boodle.simulate.stats import Moments, RunStats, wilson
 
 DEFINITIONS = {
     "net_per_deal": "a seat's balance after a deal less its balance before it: antes, claims, "

@@ -27,17 +27,27 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, Protocol
 
-from ..compiled import CompiledRules, compile_ruleset, play_deal, supports
-from ..compiled.deal import Chooser, DealResult
-from ..compiled.players import PLAYERS, make_chooser, reference_strategy
-from ..errors import BoodleError
-from ..events import Ante, Claim, DealEnd, Event, Lead, Pass, Play, StopPaid, transfers_in
-from ..ledger import Ledger, SeatAccount, SectionAccount
-from ..model import Chips, Ruleset
-from ..session import first_dealer
-from ..session import play_deal as reference_play_deal
-from ..strategies import Strategy
-from .stats import RunStats
+from boodle.compiled import CompiledRules, compile_ruleset, play_deal, supports
+from boodle.compiled.deal import Chooser, DealResult
+from boodle.compiled.players import PLAYERS, make_chooser, reference_strategy
+from boodle.engine.events import (
+    Ante,
+    Claim,
+    DealEnd,
+    Event,
+    Lead,
+    Pass,
+    Play,
+    StopPaid,
+    transfers_in,
+)
+from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
+from boodle.engine.strategies import Strategy
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips, Ruleset
+from boodle.session.run import first_dealer
+from boodle.session.run import play_deal as reference_play_deal
+from boodle.simulate.stats import RunStats
 
 Engine = Literal["compiled", "reference"]
 CHUNK_DEALS = 2000
@@ -84,7 +94,7 @@ def choose_engine(ruleset: Ruleset, wanted: str = "auto") -> Engine:
     if supports(ruleset):
         return "compiled"
     if wanted == "compiled":
-        from ..compiled import unsupported_features
+        from boodle.compiled import unsupported_features
 
         raise BoodleError(f"the compiled engine does not run {ruleset.name}: "
                           + "; ".join(unsupported_features(ruleset)),
@@ -246,7 +256,7 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
 
 def _still_in(rules: Ruleset, seats: Sequence[Chips]) -> list[int]:
     """The seats still in (spec §10): all, or under ``balance: eliminated at zero`` those
-    whose balance is above zero (as :func:`boodle.dealing.eliminated` says)."""
+    whose balance is above zero (as :func:`boodle.engine.stages.dealing.eliminated` says)."""
     if rules.session.negative != "eliminate":
         return list(range(len(seats)))
     return [s for s, x in enumerate(seats) if x > 0]
@@ -266,7 +276,7 @@ def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
     """``rules`` with this session's boodles drawn from a second pack, if it has any (spec §3)."""
     if not any(s.suit_rule == "drawn" for s in rules.board):
         return rules
-    from ..second_pack import draw_boodles
+    from boodle.session.second_pack import draw_boodles
 
     return draw_boodles(rules, rng)[0]
 
@@ -275,7 +285,7 @@ def _first_dealer(rules: Ruleset, tables: CompiledRules, n: int, rng: random.Ran
     """The session's first dealer by the variant's rule (spec §5.1).
 
     The high cut is drawn here on card indices (:func:`high_cut`); any other
-    rule (``first dealt``) is the session module's :func:`~boodle.session.first_dealer`.
+    rule (``first dealt``) is the session module's :func:`~boodle.session.run.first_dealer`.
     """
     if rules.deal.first_dealer == "high cut":
         return high_cut(tables.ranks, n, rng)
@@ -287,7 +297,7 @@ def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
 
     ``ranks``: each card's rank index.  Tied seats draw again, in seat order,
     from a fresh pack, until one is highest (the rule of
-    :func:`boodle.session.first_dealer`, drawing only the cards drawn).
+    :func:`boodle.session.run.first_dealer`, drawing only the cards drawn).
     """
     tied = list(range(players))
     deck = range(len(ranks))

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..model import Chips
+from boodle.language.model import Chips
 
 Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the normal distribution."""

@@ -1,6 +1,6 @@
 """The verifier: z3 proofs, exhaustive small-deck checking and bounded model checking.
 
-Everything is computed from a :class:`~boodle.model.Ruleset`, never from a
+Everything is computed from a :class:`~boodle.language.model.Ruleset`, never from a
 variant's name (spec/verification.md says what is proven, for which bounds,
 and what is not).  One module per stage, as in mypyvy:
 
@@ -20,8 +20,8 @@ and what is not).  One module per stage, as in mypyvy:
 - :mod:`~boodle.verify.wellformed`: checks on the ruleset alone;
 - :mod:`~boodle.verify.mutation`: injected faults, to show faults are caught;
 - :mod:`~boodle.verify.cex`: counterexamples as cards, chips and play-by-play;
-- :mod:`~boodle.verify.run`, :mod:`~boodle.verify.report`,
-  :mod:`~boodle.verify.command`: the ``boodle verify`` command.
+- :mod:`~boodle.verify.verifier`, :mod:`~boodle.verify.report`,
+  :mod:`~boodle.verify.cli`: the ``boodle verify`` command.
 
-Start reading at :mod:`~boodle.verify.run`.
+Start reading at :mod:`~boodle.verify.verifier`.
 """

@@ -1,9 +1,10 @@
-"""The transition relation of the stops phase, split per action (spec §6, §7; :mod:`boodle.stops`).
+"""The transition relation of the stops phase, split per action (spec §6, §7;
+:mod:`boodle.engine.stages.stops`).
 
 One :class:`Action` per move kind and card: ``lead C`` and ``play C`` (a
 follow) for every card C, and ``pass``.  Each has a **guard** (when the
 move is legal) and a **post-state** (the successor, as z3 terms over the
-pre-state), built from the ruleset exactly as :mod:`boodle.stops` plays it:
+pre-state), built from the ruleset exactly as :mod:`boodle.engine.stages.stops` plays it:
 the card moves, then claims, then going out, a stop (with its bonus and the
 restart leader) or the next follow.
 
@@ -23,12 +24,23 @@ from typing import Literal
 
 import z3
 
-from ..cards import Card
-from ..model import Section
-from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
-from .lead_terms import branches, lead_terms
-from .mutation import Mutation
-from .terms import (
+from boodle.language.cards import Card
+from boodle.language.model import Section
+from boodle.verify.layout import (
+    FOLLOW,
+    LEAD,
+    NONE,
+    OVER,
+    Expr,
+    Layout,
+    SymState,
+    all_of,
+    any_of,
+    sum_of,
+)
+from boodle.verify.lead_terms import branches, lead_terms
+from boodle.verify.mutation import Mutation
+from boodle.verify.terms import (
     INT0,
     REAL0,
     TRUE,
@@ -204,9 +216,9 @@ def _chips(layout: Layout, s: SymState, mutation: Mutation) -> ChipTerms:
 def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
     """Every :class:`Action` of the stops phase from state ``s``: one per card, and ``pass``.
 
-    The action of card C is its lead (a :class:`~boodle.state.LeadMove`,
+    The action of card C is its lead (a :class:`~boodle.engine.state.LeadMove`,
     when a lead is due and the rule allows C) or its follow (a
-    :class:`~boodle.state.PlayMove`, when the run is at the card below C);
+    :class:`~boodle.engine.state.PlayMove`, when the run is at the card below C);
     a lead ends a round of passes (spec §6.5), a follow leaves the counters.
     """
     lt = lead_terms(layout, s)
@@ -241,7 +253,7 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
 def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: Expr,
                     loc: list[Expr]) -> Expr:
     """Whether ``who`` playing card ``i`` claims ``section`` (spec §6.6; as
-    :func:`boodle.claims.claims_of`).
+    :func:`boodle.engine.claims.claims_of`).
 
     ``loc``: the places after the card is played.
     """
@@ -275,7 +287,7 @@ def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: 
 def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
           fined: Expr | None = None) -> tuple[SymState, ChipTerms]:
     """``who`` plays card ``i`` (a lead with a fine when ``fined`` holds): the fine, then
-    claims, then going out, a stop or the next follow (:func:`boodle.stops.apply`)."""
+    claims, then going out, a stop or the next follow (:func:`boodle.engine.stages.stops.apply`)."""
     phase = layout.phase
     loc = list(s.loc)
     loc[i] = layout.played(who)
@@ -324,8 +336,9 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
 
 def _fine(layout: Layout, chips: ChipTerms, who: Expr, fined: Expr,
           forfeit: list[Expr]) -> list[Expr]:
-    """Spec §6.8 (:func:`boodle.stops._penalise`): a lead that is not the lowest pays each
-    ``lead not lowest`` penalty, and under ``forfeit boodles`` its leader claims no more."""
+    """Spec §6.8 (:func:`boodle.engine.stages.stops._penalise`): a lead that is not the lowest
+    pays each ``lead not lowest`` penalty, and under ``forfeit boodles`` its leader claims no
+    more."""
     for pen in layout.phase.penalties:
         if pen.fault != "lead not lowest":
             continue
@@ -405,7 +418,7 @@ def _hand_count(layout: Layout, loc: list[Expr], seat: int,
 
 def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
             loc: list[Expr]) -> ChipTerms:
-    """Going out (spec §7; :func:`boodle.stops._go_out`): payments, sections taken."""
+    """Going out (spec §7; :func:`boodle.engine.stages.stops._go_out`): payments, sections taken."""
     rules = layout.phase.going_out
     g = s.ghosts
     kitty = layout.ruleset.kitty()
@@ -463,8 +476,8 @@ def _stop_bonus(layout: Layout, chips: ChipTerms, who: Expr) -> ChipTerms:
 
 
 def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, ChipTerms]:
-    """Spec §6.5 (:func:`boodle.stops._pass`): fees and penalties, the lead passes left;
-    when every player has passed the deal ends or the colour flips."""
+    """Spec §6.5 (:func:`boodle.engine.stages.stops._pass`): fees and penalties, the lead passes
+    left; when every player has passed the deal ends or the colour flips."""
     phase = layout.phase
     chips = _chips(layout, s, mutation)
     who = s.tomove

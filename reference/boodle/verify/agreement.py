@@ -15,12 +15,12 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from ..engine import apply, legal_moves, shuffled_deck, start_deal
-from ..ledger import Ledger
-from ..model import Ruleset, StopsPhase
-from ..second_pack import draw_boodles
-from ..state import DealState
-from .concrete import ModelOracle, action_name
+from boodle.engine.api import apply, legal_moves, shuffled_deck, start_deal
+from boodle.engine.ledger import Ledger
+from boodle.engine.state import DealState
+from boodle.language.model import Ruleset, StopsPhase
+from boodle.session.second_pack import draw_boodles
+from boodle.verify.concrete import ModelOracle, action_name
 
 __all__ = ["disagreements", "playable_ruleset", "stops_states"]
 

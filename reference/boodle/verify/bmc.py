@@ -23,11 +23,11 @@ from typing import Any
 
 import z3
 
-from .actions import Action, actions
-from .induction import System, interrupted
-from .invariants import initial
-from .layout import OVER, Expr, SymState, fresh_state
-from .z3eval import state_values
+from boodle.verify.actions import Action, actions
+from boodle.verify.induction import System, interrupted
+from boodle.verify.invariants import initial
+from boodle.verify.layout import OVER, Expr, SymState, fresh_state
+from boodle.verify.z3eval import state_values
 
 __all__ = ["CHIPS", "BmcResult", "Step", "bmc"]
 

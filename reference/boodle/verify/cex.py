@@ -4,7 +4,7 @@ Two sources: a z3 model (a dict of values from
 :func:`~boodle.verify.z3eval.state_values`, with a
 :class:`~boodle.verify.layout.Layout` to name the cards) and a real engine
 trace (:class:`Counterexample` made by :mod:`boodle.verify.explicit`, whose
-events are printed by :func:`boodle.trace.render_text`).  Both also have a
+events are printed by :func:`boodle.engine.trace.render_text`).  Both also have a
 JSON form, tagged so that a tool can read it back.
 """
 
@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card
-from ..events import Event
-from ..ledger import chips_json
-from ..trace import render_text
-from .layout import FOLLOW, LEAD, NONE, OVER, Layout
+from boodle.engine.events import Event
+from boodle.engine.ledger import chips_json
+from boodle.engine.trace import render_text
+from boodle.language.cards import Card
+from boodle.verify.layout import FOLLOW, LEAD, NONE, OVER, Layout
 
 __all__ = ["Counterexample", "model_state_json", "model_state_lines", "model_steps_lines"]
 

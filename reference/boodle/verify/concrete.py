@@ -1,6 +1,6 @@
 """Engine states as values of the model's variables, and the model asked about them.
 
-:func:`encode` writes a :class:`~boodle.state.DealState` of the stops phase
+:func:`encode` writes a :class:`~boodle.engine.state.DealState` of the stops phase
 in the codes of :mod:`boodle.verify.layout` (and its ghosts: the chip
 total, the dealer, the trump suit, earlier phases' winners and takings, the
 widow and out-of-play cards).  :class:`ModelOracle` compiles every action's
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..state import DealState, LeadMove, Move, PassMove, PlayMove
-from .actions import Action
-from .induction import System
-from .layout import FOLLOW, LEAD, NONE, OVER, Layout, SymState
-from .z3eval import Evaluator, Fn
+from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.verify.actions import Action
+from boodle.verify.induction import System
+from boodle.verify.layout import FOLLOW, LEAD, NONE, OVER, Layout, SymState
+from boodle.verify.z3eval import Evaluator, Fn
 
 __all__ = ["ModelOracle", "action_name", "encode"]
 

@@ -39,20 +39,20 @@ from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
-from ..antes import ante_targets
-from ..cards import Card
-from ..dealing import deal_order
-from ..engine import apply, is_terminal, legal_moves, start_deal
-from ..errors import BoodleError
-from ..events import Event
-from ..faults import IllegalMove
-from ..ledger import Ledger, LedgerError
-from ..model import Chips, Ruleset
-from ..state import DealState, Move, Place
-from ..trace import render_text
-from .cex import Counterexample
-from .mutation import NO_MUTATION, Mutation
-from .symmetry import Deal, canonical, suit_symmetries
+from boodle.engine.api import apply, is_terminal, legal_moves, start_deal
+from boodle.engine.events import Event
+from boodle.engine.faults import IllegalMove
+from boodle.engine.ledger import Ledger, LedgerError
+from boodle.engine.stages.antes import ante_targets
+from boodle.engine.stages.dealing import deal_order
+from boodle.engine.state import DealState, Move, Place
+from boodle.engine.trace import render_text
+from boodle.language.cards import Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips, Ruleset
+from boodle.verify.cex import Counterexample
+from boodle.verify.mutation import NO_MUTATION, Mutation
+from boodle.verify.symmetry import Deal, canonical, suit_symmetries
 
 __all__ = ["TICK", "ExplicitResult", "check_deals", "deal_count", "default_start", "deals",
            "state_key"]

@@ -30,10 +30,19 @@ from typing import Any
 
 import z3
 
-from ..model import Ruleset
-from .actions import Action, actions
-from .invariants import CHIPS, RUN, Conjunct, axioms, conjuncts, exact_start, initial, pass_measure
-from .layout import (
+from boodle.language.model import Ruleset
+from boodle.verify.actions import Action, actions
+from boodle.verify.invariants import (
+    CHIPS,
+    RUN,
+    Conjunct,
+    axioms,
+    conjuncts,
+    exact_start,
+    initial,
+    pass_measure,
+)
+from boodle.verify.layout import (
     FOLLOW,
     LEAD,
     OVER,
@@ -46,8 +55,8 @@ from .layout import (
     fresh_state,
     sum_of,
 )
-from .mutation import NO_MUTATION, Mutation
-from .terms import eq, ge, ite_int, lt, sub
+from boodle.verify.mutation import NO_MUTATION, Mutation
+from boodle.verify.terms import eq, ge, ite_int, lt, sub
 
 __all__ = ["Finding", "Prover", "System", "check_consecution", "check_exclusive", "check_init",
            "check_progress", "check_ranking", "prove"]
@@ -256,7 +265,7 @@ def _changed(system: System, c: Conjunct, post: SymState) -> list[Expr]:
 
 
 def _model_values(system: System, model: z3.ModelRef, s: SymState) -> dict[str, Any]:
-    from .z3eval import state_values
+    from boodle.verify.z3eval import state_values
 
     return state_values(system.layout, s, model)
 

@@ -23,11 +23,35 @@ from dataclasses import dataclass
 
 import z3
 
-from ..dealing import deal_order
-from ..model import HoldingPhase, PokerPhase
-from .layout import FOLLOW, LEAD, NONE, OVER, Expr, Layout, SymState, all_of, any_of, sum_of
-from .lead_terms import has_option, leader_now, rule_branches, suit_allowed
-from .terms import add, eq, ge, implies, is_real, ite_bool, ite_int, le, lt, ne, not_, sub
+from boodle.engine.stages.dealing import deal_order
+from boodle.language.model import HoldingPhase, PokerPhase
+from boodle.verify.layout import (
+    FOLLOW,
+    LEAD,
+    NONE,
+    OVER,
+    Expr,
+    Layout,
+    SymState,
+    all_of,
+    any_of,
+    sum_of,
+)
+from boodle.verify.lead_terms import has_option, leader_now, rule_branches, suit_allowed
+from boodle.verify.terms import (
+    add,
+    eq,
+    ge,
+    implies,
+    is_real,
+    ite_bool,
+    ite_int,
+    le,
+    lt,
+    ne,
+    not_,
+    sub,
+)
 
 __all__ = ["Conjunct", "axioms", "conjuncts", "exact_start", "initial", "rank"]
 
@@ -156,7 +180,7 @@ def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
     sec0 = [z3.Real(f"{s.step}.pre.section.{x.name}") for x in layout.board]
     paid: list[Expr] = [z3.RealVal(0)] * n
     got: list[Expr] = [z3.RealVal(0)] * len(sec0)
-    from ..antes import ante_targets
+    from boodle.engine.stages.antes import ante_targets
 
     for line in layout.ruleset.antes:
         targets = [layout.section_index(t) for t in ante_targets(layout.ruleset, line.targets)]

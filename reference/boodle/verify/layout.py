@@ -1,7 +1,7 @@
 """The symbolic state of a deal's stops phase: one z3 variable per card place, run and chip account.
 
 A :class:`Layout` fixes, for one ruleset and player count, how the engine's
-:class:`~boodle.state.DealState` is written as integers (spec §6, §7, §9):
+:class:`~boodle.engine.state.DealState` is written as integers (spec §6, §7, §9):
 
 - every card of the deck has a **location** code: ``p`` in seat ``p``'s hand
   (0 ≤ p < n), ``n`` in the widow, ``n + 1 + p`` played by seat ``p``, and
@@ -31,8 +31,8 @@ from typing import Any
 
 import z3
 
-from ..cards import SUIT_COLOUR, Card
-from ..model import Ruleset, Section, StopsPhase
+from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.model import Ruleset, Section, StopsPhase
 
 __all__ = ["FOLLOW", "LEAD", "NONE", "OVER", "Ghosts", "Layout", "SymState", "all_of", "any_of",
            "fresh_state", "sum_of"]

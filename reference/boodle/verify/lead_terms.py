@@ -1,4 +1,4 @@
-"""Leads as z3 terms (spec §6.1, §6.4, §6.5), mirroring :mod:`boodle.leads` rule by rule.
+"""Leads as z3 terms (spec §6.1, §6.4, §6.5), mirroring :mod:`boodle.engine.leads` rule by rule.
 
 Who leads and which cards a lead rule allows are written over a
 :class:`~boodle.verify.layout.SymState`; the seat may be symbolic.  A
@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 
 import z3
 
-from ..cards import SUIT_COLOUR
-from ..leads import LEFT_LOWEST
-from ..model import SUIT_SCOPES, LeadRule
-from .layout import Expr, Layout, SymState, all_of, any_of, sum_of
+from boodle.engine.leads import LEFT_LOWEST
+from boodle.language.cards import SUIT_COLOUR
+from boodle.language.model import SUIT_SCOPES, LeadRule
+from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 
 __all__ = ["Branch", "LeadTerms", "branches", "lead_terms", "leader_now"]
 
@@ -36,7 +36,7 @@ def _held_by_player(layout: Layout, s: SymState, i: int) -> Expr:
 
 
 def branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
-    """The cases of ``rule`` in state ``s`` (spec §6.1; :func:`boodle.leads.leader`)."""
+    """The cases of ``rule`` in state ``s`` (spec §6.1; :func:`boodle.engine.leads.leader`)."""
     g = s.ghosts
     if rule.who == "left of dealer":
         return [Branch(z3.BoolVal(True), rule, layout.left(g.dealer))]
@@ -54,7 +54,7 @@ def branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
 
 def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
     """``holder of CARD`` / ``holder of lowest SUIT``: the first held candidate, else the
-    dealer's left with their lowest card (:func:`boodle.leads.resolve_holder`)."""
+    dealer's left with their lowest card (:func:`boodle.engine.leads.resolve_holder`)."""
     deck = layout.ruleset.deck
     if rule.holder_suit is not None:
         cands = [c for c in layout.cards if c.suit == rule.holder_suit]
@@ -100,7 +100,7 @@ def _same_colour(layout: Layout, suit_expr: Expr, suit: int) -> Expr:
 def suit_allowed(layout: Layout, s: SymState, rule: LeadRule, suit: int,
                  flipped: Expr | None = None) -> Expr:
     """Whether a lead in suit index ``suit`` fits ``rule``'s scope (as
-    :func:`boodle.leads.suit_allowed`).
+    :func:`boodle.engine.leads.suit_allowed`).
 
     The stopped suit counts only after a stop (``restart``); ``flipped``
     (default: the state's) inverts a colour scope.
@@ -126,7 +126,7 @@ def suit_allowed(layout: Layout, s: SymState, rule: LeadRule, suit: int,
 
 def option(layout: Layout, s: SymState, rule: LeadRule, seat: Expr, i: int,
            allowed: dict[int, Expr] | None = None) -> Expr:
-    """Whether ``seat`` may lead card ``i`` under ``rule`` (:func:`boodle.leads.options`).
+    """Whether ``seat`` may lead card ``i`` under ``rule`` (:func:`boodle.engine.leads.options`).
 
     ``allowed``: suit index → :func:`suit_allowed` terms, when already built.
     The term is one of :func:`options`, which builds every card's at once.
@@ -152,7 +152,7 @@ def _key(x: Expr) -> object:
 
 def options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
             allowed: dict[int, Expr] | None = None) -> list[Expr]:
-    """Per card, whether ``seat`` may lead it under ``rule`` (:func:`boodle.leads.options`),
+    """Per card, whether ``seat`` may lead it under ``rule`` (:func:`boodle.engine.leads.options`),
     built once per (state, seat, rule) and in size linear in the deck.
 
     ``lowest`` compares each card with the cards below it through prefix
@@ -280,8 +280,8 @@ def lead_terms(layout: Layout, s: SymState) -> LeadTerms:
 
 def _fined(layout: Layout, s: SymState, main: list[Expr], any_main: Expr,
            fallback: list[Expr]) -> tuple[Expr, ...]:
-    """Spec §6.8 (:func:`boodle.leads.penalised_leads`): under ``penalty: lead not lowest``, a
-    held card the rule in force allows in every way but being the lowest may be led."""
+    """Spec §6.8 (:func:`boodle.engine.leads.penalised_leads`): under ``penalty: lead not
+    lowest``, a held card the rule in force allows in every way but being the lowest may be led."""
     cards = range(len(layout.cards))
     if not any(p.fault == "lead not lowest" for p in layout.phase.penalties):
         return tuple(z3.BoolVal(False) for _ in cards)

@@ -1,9 +1,9 @@
 """Deliberate faults, so that the verifier can be shown to catch broken rules.
 
-A :class:`Mutation` breaks what a :class:`~boodle.model.Ruleset` cannot
+A :class:`Mutation` breaks what a :class:`~boodle.language.model.Ruleset` cannot
 express: a transfer primitive that credits without debiting (so chips
 appear from nowhere), or a ruleset the engine would refuse to start
-(:func:`boodle.support.check_playable` refuses a pass rule without an
+(:func:`boodle.engine.support.check_playable` refuses a pass rule without an
 all-pass exit).  It acts in both semantics the verifier uses:
 
 - in the z3 model, :meth:`Mutation.drops_debit` makes
@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..events import Event, transfers_in
-from ..ledger import Ledger, SeatAccount
-from ..model import Ruleset
-from ..state import DealState
+from boodle.engine.events import Event, transfers_in
+from boodle.engine.ledger import Ledger, SeatAccount
+from boodle.engine.state import DealState
+from boodle.language.model import Ruleset
 
 __all__ = ["NO_MUTATION", "Mutation"]
 

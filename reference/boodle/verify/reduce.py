@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..cards import Card
-from ..model import Deck, LeadRule, Ruleset, Section, StopsPhase
+from boodle.language.cards import Card
+from boodle.language.model import Deck, LeadRule, Ruleset, Section, StopsPhase
 
 __all__ = ["Reduction", "ReductionError", "reduce"]
 

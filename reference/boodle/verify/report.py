@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .run import PROPERTIES, Options, Result
+from boodle.verify.verifier import PROPERTIES, Options, Result
 
 __all__ = ["Gap", "exit_status", "methods", "render_json", "render_text", "save_counterexamples",
            "unverified"]

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import permutations
 
-from ..cards import SUIT_COLOUR, Card
-from ..model import LeadRule, Ruleset, StopsPhase
+from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.model import LeadRule, Ruleset, StopsPhase
 
 __all__ = ["Perm", "canonical", "suit_symmetries"]
 

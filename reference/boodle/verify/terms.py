@@ -15,7 +15,7 @@ from typing import Any
 
 import z3
 
-from .layout import Expr
+from boodle.verify.layout import Expr
 
 __all__ = ["INT0", "REAL0", "TRUE", "add", "eq", "eq_real", "ge", "gt", "implies", "is_real", "ite",
            "ite_arith", "ite_bool", "ite_int", "ite_real", "le", "lt", "ne", "neg", "not_",

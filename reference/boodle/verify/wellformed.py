@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..cards import Card
-from ..model import Ruleset, StopsPhase
+from boodle.language.cards import Card
+from boodle.language.model import Ruleset, StopsPhase
 
 __all__ = ["session_end", "well_formed"]
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import z3
 
-from .layout import Expr, Layout, SymState
+from boodle.verify.layout import Expr, Layout, SymState
 
 __all__ = ["Evaluator", "state_values", "value_of"]
 

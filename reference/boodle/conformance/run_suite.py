@@ -1,0 +1,359 @@
+"""Run the suite against an implementation: ``boodle conformance run``.
+
+Session mode starts the implementation once, says ``start``, sends one
+``run`` per case and reads one ``result`` for it, and says ``stop`` at the
+end.  Whatever the implementation does wrong (crash, hang, garbage, a wrong
+case id, a flood of output, exiting at once, ignoring ``stop``) costs an
+``error`` for the case concerned: the process group is killed, a fresh one
+is started for the next case, and the run goes on.  Every case gets exactly
+one outcome.  An implementation that has never answered ``start`` is not
+started again: its first failed start ends the run (the remaining cases are
+errors "not run"), since it will not start for the next case either.  One
+that did start is started again, until two restarts in a row fail the same
+way (a start timeout each time, say) or three in a row fail at all.
+One-shot mode starts the command once per case instead.
+
+Outcomes: ``pass``, ``fail``, ``error``, ``skip``, and with an
+expected-failures file ``xfail`` (a fail or error that was expected) and
+``xpass`` (an expected failure that passed: it fails the run).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from boodle.conformance import PROTOCOL, START_TIMEOUT
+from boodle.conformance.cases import Case
+from boodle.conformance.compare import Verdict, verdict
+from boodle.conformance.impl_process import Child, Line
+from boodle.conformance.validation import check
+from boodle.conformance.wire import Json
+
+START_FAILURES = 3
+"""After this many restarts in a row fail (of an implementation that started once), or two
+in a row fail the same way (the same message, such as a start timeout), the rest of the cases
+are errors."""
+
+STOP_GRACE = 2.0
+"""Seconds an implementation has to exit after ``stop``."""
+
+MODE_HINT = ("if the command answers one case per process and exits, run it with "
+             "--mode one-shot")
+"""Said when ``start`` gets no answer: a one-shot command run in session mode."""
+
+
+@dataclass
+class Outcome:
+    """One case's outcome (one of the six), a one-line ``summary`` and a ``detail``ed diff."""
+
+    id: str
+    variant: str
+    kind: str
+    outcome: str
+    summary: str = ""
+    detail: str = ""
+    seconds: float = 0.0
+    reason: str = ""
+
+    def to_json(self) -> Json:
+        return {k: v for k, v in self.__dict__.items() if v != "" or k in ("id", "outcome")}
+
+
+@dataclass
+class Report:
+    """A whole run: the implementation's ``started`` answer, outcomes, warnings, time."""
+
+    command: str
+    mode: str
+    implementation: Json = field(default_factory=dict)
+    outcomes: list[Outcome] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    startup_seconds: float = 0.0
+    """Of ``seconds``, the time spent waiting for ``started`` (every start, session mode)."""
+
+    def counts(self) -> Counter[str]:
+        return Counter(o.outcome for o in self.outcomes)
+
+    def ok(self) -> bool:
+        """No fail, error or unexpected pass."""
+        c = self.counts()
+        return not (c["fail"] or c["error"] or c["xpass"])
+
+
+def _unfinished(partial: str | None) -> str:
+    """What to add to a timeout when the implementation wrote part of a line."""
+    return f" (it wrote {partial}: an answer ends with a line break)" if partial else ""
+
+
+def _key_line(said: str) -> str:
+    """The line of an implementation's stderr most likely to say what went wrong: the first
+    that names an error or exception (a Node.js or Java stack's message, a panic), else the
+    last (a Python traceback's)."""
+    lines = [ln.strip() for ln in said.splitlines() if ln.strip() and ln.strip() != "…"]
+    for ln in lines:
+        if _ERROR_LINE.match(ln):
+            return ln[:200]
+    return lines[-1][:200] if lines else ""
+
+
+_ERROR_LINE = re.compile(r"([\w.$]*(Error|Exception)\b|(panic|error|fatal)\b)", re.IGNORECASE)
+"""A line that starts by naming an error: ``TypeError: …``, ``java.lang.IllegalStateException``,
+``panic: …``, ``error: …``."""
+
+
+def _error(case: Case, summary: str, detail: str = "") -> Verdict:
+    """An ``error`` verdict; a multi-line ``summary`` keeps its first line as the summary and
+    the whole of it as the detail (the implementation's stderr, say)."""
+    del case
+    first, _, rest = summary.partition("\n")
+    return Verdict("error", first, detail or (summary if rest else first))
+
+
+class Session:
+    """The implementation in session mode, restarted as often as needed.
+
+    ``timeout``: seconds per case; ``start_timeout``: seconds to answer ``start``.
+    """
+
+    def __init__(self, command: str, timeout: float, report: Report,
+                 start_timeout: float = START_TIMEOUT) -> None:
+        self.command, self.timeout, self.report = command, timeout, report
+        self.start_timeout = start_timeout
+        self.child: Child | None = None
+        self.started: Json = {}
+        self.start_failures = 0
+        self.last_start_problem = ""
+        self.gave_up = ""
+        self.answered = ""
+        """The ``type`` of the last message read, when it was a JSON object."""
+
+    def _start(self) -> str | None:
+        """Start a fresh child and shake hands; an error message if that fails."""
+        try:
+            self.child = Child(self.command)
+        except OSError as exc:
+            self.child = None
+            return f"cannot start the implementation: {exc}"
+        # a child that exited before reading 'start' is found by the read below (end of file)
+        self.child.send_text(json.dumps({"type": "start", "protocol": PROTOCOL}) + "\n")
+        self.answered = ""
+        t0 = time.monotonic()
+        answer, problem = self._receive("started", self.start_timeout)
+        self.report.startup_seconds += time.monotonic() - t0
+        if problem is not None:
+            first, newline, rest = problem.partition("\n")
+            # the hint fits an answer that is no 'started' at all, not a 'started' with a fault
+            if not self.report.implementation and self.answered != "started":
+                first += f" ({MODE_HINT})"
+            return f"no valid 'started' answer: {first}{newline}{rest}"
+        assert answer is not None
+        self.started = answer
+        if not self.report.implementation:
+            self.report.implementation = answer["implementation"]
+        return None
+
+    def _lost(self, when: str) -> str:
+        assert self.child is not None
+        code = self.child.wait(1.0)
+        said = self.child.stderr_excerpt()
+        self.kill()
+        first = f"the implementation exited (status {code}) {when}"
+        if not said:
+            return first
+        return f"{first}; its stderr says: {_key_line(said)}\nits stderr:\n{said}"
+
+    def _receive(self, definition: str, timeout: float | None = None
+                 ) -> tuple[Json | None, str | None]:
+        """The next message, checked against the schema's ``definition``, or a problem."""
+        assert self.child is not None
+        wait = self.timeout if timeout is None else timeout
+        line: Line = self.child.read_line(wait)
+        if line.kind == "timeout":
+            partial = self.child.unfinished_line()
+            self.kill()
+            return None, f"no answer within {wait:g} s" + _unfinished(partial)
+        if line.kind == "overflow":
+            self.kill()
+            return None, "an answer line longer than the limit (flooded output)"
+        if line.kind == "eof":
+            return None, self._lost("before answering")
+        try:
+            message = json.loads(line.text)
+        except ValueError:
+            self.kill()
+            return None, f"not JSON: {line.text[:200]!r}"
+        if isinstance(message, dict):
+            self.answered = str(message.get("type", ""))
+        errors = check(message, "protocol.schema.json", definition)
+        if errors:
+            self.kill()
+            return None, f"not a valid '{definition}' message: " + "; ".join(errors[:3])
+        return message, None
+
+    def kill(self) -> None:
+        if self.child is not None:
+            self.child.kill()
+        self.child = None
+
+    def supports(self, case: Case) -> str | None:
+        """Why the implementation cannot take ``case`` (it said so in ``started``), or ``None``."""
+        names = {(v["name"], v["version"]) for v in self.started.get("variants", [])}
+        variant = case.data["variant"]
+        if (variant["name"], variant["version"]) not in names:
+            return (f"the implementation does not play {variant['name']} "
+                    f"version {variant['version']}")
+        missing = case.needs() - set(self.started.get("features", []))
+        return f"the implementation lacks {', '.join(sorted(missing))}" if missing else None
+
+    def run(self, case: Case) -> Verdict:
+        """The verdict on one case (restarting the implementation if needed)."""
+        if self.gave_up:
+            return _error(case, f"not run: {self.gave_up}")
+        if self.child is None:
+            problem = self._start()
+            if problem is not None:
+                self.start_failures += 1
+                self.kill()
+                if not self.report.implementation:
+                    self._give_up("the implementation never answered 'start'")
+                elif problem == self.last_start_problem:
+                    self._give_up("the implementation failed to start twice in a row the "
+                                  "same way")
+                elif self.start_failures >= START_FAILURES:
+                    self._give_up(f"the implementation failed to start {START_FAILURES} "
+                                  "times in a row")
+                self.last_start_problem = problem
+                return _error(case, problem)
+            self.start_failures = 0
+            self.last_start_problem = ""
+        unsupported = self.supports(case)
+        if unsupported:
+            return Verdict("skip", unsupported)
+        assert self.child is not None
+        message = json.dumps(case.request(), ensure_ascii=False) + "\n"
+        if not self.child.send_text(message):
+            return _error(case, self._lost("before reading the case"))
+        answer, problem = self._receive("result")
+        if problem is not None:
+            return _error(case, problem)
+        assert answer is not None
+        if answer["id"] != case.id:
+            self.kill()
+            return _error(case, f"answered case id {answer['id']!r} instead of {case.id!r}")
+        return verdict(case, answer)
+
+    def _give_up(self, why: str) -> None:
+        """Run no more cases: each remaining one is an error saying ``why``; warn once."""
+        self.gave_up = why
+        self.report.warnings.append(f"run stopped: {why} (see the last start error above); "
+                                    "the remaining cases were not run")
+
+    def close(self) -> None:
+        """Say ``stop``; kill the implementation if it does not exit within the grace time."""
+        if self.child is None:
+            return
+        self.child.send_text(json.dumps({"type": "stop"}) + "\n")
+        if not self.child.finish(STOP_GRACE):
+            self.report.warnings.append(
+                f"the implementation did not exit within {STOP_GRACE:g} s of 'stop'; it was killed")
+        elif self.child.exit_status() not in (0, None):
+            self.report.warnings.append(
+                f"the implementation exited with status {self.child.exit_status()} after 'stop' "
+                "(PROTOCOL.md: it must exit with status 0)")
+        self.child = None
+
+
+def run_one_shot(command: str, case: Case, timeout: float) -> Verdict:
+    """One-shot mode: the command gets one ``run`` message on stdin and answers one ``result``.
+
+    Exit status 0: the case ran; 1: a move was rejected; anything else: a crash.
+    """
+    try:
+        child = Child(command, stdin_text=json.dumps(case.request(), ensure_ascii=False) + "\n")
+    except OSError as exc:
+        return _error(case, f"cannot start the implementation: {exc}")
+    try:
+        line = child.read_line(timeout)
+        code = child.wait(max(0.0, timeout)) if line.kind != "timeout" else None
+        partial = child.unfinished_line()
+    finally:
+        child.kill()
+    if line.kind == "timeout" or code is None:
+        return _error(case, f"no answer within {timeout:g} s" + _unfinished(partial))
+    if line.kind != "line":
+        said = child.stderr_excerpt()
+        return _error(case, f"no answer ({line.kind}); exit status {code}"
+                      + (f"; its stderr:\n{said}" if said else ""))
+    try:
+        answer: Any = json.loads(line.text)
+    except ValueError:
+        return _error(case, f"not JSON: {line.text[:200]!r}")
+    errors = check(answer, "protocol.schema.json", "result")
+    if errors:
+        return _error(case, "not a valid 'result' message: " + "; ".join(errors[:3]))
+    if answer["id"] != case.id:
+        return _error(case, f"answered case id {answer['id']!r} instead of {case.id!r}")
+    expected_code = {"rejected": 1, "error": None}.get(answer["status"], 0)
+    if code not in (0, 1) or (expected_code is not None and code != expected_code):
+        return _error(case, f"exit status {code} does not fit the answer {answer['status']!r}")
+    return verdict(case, answer)
+
+
+def run_suite(
+    cases: Sequence[Case],
+    command: str,
+    timeout: float = 10.0,
+    mode: str = "session",
+    expected: dict[str, str] | None = None,
+    progress: Callable[[Outcome], None] | None = None,
+    known_ids: set[str] | None = None,
+    start_timeout: float = START_TIMEOUT,
+) -> Report:
+    """Run ``cases`` against ``command``; every case gets exactly one :class:`Outcome`.
+
+    ``timeout``: seconds per case; ``start_timeout``: seconds to answer ``start``
+    (session mode).  ``expected``: the expected failures (case id → reason); ids
+    not in ``known_ids`` (default: the ids of ``cases``) are reported as warnings.
+    """
+    report = Report(command, mode)
+    expected = expected or {}
+    began = time.monotonic()
+    session = Session(command, timeout, report, start_timeout) if mode == "session" else None
+    try:
+        for case in cases:
+            t0 = time.monotonic()
+            v = session.run(case) if session is not None else run_one_shot(command, case, timeout)
+            outcome = Outcome(case.id, case.variant, case.kind, v.outcome, v.summary, v.detail,
+                              round(time.monotonic() - t0, 4))
+            _expectation(outcome, expected)
+            report.outcomes.append(outcome)
+            if progress is not None:
+                progress(outcome)
+    finally:
+        if session is not None:
+            session.close()
+    known = known_ids if known_ids is not None else {c.id for c in cases}
+    report.warnings.extend(f"expected-failures file names an unknown case id: {i}"
+                           for i in sorted(set(expected) - known))
+    report.seconds = round(time.monotonic() - began, 3)
+    return report
+
+
+def _expectation(outcome: Outcome, expected: dict[str, str]) -> None:
+    """Turn a fail/error into ``xfail`` and a pass into ``xpass`` for an expected failure."""
+    reason = expected.get(outcome.id)
+    if reason is None:
+        return
+    outcome.reason = reason
+    if outcome.outcome in ("fail", "error"):
+        outcome.outcome = "xfail"
+    elif outcome.outcome == "pass":
+        outcome.outcome = "xpass"
+        outcome.summary = f"expected to fail ({reason}) but passed"

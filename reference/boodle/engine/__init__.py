@@ -1,0 +1,46 @@
+"""The rules engine, public API: :func:`start_deal`, :func:`legal_moves`, :func:`apply`, … .
+
+The functions live in :mod:`boodle.engine.api` and are re-exported here, so that
+``from boodle.engine import start_deal`` is the stable way in.  Behind them: the deal state
+(:mod:`.state`), the ledger (:mod:`.ledger`), the events (:mod:`.events`), the stage machine
+(:mod:`.machine`) and one module per stage (:mod:`.stages`), and the pure rules the stages
+read (:mod:`.leads`, :mod:`.claims`, :mod:`.holders`, :mod:`.shares`, :mod:`.poker_hands`).
+"""
+
+from boodle.engine.api import (
+    RULE_IDS,
+    IllegalMove,
+    NotSupported,
+    apply,
+    claims_of,
+    deal_hands,
+    deal_order,
+    is_terminal,
+    legal_moves,
+    misdeal,
+    pending_features,
+    shuffled_deck,
+    skipped_phases,
+    start_deal,
+    stops_phase,
+    to_move,
+)
+
+__all__ = [
+    "IllegalMove",
+    "NotSupported",
+    "RULE_IDS",
+    "apply",
+    "claims_of",
+    "deal_hands",
+    "deal_order",
+    "is_terminal",
+    "legal_moves",
+    "misdeal",
+    "pending_features",
+    "shuffled_deck",
+    "skipped_phases",
+    "start_deal",
+    "stops_phase",
+    "to_move",
+]

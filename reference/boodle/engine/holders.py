@@ -1,0 +1,125 @@
+"""Claims by holding (spec §8.1; §6.6 ``claims: on holding``): who qualifies, and for how much.
+
+004 phase 1: "anyone holding the A♥ K♥ Q♥ J♥ or 10♥ takes that section at
+once; holding K and Q of one suit takes the King-Queen section; holding 8, 9
+and 10 of one suit takes the Chien; sections whose cards are in the ghost
+hand carry over"; 004 "Égalités": several King-Queen holders share.
+
+Pure functions over hands; the engine turns an :class:`Award` into transfers
+(one per winner, from the section), and what the split leaves stays on the
+section (spec §9).  Widow cards qualify nobody: only players' hands are
+passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from boodle.engine.shares import ChipMode, split
+from boodle.language.cards import Card, card_of
+from boodle.language.model import Chips, Deck, Section
+
+__all__ = ["Award", "award", "paying_cards", "qualifies", "qualifiers"]
+
+
+def paying_cards(
+    section: Section, trump: str | None = None, drawn: Mapping[str, Card] | None = None
+) -> tuple[Card, ...] | None:
+    """The cards that pay ``section`` this deal (spec §3).
+
+    - a boodle: its one card (fixed; drawn for the session, bound in
+      ``section.cards`` or given in ``drawn``; or its rank in the ``trump`` suit);
+    - a fixed set: its cards; a set ``of trumps``: its ranks in ``trump``;
+    - ``None`` for a ``same suit`` set (any one suit will do) and for a
+      kitty or a pot (paid by no card);
+    - ``()`` when the deal has no trump suit or the card was never drawn:
+      nothing pays the section.
+    """
+    if section.kind in ("kitty", "pot") or section.suit_rule == "same suit":
+        return None
+    if section.suit_rule == "fixed":
+        return section.cards
+    if section.suit_rule == "trumps":
+        return tuple(card_of(r, trump) for r in section.ranks) if trump is not None else ()
+    if section.cards:  # a drawn card already bound to the section for the session
+        return section.cards
+    card = (drawn or {}).get(section.name)
+    return (card,) if card is not None else ()
+
+
+def qualifies(
+    section: Section,
+    hand: Collection[Card],
+    deck: Deck,
+    trump: str | None = None,
+    drawn: Mapping[str, Card] | None = None,
+) -> bool:
+    """Whether a player holding ``hand`` qualifies for ``section`` (spec §8.1).
+
+    A boodle or set: the hand holds every card that pays it.  A ``same suit``
+    set: the hand holds all its ranks in at least one suit of ``deck`` (a
+    player holding it in two suits qualifies once).  Kitties and pots: never.
+    """
+    if section.kind in ("kitty", "pot"):
+        return False
+    cards = paying_cards(section, trump, drawn)
+    if cards is None:
+        return any(
+            all(card_of(rank, suit) in hand for rank in section.ranks) for suit in deck.suits
+        )
+    return bool(cards) and all(c in hand for c in cards)
+
+
+def qualifiers(
+    section: Section,
+    hands: Mapping[int, Collection[Card]],
+    order: Sequence[int],
+    deck: Deck,
+    trump: str | None = None,
+    drawn: Mapping[str, Card] | None = None,
+) -> tuple[int, ...]:
+    """The seats that qualify for ``section``, in ``order``.
+
+    ``hands``: seat → hand for the players taking part; ``order``: those
+    seats clockwise from the dealer's left (the order shares are paid in,
+    spec §9).
+    """
+    return tuple(s for s in order if qualifies(section, hands[s], deck, trump, drawn))
+
+
+@dataclass(frozen=True)
+class Award:
+    """What a holding claim pays: ``share`` chips to each of ``seats`` from ``section``.
+
+    ``remainder``: chips the split leaves on the section (``chips whole``
+    only; 0 otherwise).  ``len(seats) * share + remainder`` is the section's
+    whole balance.
+    """
+
+    section: str
+    seats: tuple[int, ...]
+    share: Chips
+    remainder: Chips
+
+
+def award(
+    section: str,
+    winners: Sequence[int],
+    balance: Chips,
+    split_rule: Literal["share", "first seat"],
+    chips: ChipMode,
+) -> Award | None:
+    """How ``balance`` chips on ``section`` go to ``winners`` (in clockwise order).
+
+    ``share``: equal shares (spec §9: whole chips with the remainder left, or
+    exact); ``first seat``: the first winner takes it all.  ``None`` when
+    nobody qualifies: the section carries over (spec §3; 004 phase 1).
+    """
+    if not winners:
+        return None
+    if split_rule == "first seat" or len(winners) == 1:
+        return Award(section, (winners[0],), balance, 0)
+    share, remainder = split(balance, len(winners), chips)
+    return Award(section, tuple(winners), share, remainder)

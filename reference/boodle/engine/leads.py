@@ -1,0 +1,212 @@
+"""Leads (spec §6.1, §6.4, §6.5): who leads, which cards they may lead, and why a lead is refused.
+
+Used by the stops phase (:mod:`boodle.engine.stages.stops`).  "Lowest" always follows the
+deck's rank order (spec §2.2); never leading a higher card while holding a
+lower one of the same suit is 001 §04's rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import cast
+
+from boodle.engine.faults import NotSupported
+from boodle.engine.state import DealState
+from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.model import SUIT_SCOPES, LeadRule, Ruleset, StopsPhase
+
+__all__ = [
+    "describe",
+    "penalised_leads",
+    "lead_fault",
+    "lead_options",
+    "leader",
+    "options",
+    "rule_now",
+    "suit_allowed",
+]
+
+LEFT_LOWEST = LeadRule("left of dealer", "lowest", "all")
+"""Spec §6.1: when no player holds the named card or any above it, the dealer's left leads
+their lowest card."""
+
+
+def leader(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
+    """Who leads under ``rule`` (spec §6.1); ``last``: who played the stopped run's last card.
+
+    ``winner of PHASE`` with no recorded winner (the phase was skipped as
+    pending, spec §8.3) falls back to the player on the dealer's left.
+    Raises :class:`NotSupported` for a ``last``/``next player`` rule with no run played.
+    """
+    if rule.who == "left of dealer":
+        return state.left_of(state.dealer)
+    if rule.who == "dealer":
+        return state.dealer
+    if rule.who in ("last player", "next player") and last is not None:
+        return last if rule.who == "last player" else state.left_of(last)
+    if rule.who == "holder":
+        return resolve_holder(ruleset, state, rule)[0]
+    if rule.who == "phase winner":
+        winners = dict(state.phase_winners).get(rule.phase or "", ())
+        return winners[0] if winners else state.left_of(state.dealer)
+    raise NotSupported(f"no leader for '{rule.who}' here")
+
+
+def resolve_holder(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[int, LeadRule]:
+    """A ``holder`` rule's leader and the rule in force (spec §6.1).
+
+    ``holder of CARD`` with CARD unheld (in the widow) goes to the holder of
+    the lowest card of its suit above it that a player holds, and that card
+    replaces CARD (as the card to lead, if the choice is CARD).  ``holder of
+    lowest SUIT`` goes to the holder of the lowest held card of SUIT.  With
+    no such card, the player on the dealer's left leads their lowest card.
+    """
+    rank = ruleset.deck.rank_index
+    if rule.holder_suit is not None:
+        candidates = [c for c in state.cards if c.suit == rule.holder_suit]
+    else:  # a holder rule names a card or a suit (spec §6.1); the build makes sure
+        assert rule.card is not None
+        candidates = [c for c in state.cards if c.suit == rule.card.suit
+                      and rank(c) >= rank(rule.card)]
+    for c in sorted(candidates, key=rank):
+        holder = state.holder(c)
+        if holder is not None:
+            return holder, rule if c == rule.card or rule.card is None else replace(rule, card=c)
+    return state.left_of(state.dealer), LEFT_LOWEST
+
+
+def rule_now(phase: StopsPhase, ruleset: Ruleset, state: DealState) -> LeadRule:
+    """The lead rule for the lead due: ``first lead`` or ``restart``, holders resolved."""
+    rule = phase.restart if state.restart else phase.first_lead
+    return resolve_holder(ruleset, state, rule)[1] if rule.who == "holder" else rule
+
+
+def suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """Whether a lead in ``suit`` fits ``rule``'s scope; ``flipped`` inverts a colour scope."""
+    if flipped and rule.scope == "opposite colour" and stopped is not None:
+        return SUIT_COLOUR[suit] == SUIT_COLOUR[stopped]
+    if flipped and rule.scope in ("black", "red"):
+        return SUIT_COLOUR[suit] != rule.scope
+    return rule.suit_ok(suit, stopped)
+
+
+def options(
+    ruleset: Ruleset, hand: tuple[Card, ...], rule: LeadRule, stopped: str | None, flipped: bool
+) -> tuple[Card, ...]:
+    """The cards ``rule`` lets a player holding ``hand`` lead (spec §6.4), in deck order."""
+    if rule.choice == "card":
+        return (rule.card,) if rule.card in hand and rule.card is not None else ()
+    scoped = [c for c in hand if suit_allowed(rule, c.suit, stopped, flipped)]
+    if rule.choice == "any" or not scoped:
+        return tuple(scoped)
+    rank = ruleset.deck.rank_index
+    if rule.scope in SUIT_SCOPES:
+        by_suit: dict[str, list[Card]] = {}
+        for c in scoped:
+            by_suit.setdefault(c.suit, []).append(c)
+        if rule.scope == "longest suit":
+            most = max(len(cards) for cards in by_suit.values())
+            by_suit = {s: cards for s, cards in by_suit.items() if len(cards) == most}
+        return tuple(min(cards, key=rank) for cards in by_suit.values())
+    low = min(rank(c) for c in scoped)
+    return tuple(c for c in scoped if rank(c) == low)
+
+
+def lead_options(
+    ruleset: Ruleset, phase: StopsPhase, state: DealState
+) -> tuple[LeadRule, tuple[Card, ...]]:
+    """The rule in force for the lead due and the cards it allows (empty: the seat passes).
+
+    The first lead follows ``first lead``, a restart ``restart``; holding no
+    card either allows, a ``lead`` fallback applies its own rule (001 §05).
+    Raises :class:`NotSupported` if even the fallback allows nothing.
+
+    The answer is kept with the (immutable) state for this ruleset and phase:
+    the moves are listed, then each is checked again when played.
+    :meth:`~boodle.engine.state.DealState.evolve` drops it from a changed state.
+    """
+    memo = state.__dict__.get("_lead_options")
+    if memo is not None and memo[0] is ruleset and memo[1] is phase:
+        return cast(tuple[LeadRule, tuple[Card, ...]], memo[2])
+    found = _lead_options(ruleset, phase, state)
+    state.__dict__["_lead_options"] = (ruleset, phase, found)
+    return found
+
+
+def _lead_options(
+    ruleset: Ruleset, phase: StopsPhase, state: DealState
+) -> tuple[LeadRule, tuple[Card, ...]]:
+    assert state.to_move is not None
+    hand = state.hand(state.to_move)
+    rule = rule_now(phase, ruleset, state)
+    stopped = state.stopped if state.restart else None
+    found = options(ruleset, hand, rule, stopped, state.flipped)
+    if found or phase.fallback.kind == "pass":
+        return rule, found
+    fallback = phase.fallback.rule
+    assert fallback is not None
+    found = options(ruleset, hand, fallback, stopped, state.flipped)
+    if not found:
+        raise NotSupported(
+            f"seat {state.to_move} may lead no card under '{describe(rule)}' nor its "
+            f"fallback '{describe(fallback)}'; the ruleset does not say what happens"
+        )
+    return fallback, found
+
+
+def penalised_leads(
+    ruleset: Ruleset, phase: StopsPhase, state: DealState, rule: LeadRule, found: tuple[Card, ...]
+) -> tuple[Card, ...]:
+    """Leads accepted with a penalty under ``penalty: lead not lowest`` (spec §6.8).
+
+    A held card that ``rule`` allows in every way except that it is not the
+    lowest: in an allowed suit (for ``longest suit``, one of the longest),
+    not among ``found``.  Empty without that penalty, or for an exact-card
+    or ``any card`` rule, which have no "lowest".
+    """
+    if rule.choice != "lowest" or not any(p.fault == "lead not lowest" for p in phase.penalties):
+        return ()
+    assert state.to_move is not None
+    stopped = state.stopped if state.restart else None
+    suits = {c.suit for c in found}
+    return tuple(
+        c for c in state.hand(state.to_move)
+        if c not in found and suit_allowed(rule, c.suit, stopped, state.flipped)
+        and (rule.scope != "longest suit" or c.suit in suits)
+    )
+
+
+def describe(rule: LeadRule) -> str:
+    """The choice part of a lead rule as DSL-like text (``lowest of other suit``)."""
+    if rule.choice == "card":
+        return str(rule.card)
+    what = {"suit": f"{rule.suit}", "black": "black card", "red": "red card", "all": "card"}
+    scope = f"of {rule.scope}" if rule.scope in SUIT_SCOPES else what[rule.scope]
+    return f"{rule.choice} {scope}"
+
+
+def lead_fault(
+    ruleset: Ruleset,
+    rule: LeadRule,
+    hand: tuple[Card, ...],
+    card: Card,
+    stopped: str | None,
+    flipped: bool,
+) -> tuple[str, str]:
+    """Which rule id a lead of held ``card`` outside ``rule``'s options breaks, and why."""
+    said = f"the lead rule is '{describe(rule)}'"
+    if rule.choice == "card":
+        return "lead.card", f"{said}: lead {rule.card}"
+    allowed = options(ruleset, hand, rule, stopped, flipped)
+    may = " ".join(map(str, allowed)) or "nothing: the lead passes"
+    if not suit_allowed(rule, card.suit, stopped, flipped):
+        after = f" after a stop in {stopped}" if stopped else ""
+        return "lead.suit", f"{said}{after}; {card.suit} is not allowed (may lead: {may})"
+    if rule.scope == "longest suit" and all(c.suit != card.suit for c in allowed):
+        return "lead.suit", f"{said}; {card.suit} is not a longest suit (may lead: {may})"
+    lower = min((c for c in hand if c.suit == card.suit), key=ruleset.deck.rank_index)
+    if rule.scope in SUIT_SCOPES:
+        why = f"the seat holds {lower}, lower than {card} (001 §04)"
+    else:
+        why = f"{card} is not the lowest card allowed (may lead: {may})"
+    return "lead.lowest", f"{said}: {why}"

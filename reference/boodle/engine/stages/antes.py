@@ -1,0 +1,159 @@
+"""The antes stage (spec §4): every ante line paid before the cards are dealt.
+
+Lines are paid in the order written; within a line payer by payer,
+clockwise from the dealer's left (the dealer last), and target by target in
+the order the targets expand.  Each payment is one transfer and one
+:class:`~boodle.engine.events.Ante` event.  Source: 001 §02 (each player 1 on each
+boodle and 2 on the kitty); 000 step 2 (the dealer may pay double: lines add
+up).  A ``chosen boodle`` line waits for each payer's choice, a
+:class:`~boodle.engine.state.StakeMove` (Newmarket: each player stakes "as he
+pleases" on a boodle card, games-of-playing-cards.pokerwiner.com).
+"""
+
+from __future__ import annotations
+
+from boodle.engine.events import Ante, Event
+from boodle.engine.faults import IllegalMove
+from boodle.engine.ledger import Account, seat, section
+from boodle.engine.stage import Stage
+from boodle.engine.state import DealState, Move, StakeMove
+from boodle.language.errors import BoodleError
+from boodle.language.model import AnteLine, Chips, Ruleset, derived
+
+__all__ = ["STAGE", "ante_targets", "apply", "enter", "legal_moves"]
+
+
+def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
+    """The section names an ante line's targets expand to, in order (spec §4).
+
+    ``each boodle``: every boodle section in board order; ``every section``:
+    every section.  Raises :class:`BoodleError` for a name not on the board.
+    Computed once per ruleset and targets (a new list each call).
+    """
+    known: dict[tuple[str, ...], tuple[str, ...]] = derived(ruleset, "_ante_targets", dict)
+    names = known.get(targets)
+    if names is None:
+        names = known[targets] = tuple(_expand(ruleset, targets))
+    return list(names)
+
+
+def _expand(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
+    names: list[str] = []
+    for t in targets:
+        if t == "each boodle":
+            names.extend(s.name for s in ruleset.board if s.kind == "boodle")
+        elif t == "every section":
+            names.extend(s.name for s in ruleset.board)
+        elif any(s.name == t for s in ruleset.board):
+            names.append(t)
+        else:
+            raise BoodleError(f"the ante names section {t!r}, which is not on the board")
+    return names
+
+
+def _payers(line: AnteLine, state: DealState) -> tuple[int, ...]:
+    """Who pays ``line``, in payment order: clockwise from the dealer's left, dealer last.
+
+    Eliminated players pay no ante (spec §4, §10).
+    """
+    dealer = state.dealer
+    everyone = state.clockwise(dealer)
+    return {
+        "each player": everyone,
+        "dealer": (dealer,),
+        "each other player": everyone[:-1],
+        "widow": (dealer,),
+    }[line.payer]
+
+
+def _pay(
+    state: DealState, payer: int, names: list[str], line: AnteLine, events: list[Event]
+) -> DealState:
+    """``payer`` puts ``line.amount`` on each section of ``names`` (one transfer each).
+
+    Under ``balance: eliminated at zero`` a player pays at most their balance
+    (spec §9).  The antes stay out of ``since_ante``: a misdeal keeps them.
+    """
+    return _pay_all(state, _payments(payer, names, line), events)
+
+
+def _reason(line: AnteLine) -> str:
+    return "ante (widow's share)" if line.payer == "widow" else "ante"
+
+
+def _payments(payer: int, names: list[str], line: AnteLine
+              ) -> list[tuple[Account, Account, Chips, str]]:
+    """The transfers of ``payer``'s ante of ``line`` on each section of ``names``, whole."""
+    src, reason = seat(payer), _reason(line)
+    return [(src, section(name), line.amount, reason) for name in names]
+
+
+def _pay_all(state: DealState, payments: list[tuple[Account, Account, Chips, str]],
+             events: list[Event]) -> DealState:
+    """Make ``payments`` in order in one pass over the ledger (under ``capped``, each cut to
+    the payer's running balance, :meth:`~boodle.engine.state.DealState.payable`)."""
+    ledger, done = state.ledger.transfer_all(payments, state.capped)
+    events.extend(Ante(t) for t in done)
+    return state.evolve(ledger=ledger)
+
+
+def _pay_from(
+    ruleset: Ruleset, state: DealState, at: tuple[int, int], events: list[Event]
+) -> tuple[DealState, list[Event]]:
+    """Pay the lines from (line, payer) ``at`` on, until a ``chosen boodle`` payer must choose.
+
+    The payments up to the choice (or the end) are made in one pass over the ledger, on
+    the running balances: what paying them payer by payer gives.
+    """
+    first_line, first_payer = at
+    due: list[tuple[Account, Account, Chips, str]] = []  # payments not made yet
+    for i, line in enumerate(ruleset.antes[first_line:], start=first_line):
+        for j, payer in enumerate(_payers(line, state)):
+            if i == first_line and j < first_payer:
+                continue
+            if line.chosen:  # spec §4: the payer's choice is a move
+                if due:
+                    state = _pay_all(state, due, events)
+                return state.evolve(stake=(i, j), to_move=payer), events
+            due.extend(_payments(payer, ante_targets(ruleset, line.targets), line))
+    if due:
+        state = _pay_all(state, due, events)
+    return state.evolve(stake=None, to_move=None), events
+
+
+def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
+    """Pay every ante line (spec §4).  The antes are not in ``since_ante``: a misdeal keeps them.
+
+    A ``chosen boodle`` line stops for each payer's :class:`~boodle.engine.state.StakeMove`.
+    """
+    return _pay_from(ruleset, state, (0, 0), [])
+
+
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+    """The stakes the payer due may make: one per boodle section of the line, in board order."""
+    if state.stake is None or state.to_move is None:
+        return ()
+    line = ruleset.antes[state.stake[0]]
+    return tuple(StakeMove(state.to_move, name) for name in line.targets)
+
+
+def apply(ruleset: Ruleset, state: DealState, move: Move) -> tuple[DealState, list[Event]]:
+    """Pay the payer's stake on the boodle they chose, then the antes after it (spec §4).
+
+    Raises :class:`IllegalMove`: ``move.kind`` for anything but a stake,
+    ``ante.stake`` for a section the line does not offer (not a boodle).
+    """
+    if state.stake is None or not isinstance(move, StakeMove):
+        raise IllegalMove(f"{move}: the antes take only a stake on a boodle", rule="move.kind")
+    line_no, payer_no = state.stake
+    line = ruleset.antes[line_no]
+    if move.section not in line.targets:
+        raise IllegalMove(f"{move}: a chosen-boodle stake goes on one of "
+                          f"{', '.join(line.targets)}", rule="ante.stake")
+    events: list[Event] = []
+    state = _pay(state, move.seat, [move.section], line, events)
+    return _pay_from(ruleset, state, (line_no, payer_no + 1), events)
+
+
+STAGE = Stage("antes", enter, legal_moves, apply)
+"""The antes stage: its moves are the stakes of ``chosen boodle`` lines (Newmarket)."""

@@ -1,0 +1,186 @@
+"""Dealing (spec §5.2): who gets each card, the shuffle, and the deal stage.
+
+The whole pack is dealt one card at a time, clockwise from the dealer's
+left, with the widow dealt last (001 §03) or first (004) in each round.
+:func:`new_deal` builds the state of a deal whose cards are still in the
+pack; the deal stage (:data:`STAGE`) moves them to the hands and the widow
+and records the :class:`~boodle.engine.events.DealCards` event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from boodle.engine.events import DealCards, Event
+from boodle.engine.ledger import Ledger
+from boodle.engine.stage import Stage, no_legal_moves, no_moves
+from boodle.engine.state import DealState, card_index
+from boodle.language.cards import Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset, derived
+
+__all__ = ["STAGE", "deal_hands", "deal_order", "eliminated", "new_deal", "shuffled_deck"]
+
+Hands = tuple[tuple[Card, ...], ...]
+
+
+def deal_order(
+    ruleset: Ruleset, players: int, dealer: int, out: frozenset[int] = frozenset()
+) -> tuple[int | None, ...]:
+    """Who gets each card of a round, clockwise from the dealer's left (``None`` = widow).
+
+    001 §03: the widow is dealt last in each round (``last``); 004: it sits
+    at the dealer's left and is dealt first (``first``); ``none``: no widow.
+    Eliminated seats (``out``, spec §10) are dealt nothing.  Computed once per
+    ruleset, player count, dealer and ``out``.
+    """
+    known: dict[tuple[int, int, frozenset[int]], tuple[int | None, ...]] = derived(
+        ruleset, "_deal_order", dict)
+    order = known.get((players, dealer, out))
+    if order is None:
+        order = known[players, dealer, out] = _deal_order(ruleset, players, dealer, out)
+    return order
+
+
+def _deal_order(
+    ruleset: Ruleset, players: int, dealer: int, out: frozenset[int]
+) -> tuple[int | None, ...]:
+    seats = tuple(s for s in ((dealer + 1 + i) % players for i in range(players))
+                  if s not in out)
+    position = ruleset.deal.widow_position
+    if position == "last":
+        return (*seats, None)
+    if position == "first":
+        return (None, *seats)
+    return seats
+
+
+def deal_hands(
+    ruleset: Ruleset,
+    players: int,
+    dealer: int,
+    deck_order: Sequence[Card],
+    out: frozenset[int] = frozenset(),
+) -> tuple[Hands, tuple[Card, ...]]:
+    """Deal the whole pack one card at a time (001 §03): (hands by seat, widow), in dealt order.
+
+    Eliminated seats (``out``) get an empty hand.  Raises
+    :class:`BoodleError` unless ``deck_order`` is a permutation of the deck.
+    """
+    if not _permutation(ruleset, deck_order):
+        raise BoodleError("the deck order must hold every card of the deck exactly once")
+    order = deal_order(ruleset, players, dealer, out)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    widow: list[Card] = []
+    for i, card in enumerate(deck_order):
+        who = order[i % len(order)]
+        (widow if who is None else hands[who]).append(card)
+    return tuple(tuple(h) for h in hands), tuple(widow)
+
+
+def _permutation(ruleset: Ruleset, order: Sequence[Card]) -> bool:
+    """Whether ``order`` holds every card of the deck as often as the deck does.
+
+    The deck's cards are distinct (but for a rank order naming a rank twice): then
+    ``order`` is one of their permutations when it is as long and holds the same cards.
+    """
+    cards = ruleset.deck.cards()
+    distinct: frozenset[Card] = derived(ruleset.deck, "_card_set", lambda: frozenset(cards))
+    if len(distinct) != len(cards):
+        return Counter(order) == Counter(cards)
+    return len(order) == len(cards) and distinct == set(order)
+
+
+def shuffled_deck(ruleset: Ruleset, rng: random.Random) -> tuple[Card, ...]:
+    """The deck's cards in a random order drawn from ``rng``."""
+    cards = list(ruleset.deck.cards())
+    rng.shuffle(cards)
+    return tuple(cards)
+
+
+def new_deal(
+    ruleset: Ruleset,
+    players: int,
+    dealer: int,
+    ledger: Ledger,
+    deck_order: Sequence[Card] | None,
+    hands: Sequence[Sequence[Card]] | None,
+    widow: Sequence[Card] | None,
+    out: frozenset[int] | None = None,
+) -> DealState:
+    """A deal's state with every card in the pack, to be dealt from ``deck_order``.
+
+    Or, given ``hands`` (by seat) and ``widow``, dealt as given; with
+    ``hands`` and no ``widow`` every undealt card is the widow.  The widow's
+    cards are in the order dealt (a given ``widow``: as given; undealt cards:
+    deck order), and its last is the card turned up for trumps.  Under
+    ``balance: eliminated at zero`` every seat whose balance in ``ledger`` is
+    zero or less is out of the deal (spec §10), and payments are capped at a
+    player's balance (spec §9); ``out`` overrides who is out (a misdeal keeps
+    the deal's players, whatever the ante left them).  Raises
+    :class:`BoodleError` for a deal that is not a partition of the deck, or a
+    dealer who is out.
+    """
+    out = eliminated(ruleset, ledger) if out is None else out
+    if dealer in out:
+        raise BoodleError(f"seat {dealer} is eliminated and cannot deal")
+    dealt, rest = _the_deal(ruleset, players, dealer, deck_order, hands, widow, out)
+    try:
+        state = DealState.new(players, dealer, ruleset.deck.cards(), dealt, rest, ledger,
+                              derived(ruleset.deck, "_card_index",
+                                      lambda: card_index(ruleset.deck.cards())))
+    except ValueError as e:
+        raise BoodleError(f"bad deal: {e}") from None
+    if ruleset.session.negative == "eliminate":
+        state = state.evolve(out=out, capped=True)
+    if ruleset.deal.trumps == "last widow card" and rest:
+        # spec §5.2: the widow's last-dealt card is turned up (the trumps stage shows it)
+        state = state.evolve(turn_up=rest[-1])
+    return state
+
+
+def eliminated(ruleset: Ruleset, ledger: Ledger) -> frozenset[int]:
+    """The seats out of play (spec §10): under ``balance: eliminated at zero``, those whose
+    balance is zero or less; none otherwise."""
+    if ruleset.session.negative != "eliminate":
+        return frozenset()
+    return frozenset(s for s in range(ledger.players) if ledger.seat(s) <= 0)
+
+
+def _the_deal(
+    ruleset: Ruleset,
+    players: int,
+    dealer: int,
+    deck_order: Sequence[Card] | None,
+    hands: Sequence[Sequence[Card]] | None,
+    widow: Sequence[Card] | None,
+    out: frozenset[int],
+) -> tuple[Hands, tuple[Card, ...]]:
+    if hands is None:
+        if deck_order is None:
+            raise BoodleError("start_deal needs a deck order or the hands")
+        return deal_hands(ruleset, players, dealer, deck_order, out)
+    if len(hands) != players:
+        raise BoodleError(f"{len(hands)} hands given for {players} players")
+    if any(not hand for s, hand in enumerate(hands) if s not in out):
+        raise BoodleError("every player must be dealt at least one card")
+    if any(hand for s, hand in enumerate(hands) if s in out):
+        raise BoodleError("an eliminated player is dealt no card")
+    dealt = tuple(tuple(hand) for hand in hands)
+    if widow is None:
+        held = {c for hand in dealt for c in hand}
+        widow = [c for c in ruleset.deck.cards() if c not in held]
+    return dealt, tuple(widow)
+
+
+def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
+    """The deal stage: every card to its hand or the widow, and the ``deal`` event."""
+    state = state.deal_out()
+    order = deal_order(ruleset, state.players, state.dealer, state.out)
+    return state, [DealCards(state.dealer, state.hands, state.widow(), order)]
+
+
+STAGE = Stage("deal", enter, no_legal_moves, no_moves)
+"""The deal stage: no moves."""

@@ -1,0 +1,322 @@
+"""The stops phase (spec §6, §7): runs up a suit, stops, restarts, passes, going out.
+
+A stage of the deal (:data:`STAGE`).  Play is a series of runs: a lead,
+then follows by the owner of each next card (001 §04), until a stop (the
+top rank, or the next card held by nobody) or a player going out, which
+ends the deal (001 §06).  Sources: 001 §03-§07; spec §6.1-§6.8 and §7.
+"""
+
+from __future__ import annotations
+
+from boodle.engine.claims import claims_of, pay_holders, take_all
+from boodle.engine.events import (
+    CarryOver,
+    DealEnd,
+    Event,
+    FlipColour,
+    GoOut,
+    Lead,
+    Pass,
+    Payment,
+    Penalty,
+    Play,
+    Stop,
+    StopPaid,
+    StopReason,
+)
+from boodle.engine.faults import IllegalMove, NotSupported
+from boodle.engine.leads import (
+    describe,
+    lead_fault,
+    lead_options,
+    leader,
+    penalised_leads,
+    rule_now,
+)
+from boodle.engine.ledger import Account, seat, section
+from boodle.engine.stage import Result, Stage
+from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.language.cards import Card
+from boodle.language.model import Ruleset, StopsPhase, derived
+
+__all__ = ["STAGE", "apply", "end_deal", "enter", "legal_moves", "phase_of"]
+
+_RUN_MOVES = (LeadMove, PlayMove)
+"""The moves that play a card (a tuple: ``isinstance`` with ``A | B`` builds the union
+at every call)."""
+
+_STOPS_MOVES = (LeadMove, PlayMove, PassMove)
+"""The moves the stops phase takes."""
+
+
+def phase_of(ruleset: Ruleset, state: DealState) -> StopsPhase:
+    """The stops phase the deal is in (``state.stage`` is ``phase:NAME``)."""
+    phases: dict[str, StopsPhase] = derived(ruleset, "_stops_phases", lambda: {
+        p.name: p for p in reversed(ruleset.phases) if isinstance(p, StopsPhase)})  # first wins
+    phase = phases.get(state.stage.removeprefix("phase:"))
+    if phase is None:
+        raise NotSupported(f"stage {state.stage} is not a stops phase of {ruleset.name}")
+    return phase
+
+
+def enter(ruleset: Ruleset, state: DealState) -> Result:
+    """Start the phase: under ``claims: on holding`` pay the holders (spec §6.6), then the
+    first leader is to move (spec §6.1)."""
+    phase = phase_of(ruleset, state)
+    events: list[Event] = []
+    if phase.claims == "on holding":
+        names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set"))
+        state = pay_holders(ruleset, state, names, "share", events)
+    # the leader depends on none of the fields reset here (the dealer, the seats, the cards)
+    return state.evolve(step="lead", restart=False, current=None, stopped=None,
+                        last_player=None, passes=0, flipped=False,
+                        to_move=leader(ruleset, state, phase.first_lead, None)), events
+
+
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+    """The follow due, or every lead the rule allows, or a pass (in deck order of the cards)."""
+    assert state.to_move is not None
+    if state.step == "follow":
+        assert state.current is not None
+        nxt = ruleset.deck.next_card(state.current)
+        assert nxt is not None
+        return (PlayMove(state.to_move, nxt),)
+    phase = phase_of(ruleset, state)
+    rule, found = lead_options(ruleset, phase, state)
+    if not found:
+        return (PassMove(state.to_move),)
+    extra = penalised_leads(ruleset, phase, state, rule, found)
+    return tuple(LeadMove(state.to_move, c) for c in (*found, *extra))
+
+
+def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
+    """Play a lead, a follow or a pass (the driver has checked ``deal.over`` and ``turn``)."""
+    phase = phase_of(ruleset, state)
+    _check(ruleset, phase, state, move)
+    if isinstance(move, PassMove):
+        return _pass(ruleset, phase, state, move.seat)
+    assert isinstance(move, _RUN_MOVES)
+    events: list[Event] = []
+    if isinstance(move, LeadMove):
+        faulty = _not_lowest(ruleset, phase, state, move.card)
+        events.append(Lead(move.seat, move.card, state.restart))
+        if state.passes or state.flipped:  # a lead ends a round of passes
+            state = state.evolve(passes=0, flipped=False)
+        if faulty:
+            state = _penalise(phase, state, move.seat, events)
+    else:
+        events.append(Play(move.seat, move.card))
+    follower = _follower(ruleset, phase, state, move.seat, move.card)
+    if follower is not None:  # the run goes on: the play and the follow due in one step
+        return state.play(move.seat, move.card, step="follow", to_move=follower,
+                          current=move.card), events
+    state = state.play(move.seat, move.card)
+    return _after_play(ruleset, phase, state, move.seat, move.card, events)
+
+
+def _follower(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, card: Card
+              ) -> int | None:
+    """Who must follow when ``who`` plays ``card`` (read before the play), when that is all
+    :func:`_after_play` would do: the play claims nothing, ``who`` keeps a card, and the next
+    card of the suit is in a hand.  ``None`` otherwise (a claim, going out, or a stop)."""
+    if state.held[who] <= 1:  # the last card: going out
+        return None
+    if (phase.claims == "on play" and who not in state.forfeited
+            and claims_of(ruleset, state, who, card)):
+        return None
+    nxt = ruleset.deck.next_card(card)
+    if nxt is None or nxt.rank == card.rank:  # the top rank (or a rank order naming it twice)
+        return None
+    place = state.place(nxt)  # not the card played: where it is before the play and after
+    return place.seat if place is not None and place.kind == "hand" else None
+
+
+def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) -> None:
+    """Raise :class:`IllegalMove` naming the rule ``move`` breaks, if any (spec §12 order)."""
+    if not isinstance(move, _STOPS_MOVES):
+        raise IllegalMove(f"{move}: the stops phase takes leads, plays and passes",
+                          rule="move.kind")
+    if state.step == "follow":
+        assert state.current is not None
+        nxt = ruleset.deck.next_card(state.current)
+        if isinstance(move, PassMove):
+            raise IllegalMove(f"{move}: seat holds {nxt} and must play it", rule="pass.not-allowed")
+        if isinstance(move, LeadMove) or move.card != nxt:
+            raise IllegalMove(
+                f"{move}: the run is at {state.current}; the only play is {nxt} (001 §04)",
+                rule="follow.next-card",
+            )
+        return
+    if isinstance(move, PlayMove):
+        raise IllegalMove(f"{move}: no run is going; a lead is due", rule="move.kind")
+    rule, found = lead_options(ruleset, phase, state)
+    if isinstance(move, PassMove):
+        if found:
+            raise IllegalMove(
+                f"{move}: the seat may lead {' '.join(map(str, found))}",
+                rule="pass.not-allowed",
+            )
+        return
+    if move.card in found or move.card in penalised_leads(ruleset, phase, state, rule, found):
+        return
+    hand = state.hand(move.seat)
+    if move.card not in hand:
+        raise IllegalMove(f"{move}: the seat does not hold {move.card}", rule="lead.not-held")
+    stopped = state.stopped if state.restart else None
+    rule_id, why = lead_fault(ruleset, rule, hand, move.card, stopped, state.flipped)
+    raise IllegalMove(f"{move}: {why}", rule=rule_id)
+
+
+def _not_lowest(ruleset: Ruleset, phase: StopsPhase, state: DealState, card: Card) -> bool:
+    """Whether leading ``card`` is a fault ``penalty: lead not lowest`` accepts (spec §6.8)."""
+    if not any(p.fault == "lead not lowest" for p in phase.penalties):
+        return False
+    rule, found = lead_options(ruleset, phase, state)
+    return card in penalised_leads(ruleset, phase, state, rule, found)
+
+
+def _penalise(phase: StopsPhase, state: DealState, who: int, events: list[Event]) -> DealState:
+    """Spec §6.8: the faulty leader pays, and under ``forfeit boodles`` claims nothing more."""
+    for pen in phase.penalties:
+        if pen.fault != "lead not lowest":
+            continue
+        for dst in _payees(state, who, pen.to):
+            state, t = state.pay(seat(who), dst, pen.amount, "penalty")
+            events.append(Penalty(who, "lead not lowest", t))
+        if pen.forfeit_boodles:
+            state = state.evolve(forfeited=state.forfeited | {who})
+    return state
+
+
+def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Result:
+    """Spec §6.5: pay any pass fee and penalty, pass the lead left; a full round ends or flips."""
+    events: list[Event] = []
+    fb = phase.fallback
+    dues: list[tuple[int, str]] = []
+    if fb.amount > 0 and fb.to is not None:
+        dues.append((fb.amount, fb.to))
+    dues.extend((p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead")
+    for amount, to in dues:
+        for dst in _payees(state, who, to):
+            state, t = state.pay(seat(who), dst, amount, "penalty")
+            events.append(Penalty(who, "cannot lead", t))
+    rule = rule_now(phase, ruleset, state)
+    events.append(Pass(who, f"may lead no card under '{describe(rule)}'"))
+    state = state.evolve(passes=state.passes + 1, to_move=state.left_of(who))
+    if state.passes < len(state.clockwise(who)):  # every player still in passed once
+        return state, events
+    if phase.all_pass == "end without winner":
+        return end_deal(state, None, events)
+    events.append(FlipColour(not state.flipped))
+    return state.evolve(passes=0, flipped=not state.flipped), events
+
+
+def _payees(state: DealState, who: int, to: str) -> list[Account]:
+    if to == "each opponent":
+        return [seat(s) for s in state.clockwise(who)[:-1]]
+    return [section(to)]
+
+
+def _after_play(
+    ruleset: Ruleset,
+    phase: StopsPhase,
+    state: DealState,
+    who: int,
+    card: Card,
+    events: list[Event],
+) -> Result:
+    """After ``who`` played ``card``: claims, then going out, a stop, or the next follow."""
+    if phase.claims == "on play" and who not in state.forfeited:
+        claimed = claims_of(ruleset, state, who, card)
+        if claimed:
+            state = take_all(state, who, claimed, events)
+    if state.held[who] == 0:
+        return _go_out(ruleset, phase, state, who, events)
+    nxt = ruleset.deck.next_card(card)
+    reason: StopReason
+    if nxt is None:  # the top rank: nothing follows it (spec §6.3), with or without 'top rank'
+        reason = "top rank"
+    else:
+        place = state.place(nxt)
+        if place is not None and place.kind == "hand":
+            return state.evolve(step="follow", to_move=place.seat, current=card), events
+        reason = "not in deck" if place is None else _STOP_REASON[place.kind]
+    events.append(Stop(who, card, reason, nxt))
+    state = _stop_bonus(phase, state, who, events)
+    return state.evolve(step="lead", restart=True, current=None, stopped=card.suit,
+                        last_player=who, passes=0, flipped=False,
+                        to_move=leader(ruleset, state, phase.restart, who)), events
+
+
+_STOP_REASON: dict[str, StopReason] = {"widow": "widow", "played": "played", "out": "out of play"}
+
+
+def _stop_bonus(phase: StopsPhase, state: DealState, who: int, events: list[Event]) -> DealState:
+    """Spec §6.7: the seat that made the stop gets the bonus (a section pays what it has)."""
+    bonus = phase.stop_bonus
+    if bonus is None:
+        return state
+    if bonus.source == "each opponent":
+        state, done = state.pay_all([(seat(opponent), seat(who), bonus.amount, "stop bonus")
+                                     for opponent in state.clockwise(who)[:-1]])
+        events.extend(StopPaid(who, t) for t in done)
+    else:
+        amount = min(bonus.amount, state.ledger.section(bonus.source))
+        state, t = state.pay(section(bonus.source), seat(who), amount, "stop bonus")
+        events.append(StopPaid(who, t))
+    return state
+
+
+def _go_out(
+    ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, events: list[Event]
+) -> Result:
+    """001 §06: the winner takes its sections and each opponent pays per card left.
+
+    A section written ``takes SECTION unless taken in PHASE`` is not taken when
+    PHASE paid it in this deal (spec §7; 004's Chien house rule).
+    """
+    events.append(GoOut(who))
+    out = phase.going_out
+    barred = {name for name, earlier in out.unless_taken if (earlier, name) in state.taken}
+    takes = [name for name in out.takes if name not in barred]
+    kitty = ruleset.kitty()
+    if out.to == "kitty" and kitty is not None and kitty.name not in takes:
+        takes.append(kitty.name)
+    if out.to == "kitty" and kitty is not None:
+        state = _payments(phase, state, who, section(kitty.name), events)
+    state = take_all(state, who, takes, events)
+    if out.to == "winner":
+        state = _payments(phase, state, who, seat(who), events)
+    return end_deal(state, who, events)
+
+
+def _payments(
+    phase: StopsPhase, state: DealState, who: int, dst: Account, events: list[Event]
+) -> DealState:
+    """Each opponent, from the winner's left, pays ``per_card`` per card left to ``dst``.
+
+    A holder of an ``excused`` card pays nothing (recorded as a 0 payment).
+    """
+    out = phase.going_out
+    payers = state.clockwise(who)[:-1]
+    counts = [len(state.hand(payer)) for payer in payers]
+    excused = [any(c in state.hand(payer) for c in out.excused) for payer in payers]
+    state, done = state.pay_all([(seat(payer), dst, 0 if free else out.per_card * n, "going out")
+                                 for payer, n, free in zip(payers, counts, excused, strict=True)])
+    events.extend(Payment(payer, dst, n, free, t)
+                  for payer, n, free, t in zip(payers, counts, excused, done, strict=True))
+    return state
+
+
+def end_deal(state: DealState, winner: int | None, events: list[Event]) -> Result:
+    """The deal ends: unclaimed sections carry over (001 §06); ``winner`` went out, or nobody."""
+    for name, amount in state.ledger.sections:
+        if amount != 0:
+            events.append(CarryOver(name, amount))
+    state = state.evolve(step="over", to_move=None, current=None, winner=winner)
+    events.append(DealEnd(winner, "went out" if winner is not None else "all passed", state.ledger))
+    return state, events
+
+
+STAGE = Stage("stops", enter, legal_moves, apply)
+"""The stops phase as a stage of the deal."""

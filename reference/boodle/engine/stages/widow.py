@@ -1,0 +1,261 @@
+"""The widow sale or auction (spec §5.4): a stage of choice moves before play.
+
+- ``sale``: offered once round the table, from the dealer's left to the
+  dealer's right; the first to buy (:class:`~boodle.engine.state.BuyMove`) pays the
+  price and exchanges (000/002/003 step 6).
+- ``auction``: bidders in turn clockwise from the dealer's left, again and
+  again, bid (:class:`~boodle.engine.state.BidMove`) or pass; a pass leaves the
+  auction; the turn skips the highest bidder; it ends when every bidder has
+  passed or all but the highest bidder have (004 "Variantes";
+  rodsgamesite.blogspot.com/p/rummoli-rules.html).
+- ``dealer: may swap`` / ``may look and swap``: if nobody bought, the
+  dealer may exchange (:class:`~boodle.engine.state.SwapMove`); with ``first`` the
+  dealer's chance comes before the offer and a swap ends the sale
+  (rodsgamesite).  A :class:`~boodle.engine.state.PassMove` declines.
+
+An exchange moves the widow's cards to the buyer's hand and the buyer's
+former hand to the widow or out of play, one card at a time
+(:meth:`~boodle.engine.state.DealState.move`); the price travels in the
+:class:`~boodle.engine.events.WidowExchange` event.  Illegal moves carry the rule
+ids ``move.kind``, ``widow.barred``, ``widow.funds``, ``widow.bid-low``
+(spec §12).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from boodle.engine.events import (
+    Event,
+    How,
+    WidowBid,
+    WidowExchange,
+    WidowPass,
+    WidowShown,
+    WidowUnsold,
+)
+from boodle.engine.faults import IllegalMove
+from boodle.engine.holders import paying_cards
+from boodle.engine.ledger import Account, seat, section
+from boodle.engine.stage import Result, Stage
+from boodle.engine.state import (
+    OUT,
+    WIDOW,
+    BidMove,
+    BuyMove,
+    DealState,
+    Move,
+    PassMove,
+    SaleState,
+    SwapMove,
+    in_hand,
+)
+from boodle.language.model import Ruleset, WidowSale, derived
+
+__all__ = ["STAGE", "apply", "barred", "enter", "legal_moves"]
+
+
+def _rules(ruleset: Ruleset) -> WidowSale:
+    assert ruleset.widow_sale is not None
+    return ruleset.widow_sale
+
+
+def _sale(state: DealState) -> SaleState:
+    assert state.sale is not None
+    return state.sale
+
+
+def enter(ruleset: Ruleset, state: DealState) -> Result:
+    """Start the sale: show a ``seen`` widow to all, then the dealer's first chance or the offer."""
+    rules = _rules(ruleset)
+    events: list[Event] = []
+    if rules.seen:
+        events.append(WidowShown(tuple(sorted(state.clockwise(state.dealer))), state.widow()))
+    if rules.dealer_swap and rules.dealer_first:
+        return _dealer_chance(rules, state, "dealer first", events)
+    return _next(ruleset, state, state.dealer, events, SaleState("offer"))
+
+
+def _buyers(rules: WidowSale, state: DealState) -> tuple[int, ...]:
+    """Who may be offered the widow, clockwise from the dealer's left (spec §5.4).
+
+    A sale goes from the dealer's left to the dealer's right; an auction
+    includes the dealer unless a ``dealer:`` line gives the dealer a chance
+    of their own.
+    """
+    everyone = state.clockwise(state.dealer)  # players still in (spec §10)
+    if rules.mode == "sale" or rules.dealer_swap:
+        return everyone[:-1]
+    return everyone
+
+
+def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event],
+          sale: SaleState | None = None) -> Result:
+    """The next buyer or bidder after seat ``after``, or the end of the offer.
+
+    ``sale``: the sale's progress after the move just made (default: the
+    state's); it is stored with the seat to move (an end of the offer
+    replaces it).
+    """
+    rules = _rules(ruleset)
+    sale = _sale(state) if sale is None else sale
+    buyers = _buyers(rules, state)
+    if rules.mode == "sale":
+        if sale.asked < len(buyers):
+            return state.evolve(sale=sale, to_move=buyers[sale.asked]), events
+        return _offer_over(rules, state, events)
+    active = [b for b in buyers if b not in sale.out]
+    if sale.bidder is not None and active == [sale.bidder]:
+        return _exchange(ruleset, state, sale.bidder, "bid", sale.bid, events)
+    if not active:
+        return _offer_over(rules, state, events)
+    n = state.players
+    for i in range(1, n + 1):
+        candidate = (after + i) % n
+        if candidate in active and candidate != sale.bidder:
+            return state.evolve(sale=sale, to_move=candidate), events
+    raise AssertionError("an open auction always has a bidder to ask")  # pragma: no cover
+
+
+def _offer_over(rules: WidowSale, state: DealState, events: list[Event]) -> Result:
+    """Nobody bought: the dealer's chance (unless it came first), else the widow stays."""
+    if rules.dealer_swap and not rules.dealer_first:
+        return _dealer_chance(rules, state, "dealer", events)
+    events.append(WidowUnsold())
+    return state.evolve(sale=None, to_move=None), events
+
+
+def _dealer_chance(
+    rules: WidowSale, state: DealState, step: str, events: list[Event]
+) -> Result:
+    """The dealer may swap; under ``may look and swap`` they see the widow first."""
+    if rules.dealer_may_look:
+        events.append(WidowShown((state.dealer,), state.widow()))
+    sale = SaleState("dealer first" if step == "dealer first" else "dealer")
+    return state.evolve(sale=sale, to_move=state.dealer), events
+
+
+def barred(ruleset: Ruleset, state: DealState, who: int) -> bool:
+    """Whether ``who`` may not buy, bid or swap: ``barred: holding a boodle card`` (spec §5.4).
+
+    A card bars when it pays a boodle section by itself; cards of sets do not.
+    """
+    if not _rules(ruleset).barred_by_boodle:
+        return False
+    paying = derived(ruleset, "_barring", lambda: frozenset(
+        c for s in ruleset.board if s.kind == "boodle" for c in paying_cards(s) or ()))
+    return any(c in paying for c in state.hand(who))
+
+
+def _price(rules: WidowSale, state: DealState, who: int, amount: int) -> int:
+    """What ``who`` pays: nothing when the price would go from the dealer to the dealer."""
+    return 0 if rules.to_dealer and who == state.dealer else amount
+
+
+def _balance(state: DealState, who: int) -> int:
+    """``who``'s balance in whole chips (rounded down)."""
+    chips = state.ledger.seat(who)
+    return chips if type(chips) is int else int(Fraction(chips) // 1)
+
+
+def _min_bid(rules: WidowSale, sale: SaleState) -> int:
+    return max(rules.price, 1, sale.bid + 1)
+
+
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+    """A pass, and the buy, bids or swap the seat may make (in increasing amount)."""
+    rules, sale, who = _rules(ruleset), _sale(state), state.to_move
+    assert who is not None
+    out: list[Move] = [PassMove(who)]
+    if barred(ruleset, state, who):
+        return tuple(out)
+    if sale.step != "offer":
+        price = _price(rules, state, who, rules.price)
+        if price == 0 or price <= _balance(state, who):
+            out.append(SwapMove(who))
+    elif rules.mode == "sale":
+        if rules.price <= _balance(state, who):
+            out.append(BuyMove(who))
+    else:
+        out.extend(_bids(who, _min_bid(rules, sale), _balance(state, who)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _bids(who: int, low: int, high: int) -> tuple[BidMove, ...]:
+    """``who``'s bids of ``low`` to ``high`` chips, in increasing amount (moves are immutable:
+    the same ones are handed out again, an auction asks the same bids many times)."""
+    return tuple(BidMove(who, a) for a in range(low, high + 1))
+
+
+def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
+    """Raise :class:`IllegalMove` for a move the sale refuses (spec §12 order)."""
+    rules, sale = _rules(ruleset), _sale(state)
+    wanted: type = (SwapMove if sale.step != "offer"
+                    else BuyMove if rules.mode == "sale" else BidMove)
+    if isinstance(move, PassMove):
+        return
+    if not isinstance(move, wanted):
+        what = {SwapMove: "the dealer's swap", BuyMove: "a buy", BidMove: "a bid"}[wanted]
+        raise IllegalMove(f"{move}: the widow sale now takes {what} or a pass", rule="move.kind")
+    if barred(ruleset, state, move.seat):
+        raise IllegalMove(f"{move}: the seat holds a boodle card and is barred (spec §5.4)",
+                          rule="widow.barred")
+    amount = move.amount if isinstance(move, BidMove) else rules.price
+    price = _price(rules, state, move.seat, amount)
+    if price > 0 and price > _balance(state, move.seat):
+        raise IllegalMove(f"{move}: the seat has {state.ledger.seat(move.seat)} chips, "
+                          f"not {price}", rule="widow.funds")
+    if isinstance(move, BidMove) and move.amount < _min_bid(rules, sale):
+        raise IllegalMove(f"{move}: the lowest bid allowed is {_min_bid(rules, sale)}",
+                          rule="widow.bid-low")
+
+
+def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
+    """Play a buy, bid, swap or pass (the driver has checked ``deal.over`` and ``turn``)."""
+    _check(ruleset, state, move)
+    rules, sale, who = _rules(ruleset), _sale(state), move.seat
+    events: list[Event] = []
+    if isinstance(move, BuyMove):
+        return _exchange(ruleset, state, who, "buy", rules.price, events)
+    if isinstance(move, SwapMove):
+        return _exchange(ruleset, state, who, "swap", rules.price, events)
+    if isinstance(move, BidMove):
+        events.append(WidowBid(who, move.amount))
+        bid = SaleState(sale.step, sale.asked, sale.out, move.amount, who)
+        return _next(ruleset, state, who, events, bid)
+    events.append(WidowPass(who, sale.step))
+    if sale.step == "dealer first":
+        return _next(ruleset, state, state.dealer, events, SaleState("offer"))
+    if sale.step == "dealer":
+        events.append(WidowUnsold())
+        return state.evolve(sale=None, to_move=None), events
+    if rules.mode == "sale":
+        asked = SaleState(sale.step, sale.asked + 1, sale.out, sale.bid, sale.bidder)
+        return _next(ruleset, state, who, events, asked)
+    out = SaleState(sale.step, sale.asked, sale.out | {who}, sale.bid, sale.bidder)
+    return _next(ruleset, state, who, events, out)
+
+
+def _exchange(
+    ruleset: Ruleset, state: DealState, who: int, how: How, amount: int, events: list[Event]
+) -> Result:
+    """``who`` pays and takes the widow; their former hand is discarded (spec §5.4)."""
+    rules = _rules(ruleset)
+    price = _price(rules, state, who, amount)
+    transfer = None
+    if price > 0:
+        dst: Account = seat(state.dealer) if rules.to_dealer else section(rules.price_to)
+        state, transfer = state.pay(seat(who), dst, price, "widow")
+    taken, discarded = state.widow(), state.hand(who)
+    place = WIDOW if rules.discard == "becomes widow" else OUT
+    hand = in_hand(who)
+    state = state.move_all([*((card, place) for card in discarded),
+                            *((card, hand) for card in taken)])
+    events.append(WidowExchange(who, how, transfer, taken, discarded, rules.discard))
+    return state.evolve(sale=None, to_move=None), events
+
+
+STAGE = Stage("widow", enter, legal_moves, apply)
+"""The widow sale or auction as a stage of the deal."""

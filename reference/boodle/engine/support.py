@@ -1,0 +1,104 @@
+"""What this engine can play: pending features, and the checks made before a deal starts.
+
+:func:`pending_features` lists what the engine refuses (``NotSupported``);
+:func:`boodle.engine.machine.skipped_phases` lists the phases it plays as nothing
+(pending phase kinds, said in the trace).  ``boodle check`` prints both.
+"""
+
+from __future__ import annotations
+
+from boodle.engine.faults import NotSupported
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset, StopsPhase
+from boodle.session.second_pack import unbound_sections
+
+__all__ = ["check_playable", "pending_features", "stops_phase"]
+
+
+def pending_features(ruleset: Ruleset) -> list[str]:
+    """Every feature of ``ruleset`` this engine refuses to play yet (empty: playable).
+
+    Phases of a kind no stage plays are not listed here: a deal skips them
+    (:func:`boodle.engine.machine.skipped_phases`).
+    """
+    out: list[str] = []
+    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
+    if len(stops) > 1:
+        out.append("several stops phases")
+    for p in stops:
+        out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
+    return out
+
+
+def _stops_pending(p: StopsPhase) -> list[str]:
+    out: list[str] = []
+    if not p.going_out.ends_deal:
+        out.append("going out without ending the deal")
+    return out
+
+
+def stops_phase(ruleset: Ruleset) -> StopsPhase:
+    """The stops phase the engine plays; raises :class:`NotSupported` for a pending feature."""
+    pending = pending_features(ruleset)
+    if pending:
+        raise NotSupported(
+            f"variant {ruleset.name} needs features this engine does not execute yet: "
+            + "; ".join(pending)
+        )
+    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
+    if not stops:
+        raise NotSupported(f"variant {ruleset.name} has no stops phase to play")
+    return stops[0]
+
+
+def check_playable(ruleset: Ruleset) -> StopsPhase:
+    """:func:`stops_phase`, and a :class:`BoodleError` for a phase that could not end.
+
+    The builder refuses these rulesets already; rulesets made in Python
+    (tests, other tools) are checked here.
+    """
+    p = stops_phase(ruleset)
+    unbound = unbound_sections(ruleset)
+    if unbound:
+        raise BoodleError(
+            f"sections {', '.join(unbound)} are paid by cards drawn once per session, "
+            "and none is drawn yet",
+            hint="draw them first: boodle.session.second_pack.draw_boodles (play_session does)",
+        )
+    names = {s.name for s in ruleset.board}
+
+    def need(name: str | None, what: str) -> None:
+        if name not in names:
+            raise BoodleError(f"{what} names section {name!r}, which is not on the board")
+
+    fb = p.fallback
+    if fb.kind == "lead" and fb.rule is None:
+        raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
+    if fb.kind == "pass":
+        if p.all_pass == "none":
+            raise BoodleError(
+                f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
+                "happens when every player passes (the deal could go round forever)",
+                hint="add 'all pass: deal ends without winner' or 'all pass: flip colour'",
+            )
+        if fb.amount > 0:
+            need(fb.to, f"phase {p.name}: the pass fallback")
+    if p.all_pass == "flip colour" and p.restart.scope not in ("opposite colour", "black", "red"):
+        raise BoodleError(
+            f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
+        )
+    if p.first_lead.who in ("last player", "next player"):
+        raise BoodleError(f"phase {p.name}: the first lead cannot go to the {p.first_lead.who}")
+    for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else [])):
+        if rule.choice == "card" and rule.card is None:
+            raise BoodleError(f"phase {p.name}: a lead rule of one card names no card")
+    for name in p.going_out.takes:
+        need(name, f"phase {p.name}: going out")
+    if p.going_out.to == "kitty" and ruleset.kitty() is None:
+        raise BoodleError(f"phase {p.name}: going out pays into the kitty, but the board has none")
+    for pen in p.penalties:
+        if pen.to != "each opponent":
+            need(pen.to, f"phase {p.name}: the penalty for '{pen.fault}'")
+    if p.stop_bonus is not None and p.stop_bonus.source != "each opponent":
+        need(p.stop_bonus.source, f"phase {p.name}: the stop bonus")
+    return p

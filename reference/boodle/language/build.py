@@ -1,0 +1,1051 @@
+"""Syntax tree → validated :class:`~boodle.language.model.Ruleset` (spec §11).
+
+Two steps, each small: :func:`resolve` merges a variant with the chain of
+variants it ``extends`` (keyed clauses; spec §11.2), then :class:`_Builder`
+turns the merged clauses into the model and checks what the grammar cannot:
+every section, card and phase referred to exists, cards are in the deck,
+player ranges are possible, and every rule that could loop or block has its
+exit written down.  Every failure is a :class:`~boodle.language.errors.BoodleError`
+pointing at the clause at fault.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from lark import Token
+
+from boodle.language import model as m
+from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
+from boodle.language.errors import BoodleError, Span, did_you_mean
+from boodle.language.grammar import MAX_SOURCE_BYTES
+from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
+
+MAX_PLAYERS = 20
+MAX_AMOUNT = 1_000_000
+"""Antes, prices, start chips and every other chip amount above this are refused (spec §11.3)."""
+MAX_SECTIONS = 64
+"""Board sections per variant (spec §11.3)."""
+MAX_PHASES = 16
+"""Phases per variant (spec §11.3)."""
+MAX_ANTE_LINES = 64
+"""Lines of one ante block (spec §11.3)."""
+MAX_EXTENDS = 16
+"""Variants in one ``extends`` chain, the extending file included (spec §11.3)."""
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*(-[a-z0-9_]+)*")
+
+Resolver = Callable[[str, Path | None], tuple[str, str]]
+"""Finds a base variant: ``(name, dir of the extending file) -> (text, file name)``;
+raises ``KeyError`` when there is none."""
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def load_text(text: str, file: str, resolver: Resolver | None = None) -> m.Ruleset:
+    """Parse, resolve ``extends`` and validate one variant given as text.
+
+    Raises :class:`BoodleError` for any syntax or semantic fault.
+    """
+    decl = parse(text, file)
+    here = Path(file).parent if file and not file.startswith("<") else None
+    return build(resolve(decl, resolver or default_resolver, here))
+
+
+def load_file(path: str | Path, resolver: Resolver | None = None) -> m.Ruleset:
+    """:func:`load_text` on a file; a missing or unreadable file is a BoodleError."""
+    p = Path(path)
+    return load_text(read_rules_file(p), str(p), resolver)
+
+
+def read_rules_file(path: Path) -> str:
+    """The text of a rules file, read as UTF-8 without reading more than the size limit.
+
+    Raises :class:`BoodleError` (no location) for a file that cannot be read,
+    is over :data:`~boodle.language.grammar.MAX_SOURCE_BYTES` or is not UTF-8 (spec §11.1, §11.3).
+    """
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        raise BoodleError(f"cannot read rules file {path}: {exc.strerror or exc}",
+                          hint="check the file's name and that it may be read") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise BoodleError(f"rules file {path} is larger than {MAX_SOURCE_BYTES // 1024} KiB",
+                          hint="a variant is a few hundred lines at most")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BoodleError(f"rules file {path} is not UTF-8 text (byte {exc.start})",
+                          hint="save the file as UTF-8") from None
+
+
+def default_resolver(name: str, here: Path | None) -> tuple[str, str]:
+    """A base variant from the extending file's folder, else a built-in one.
+
+    Names resolve only to ``NAME.boodle`` files directly in the extending
+    file's folder or to built-ins (no paths: spec §11.1).  A candidate that
+    is a link to a file in another folder is refused (:class:`BoodleError`,
+    no location; :func:`resolve` adds it), as is one that cannot be read;
+    raises ``KeyError`` when there is no candidate.
+    """
+    from boodle.language.variants import builtin_path
+    from boodle.resources import variants_dir
+
+    if not _NAME.fullmatch(name):
+        raise KeyError(name)
+    candidates = [(here, here / f"{name}.boodle")] if here is not None else []
+    candidates.append((variants_dir(), builtin_path(name)))
+    for folder, candidate in candidates:
+        if candidate.is_file():
+            target = candidate.resolve()
+            if target.parent != folder.resolve():
+                raise BoodleError(
+                    f"'extends {name}': {candidate.name} is a link to {target}, "
+                    "outside the extending file's folder",
+                    hint="a base variant must be a file in the same folder, or a built-in",
+                )
+            return read_rules_file(candidate), str(candidate)
+    raise KeyError(name)
+
+
+# ---------------------------------------------------------------- extends
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A variant with its base chain merged: clauses keyed as in spec §11.2."""
+
+    name: str
+    base: str | None
+    items: tuple[Clause, ...]
+    span: Span
+    own: tuple[Clause, ...] = ()
+    """The extending file's own top-level items (what it replaces, merges or removes)."""
+    base_items: tuple[Clause, ...] = ()
+    """The base chain merged without the extending file (to tell whose fault an error is)."""
+
+
+def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolved:
+    """Merge ``decl`` over the variants it extends, nearest last.
+
+    A variant that extends its own name (``variant michigan extends
+    michigan``, a house rule keeping the name it changes) extends the
+    built-in of that name: its base is looked up among the built-ins only
+    (``here`` is ``None`` for that step), never in its own folder (spec §11.1).
+    A cycle is a file reached twice.  Raises BoodleError for an ``extends``
+    that does not resolve or cycles.
+    """
+    chain = [decl]
+    files = [_file_key(decl.span.file)]
+    current = decl
+    while current.base is not None:
+        base = current.base
+        if len(chain) >= MAX_EXTENDS:
+            raise BoodleError(
+                f"'extends {base.name}': a chain of more than {MAX_EXTENDS} variants",
+                base.span, hint="extend a variant nearer the root",
+            )
+        own_name = base.name == current.name
+        try:
+            text, file = resolver(base.name, None if own_name else here)
+        except BoodleError as exc:
+            raise BoodleError(exc.message, base.span, exc.hint) from None
+        except KeyError:
+            from boodle.language.variants import builtin_names
+
+            raise BoodleError(
+                f"'extends {base.name}': no " + ("built-in " if own_name else "")
+                + "variant of that name",
+                base.span,
+                hint=("a variant that extends its own name extends the built-in of that name"
+                      if own_name else None) or did_you_mean(base.name, builtin_names())
+                or "name a built-in variant or a .boodle file in the same folder",
+            ) from None
+        if _file_key(file) in files:
+            at = files.index(_file_key(file))
+            # a file is shown where it is not NAME.boodle for its variant's NAME
+            steps = [d.name if Path(d.span.file).stem == d.name
+                     else f"{d.name} ({_shown_file(d.span.file)})" for d in chain]
+            cycle = " → ".join([*steps, steps[at]])
+            notes = tuple(
+                f"'extends {d.base.name}' in {_shown_file(d.span.file)} found "
+                f"{_shown_file(nxt.span.file)}, which is the variant '{nxt.name}'"
+                for d, nxt in zip(chain, [*chain[1:], chain[at]], strict=True)
+                if d.base is not None and d.base.name != nxt.name)
+            raise BoodleError(
+                f"'extends {base.name}' makes a cycle: {cycle}",
+                base.span,
+                hint="a variant may not extend itself, directly or through others"
+                + ("; a BASE.boodle in the folder is found before the built-in of that name: "
+                   "rename that file, or name its variant like the file (a variant that "
+                   "extends its own name extends the built-in)" if notes else ""),
+                notes=notes,
+            )
+        files.append(_file_key(file))
+        try:
+            current = parse(text, file)
+        except BoodleError as exc:
+            raise exc.with_note(f"while loading base variant {base.name}") from None
+        here = Path(file).parent
+        chain.append(current)
+    merged: dict[str, Clause] = {}
+    base_items: tuple[Clause, ...] = ()
+    for layer in reversed(chain):
+        if layer is decl:
+            base_items = tuple(merged.values())
+        _merge_layer(merged, layer)
+    base_name = decl.base.name if decl.base else None
+    own = decl.items if decl.base else ()
+    return Resolved(decl.name, base_name, tuple(merged.values()), decl.span, own, base_items)
+
+
+def _shown_file(file: str) -> str:
+    """A rules file as a cycle message shows it: relative to the working folder if inside it."""
+    if not file or file.startswith("<"):
+        return file
+    try:
+        return "./" + str(Path(file).resolve().relative_to(Path.cwd().resolve()))
+    except (OSError, RuntimeError, ValueError):
+        return file
+
+
+def _file_key(file: str) -> str:
+    """What identifies a rules file in an ``extends`` chain: its resolved path, or the
+    name as given for a text that is not a file (``<string>``)."""
+    if not file or file.startswith("<"):
+        return file
+    try:
+        return str(Path(file).resolve())
+    except (OSError, RuntimeError):  # a link loop: the name as given
+        return file
+
+
+def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
+    """Refuse a key written twice in one block: the second would silently win."""
+    first: dict[str, Clause] = {}
+    for clause in clauses:
+        if clause.key in first:
+            shown = clause.key.replace("_", " ").replace(":", " ")
+            raise BoodleError(
+                f"'{shown}' is written twice {where}",
+                clause.span,
+                hint="keep one; to change a base variant's rule, write it in the extending file",
+                notes=(f"first written at {first[clause.key].span}",),
+            )
+        first[clause.key] = clause
+
+
+def _merge_layer(merged: dict[str, Clause], layer: VariantDecl) -> None:
+    _no_duplicates(layer.items, f"in variant {layer.name}")
+    for item in layer.items:
+        if item.key.startswith("phase:"):
+            _no_duplicates(item.value.rules, f"in phase {item.value.name}")
+        if item.key.startswith("without:"):
+            phase_key = "phase:" + item.key.split(":", 1)[1]
+            if phase_key not in merged:
+                phases = [key.split(":", 1)[1] for key in merged if key.startswith("phase:")]
+                listed = "the base's phases: " + (", ".join(phases) or "none")
+                close = did_you_mean(item.value.name, phases)
+                raise BoodleError(
+                    f"'without phase {item.value.name}': the base has no such phase",
+                    item.span,
+                    hint=f"{close} ({listed})" if close else listed,
+                )
+            del merged[phase_key]
+        elif item.key == "sources" and "sources" in merged:
+            both = tuple(dict.fromkeys((*merged["sources"].value, *item.value)))
+            merged["sources"] = Clause("sources", both, item.span)
+        elif item.key.startswith("phase:") and item.key in merged:
+            merged[item.key] = _merge_phase(merged[item.key], item)
+        else:
+            merged[item.key] = item
+
+
+def _merge_phase(base: Clause, over: Clause) -> Clause:
+    old, new = cast(PhaseDecl, base.value), cast(PhaseDecl, over.value)
+    if old.kind != new.kind:
+        raise BoodleError(
+            f"phase {new.name} is '{new.kind}' here but '{old.kind}' in the base",
+            over.span,
+            hint="use another phase name, or 'without phase' and a new one",
+        )
+    rules = {rule.key: rule for rule in old.rules}
+    rules.update({rule.key: rule for rule in new.rules})
+    label = new.label if new.label is not None else old.label
+    decl = PhaseDecl(new.name, label, new.kind, tuple(rules.values()), new.span)
+    return Clause(over.key, decl, over.span)
+
+
+# ---------------------------------------------------------------- building
+
+
+def build(resolved: Resolved) -> m.Ruleset:
+    """Turn merged clauses into a validated Ruleset (raises BoodleError).
+
+    An error found in a base file's text is caused by what the extending file
+    replaced (a smaller deck, a board without the kitty): :func:`_blame` points
+    it at the extending file.
+    """
+    try:
+        return _Builder(resolved).ruleset()
+    except BoodleError as exc:
+        raise _blame(resolved, exc) from None
+
+
+_DOCUMENTATION = ("title", "about", "sources", "version")
+
+
+def _replaced_what(clause: Clause) -> str:
+    """How a note names an item of the extending file: ``the deck is replaced``."""
+    key = clause.key
+    if key.startswith("without:"):
+        return f"phase {key.split(':', 1)[1]} is removed"
+    if key.startswith("phase:"):
+        return f"phase {key.split(':', 1)[1]} is changed"
+    what = {"players": "the players line", "chips": "the chips line", "carry": "the carry line",
+            "widow_sale": "the widow sale", "ante": "the ante block",
+            "deal": "the deal block", "session": "the session block"}.get(key, f"the {key}")
+    return f"{what} is replaced"
+
+
+def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
+    """``exc`` re-pointed at the extending file when it was found in a base file.
+
+    Every rule of the base was valid in the base, so the fault is one of the
+    items the extending file wrote.  With one such item the error is reported
+    at it and the base's line becomes a note; with several, each gets a note
+    ("the deck is replaced at t19.boodle:2:3").  Errors already in the
+    extending file, and files that extend nothing, are left as they are.
+    """
+    own = [c for c in resolved.own if c.key not in _DOCUMENTATION]
+    if exc.span is None or not own or exc.span.file == resolved.span.file:
+        return exc
+    try:
+        _Builder(Resolved(resolved.base or "", None, resolved.base_items, exc.span)).ruleset()
+    except BoodleError:
+        return exc  # the base is at fault on its own
+    base_line = re.sub(r'\s+#[^"]*$', "", exc.span.source_line()).strip()
+    where = f"{exc.span}" + (f" ({base_line})" if base_line else "")
+    if len(own) == 1:
+        (clause,) = own
+        return BoodleError(
+            f"{exc.message} (in the base, after this file's change)",
+            clause.span, exc.hint, exc.rule,
+            (*exc.notes, f"{_replaced_what(clause)} here; the base's rule at {where} "
+             "no longer fits it"),
+        )
+    notes = [f"{_replaced_what(c)} at {c.span}" for c in own]
+    return BoodleError(exc.message, exc.span, exc.hint, exc.rule,
+                       (*exc.notes, *notes,
+                        f"the base was valid as written; one of {resolved.name}'s changes "
+                        "above is the cause"))
+
+
+class _Builder:
+    """One method per block; each validates what it reads."""
+
+    def __init__(self, resolved: Resolved) -> None:
+        self.r = resolved
+        self.items = {item.key: item for item in resolved.items}
+        self.deck: m.Deck | None = None
+        self.board: tuple[m.Section, ...] = ()
+        self.no_widow = False
+        self.poker_names: set[str] = set()
+        self.phase_names: list[str] = []
+
+    # -- helpers
+    def need(self, key: str, example: str) -> Clause:
+        if key not in self.items:
+            raise BoodleError(
+                f"variant {self.r.name} has no '{key}' block or line",
+                self.r.span,
+                hint=f"add one, for example: {example}",
+            )
+        return self.items[key]
+
+    def section_names(self) -> list[str]:
+        return [s.name for s in self.board]
+
+    def section_ref(self, ref: CardLit | NameLit, kinds: Iterable[str] | None = None) -> str:
+        name = str(ref.card) if isinstance(ref, CardLit) else ref.name
+        found = next((s for s in self.board if s.name == name), None)
+        if found is None:
+            raise BoodleError(
+                f"no section '{name}' on the board",
+                ref.span,
+                hint=did_you_mean(name, self.section_names())
+                or ("sections are: " + ", ".join(self.section_names()) if self.section_names()
+                    else "the board has no section yet: declare one in 'board { … }'"),
+            )
+        allowed = tuple(kinds or ())
+        if allowed and found.kind not in allowed:
+            fitting = [s.name for s in self.board if s.kind in allowed]
+            raise BoodleError(
+                f"section '{name}' is a {found.kind}; here it must be a "
+                + " or ".join(allowed),
+                ref.span,
+                hint=(f"name one of: {', '.join(fitting)}" if fitting else
+                      f"add a {' or '.join(allowed)} to the board and name it here"),
+            )
+        return name
+
+    def in_deck(self, lit: CardLit, what: str) -> Card:
+        deck = self.deck
+        assert deck is not None
+        card = lit.card
+        if card.suit not in deck.suits or card.rank not in deck.ranks:
+            raise BoodleError(
+                f"{what} {card} is not in the deck",
+                lit.span,
+                hint=_missing_from_deck(card, deck.suits, deck.ranks),
+            )
+        if card in deck.removed:
+            raise BoodleError(
+                f"{what} {card} is not in the deck",
+                lit.span,
+                hint=f"the deck says 'remove {card}'",
+            )
+        return card
+
+    # -- the whole
+    def ruleset(self) -> m.Ruleset:
+        players = self.players()
+        self.deck = self.deck_spec()
+        self.board = self.board_spec()
+        deal = self.deal_spec()
+        self.no_widow = deal.widow_position == "none"
+        self.check_trumps(deal)
+        phases = self.phases()
+        self.check_players_get_cards(players, deal)
+        return m.Ruleset(
+            name=self.r.name,
+            title=self.text("title", self.r.name),
+            about=self.text("about", ""),
+            sources=tuple(self.items["sources"].value) if "sources" in self.items else (),
+            version=int(self.items["version"].value) if "version" in self.items else 1,
+            base=self.r.base,
+            players=players,
+            deck=self.deck,
+            board=self.board,
+            antes=self.antes(),
+            deal=deal,
+            widow_sale=self.widow_sale(deal),
+            phases=phases,
+            session=self.session(),
+            chips=cast(Any, self.items["chips"].value) if "chips" in self.items else "whole",
+            carry="unclaimed",
+            span=self.r.span,
+        )
+
+    def text(self, key: str, default: str) -> str:
+        return str(self.items[key].value) if key in self.items else default
+
+    # -- players
+    def players(self) -> m.PlayerRange:
+        clause = self.need("players", "players 3 to 8")
+        low, high = clause.value
+        if low < 2:
+            raise BoodleError(
+                f"players {low} to {high}: a stops game needs at least 2 players",
+                clause.span,
+                hint="write players 3 to 8, say",
+            )
+        if low > high:
+            raise BoodleError(
+                f"players {low} to {high}: the range is empty",
+                clause.span,
+                hint=f"did you mean players {high} to {low}?",
+            )
+        if high > MAX_PLAYERS:
+            raise BoodleError(
+                f"players {low} to {high}: at most {MAX_PLAYERS} players are supported",
+                clause.span,
+                hint=f"write players {low} to {MAX_PLAYERS} at most",
+            )
+        return m.PlayerRange(low, high)
+
+    def check_players_get_cards(self, players: m.PlayerRange, deal: m.DealSpec) -> None:
+        assert self.deck is not None
+        hands = players.high + (0 if deal.widow_position == "none" else 1)
+        if len(self.deck.cards()) < hands:
+            raise BoodleError(
+                f"with {players.high} players the deck of {len(self.deck.cards())} cards "
+                f"cannot give every hand a card",
+                self.items["players"].span,
+                hint=f"allow at most {len(self.deck.cards()) - (hands - players.high)} players",
+            )
+
+    # -- deck (spec §2)
+    def deck_spec(self) -> m.Deck:
+        clause = self.need("deck", "deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }")
+        _no_duplicates(clause.value, "in the deck block")
+        lines = {line.key: line for line in clause.value}
+        suits = tuple(SUITS)
+        if "suits" in lines:
+            suits = self.unique(
+                [canonical_suit(str(t).replace("\ufe0f", "")) for t in lines["suits"].value],
+                lines["suits"], "suit",
+            )
+        if "ranks" not in lines:
+            raise BoodleError(
+                "the deck has no rank order",
+                clause.span,
+                hint="add a line like: ranks 2 3 4 5 6 7 8 9 10 J Q K A  (low to high)",
+            )
+        ranks = self.unique(
+            [canonical_rank(str(t)) for t in lines["ranks"].value], lines["ranks"], "rank"
+        )
+        if len(ranks) < 2:
+            raise BoodleError("a deck needs at least two ranks", lines["ranks"].span,
+                              hint="list the ranks low to high: ranks 2 3 4 5 6 7 8 9 10 J Q K A")
+        removed: set[Card] = set()
+        for lit in lines["remove"].value if "remove" in lines else ():
+            if lit.card.rank not in ranks or lit.card.suit not in suits:
+                raise BoodleError(f"cannot remove {lit.card}: it is not in the deck", lit.span,
+                                  hint=_missing_from_deck(lit.card, suits, ranks))
+            if lit.card in removed:
+                raise BoodleError(f"{lit.card} is removed twice", lit.span,
+                                  hint=f"name {lit.card} once: delete this one")
+            removed.add(lit.card)
+        return m.Deck(suits, ranks, frozenset(removed), clause.span)
+
+    @staticmethod
+    def unique(values: list[str], clause: Clause, what: str) -> tuple[str, ...]:
+        seen: set[str] = set()
+        for value, tok in zip(values, clause.value, strict=True):
+            if value in seen:
+                span = Span(clause.span.file, tok.line, tok.column, tok.line,
+                            tok.column + len(tok), clause.span.text)
+                raise BoodleError(f"{what} {value} appears twice", span,
+                                  hint=f"list each {what} once: delete this {value}")
+            seen.add(value)
+        return tuple(values)
+
+    # -- board (spec §3)
+    def board_spec(self) -> tuple[m.Section, ...]:
+        clause = self.need("board", "board { boodle A♥  kitty }")
+        _at_most(clause, len(clause.value), MAX_SECTIONS, "sections on the board")
+        sections: list[m.Section] = []
+        paid_by: dict[Card, str] = {}
+        for entry in clause.value:
+            section = self.section(entry)
+            clash = next((s for s in sections if s.name == section.name), None)
+            if clash is not None:
+                raise BoodleError(
+                    f"section '{section.name}' is on the board twice",
+                    entry.span,
+                    hint="give one of them another name",
+                    notes=(f"first defined at {clash.span}",),
+                )
+            if section.kind == "boodle" and section.cards:
+                card = section.cards[0]
+                if card in paid_by:
+                    raise BoodleError(
+                        f"{card} already pays section '{paid_by[card]}'",
+                        entry.span,
+                        hint="each boodle card pays one section",
+                    )
+                paid_by[card] = section.name
+            sections.append(section)
+        kinds = [s.kind for s in sections]
+        if kinds.count("kitty") > 1:
+            raise BoodleError("the board has more than one kitty", clause.span,
+                              hint="keep one kitty; another section can be a pot, a boodle or "
+                              "a set")
+        return tuple(sections)
+
+    def section(self, entry: Clause) -> m.Section:
+        key, value, span = entry.key, entry.value, entry.span
+        if key == "boodle":
+            name_lit, label, rule, item = value
+            if rule == "fixed":
+                card = self.in_deck(item, "boodle card")
+                name = name_lit.name if name_lit else str(card)
+                return m.Section(name, label or str(card), "boodle", (card,), (), "fixed", span)
+            if rule == "trumps":
+                rank = self.rank_in_deck(item, span)
+                return m.Section(name_lit.name, label or name_lit.name, "boodle", (), (rank,),
+                                 "trumps", span)
+            return m.Section(name_lit.name, label or name_lit.name, "boodle", (), (), "drawn", span)
+        if key == "set":
+            name_lit, label, rule, items = value
+            if rule == "fixed":
+                cards = tuple(self.in_deck(lit, "set card") for lit in items)
+                if len(set(cards)) != len(cards):
+                    raise BoodleError("a set names the same card twice", span,
+                                      hint="list each card of a set once")
+                return m.Section(name_lit.name, label or name_lit.name, "set", cards, (), "fixed",
+                                 span)
+            ranks = tuple(self.rank_in_deck(tok, span) for tok in items)
+            if len(set(ranks)) != len(ranks):
+                raise BoodleError("a set names the same rank twice", span,
+                                  hint="list each rank of a set once")
+            return m.Section(name_lit.name, label or name_lit.name, "set", (), ranks,
+                             cast(m.SuitRule, rule), span)
+        name_lit, label = value
+        default = "kitty" if key == "kitty" else "pot"
+        name = name_lit.name if name_lit else default
+        return m.Section(name, label or name.capitalize(), cast(m.SectionKind, key), span=span)
+
+    def rank_in_deck(self, tok: Token, span: Span) -> str:
+        assert self.deck is not None
+        rank = canonical_rank(str(tok))
+        if rank not in self.deck.ranks:
+            raise BoodleError(
+                f"rank {rank} is not in the deck", span,
+                hint="the deck's ranks are " + " ".join(self.deck.ranks),
+            )
+        return rank
+
+    # -- antes (spec §4)
+    def antes(self) -> tuple[m.AnteLine, ...]:
+        clause = self.need("ante", "ante { each player 1 on each boodle }")
+        _at_most(clause, len(clause.value), MAX_ANTE_LINES, "lines in the ante block")
+        lines = []
+        for line in clause.value:
+            payer, amount, targets = line.value
+            if amount > MAX_AMOUNT:
+                raise BoodleError(f"an ante of {amount} chips is too large", line.span,
+                                  hint=f"antes are at most {MAX_AMOUNT} chips")
+            names: list[str] = []
+            chosen = any(isinstance(t, Clause) and t.value == "chosen boodle" for t in targets)
+            if chosen and len(targets) > 1:
+                raise BoodleError("'chosen boodle' must be the only target of its ante line",
+                                  line.span, hint="put the other targets on a line of their own")
+            if payer == "widow" and self.no_widow:
+                raise BoodleError("an ante for the widow, but the deal has no widow", line.span,
+                                  hint="give the deal a widow (widow: last in each round) "
+                                  "or delete this line")
+            named_by: dict[str, CardLit | NameLit | Clause] = {}
+            for target in targets:
+                expanded = (self.expand_target(target) if isinstance(target, Clause)
+                            else [self.section_ref(target)])
+                for name in expanded:
+                    if name in named_by:  # spec §4: a line names each section once
+                        raise BoodleError(
+                            f"this ante line names section '{name}' twice",
+                            target.span,
+                            hint="a line pays each of its sections once; to pay a section "
+                            "more, raise the amount or write a second line "
+                            f"(e.g. '{payer} {amount} on {name}')",
+                            notes=(f"'{name}' is already named at {named_by[name].span}",),
+                        )
+                    named_by[name] = target
+                names.extend(expanded)
+            lines.append(m.AnteLine(payer, amount, tuple(names), chosen, line.span))
+        return tuple(lines)
+
+    def expand_target(self, target: Clause) -> list[str]:
+        if target.value == "every section":
+            return self.section_names()
+        boodles = [s.name for s in self.board if s.kind == "boodle"]
+        if not boodles:
+            raise BoodleError(f"'{target.value}': the board has no boodle section", target.span,
+                              hint="add a boodle to the board, or name the sections to pay")
+        return boodles
+
+    # -- deal (spec §5)
+    def deal_spec(self) -> m.DealSpec:
+        clause = self.need("deal", "deal { widow: last in each round }")
+        fields: dict[str, Any] = {"span": clause.span}
+        _no_duplicates((c for c in clause.value if c.key != "widow"), "in the deal block")
+        for line in clause.value:
+            if line.key == "widow":
+                for opt in line.value:
+                    slot = "widow_visibility" if opt in ("hidden", "exposed") else "widow_position"
+                    if slot in fields and fields[slot] != opt:
+                        raise BoodleError(
+                            f"widow: '{opt}' contradicts '{fields[slot]}'", line.span,
+                            hint=f"keep one of '{fields[slot]}' and '{opt}'",
+                        )
+                    fields[slot] = opt
+            elif line.key == "first_dealer" and isinstance(line.value, tuple):
+                fields["first_dealer"] = "first dealt"  # spec §5.1: the first RANK dealt face up
+                rank = self.rank_in_deck(line.value[1], line.span)
+                assert self.deck is not None
+                if not any(c.rank == rank for c in self.deck.cards()):
+                    raise BoodleError(f"'first dealer: first {rank} dealt': the deck has no {rank}",
+                                      line.span, hint="name a rank with a card left in the deck")
+                fields["first_dealer_rank"] = rank
+            else:
+                slot = {"first_dealer": "first_dealer", "rotation": "rotation",
+                        "trumps": "trumps", "turn_up": "turn_up", "misdeal": "misdeal"}[line.key]
+                fields[slot] = line.value
+        return m.DealSpec(**fields)
+
+    def check_trumps(self, deal: m.DealSpec) -> None:
+        for section in self.board:
+            if section.suit_rule == "trumps" and deal.trumps == "none":
+                raise BoodleError(
+                    f"section '{section.name}' is paid by a trump but the deal sets no trumps",
+                    section.span,
+                    hint="add 'trumps: last card of widow' to the deal block",
+                )
+        if deal.trumps != "none" and deal.widow_position == "none":
+            raise BoodleError("trumps are turned from the widow, but there is no widow",
+                              self.items["deal"].span,
+                              hint="give the deal a widow: widow: last in each round")
+        if deal.turn_up != "nothing" and deal.trumps == "none":
+            raise BoodleError("'turn up: dealer takes its boodle' but no card is turned up",
+                              self.items["deal"].span,
+                              hint="add 'trumps: last card of widow' to the deal block")
+
+    def widow_sale(self, deal: m.DealSpec) -> m.WidowSale | None:
+        clause = self.items.get("widow_sale")
+        if clause is None:
+            return None
+        if deal.widow_position == "none":
+            raise BoodleError("a widow sale needs a widow", clause.span,
+                              hint="set 'widow: last in each round' in the deal block")
+        lines = {line.key: line for line in clause.value}
+        if "offer" not in lines:
+            raise BoodleError("the widow sale has no offer line", clause.span,
+                              hint="add, for example: offer: sale unseen at 2")
+        _no_duplicates(clause.value, "in the widow sale")
+        mode, seen, price = lines["offer"].value
+        if mode == "sale" and price == 0:
+            raise BoodleError("a widow sale needs a price", lines["offer"].span,
+                              hint="write, for example: offer: sale unseen at 2")
+        if price > MAX_AMOUNT:
+            raise BoodleError(f"a price of {price} chips is too large", lines["offer"].span,
+                              hint=f"chip amounts are at most {MAX_AMOUNT:,}")
+        kitty = next((s.name for s in self.board if s.kind == "kitty"), None)
+        to_dealer = "price_to" in lines and lines["price_to"].value == "dealer"
+        price_to = (self.section_ref(lines["price_to"].value) if "price_to" in lines
+                    and not to_dealer else kitty)
+        if price_to is None and not to_dealer:
+            raise BoodleError("the widow sale says nowhere for the price to go", clause.span,
+                              hint="add: price to: kitty  (or: price to: dealer)")
+        look, first = lines["dealer_swap"].value if "dealer_swap" in lines else (False, False)
+        return m.WidowSale(
+            mode=mode, price=price, seen=seen, price_to="dealer" if to_dealer else price_to or "",
+            dealer_swap="dealer_swap" in lines,
+            dealer_may_look=look,
+            to_dealer=to_dealer,
+            dealer_first=first,
+            barred_by_boodle="barred" in lines,
+            discard=lines["discard"].value if "discard" in lines else "becomes widow",
+            before=self.sale_before(lines.get("when")),
+            span=clause.span,
+        )
+
+    def sale_before(self, clause: Clause | None) -> str | None:
+        """Spec §5.4 ``when: before phase NAME``: NAME must be a phase of the variant."""
+        if clause is None:
+            return None
+        name = clause.value.name
+        if name not in self.phase_names:
+            raise BoodleError(f"'when: before phase {name}': no phase of that name",
+                              clause.value.span,
+                              hint=did_you_mean(name, self.phase_names)
+                              or "phases are: " + ", ".join(self.phase_names))
+        return str(name)
+
+    # -- phases (spec §6-8)
+    def phases(self) -> tuple[m.Phase, ...]:
+        items = [c for c in self.items.values() if c.key.startswith("phase:")]
+        if len(items) > MAX_PHASES:
+            _at_most(items[MAX_PHASES], len(items), MAX_PHASES, "phases")
+        decls = [c.value for c in items]
+        if not decls:
+            raise BoodleError(f"variant {self.r.name} has no phase", self.r.span,
+                              hint="add a 'phase play \"Stops\" is stops { … }' block")
+        phases: list[m.Phase] = []
+        for decl in decls:
+            builders: dict[str, Callable[[PhaseDecl, list[str]], m.Phase]] = {
+                "stops": self.stops_phase, "holding": self.holding_phase,
+                "poker": self.poker_phase}
+            builder = builders[decl.kind]
+            phases.append(builder(decl, [p.name for p in phases]))
+            self.phase_names.append(decl.name)
+            if decl.kind == "poker":
+                self.poker_names.add(decl.name)
+        stops = [p for p in phases if isinstance(p, m.StopsPhase)]
+        if len(stops) != 1:
+            raise BoodleError(f"a variant has exactly one stops phase; this one has {len(stops)}",
+                              self.r.span, hint="the stops phase is the game; others come before")
+        if not isinstance(phases[-1], m.StopsPhase):
+            raise BoodleError(
+                f"phase {phases[-1].name} comes after the stops phase, which ends the deal",
+                phases[-1].span, hint="move it before the stops phase",
+            )
+        return tuple(phases)
+
+    def stops_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.StopsPhase:
+        rules = {rule.key: rule for rule in decl.rules}
+
+        def need(key: str, example: str) -> Clause:
+            if key not in rules:
+                raise BoodleError(f"stops phase {decl.name} has no '{key.replace('_', ' ')}' rule",
+                                  decl.span, hint=f"add: {example}")
+            return rules[key]
+
+        pokers = [p for p in earlier if p in self.poker_names]
+        first = self.lead_rule(need("first_lead", "first lead: left of dealer, lowest of "
+                                    "chosen suit").value, pokers, first=True)
+        restart = self.lead_rule(need("restart", "restart: last player, lowest of other suit")
+                                 .value, pokers)
+        fallback = self.fallback(rules.get("fallback"), earlier)
+        all_pass: Any = rules["all_pass"].value if "all_pass" in rules else "none"
+        self.check_exits(decl, rules, first, restart, fallback, all_pass)
+        stops = rules["stop"].value if "stop" in rules else ()
+        return m.StopsPhase(
+            name=decl.name,
+            label=decl.label or decl.name.capitalize(),
+            first_lead=first,
+            restart=restart,
+            fallback=fallback,
+            follow=rules["follow"].value if "follow" in rules else "owner",
+            stop_at_top="top rank" in stops,
+            all_pass=all_pass,
+            claims=rules["claims"].value if "claims" in rules else "on play",
+            going_out=self.going_out(rules.get("going_out"), earlier),
+            stop_bonus=self.stop_bonus(rules.get("stop_bonus")),
+            penalties=tuple(self.penalty(c) for k, c in rules.items() if k.startswith("penalty:")),
+            span=decl.span,
+        )
+
+    def check_exits(self, decl: PhaseDecl, rules: dict[str, Clause], first: m.LeadRule,
+                    restart: m.LeadRule, fallback: m.Fallback, all_pass: str) -> None:
+        stop = rules.get("stop")
+        if stop is None or "next card held by nobody" not in stop.value:
+            raise BoodleError(
+                "a run must stop when nobody holds the next card, or play blocks",
+                stop.span if stop else decl.span,
+                hint="write: stop: top rank, next card held by nobody",
+            )
+        can_fail = any(_may_find_nothing(rule) for rule in (first, restart))
+        if can_fail and "fallback" not in rules:
+            raise BoodleError(
+                "the lead rule can leave a player with no legal card, and no 'if none' rule "
+                "says what happens then",
+                rules["restart"].span,
+                hint="add: if none: lead lowest of same suit  (or: if none: pass left)",
+            )
+        if fallback.kind == "pass" and all_pass == "none":
+            raise BoodleError(
+                "players may pass, but nothing ends a round where every player passes",
+                rules["fallback"].span,
+                hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
+            )
+        if all_pass == "flip colour" and restart.scope not in ("opposite colour", "black", "red"):
+            raise BoodleError("'all pass: flip colour' needs a restart by colour",
+                              rules["all_pass"].span,
+                              hint="restart: last player, lowest of opposite colour")
+        if fallback.kind == "lead" and can_fail and not _covers(restart, fallback.rule):
+            raise BoodleError(
+                "the 'if none' lead can itself find no card for some hands",
+                rules["fallback"].span,
+                hint="use 'if none: lead lowest of chosen suit', or a pass",
+            )
+
+    def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
+                  ) -> m.LeadRule:
+        (who, arg), (choice, scope, card_lit) = clause.value
+        fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
+        if first and who in ("last player", "next player"):
+            raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
+                              clause.span, hint="write, for example: first lead: left of dealer, …")
+        if first and scope in ("other suit", "same suit", "opposite colour"):
+            raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
+                              clause.span, hint="use lowest of chosen suit, or of longest suit")
+        if who == "holder":
+            fields["card"] = self.in_deck(arg, "lead card")
+        elif who == "holder of lowest":
+            fields["holder_suit"] = arg
+        elif who == "phase winner":
+            if arg.name not in earlier:
+                raise BoodleError(
+                    f"'winner of {arg.name}': no earlier poker phase of that name", arg.span,
+                    hint=did_you_mean(arg.name, earlier) or "a winner comes from an earlier "
+                    "poker phase (a holding phase has no single winner)",
+                )
+            fields["phase"] = arg.name
+        if isinstance(card_lit, CardLit):
+            fields["card"] = self.in_deck(card_lit, "lead card")
+        elif isinstance(card_lit, str):
+            fields["suit"] = card_lit
+        return _lead_rule(who, fields)
+
+    def fallback(self, clause: Clause | None, earlier: list[str]) -> m.Fallback:
+        if clause is None:
+            return m.Fallback("lead", m.LeadRule("last player", "lowest", "chosen suit"))
+        kind, arg = clause.value
+        if kind == "lead":
+            choice, scope, card_lit = arg
+            rule = m.LeadRule(
+                "last player", choice, scope,
+                suit=card_lit if isinstance(card_lit, str) else None,
+                card=self.in_deck(card_lit, "lead card") if isinstance(card_lit, CardLit) else None,
+                span=clause.span,
+            )
+            return m.Fallback("lead", rule, span=clause.span)
+        if kind == "pass":
+            return m.Fallback("pass", span=clause.span)
+        amount, to = arg
+        _chips_at_most(clause, amount, "a payment to pass")
+        return m.Fallback("pass", amount=amount, to=self.section_ref(to), span=clause.span)
+
+    def going_out(self, clause: Clause | None, earlier: list[str]) -> m.GoingOut:
+        if clause is None:
+            return m.GoingOut()
+        takes: list[str] = []
+        excused: list[Card] = []
+        unless: list[tuple[str, str]] = []
+        # spec §7: a written line pays per card only with its 'N per card' clause
+        fields: dict[str, Any] = {"ends_deal": False, "per_card": 0, "span": clause.span}
+        for part in clause.value:
+            if part.key == "ends":
+                fields["ends_deal"] = True
+            elif part.key == "takes":
+                takes.append(self.section_ref(part.value))
+            elif part.key == "takes_unless":  # spec §7: not if an earlier phase paid it
+                ref, phase = part.value
+                if phase.name not in earlier:
+                    raise BoodleError(
+                        f"'unless taken in {phase.name}': no earlier phase of that name",
+                        phase.span, hint=did_you_mean(phase.name, earlier)
+                        or "name a holding or poker phase written before this one")
+                takes.append(self.section_ref(ref))
+                unless.append((takes[-1], phase.name))
+            elif part.key == "per_card":
+                fields["per_card"], fields["to"] = part.value
+                _chips_at_most(part, part.value[0], "a payment per card")
+                if part.value[1] == "kitty" and not any(s.kind == "kitty" for s in self.board):
+                    raise BoodleError("payments go into the kitty, but the board has none",
+                                      part.span, hint="add a kitty to the board, or pay the "
+                                      "winner: 1 per card to winner")
+            else:
+                excused.append(self.in_deck(part.value, "excused card"))
+        return m.GoingOut(takes=tuple(takes), excused=tuple(excused),
+                          unless_taken=tuple(unless), **fields)
+
+    def stop_bonus(self, clause: Clause | None) -> m.StopBonus | None:
+        if clause is None:
+            return None
+        amount, source = clause.value
+        _chips_at_most(clause, amount, "a stop bonus")
+        src = source if isinstance(source, str) else self.section_ref(source)
+        return m.StopBonus(amount, src, clause.span)
+
+    def penalty(self, clause: Clause) -> m.Penalty:
+        fault, amount, to, forfeit = clause.value
+        _chips_at_most(clause, amount, "a penalty")
+        payee = to if isinstance(to, str) else self.section_ref(to)
+        return m.Penalty(fault, amount, payee, forfeit, clause.span)
+
+    def holding_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.HoldingPhase:
+        rules = {rule.key: rule for rule in decl.rules}
+        if "pays" not in rules:
+            raise BoodleError(f"holding phase {decl.name} pays no section", decl.span,
+                              hint="add: pays: A♥, K♥")
+        sections = tuple(self.section_ref(ref, ("boodle", "set")) for ref in rules["pays"].value)
+        split: Any = rules["split"].value if "split" in rules else "share"
+        return m.HoldingPhase(decl.name, decl.label or decl.name.capitalize(), sections, split,
+                              decl.span)
+
+    def poker_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.PokerPhase:
+        rules = {rule.key: rule for rule in decl.rules}
+        if "pot" not in rules:
+            raise BoodleError(f"poker phase {decl.name} names no pot", decl.span,
+                              hint="add: pot: pot")
+        pot = self.section_ref(rules["pot"].value, ("pot",))
+        best = rules["best"].value if "best" in rules else 5
+        if not 1 <= best <= 5:
+            raise BoodleError("a poker hand is at most 5 cards", rules["best"].span,
+                              hint="write best: 5 cards (or fewer, at least 1)")
+        return m.PokerPhase(
+            decl.name, decl.label or decl.name.capitalize(), pot, best,
+            rules["ace_low_straight"].value if "ace_low_straight" in rules else True,
+            rules["split"].value if "split" in rules else "share", decl.span,
+        )
+
+    # -- session (spec §10)
+    def session(self) -> m.SessionSpec:
+        clause = self.need("session", "session { start: 50 chips  end: after 1 rotation }")
+        fields: dict[str, Any] = {"span": clause.span}
+        _no_duplicates(clause.value, "in the session block")
+        for line in clause.value:
+            if line.key == "start":
+                if line.value > MAX_AMOUNT:
+                    raise BoodleError(f"{line.value} start chips is too many", line.span,
+                                      hint=f"chip amounts are at most {MAX_AMOUNT:,}")
+                fields["start_chips"] = line.value
+            elif line.key == "end_rotations":
+                if not 1 <= line.value <= 1000:
+                    raise BoodleError("a session lasts 1 to 1000 rotations", line.span,
+                                      hint="write, for example: end: after 1 rotation")
+                fields["rotations"] = line.value
+            elif line.key == "end_broke":
+                fields["end_when_broke"] = True
+            else:
+                slot = {"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]
+                fields[slot] = line.value
+        start = next((line for line in clause.value if line.key == "start"), None)
+        if start is not None and start.value == 0 and fields.get("negative") == "eliminate":
+            raise BoodleError(
+                "'start: 0 chips' with 'balance: eliminated at zero': every player is out "
+                "before the first deal, so the session would play no deal",
+                start.span,
+                hint="start with at least 1 chip, or write 'balance: may go negative' "
+                "to keep a register from 0 (spec §10)")
+        return m.SessionSpec(**fields)
+
+
+def _missing_from_deck(card: Card, suits: tuple[str, ...], ranks: tuple[str, ...]) -> str:
+    """The hint for a card whose suit or rank the deck lacks (spec §3): it names what is
+    missing, the suit, the rank or both, and the deck's line to change."""
+    no_suit, no_rank = card.suit not in suits, card.rank not in ranks
+    if no_suit and no_rank:
+        return (f"the deck has neither the suit {card.suit} nor the rank {card.rank}: its suits "
+                f"are {' '.join(suits)} and its ranks {' '.join(ranks)}")
+    if no_suit:
+        return (f"the deck has no suit {card.suit}: its suits are {' '.join(suits)} "
+                f"(add {card.suit} to 'suits', or name a card of those suits)")
+    return (f"the deck has no rank {card.rank}: its ranks are {' '.join(ranks)} "
+            f"(add {card.rank} to 'ranks', or name a card of those ranks)")
+
+
+def _at_most(clause: Clause, count: int, limit: int, what: str) -> None:
+    """Refuse more than ``limit`` ``what`` (spec §11.3), pointing at ``clause``."""
+    if count > limit:
+        raise BoodleError(f"{count} {what}: at most {limit} are allowed", clause.span,
+                          hint=f"keep {limit} at most (spec §11.3)")
+
+
+def _chips_at_most(clause: Clause, amount: int, what: str) -> None:
+    """Refuse a chip amount over :data:`MAX_AMOUNT` (spec §11.3)."""
+    if amount > MAX_AMOUNT:
+        raise BoodleError(f"{what} of {amount} chips is too large", clause.span,
+                          hint=f"chip amounts are at most {MAX_AMOUNT:,}")
+
+
+def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
+    if "holder_suit" in fields:
+        # "whoever holds the lowest club leads": the holder of that suit's lowest card in play
+        return m.LeadRule("holder", **fields)
+    return m.LeadRule(cast(m.Who, who), **fields)
+
+
+def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when ``rule`` finds none (spec §6.5).
+
+    Total fallbacks (chosen, longest or any suit) always do; ``same suit``
+    covers exactly the hands ``other suit`` fails on: only the stopped suit.
+    """
+    if fallback is None or not _may_find_nothing(fallback):
+        return True
+    return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
+
+
+def _may_find_nothing(rule: m.LeadRule) -> bool:
+    """Whether a lead rule can allow no card to a player who still holds cards."""
+    if rule.choice == "card":
+        return True
+    return rule.scope not in ("chosen suit", "longest suit", "all")

@@ -1,0 +1,480 @@
+"""The validated ruleset model: what a variant *means*, independent of how it was written.
+
+Data flows one way: text → syntax tree (:mod:`boodle.language.syntax`) → this model
+(built and checked by :mod:`boodle.language.build`) → engine, verifier, docs, cases.
+Every class is a frozen dataclass; the ``span`` field (where the construct was
+written) is excluded from equality, so two rulesets compare by meaning.
+
+Each class names the spec section that fixes its meaning (``spec/rules.md``).
+Amounts are in chips; card counts in cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal, TypeVar, cast
+
+from boodle.language.cards import SUIT_COLOUR, Card, card_of
+from boodle.language.errors import Span
+
+Chips = int | Fraction
+"""A chip amount: whole chips in play, exact fractions where a rule splits (spec §9)."""
+
+
+def _span() -> Span | None:
+    return field(default=None, compare=False, repr=False)
+
+
+T = TypeVar("T")
+
+
+def derived(owner: object, key: str, compute: Callable[[], T]) -> T:
+    """A value computed once from the immutable model object ``owner`` (a frozen dataclass).
+
+    The engine asks the same questions of a ruleset at every move (its stage
+    plan, which cards pay which sections …); the answer is kept in ``owner``'s
+    instance dictionary under ``key``, outside the fields, so equality,
+    hashing and ``repr`` do not see it.  A changed ruleset is a new object
+    (``dataclasses.replace``) and starts with no answers.  ``compute`` must
+    depend on ``owner``'s fields only.
+    """
+    memo = owner.__dict__
+    try:
+        return cast(T, memo[key])
+    except KeyError:
+        value = memo[key] = compute()
+        return value
+
+
+@dataclass(frozen=True)
+class PlayerRange:
+    """Allowed player counts, inclusive (spec §1)."""
+
+    low: int
+    high: int
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and self.low <= n <= self.high
+
+    def counts(self) -> range:
+        """Every allowed player count."""
+        return range(self.low, self.high + 1)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The pack and its rank order, low to high (spec §2).
+
+    ``ranks[-1]`` is the top rank, which stops a run where the phase says
+    ``stop at top rank`` (ace high: A; ace low: K).
+    """
+
+    suits: tuple[str, ...]
+    ranks: tuple[str, ...]
+    removed: frozenset[Card] = frozenset()
+    span: Span | None = _span()
+
+    def cards(self) -> tuple[Card, ...]:
+        """Every card in play, suit by suit, low to high; removed cards excluded.
+
+        Computed once per deck (the deck is immutable) and kept in the instance
+        dictionary, outside the fields: equality and hashing do not see it.
+        """
+        return derived(self, "_cards", lambda: tuple(
+            card_of(rank, suit)
+            for suit in self.suits
+            for rank in self.ranks
+            if Card(rank, suit) not in self.removed
+        ))
+
+    def rank_index(self, card: Card) -> int:
+        """Position of the card's rank in the rank order (0 = lowest).
+
+        Raises ``ValueError`` for a rank not in the order.  Read from a table
+        of the ranks made once per deck (the first position of a rank).
+        """
+        positions: dict[str, int] = derived(self, "_rank_table", self._rank_positions)
+        try:
+            return positions[card.rank]
+        except KeyError:
+            return self.ranks.index(card.rank)  # raises the ValueError
+
+    def _rank_positions(self) -> dict[str, int]:
+        positions: dict[str, int] = {}
+        for i, rank in enumerate(self.ranks):
+            positions.setdefault(rank, i)
+        return positions
+
+    def next_card(self, card: Card) -> Card | None:
+        """The next higher card of the same suit, or ``None`` above the top rank.
+
+        A removed card is still returned: it is "held by nobody", which stops
+        a run like a widow card does (spec §6.3).  Read from a table of every
+        card of the deck's suits and ranks (removed ones included) made once
+        per deck; another card is worked out from the rank order.
+        """
+        following: dict[Card, Card | None] = derived(self, "_next_table", self._following)
+        try:
+            return following[card]
+        except KeyError:
+            return self._next_of(card)
+
+    def _next_of(self, card: Card) -> Card | None:
+        i = self.rank_index(card)
+        return Card(self.ranks[i + 1], card.suit) if i + 1 < len(self.ranks) else None
+
+    def _following(self) -> dict[Card, Card | None]:
+        """Every card of the deck's suits and ranks and the card after it, as the very card
+        objects of :meth:`cards` where there is one (a state's cards are those, so looking
+        them up in a state's index or in this table finds them by identity)."""
+        own = {(c.rank, c.suit): c for c in self.cards()}
+
+        def canonical(card: Card) -> Card:
+            return own.get((card.rank, card.suit), card)
+
+        following: dict[Card, Card | None] = {}
+        for card in (canonical(Card(r, s)) for s in self.suits for r in self.ranks):
+            nxt = self._next_of(card)
+            following[card] = None if nxt is None else canonical(nxt)
+        return following
+
+    @property
+    def top_rank(self) -> str:
+        """The highest rank in the order."""
+        return self.ranks[-1]
+
+
+SectionKind = Literal["boodle", "set", "kitty", "pot"]
+SuitRule = Literal["fixed", "same suit", "trumps", "drawn"]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One compartment of the board (spec §3).
+
+    - ``boodle``: paid by one card (``cards`` holds it), or by a rank of the
+      trump suit (``ranks`` one rank, ``suit_rule="trumps"``), or by a card
+      drawn from a second pack per session (``suit_rule="drawn"``).
+    - ``set``: paid by a combination: fixed ``cards`` (A♦ K♦), or ``ranks``
+      all of one suit (``same suit``) or of trumps.
+    - ``kitty``: the prize of going out (spec §7).
+    - ``pot``: the prize of a poker phase.
+    """
+
+    name: str
+    label: str
+    kind: SectionKind
+    cards: tuple[Card, ...] = ()
+    ranks: tuple[str, ...] = ()
+    suit_rule: SuitRule = "fixed"
+    span: Span | None = _span()
+
+
+Payer = Literal["each player", "dealer", "each other player", "widow"]
+
+
+@dataclass(frozen=True)
+class AnteLine:
+    """One ante line: ``payer`` puts ``amount`` chips on each of ``targets`` (spec §4).
+
+    Lines add up: ``each player 2 on kitty`` plus ``dealer 2 on kitty`` has the
+    dealer put 4.  ``widow`` is the widow's share, paid by the dealer.  With
+    ``chosen`` the payer picks one of ``targets`` (a move).
+    """
+
+    payer: Payer
+    amount: int
+    targets: tuple[str, ...]
+    chosen: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """How cards are dealt and the deal passes (spec §5).
+
+    ``widow_position``: ``last`` — the widow is dealt last in each round,
+    after the dealer (001); ``first`` — it sits at the dealer's left and is
+    dealt first in each round (004); ``none`` — no widow.
+
+    ``first_dealer``: ``high cut`` (001 §03), or ``first dealt`` — cards are
+    dealt face up round the table and the first to receive a card of
+    ``first_dealer_rank`` deals (Hoyle's Games Modernized, Pope Joan: "the
+    first knave"; spec §5.1).  ``turn_up``: with ``dealer takes boodle`` the
+    dealer takes the boodle section the turned-up trump card pays (spec §5.2).
+    """
+
+    first_dealer: Literal["high cut", "first dealt"] = "high cut"
+    first_dealer_rank: str = "J"
+    rotation: Literal["left", "right"] = "left"
+    widow_position: Literal["last", "first", "none"] = "last"
+    widow_visibility: Literal["hidden", "exposed"] = "hidden"
+    trumps: Literal["none", "last widow card"] = "none"
+    turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
+    misdeal: Literal["same dealer, no new ante", "reshuffle and redeal"] = (
+        "same dealer, no new ante"
+    )
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class WidowSale:
+    """A sale or auction of the widow before play (spec §5.4).
+
+    ``mode``: ``sale`` — offered in turn from the dealer's left at ``price``;
+    ``auction`` — highest bid wins.  ``price_to`` is the section that
+    receives the price or bid; ``dealer_swap`` lets the dealer swap for the
+    price when nobody buys; ``barred_by_boodle`` bars a player holding a
+    boodle card; ``discard`` says what becomes of the exchanged hand.
+    ``before``: the phase the sale comes before (``None``: before the first
+    phase, right after the deal; spec §5.4).  ``to_dealer``: prices and bids
+    go to the dealer, a player (``price to: dealer``; ``price_to`` is then
+    ``"dealer"``, which names no section).  ``dealer_first``: the dealer's
+    chance to swap comes before the offer, and a dealer who swaps ends the
+    sale (``dealer: may swap first``).
+    """
+
+    mode: Literal["sale", "auction"]
+    price: int
+    seen: bool
+    price_to: str
+    dealer_swap: bool
+    dealer_may_look: bool
+    barred_by_boodle: bool
+    discard: Literal["becomes widow", "out of play"]
+    before: str | None = None
+    to_dealer: bool = False
+    dealer_first: bool = False
+    span: Span | None = _span()
+
+
+Who = Literal["left of dealer", "dealer", "holder", "last player", "next player", "phase winner"]
+Scope = Literal[
+    "chosen suit",
+    "longest suit",
+    "other suit",
+    "same suit",
+    "opposite colour",
+    "suit",
+    "black",
+    "red",
+    "all",
+]
+SUIT_SCOPES: tuple[Scope, ...] = (
+    "chosen suit",
+    "longest suit",
+    "other suit",
+    "same suit",
+    "opposite colour",
+)
+"""Scopes where the lowest card *of each* candidate suit may be led."""
+
+
+@dataclass(frozen=True)
+class LeadRule:
+    """Who leads and which cards they may lead (spec §6.1, §6.4).
+
+    ``who``: ``left of dealer`` | ``dealer`` | ``holder`` (of ``card``, or
+    with ``holder_suit`` of the lowest card in play of that suit) |
+    ``last player`` (who played the stopped run's last card) | ``next
+    player`` (left of the last player) | ``phase winner`` (of ``phase``).
+
+    ``choice``: ``lowest`` | ``any`` | ``card`` (exactly ``card``).  With
+    ``lowest`` and a suit scope (:data:`SUIT_SCOPES`) the lowest held card of
+    each candidate suit is legal; with ``suit``/``black``/``red``/``all`` the
+    lowest held card(s) of that set are legal (ties: the player chooses).
+    """
+
+    who: Who
+    choice: Literal["lowest", "any", "card"]
+    scope: Scope = "chosen suit"
+    suit: str | None = None
+    card: Card | None = None
+    phase: str | None = None
+    holder_suit: str | None = None
+    span: Span | None = _span()
+
+    def suit_ok(self, suit: str, stopped: str | None) -> bool:
+        """Whether ``suit`` is a candidate for this rule given the stopped suit."""
+        if self.scope == "other suit":
+            return stopped is None or suit != stopped
+        if self.scope == "same suit":
+            return suit == stopped
+        if self.scope == "opposite colour":
+            return stopped is None or SUIT_COLOUR[suit] != SUIT_COLOUR[stopped]
+        if self.scope == "suit":
+            return suit == self.suit
+        if self.scope in ("black", "red"):
+            return SUIT_COLOUR[suit] == self.scope
+        return True
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """What the restarter does holding no card the restart rule allows (spec §6.5).
+
+    ``kind``: ``lead`` — lead by ``rule`` instead (001: lowest of the
+    stopped suit); ``pass`` — the lead passes left, after paying ``amount``
+    chips to section ``to`` when ``amount`` > 0.
+    """
+
+    kind: Literal["lead", "pass"]
+    rule: LeadRule | None = None
+    amount: int = 0
+    to: str | None = None
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class GoingOut:
+    """Going out (spec §7): the first to play their last card.
+
+    ``ends_deal``: the deal ends at once.  ``takes``: sections the winner
+    takes.  ``per_card``: chips each opponent pays per card left, ``to``
+    the winner or into ``kitty`` first (which the winner then takes).
+    ``excused``: a holder of one of these cards pays nothing.
+    ``unless_taken``: (section, phase) pairs: the winner takes that section
+    of ``takes`` only if the earlier phase did not pay it this deal (004's
+    house rule for the Chien; spec §7).
+    """
+
+    ends_deal: bool = True
+    takes: tuple[str, ...] = ()
+    per_card: int = 1
+    to: Literal["winner", "kitty"] = "winner"
+    excused: tuple[Card, ...] = ()
+    unless_taken: tuple[tuple[str, str], ...] = ()
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A chip penalty for a fault (spec §6.8)."""
+
+    fault: Literal["cannot lead", "lead not lowest"]
+    amount: int
+    to: str
+    forfeit_boodles: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class StopBonus:
+    """Paid stops (spec §6.7): the player who makes a stop gets ``amount``."""
+
+    amount: int
+    source: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class StopsPhase:
+    """The stops phase: runs up a suit until a stop (spec §6).
+
+    ``follow``: ``owner`` — whoever holds the next card plays it, regardless
+    of seat (001); ``turn`` — the turn goes round and each player plays the
+    next card if they have it (with one holder per card this gives the same
+    plays, spec §6.2).  ``stop_at_top``: a top-rank card stops the run; a run
+    always stops when nobody holds the next card.
+    """
+
+    name: str
+    label: str
+    first_lead: LeadRule
+    restart: LeadRule
+    fallback: Fallback
+    follow: Literal["owner", "turn"] = "owner"
+    stop_at_top: bool = True
+    all_pass: Literal["none", "end without winner", "flip colour"] = "none"
+    claims: Literal["on play", "on holding"] = "on play"
+    going_out: GoingOut = GoingOut()
+    stop_bonus: StopBonus | None = None
+    penalties: tuple[Penalty, ...] = ()
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class HoldingPhase:
+    """Claims by holding (spec §8.1): holders of the sections' cards take them at once.
+
+    ``split``: when several players qualify for one section, ``share``
+    divides it equally (``remainder`` stays on the section, or is kept as an
+    exact fraction under ``chips exact``); ``first seat`` gives it all to the
+    first qualifying player from the dealer's left.
+    """
+
+    name: str
+    label: str
+    sections: tuple[str, ...]
+    split: Literal["share", "first seat"] = "share"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class PokerPhase:
+    """A poker showdown (spec §8.2): best five-card hand from each hand takes ``pot``."""
+
+    name: str
+    label: str
+    pot: str
+    best_of: int = 5
+    ace_low_straight: bool = True
+    split: Literal["share", "first seat"] = "share"
+    span: Span | None = _span()
+
+
+Phase = StopsPhase | HoldingPhase | PokerPhase
+
+
+@dataclass(frozen=True)
+class SessionSpec:
+    """A session of deals and its end (spec §10)."""
+
+    start_chips: int = 50
+    rotations: int = 1
+    end_when_broke: bool = False
+    leftover: Literal["split equally", "stays"] = "split equally"
+    ties: Literal["share", "one more deal"] = "share"
+    negative: Literal["allowed", "eliminate"] = "allowed"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A whole variant, validated and with every ``extends`` resolved.
+
+    ``base`` is the name of the variant it extends (documentation only: the
+    fields already hold the merged result).  ``chips``: ``whole`` chips, or
+    ``exact`` fractions where a rule splits (spec §9).
+    """
+
+    name: str
+    title: str
+    about: str
+    sources: tuple[str, ...]
+    version: int
+    base: str | None
+    players: PlayerRange
+    deck: Deck
+    board: tuple[Section, ...]
+    antes: tuple[AnteLine, ...]
+    deal: DealSpec
+    widow_sale: WidowSale | None
+    phases: tuple[Phase, ...]
+    session: SessionSpec
+    chips: Literal["whole", "exact"] = "whole"
+    carry: Literal["unclaimed"] = "unclaimed"
+    span: Span | None = _span()
+
+    def section(self, name: str) -> Section:
+        """The section called ``name``; raises ``KeyError`` if none."""
+        for section in self.board:
+            if section.name == name:
+                return section
+        raise KeyError(name)
+
+    def kitty(self) -> Section | None:
+        """The kitty section, if the board has one."""
+        return next((s for s in self.board if s.kind == "kitty"), None)

@@ -1,0 +1,604 @@
+"""Text → AST: parse a rules file with :func:`boodle.language.grammar.parser` and build its AST.
+
+The grammar lives in ``grammar/boodle.lark`` (shipped as package data); the
+parser and how it reads text are in :mod:`boodle.language.grammar`, what is said when
+it stops (message, caret, hint) in :mod:`boodle.language.syntax_errors`.  The
+AST is deliberately thin: a :class:`VariantDecl` is a list of keyed
+:class:`Clause` items (``players``, ``board``, ``phase:play`` …), blocks hold
+clauses of their own.  Keys are what ``extends`` merges on (spec §11); the
+meaning of each clause is given by :mod:`boodle.language.build`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedInput
+
+from boodle.language.cards import Card, parse_card
+from boodle.language.errors import Span
+from boodle.language.grammar import (
+    BOM,
+    CURRENT_TEXT,
+    EMOJI_STYLE,
+    GluedKeyword,
+    TooLarge,
+    parser,
+    token_span,
+)
+from boodle.language.syntax_errors import (
+    check_not_empty,
+    check_text,
+    glued_error,
+    syntax_error,
+    too_large_error,
+)
+
+__all__ = ["CardLit", "Clause", "NameLit", "PhaseDecl", "VariantDecl", "parse", "parse_fragment"]
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One keyed statement.  ``value`` is a plain value, a :class:`CardLit`,
+    a tuple of those, or a nested tuple of clauses for blocks."""
+
+    key: str
+    value: Any
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class CardLit:
+    """A card as written, with where it was written."""
+
+    card: Card
+    text: str
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class NameLit:
+    """A name (section, phase or variant) as written."""
+
+    name: str
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class PhaseDecl:
+    """``phase NAME "label" is KIND { rules }``: rules keyed for merging."""
+
+    name: str
+    label: str | None
+    kind: str
+    rules: tuple[Clause, ...]
+    span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class VariantDecl:
+    """One parsed ``variant NAME [extends BASE] { … }`` before resolution."""
+
+    name: str
+    base: NameLit | None
+    items: tuple[Clause, ...]
+    span: Span = field(compare=False)
+    source: str = field(default="", compare=False, repr=False)
+
+
+def parse(text: str, file: str = "<string>") -> VariantDecl:
+    """Parse one rules file into a :class:`VariantDecl`.
+
+    Raises :class:`BoodleError` with file, line, column, caret and hint on
+    any syntax error, and for a file over :data:`~boodle.language.grammar.MAX_SOURCE_BYTES`.  A byte
+    order mark (U+FEFF) at the very start is not part of the text and is
+    dropped, so columns count as an editor shows them (spec §11.1).
+    """
+    text = text.removeprefix(BOM)
+    check_text(text, file)
+    check_not_empty(text, file)
+    token = CURRENT_TEXT.set(text)
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as exc:
+        raise syntax_error(exc, text, file) from None
+    except GluedKeyword as exc:
+        raise glued_error(exc.token, text, file) from None
+    except TooLarge as exc:
+        raise too_large_error(exc.token, text, file) from None
+    finally:
+        CURRENT_TEXT.reset(token)
+    decl = _ToAst(file, text).transform(tree)
+    assert isinstance(decl, VariantDecl)
+    return decl
+
+
+def parse_fragment(text: str, start: str) -> Tree[Token]:
+    """Parse a fragment (a ``card``, a ``section`` line, a ``lead_rule``) alone."""
+    token = CURRENT_TEXT.set(text)
+    try:
+        return parser(start).parse(text)
+    except UnexpectedInput as exc:
+        raise syntax_error(exc, text, "<fragment>", start) from None
+    except GluedKeyword as exc:
+        raise glued_error(exc.token, text, "<fragment>", start) from None
+    except TooLarge as exc:
+        raise too_large_error(exc.token, text, "<fragment>") from None
+    finally:
+        CURRENT_TEXT.reset(token)
+
+
+# ---------------------------------------------------------------- tree → AST
+
+
+def _span_of(meta: Any, file: str, text: str) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(file, 1, 1, 1, 2, text)
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column, text)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """One method per grammar alias; an unhandled alias is a programming error."""
+
+    def __init__(self, file: str, text: str) -> None:
+        super().__init__()
+        self.file = file
+        self.text = text
+
+    def __default__(self, data: Any, children: Any, meta: Any) -> Any:
+        raise AssertionError(f"grammar rule {data!r} has no AST method")
+
+    # helpers
+    def _s(self, meta: Any) -> Span:
+        return _span_of(meta, self.file, self.text)
+
+    def _c(self, key: str, value: Any, meta: Any) -> Clause:
+        return Clause(key, value, self._s(meta))
+
+    def _name(self, tok: Token) -> NameLit:
+        return NameLit(str(tok), token_span(tok, self.file, self.text))
+
+    @staticmethod
+    def _label(children: list[Any]) -> str | None:
+        return next((c for c in children if isinstance(c, _Label)), _Label(None)).text
+
+    # top level
+    def start(self, meta: Any, c: list[Any]) -> Any:
+        return c[0]
+
+    def variant(self, meta: Any, c: list[Any]) -> VariantDecl:
+        base = c[1] if len(c) > 1 and isinstance(c[1], NameLit) else None
+        items = tuple(x for x in c[1:] if isinstance(x, Clause))
+        return VariantDecl(str(c[0]), base, items, self._s(meta), self.text)
+
+    def extends(self, meta: Any, c: list[Any]) -> NameLit:
+        return self._name(c[0])
+
+    def title(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("title", _unquote(c[0]), meta)
+
+    def about(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("about", _unquote(c[0]), meta)
+
+    def sources(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("sources", tuple(_unquote(t) for t in c), meta)
+
+    def version(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("version", int(c[0]), meta)
+
+    def players(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("players", (int(c[0]), int(c[1])), meta)
+
+    def chips(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("chips", str(c[0]), meta)
+
+    def carry(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("carry", str(c[0]), meta)
+
+    def without_phase(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c(f"without:{c[0]}", self._name(c[0]), meta)
+
+    # deck
+    def deck(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("deck", tuple(c), meta)
+
+    def suits(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("suits", tuple(c), meta)
+
+    def ranks(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ranks", tuple(c), meta)
+
+    def remove(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("remove", tuple(c), meta)
+
+    # cards and names
+    def card(self, meta: Any, c: list[Any]) -> CardLit:
+        tok = c[0]
+        text = str(tok).replace(EMOJI_STYLE, "")  # spec §11.1: ♥ + U+FE0F is ♥
+        return CardLit(parse_card(text), text, token_span(tok, self.file, self.text))
+
+    def section_ref(self, meta: Any, c: list[Any]) -> CardLit | NameLit:
+        return c[0] if isinstance(c[0], CardLit) else self._name(c[0])
+
+    def label(self, meta: Any, c: list[Any]) -> _Label:
+        return _Label(_unquote(c[0]))
+
+    # board
+    def board(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("board", tuple(c), meta)
+
+    def boodle_card(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (None, self._label(c), "fixed", c[0]), meta)
+
+    def boodle_named(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (self._name(c[0]), self._label(c), "fixed", c[-1]), meta)
+
+    def boodle_trump(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (self._name(c[0]), self._label(c), "trumps", c[-1]), meta)
+
+    def boodle_drawn(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", (self._name(c[0]), self._label(c), "drawn", None), meta)
+
+    def card_set(self, meta: Any, c: list[Any]) -> Clause:
+        rule, items = c[-1]
+        return self._c("set", (self._name(c[0]), self._label(c), rule, items), meta)
+
+    def set_fixed(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        return ("fixed", tuple(c))
+
+    def set_same_suit(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        return ("same suit", tuple(c))
+
+    def set_trumps(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
+        return ("trumps", tuple(c))
+
+    def kitty(self, meta: Any, c: list[Any]) -> Clause:
+        name = next((self._name(t) for t in c if isinstance(t, Token)), None)
+        return self._c("kitty", (name, self._label(c)), meta)
+
+    def pot(self, meta: Any, c: list[Any]) -> Clause:
+        name = next((self._name(t) for t in c if isinstance(t, Token)), None)
+        return self._c("pot", (name, self._label(c)), meta)
+
+    # ante
+    def ante(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ante", tuple(c), meta)
+
+    def ante_line(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ante_line", (c[0], int(c[1]), tuple(c[2:])), meta)
+
+    def each_player(self, meta: Any, c: list[Any]) -> str:
+        return "each player"
+
+    def each_other_player(self, meta: Any, c: list[Any]) -> str:
+        return "each other player"
+
+    def dealer(self, meta: Any, c: list[Any]) -> str:
+        return "dealer"
+
+    def widow_share(self, meta: Any, c: list[Any]) -> str:
+        return "widow"
+
+    def each_boodle(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("target", "each boodle", meta)
+
+    def every_section(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("target", "every section", meta)
+
+    def chosen_boodle(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("target", "chosen boodle", meta)
+
+    # deal
+    def deal(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("deal", tuple(c), meta)
+
+    def first_dealer(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("first_dealer", "high cut", meta)
+
+    def first_dealer_dealt(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("first_dealer", ("first dealt", c[0]), meta)
+
+    def rotation(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("rotation", str(c[0]), meta)
+
+    def widow(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("widow", tuple(c), meta)
+
+    def widow_last(self, meta: Any, c: list[Any]) -> str:
+        return "last"
+
+    def widow_first(self, meta: Any, c: list[Any]) -> str:
+        return "first"
+
+    def widow_none(self, meta: Any, c: list[Any]) -> str:
+        return "none"
+
+    def widow_hidden(self, meta: Any, c: list[Any]) -> str:
+        return "hidden"
+
+    def widow_exposed(self, meta: Any, c: list[Any]) -> str:
+        return "exposed"
+
+    def trumps(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("trumps", "last widow card", meta)
+
+    def turn_up_dealer(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("turn_up", "dealer takes boodle", meta)
+
+    def misdeal(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("misdeal", c[0], meta)
+
+    def misdeal_same_dealer(self, meta: Any, c: list[Any]) -> str:
+        return "same dealer, no new ante"
+
+    def misdeal_reshuffle(self, meta: Any, c: list[Any]) -> str:
+        return "reshuffle and redeal"
+
+    # widow sale
+    def widow_sale(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("widow_sale", tuple(c), meta)
+
+    def offer(self, meta: Any, c: list[Any]) -> Clause:
+        price = int(c[2]) if len(c) > 2 else 0
+        return self._c("offer", (str(c[0]), str(c[1]) == "seen", price), meta)
+
+    def price_to(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("price_to", c[0], meta)
+
+    def price_to_dealer(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("price_to", "dealer", meta)
+
+    # dealer_swap values: (the dealer may look first, the dealer's chance comes first)
+    def dealer_swap(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", (False, False), meta)
+
+    def dealer_swap_first(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", (False, True), meta)
+
+    def dealer_look_swap(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", (True, False), meta)
+
+    def dealer_look_swap_first(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_swap", (True, True), meta)
+
+    def barred(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("barred", True, meta)
+
+    def discard(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("discard", c[0], meta)
+
+    def sale_before(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("when", self._name(c[0]), meta)
+
+    def discard_widow(self, meta: Any, c: list[Any]) -> str:
+        return "becomes widow"
+
+    def discard_out(self, meta: Any, c: list[Any]) -> str:
+        return "out of play"
+
+    # phases
+    def phase(self, meta: Any, c: list[Any]) -> Clause:
+        kind, rules = c[-1]
+        decl = PhaseDecl(str(c[0]), self._label(c), kind, tuple(rules), self._s(meta))
+        return Clause(f"phase:{c[0]}", decl, self._s(meta))
+
+    def stops_phase(self, meta: Any, c: list[Any]) -> tuple[str, list[Any]]:
+        return ("stops", c)
+
+    def holding_phase(self, meta: Any, c: list[Any]) -> tuple[str, list[Any]]:
+        return ("holding", c)
+
+    def poker_phase(self, meta: Any, c: list[Any]) -> tuple[str, list[Any]]:
+        return ("poker", c)
+
+    def first_lead(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("first_lead", c[0], meta)
+
+    def follow_owner(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("follow", "owner", meta)
+
+    def follow_turn(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("follow", "turn", meta)
+
+    def stop(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("stop", tuple(c), meta)
+
+    def stop_top(self, meta: Any, c: list[Any]) -> str:
+        return "top rank"
+
+    def stop_unheld(self, meta: Any, c: list[Any]) -> str:
+        return "next card held by nobody"
+
+    def restart(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("restart", c[0], meta)
+
+    def lead_rule(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("lead_rule", (c[0], c[1]), meta)
+
+    def who_left_of_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("left of dealer", None)
+
+    def who_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("dealer", None)
+
+    def who_holder(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("holder", c[0])
+
+    def who_holder_lowest(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("holder of lowest", _suit(c[0]))
+
+    def who_last_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("last player", None)
+
+    def who_next_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("next player", None)
+
+    def who_phase_winner(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("phase winner", self._name(c[0]))
+
+    def lowest_of(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", c[0], None)
+
+    def lowest_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", str(c[0]) if c else "all", None)
+
+    def lowest_suit(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", "suit", _suit(c[0]))
+
+    def any_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("any", "all", None)
+
+    def exact_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("card", "all", c[0])
+
+    def colour_scope(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    def scope_chosen(self, meta: Any, c: list[Any]) -> str:
+        return "chosen suit"
+
+    def scope_longest(self, meta: Any, c: list[Any]) -> str:
+        return "longest suit"
+
+    def scope_other(self, meta: Any, c: list[Any]) -> str:
+        return "other suit"
+
+    def scope_same(self, meta: Any, c: list[Any]) -> str:
+        return "same suit"
+
+    def scope_opposite(self, meta: Any, c: list[Any]) -> str:
+        return "opposite colour"
+
+    def fallback(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("fallback", c[0], meta)
+
+    def fallback_lead(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("lead", c[0])
+
+    def fallback_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("pass", None)
+
+    def fallback_pay_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("pay and pass", (int(c[0]), c[1]))
+
+    def all_pass(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("all_pass", c[0], meta)
+
+    def all_pass_end(self, meta: Any, c: list[Any]) -> str:
+        return "end without winner"
+
+    def all_pass_flip(self, meta: Any, c: list[Any]) -> str:
+        return "flip colour"
+
+    def claims_on_play(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("claims", "on play", meta)
+
+    def claims_on_holding(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("claims", "on holding", meta)
+
+    def going_out(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("going_out", tuple(c), meta)
+
+    def out_ends(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ends", True, meta)
+
+    def out_takes(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("takes", c[0], meta)
+
+    def out_takes_unless(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("takes_unless", (c[0], self._name(c[1])), meta)
+
+    def out_per_card(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("per_card", (int(c[0]), str(c[1])), meta)
+
+    def out_excused(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("excused", c[0], meta)
+
+    def penalty(self, meta: Any, c: list[Any]) -> Clause:
+        forfeit = len(c) > 3
+        return self._c(f"penalty:{c[0]}", (c[0], int(c[1]), c[2], forfeit), meta)
+
+    def fault_cannot_lead(self, meta: Any, c: list[Any]) -> str:
+        return "cannot lead"
+
+    def fault_not_lowest(self, meta: Any, c: list[Any]) -> str:
+        return "lead not lowest"
+
+    def each_opponent(self, meta: Any, c: list[Any]) -> str:
+        return "each opponent"
+
+    def payee(self, meta: Any, c: list[Any]) -> Any:
+        return c[0]
+
+    def stop_bonus(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("stop_bonus", (int(c[0]), c[1]), meta)
+
+    def pays(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("pays", tuple(c), meta)
+
+    def split_rule(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("split", c[0], meta)
+
+    def split_share(self, meta: Any, c: list[Any]) -> str:
+        return "share"
+
+    def split_first_seat(self, meta: Any, c: list[Any]) -> str:
+        return "first seat"
+
+    def poker_pot(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("pot", c[0], meta)
+
+    def poker_best(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("best", int(c[0]), meta)
+
+    def poker_ace_low(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ace_low_straight", str(c[0]) == "yes", meta)
+
+    # session
+    def session(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("session", tuple(c), meta)
+
+    def start_chips(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("start", int(c[0]), meta)
+
+    def end_rotations(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("end_rotations", int(c[0]), meta)
+
+    def end_broke(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("end_broke", True, meta)
+
+    def leftover_split(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("leftover", "split equally", meta)
+
+    def leftover_stays(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("leftover", "stays", meta)
+
+    def ties_share(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ties", "share", meta)
+
+    def ties_more_deal(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("ties", "one more deal", meta)
+
+    def balance_negative(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("balance", "allowed", meta)
+
+    def balance_eliminate(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("balance", "eliminate", meta)
+
+
+@dataclass(frozen=True)
+class _Label:
+    text: str | None
+
+
+def _unquote(tok: Token) -> str:
+    return str(tok)[1:-1]
+
+
+def _suit(tok: Token) -> str:
+    from boodle.language.cards import canonical_suit
+
+    return canonical_suit(str(tok).replace(EMOJI_STYLE, ""))

@@ -1,0 +1,531 @@
+"""A session: the first dealer by a high cut, deals passing round, the end and its split.
+
+Sources: 001 §03 (first dealer by high cut, then the deal passes left),
+001 §06 (an agreed number of full rotations; the leftover on the board is
+split equally, fractions kept in the register; the best balance wins, ties
+share); spec §10.
+
+Every chance outcome of a session comes from its :class:`SessionSources`: the
+boodle cards drawn from a second pack, the cards of the cut (or the cards
+dealt face up for ``first RANK dealt``), and each deal's deck.
+:class:`SeededSources` derives them from ``seed`` through generators derived
+by name (``"{seed}:draw"``, ``"{seed}:cut"``, ``"{seed}:deal:{k}"``; the
+players use ``"{seed}:seat:{i}"``), so the same seed always gives the same
+session; :class:`ExplicitSources` takes them as given (a conformance case of
+kind ``session``, ``conformance/FORMAT.md``), so that nothing depends on a
+shuffle.  Drawn boodles are drawn first and bound for the whole session
+(spec §3, §10 "Order"; :mod:`boodle.session.second_pack`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol, cast
+
+from boodle import engine as reference
+from boodle.engine.api import shuffled_deck
+from boodle.engine.events import Cut, Eliminated, Event, FirstDealt, SessionEnd, Split
+from boodle.engine.ledger import Ledger, seat, section
+from boodle.engine.stages.dealing import eliminated
+from boodle.engine.state import DealState, Move
+from boodle.engine.strategies import Strategy, make
+from boodle.language.cards import Card
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips, Ruleset
+from boodle.session.second_pack import bind_drawn, unbound_sections
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """What a session produced.
+
+    ``events``: every event in order; ``ledger``: the final balances;
+    ``deals``: deals played; ``standings``: each seat's final balance;
+    ``winners``: the best seat(s), empty when the session did not reach its
+    end (a fixed number of deals was asked for).
+    """
+
+    events: tuple[Event, ...]
+    ledger: Ledger
+    deals: int
+    standings: tuple[Chips, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DealCards:
+    """One deal's cards: the whole ``deck`` from the top (dealt as the variant says), or the
+    ``hands`` as dealt (one per seat, empty for a seat that is out) and the ``widow``."""
+
+    deck: tuple[Card, ...] | None = None
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    widow: tuple[Card, ...] | None = None
+
+
+class SessionSources(Protocol):
+    """Every chance outcome of a session, asked for in the order the session needs them.
+
+    ``draw``: the cards of a second pack drawn for ``count`` drawn sections, in
+    board order (spec §3); ``cut``: the next round of the high cut, one card per
+    seat drawing (spec §5.1); ``faced``: the cards dealt face up for ``first RANK
+    dealt``, in order (only those up to the first card of RANK are used);
+    ``has_deal``/``deal``: deal ``number`` (1-based) exists / its cards.
+    Explicit sources raise :class:`~boodle.language.errors.BoodleError` when asked for
+    what they do not hold.
+    """
+
+    def draw(self, ruleset: Ruleset, count: int) -> Sequence[Card]: ...
+
+    def cut(self, ruleset: Ruleset, seats: int) -> Sequence[Card]: ...
+
+    def faced(self, ruleset: Ruleset) -> Iterable[Card]: ...
+
+    def has_deal(self, number: int) -> bool: ...
+
+    def deal(self, ruleset: Ruleset, number: int) -> DealCards: ...
+
+
+class SeededSources:
+    """The sources of ``boodle play --seed``: the draw from ``"{seed}:draw"`` (a sample of
+    the deck), the cut and the face-up deal from ``"{seed}:cut"`` (a fresh shuffle per
+    round, its top cards), deal k's deck from ``"{seed}:deal:{k}"``."""
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self.cut_rng = random.Random(f"{seed}:cut")
+
+    def draw(self, ruleset: Ruleset, count: int) -> Sequence[Card]:
+        return random.Random(f"{self.seed}:draw").sample(list(ruleset.deck.cards()), count)
+
+    def cut(self, ruleset: Ruleset, seats: int) -> Sequence[Card]:
+        return _RngCut(self.cut_rng).cut(ruleset, seats)
+
+    def faced(self, ruleset: Ruleset) -> Iterable[Card]:
+        return shuffled_deck(ruleset, self.cut_rng)
+
+    def has_deal(self, number: int) -> bool:
+        return True
+
+    def deal(self, ruleset: Ruleset, number: int) -> DealCards:
+        return DealCards(deck=shuffled_deck(ruleset, random.Random(f"{self.seed}:deal:{number}")))
+
+
+@dataclass
+class ExplicitSources:
+    """Sources given outright (a conformance case): ``drawn`` cards in board order, ``cuts``
+    (one list of cards per round, one card per seat drawing, in seat order), ``faced``
+    (the cards dealt face up), ``deals`` (one :class:`DealCards` per deal, in order).
+
+    Raises :class:`~boodle.language.errors.BoodleError` when the session needs an outcome that is
+    not given, or gets one of the wrong size; :meth:`check_used` when cut rounds are left.
+    """
+
+    drawn: tuple[Card, ...] = ()
+    cuts: tuple[tuple[Card, ...], ...] = ()
+    faced_cards: tuple[Card, ...] = ()
+    deals: tuple[DealCards, ...] = ()
+    rounds_used: int = field(default=0)
+
+    def draw(self, ruleset: Ruleset, count: int) -> Sequence[Card]:
+        if len(self.drawn) != count:
+            raise BoodleError(f"{ruleset.name} draws {count} boodle cards from a second pack; "
+                              f"{len(self.drawn)} are given")
+        return self.drawn
+
+    def cut(self, ruleset: Ruleset, seats: int) -> Sequence[Card]:
+        k = self.rounds_used
+        if k >= len(self.cuts):
+            raise BoodleError(f"the cut needs round {k + 1} ({seats} seats draw) and no such "
+                              "round is given")
+        cards = self.cuts[k]
+        if len(cards) != seats:
+            raise BoodleError(f"round {k + 1} of the cut: {seats} seats draw, "
+                              f"{len(cards)} cards are given")
+        deck = set(ruleset.deck.cards())
+        if len(set(cards)) != len(cards) or any(c not in deck for c in cards):
+            raise BoodleError(f"round {k + 1} of the cut: the cards must be distinct cards "
+                              "of the deck (one fresh shuffle per round)")
+        self.rounds_used += 1
+        return cards
+
+    def faced(self, ruleset: Ruleset) -> Iterable[Card]:
+        deck = set(ruleset.deck.cards())
+        if len(set(self.faced_cards)) != len(self.faced_cards) or any(
+                c not in deck for c in self.faced_cards):
+            raise BoodleError("the cards dealt face up must be distinct cards of the deck")
+        return self.faced_cards
+
+    def has_deal(self, number: int) -> bool:
+        return number <= len(self.deals)
+
+    def deal(self, ruleset: Ruleset, number: int) -> DealCards:
+        if not self.has_deal(number):
+            raise BoodleError(f"deal {number} is not given")
+        return self.deals[number - 1]
+
+    def check_used(self) -> None:
+        """Raise :class:`BoodleError` if rounds of the cut were given and not drawn."""
+        if self.rounds_used < len(self.cuts):
+            raise BoodleError(f"{len(self.cuts)} rounds of the cut are given; the first "
+                              f"dealer is known after {self.rounds_used}")
+
+
+class _RngCut:
+    """The cut drawn from one generator: each round the top cards of a fresh shuffle."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def cut(self, ruleset: Ruleset, seats: int) -> Sequence[Card]:
+        return shuffled_deck(ruleset, self.rng)[:seats]
+
+
+def first_dealer(ruleset: Ruleset, players: int, rng: random.Random) -> tuple[int, list[Event]]:
+    """The first dealer (spec §5.1) and the events of the draw, drawn from ``rng``.
+
+    ``high cut`` (001 §03): each seat draws a card; the highest rank deals;
+    ties draw again.  ``first RANK dealt`` (Pope Joan, Hoyle's Games
+    Modernized: "the player to whom the first knave falls"): a shuffled deck
+    is dealt face up clockwise from seat 0 until the first card of RANK.
+    """
+    if ruleset.deal.first_dealer == "first dealt":
+        return choose_first_dealer(ruleset, players, cut=None,
+                                   faced=lambda: shuffled_deck(ruleset, rng))
+    return choose_first_dealer(ruleset, players, cut=_RngCut(rng).cut, faced=None)
+
+
+def choose_first_dealer(
+    ruleset: Ruleset,
+    players: int,
+    cut: Callable[[Ruleset, int], Sequence[Card]] | None,
+    faced: Callable[[], Iterable[Card]] | None,
+) -> tuple[int, list[Event]]:
+    """The first dealer from given outcomes (spec §5.1): ``cut(ruleset, seats)`` gives each
+    round's cards (one per seat drawing, in seat order); ``faced()`` the cards dealt face up.
+
+    Raises :class:`BoodleError` when the face-up cards hold no card of the rank.
+    """
+    if ruleset.deal.first_dealer == "first dealt":
+        assert faced is not None
+        return _first_dealt(ruleset, players, faced())
+    assert cut is not None
+    events: list[Event] = []
+    tied = list(range(players))
+    while True:
+        deck = cut(ruleset, len(tied))
+        draws = tuple(zip(tied, deck, strict=False))
+        best = max(ruleset.deck.rank_index(card) for _, card in draws)
+        tied = [s for s, card in draws if ruleset.deck.rank_index(card) == best]
+        events.append(Cut(draws, tied[0] if len(tied) == 1 else None))
+        if len(tied) == 1:
+            return tied[0], events
+
+
+def _first_dealt(ruleset: Ruleset, players: int, cards: Iterable[Card]
+                 ) -> tuple[int, list[Event]]:
+    """Deal face up from seat 0 until the first card of the rank (the build ensures one)."""
+    rank = ruleset.deal.first_dealer_rank
+    dealt: list[tuple[int, Card]] = []
+    for i, card in enumerate(cards):
+        dealt.append((i % players, card))
+        if card.rank == rank:
+            return i % players, [FirstDealt(tuple(dealt), rank, i % players)]
+    raise BoodleError(f"the cards dealt face up hold no {rank} to choose the first dealer "
+                      f"of {ruleset.name}")
+
+
+class DealEngine(Protocol):
+    """The engine a session plays its deals with: :mod:`boodle.engine`'s entry points, and
+    ``ruleset`` (the rules the engine plays instead of the given ones; the session's own
+    rules are read from it). ``boodle.conformance.engines.Engine`` is one."""
+
+    def ruleset(self, ruleset: Ruleset) -> Ruleset: ...
+
+    def start(self, ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
+              deck_order: Sequence[Card] | None = None,
+              hands: Sequence[Sequence[Card]] | None = None,
+              widow: Sequence[Card] | None = None, *, number: int | None = None
+              ) -> tuple[DealState, list[Event]]: ...
+
+    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]: ...
+
+    def apply(self, ruleset: Ruleset, state: DealState, move: Move
+              ) -> tuple[DealState, list[Event]]: ...
+
+
+class _Reference:
+    """:mod:`boodle.engine` itself as a :class:`DealEngine`."""
+
+    def ruleset(self, ruleset: Ruleset) -> Ruleset:
+        return ruleset
+
+    def start(self, ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
+              deck_order: Sequence[Card] | None = None,
+              hands: Sequence[Sequence[Card]] | None = None,
+              widow: Sequence[Card] | None = None, *, number: int | None = None
+              ) -> tuple[DealState, list[Event]]:
+        return reference.start_deal(ruleset, players, dealer, ledger, deck_order=deck_order,
+                                    hands=hands, widow=widow, number=number)
+
+    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+        return reference.legal_moves(ruleset, state)
+
+    def apply(self, ruleset: Ruleset, state: DealState, move: Move
+              ) -> tuple[DealState, list[Event]]:
+        return reference.apply(ruleset, state, move)
+
+
+REFERENCE_ENGINE: DealEngine = _Reference()
+"""The reference engine, the default of :class:`SessionRun` and :func:`play_deal`."""
+
+
+def play_deal(
+    ruleset: Ruleset,
+    players: int,
+    dealer: int,
+    ledger: Ledger,
+    deck_order: Sequence[Card] | None,
+    strategies: Sequence[Strategy],
+    number: int | None = None,
+    *,
+    hands: Sequence[Sequence[Card]] | None = None,
+    widow: Sequence[Card] | None = None,
+    engine: DealEngine = REFERENCE_ENGINE,
+    events: list[Event] | None = None,
+) -> tuple[DealState, list[Event]]:
+    """One whole deal from ``deck_order`` (or ``hands`` and ``widow``), every move chosen
+    by the mover's strategy (called at every point, forced moves included).
+
+    ``events``: a list the events are appended to as they happen (so that a caller
+    keeps the events of a deal its strategy interrupted by raising); returned.
+    """
+    out: list[Event] = [] if events is None else events
+    state, first = engine.start(ruleset, players, dealer, ledger, deck_order, hands, widow,
+                                number=number)
+    out.extend(first)
+    while (legal := engine.legal(ruleset, state)):
+        assert state.to_move is not None
+        move = strategies[state.to_move](ruleset, state, legal)
+        state, more = engine.apply(ruleset, state, move)
+        out.extend(more)
+    return state, out
+
+
+def split_leftover(ruleset: Ruleset, ledger: Ledger) -> tuple[Ledger, list[Event]]:
+    """``leftover: split equally`` (001 §06): each section's chips in exact equal shares.
+
+    Sections in board order, shares seat by seat among the players still in
+    (eliminated players share nothing, spec §10); ``leftover: stays`` moves
+    nothing.
+    """
+    events: list[Event] = []
+    if ruleset.session.leftover != "split equally":
+        return ledger, events
+    out = eliminated(ruleset, ledger)
+    sharers = [s for s in range(ledger.players) if s not in out]
+    for name, amount in ledger.sections:
+        if amount == 0 or not sharers:
+            continue
+        share = Fraction(amount) / len(sharers)
+        for s in sharers:
+            ledger, t = ledger.transfer(section(name), seat(s), share, "split")
+            events.append(Split(name, s, t))
+    return ledger, events
+
+
+def best_seats(ledger: Ledger) -> tuple[int, ...]:
+    """The seats with the highest balance (001 §06: ties share the win)."""
+    best = max(ledger.seats)
+    return tuple(s for s, amount in enumerate(ledger.seats) if amount == best)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a session stands between two deals: all it needs to go on exactly.
+
+    ``ledger``: every balance; ``dealer``: the seat dealing next; ``played``:
+    deals played; ``rng_states``: each seat's ``random.Random`` state (what
+    ``random.Random.getstate()`` returns).  Deck orders need no state: deal k
+    is shuffled by ``"{seed}:deal:{k}"``.  Anything a session decides at its
+    start and uses later belongs here, or a resumed session would differ.
+    """
+
+    ledger: Ledger
+    dealer: int
+    played: int
+    rng_states: tuple[object, ...]
+
+
+class SessionRun:
+    """A session (spec §10) played deal by deal, so that it can be stored and resumed.
+
+    ``opening``: the events before the first deal (the draw of boodle cards, the cut).  Call
+    :meth:`next_deal` while :meth:`more_deals` is true, then :meth:`finish`.
+    :meth:`progress` and :meth:`restore` save and restore the state between
+    deals; a restored run plays exactly as the uninterrupted one (named
+    strategies only: a callable strategy keeps its own state).
+
+    ``sources``: the chance outcomes (default :class:`SeededSources` of ``seed``);
+    ``engine``: the deal engine (default the reference); ``ledger``: the balances at
+    the start (default: every seat the variant's ``start`` chips, the board empty).
+    With explicit sources that hold no further deal, :meth:`more_deals` turns false
+    and ``stopped`` true: the session stops there, without its end.  After
+    :meth:`finish`, ``over`` says whether the session reached its end.
+    ``dealers``: the dealer of each deal this object played; ``current``: the
+    events of the deal in progress (kept when a strategy interrupts it by raising),
+    ``ending``: those of :meth:`finish` so far.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        seed: int | str,
+        strategies: Sequence[Strategy | str] | None = None,
+        deals: int | None = None,
+        *,
+        sources: SessionSources | None = None,
+        engine: DealEngine = REFERENCE_ENGINE,
+        ledger: Ledger | None = None,
+    ) -> None:
+        chosen: Sequence[Strategy | str] = (["random"] * players if strategies is None
+                                            else strategies)
+        if len(chosen) != players:
+            raise ValueError(f"{len(chosen)} strategies for {players} players")
+        self.ruleset, self.players, self.seed, self.deals = ruleset, players, seed, deals
+        self.sources: SessionSources = SeededSources(seed) if sources is None else sources
+        self.engine = engine
+        self.rngs = [random.Random(f"{seed}:seat:{i}") for i in range(players)]
+        self.movers = [make(s, rng) if isinstance(s, str) else s
+                       for s, rng in zip(chosen, self.rngs, strict=True)]
+        names = tuple(s.name for s in ruleset.board)
+        self.ledger = Ledger.open(players, names, ruleset.session.start_chips) \
+            if ledger is None else ledger
+        # spec §10 "Order": boodle cards drawn from a second pack, bound for the session,
+        # then the first dealer
+        drawn: list[Event] = []
+        unbound = unbound_sections(ruleset)
+        if unbound:
+            bound, drawn_events = bind_drawn(ruleset, self.sources.draw(ruleset, len(unbound)))
+            self.ruleset, drawn = bound, list(drawn_events)
+        self.rules = engine.ruleset(self.ruleset)
+        """The rules the session itself follows (rotation, end, leftover, ties, balances)."""
+        source = self.sources
+        self.dealer, cut = choose_first_dealer(
+            self.rules, players, cut=source.cut, faced=lambda: source.faced(self.rules))
+        self.opening: list[Event] = [*drawn, *cut]
+        self.step = 1 if self.rules.deal.rotation == "left" else -1
+        self.limit = deals if deals is not None else self.rules.session.rotations * players
+        self.played = 0
+        self.dealers: list[int] = []
+        self.current: list[Event] = []
+        self.ending: list[Event] = []
+        self.stopped = False
+        self.over = False
+
+    def progress(self) -> Progress:
+        """The state between two deals (see :class:`Progress`)."""
+        return Progress(self.ledger, self.dealer, self.played,
+                        tuple(rng.getstate() for rng in self.rngs))
+
+    def restore(self, progress: Progress) -> None:
+        """Continue from ``progress`` (taken from a run of the same ruleset, players, seed)."""
+        if len(progress.rng_states) != self.players or progress.ledger.players != self.players:
+            raise ValueError("progress of a session with another number of players")
+        self.ledger, self.dealer, self.played = progress.ledger, progress.dealer, progress.played
+        for rng, state in zip(self.rngs, progress.rng_states, strict=True):
+            rng.setstate(cast(Any, state))
+
+    def more_deals(self) -> bool:
+        """Whether the session's regular deals go on (spec §10 ``end`` lines).
+
+        Under ``balance: eliminated at zero`` it also ends when fewer players
+        are still in than the variant's minimum.  False (and ``stopped`` set)
+        when the sources hold no further deal.
+        """
+        broke = (self.deals is None and self.played > 0
+                 and self.rules.session.end_when_broke and min(self.ledger.seats) <= 0)
+        still_in = self.players - len(eliminated(self.rules, self.ledger))
+        more = self.played < self.limit and not broke and still_in >= self.rules.players.low
+        if more and not self.sources.has_deal(self.played + 1):
+            self.stopped = True
+            return False
+        return more
+
+    def next_deal(self) -> list[Event]:
+        """Play the next deal; its events."""
+        self.played += 1
+        cards = self.sources.deal(self.ruleset, self.played)
+        self.dealers.append(self.dealer)
+        self.current = []
+        state, events = play_deal(self.ruleset, self.players, self.dealer, self.ledger,
+                                  cards.deck, self.movers, number=self.played,
+                                  hands=cards.hands, widow=cards.widow, engine=self.engine,
+                                  events=self.current)
+        before = eliminated(self.rules, self.ledger)
+        self.ledger = state.ledger
+        out = eliminated(self.rules, self.ledger)
+        events.extend(Eliminated(s) for s in sorted(out - before))  # spec §10
+        self.dealer = self._next_dealer(out)
+        return events
+
+    def _next_dealer(self, out: frozenset[int]) -> int:
+        """The deal passes by ``rotation`` to the next player still in (spec §5.1, §10)."""
+        dealer = self.dealer
+        for _ in range(self.players):
+            dealer = (dealer + self.step) % self.players
+            if dealer not in out:
+                return dealer
+        return self.dealer  # nobody is left in: no further deal is played
+
+    def finish(self) -> list[Event]:
+        """The session's end (none with a fixed number of deals, or once ``stopped``): split,
+        tie deal, standings."""
+        self.ending = []
+        if self.deals is not None or self.stopped:
+            return self.ending
+        self.ledger, events = split_leftover(self.rules, self.ledger)
+        self.ending.extend(events)
+        if self.rules.session.ties == "one more deal" and len(best_seats(self.ledger)) > 1:
+            if not self.sources.has_deal(self.played + 1):
+                self.stopped = True
+                return self.ending
+            self.ending.extend(self.next_deal())  # spec §10: at most one extra deal
+            self.ledger, more = split_leftover(self.rules, self.ledger)
+            self.ending.extend(more)
+        self.ending.append(SessionEnd(self.ledger.seats, best_seats(self.ledger), self.ledger))
+        self.over = True
+        return self.ending
+
+    def result(self, events: Sequence[Event]) -> SessionResult:
+        """The :class:`SessionResult` of a run that has finished, given all its events."""
+        winners = best_seats(self.ledger) if self.deals is None else ()
+        return SessionResult(tuple(events), self.ledger, self.played, self.ledger.seats, winners)
+
+
+def play_session(
+    ruleset: Ruleset,
+    players: int,
+    seed: int | str,
+    strategies: Sequence[Strategy | str] | None = None,
+    deals: int | None = None,
+) -> SessionResult:
+    """Play a session (spec §10): deals until its end, then the split and the standings.
+
+    The end: ``rotations`` × ``players`` deals, or earlier after a deal that
+    leaves a player at zero or less under ``end: when a player has no
+    chips``; with ``ties: one more deal`` a tie for best plays one extra
+    deal.  With ``deals=K``: exactly K deals and no session end (no split,
+    ``winners`` empty).  ``strategies``: one per seat, a callable or a name
+    of :data:`~boodle.engine.strategies.STRATEGIES` (default ``random`` for all).
+    Raises :class:`~boodle.engine.NotSupported` for a pending feature.
+    """
+    run = SessionRun(ruleset, players, seed, strategies, deals)
+    events = list(run.opening)
+    while run.more_deals():
+        events.extend(run.next_deal())
+    events.extend(run.finish())
+    return run.result(events)

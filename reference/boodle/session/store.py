@@ -1,0 +1,407 @@
+"""A session ledger in SQLite: every deal in one transaction, resumable after a crash.
+
+``boodle play VARIANT --session NAME --ledger FILE.sqlite`` records a session here,
+``boodle play --resume FILE.sqlite`` continues it from the last complete deal and
+``boodle ledger FILE.sqlite`` prints its standings and history (issue 9).
+
+Tables (format 1; amounts as JSON ints or ``"a/b"`` strings, spec §9):
+
+- ``session``: one row per session: its name, the variant (argument, file name, the whole
+  rules text and the texts of the variants it extends, so a resumed session plays the rules
+  it started with even if the files changed), players, seed, strategy, a fixed number of
+  deals or NULL, and the chips at the start (players × start).
+- ``deal``: one row per deal, ``number`` 1, 2, …; row 0 is the opening (drawn boodles,
+  the cut).  Each row holds the deal's events (a JSON array of ``to_json()`` records), the
+  transfers they carry, the ledger (seats) and the board (sections) after it, and the
+  :class:`~boodle.session.run.Progress` to go on from (random generator states included).
+- ``ending``: the session's end (leftover split, the extra deal on a tie, standings); for a
+  fixed number of deals, an empty ending that marks the session complete.
+
+A row is written in one transaction with the session's other rows untouched, so a crash
+(even SIGKILL) leaves every deal either wholly recorded or not at all.  The file is in WAL
+mode with full synchronisation: a committed deal survives a power cut; after a crash the
+``-wal`` file beside the ledger holds the last deals until SQLite next opens the ledger.
+:func:`check` replays every row's transfers from the previous row's ledger: it finds a deal lost,
+counted twice or half-recorded, and any chip created or destroyed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, cast
+
+from boodle.engine.events import Event, transfers_in
+from boodle.engine.ledger import (
+    Ledger,
+    LedgerError,
+    SeatAccount,
+    SectionAccount,
+    chips_json,
+    normalize,
+)
+from boodle.language.errors import BoodleError
+from boodle.language.model import Chips, Ruleset
+from boodle.session.run import Progress, SessionRun
+
+FORMAT = 1
+"""The schema version written in every session row."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS session (
+  name TEXT PRIMARY KEY, format INTEGER NOT NULL, variant TEXT NOT NULL, file TEXT NOT NULL,
+  rules TEXT NOT NULL, players INTEGER NOT NULL, seed TEXT NOT NULL, strategy TEXT NOT NULL,
+  deals INTEGER, start_total TEXT NOT NULL, bases TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS deal (
+  session TEXT NOT NULL REFERENCES session(name), number INTEGER NOT NULL,
+  events TEXT NOT NULL, transfers TEXT NOT NULL, ledger TEXT NOT NULL, board TEXT NOT NULL,
+  progress TEXT NOT NULL, PRIMARY KEY (session, number));
+CREATE TABLE IF NOT EXISTS ending (
+  session TEXT PRIMARY KEY REFERENCES session(name), events TEXT NOT NULL,
+  transfers TEXT NOT NULL, ledger TEXT NOT NULL, board TEXT NOT NULL,
+  winners TEXT NOT NULL);
+"""
+
+Emit = Callable[[list[Event]], None]
+"""Receives each recorded unit's events (the opening, a deal, the ending), once committed."""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A stored session's parameters: what is needed to rebuild its :class:`SessionRun`.
+
+    ``rules`` is the text of ``file``; ``bases`` the ``(name, file, text)`` of each variant
+    its ``extends`` chain loaded.
+    """
+
+    name: str
+    variant: str
+    file: str
+    rules: str
+    players: int
+    seed: str
+    strategy: str
+    deals: int | None
+    start_total: Chips
+    bases: tuple[tuple[str, str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One recorded deal (``number`` 0: the opening) as read back."""
+
+    number: int
+    events: list[dict[str, Any]]
+    transfers: list[dict[str, Any]]
+    ledger: Ledger
+    progress: Progress
+
+
+# ---------------------------------------------------------------- the database
+
+
+@contextmanager
+def connect(path: Path, create: bool = False) -> Iterator[sqlite3.Connection]:
+    """An open ledger file (autocommit; transactions are explicit), closed afterwards.
+
+    Raises :class:`BoodleError` if the file is missing (unless ``create``) or not a ledger.
+    """
+    if not create and not path.is_file():
+        raise BoodleError(f"{path} is a folder, not a ledger file" if path.is_dir()
+                          else f"no ledger file {path}")
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+    except sqlite3.Error as exc:
+        raise BoodleError(f"cannot open ledger {path}: {exc}") from None
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")  # one fsync per commit, readers never wait
+        conn.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut, too
+        conn.executescript(_SCHEMA) if create else _require_schema(conn, path)
+        yield conn
+    except sqlite3.DatabaseError as exc:
+        raise BoodleError(f"ledger {path}: {exc}") from None
+    finally:
+        conn.close()
+
+
+def _require_schema(conn: sqlite3.Connection, path: Path) -> None:
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    if not {"session", "deal", "ending"} <= tables:
+        raise BoodleError(f"{path} is not a boodle ledger (no session table)")
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def _decoding(what: str) -> Iterator[None]:
+    """Report a stored value that does not decode as a damaged ledger (BoodleError)."""
+    try:
+        yield
+    except (ValueError, KeyError, TypeError, LedgerError) as exc:
+        raise BoodleError(f"the ledger's {what} is damaged: {type(exc).__name__}: {exc}",
+                          hint="the file was changed by something other than boodle"
+                          ) from None
+
+
+def sessions(conn: sqlite3.Connection) -> list[SessionInfo]:
+    """Every session in the file, in name order (BoodleError if a row is damaged)."""
+    rows = conn.execute("SELECT name, variant, file, rules, players, seed, strategy, deals, "
+                        "start_total, bases FROM session ORDER BY name").fetchall()
+    with _decoding("session table"):
+        return [SessionInfo(name, variant, file, rules, players, seed, strategy, deals,
+                            _chips(json.loads(total)),
+                            tuple((str(n), str(f), str(t)) for n, f, t in json.loads(bases)))
+                for name, variant, file, rules, players, seed, strategy, deals, total, bases
+                in rows]
+
+
+def deal_rows(conn: sqlite3.Connection, info: SessionInfo) -> list[DealRow]:
+    """The session's recorded deals in order, the opening (number 0) first.
+
+    Raises :class:`BoodleError` if a row does not decode.
+    """
+    rows = conn.execute("SELECT number, events, transfers, ledger, board, progress FROM deal "
+                        "WHERE session = ? ORDER BY number", (info.name,)).fetchall()
+    out: list[DealRow] = []
+    for number, events, transfers, seats, board, prog in rows:
+        with _decoding(f"deal {number} of session '{info.name}'"):
+            out.append(DealRow(number, json.loads(events), json.loads(transfers),
+                               _ledger(json.loads(seats), json.loads(board)),
+                               _progress(json.loads(prog))))
+    return out
+
+
+def ending_row(conn: sqlite3.Connection, info: SessionInfo) -> dict[str, Any] | None:
+    """The session's end as stored (``events``, ``transfers``, ``ledger``, ``winners``)."""
+    row = conn.execute("SELECT events, transfers, ledger, board, winners FROM ending "
+                       "WHERE session = ?", (info.name,)).fetchone()
+    if row is None:
+        return None
+    with _decoding(f"ending of session '{info.name}'"):
+        events, transfers, seats, board, winners = (json.loads(x) for x in row)
+        return {"events": events, "transfers": transfers, "ledger": _ledger(seats, board),
+                "winners": winners}
+
+
+# ---------------------------------------------------------------- recording
+
+
+def record_new(path: Path, info: SessionInfo, ruleset: Ruleset, emit: Emit) -> None:
+    """Start session ``info`` in ledger ``path`` (created if missing) and play it to the end.
+
+    The session row and the opening are one transaction, then one per deal and one for the
+    ending.  Raises :class:`BoodleError` if the file already holds a session of that name.
+    """
+    with connect(path, create=True) as conn:
+        if any(s.name == info.name for s in sessions(conn)):
+            raise BoodleError(f"ledger {path} already holds a session '{info.name}'",
+                              hint=f"resume it: boodle play --resume {path}, or choose "
+                              "another --session name")
+        run = _run(info, ruleset)
+        with _transaction(conn):
+            conn.execute("INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
+                info.name, FORMAT, info.variant, info.file, info.rules, info.players,
+                info.seed, info.strategy, info.deals, json.dumps(chips_json(info.start_total)),
+                json.dumps([list(b) for b in info.bases], ensure_ascii=False)))
+            _insert_deal(conn, info, run, 0, run.opening)
+        emit(list(run.opening))
+        _play_on(conn, info, run, emit)
+
+
+def resume(path: Path, name: str | None, load: Callable[[SessionInfo], Ruleset],
+           emit: Emit) -> tuple[SessionInfo, int]:
+    """Continue a session of ``path`` from its last complete deal; ``(info, deals before)``.
+
+    ``name`` picks the session when the file holds several unfinished ones.  ``load``
+    builds the ruleset from the stored rules text.  Raises :class:`BoodleError` if there is
+    nothing to resume.
+    """
+    with connect(path) as conn:
+        info = _pick(conn, path, name)
+        if ending_row(conn, info) is not None:
+            raise BoodleError(f"session '{info.name}' in {path} is complete",
+                              hint=f"see it with: boodle ledger {path}")
+        last = conn.execute("SELECT number, progress FROM deal WHERE session = ? "
+                            "ORDER BY number DESC LIMIT 1", (info.name,)).fetchone()
+        if last is None:
+            raise BoodleError(f"session '{info.name}' in {path} has no opening recorded")
+        run = _run(info, load(info))
+        with _decoding(f"deal {last[0]} of session '{info.name}'"):
+            run.restore(_progress(json.loads(last[1])))
+        _play_on(conn, info, run, emit)
+        return info, int(last[0])
+
+
+def _pick(conn: sqlite3.Connection, path: Path, name: str | None) -> SessionInfo:
+    stored = sessions(conn)
+    if name is not None:
+        found = [s for s in stored if s.name == name]
+        if not found:
+            raise BoodleError(f"no session '{name}' in {path}",
+                              hint="sessions: " + (", ".join(s.name for s in stored) or "none"))
+        return found[0]
+    open_ = [s for s in stored if ending_row(conn, s) is None]
+    if len(open_) == 1:
+        return open_[0]
+    if not stored:
+        raise BoodleError(f"ledger {path} holds no session")
+    if not open_:
+        raise BoodleError(f"every session in {path} is complete",
+                          hint=f"see them with: boodle ledger {path}")
+    raise BoodleError(f"ledger {path} holds {len(open_)} unfinished sessions",
+                      hint="choose one with --session: " + ", ".join(s.name for s in open_))
+
+
+def _run(info: SessionInfo, ruleset: Ruleset) -> SessionRun:
+    return SessionRun(ruleset, info.players, info.seed, [info.strategy] * info.players,
+                      info.deals)
+
+
+def _play_on(conn: sqlite3.Connection, info: SessionInfo, run: SessionRun, emit: Emit) -> None:
+    while run.more_deals():
+        events = run.next_deal()
+        with _transaction(conn):
+            _insert_deal(conn, info, run, run.played, events)
+        emit(events)
+    events = run.finish()  # empty for a fixed number of deals: the row still marks the end
+    with _transaction(conn):
+        conn.execute("INSERT INTO ending VALUES (?, ?, ?, ?, ?, ?)", (
+            info.name, _events_json(events), _transfers_json(events),
+            *_ledger_json(run.ledger), json.dumps(list(events_winners(events)))))
+    emit(events)
+
+
+def _insert_deal(conn: sqlite3.Connection, info: SessionInfo, run: SessionRun, number: int,
+                 events: Sequence[Event]) -> None:
+    try:
+        conn.execute("INSERT INTO deal VALUES (?, ?, ?, ?, ?, ?, ?)", (
+            info.name, number, _events_json(events), _transfers_json(events),
+            *_ledger_json(run.ledger), json.dumps(_progress_json(run.progress()))))
+    except sqlite3.IntegrityError:
+        raise BoodleError(f"deal {number} of session '{info.name}' is already recorded",
+                          hint="is another 'boodle play --resume' running on this file?"
+                          ) from None
+
+
+def events_winners(events: Sequence[Event]) -> tuple[int, ...]:
+    """The winners named by the session-end event among ``events`` (empty if none)."""
+    from boodle.engine.events import SessionEnd
+
+    return next((e.winners for e in events if isinstance(e, SessionEnd)), ())
+
+
+# ---------------------------------------------------------------- JSON forms
+
+
+def _events_json(events: Sequence[Event]) -> str:
+    return json.dumps([e.to_json() for e in events], ensure_ascii=False)
+
+
+def _transfers_json(events: Sequence[Event]) -> str:
+    return json.dumps([t.to_json() for e in events for t in transfers_in(e)], ensure_ascii=False)
+
+
+def _ledger_json(ledger: Ledger) -> tuple[str, str]:
+    data = ledger.to_json()
+    return json.dumps(data["seats"]), json.dumps(data["sections"], ensure_ascii=False)
+
+
+def _chips(value: Any) -> Chips:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise LedgerError(f"not a chip amount: {value!r}")
+    return normalize(value if isinstance(value, int) else Fraction(value))
+
+
+def _ledger(seats: list[Any], board: dict[str, Any]) -> Ledger:
+    return Ledger(tuple(_chips(a) for a in seats),
+                  tuple((name, _chips(a)) for name, a in board.items()))
+
+
+def _progress_json(progress: Progress) -> dict[str, Any]:
+    seats, board = _ledger_json(progress.ledger)
+    return {"seats": json.loads(seats), "board": json.loads(board), "dealer": progress.dealer,
+            "played": progress.played, "rngs": [list(_listed(s)) for s in progress.rng_states]}
+
+
+def _listed(state: object) -> list[Any]:
+    """``random.Random.getstate()`` (version, 625 ints, gauss) as JSON-able lists."""
+    version, internal, gauss = cast(tuple[int, tuple[int, ...], float | None], state)
+    return [version, list(internal), gauss]
+
+
+def _progress(data: dict[str, Any]) -> Progress:
+    rngs = tuple((v, tuple(internal), gauss) for v, internal, gauss in data["rngs"])
+    return Progress(_ledger(data["seats"], data["board"]), data["dealer"], data["played"], rngs)
+
+
+# ---------------------------------------------------------------- checking
+
+
+def check(conn: sqlite3.Connection, info: SessionInfo) -> list[str]:
+    """Every inconsistency of a stored session (empty: consistent).
+
+    Deals are numbered 0, 1, 2 … without a gap; each deal's events name it once (one
+    ``deal-start`` numbered like the row, one ``deal-end``); replaying its transfers on the
+    previous row's ledger gives its own ledger (nothing lost or counted twice); every ledger
+    holds the starting total; the stored progress agrees with the row; the ending, if any,
+    follows from the last deal the same way.
+    """
+    problems: list[str] = []
+    rows = deal_rows(conn, info)
+    if [r.number for r in rows] != list(range(len(rows))):
+        problems.append(f"deal numbers {[r.number for r in rows]} are not 0, 1, 2 …")
+    previous: Ledger | None = None
+    for row in rows:
+        where = f"deal {row.number}"
+        if row.number > 0:
+            starts = [e.get("number") for e in row.events if e.get("kind") == "deal-start"]
+            ends = [e for e in row.events if e.get("kind") == "deal-end"]
+            if starts != [row.number] * len(starts) or not starts or len(ends) != 1:
+                problems.append(f"{where}: events hold deal starts {starts} and "
+                                f"{len(ends)} deal ends")
+        problems += _check_step(where, previous, row.transfers, row.ledger, info)
+        if row.progress.ledger != row.ledger or row.progress.played != row.number:
+            problems.append(f"{where}: stored progress does not match the row")
+        previous = row.ledger
+    end = ending_row(conn, info)
+    if end is not None:
+        problems += _check_step("ending", previous, end["transfers"], end["ledger"], info)
+    return problems
+
+
+def _check_step(where: str, before: Ledger | None, transfers: list[dict[str, Any]],
+                after: Ledger, info: SessionInfo) -> list[str]:
+    out: list[str] = []
+    if after.total() != info.start_total:
+        out.append(f"{where}: chips {after.total()} instead of {info.start_total}")
+    if before is None:
+        return out
+    ledger = before
+    try:
+        for t in transfers:
+            ledger, _ = ledger.transfer(_account(t["from"]), _account(t["to"]),
+                                        _chips(t["amount"]), str(t["reason"]))
+    except (LedgerError, KeyError, TypeError) as exc:
+        return [*out, f"{where}: a transfer does not replay: {exc}"]
+    if ledger != after:
+        out.append(f"{where}: its transfers from the previous ledger give {ledger.to_json()}, "
+                   f"not the recorded {after.to_json()}")
+    return out
+
+
+def _account(data: dict[str, Any]) -> SeatAccount | SectionAccount:
+    return SeatAccount(int(data["seat"])) if "seat" in data else SectionAccount(data["section"])

@@ -1,0 +1,544 @@
+"""Running every check on a variant: the static checks, z3 on the full deck, the exhaustive
+search on reduced decks, and bounded model checking to classify a failed induction.
+
+:func:`verify` returns :class:`Result` records, one per (variant, player
+count, property, method).  A property is **proven** when z3 proved it for
+that player count (unbounded, full deck), **checked** when the exhaustive
+search saw every reachable state of the reduced deck, a
+**counterexample** when either found one, **unknown** when a z3 query ran
+out of time, **incomplete** when the exhaustive search reached its bound
+(``Options.max_states``) before it saw every deal (or was not begun, the deck
+having more deals than the bound), and **not covered** when a method cannot
+model the variant (said with the reason).  Rulesets whose stops phase, deck and board are the
+same (names, labels, antes and the stages before play aside) share their
+step-by-step proofs of the chip conjuncts (:func:`_key`), and rulesets whose
+cards move alike (:func:`_dynamics_key`) share every other step-by-step
+proof; Init is checked for each.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from boodle.engine.support import pending_features
+from boodle.language.cards import Card
+from boodle.language.model import Deck, LeadRule, Ruleset, StopsPhase
+from boodle.verify.bmc import BmcResult, bmc
+from boodle.verify.cex import model_state_json, model_state_lines, model_steps_lines
+from boodle.verify.explicit import ExplicitResult, check_deals
+from boodle.verify.induction import (
+    Finding,
+    Prover,
+    System,
+    check_consecution,
+    check_exclusive,
+    check_init,
+    check_progress,
+    check_ranking,
+)
+from boodle.verify.invariants import exact_start
+from boodle.verify.mutation import NO_MUTATION, Mutation
+from boodle.verify.reduce import ReductionError, reduce
+from boodle.verify.wellformed import session_end, well_formed
+
+__all__ = ["PROPERTIES", "Options", "Result", "Subject", "symbolic_gaps", "unmodelled", "verify"]
+
+PROPERTIES = ("chip conservation", "card conservation", "termination", "progress",
+              "well-formedness", "session end")
+"""The properties of issue 5, in the order the report prints them."""
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What to verify: a ruleset under a ``name``, with an optional fault injected."""
+
+    name: str
+    ruleset: Ruleset
+    mutation: Mutation = NO_MUTATION
+
+
+@dataclass(frozen=True)
+class Options:
+    """Bounds of a run.
+
+    ``players``: player counts to check (default: every allowed count);
+    ``decks``: reduced decks (suits, ranks) tried in order until one can
+    carry the variant's named cards; ``explicit_players``: player counts
+    searched exhaustively; ``bmc_depth`` / ``bmc_seconds``: the bounded
+    search after a failed induction, per deck; ``max_states``: the exhaustive
+    search's bound per variant and player count (``None``: none; ``boodle verify``
+    sets one), past which its properties are "incomplete".
+    """
+
+    players: tuple[int, ...] | None = None
+    decks: tuple[tuple[int, int], ...] = ((2, 3), (2, 4), (3, 4))
+    explicit_players: tuple[int, ...] = (2, 3, 4)
+    z3: bool = True
+    exhaustive: bool = True
+    bmc_depth: int = 8
+    bmc_seconds: float = 30.0
+    max_states: int | None = None
+
+
+@dataclass
+class Result:
+    """One cell of the report: ``status`` of ``prop`` for ``variant`` with ``players``
+    (0: every count) by ``method`` (``z3``, ``exhaustive``, ``static``).
+
+    ``seconds``: the wall time of the run that produced this result, the same for every
+    property that run checked (one exhaustive search checks all five at once; z3 shares its
+    proofs between properties and variants): a property's own time is not measured.  In
+    ``--json`` it is ``run_seconds``.
+    """
+
+    variant: str
+    players: int
+    prop: str
+    method: str
+    status: str
+    detail: str = ""
+    seconds: float = 0.0
+    states: int = 0
+    deck: str = ""
+    trace: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything, for ``boodle verify --json``."""
+        return {"variant": self.variant, "players": self.players, "property": self.prop,
+                "method": self.method, "status": self.status, "detail": self.detail,
+                "run_seconds": round(self.seconds, 3), "states": self.states, "deck": self.deck,
+                "trace": self.trace, **({"counterexample": self.data} if self.data else {})}
+
+
+def symbolic_gaps(ruleset: Ruleset) -> list[str]:
+    """The stages z3 does not model step by step (it starts play from any state they leave)."""
+    gaps = []
+    if any(a.chosen for a in ruleset.antes):
+        gaps.append("chosen-boodle antes")
+    if ruleset.deal.trumps != "none":
+        gaps.append("the trump turn-up")
+    if ruleset.widow_sale is not None:
+        gaps.append(f"the widow {ruleset.widow_sale.mode}")
+    gaps += [f"phase {p.name}" for p in ruleset.phases if not isinstance(p, StopsPhase)]
+    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
+    if stops and stops[0].claims == "on holding":
+        gaps.append("claims on holding")
+    if ruleset.session.negative == "eliminate":
+        gaps.append("eliminated seats (z3 assumes every seat still in)")
+    return gaps
+
+
+def unmodelled(ruleset: Ruleset) -> list[str]:
+    """Rules of the stops phase the z3 model does not have (the engine may play them): z3
+    reports the variant "not covered" rather than prove something about another game."""
+    out = []
+    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
+    if len(stops) > 1:
+        out.append("several stops phases")
+    for p in stops:
+        if not p.going_out.ends_deal:
+            out.append("going out without ending the deal")
+    return out
+
+
+def _key(subject: Subject, n: int) -> tuple[Any, ...]:
+    """Two subjects with equal keys step alike in the stops phase, chips included (names,
+    labels, antes and the stages before play aside): the consecution findings of their
+    chip conjuncts are the same (the rest is shared more widely, :func:`_dynamics_key`).
+    Init is checked per subject."""
+    rs = subject.ruleset
+    board = tuple(replace(s, label="") for s in rs.board)
+    stops = tuple(replace(p, label="") for p in rs.phases if isinstance(p, StopsPhase))
+    return (rs.deck, board, stops, rs.session.negative, rs.deal.trumps, rs.chips, n,
+            subject.mutation)
+
+
+def _dynamics_key(subject: Subject, n: int) -> tuple[Any, ...]:
+    """Two subjects with equal keys move cards and run the stops phase alike: every finding
+    but the chip conjuncts' consecution is the same (spec/verification.md, "Shared proofs").
+
+    Those checks never read a chip: no guard, post-state card place or control
+    field depends on a balance, and the chip conjuncts they assume constrain
+    only chip variables, which nothing else mentions, and are satisfiable
+    alone.  So the key holds what the moves read: the deck, the lead rules
+    and fallback, following, stops at the top, the all-pass rule, whether
+    going out ends the deal, which penalties fine a lead and forfeit boodles
+    (not their amounts), the trump rule (the ghosts' ranges), the player
+    count and the mutation.  Boards, antes, payments and bonuses are left out.
+
+    Ranks enter by position in the deck's rank order, not by name
+    (:func:`_deck_shape`): the model numbers cards by suit and rank position,
+    and no check reads a rank's name, so an ace-low deck and an ace-high one
+    give the very same checks (Newmarket and Michigan).
+    """
+    rs = subject.ruleset
+    deck = rs.deck
+    stops = [p for p in rs.phases if isinstance(p, StopsPhase)]
+    moves = tuple((_rule_shape(p.first_lead, deck), _rule_shape(p.restart, deck),
+                   p.fallback.kind, _rule_shape(p.fallback.rule, deck), p.follow,
+                   p.stop_at_top, p.all_pass, p.going_out.ends_deal,
+                   tuple((pen.fault, pen.forfeit_boodles) for pen in p.penalties))
+                  for p in stops)
+    return (_deck_shape(deck), moves, rs.deal.trumps, n, subject.mutation)
+
+
+def _card_shape(deck: Deck, card: Card | None) -> tuple[str, int] | None:
+    """A card as (suit, position of its rank in the deck's rank order)."""
+    return None if card is None else (card.suit, deck.rank_index(card))
+
+
+def _deck_shape(deck: Deck) -> tuple[Any, ...]:
+    """The deck as the model sees it: the suits in order, how many ranks, the cards removed
+    (by :func:`_card_shape`)."""
+    return (deck.suits, len(deck.ranks),
+            frozenset(_card_shape(deck, c) for c in deck.removed))
+
+
+def _rule_shape(rule: LeadRule | None, deck: Deck) -> tuple[Any, ...] | None:
+    """A lead rule's fields (but its source span), its card as :func:`_card_shape` gives it."""
+    if rule is None:
+        return None
+    return tuple(_card_shape(deck, rule.card) if f.name == "card" else getattr(rule, f.name)
+                 for f in fields(rule) if f.name != "span")
+
+
+@dataclass
+class _Run:
+    options: Options
+    cache: dict[tuple[Any, ...], list[Finding]] = field(default_factory=dict)
+    live: Callable[[str], None] | None = None
+
+
+def verify(subjects: list[Subject], options: Options = Options(),
+           cache: dict[tuple[Any, ...], list[Finding]] | None = None,
+           progress: Callable[[str], None] | None = None,
+           live: Callable[[str], None] | None = None) -> list[Result]:
+    """Every check on every subject; see the module docstring.  ``cache`` keeps the z3
+    findings shared by subjects that step alike (:func:`_key`) across calls; ``progress``,
+    when given, is called with one line per variant, player count and method as each
+    finishes (``boodle verify`` prints them on stderr); ``live``, when given, with a status
+    line every few thousand states of an exhaustive search (states, states/s, deals done of
+    all, time), for a progress display."""
+    run = _Run(options, {} if cache is None else cache, live)
+    out: list[Result] = []
+    for k, subject in enumerate(subjects, 1):
+        out += _static(subject)
+        counts = [n for n in subject.ruleset.players.counts()
+                  if options.players is None or n in options.players]
+        steps: list[tuple[str, int]] = []
+        if options.z3:
+            steps += [("z3", n) for n in counts]
+        if options.exhaustive:
+            steps += [("exhaustive", n) for n in counts if n in options.explicit_players]
+        out += _uncovered(subject, [n for n in counts if n not in {m for _, m in steps}], options)
+        for method, n in steps:
+            t = time.process_time()
+            wall = time.perf_counter()
+            got = _symbolic(run, subject, n) if method == "z3" else _exhaustive(run, subject, n)
+            for r in got:  # the run's own time, shared by the properties it checked
+                r.seconds = time.perf_counter() - wall
+            out += got
+            if progress is not None:
+                progress(f"[{k}/{len(subjects)}] {subject.name}, {n} players, {method}: "
+                         f"{_tally(got)} ({time.process_time() - t:.1f} s CPU)")
+    return out
+
+
+def _uncovered(subject: Subject, counts: list[int], options: Options) -> list[Result]:
+    """A ``not covered`` result (method ``none``) for each per-count property at each of
+    ``counts``, the player counts no method was asked about: z3 is off and the exhaustive
+    search covers only :attr:`Options.explicit_players` (or is off too).  They make the run
+    NOT VERIFIED (:func:`boodle.verify.report.unverified`), never silently left out."""
+    if not counts:
+        return []
+    if not options.exhaustive:
+        why = "z3 and the exhaustive search are off"
+    else:
+        *most, last = map(str, options.explicit_players)
+        searched = f"{', '.join(most)} and {last}" if most else last
+        why = f"z3 is off, and the exhaustive search covers {searched} players only"
+    return [Result(subject.name, n, prop, "none", "not covered", why)
+            for n in counts for prop in PROPERTIES[:5]]
+
+
+def _tally(results: list[Result]) -> str:
+    """``"5 proven"``, ``"4 checked, 1 counterexample"`` …: the statuses of ``results``."""
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    return ", ".join(f"{c} {status}" for status, c in counts.items())
+
+
+def _static(subject: Subject) -> list[Result]:
+    name = subject.ruleset
+    t = time.perf_counter()
+    faults = well_formed(name)
+    ends, why = session_end(name)
+    spent = time.perf_counter() - t
+    wf = Result(subject.name, 0, "well-formedness", "static",
+                "counterexample" if faults else "checked",
+                "; ".join(faults) if faults else "named cards in the deck and distinct, every "
+                "hand dealt a card at every player count, antes from 0 to 1,000,000", spent)
+    if faults:
+        wf.trace = "\n".join(f"  {f}" for f in faults)
+        wf.data = {"kind": "static", "faults": faults}
+    return [wf, Result(subject.name, 0, "session end", "static",
+                       "checked" if ends else "counterexample", why, 0.0)]
+
+
+# ---------------------------------------------------------------- z3
+
+
+def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
+    rs = subject.ruleset
+    if not any(isinstance(p, StopsPhase) for p in rs.phases):
+        return [Result(subject.name, n, p, "z3", "not covered", "no stops phase")
+                for p in PROPERTIES[:5]]
+    pending = pending_features(rs)
+    lacking = [*pending, *[u for u in unmodelled(rs) if not any(u in p for p in pending)]]
+    if lacking:  # never "proven" about a game other than the engine's
+        return [Result(subject.name, n, p, "z3", "not covered",
+                       "the z3 model does not have " + ", ".join(lacking))
+                for p in PROPERTIES[:5]]
+    system = System(rs, n, subject.mutation)
+    prover = Prover(system)
+    t = time.perf_counter()
+    findings = check_init(system, prover)
+    chips, moves = ("chips", *_key(subject, n)), ("card dynamics", *_dynamics_key(subject, n))
+    shared = run.cache.get(moves)
+    if shared is None or any(f.status != "proven" for f in shared):
+        # a failure is found again for each subject: its state is printed with that
+        # subject's board and chips
+        run.cache[moves] = [*check_consecution(system, prover, chips=False),
+                            check_progress(system, prover), check_ranking(system, prover),
+                            check_exclusive(system, prover)]
+    if chips not in run.cache:
+        run.cache[chips] = check_consecution(system, prover, chips=True)
+    findings += [replace(f) for f in (*run.cache[chips], *run.cache[moves])]
+    spent = time.perf_counter() - t
+    merged = _merge(findings)
+    _distrust(findings, merged)
+    gaps = symbolic_gaps(rs)
+    note = ("stops phase, full deck, every dealer" +
+            ("" if exact_start(system.layout) else "; from any start of play the stages before "
+             "it can leave (" + ", ".join(gaps) + " not modelled step by step)"))
+    out = []
+    for prop in PROPERTIES[:5]:
+        f = merged.get(prop)
+        if f is None:
+            continue
+        r = Result(subject.name, n, prop, "z3", f.status,
+                   note if f.status == "proven" else f.detail, spent)
+        if f.status == "counterexample":
+            _explain(run, subject, system, f, r)
+        out.append(r)
+    for r in out:
+        if r.prop == "termination" and r.status == "proven":
+            r.detail += f"; {_bound(system)}"
+    return out
+
+
+def _merge(findings: list[Finding]) -> dict[str, Finding]:
+    """One finding per property: the first counterexample, else unknown, else proven."""
+    out: dict[str, Finding] = {}
+    for f in findings:
+        have = out.get(f.prop)
+        if have is None:
+            out[f.prop] = replace(f)
+            continue
+        have.seconds += f.seconds
+        have.queries += f.queries
+        if have.status == "proven" or (have.status == "unknown" and f.status == "counterexample"):
+            have.status, have.detail, have.model = f.status, f.detail, f.model
+            have.action, have.conjunct, have.check = f.action, f.conjunct, f.check
+    return out
+
+
+def _distrust(findings: list[Finding], merged: dict[str, Finding]) -> None:
+    """A proof that assumed the invariant stands only if the whole invariant is inductive:
+    when some conjunct fails at Init or in consecution, every other "proven" becomes
+    "unknown"."""
+    broken = [f for f in findings if f.check in ("init", "consecution") and f.status != "proven"]
+    if not broken:
+        return
+    why = (f"not proven: it assumes the inductive invariant, and '{broken[0].conjunct}' is not "
+           f"inductive ({broken[0].detail})")
+    for f in merged.values():
+        if f.status == "proven":
+            f.status, f.detail = "unknown", why
+
+
+def _bound(system: System) -> str:
+    """The most moves per deal the ranking function allows (spec/verification.md).
+
+    At most N − q cards start in players' hands (a widow, when there is one,
+    holds at least q = N // hands cards, before or after any exchange), and
+    play ends when one player is out while the n − 1 others still hold a card.
+    """
+    layout = system.layout
+    n, cards = layout.n, len(layout.cards)
+    widow = layout.ruleset.deal.widow_position != "none"
+    plays = cards - (cards // (n + 1) if widow else 0) - (n - 1)
+    if layout.phase.fallback.kind != "pass":
+        return f"ranking: cards in players' hands; at most {plays} moves per deal"
+    return (f"ranking: (cards in hands, pass measure); at most {plays} plays and {n} passes "
+            f"before each lead or the end: at most {plays + n * (plays + 1)} moves per deal")
+
+
+def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result) -> None:
+    """Print the induction counterexample, then search for it from the start of play."""
+    layout = system.layout
+    lines = [f"  induction fails ({f.check}): {f.detail}"]
+    if f.model is not None:
+        lines += ["  the state, as cards and chips:"]
+        lines += [f"    {x}" for x in model_state_lines(layout, f.model)]
+        r.data["induction"] = {"check": f.check, "action": f.action, "conjunct": f.conjunct,
+                               "state": model_state_json(layout, f.model)}
+    target = _target(f)
+    found = bmc(system, target, run.options.bmc_depth, run.options.bmc_seconds)
+    where = "the full deck"
+    if not found.found:
+        for suits, ranks in run.options.decks:
+            try:
+                small = reduce(subject.ruleset, suits, ranks)
+            except ReductionError:
+                continue
+            found = bmc(System(small.ruleset, system.n, subject.mutation), target,
+                        run.options.bmc_depth + 4, run.options.bmc_seconds)
+            where = f"the reduced deck {small.label}"
+            layout = System(small.ruleset, system.n).layout
+            break
+    lines += _bmc_lines(found, where, layout)
+    r.data["bmc"] = {"found": found.found, "depth": found.depth, "deck": where,
+                     "exact start": found.exact, "steps": [s.action for s in found.steps]}
+    r.trace = "\n".join(lines)
+    r.detail += (f"; real: reached from the start of play in {found.depth} moves on {where}"
+                 if found.found else f"; not reached within {found.depth} moves on {where}: "
+                 "the invariant may be too weak, or the fault deeper")
+
+
+def _target(f: Finding) -> str:
+    if f.check == "progress":
+        return "deadlock"
+    if f.check == "ranking":
+        return "lasso"
+    return f.conjunct or "deadlock"
+
+
+def _bmc_lines(found: BmcResult, where: str, layout: Any) -> list[str]:
+    if not found.found:
+        why = " (time budget spent)" if found.timed_out else ""
+        return [f"  bounded model checking on {where}: no such state within {found.depth} "
+                f"moves{why}"]
+    start = "the start of play" if found.exact else "a start of play (any deal, any chips)"
+    lines = [f"  bounded model checking on {where}: reached from {start} in {found.depth} "
+             "moves:"]
+    if found.steps:
+        lines += [f"    start: {x}" for x in model_state_lines(layout, found.steps[0].before)]
+    lines += ["  " + x for x in model_steps_lines(layout, found.steps)]
+    if found.final is not None:
+        lines += [f"    then: {x}" for x in model_state_lines(layout, found.final)]
+    if found.loop_to is not None:
+        lines.append(f"    and this state is the state after move {found.loop_to}: a loop")
+    return lines
+
+
+# ---------------------------------------------------------------- exhaustive
+
+
+def _exhaustive(run: _Run, subject: Subject, n: int) -> list[Result]:
+    rs = subject.ruleset
+    pending = pending_features(rs)
+    if pending:
+        return [Result(subject.name, n, p, "exhaustive", "not covered",
+                       "the engine does not play " + ", ".join(pending)) for p in PROPERTIES[:5]]
+    why = "no reduced deck can carry the variant's named cards"
+    for suits, ranks in run.options.decks:
+        try:
+            small = reduce(rs, suits, ranks)
+        except ReductionError as e:
+            why = str(e)
+            continue
+        if len(small.ruleset.deck.cards()) < n + 1:
+            continue
+        where = f"{subject.name}, {n} players, exhaustive on {small.label}"
+        res = check_deals(small.ruleset, n, small.label, mutation=subject.mutation,
+                          max_states=run.options.max_states, tick=_ticker(run.live, where))
+        return _from_explicit(subject, n, res)
+    return [Result(subject.name, n, p, "exhaustive", "not covered", why) for p in PROPERTIES[:5]]
+
+
+LARGEST_DECK = ("measured on Michigan: 2x5 ends within the default bound (611,280 states, 28 s "
+                "of CPU with 4 players), 3x4 with 3 players needs 5,051,256 states (181 s; "
+                "--max-states 6000000); see spec/verification.md, \"Deck sizes\"")
+"""Said when a deck is too large to search (measured: spec/verification.md, "Deck sizes")."""
+
+
+def _count(n: int) -> str:
+    """``2,520``, or ``about 5.4e+28`` past a billion."""
+    return f"{n:,}" if n < 10**9 else f"about {n:.1e}"
+
+
+def _ticker(live: Callable[[str], None] | None, where: str
+            ) -> Callable[[ExplicitResult], None] | None:
+    """The search's progress callback: ``live`` told ``where`` the search is and how far."""
+    if live is None:
+        return None
+    say = live
+
+    def tick(res: ExplicitResult) -> None:
+        say(f"{where}: {_so_far(res)}")
+    return tick
+
+
+def _so_far(res: ExplicitResult) -> str:
+    """``1,234,567 states (24,100/s), deal 31,200 of 369,600 (8.4%), 51 s, about 9 min
+    left``: a search so far; the time left assumes the deals to come are like those seen."""
+    share = res.deals_raw / res.deals_total if res.deals_total else 0.0
+    left = f", about {_duration(res.seconds * (1 / share - 1))} left" if share > 0 else ""
+    return (f"{res.states:,} states ({res.rate:,.0f}/s), deal {res.deals_raw:,} of "
+            f"{res.deals_total:,} ({share:.1%}), {res.seconds:.0f} s{left}")
+
+
+def _duration(seconds: float) -> str:
+    """``40 s``, ``9 min``, ``3.2 h``, ``12 days``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:,.0f} days"
+
+
+def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result]:
+    out = []
+    summary = (f"{res.states:,} states, {res.transitions:,} moves, {res.deals_checked:,} deals"
+               f" ({res.deals_raw:,} before suit symmetry, {res.symmetries} symmetr"
+               f"{'y' if res.symmetries == 1 else 'ies'}), longest deal {res.depth} moves, "
+               f"{res.rate:,.0f} states/s")
+    if not res.complete and res.deals_raw == 0:
+        orbits = -(-res.deals_total // max(res.symmetries, 1))
+        summary = (f"not searched: {_count(orbits)} deals of the {res.deck} deck with {n} "
+                   f"players (after suit symmetry), each a state at least, are more than "
+                   f"--max-states {res.max_states or 0:,}; {LARGEST_DECK}")
+    elif not res.complete:
+        summary = (f"bound reached: {res.states:,} states explored (--max-states "
+                   f"{res.max_states or 0:,}) in {res.deals_raw:,} of {res.deals_total:,} deals; "
+                   "the search did not finish, so nothing is verified by it (raise "
+                   "--max-states or choose a smaller --deck)")
+    for prop in PROPERTIES[:5]:
+        cex = res.violations.get(prop)
+        ok = "checked" if res.complete else "incomplete"
+        r = Result(subject.name, n, prop, "exhaustive",
+                   "counterexample" if cex else ok,
+                   cex.why if cex else summary, res.seconds, res.states, res.deck)
+        if cex is not None:
+            r.trace = cex.text()
+            r.data = cex.to_json()
+        out.append(r)
+    return out

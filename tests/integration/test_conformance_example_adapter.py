@@ -1,0 +1,32 @@
+"""The Node.js example adapter (conformance/examples/michigan-node) against the michigan cases.
+
+It was written from the protocol documents alone; it must keep passing every michigan case that
+needs only the features it announces (position, count, legal), and get every session case as a
+skip, since it does not announce 'session'.  Node.js is part of the machine (``.ci/run`` installs
+Debian's nodejs where it is missing).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from boodle.conformance.cases import load_cases
+from boodle.conformance.run_suite import run_suite
+
+ADAPTER = Path(__file__).parents[2] / "conformance" / "examples" / "michigan-node" / "adapter.js"
+
+
+def test_the_node_adapter_passes_the_michigan_cases() -> None:
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node is not None, "Node.js is needed for this test (.ci/run installs it)"
+    cases = [c for c in load_cases() if c.variant == "michigan"]
+    report = run_suite(cases, f"{node} {ADAPTER}", timeout=30, start_timeout=30)
+    outcomes = {o.id: o.outcome for o in report.outcomes}
+    sessions = {c.id for c in cases if c.kind == "session"}
+    assert sessions, "michigan has session cases"
+    assert {i for i, o in outcomes.items() if o == "skip"} == sessions
+    failed = {o.id: (o.outcome, o.summary) for o in report.outcomes
+              if o.outcome != "pass" and o.id not in sessions}
+    assert failed == {}
+    assert len(outcomes) == len(cases) and report.implementation["name"] == "node-michigan"

@@ -1,0 +1,237 @@
+"""What a fresh user found in ``verify``'s report, ``simulate``, ``ledger``, ``docs`` and
+the exit statuses (README: 1 a rules or input error, 2 a usage error)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boodle.cli import main
+from boodle.language.variants import load
+from boodle.verify.report import render_text
+from boodle.verify.verifier import Result
+from boodle.verify.wellformed import session_end
+
+
+def _usage_status(argv: list[str]) -> int:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    code = exc.value.code
+    assert isinstance(code, int)
+    return code
+
+
+# ---------------------------------------------------------------- verify
+
+
+def test_session_end_is_stated_per_player_count_not_for_the_largest() -> None:
+    # michigan: 3 to 8 players, 1 rotation, no tie-break deal: n deals with n players
+    ends, why = session_end(load("michigan"))
+    assert ends
+    assert "= n deals (n from 3 to 8)" in why and "8 players" not in why
+
+
+def test_the_z3_bound_of_each_player_count_names_its_count() -> None:
+    results = [Result("v", 3, "termination", "z3", "proven", "ranking: at most 34 moves per deal"),
+               Result("v", 4, "termination", "z3", "proven", "ranking: at most 31 moves per deal"),
+               Result("v", 3, "progress", "z3", "proven", "same note"),
+               Result("v", 4, "progress", "z3", "proven", "same note")]
+    out = render_text(results, 1.0)
+    assert "  · z3, 3 players: ranking: at most 34 moves per deal" in out
+    assert "  · z3, 4 players: ranking: at most 31 moves per deal" in out
+    assert "  · z3, 3 and 4 players: same note" in out
+
+
+def test_exhaustive_note_writes_states_as_the_table_and_one_variant_in_the_singular() -> None:
+    r = Result("v", 4, "progress", "exhaustive", "checked",
+               "1512 states, 1152 moves, 360 deals, longest deal 1 moves", 0.5, 1512, "2x3")
+    out = render_text([r], 1.0)
+    assert out.startswith("boodle verify: 1 variant in 1.0 s")
+    assert "1,512 states" in out.split("\n  · ")[0]  # the table
+    assert "  · exhaustive, 4 players, deck 2x3: 1,512 states, 1152 moves, 360 deals, " \
+           "longest deal 1 move\n" in out + "\n"
+    # z3 did not run: the header gives no z3 time
+    assert "v — exhaustive 0.5 s" in out and "z3 0.0" not in out
+
+
+def test_verify_with_every_method_off_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _usage_status(["verify", "michigan", "--no-z3", "--no-exhaustive"]) == 2
+    assert "--no-z3 and --no-exhaustive" in capsys.readouterr().err
+
+
+def test_verify_players_zero_is_a_usage_error_like_play() -> None:
+    assert _usage_status(["verify", "michigan", "--players", "0"]) == 2
+    assert _usage_status(["play", "michigan", "--players", "0"]) == 2
+
+
+# ---------------------------------------------------------------- strategies, workers
+
+
+@pytest.mark.parametrize("name", ["foo", "GREEDY", "tips"])
+def test_play_with_an_unknown_strategy_is_a_usage_error(name: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    # play has random and greedy only (strategies.STRATEGIES); tips needs the compiled tables
+    assert _usage_status(["play", "michigan", "--players", "3", "--strategy", name]) == 2
+    assert "play has greedy, random" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["foo", "GREEDY"])
+def test_simulate_with_an_unknown_strategy_is_a_usage_error(name: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["simulate", "michigan", "--players", "3", "--deals", "2", "--strategy", name]
+    assert _usage_status(argv) == 2
+    assert "the strategies are random, greedy, tips" in capsys.readouterr().err
+
+
+def test_more_workers_than_cpus_warns(capsys) -> None:  # type: ignore[no-untyped-def]
+    from boodle.simulate.cli import _warn_workers
+
+    _warn_workers(64, 2)
+    assert "--workers 64 but this machine has 2 CPUs" in capsys.readouterr().err
+    _warn_workers(2, 2)
+    _warn_workers(3, None)
+    assert capsys.readouterr().err == ""
+
+
+def test_simulate_help_shows_95_percent_once(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _usage_status(["simulate", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "95%" in out and "%%" not in out
+
+
+# ---------------------------------------------------------------- simulate report
+
+
+def _report(**over: object) -> dict[str, object]:
+    zero = {"mean": 0.0, "low": -1.0, "high": 1.0, "n": 5}
+    # 0 of 5: Wilson 95 % interval [0, z²/(n+z²)] = [0, 3.8415/8.8415] = [0, 43.45 %]
+    none = {"mean": 0.0, "low": 0.0, "high": 0.434482, "n": 5}
+    report: dict[str, object] = {
+        "variant": "v", "deals": 5, "players": 3, "seed": 0, "sessions_completed": 1,
+        "session_length": 3, "engine": "compiled", "backend": "local", "workers": 1,
+        "seconds": 0.1, "deals_per_second": 50.0, "deals_asked": 5,
+        "seats": [{"seat": 0, "strategy": "random", "net_per_deal": zero,
+                   "going_out_rate": none, "net_per_session": zero, "session_wins": 0.5}],
+        "definitions": {"net_per_deal": "a", "net_per_session": "b"},
+        "strategies": [], "positions": [],
+        "sections": [{"section": "game", "claim_rate": none, "chips_after_ante": zero,
+                      "chips_when_taken": zero, "carry_over": zero}],
+        "plays_per_deal": zero, "leads_per_deal": zero, "passes_per_deal": zero,
+        "no_winner_rate": none,
+        "kitty": {"section": "game", "label": "Game", "claim_rate": none,
+                  "chips_after_ante": zero, "chips_when_taken": zero, "carry_over": zero}}
+    report.update(over)
+    return report
+
+
+def test_rates_print_their_wilson_bounds_and_means_a_symmetric_half_width() -> None:
+    from boodle.simulate.report import render_text
+
+    text = render_text(_report())
+    assert "0.00% [0.00, 43.45]" in text and "0.00% ±" not in text
+    assert "0.00 ± 1.00" in text  # a mean: -1 to 1 is 0 ± 1
+    assert "(1 whole session of up to 3 deals; compiled engine, local, 1 worker," in text
+    assert "wins: whole sessions the seat ended with the most chips; a tie shares one win" \
+           in text
+
+
+def test_the_going_out_prize_is_named_by_its_label_not_kitty() -> None:
+    from boodle.simulate.report import render_text
+
+    text = render_text(_report())
+    assert "\nGame (section game, the going-out prize): 0.00 ± 1.00 chips after the ante" in text
+    assert "\nkitty:" not in text
+
+
+def test_pope_joans_report_labels_its_game_section(capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    assert main(["simulate", "pope-joan", "--players", "3", "--deals", "3", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["kitty"]["section"] == "game" and doc["kitty"]["label"] == "Game"
+
+
+# ---------------------------------------------------------------- ledger
+
+
+def test_an_unfinished_session_says_how_many_of_its_deals_and_how_to_resume(
+        tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import sqlite3
+
+    path = tmp_path / "k.sqlite"
+    assert main(["play", "michigan", "--players", "3", "--ledger", str(path)]) == 0
+    conn = sqlite3.connect(path)  # as if killed after deal 1: no later deal, no ending
+    with conn:
+        conn.execute("DELETE FROM ending")
+        conn.execute("DELETE FROM deal WHERE number > 1")
+    conn.close()
+    capsys.readouterr()
+    assert main(["ledger", str(path)]) == 0
+    # michigan: 1 rotation of 3 players = 3 deals, ties shared, no end when broke (spec §10)
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"  in progress, not finished: 1 of the whole session's 3 deals recorded; "
+        f"resume with boodle play --resume {path}")
+
+
+# ---------------------------------------------------------------- docs
+
+
+def test_docs_alone_prints_the_docs_help(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["docs"]) == 2
+    assert capsys.readouterr().out.startswith("usage: boodle docs ")
+
+
+def test_the_next_step_after_docs_build_depends_on_a_mkdocs_yml_beside_the_pages(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from boodle.docs.site import next_step
+
+    assert next_step(tmp_path / "docs").startswith("no mkdocs.yml beside ")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\ndocs_dir: pages\n", encoding="utf-8")
+    assert next_step(tmp_path / "pages") == (
+        f"now run in {tmp_path.resolve()}: mkdocs build --strict")
+    assert "'docs_dir: docs'" in next_step(tmp_path / "docs")  # that mkdocs.yml reads pages/
+
+
+def test_outside_a_checkout_docs_build_names_what_it_skips(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from boodle.docs import site
+
+    monkeypatch.setattr(site, "checkout_root", lambda: None)
+    notes = site.skipped_outside_checkout()
+    assert any("spec/index.md, spec/michigan.md" in n for n in notes)
+    monkeypatch.setattr(site, "checkout_root", lambda: Path("."))
+    assert site.skipped_outside_checkout() == []
+
+
+# ---------------------------------------------------------------- boodle.testing
+
+
+def test_boodle_testing_without_hypothesis_says_what_to_install() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['hypothesis'] = None  # as if not installed\n"
+            "try:\n    import boodle.testing\nexcept ImportError as exc:\n"
+            "    print(type(exc).__name__, exc)\n")
+    import os
+
+    import boodle
+
+    env = {**os.environ, "PYTHONPATH": str(Path(boodle.__file__).resolve().parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60, env=env).stdout
+    assert out.startswith("ImportError boodle.testing needs Hypothesis: "
+                          "pip install 'boodle[testing]'")
+    assert "pip install '.[testing]'" in out
+
+
+# ---------------------------------------------------------------- play --positions
+
+
+def test_positions_add_lines_and_drop_none(capsys) -> None:  # type: ignore[no-untyped-def]
+    argv = ["play", "michigan", "--players", "3", "--deals", "2"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--positions"]) == 0
+    with_positions = capsys.readouterr().out
+    assert "\n\nDeal 1: " in with_positions  # the blank line before each deal is kept
+    kept = [line for line in with_positions.splitlines() if not line.startswith("    @ ")]
+    assert kept == plain.splitlines()

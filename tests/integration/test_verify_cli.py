@@ -1,0 +1,128 @@
+"""``boodle verify``: the table, the JSON form, exit statuses (issue 5, "boodle verify")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from boodle.cli import main
+
+
+def test_verify_michigan_for_three_players_proves_and_checks_everything(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", "michigan", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "michigan — z3" in out and "no counterexample" in out
+    row = next(line for line in out.splitlines() if line.strip().startswith("chip conservation"))
+    # z3 proved it on the full deck and the 180 deals of the 2x3 deck reached 840 states
+    assert "proven" in row and "states" in row
+    assert "at most 37 moves per deal" in out  # 52 - 13 (widow) - 2 (opponents keep a card)
+    assert "180 deals" in out
+
+
+def test_verify_json_without_z3(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", "michigan-classic", "--players", "4", "--no-z3", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["kind"] == "verify-report" and doc["counterexamples"] == 0
+    exhaustive = [r for r in doc["results"] if r["method"] == "exhaustive"]
+    assert {r["property"] for r in exhaustive} == {"chip conservation", "card conservation",
+                                                   "termination", "progress", "well-formedness"}
+    assert all(r["players"] == 4 and r["deck"] == "2x3" and r["status"] == "checked"
+               for r in exhaustive)
+    assert not any(r["method"] == "z3" for r in doc["results"])
+
+
+def test_a_bad_deck_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "michigan", "--deck", "9x9"])
+    assert exc.value.code == 2
+    assert "1-4 suits" in capsys.readouterr().err
+
+
+def test_an_unknown_variant_is_a_rules_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", "michgan"]) == 1
+    assert "did you mean michigan" in capsys.readouterr().err
+
+
+def _not_ending(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    # Michigan whose going out does not end the deal: the builder accepts it, the engine
+    # refuses to play it and the z3 model lacks it (spec §7), so no method verifies anything
+    text = (Path(__file__).resolve().parents[2] / "spec" / "variants" / "michigan.boodle"
+            ).read_text(encoding="utf-8")
+    assert "going out: ends deal, takes kitty" in text
+    path = tmp_path / "endless.boodle"
+    path.write_text(text.replace("going out: ends deal, takes kitty", "going out: takes kitty"),
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_a_variant_nothing_verifies_is_not_reported_as_verified(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", _not_ending(tmp_path), "--players", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "no counterexample\n" not in out + "\n" and not out.rstrip().endswith(
+        "no counterexample")
+    assert "NOT VERIFIED: 5 properties neither proven nor checked" in out
+    gap = next(line for line in out.splitlines() if line.startswith("  ✗ endless, 3 players"))
+    assert ("chip conservation, card conservation, termination, progress, well-formedness"
+            in gap)
+    assert "going out without ending the deal" in gap
+
+
+def test_unverified_properties_are_listed_in_the_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", _not_ending(tmp_path), "--players", "4", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["counterexamples"] == 0
+    assert sorted(g["property"] for g in doc["unverified"]) == [
+        "card conservation", "chip conservation", "progress", "termination", "well-formedness"]
+    assert all(g["players"] == 4 and g["variant"] == "endless" for g in doc["unverified"])
+
+
+def test_switching_every_method_off_is_refused(capsys) -> None:  # type: ignore[no-untyped-def]
+    # nothing would verify a property at a player count: a usage error, not a report
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "michigan", "--players", "3", "--no-z3", "--no-exhaustive"])
+    assert exc.value.code == 2
+    assert "leave no method" in capsys.readouterr().err
+
+
+def test_progress_goes_to_stderr_one_line_per_count_and_method(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["verify", "michigan-classic", "--players", "3", "--players", "4", "--no-z3",
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    json.loads(captured.out)  # stdout is the JSON document alone
+    lines = captured.err.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "[1/1] michigan-classic, 3 players, exhaustive",
+        "[1/1] michigan-classic, 4 players, exhaustive"]
+    assert all("5 checked" in line and "s CPU" in line for line in lines)
+
+
+def test_a_variant_that_plays_none_of_the_counts_is_left_out_not_unverified(capsys) -> None:  # type: ignore[no-untyped-def]
+    # michigan plays 3-8, rummoli 2-8: with --players 2 michigan has nothing to verify; it
+    # was reported NOT VERIFIED ("no method ran") with exit 1 (found by a fresh user)
+    assert main(["verify", "michigan", "rummoli", "--players", "2", "--no-z3"]) == 0
+    captured = capsys.readouterr()
+    assert "michigan: left out, it plays 3-8 players (--players 2)" in captured.err
+    assert "NOT VERIFIED" not in captured.out and "rummoli" in captured.out
+    assert "michigan" not in captured.out
+
+
+def test_without_z3_a_count_above_four_is_not_verified(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The exhaustive search covers 2 to 4 players; under --no-z3 michigan's 5 players is
+    covered by nothing, so its five per-count properties are NOT VERIFIED and the exit status
+    is 1 (a fresh user saw 5-8 players silently left out of the table, exit 0)."""
+    assert main(["verify", "michigan", "--players", "4", "--players", "5", "--no-z3",
+                 "--deck", "2x3", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    gaps = doc["unverified"]
+    assert {(g["players"], g["property"]) for g in gaps} == {
+        (5, p) for p in ("chip conservation", "card conservation", "termination", "progress",
+                         "well-formedness")}
+    assert all(g["why"] == "z3 is off, and the exhaustive search covers 2, 3 and 4 players only"
+               for g in gaps)
+    checked = {r["players"] for r in doc["results"] if r["method"] == "exhaustive"}
+    assert checked == {4}
+    assert main(["verify", "michigan", "--players", "5", "--no-z3"]) == 1
+    out = capsys.readouterr().out
+    assert "5 players" in out and "not covered" in out and "NOT VERIFIED: 5 properties" in out

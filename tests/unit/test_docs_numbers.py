@@ -1,0 +1,108 @@
+"""The numbers on the variant pages (antes, deal sizes) agree with the interpreter and the rules.
+
+The table of each built-in variant page is read back from the generated
+Markdown and compared, for every allowed player count, with a deal the
+interpreter starts from a shuffled pack and another dealer, and for Michigan
+with values worked out by hand from 001 §02-§03 and spec §5.2.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from boodle import engine
+from boodle.docs.links import RuleRefs
+from boodle.docs.templates import load
+from boodle.docs.variant_page import VariantPage
+from boodle.engine.events import Ante, DealCards
+from boodle.engine.ledger import Ledger, SeatAccount
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset
+from boodle.language.variants import builtin_names
+from boodle.language.variants import load as load_variant
+
+
+def table(ruleset: Ruleset) -> dict[int, list[str]]:
+    """Player count → the cells of its row in the page's numbers table."""
+    t = load("en")
+    page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [])).markdown()
+    lines = page.split(t.text("page.numbers_heading"), 1)[1].splitlines()
+    rows = [line for line in lines if line.startswith("| ") and line[2:3].isdigit()]
+    return {int(cells[0]): cells for cells in
+            ([c.strip() for c in row.strip("|").split("|")] for row in rows)}
+
+
+# Michigan by hand: 52 cards over n players + the widow, first hands dealt get the extra cards
+# (spec §5.2: 52 = q·h + r); each player puts 1 on each of the 4 boodles and 2 on the kitty
+# (001 §02): n on each boodle, 2n on the kitty, 6 chips per player.
+MICHIGAN_HANDS = {
+    3: ("13 · 13 · 13", 13), 4: ("11 · 11 · 10 · 10", 10), 5: ("9 · 9 · 9 · 9 · 8", 8),
+    6: ("8 · 8 · 8 · 7 · 7 · 7", 7), 7: ("7 · 7 · 7 · 7 · 6 · 6 · 6", 6),
+    8: ("6 · 6 · 6 · 6 · 6 · 6 · 6 · 5", 5),
+}
+
+
+def test_michigan_numbers_are_the_hand_worked_ones(michigan: Ruleset) -> None:
+    rows = table(michigan)
+    assert sorted(rows) == [3, 4, 5, 6, 7, 8]
+    for n, (hands, widow) in MICHIGAN_HANDS.items():
+        assert rows[n][1:3] == [hands, str(widow)]
+        assert rows[n][3:] == [str(n)] * 4 + [str(2 * n), "6", "6"]
+
+
+def _interpreter_row(ruleset: Ruleset, n: int) -> tuple[list[int], int, list[int], int, int]:
+    """Hand sizes from the dealer's left, widow, chips per section, dealer's and others' ante."""
+    dealer = 1 % n
+    deck = engine.shuffled_deck(ruleset, random.Random(f"docs:{n}"))
+    ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), 0)
+    _, events = engine.start_deal(ruleset, n, dealer, ledger, deck_order=deck)
+    dealt = next(e for e in events if isinstance(e, DealCards))
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    put = {s.name: 0 for s in ruleset.board}
+    paid = [0] * n
+    for e in events:
+        if isinstance(e, Ante):
+            put[e.transfer.dst.name] += int(e.transfer.amount)  # type: ignore[union-attr]
+            assert isinstance(e.transfer.src, SeatAccount)
+            paid[e.transfer.src.seat] += int(e.transfer.amount)
+    others = {paid[s] for s in order[:-1]}
+    assert len(others) == 1, "every player but the dealer pays the same ante"
+    return ([len(dealt.hands[s]) for s in order], len(dealt.widow), list(put.values()),
+            paid[dealer], others.pop())
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_page_numbers_match_the_interpreter_for_every_player_count(name: str) -> None:
+    ruleset = load_variant(name)
+    base = load_variant(ruleset.base) if ruleset.base in builtin_names() else None
+    if base is not None and all(getattr(base, f) == getattr(ruleset, f)
+                                for f in ("players", "deck", "board", "antes", "deal")):
+        # a house rule's page shows only what it changes: here the base's table applies
+        t = load("en")
+        page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [])).markdown()
+        assert t.text("page.numbers_heading") not in page
+        return
+    rows = table(ruleset)
+    assert sorted(rows) == list(ruleset.players.counts())
+    # a chosen-boodle line is each payer's move (spec §4): the table shows the other lines,
+    # and says how much each payer adds by choice
+    fixed = replace(ruleset, antes=tuple(a for a in ruleset.antes if not a.chosen))
+    t = load("en")
+    page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [])).markdown()
+    for line in ruleset.antes:
+        if line.chosen:
+            assert t.text("page.numbers_chosen", n=line.amount) in page
+    for n in ruleset.players.counts():
+        try:
+            hands, widow, sections, dealer_pays, other_pays = _interpreter_row(fixed, n)
+        except BoodleError:  # the interpreter cannot start this variant: sizes only
+            sizes, rest = engine.deal_hands(ruleset, n, 0, ruleset.deck.cards())
+            assert rows[n][1:] == [" · ".join(str(len(sizes[(1 + i) % n])) for i in range(n)),
+                                   str(len(rest))]
+            continue
+        expected = [" · ".join(map(str, hands)), str(widow), *map(str, sections),
+                    str(dealer_pays), str(other_pays)]
+        assert rows[n][1:] == expected, f"{name} with {n} players"

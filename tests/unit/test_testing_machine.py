@@ -1,0 +1,101 @@
+"""The Hypothesis state machine shipped as ``boodle.testing`` (issue 5, point 4).
+
+It runs against the reference engine (bounded for CI: a few examples of a
+few hundred steps, enough for whole deals and the next ones of a session),
+and it must fail against an engine that breaks a rule: one that accepts a
+follow out of turn, and one whose going-out payments create chips.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from boodle import engine
+from boodle.engine.ledger import Ledger
+from boodle.engine.state import LeadMove
+from boodle.language.cards import parse_card
+from boodle.language.model import StopsPhase
+from boodle.language.variants import load
+from boodle.testing import ReferenceMachine, expected_lead_fault, machine, playable_variants
+
+FAST = settings(max_examples=6, stateful_step_count=220, deadline=None,
+                suppress_health_check=list(HealthCheck), derandomize=True)
+FIND = settings(FAST, max_examples=30, phases=[Phase.generate])  # a failure, unshrunk
+
+
+def test_the_reference_engine_passes_the_machine() -> None:
+    run_state_machine_as_test(ReferenceMachine, settings=FAST)
+
+
+def test_the_machine_plays_whole_deals_and_the_next_ones() -> None:
+    deals: list[int] = []
+
+    class Counting(machine(variants=["michigan"])):  # type: ignore[misc, valid-type]
+        def teardown(self) -> None:
+            if self.table is not None:
+                deals.append(self.table.deals)
+
+    run_state_machine_as_test(Counting, settings=FAST)
+    # a Michigan deal of 3-8 players lasts at most 37 moves (52 cards, 13 to the widow with
+    # 3 players, 2 others still holding a card): 220 steps, about half of them moves, cross
+    # into a second deal in some example
+    assert max(deals) >= 2
+
+
+def _refusing_nothing() -> Any:
+    """An engine that plays any follow, even by the wrong seat (a broken ``turn`` rule)."""
+    def apply(ruleset: Any, state: Any, move: Any) -> Any:
+        if state.step == "follow" and move.seat != state.to_move:
+            move = replace(move, seat=state.to_move)
+            return engine.apply(ruleset, state, move)
+        return engine.apply(ruleset, state, move)
+
+    return SimpleNamespace(start_deal=engine.start_deal, legal_moves=engine.legal_moves,
+                           apply=apply, is_terminal=engine.is_terminal)
+
+
+def _creating_chips() -> Any:
+    """An engine whose going-out payments credit the winner without debiting the payers."""
+    def apply(ruleset: Any, state: Any, move: Any) -> Any:
+        new, events = engine.apply(ruleset, state, move)
+        if new.step == "over" and new.winner is not None:
+            seats = list(new.ledger.seats)
+            seats[new.winner] += 1
+            new = replace(new, ledger=Ledger(tuple(seats), new.ledger.sections))
+        return new, events
+
+    return SimpleNamespace(start_deal=engine.start_deal, legal_moves=engine.legal_moves,
+                           apply=apply, is_terminal=engine.is_terminal)
+
+
+@pytest.mark.parametrize(("broken", "why"), [
+    (_refusing_nothing, "says turn"),
+    (_creating_chips, "chips not conserved"),
+])
+def test_a_broken_engine_fails_the_machine(broken: Any, why: str) -> None:
+    with pytest.raises(AssertionError, match=why):
+        run_state_machine_as_test(machine(broken(), variants=["michigan"]), settings=FIND)
+
+
+def test_the_lead_fault_oracle_reads_spec_12() -> None:
+    # 001 §04-§05: after a stop in ♦ the restart is the lowest card of another suit; holding
+    # 3♣ 9♣ 5♦, leading 9♣ breaks lead.lowest (3♣ is lower) and 5♦ breaks lead.suit.
+    rs = load("michigan")
+    phase = rs.phases[0]
+    assert isinstance(phase, StopsPhase)
+    state = SimpleNamespace(restart=True, stopped="♦", flipped=False)
+    legal = [parse_card("3♣")]
+    assert expected_lead_fault(phase, state, parse_card("9♣"), legal) == "lead.lowest"  # type: ignore[arg-type]
+    assert expected_lead_fault(phase, state, parse_card("5♦"), legal) == "lead.suit"  # type: ignore[arg-type]
+    assert LeadMove(0, parse_card("9♣")).card.suit == "♣"
+
+
+def test_every_built_in_playable_variant_is_drawn_from() -> None:
+    names = playable_variants()
+    assert "michigan" in names and len(names) >= 10

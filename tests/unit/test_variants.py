@@ -1,0 +1,188 @@
+"""The built-in variants and the drafts: all check, and each says what it covers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boodle.cli import main
+from boodle.language.build import load_file
+from boodle.language.syntax import parse
+from boodle.language.variants import builtin_names, builtin_path, draft_paths
+
+DRAFTS = draft_paths()
+# Every variant and house rule named in the rules digest is shipped or drafted (issue: foundation).
+EXPECTED_DRAFTS = {
+    "tripoli", "tripoli-no-poker", "tripoli-ghost-auction", "michigan-widow-sale",
+    "michigan-classic", "michigan-cadaco", "boodle", "tripoley", "rummoli", "newmarket",
+    "pope-joan", "michigan-dealer-double", "michigan-pay-the-widow", "michigan-random-boodles",
+    "michigan-paid-stops", "michigan-equal-antes", "michigan-claims-on-holding",
+}
+
+
+# Issue 3: every Michigan-family board and house rule is shipped (spec/variants/).
+SHIPPED = {
+    "michigan", "michigan-classic", "michigan-widow-sale", "michigan-cadaco", "boodle",
+    "tripoley", "rummoli", "michigan-dealer-double", "michigan-pay-the-widow",
+    "michigan-random-boodles", "michigan-paid-stops", "michigan-equal-antes",
+    "michigan-claims-on-holding",
+}
+
+
+def test_every_named_variant_is_shipped_or_has_a_draft() -> None:
+    assert {p.stem for p in DRAFTS} | set(builtin_names()) >= EXPECTED_DRAFTS
+
+
+def test_the_michigan_family_is_shipped_and_no_longer_drafted() -> None:
+    assert set(builtin_names()) >= SHIPPED
+    assert not {p.stem for p in DRAFTS} & SHIPPED
+
+
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+def test_every_shipped_variant_cites_its_sources_in_a_header(name: str) -> None:
+    from boodle.language.variants import builtin_path, load
+
+    text = builtin_path(name).read_text(encoding="utf-8")
+    header = text[: text.index("variant ")]
+    assert "Sources:" in header or "Source:" in header
+    assert "Decision" in header or "decided" in header or "as in michigan.boodle" in header \
+        or name == "michigan"
+    assert load(name).sources
+
+
+FILES = [*DRAFTS, *(builtin_path(n) for n in builtin_names())]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_every_variant_file_parses_and_validates(path: Path) -> None:
+    decl = parse(path.read_text(encoding="utf-8"), str(path))
+    assert decl.name == path.stem
+    ruleset = load_file(path)
+    assert ruleset.name == path.stem
+    assert ruleset.sources, "every variant cites its sources"
+
+
+def test_builtin_names_match_their_files() -> None:
+    assert "michigan" in builtin_names()
+
+
+def test_check_with_no_argument_checks_every_builtin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    michigan = next(line for line in out.splitlines() if line.startswith("michigan "))
+    assert michigan.endswith("OK")
+    assert out.splitlines()[-1] == f"{len(builtin_names())} of {len(builtin_names())} OK"
+
+
+def test_check_shows_what_a_house_rule_changes_from_its_base(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "michigan-dealer-double", "michigan-claims-on-holding",
+                 "michigan-equal-antes", "michigan-paid-stops"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = out.index(next(line for line in out if line.startswith("michigan-dealer-double")))
+    assert out[at + 1:at + 3] == ["    changes from michigan:", "      ante: + dealer 2 on kitty"]
+    assert "      phase play: claims: on play → on holding" in out
+    assert "      phase play: stop bonus: none → 1 from kitty" in out
+    # equal antes: the two home lines go, one line on every section comes
+    antes = [line for line in out if line.startswith("      ante:") and "dealer" not in line]
+    assert antes == ["      ante: - each player 1 on each boodle",
+                     "      ante: - each player 2 on kitty",
+                     "      ante: + each player 1 on every section"]
+
+
+def test_check_says_which_phases_a_deal_skips(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from boodle.engine import machine as stages
+    from boodle.engine import skipped_phases
+    from boodle.engine.stages import stops
+    from boodle.language.model import StopsPhase
+    from boodle.language.variants import load
+
+    # an engine that plays only stops phases (as before holding and poker stages exist)
+    monkeypatch.setattr(stages, "PHASE_STAGES", {StopsPhase: stops.STAGE})
+    assert main(["check", "tripoley"]) == 0
+    out = capsys.readouterr().out
+    assert "phases pending, skipped in play: hearts (holding), poker (poker)" in out
+    assert skipped_phases(load("tripoley")) == ["hearts (holding)", "poker (poker)"]
+
+
+def test_check_of_a_broken_file_exits_1_with_a_caret(
+    write, capsys: pytest.CaptureFixture[str]  # type: ignore[no-untyped-def]
+) -> None:
+    path = write("broken.boodle", "variant broken {\n  players 3 to 8\n  deck { ranks 2 3 }\n"
+                 "  board { boodle 4♥ }\n}\n")
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "broken.boodle:4:18: error: boodle card 4♥ is not in the deck" in out
+    assert "^^" in out
+    assert "hint: the deck has no rank 4: its ranks are 2 3 " in out
+
+
+def test_usage_errors_exit_2() -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["play", "michigan"])
+    assert info.value.code == 2
+
+
+def test_play_rejects_a_player_count_outside_the_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "michigan", "--players", "9", "--seed", "1"]) == 1
+    assert "michigan is for 3 to 8 players, not 9" in capsys.readouterr().err
+
+
+def test_play_prints_a_whole_session_whose_chips_add_up(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    assert main(["play", "michigan", "--players", "4", "--seed", "1", "--json"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    deals = [e for e in events if e["kind"] == "deal-start"]
+    assert len(deals) == 4  # one full rotation of the deal among 4 players
+    assert [d["dealer"] for d in deals] == [(deals[0]["dealer"] + i) % 4 for i in range(4)]
+    for end in (e for e in events if e["kind"] in ("deal-end", "session-end")):
+        ledger = end["ledger"]
+        assert sum(ledger["seats"]) + sum(ledger["sections"].values()) == 4 * 50
+    assert events[-1]["kind"] == "session-end"
+    assert all(v == 0 for v in events[-1]["ledger"]["sections"].values())
+
+
+def test_play_text_trace_ends_with_the_ledger(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "michigan", "--players", "4", "--seed", "1", "--deals", "1"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-2].strip().startswith("board:")
+    assert lines[-1].strip().startswith("ledger:")
+
+
+def test_check_of_a_house_rule_over_a_stripped_deck_lists_its_changes(
+    write, capsys: pytest.CaptureFixture[str]  # type: ignore[no-untyped-def]
+) -> None:
+    # pope-joan removes 8♦: the diff must still print (it once crashed sorting removed cards)
+    path = write("pj.boodle", "variant pj extends pope-joan {\n  players 3 to 6\n}\n")
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "changes from pope-joan:" in out
+    assert "players: 3 to 8 → 3 to 6" in out  # pope-joan.boodle says players 3 to 8
+
+
+def test_play_hint_names_the_nearest_allowed_count(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "michigan", "--players", "9", "--seed", "1"]) == 1
+    assert "hint: try --players 8" in capsys.readouterr().err
+
+
+def test_a_bad_output_path_is_an_error_not_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["docs", "build", "--out", "/proc/no-such-dir/x"])
+    assert status == 1
+    assert "internal error" not in capsys.readouterr().err
+
+
+def test_verify_refuses_a_player_count_no_variant_allows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # michigan is for 3 to 8 players: verifying 2 would check nothing and claim success
+    assert main(["verify", "michigan", "--players", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "--players 2 is allowed by none of the variants" in err
+    assert "michigan 3-8" in err
