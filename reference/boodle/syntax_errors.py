@@ -230,13 +230,11 @@ def glued_error(token: Token, text: str, file: str, start: str = "start") -> Boo
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
-def syntax_error(exc: UnexpectedInput, text: str, file: str,
-                  start: str = "start") -> BoodleError:
-    """Lark's error as a :class:`BoodleError`: where (the unexpected word, or the end of the
-    last line), what the parser could take there (:func:`_expected_words`) and always a
-    hint: a character or spelling habit, else the edit that repairs the line
-    (:func:`boodle.syntax_repairs.repair_hint`), else what may come here
-    (:func:`_expected_hint`)."""
+def where_stopped(exc: UnexpectedInput, text: str, start: str = "start") -> Slip:
+    """Where the parser stopped on ``text`` (parsed from grammar rule ``start``) with
+    Lark's error ``exc``, as the repair strategies see it: the line and column (at the end
+    of the file, just after its last line with text), the word there, what the parser
+    could take there (:func:`_accepted`) and the blocks open there."""
     line, column = exc.line, exc.column
     at_end = at_file_end(exc)
     if at_end or line is None or line < 1:
@@ -246,17 +244,28 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
         line, column = len(lines), len(lines[-1]) + 1
     column = column or 1
     word = "" if at_end else _word_at(text, line, column)
-    width = max(len(word), 1)
-    span = Span(file, line, column, line, column + width, text)
     at = len(text) if at_end else offset_of(text, line, column)
     expected = _accepted(exc, text, at, start)
     blocks = open_blocks(text, at) if start == "start" else []
+    return Slip(exc, text, start, line, column, word, expected, blocks)
+
+
+def syntax_error(exc: UnexpectedInput, text: str, file: str,
+                  start: str = "start") -> BoodleError:
+    """Lark's error as a :class:`BoodleError`: where (the unexpected word, or the end of the
+    last line: :func:`where_stopped`), what the parser could take there
+    (:func:`_expected_words`) and always a hint: a character or spelling habit, else the
+    edit that repairs the line (:func:`boodle.syntax_repairs.repair_hint`), else what may
+    come here (:func:`_expected_hint`)."""
+    slip = where_stopped(exc, text, start)
+    line, column, word, at = slip.line, slip.column, slip.word, slip.at
+    expected, blocks = slip.expected, slip.blocks
+    span = Span(file, line, column, line, column + max(len(word), 1), text)
     found = _visible(word) if word else "end of file"
     message = f"unexpected {found}"
     wanted = _expected_words(expected, blocks, text[:at])
     if wanted:
         message += "; expected " + wanted
-    slip = Slip(exc, text, start, line, column, word, expected, blocks)
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
             or _spelling_hint(word, text, line, column)
             or repair_hint(slip)

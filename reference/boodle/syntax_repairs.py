@@ -366,10 +366,10 @@ def _written(fixed: str, line: int) -> str:
 
 
 def unclosed_at_end(slip: Slip) -> str | None:
-    """The file ends inside a block: name the blocks not closed and where their ``}`` goes
-    (``variant v {`` alone: ``the variant block, opened at line 1, is not closed: add '}'
-    at the end of the file``).  It answers every error at the end of the file, so the
-    strategies after it see only errors inside the text."""
+    """The file ends inside a block: name the blocks not closed and where their ``}`` goes.
+    ``variant v {`` then ``players 3 to 6`` → ``the variant block, opened at line 1, is not
+    closed: add '}' at the end of the file``.  It answers every error at the end of the
+    file, so the strategies after it see only errors inside the text."""
     if not slip.at_end:
         return None
     return _unclosed_at_end(slip.blocks, scan_blocks(slip.text, len(slip.text))[1])
@@ -423,9 +423,10 @@ def _other_blocks(slip: Slip) -> list[str]:
 
 
 def block_not_closed_before_word(slip: Slip) -> str | None:
-    """A line of an outer block inside an inner one whose ``}`` is missing: ``deal { …``
-    then ``pay …`` (a line of the ``stops`` phase) → ``the deal block, opened at line 4,
-    is not closed: add '}' before 'pay'``, if the parser reads on with that ``}``."""
+    """A line of an outer block inside an inner one whose ``}`` is missing: ``deal {``,
+    ``rotation: left``, then ``players 3 to 6`` (a line of the variant block) → ``the deal
+    block, opened at line 2, is not closed: add '}' before 'players'``, if the parser
+    reads on with that ``}``."""
     elsewhere = _other_blocks(slip)
     inner = slip.inner
     if not elsewhere or inner is None or _balance(slip.text) <= 0 \
@@ -437,9 +438,10 @@ def block_not_closed_before_word(slip: Slip) -> str | None:
 
 
 def line_in_wrong_block(slip: Slip) -> str | None:
-    """A line of one kind of block inside another: ``deck { pay … }`` → ``'pay' starts a
-    line of …, not of the deck block``, and, by the balance of braces, whether to move it,
-    or whether a block's opening line is missing or a ``}`` too many."""
+    """A line of one kind of block inside another: ``session { rotation: left }`` →
+    ``'rotation' starts a line of a deal { … } block, not of the session block: move this
+    line there`` when the braces balance; else whether a block's opening line is missing
+    (a ``}`` more than ``{``) or a ``}`` too many."""
     elsewhere = _other_blocks(slip)
     inner = slip.inner
     if not elsewhere or inner is None:
@@ -457,8 +459,10 @@ def line_in_wrong_block(slip: Slip) -> str | None:
 
 
 def block_not_closed_before_line(slip: Slip) -> str | None:
-    """An inner block whose ``}`` is missing, the error inside the line after it: ``add
-    '}' before this line``, if the parser reads on with a ``}`` at the line's start."""
+    """An inner block whose ``}`` is missing, the error inside the line after it, if the
+    parser reads on with a ``}`` at the line's start: ``ante {``, ``dealer 2 on kitty``,
+    then ``widow sale {`` (``widow`` starts an ante line too, the error is at ``sale``) →
+    ``the ante block, opened at line 2, is not closed: add '}' before this line``."""
     inner = slip.inner
     if inner is None or len(slip.blocks) < 2 or _balance(slip.text) <= 0:
         return None
@@ -471,8 +475,8 @@ def block_not_closed_before_line(slip: Slip) -> str | None:
 
 
 def keyword_again(slip: Slip) -> str | None:
-    """A comma where the statement takes one item: ``remove A♥, K♥`` where ``remove``
-    takes one card → ``one item per 'remove': write 'remove' again (write it …)``."""
+    """A comma where the statement takes one item: ``kitty "Pot", "Pool"`` → ``one item
+    per 'kitty': write 'kitty' again (write it kitty "Pot" kitty "Pool")``."""
     keyword, at, text = slip.statement_keyword, slip.at, slip.text
     if slip.word != "," or keyword not in grammar_keywords():
         return None
@@ -494,8 +498,8 @@ def extra_colon_or_comma(slip: Slip) -> str | None:
 
 
 def mark_for_stray(slip: Slip) -> str | None:
-    """A stray mark where a ``:`` or ``,`` goes: ``ante; 1`` → ``write ':' instead of
-    ';'``."""
+    """A stray mark where a ``:`` or ``,`` goes: ``rotation; left`` → ``write ':' instead
+    of ';'``."""
     if not slip.stray:
         return None
     text, at = slip.text, slip.at
@@ -526,9 +530,10 @@ def _with_mark(slip: Slip, mark: str) -> tuple[str, int] | None:
 
 def missing_mark(slip: Slip) -> str | None:
     """A missing ``:``, ``,``, ``{`` or keyword before the error, in the order of
-    :attr:`Slip.marks`: ``ante 1`` → ``add ':' after 'ante' (write it ante: 1)``; ``remove
-    2♣ 3♣`` → ``separate the items with ',': add one before '3♣'``; ``deal`` then a line →
-    ``put '{' after 'deal' to open its block``."""
+    :attr:`Slip.marks`: ``rotation left`` → ``add ':' after 'rotation' (write it rotation:
+    left)``; ``stop: top rank next card held by nobody`` → ``separate the items with ',':
+    add one before 'next' (…)``; ``deal`` then a line → ``put '{' after 'deal' to open
+    its block``."""
     if slip.stray:
         return None
     after = _previous_word(slip.text, slip.at)
@@ -552,8 +557,8 @@ def missing_mark(slip: Slip) -> str | None:
 
 def stray_mark(slip: Slip) -> str | None:
     """A mark the lexer does not know, no ``:`` or ``,`` in its place repairing the line:
-    ``delete ';': it has no meaning in a rules file`` if the line reads right without it,
-    else ``';' has no meaning here in a rules file``."""
+    ``players 3 to 6 ;`` → ``delete ';': it has no meaning in a rules file`` if the line
+    reads right without it, else ``';' has no meaning here in a rules file``."""
     if not slip.stray:
         return None
     if slip.reaches(slip.text[:slip.at] + slip.text[slip.at + 1:], -1, slip.at - 1):
@@ -576,15 +581,16 @@ def mark_for_word(slip: Slip) -> str | None:
 
 def extra_word_before(slip: Slip) -> str | None:
     """A word before the error that is no keyword, read as a name, where the line reads
-    right without it: ``on the kitty`` → ``delete 'the': it has no place here``."""
+    right without it: ``dealer 2 on my kitty`` → ``delete 'my': it has no place here
+    (write it dealer 2 on kitty)``."""
     if not slip.is_word:
         return None
     return _extra_before(slip.text, slip.at, slip.start, slip.goal)
 
 
 def unquoted_label(slip: Slip) -> str | None:
-    """A label without its quotes: ``title Kitty`` → ``a label is written in double
-    quotes: "Kitty"``."""
+    """A label without its quotes: ``title Mine`` → ``a label is written in double
+    quotes: "Mine"``."""
     if not slip.is_word or "STRING" not in slip.expected:
         return None
     fixed = slip.text[:slip.at] + f'"{slip.word}"' + slip.text[slip.end:]
@@ -594,8 +600,8 @@ def unquoted_label(slip: Slip) -> str | None:
 
 
 def keyword_for_word(slip: Slip) -> str | None:
-    """A word where one of the few keywords the parser expected goes: ``pass lft`` where
-    only ``left`` or ``right`` may come → ``write 'left' or 'right' instead of 'lft'``."""
+    """A word where one of the few keywords the parser expected goes: ``rotation: up`` →
+    ``write 'right' or 'left' instead of 'up' (write it rotation: right)``."""
     if not slip.is_word:
         return None
     for label, mark in slip.marks:
@@ -609,8 +615,10 @@ def keyword_for_word(slip: Slip) -> str | None:
 
 
 def extra_word(slip: Slip) -> str | None:
-    """A word with no place here, the line whole without it: ``players 3 to 7 please`` →
-    ``delete 'please': it has no place here (write it players 3 to 7)``."""
+    """A word with no place here, the line whole without it: ``players 3 to 6 please`` →
+    ``delete 'please': it has no place here (write it players 3 to 6)``.  A word close to a
+    keyword the parser expected is said first (:func:`misspelt_keyword`: there a line may
+    start with ``phase``)."""
     if not slip.is_word:
         return None
     text, at, end = slip.text, slip.at, slip.end
