@@ -834,7 +834,7 @@ class _Builder:
                 rules["fallback"].span,
                 hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
             )
-        if all_pass == "flip colour" and restart.scope not in ("opposite colour", "black", "red"):
+        if all_pass == "flip colour" and not m.SCOPE_FACTS[restart.scope].colour:
             raise BoodleError("'all pass: flip colour' needs a restart by colour",
                               rules["all_pass"].span,
                               hint="restart: last player, lowest of opposite colour")
@@ -849,10 +849,10 @@ class _Builder:
                   ) -> m.LeadRule:
         (who, arg), (choice, scope, card_lit) = clause.value
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
-        if first and who in ("last player", "next player"):
+        if first and who in m.WHO_FACTS and m.WHO_FACTS[who].after_run:
             raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
                               clause.span, hint="write, for example: first lead: left of dealer, …")
-        if first and scope in ("other suit", "same suit", "opposite colour"):
+        if first and m.SCOPE_FACTS[scope].after_stop:
             raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
                               clause.span, hint="use lowest of chosen suit, or of longest suit")
         if who == "holder":
@@ -1048,4 +1048,4 @@ def _may_find_nothing(rule: m.LeadRule) -> bool:
     """Whether a lead rule can allow no card to a player who still holds cards."""
     if rule.choice == "card":
         return True
-    return rule.scope not in ("chosen suit", "longest suit", "all")
+    return not m.SCOPE_FACTS[rule.scope].total
