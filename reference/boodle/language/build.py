@@ -844,6 +844,18 @@ class _Builder:
                 rules["fallback"].span,
                 hint="use 'if none: lead lowest of chosen suit', or a pass",
             )
+        if fallback.kind == "lead" and _may_find_nothing(first) \
+                and not _covers_first(first, fallback.rule):
+            assert fallback.rule is not None
+            raise BoodleError(
+                "the 'if none' lead can find no card for the first lead: "
+                + ("before any run has stopped, 'same suit' allows nothing"
+                   if fallback.rule.scope == "same suit" else
+                   f"'{_lead_words(fallback.rule)}' can allow nothing either"),
+                rules["fallback"].span,
+                hint="use 'if none: lead lowest of chosen suit', or a pass; or a first lead "
+                "that always finds a card (left of dealer, lowest of chosen suit)",
+            )
 
     def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
                   ) -> m.LeadRule:
@@ -1042,6 +1054,26 @@ def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
     if fallback is None or not _may_find_nothing(fallback):
         return True
     return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
+
+
+def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when the first lead ``first`` finds none
+    (spec §6.5).  The holder of a card leading it always holds it (§6.1: unheld, the lead
+    goes to the next card up, else to the dealer's left with their lowest card); otherwise
+    only a total fallback does, since before any stop ``same suit`` allows nothing."""
+    if first.who == "holder" and first.choice == "card":
+        return True
+    return fallback is None or not _may_find_nothing(fallback)
+
+
+def _lead_words(rule: m.LeadRule) -> str:
+    """A lead rule's choice as written (``lowest of same suit``, ``lowest red card``, ``2♣``)."""
+    if rule.choice == "card":
+        return str(rule.card)
+    if m.SCOPE_FACTS[rule.scope].per_suit:
+        return f"{rule.choice} of {rule.scope}"
+    return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
+        if rule.scope != "all" else f"{rule.choice} card"
 
 
 def _may_find_nothing(rule: m.LeadRule) -> bool:
