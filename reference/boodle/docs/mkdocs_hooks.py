@@ -7,6 +7,13 @@ builds the other languages into ``site/LANG/`` without a sitemap.  Both give
 404s, which are console errors.  :func:`on_post_page` points the head links
 at the language roots (the visible language switcher still goes to the same
 page), and :func:`on_post_build` gives every language folder the sitemap.
+
+mkdocs checks the ``#anchor`` of every link against the ids it finds while
+converting a page's Markdown, before pymdownx.highlight writes the numbered
+lines of a rules file (``__codelineno-0-12``) into the HTML; so every rule's
+link to its line looked broken (one INFO line each).
+:func:`on_page_content` adds the ids of the finished HTML, so mkdocs finds
+those anchors and still reports any anchor that is really missing.
 """
 
 from __future__ import annotations
@@ -27,6 +34,17 @@ def on_post_build(config: Any, **kwargs: Any) -> None:
         for name in ("sitemap.xml", "sitemap.xml.gz"):
             if (site / name).is_file() and not (folder / name).is_file():
                 shutil.copyfile(site / name, folder / name)
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def on_page_content(html: str, page: Any, **kwargs: Any) -> str:
+    """Add the ids of the page's HTML to the anchors mkdocs validates links against."""
+    present = getattr(page, "present_anchor_ids", None)
+    if isinstance(present, set):
+        present.update(_ID.findall(html))
+    return html
 
 
 DEFAULT_LANGUAGE = "en"
