@@ -1,0 +1,77 @@
+"""The built-in variants' own words in every language: titles, descriptions, labels.
+
+The rules files (``spec/variants/*.boodle``) are written in English: a
+variant's ``title`` and ``about``, and the ``label`` of each board section and
+phase, are display text the engine never reads.  A page in another language
+shows the translation from that language's templates:
+``variants.NAME.title`` and ``variants.NAME.about`` for a variant, and
+``label.LABEL`` for a section or phase label (``label.Kitty`` is ``Piatto`` in
+Italian, the word of 002).  A label made only of ranks, suit symbols, digits
+and dashes (``A♥``, ``K-Q``, ``10♥ (8)``) needs no entry: its ranks are
+written as the language writes them (``R-D`` in French).
+
+Which keys each language must have is :func:`needed_keys`; the docs build
+checks them with the construct templates (:func:`boodle.docs.site.all_templates`),
+so a built-in variant, section or phase added without its translations
+fails the build with the keys to add.  English pages show the rules files'
+words as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from .. import model as m
+from .templates import Templates
+
+CARD_LIKE = re.compile(r"^[0-9JQKA♣♦♥♠()\-– ]+$")
+"""A label that is only ranks, suits, digits and dashes: written, not translated."""
+
+_RANK = re.compile(r"(?<![0-9A-Za-z])[JQKA](?![A-Za-z])")
+
+
+def is_card_like(label: str) -> bool:
+    """Whether ``label`` is made of ranks and suits only (``A♥``, ``K-Q``, ``7-8-9``)."""
+    return bool(CARD_LIKE.match(label))
+
+
+def label(text: str, t: Templates) -> str:
+    """A section or phase label in ``t``'s language (unchanged when there is no entry)."""
+    if is_card_like(text):
+        return _RANK.sub(lambda mt: t.rank(mt.group(0)), text)
+    return t.table.get(f"label.{text}", text)
+
+
+def labels_of(r: m.Ruleset) -> list[str]:
+    """Every section and phase label of ``r`` that needs a translation, in board order."""
+    found = [s.label for s in r.board] + [p.label for p in r.phases]
+    return [x for x in dict.fromkeys(found) if x and not is_card_like(x)]
+
+
+def needed_keys(rulesets: list[m.Ruleset]) -> list[str]:
+    """The keys a language other than English needs for ``rulesets`` (the built-in ones):
+    each variant's title and description, each label that is words."""
+    keys: list[str] = []
+    for r in rulesets:
+        keys.append(f"variants.{r.name}.title")
+        if r.about:
+            keys.append(f"variants.{r.name}.about")
+        keys += [f"label.{x}" for x in labels_of(r)]
+    return list(dict.fromkeys(keys))
+
+
+def localized(r: m.Ruleset, t: Templates) -> m.Ruleset:
+    """``r`` with its title, description and labels in ``t``'s language (English: ``r``).
+
+    Only display text changes: names, cards, spans and every rule stay, so the
+    localized ruleset compares to its localized base as the originals do."""
+    if t.lang == "en":
+        return r
+    return replace(
+        r,
+        title=t.table.get(f"variants.{r.name}.title", r.title),
+        about=t.table.get(f"variants.{r.name}.about", r.about),
+        board=tuple(replace(s, label=label(s.label, t)) for s in r.board),
+        phases=tuple(replace(p, label=label(p.label, t)) for p in r.phases),
+    )
