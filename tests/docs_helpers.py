@@ -76,9 +76,9 @@ def english_fragments(lang: str, min_words: int = 3) -> set[str]:
     found: set[str] = set()
     for text in texts:
         for part in _PLACEHOLDER.split(text):
-            for frag in re.split(r"[`*()\[\]:;.,]", part):
-                if len(frag.split()) >= min_words or (frag.strip() in texts and " " in frag):
-                    found.add(frag.strip())
+            for frag in (f.strip() for f in re.split(r"[`*()\[\]:;.,]", part)):
+                if len(frag.split()) >= min_words or (frag in texts and " " in frag):
+                    found.add(frag)
     return found
 
 
