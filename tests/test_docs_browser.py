@@ -132,6 +132,10 @@ def test_every_language_renders_in_its_own_words(server: str, browser, lang: str
             assert href == want, (root + path, other, href)
         if path.startswith("variants/"):
             assert browser.find_element("css selector", "svg.boodle-board").is_displayed()
+        if lang != "en":  # the theme's own words too (mkdocs.yml: no untranslated footer)
+            search = browser.find_element("css selector", "input.md-search__input")
+            assert search.get_attribute("placeholder") != "Search"
+            assert "Made with" not in browser.page_source
         # the rules files and the DSL words quoted in the matrix are code: left out
         text = browser.execute_script(
             "document.querySelectorAll('pre, code').forEach(e => e.remove());"

@@ -132,6 +132,14 @@ def test_michigan_rules_in_plain_english(michigan: Ruleset) -> None:
     assert "spec [§6.4](../spec/rules.md#64-restart)" in text
 
 
+def test_counts_take_the_singular_as_each_language_does() -> None:
+    # French counts zero in the singular ("0 jeton"), English, Italian, Portuguese do not
+    assert [load(lang).count(0, "chip") for lang in LANGUAGES] == \
+        ["0 chips", "0 jeton", "0 fiches", "0 fichas"]
+    assert [load(lang).count(1, "card") for lang in LANGUAGES] == \
+        ["1 card", "1 carte", "1 carta", "1 carta"]
+
+
 def test_michigan_rules_in_french(michigan: Ruleset) -> None:
     text = page(michigan, "fr").replace("\u00a0", " ")
     assert "Première entame : le joueur à la gauche du donneur entame la plus petite carte " \
@@ -158,6 +166,10 @@ def test_tripoli_in_the_seeds_words() -> None:
     assert "### Phase 1 : Boodle de Cœurs (détention)" in fr
     assert "**Roi-Dame** : une combinaison, payée par R D d'une même couleur" in fr
     assert "main fantôme" in page(load_variant("tripoli-ghost-auction"), "fr")
+    # its widow is the "main fantôme" (004), Michigan's the "veuve" (000, 001)
+    assert "La main fantôme, une main supplémentaire qui n'appartient à personne" in fr
+    assert "veuve" not in fr.lower() and "veuve" in page(load_variant("michigan"), "fr")
+    assert "## Vente de la main fantôme" in page(load_variant("tripoli-ghost-auction"), "fr")
     # 002 (Italian): the Piatto, the caselle boodle, the widow; 003 (Portuguese): the Kitty,
     # the compartimentos boodle, the mão extra
     it = page(load_variant("michigan"), "it")

@@ -53,7 +53,7 @@ from ..model import Ruleset
 from ..session import play_session
 from ..trace import seat_name
 from .templates import Templates
-from .translate import localized
+from .translate import localized, with_terms
 
 SEED = 1
 """The fixed seed of every worked example."""
@@ -274,4 +274,4 @@ def example_markdown(ruleset: Ruleset, t: Templates) -> str:
     for event in result.events:
         page.event(event)
     page.flush_antes()
-    return intro + "\n\n" + "\n".join(page.lines).strip() + "\n"
+    return with_terms(intro + "\n\n" + "\n".join(page.lines).strip() + "\n", ruleset, t)

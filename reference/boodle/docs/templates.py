@@ -119,8 +119,11 @@ class Templates:
         return self.rank(card.rank) + card.suit
 
     def count(self, n: int, unit: str) -> str:
-        """``n`` with its unit, singular or plural (``unit.chip.one`` / ``unit.chip.many``)."""
-        return self.text(f"unit.{unit}.{'one' if n == 1 else 'many'}", n=n)
+        """``n`` with its unit, singular or plural (``unit.chip.one`` / ``unit.chip.many``);
+        the counts that take the singular are ``unit.singular`` (``1``; ``0 1`` in French:
+        "0 jeton")."""
+        one = str(n) in self.raw("unit.singular").split()
+        return self.text(f"unit.{unit}.{'one' if one else 'many'}", n=n)
 
 
 class _Formatter(string.Formatter):

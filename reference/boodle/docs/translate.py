@@ -10,6 +10,12 @@ Italian, the word of 002).  A label made only of ranks, suit symbols, digits
 and dashes (``A♥``, ``K-Q``, ``10♥ (8)``) needs no entry: its ranks are
 written as the language writes them (``R-D`` in French).
 
+A variant may also name its own word for a term of the templates, as its
+source does: ``[variants.tripoli.terms]`` ``veuve = "main fantôme"`` (004 calls
+Tripoli's widow the "main fantôme", 000 Michigan's the "veuve");
+:func:`with_terms` puts it in the variant's pages and those of its house
+rules (its ``base``).
+
 Which keys each language must have is :func:`needed_keys`; the docs build
 checks them with the construct templates (:func:`boodle.docs.site.all_templates`),
 so a built-in variant, section or phase added without its translations
@@ -75,3 +81,23 @@ def localized(r: m.Ruleset, t: Templates) -> m.Ruleset:
         board=tuple(replace(s, label=label(s.label, t)) for s in r.board),
         phases=tuple(replace(p, label=label(p.label, t)) for p in r.phases),
     )
+
+
+def terms(r: m.Ruleset, t: Templates) -> dict[str, str]:
+    """The variant's own words for terms of ``t``'s templates (``variants.NAME.terms.WORD``),
+    else its base's: ``{"veuve": "main fantôme"}`` for Tripoli in French."""
+    for name in (r.name, r.base):
+        prefix = f"variants.{name}.terms."
+        found = {k[len(prefix):]: v for k, v in t.table.items() if k.startswith(prefix)}
+        if found:
+            return found
+    return {}
+
+
+def with_terms(text: str, r: m.Ruleset, t: Templates) -> str:
+    """``text`` with each of the variant's own words (:func:`terms`) for the templates' word,
+    as a whole word, capitalised where the word is (``Veuve`` → ``Main fantôme``)."""
+    for word, own in terms(r, t).items():
+        text = re.sub(rf"\b{re.escape(word)}\b", own, text)
+        text = re.sub(rf"\b{re.escape(word.capitalize())}\b", own[:1].upper() + own[1:], text)
+    return text

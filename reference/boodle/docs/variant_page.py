@@ -24,7 +24,7 @@ from .numbers import numbers
 from .rules_text import Rule, Speaker, squash
 from .spans import SpanIndex
 from .templates import Templates
-from .translate import localized
+from .translate import localized, with_terms
 
 LAST = ("session",)
 """Ruleset fields shown at the end of a page."""
@@ -54,7 +54,7 @@ class VariantPage:
                 out += self.block(name, base)
         if base is not None and self.needs_numbers(base) and not self.changed(base, "antes"):
             out += self.numbers_table()
-        return "\n".join(out).rstrip() + "\n"
+        return with_terms("\n".join(out).rstrip() + "\n", self.r, self.t)
 
     def needs_numbers(self, base: m.Ruleset | None) -> bool:
         """Whether the page shows the numbers table: always, or for a house rule that changes
