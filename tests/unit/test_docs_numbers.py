@@ -23,6 +23,7 @@ from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.language.variants import builtin_names
 from boodle.language.variants import load as load_variant
+from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
 def table(ruleset: Ruleset) -> dict[int, list[str]]:
@@ -53,11 +54,26 @@ def test_michigan_numbers_are_the_hand_worked_ones(michigan: Ruleset) -> None:
         assert rows[n][3:] == [str(n)] * 4 + [str(2 * n), "6", "6"]
 
 
+def test_tripoli_antes_are_the_hand_worked_ones() -> None:
+    # 004 "Mise en place" §2: the dealer puts 2 chips on each of the 8 sections, every other
+    # player 1; so with n players each section holds n + 1, the dealer pays 16, the others 8
+    # (a variant whose players are eliminated at zero chips: the table once said it could not
+    # be dealt, since its deals were started with no chips)
+    rows = table(load_variant("tripoli"))
+    assert sorted(rows) == list(range(3, 10))
+    for n, cells in rows.items():
+        assert cells[3:] == [str(n + 1)] * 8 + ["16", "8"], n
+
+
 def _interpreter_row(ruleset: Ruleset, n: int) -> tuple[list[int], int, list[int], int, int]:
     """Hand sizes from the dealer's left, widow, chips per section, dealer's and others' ante."""
     dealer = 1 % n
     deck = engine.shuffled_deck(ruleset, random.Random(f"docs:{n}"))
-    ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), 0)
+    ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), ruleset.session.start_chips)
+    unbound = unbound_sections(ruleset)
+    if unbound:  # which card pays a drawn boodle changes no ante and no hand size
+        ruleset, _ = bind_drawn(ruleset, random.Random(n).sample(ruleset.deck.cards(),
+                                                                 len(unbound)))
     _, events = engine.start_deal(ruleset, n, dealer, ledger, deck_order=deck)
     dealt = next(e for e in events if isinstance(e, DealCards))
     order = [(dealer + 1 + i) % n for i in range(n)]

@@ -39,7 +39,21 @@ def test_the_page_in_french_and_into_a_file(tmp_path: Path, capsys) -> None:  # 
     assert capsys.readouterr().out == f"wrote the page of {tmp_path / 'friday.boodle'} into {out}\n"
     page = out.read_text(encoding="utf-8")
     assert "1. Chaque joueur commence avec 30 jetons." in page
-    assert "## Exemple commenté : Friday night" in page
+    assert "## Exemple commenté\u00a0: Friday night" in page  # a non-breaking space before ':'
+
+
+def test_the_page_in_italian_and_in_portuguese(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    for lang, start, example in (("it", "Ogni giocatore comincia con 30 fiches.",
+                                  "## Esempio commentato: Friday night"),
+                                 ("pt", "Cada jogador começa com 30 fichas.",
+                                  "## Exemplo comentado: Friday night")):
+        out = tmp_path / f"friday.{lang}.md"
+        assert main(["docs", "page", str(_friday(tmp_path)), "--lang", lang, "--out",
+                     str(out)]) == 0
+        page = out.read_text(encoding="utf-8")
+        assert f"1. {start}" in page and example in page, lang
+        # a house rule of a built-in variant: the base's title in the page's language
+        assert "Michigan (profilo di casa)" in page or "Michigan (perfil caseiro)" in page
 
 
 def test_a_rules_file_with_an_error_gets_its_caret_and_no_page(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

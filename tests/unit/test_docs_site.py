@@ -14,17 +14,19 @@ from typing import Literal
 
 import pytest
 
-from boodle.docs import constructs
+from boodle.docs import constructs, translate
+from boodle.docs import site as docs_site
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.links import RuleRefs
 from boodle.docs.site import all_templates
 from boodle.docs.specref import find_cases
-from boodle.docs.templates import MissingText, Templates, load
+from boodle.docs.templates import MissingText, Templates, languages, load
 from boodle.docs.variant_page import VariantPage
 from boodle.language.build import load_text
 from boodle.language.model import Ruleset
 from boodle.language.variants import builtin_names
-from docs_helpers import built_site
+from boodle.language.variants import load as load_variant
+from docs_helpers import BUILD_LOG, ROOT, built_site, english_fragments, page_text
 
 
 def page(ruleset: Ruleset, lang: str = "en", refs: RuleRefs | None = None) -> str:
@@ -32,18 +34,63 @@ def page(ruleset: Ruleset, lang: str = "en", refs: RuleRefs | None = None) -> st
     return VariantPage(ruleset, t, refs or RuleRefs(t, ruleset.name, [])).markdown()
 
 
+LANGUAGES = ["en", "fr", "it", "pt"]
+"""The site's languages: English, and the languages of the seeds (000/001/004 French, 002
+Italian, 003 Portuguese)."""
+OTHERS = LANGUAGES[1:]
+
+
 def test_every_construct_has_text_in_every_language() -> None:
-    assert {t.lang for t in all_templates()} >= {"en", "fr"}
+    assert [t.lang for t in all_templates()] == LANGUAGES
+    assert languages() == LANGUAGES
 
 
-def test_a_missing_template_fails_naming_the_key_and_the_file() -> None:
-    fr = load("fr")
-    broken = Templates("fr", {k: v for k, v in fr.table.items() if k != "StopsPhase.restart"})
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_missing_template_fails_naming_the_key_and_the_file(lang: str) -> None:
+    # the check derives the keys from the model (constructs.model_keys) and from the English
+    # file (every key but the DSL reference's): each other language must have them all
+    english = load("en")
+    for key in ("StopsPhase.restart", "page.example_restart", "rank.K", "page.claim_sep"):
+        assert english.has(key) and load(lang).has(key), key
+        table = {k: v for k, v in load(lang).table.items() if k != key}
+        shared = [k for k in english.table if not k.startswith(("dsl.", "dsl_example."))]
+        with pytest.raises(MissingText) as err:
+            constructs.check([english, Templates(lang, table)], {"*": shared})
+        assert err.value.keys == [(lang, key)]
+        assert f"{lang}: {key}" in err.value.render()
+        assert f"templates/{lang}.toml" in err.value.render()
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_builtin_variant_and_label_is_translated(lang: str) -> None:
+    t = load(lang)
+    for name in builtin_names():
+        r = load_variant(name)
+        assert t.has(f"variants.{name}.title") and t.has(f"variants.{name}.about"), name
+        for label in translate.labels_of(r):
+            assert t.has(f"label.{label}"), (name, label)
+    assert set(translate.needed_keys(docs_site.rulesets())) <= set(t.table)
+
+
+def test_a_missing_translation_stops_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    it = load("it")
+    broken = Templates("it", {k: v for k, v in it.table.items()
+                              if k not in ("label.Kitty", "variants.tripoli.about")})
+    monkeypatch.setattr(docs_site, "load_templates",
+                        lambda lang: broken if lang == "it" else load(lang))
     with pytest.raises(MissingText) as err:
-        constructs.check([load("en"), broken])
-    assert err.value.keys == [("fr", "StopsPhase.restart")]
-    assert "fr: StopsPhase.restart" in err.value.render()
-    assert "templates/fr.toml" in err.value.render()
+        docs_site.all_templates()
+    assert set(err.value.keys) == {("it", "variants.tripoli.about"), ("it", "label.Kitty")}
+
+
+def test_a_label_of_ranks_and_suits_is_written_not_translated() -> None:
+    # the French write V D R for the valet, dame, roi (004 "le Roi, la Dame, le Valet");
+    # the Italian seed writes J♠ Q♦ K♣ (002), the Portuguese Valete, Dama, Rei (003)
+    fr, it, pt = load("fr"), load("it"), load("pt")
+    assert [translate.label(x, fr) for x in ("K-Q", "A-K♦", "10♥ (8)", "J♠")] == \
+        ["R-D", "A-R♦", "10♥ (8)", "V♠"]
+    assert translate.label("K-Q", it) == "K-Q" and translate.label("K-Q", pt) == "R-D"
+    assert translate.label("Kitty", it) == "Piatto"  # 002: "un piatto centrale chiamato Piatto"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,11 +132,89 @@ def test_michigan_rules_in_plain_english(michigan: Ruleset) -> None:
     assert "spec [§6.4](../spec/rules.md#64-restart)" in text
 
 
+def test_counts_take_the_singular_as_each_language_does() -> None:
+    # French counts zero in the singular ("0 jeton"), English, Italian, Portuguese do not
+    assert [load(lang).count(0, "chip") for lang in LANGUAGES] == \
+        ["0 chips", "0 jeton", "0 fiches", "0 fichas"]
+    assert [load(lang).count(1, "card") for lang in LANGUAGES] == \
+        ["1 card", "1 carte", "1 carta", "1 carta"]
+
+
 def test_michigan_rules_in_french(michigan: Ruleset) -> None:
-    text = page(michigan, "fr")
+    text = page(michigan, "fr").replace("\u00a0", " ")
     assert "Première entame : le joueur à la gauche du donneur entame la plus petite carte " \
            "qu'il tient d'une couleur de son choix." in text
     assert "## Fin de la partie" in text
+    assert "Rangs de chaque couleur, du plus bas au plus haut : 2 3 4 5 6 7 8 9 10 V D R A." \
+        in text
+    assert "Jouer légalement une carte" in text and "régulièrement" not in text
+    assert "**R♣** : une case payée par R♣" in text
+
+
+def test_french_typography_has_a_non_breaking_space_before_colons_and_semicolons() -> None:
+    docs, _ = built_site()
+    for path in docs.rglob("*.fr.md"):
+        text = page_text(path.read_text(encoding="utf-8"))
+        bad = re.findall(r".{0,30}(?:(?<!\u00a0)[:;](?=\s)| [:;]).{0,10}", text)
+        bad = [b for b in bad if not re.search(r"\bhttps?:|^\s*[:;]", b)]
+        assert not bad, (path.name, bad[:5])
+
+
+def test_tripoli_in_the_seeds_words() -> None:
+    # 004 (French): "Phase 1 : Boodle de Cœurs", "la paire Roi-Dame", "la main fantôme"
+    fr = page(load_variant("tripoli"), "fr").replace("\u00a0", " ")
+    assert "### Phase 1 : Boodle de Cœurs (détention)" in fr
+    assert "**Roi-Dame** : une combinaison, payée par R D d'une même couleur" in fr
+    assert "main fantôme" in page(load_variant("tripoli-ghost-auction"), "fr")
+    # its widow is the "main fantôme" (004), Michigan's the "veuve" (000, 001)
+    assert "La main fantôme, une main supplémentaire qui n'appartient à personne" in fr
+    assert "veuve" not in fr.lower() and "veuve" in page(load_variant("michigan"), "fr")
+    assert "## Vente de la main fantôme" in page(load_variant("tripoli-ghost-auction"), "fr")
+    # 002 (Italian): the Piatto, the caselle boodle, the widow; 003 (Portuguese): the Kitty,
+    # the compartimentos boodle, the mão extra
+    it = page(load_variant("michigan"), "it")
+    assert "**Piatto**: il Piatto, che va a chi esce" in it and "casella boodle" in it
+    assert "La widow, una mano in più" in it
+    pt = page(load_variant("michigan"), "pt")
+    assert "**Kitty**: o Kitty, que fica com quem sai" in pt and "compartimento boodle" in pt
+    assert "A mão extra, uma mão a mais" in pt
+    assert "2 3 4 5 6 7 8 9 10 V D R A" in pt and "2 3 4 5 6 7 8 9 10 J Q K A" in it
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_no_english_wording_on_a_page_in_another_language(lang: str) -> None:
+    docs, _ = built_site()
+    fragments = english_fragments(lang)
+    assert len(fragments) > 100  # the check has something to find
+    pages = sorted(docs.rglob(f"*.{lang}.md"))
+    assert len(pages) == 2 + 3 * len(builtin_names())  # index, matrix; variant, example, source
+    for path in pages:
+        text = page_text(path.read_text(encoding="utf-8"))
+        found = sorted(f for f in fragments if f in text)
+        assert not found, (path.relative_to(docs).as_posix(), found[:5])
+
+
+def test_the_english_wording_check_finds_english() -> None:
+    english = page_text(page(load_variant("tripoli")))
+    assert {"the player on the dealer's left", "Hearts boodles paid by holding"} & {
+        f for f in english_fragments("fr") if f in english}
+
+
+def test_mkdocs_has_every_language_with_its_site_name() -> None:
+    import yaml
+
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    i18n = next(p["i18n"] for p in config["plugins"] if isinstance(p, dict) and "i18n" in p)
+    found = {lang["locale"]: lang for lang in i18n["languages"]}
+    assert list(found) == LANGUAGES
+    for lang in OTHERS:
+        assert found[lang]["site_name"] == load(lang).text("page.site_name")
+        assert found[lang]["name"] == load(lang).text("page.language")
+
+
+def test_the_build_reports_no_missing_anchor() -> None:
+    built_site()
+    assert not [m for m in BUILD_LOG if "anchor" in m], [m for m in BUILD_LOG if "anchor" in m][:3]
 
 
 def test_a_house_rule_page_shows_only_what_it_changes() -> None:
@@ -132,13 +257,14 @@ def test_conformance_case_links_are_generic(tmp_path: Path, michigan: Ruleset) -
 
 def test_the_site_builds_strictly_with_every_page() -> None:
     docs, site = built_site()
-    for name in builtin_names():
-        for rel in (f"variants/{name}", f"examples/{name}", f"fr/variants/{name}",
-                    f"fr/examples/{name}", f"sources/{name}"):
-            assert (site / rel / "index.html").is_file(), rel
-    for rel in ("matrix", "fr/matrix", "reference/language", "reference/protocol",
-                "reference/verification", "reference/cases", "spec/rules"):
-        assert (site / rel / "index.html").is_file(), rel
+    for lang in LANGUAGES:
+        root = "" if lang == "en" else f"{lang}/"
+        for name in builtin_names():
+            for rel in (f"variants/{name}", f"examples/{name}", f"sources/{name}"):
+                assert (site / f"{root}{rel}" / "index.html").is_file(), root + rel
+        for rel in ("matrix", "reference/language", "reference/protocol",
+                    "reference/verification", "reference/cases", "spec/rules"):
+            assert (site / f"{root}{rel}" / "index.html").is_file(), root + rel
 
 
 def test_rule_links_land_on_highlighted_lines() -> None:

@@ -1,7 +1,8 @@
 """Snapshot tests of the generated variant pages: unintended changes to the rules text show.
 
 One golden file per built-in variant and language in ``tests/golden/docs/``
-(``NAME.md``, ``NAME.fr.md``).  After an intended change, regenerate them all
+(``NAME.md``, ``NAME.fr.md``, ``NAME.it.md``, ``NAME.pt.md``).  After an intended change,
+regenerate them all
 with ``BOODLE_UPDATE_GOLDEN=1 python -m pytest -q tests/unit/test_docs_snapshots.py``
 and review the diff.  Conformance-case links are left out of the snapshots
 (the suite grows on its own); everything else on the page is compared.

@@ -28,11 +28,11 @@ def _paid_by(section: Section, t: Templates) -> tuple[str, str]:
         return section.label, BLACK
     if section.suit_rule == "fixed" and section.cards:
         colours = {SUIT_COLOUR[c.suit] for c in section.cards}
-        return " ".join(map(str, section.cards)), RED if colours == {"red"} else BLACK
+        return " ".join(map(t.card, section.cards)), RED if colours == {"red"} else BLACK
     if section.suit_rule == "drawn":
         return "?", BLACK
     key = "page.claim_trump" if section.suit_rule == "trumps" else "page.claim_same_suit"
-    return t.text(key, ranks=" ".join(section.ranks)), BLACK
+    return t.text(key, ranks=" ".join(map(t.rank, section.ranks))), BLACK
 
 
 def _antes(ruleset: Ruleset, section: Section, t: Templates) -> list[str]:

@@ -13,28 +13,43 @@ from collections.abc import Callable
 from typing import Any
 
 from boodle.docs.templates import Templates
+from boodle.docs.translate import localized, with_terms
 from boodle.engine.events import (
     Ante,
+    BoodlesDrawn,
     CarryOver,
     Claim,
     Cut,
     DealCards,
     DealEnd,
     DealStart,
+    Eliminated,
     Event,
+    FirstDealt,
     FlipColour,
     GoOut,
     Lead,
+    Misdeal,
     Pass,
     Payment,
     Penalty,
+    PhaseSkipped,
     Play,
+    SessionEnd,
+    Showdown,
+    Split,
     Stop,
     StopPaid,
+    TurnUp,
+    WidowBid,
+    WidowExchange,
+    WidowPass,
+    WidowShown,
+    WidowUnsold,
     transfers_in,
 )
 from boodle.engine.ledger import Account, Ledger, SeatAccount
-from boodle.engine.trace import render_text, seat_name
+from boodle.engine.trace import seat_name
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
@@ -49,14 +64,16 @@ def example_players(ruleset: Ruleset) -> int:
     return 4 if 4 in ruleset.players else ruleset.players.low
 
 
-def card_html(card: Card) -> str:
-    """A card as its symbol text, red suits wrapped in ``<span class="card-red">``."""
-    return f'<span class="card-red">{card}</span>' if SUIT_COLOUR[card.suit] == "red" \
-        else str(card)
+def card_html(card: Card, t: Templates | None = None) -> str:
+    """A card as its symbol text (its rank as ``t``'s language writes it), red suits wrapped
+    in ``<span class="card-red">``."""
+    text = t.card(card) if t is not None else str(card)
+    return f'<span class="card-red">{text}</span>' if SUIT_COLOUR[card.suit] == "red" \
+        else text
 
 
-def _cards(cards: tuple[Card, ...]) -> str:
-    return " ".join(card_html(c) for c in cards) or "—"
+def _cards(cards: tuple[Card, ...], t: Templates) -> str:
+    return " ".join(card_html(c, t) for c in cards) or "—"
 
 
 class _Page:
@@ -76,10 +93,19 @@ class _Page:
     def section(self, name: str) -> str:
         return next((s.label for s in self.r.board if s.name == name), name)
 
+    def phase(self, name: str) -> str:
+        return next((p.label for p in self.r.phases if p.name == name), name)
+
     def ledger_line(self) -> str:
         seats = ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(self.ledger.seats))
         board = ", ".join(f"{self.section(n)} {v}" for n, v in self.ledger.sections)
         return self.t.text("page.example_ledger", seats=seats, board=board)
+
+    def card(self, card: Card | None) -> str:
+        return card_html(card, self.t) if card is not None else ""
+
+    def cards(self, cards: tuple[Card, ...]) -> str:
+        return _cards(cards, self.t)
 
     def say(self, key: str, indent: int = 1, **kw: Any) -> None:
         self.item(self.t.text(key, **kw), indent)
@@ -114,10 +140,10 @@ class _Page:
         handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
-        elif type(e) not in _SILENT:  # an event without a template: the trace's own words
-            text = "; ".join(render_text([e]).split("\n")).strip("; ").replace(":;", ":")
-            if text:
-                self.item(" ".join(text.split()))
+        elif type(e) not in _SILENT:
+            raise BoodleError(f"docs: the worked example has no text for the event "
+                              f"'{e.kind}'", hint="add a handler and its page.example_* "
+                              "templates in boodle/docs/example.py")
 
 
 def _deal_start(p: _Page, e: DealStart) -> None:
@@ -127,22 +153,21 @@ def _deal_start(p: _Page, e: DealStart) -> None:
 
 def _dealt(p: _Page, e: DealCards) -> None:
     p.lines += [f"**{p.t.text('page.example_hands')}**", ""]
-    p.lines += [f"- {p.t.text('page.example_hand', seat=seat_name(s), cards=_cards(h))}"
+    p.lines += [f"- {p.t.text('page.example_hand', seat=seat_name(s), cards=p.cards(h))}"
                 for s, h in enumerate(e.hands)]
-    p.lines += [f"- {p.t.text('page.example_widow', cards=_cards(e.widow))}", "",
+    p.lines += [f"- {p.t.text('page.example_widow', cards=p.cards(e.widow))}", "",
                 f"**{p.t.text('page.example_play')}**", ""]
 
 
 def _lead(p: _Page, e: Lead) -> None:
     p.run = True
     key = "page.example_restart" if e.restart else "page.example_lead"
-    p.lines.append("- " + p.t.text(key, seat=seat_name(e.seat), card=card_html(e.card)))
+    p.lines.append("- " + p.t.text(key, seat=seat_name(e.seat), card=p.card(e.card)))
 
 
 def _stop(p: _Page, e: Stop) -> None:
     key = "page.example_stop_" + e.reason.replace(" ", "_")
-    nxt = card_html(e.next_card) if e.next_card else ""
-    p.say(key, card=card_html(e.card), next=nxt)
+    p.say(key, card=p.card(e.card), next=p.card(e.next_card))
 
 
 def _claim(p: _Page, e: Claim) -> None:
@@ -164,19 +189,66 @@ def _end(p: _Page, e: DealEnd) -> None:
                 "", p.ledger_line()]
 
 
+def _drawn(p: _Page, e: BoodlesDrawn) -> None:
+    p.say("page.example_drawn", draws=", ".join(f"{p.section(n)} {p.card(c)}" for n, c in e.draws))
+
+
+def _first_dealt(p: _Page, e: FirstDealt) -> None:
+    p.say("page.example_first_dealt", rank=p.t.rank(e.rank), dealer=seat_name(e.dealer),
+          dealt=", ".join(f"{seat_name(s)} {p.card(c)}" for s, c in e.dealt))
+
+
+def _showdown(p: _Page, e: Showdown) -> None:
+    hands = p.t.text("page.example_list_sep").join(
+        p.t.text("page.example_shows", seat=seat_name(s), cards=p.cards(h.cards),
+                 hand=p.t.text(f"page.poker.{h.category}")) for s, h in e.hands)
+    best = ", ".join(seat_name(s) for s in e.winners) or p.t.text("page.example_nobody")
+    p.say("page.example_showdown", phase=p.phase(e.phase), hands=hands, best=best)
+
+
+def _shown(p: _Page, e: WidowShown) -> None:
+    who = p.t.text("page.example_every_player") if len(e.seats) > 1 else seat_name(e.seats[0])
+    p.say("page.example_widow_shown", who=who, cards=p.cards(e.cards))
+
+
+def _exchange(p: _Page, e: WidowExchange) -> None:
+    paid = "" if e.transfer is None else p.t.text(
+        "page.example_exchange_paid", amount=int(e.transfer.amount), to=p.who(e.transfer.dst))
+    p.say("page.example_exchange", seat=seat_name(e.seat),
+          how=p.t.text(f"page.example_exchange_how.{e.how}"), paid=paid, taken=p.cards(e.taken),
+          discard=p.t.text(f"page.example_exchange_discard.{e.discard}"),
+          discarded=p.cards(e.discarded))
+
+
 _HANDLERS: dict[type, Callable[[_Page, Any], None]] = {
+    BoodlesDrawn: _drawn,
+    FirstDealt: _first_dealt,
+    TurnUp: lambda p, e: p.say("page.example_turn_up", card=p.card(e.card), trumps=e.trump),
+    Showdown: _showdown,
+    WidowShown: _shown,
+    WidowPass: lambda p, e: p.say(f"page.example_widow_pass.{e.step}", seat=seat_name(e.seat)),
+    WidowBid: lambda p, e: p.say("page.example_widow_bid", seat=seat_name(e.seat),
+                                 amount=e.amount),
+    WidowExchange: _exchange,
+    WidowUnsold: lambda p, e: p.say("page.example_widow_unsold"),
+    Misdeal: lambda p, e: p.say("page.example_misdeal", n=len(e.transfers),
+                                dealer=seat_name(e.dealer)),
+    PhaseSkipped: lambda p, e: p.say("page.example_phase_skipped", phase=p.phase(e.phase)),
+    Eliminated: lambda p, e: p.say("page.example_eliminated", seat=seat_name(e.seat)),
+    Split: lambda p, e: p.say("page.example_split", seat=seat_name(e.seat),
+                              amount=int(e.transfer.amount), section=p.section(e.section)),
     DealStart: _deal_start,
     DealCards: _dealt,
     Lead: _lead,
     Play: lambda p, e: p.say("page.example_follow", 0, seat=seat_name(e.seat),
-                             card=card_html(e.card)),
+                             card=p.card(e.card)),
     Stop: _stop,
     Claim: _claim,
     Pass: lambda p, e: p.say("page.example_pass", 0, seat=seat_name(e.seat)),
     FlipColour: lambda p, e: p.say("page.example_flip"),
     Penalty: lambda p, e: p.say("page.example_penalty", seat=seat_name(e.seat),
                                 amount=int(e.transfer.amount), to=p.who(e.transfer.dst),
-                                fault=e.fault),
+                                fault=p.t.text(f"page.example_fault.{e.fault}")),
     StopPaid: lambda p, e: p.say("page.example_bonus", seat=seat_name(e.seat),
                                  amount=int(e.transfer.amount), source=p.who(e.transfer.src)),
     GoOut: lambda p, e: p.say("page.example_out", seat=seat_name(e.seat)),
@@ -185,8 +257,9 @@ _HANDLERS: dict[type, Callable[[_Page, Any], None]] = {
 }
 
 
-_SILENT: tuple[type, ...] = (Cut, CarryOver)
-"""Events the page leaves out: the first dealer's cut, carry-over (the ledger shows it)."""
+_SILENT: tuple[type, ...] = (Cut, CarryOver, SessionEnd)
+"""Events the page leaves out: the first dealer's cut, carry-over (the ledger shows it), the
+session's end (the page shows one deal, and its ledger)."""
 
 
 def example_markdown(ruleset: Ruleset, t: Templates) -> str:
@@ -197,8 +270,8 @@ def example_markdown(ruleset: Ruleset, t: Templates) -> str:
         result = play_session(ruleset, players, SEED, deals=1)
     except BoodleError as exc:
         return t.text("page.example_unavailable", why=exc.message) + "\n"
-    page = _Page(ruleset, t, players)
+    page = _Page(localized(ruleset, t), t, players)
     for event in result.events:
         page.event(event)
     page.flush_antes()
-    return intro + "\n\n" + "\n".join(page.lines).strip() + "\n"
+    return with_terms(intro + "\n\n" + "\n".join(page.lines).strip() + "\n", ruleset, t)

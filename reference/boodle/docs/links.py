@@ -1,9 +1,9 @@
 """Where the pages are, and the references printed after each numbered rule.
 
-Site layout (paths relative to the docs folder; French pages add ``.fr``
-before ``.md``): ``variants/NAME.md``, ``examples/NAME.md``,
-``sources/NAME.md`` (the rules file), ``matrix.md``, ``reference/*.md``,
-``spec/*.md``.  Every link is relative, so ``mkdocs build --strict`` checks it.
+Site layout (paths relative to the docs folder; the pages of the other
+languages add ``.fr``, ``.it``, ``.pt`` before ``.md``): ``variants/NAME.md``,
+``examples/NAME.md``, ``sources/NAME.md`` (the rules file), ``matrix.md``,
+``reference/*.md``, ``spec/*.md``.  Every link is relative, so ``mkdocs build --strict`` checks it.
 """
 
 from __future__ import annotations

@@ -7,6 +7,19 @@ builds the other languages into ``site/LANG/`` without a sitemap.  Both give
 404s, which are console errors.  :func:`on_post_page` points the head links
 at the language roots (the visible language switcher still goes to the same
 page), and :func:`on_post_build` gives every language folder the sitemap.
+
+mkdocs checks the ``#anchor`` of every link against the ids it finds while
+converting a page's Markdown, before pymdownx.highlight writes the numbered
+lines of a rules file (``__codelineno-0-12``) into the HTML; so every rule's
+link to its line looked broken (one INFO line each).
+:func:`on_page_content` adds the ids of the finished HTML, so mkdocs finds
+those anchors and still reports any anchor that is really missing.
+
+The pages that exist in English only (the spec, the DSL reference, the
+conformance pages) fall back to English in the other languages' builds;
+:func:`on_page_markdown` gives such a page its title in the reader's
+language (which the navigation shows) and a first line that says the page
+is in English.
 """
 
 from __future__ import annotations
@@ -30,6 +43,51 @@ def on_post_build(config: Any, **kwargs: Any) -> None:
 
 
 DEFAULT_LANGUAGE = "en"
+
+ENGLISH_ONLY_TITLES = {
+    "reference/language.md": "page.dsl_title",
+    "reference/cases.md": "page.cases_title",
+    "reference/protocol.md": "page.protocol_title",
+    "reference/verification.md": "page.verification_title",
+    "spec/rules.md": "page.spec_rules_title",
+    "spec/index.md": "page.spec_index_title",
+    "spec/michigan.md": "page.spec_michigan_title",
+}
+"""English-only page → the template of its title in the other languages."""
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
+    """In another language's build, an English page's title in that language and a note."""
+    lang = getattr(config["plugins"].get("i18n"), "current_language", None)
+    if not lang or lang == DEFAULT_LANGUAGE or getattr(page.file, "locale", lang) == lang:
+        return markdown
+    from boodle.docs.templates import load
+
+    t = load(lang)
+    key = ENGLISH_ONLY_TITLES.get(page.file.src_uri)
+    lines = markdown.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+    note = ["", f"*{t.text('page.english_only_note')}*", ""]
+    if at is None:
+        return "\n".join(note + lines)
+    if key is not None:
+        title = t.text(key)
+        page.meta["title"] = title.replace("`", "")  # the navigation shows it as plain text
+        lines[at] = f"# {title}"
+    return "\n".join(lines[:at + 1] + note + lines[at + 1:])
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def on_page_content(html: str, page: Any, **kwargs: Any) -> str:
+    """Add the ids of the page's HTML to the anchors mkdocs validates links against."""
+    present = getattr(page, "present_anchor_ids", None)
+    if isinstance(present, set):
+        present.update(_ID.findall(html))
+    return html
+
+
 _ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="([a-z]+)">')
 
 

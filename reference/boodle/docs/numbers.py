@@ -3,7 +3,11 @@
 Nothing here does arithmetic on the rules: each row is one real deal started
 by :func:`boodle.engine.start_deal` (the antes are its ``Ante`` events, the
 hand sizes its ``DealCards`` event), dealt from the unshuffled pack with the
-last seat as dealer, so seat 0 is the dealer's left.  Where the interpreter
+last seat as dealer, so seat 0 is the dealer's left; every seat opens with
+the session's start chips (a variant that eliminates a seat at zero chips
+would not let a seat with none deal), and sections paid by a card drawn
+from a second pack are bound to the first cards of the pack (which card
+pays a section changes neither the antes nor the hand sizes).  Where the interpreter
 cannot start a deal of the variant yet, hand sizes come from
 :func:`boodle.engine.deal_hands` alone and the antes are reported missing.
 """
@@ -18,6 +22,7 @@ from boodle.engine.events import Ante, DealCards
 from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
+from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,7 @@ class Numbers:
 
 def _started(ruleset: Ruleset, n: int) -> Row:
     dealer = n - 1
-    ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), 0)
+    ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), ruleset.session.start_chips)
     _, events = engine.start_deal(ruleset, n, dealer, ledger, deck_order=ruleset.deck.cards())
     put: dict[str, Chips] = defaultdict(int)
     paid: dict[int, Chips] = defaultdict(int)
@@ -79,6 +84,9 @@ def numbers(ruleset: Ruleset) -> Numbers:
     """
     chosen = tuple(line.amount for line in ruleset.antes if line.chosen)
     fixed = replace(ruleset, antes=tuple(line for line in ruleset.antes if not line.chosen))
+    unbound = len(unbound_sections(fixed))
+    if unbound:
+        fixed, _ = bind_drawn(fixed, fixed.deck.cards()[:unbound])
     rows: list[Row] = []
     why: str | None = None
     for n in ruleset.players.counts():

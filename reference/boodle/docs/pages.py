@@ -9,6 +9,7 @@ from boodle.docs.rules_text import Speaker
 from boodle.docs.spans import SpanIndex
 from boodle.docs.specref import Case, case_anchor
 from boodle.docs.templates import Templates
+from boodle.docs.translate import localized
 from boodle.language import model as m
 from boodle.language.errors import Span
 from boodle.language.variants import builtin_path
@@ -18,13 +19,14 @@ def index_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     """The home page: what the site is, every variant with its links, the other pages."""
     out = [f"# {t.text('page.index_title')}", "", t.text("page.index_intro"), "",
            f"## {t.text('page.variants_heading')}", ""]
-    for r in rulesets:
+    for r in (localized(x, t) for x in rulesets):
         house = ""
         if r.base and any(b.name == r.base for b in rulesets):
             house = " (" + t.text("page.house_rule_of", base=r.base,
                                   link=f"variants/{r.base}.md") + ")"
-        out.append(f"- [{r.title}](variants/{r.name}.md){house}: {r.about} "
-                   f"([{t.text('page.example_link')}](examples/{r.name}.md))")
+        out.append("- " + t.text("page.index_item", title=r.title, link=f"variants/{r.name}.md",
+                                 house=house, about=r.about, example=t.text("page.example_link"),
+                                 example_link=f"examples/{r.name}.md"))
     out += ["", f"## {t.text('page.other_pages')}", ""]
     for key, link in (("matrix_link", "matrix.md"), ("dsl_link", "reference/language.md"),
                       ("spec_link", "spec/rules.md"), ("protocol_link", "reference/protocol.md"),
@@ -106,7 +108,7 @@ MATRIX_ROWS = ("players", "ace", "board", "lead", "restart", "widow", "claims", 
 
 def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     """One row per rule dimension, one column per variant."""
-    cells = {r.name: _Cells(r, t).all() for r in rulesets}
+    cells = {r.name: _Cells(localized(r, t), t).all() for r in rulesets}
     head = [t.text("page.matrix_rule"), *(f"[{r.name}](variants/{r.name}.md)" for r in rulesets)]
     out = ["---", "hide:", "  - navigation", "  - toc", "---", "",
            f"# {t.text('page.matrix_title')}", "", t.text("page.matrix_intro"), "",

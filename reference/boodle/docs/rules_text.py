@@ -16,6 +16,7 @@ states it (:class:`Rule`).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -55,7 +56,9 @@ class Speaker:
             return ""
         if isinstance(v, bool):
             return self.t.text("value.yes" if v else "value.no")
-        if isinstance(v, Card | int):
+        if isinstance(v, Card):
+            return self.t.card(v)
+        if isinstance(v, int):
             return str(v)
         if isinstance(v, tuple | frozenset | list):
             items = sorted(v, key=str) if isinstance(v, frozenset) else list(v)
@@ -69,9 +72,12 @@ class Speaker:
         return self.word(str(v))
 
     def word(self, s: str) -> str:
-        """A name or word: a suit symbol, a section or phase label, else ``value.WORD``."""
-        if not s or s in SUITS or s in self.ruleset.deck.ranks:
+        """A name or word: a suit symbol, a rank (as the language writes it), a section or phase
+        label, else ``value.WORD``."""
+        if not s or s in SUITS:
             return s
+        if s in self.ruleset.deck.ranks:
+            return self.t.rank(s)
         for section in self.ruleset.board:
             if section.name == s:
                 return section.label
@@ -113,13 +119,22 @@ class Speaker:
             key = f"{type(obj).__name__}.{name}"
             items = v if isinstance(v, tuple) and v and dataclasses.is_dataclass(v[0]) else None
             for item in items if items is not None else (dataclasses.MISSING,):
-                text = " ".join(self.field(obj, name, item).split())
+                text = squash(self.field(obj, name, item))
                 span = getattr(item, "span", None) if items is not None else None
                 if span is None and where is not None:
                     span = where(obj, name, v)
                 if text.strip():
                     out.append(Rule(key, text, span, _tags(v if items is None else item)))
         return out
+
+
+_SPACES = re.compile(r"[ \t\r\n]+")
+
+
+def squash(text: str) -> str:
+    """``text`` on one line, runs of spaces made one: the space of empty parts of a template
+    go, a non-breaking space (French typography, before ``:``) stays."""
+    return _SPACES.sub(" ", text).strip()
 
 
 def _tags(value: Any) -> tuple[str, ...]:

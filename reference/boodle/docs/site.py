@@ -1,14 +1,17 @@
 """Write the whole Markdown tree of the rules site (``boodle docs build``).
 
 Pages per language (``NAME.md`` for English, ``NAME.fr.md`` … for the
-others, as mkdocs-static-i18n's suffix layout expects): the index, one page
-and one worked example per built-in variant, and the comparison matrix.
-Pages in English only (the other languages fall back to them): the rules
-files, the DSL reference, the spec, the conformance protocol, cases and the
-verification notes.  Before writing anything the templates of every
-language are checked against the model and the grammar
-(:func:`boodle.docs.constructs.check`), so a construct without text fails
-the build with the list of keys to add.
+others, as mkdocs-static-i18n's suffix layout expects): the index, one page,
+one worked example and the rules file per built-in variant, and the
+comparison matrix.  Pages in English only (the other languages fall back to
+them, with their title in the reader's language and a note that says so:
+:mod:`boodle.docs.mkdocs_hooks`): the DSL reference, the spec, the
+conformance protocol, cases and the verification notes.  Before writing
+anything the templates of every language are checked against the model and
+the grammar (:func:`boodle.docs.constructs.check`), and the other languages
+for a translation of every built-in variant's title, description and labels
+(:func:`boodle.docs.translate.needed_keys`), so a construct or a variant
+without text fails the build with the list of keys to add.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from boodle.docs import constructs
+from boodle.docs import constructs, translate
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.example import example_markdown
 from boodle.docs.includes import included_page, site_map
@@ -25,6 +28,7 @@ from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
 from boodle.docs.specref import Case, checkout_root, find_cases
 from boodle.docs.templates import Templates, languages
 from boodle.docs.templates import load as load_templates
+from boodle.docs.translate import localized
 from boodle.docs.variant_page import VariantPage
 from boodle.language import model as m
 from boodle.language.variants import builtin_names, load
@@ -41,7 +45,8 @@ def all_templates() -> list[Templates]:
     ts = [load_templates(lang) for lang in languages()]
     english = next(t for t in ts if t.lang == "en")
     shared = [k for k in english.table if not k.startswith(("dsl.", "dsl_example."))]
-    constructs.check(ts, {"*": shared})
+    words = translate.needed_keys(rulesets())
+    constructs.check(ts, {"*": shared, **{t.lang: words for t in ts if t.lang != "en"}})
     return ts
 
 
@@ -68,14 +73,15 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, 
         refs = RuleRefs(t, r.name, cases)
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
         out[f"examples/{r.name}{sx}.md"] = (
-            f"# {t.text('page.example_title', title=r.title)}\n\n" + example_markdown(r, t))
+            f"# {t.text('page.example_title', title=localized(r, t).title)}\n\n"
+            + example_markdown(r, t))
+        out[f"sources/{r.name}{sx}.md"] = source_page(localized(r, t), t)
     return out
 
 
 def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, str]:
     """The pages that exist in English only."""
-    out = {f"sources/{r.name}.md": source_page(r, t) for r in rules}
-    out["reference/language.md"] = reference_markdown(t)
+    out = {"reference/language.md": reference_markdown(t)}
     out["reference/cases.md"] = cases_page(cases, t)
     out["reference/protocol.md"] = included_page("conformance/PROTOCOL.md",
                                                  "reference/protocol.md",

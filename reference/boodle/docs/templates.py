@@ -1,7 +1,8 @@
 """Text templates, one per DSL construct and language, and the formatter that fills them.
 
 A language is one TOML file in ``templates/`` beside this module (``en.toml``,
-``fr.toml``); adding a language is adding a file.  Tables are flattened with
+``fr.toml``, ``it.toml``, ``pt.toml``); adding a language is adding a file (and
+its entry in ``mkdocs.yml``).  Tables are flattened with
 dots, so ``[StopsPhase]`` + ``"claims.on play" = "…"`` is the key
 ``StopsPhase.claims.on play``.  Which keys must exist is decided by
 :mod:`boodle.docs.constructs` from the ruleset model and the grammar; a
@@ -11,6 +12,13 @@ nothing (a default rule that needs no sentence).
 
 Placeholders are ``{name}`` or ``{name:chips}`` / ``{name:cards}`` (a count
 with its unit, singular or plural: ``1 chip``, ``3 chips``).
+
+Ranks are written as each language writes them (``[rank]``: ``K`` is ``R``
+in French), so a card prints ``R♣`` on a French page (:meth:`Templates.card`).
+The words of the built-in variants' rules files (titles, descriptions,
+section and phase labels, in English) have their translation in the other
+languages' ``[variants.NAME]`` and ``[label]`` tables
+(:mod:`boodle.docs.translate`).
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -101,9 +110,20 @@ class Templates:
         """Fill any template text from ``values`` (a mapping; may compute lazily)."""
         return _Formatter(self).vformat(template, (), values)
 
+    def rank(self, rank: str) -> str:
+        """A rank as this language writes it (``rank.K``: ``R`` in French); else as given."""
+        return self.table.get(f"rank.{rank}", rank)
+
+    def card(self, card: Card) -> str:
+        """A card as this language writes it: its rank (:meth:`rank`) then its suit symbol."""
+        return self.rank(card.rank) + card.suit
+
     def count(self, n: int, unit: str) -> str:
-        """``n`` with its unit, singular or plural (``unit.chip.one`` / ``unit.chip.many``)."""
-        return self.text(f"unit.{unit}.{'one' if n == 1 else 'many'}", n=n)
+        """``n`` with its unit, singular or plural (``unit.chip.one`` / ``unit.chip.many``);
+        the counts that take the singular are ``unit.singular`` (``1``; ``0 1`` in French:
+        "0 jeton")."""
+        one = str(n) in self.raw("unit.singular").split()
+        return self.text(f"unit.{unit}.{'one' if one else 'many'}", n=n)
 
 
 class _Formatter(string.Formatter):

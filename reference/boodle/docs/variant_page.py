@@ -19,9 +19,10 @@ from boodle.docs.constructs import constructs
 from boodle.docs.example import card_html
 from boodle.docs.links import RuleRefs
 from boodle.docs.numbers import numbers
-from boodle.docs.rules_text import Rule, Speaker
+from boodle.docs.rules_text import Rule, Speaker, squash
 from boodle.docs.spans import SpanIndex
 from boodle.docs.templates import Templates
+from boodle.docs.translate import localized, with_terms
 from boodle.language import model as m
 from boodle.language.variants import builtin_names, load
 
@@ -39,8 +40,8 @@ class VariantPage:
                  standalone: bool = False) -> None:
         """``standalone``: a page outside the site (``boodle docs page FILE``), without links
         to the site's other pages."""
-        self.r, self.t, self.refs, self.standalone = ruleset, t, refs, standalone
-        self.say = Speaker(ruleset, t)
+        self.r, self.t, self.refs, self.standalone = localized(ruleset, t), t, refs, standalone
+        self.say = Speaker(self.r, t)
         self.where = SpanIndex.of(ruleset)
 
     # -- page
@@ -53,7 +54,7 @@ class VariantPage:
                 out += self.block(name, base)
         if base is not None and self.needs_numbers(base) and not self.changed(base, "antes"):
             out += self.numbers_table()
-        return "\n".join(out).rstrip() + "\n"
+        return with_terms("\n".join(out).rstrip() + "\n", self.r, self.t)
 
     def needs_numbers(self, base: m.Ruleset | None) -> bool:
         """Whether the page shows the numbers table: always, or for a house rule that changes
@@ -63,7 +64,7 @@ class VariantPage:
     def base(self) -> m.Ruleset | None:
         """The built-in base of a house rule, or ``None``."""
         if self.r.base and self.r.base in builtin_names():
-            return load(self.r.base)
+            return localized(load(self.r.base), self.t)
         return None
 
     def order(self) -> list[str]:
@@ -174,11 +175,13 @@ class VariantPage:
         out = [f"## {t.text('page.claims_heading')}", "", t.text("page.claims_intro"), ""]
         for section in self.r.board:
             ways = self.ways(section) or [t.text("page.claim_none")]
-            out.append(f"- **{section.label}**: " + "; ".join(ways) + ".")
+            out.append("- " + t.text("page.claim_line", label=section.label,
+                                     ways=t.text("page.claim_sep").join(ways)))
         stops = [p for p in self.r.phases if isinstance(p, m.StopsPhase)]
         for phase in stops:
-            out += ["", f"**{t.text('page.payments_heading')}** ({phase.label}): "
-                    + " ".join(self.say.phrase(phase.going_out).split())]
+            out += ["", t.text("page.payments_line", heading=t.text("page.payments_heading"),
+                               phase=phase.label,
+                               text=squash(self.say.phrase(phase.going_out)))]
         return [*out, ""]
 
     def ways(self, section: m.Section) -> list[str]:
@@ -200,11 +203,11 @@ class VariantPage:
 
     def paid_by(self, section: m.Section) -> str:
         if section.suit_rule == "fixed":
-            return " ".join(card_html(c) for c in section.cards)
+            return " ".join(card_html(c, self.t) for c in section.cards)
         if section.suit_rule == "drawn":
             return self.t.text("page.claim_any")
         key = "page.claim_trump" if section.suit_rule == "trumps" else "page.claim_same_suit"
-        return self.t.text(key, ranks=" ".join(section.ranks))
+        return self.t.text(key, ranks=" ".join(self.t.rank(x) for x in section.ranks))
 
 
 def standalone_markdown(ruleset: m.Ruleset, t: Templates) -> str:
@@ -215,5 +218,5 @@ def standalone_markdown(ruleset: m.Ruleset, t: Templates) -> str:
     from boodle.docs.example import example_markdown
 
     page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [], up=None), standalone=True)
-    return (page.markdown() + f"\n## {t.text('page.example_title', title=ruleset.title)}\n\n"
+    return (page.markdown() + f"\n## {t.text('page.example_title', title=page.r.title)}\n\n"
             + example_markdown(ruleset, t))
