@@ -3,10 +3,10 @@
 A *rule kind* is a ``Literal`` of the model (:mod:`boodle.language.model`) whose members
 are rules a variant may choose: the lead scopes (``lowest of other suit``, ``lowest black``,
 …).  Every back end that states the rules keeps, for each kind, one table keyed by the
-literal — the builder's facts (:mod:`boodle.language.kind_facts`), the reference engine, the z3 model of
-:mod:`boodle.verify` and the Hypothesis oracle of :mod:`boodle.testing`; the compiled engine
-reads the reference engine's rows — so that there is no ``if``/``elif`` chain with a
-default that would read a new member as some old one.  The z3 model and the oracle keep
+literal — the builder's facts (:mod:`boodle.language.kind_facts`), the reference engine, the
+z3 model of :mod:`boodle.verify` and the Hypothesis oracle of :mod:`boodle.testing`; the
+compiled engine reads the reference engine's rows — so that there is no ``if``/``elif``
+chain with a default that would read a new member as some old one.  The z3 model and the oracle keep
 tables of their own rather than calls into the engine's: they are independent statements
 of the rules, and the verifier's worth is in comparing them.
 
