@@ -3,10 +3,10 @@
 A *rule kind* is a ``Literal`` of the model (:mod:`boodle.language.model`) whose members
 are rules a variant may choose: the lead scopes (``lowest of other suit``, ``lowest black``,
 …).  Every back end that states the rules keeps, for each kind, one table keyed by the
-literal — the builder's facts (in the model), the reference engine, the z3 model of
-:mod:`boodle.verify` and the Hypothesis oracle of :mod:`boodle.testing`; the compiled engine
-reads the reference engine's rows — so that there is no ``if``/``elif`` chain with a
-default that would read a new member as some old one.  The z3 model and the oracle keep
+literal — the builder's facts (:mod:`boodle.language.kind_facts`), the reference engine, the
+z3 model of :mod:`boodle.verify` and the Hypothesis oracle of :mod:`boodle.testing`; the
+compiled engine reads the reference engine's rows — so that there is no ``if``/``elif``
+chain with a default that would read a new member as some old one.  The z3 model and the oracle keep
 tables of their own rather than calls into the engine's: they are independent statements
 of the rules, and the verifier's worth is in comparing them.
 
@@ -56,13 +56,13 @@ class Kind:
 
 KINDS: dict[str, Kind] = {
     "lead scope": Kind(Scope, (
-        Table("builder", "boodle.language.model", "SCOPE_FACTS"),
+        Table("builder", "boodle.language.kind_facts", "SCOPE_FACTS"),
         Table("reference engine", "boodle.engine.leads", "SCOPES"),
         Table("z3 model", "boodle.verify.lead_terms", "SCOPE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "SCOPE_PREDICATES"),
     )),
     "who leads": Kind(Who, (
-        Table("builder", "boodle.language.model", "WHO_FACTS"),
+        Table("builder", "boodle.language.kind_facts", "WHO_FACTS"),
         Table("reference engine", "boodle.engine.leads", "LEADERS"),
         Table("compiled engine", "boodle.compiled.deal", "LEADERS",
               excused=frozenset({"phase winner"})),  # compiled.tables.unsupported_features

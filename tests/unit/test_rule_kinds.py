@@ -6,7 +6,8 @@ import pytest
 
 from boodle.compiled.tables import compile_ruleset
 from boodle.engine.leads import SCOPES
-from boodle.language.model import SCOPE_FACTS, SUIT_SCOPES
+from boodle.language.kind_facts import SCOPE_FACTS
+from boodle.language.model import SUIT_SCOPES
 from boodle.language.variants import load
 from boodle.rule_kinds import KINDS, missing_rows
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field, replace
 from boodle.engine.leads import SCOPES, suit_allowed
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import WHO_FACTS, LeadRule, Ruleset, StopsPhase
+from boodle.language.kind_facts import WHO_FACTS
+from boodle.language.model import LeadRule, Ruleset, StopsPhase
 
 WIDOW = -1
 """``own[c]`` of a widow card."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
-from boodle.language.model import SCOPE_FACTS, WHO_FACTS, Ruleset, StopsPhase
+from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
+from boodle.language.model import Ruleset, StopsPhase
 from boodle.session.second_pack import unbound_sections
 
 __all__ = ["check_playable", "pending_features", "stops_phase"]

@@ -23,6 +23,7 @@ from boodle.language import model as m
 from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
 from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
+from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
 from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
 
 MAX_PLAYERS = 20
@@ -834,7 +835,7 @@ class _Builder:
                 rules["fallback"].span,
                 hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
             )
-        if all_pass == "flip colour" and not m.SCOPE_FACTS[restart.scope].colour:
+        if all_pass == "flip colour" and not SCOPE_FACTS[restart.scope].colour:
             raise BoodleError("'all pass: flip colour' needs a restart by colour",
                               rules["all_pass"].span,
                               hint="restart: last player, lowest of opposite colour")
@@ -861,10 +862,10 @@ class _Builder:
                   ) -> m.LeadRule:
         (who, arg), (choice, scope, card_lit) = clause.value
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
-        if first and who in m.WHO_FACTS and m.WHO_FACTS[who].after_run:
+        if first and who in WHO_FACTS and WHO_FACTS[who].after_run:
             raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
                               clause.span, hint="write, for example: first lead: left of dealer, …")
-        if first and m.SCOPE_FACTS[scope].after_stop:
+        if first and SCOPE_FACTS[scope].after_stop:
             raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
                               clause.span, hint="use lowest of chosen suit, or of longest suit")
         if who == "holder":
@@ -1070,7 +1071,7 @@ def _lead_words(rule: m.LeadRule) -> str:
     """A lead rule's choice as written (``lowest of same suit``, ``lowest red card``, ``2♣``)."""
     if rule.choice == "card":
         return str(rule.card)
-    if m.SCOPE_FACTS[rule.scope].per_suit:
+    if SCOPE_FACTS[rule.scope].per_suit:
         return f"{rule.choice} of {rule.scope}"
     return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
         if rule.scope != "all" else f"{rule.choice} card"
@@ -1080,4 +1081,4 @@ def _may_find_nothing(rule: m.LeadRule) -> bool:
     """Whether a lead rule can allow no card to a player who still holds cards."""
     if rule.choice == "card":
         return True
-    return not m.SCOPE_FACTS[rule.scope].total
+    return not SCOPE_FACTS[rule.scope].total

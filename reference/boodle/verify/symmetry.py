@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from itertools import permutations
 
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import SCOPE_FACTS, LeadRule, Ruleset, StopsPhase
+from boodle.language.kind_facts import SCOPE_FACTS
+from boodle.language.model import LeadRule, Ruleset, StopsPhase
 
 __all__ = ["Perm", "canonical", "suit_symmetries"]
 

@@ -1,0 +1,66 @@
+"""What the language says of each member of a rule kind: the facts the builder's checks read.
+
+These are tables keyed by the model's ``Literal`` rule kinds (:mod:`boodle.rule_kinds` checks
+that they cover every member), kept apart from :mod:`boodle.language.model` because they are
+not constructs a ruleset holds: the docs generator documents every dataclass of the model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boodle.language.model import Scope, Who
+
+
+@dataclass(frozen=True)
+class WhoFacts:
+    """What the language says of a ``who`` of a lead rule (spec §6.1): ``after_run``, it
+    names a player of the stopped run, so it cannot give the first lead of a phase."""
+
+    after_run: bool
+
+
+WHO_FACTS: dict[Who, WhoFacts] = {
+    "left of dealer": WhoFacts(after_run=False),
+    "dealer": WhoFacts(after_run=False),
+    "holder": WhoFacts(after_run=False),
+    "last player": WhoFacts(after_run=True),
+    "next player": WhoFacts(after_run=True),
+    "phase winner": WhoFacts(after_run=False),
+}
+"""The facts of each ``who``, one row per member of :data:`Who`."""
+
+
+
+@dataclass(frozen=True)
+class ScopeFacts:
+    """What the language says of a lead scope, whatever suits a deal holds (spec §6.1, §6.4,
+    §6.5): the facts the builder's checks (a first lead, ``flip colour``, ``if none``) and the
+    support lists read.  Each back end keeps its own table of what a scope allows
+    (:mod:`boodle.rule_kinds` checks that every table has a row for every scope).
+
+    ``per_suit``: ``lowest`` may lead the lowest card *of each* candidate suit (else the
+    lowest rank of the whole set).  ``after_stop``: the scope reads the stopped suit, so it
+    cannot govern a first lead.  ``colour``: a colour scope, which ``all pass: flip colour``
+    inverts.  ``total``: it allows some card to every player who holds one (no ``if none``
+    rule is needed).
+    """
+
+    per_suit: bool
+    after_stop: bool
+    colour: bool
+    total: bool
+
+
+SCOPE_FACTS: dict[Scope, ScopeFacts] = {
+    "chosen suit": ScopeFacts(per_suit=True, after_stop=False, colour=False, total=True),
+    "longest suit": ScopeFacts(per_suit=True, after_stop=False, colour=False, total=True),
+    "other suit": ScopeFacts(per_suit=True, after_stop=True, colour=False, total=False),
+    "same suit": ScopeFacts(per_suit=True, after_stop=True, colour=False, total=False),
+    "opposite colour": ScopeFacts(per_suit=True, after_stop=True, colour=True, total=False),
+    "suit": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=False),
+    "black": ScopeFacts(per_suit=False, after_stop=False, colour=True, total=False),
+    "red": ScopeFacts(per_suit=False, after_stop=False, colour=True, total=False),
+    "all": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=True),
+}
+"""The facts of each lead scope, one row per member of :data:`Scope`."""
