@@ -27,7 +27,7 @@ from compiled_rulesets import BUILT, MICHIGAN, RULESETS, busy, playable, sets_an
 def test_the_variants_the_compiled_engine_runs_include_the_playable_michigans() -> None:
     names = {r.name for r in playable()}
     assert {"michigan", "michigan-classic", "michigan-cadaco", "michigan-paid-stops",
-            "michigan-dealer-double", "michigan-equal-antes"} <= names
+            "michigan-dealer-double", "michigan-alternate-board"} <= names
 
 
 def opening_ledger(rules: Ruleset, players: int, rng: random.Random) -> Ledger:

@@ -49,9 +49,9 @@ def stops_only(monkeypatch: pytest.MonkeyPatch) -> None:
     # 000 step 2: each 1 on each boodle and 2 on the kitty, the dealer 2 more: 6, 6, 6, 8
     ("michigan-dealer-double", (44, 44, 44, 42),
      {"A♥": 4, "K♣": 4, "Q♦": 4, "J♠": 4, "kitty": 10}),
-    # equal antes: each player 1 on every one of the 5 sections
-    ("michigan-equal-antes", (45, 45, 45, 45),
-     {"A♥": 4, "K♣": 4, "Q♦": 4, "J♠": 4, "kitty": 4}),
+    # the seeds' alternate board (000): the home antes, 1 on each boodle and 2 on the kitty
+    ("michigan-alternate-board", (44, 44, 44, 44),
+     {"A♥": 4, "K♠": 4, "Q♦": 4, "J♣": 4, "kitty": 8}),
     # pay the widow: the dealer also pays the widow's share, 1 on each boodle and 2: 6 + 6
     ("michigan-pay-the-widow", (44, 44, 44, 38),
      {"A♥": 5, "K♣": 5, "Q♦": 5, "J♠": 5, "kitty": 10}),

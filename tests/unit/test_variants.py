@@ -17,7 +17,7 @@ EXPECTED_DRAFTS = {
     "tripoli", "tripoli-no-poker", "tripoli-ghost-auction", "michigan-widow-sale",
     "michigan-classic", "michigan-cadaco", "boodle", "tripoley", "rummoli", "newmarket",
     "pope-joan", "michigan-dealer-double", "michigan-pay-the-widow", "michigan-random-boodles",
-    "michigan-paid-stops", "michigan-equal-antes", "michigan-claims-on-holding",
+    "michigan-paid-stops", "tripoli-equal-stakes", "michigan-claims-on-holding",
 }
 
 
@@ -25,7 +25,7 @@ EXPECTED_DRAFTS = {
 SHIPPED = {
     "michigan", "michigan-classic", "michigan-widow-sale", "michigan-cadaco", "boodle",
     "tripoley", "rummoli", "michigan-dealer-double", "michigan-pay-the-widow",
-    "michigan-random-boodles", "michigan-paid-stops", "michigan-equal-antes",
+    "michigan-random-boodles", "michigan-paid-stops", "tripoli-equal-stakes",
     "michigan-claims-on-holding",
 }
 
@@ -79,16 +79,18 @@ def test_check_shows_what_a_house_rule_changes_from_its_base(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["check", "michigan-dealer-double", "michigan-claims-on-holding",
-                 "michigan-equal-antes", "michigan-paid-stops"]) == 0
+                 "tripoli-equal-stakes", "michigan-paid-stops"]) == 0
     out = capsys.readouterr().out.splitlines()
     at = out.index(next(line for line in out if line.startswith("michigan-dealer-double")))
     assert out[at + 1:at + 3] == ["    changes from michigan:", "      ante: + dealer 2 on kitty"]
     assert "      phase play: claims: on play → on holding" in out
     assert "      phase play: stop bonus: none → 1 from kitty" in out
-    # equal antes: the two home lines go, one line on every section comes
-    antes = [line for line in out if line.startswith("      ante:") and "dealer" not in line]
-    assert antes == ["      ante: - each player 1 on each boodle",
-                     "      ante: - each player 2 on kitty",
+    # Tripoli's equal stakes (004 set-up §2): the dealer's 2 and the others' 1 go, one line
+    # for every player comes
+    at = out.index(next(line for line in out if line.startswith("tripoli-equal-stakes")))
+    antes = [line for line in out[at:] if line.startswith("      ante:")]
+    assert antes == ["      ante: - dealer 2 on every section",
+                     "      ante: - each other player 1 on every section",
                      "      ante: + each player 1 on every section"]
 
 
