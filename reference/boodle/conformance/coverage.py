@@ -2,7 +2,9 @@
 
 Written to ``conformance/COVERAGE.md`` by ``boodle conformance generate`` and
 printed by ``boodle conformance coverage``.  A rule of scope ``play`` with no
-case is listed first, as a gap.
+case is listed first, as a gap.  Then every statement of the five seeds
+(``conformance/src/seeds.json``) and the hand-written cases citing it
+(``source.statements``), seed by seed, with "no case yet" where none does.
 """
 
 from __future__ import annotations
@@ -77,9 +79,12 @@ def strength_markdown(s: Mapping[str, Any]) -> list[str]:
 
 
 def coverage_markdown(cases: list[Json], rules: list[Json],
-                      strength: Mapping[str, Any] | None = None) -> str:
-    """The coverage report as Markdown; ``strength`` defaults to :func:`load_strength`."""
+                      strength: Mapping[str, Any] | None = None,
+                      statements: list[Json] | None = None) -> str:
+    """The coverage report as Markdown; ``strength`` defaults to :func:`load_strength`,
+    ``statements`` (the seeds' statements) to :func:`load_statements`."""
     strength = load_strength() if strength is None else strength
+    statements = load_statements() if statements is None else statements
     pins = pinned_by(cases)
     kinds = Counter(c["kind"] for c in cases)
     variants = Counter(c["variant"]["name"] for c in cases)
@@ -108,4 +113,120 @@ def coverage_markdown(cases: list[Json], rules: list[Json],
         shown = " ".join(f"`{i}`" for i in ids[:EXAMPLES])
         note = f" ({r['note']})" if r.get("note") and not ids else ""
         lines.append(f"| `{r['id']}` | {r['spec']} | {r['scope']}{note} | {len(ids)} | {shown} |")
-    return "\n".join(lines) + "\n"
+    lines += ["", *seeds_markdown(cases, statements)]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------- the seeds' statements
+
+SEEDS_FILE = "seeds.json"
+"""The statements of the five seeds, kept by hand in ``conformance/src/``: each quotes its
+seed, translates it, names its section and the variant lines that state it."""
+
+READINGS = ("stated", "decided otherwise", "wrong", "not stated", "not a rule")
+"""How the variants read a statement (``reading`` of a statement): they state it as written;
+they decide otherwise, with the reason in the variant's header or spec/michigan.md; they get
+it wrong (a known error, in ``note``); they do not state it (immaterial, or no variant); it
+is no rule (a strategy tip)."""
+
+
+def load_statements() -> list[Json]:
+    """The statements of ``conformance/src/seeds.json``, in file order."""
+    data = json.loads((suite_dir() / "src" / SEEDS_FILE).read_text(encoding="utf-8"))
+    statements: list[Json] = data["statements"]
+    return statements
+
+
+def _cited(case: Mapping[str, Any]) -> list[str]:
+    source = case["source"]
+    return list(source.get("statements", [])) if source["kind"] != "generated" else []
+
+
+def citation_errors(cases: Iterable[Mapping[str, Any]], statements: Iterable[Json]) -> list[str]:
+    """What is wrong with the cases' citations of seed statements, one line per fault.
+
+    A case's ``source.statements`` may cite only known statement ids, each of a seed that
+    its ``source.ref`` names by file, and none whose reading is ``wrong`` (a passing case
+    would pin the error). Empty when every citation holds.
+    """
+    by_id = {s["id"]: s for s in statements}
+    out = []
+    for case in cases:
+        for sid in _cited(case):
+            st = by_id.get(sid)
+            if st is None:
+                out.append(f"{case['id']}: cites {sid!r}, which is no statement of {SEEDS_FILE}")
+            elif st["seed"] not in case["source"]["ref"]:
+                out.append(f"{case['id']}: cites {sid} of {st['seed']}, but its source.ref "
+                           f"does not name that file")
+            elif st["reading"] == "wrong":
+                out.append(f"{case['id']}: cites {sid}, which the variants get wrong: a "
+                           f"passing case would pin the error")
+    return out
+
+
+def statement_cases(cases: Iterable[Mapping[str, Any]],
+                    statements: Iterable[Json]) -> dict[str, list[str]]:
+    """Statement id → ids of the cases that cite it, sorted.
+
+    A case cites a statement by its id, or, for a statement that ``translates`` another
+    (002 and 003 are 000 in Italian and Portuguese), by the id it translates, provided the
+    case's ``source.ref`` names the statement's seed file.
+    """
+    listed = list(statements)
+    out: dict[str, list[str]] = {s["id"]: [] for s in listed}
+    for case in cases:
+        cited = set(_cited(case))
+        if not cited:
+            continue
+        for st in listed:
+            if (st["id"] in cited or st.get("translates") in cited) \
+                    and st["seed"] in case["source"]["ref"]:
+                out[st["id"]].append(case["id"])
+    for ids in out.values():
+        ids.sort()
+    return out
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def seeds_markdown(cases: list[Json], statements: list[Json]) -> list[str]:
+    """The "Seed statements" section: per seed, every statement and the cases citing it."""
+    pinned = statement_cases(cases, statements)
+    seeds: dict[str, list[Json]] = defaultdict(list)
+    for st in statements:
+        seeds[st["seed"]].append(st)
+    lines = [
+        "## Seed statements", "",
+        f"Every rule statement of the five seeds, from `src/{SEEDS_FILE}` (kept by hand): the "
+        "seed's words in its language, an English translation, the section, the lines of the "
+        "variants that state it, and the hand-written cases that cite it (`source.statements`, "
+        "with a `source.ref` naming the seed; their expected values are worked out from the "
+        "seed's words). 002 and 003 are 000 in Italian and Portuguese, clause for clause: a "
+        "case citing `000-X` pins `002-X` and `003-X` when its `ref` names those files too. "
+        "Introductions, tips and glossaries restate their sections' rules; only what they say "
+        "differently is listed. A statement no case pins says **no case yet**.", "",
+        "| seed | statements | with a case | without a case |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for seed, rows in seeds.items():
+        n = sum(1 for st in rows if pinned[st["id"]])
+        lines.append(f"| `{seed}` | {len(rows)} | {n} | {len(rows) - n} |")
+    for seed, rows in seeds.items():
+        lines += ["", f"### `{seed}`", "",
+                  "| id | section | the seed's words | English | stated by | cases |",
+                  "| --- | --- | --- | --- | --- | --- |"]
+        for st in rows:
+            by = "<br>".join(f"{b['variant']}: `{_cell(b['rule'])}`" for b in st["stated_by"])
+            reading = "" if st["reading"] == "stated" else f"**{st['reading']}**"
+            note = f"{reading}: {st['note']}" if reading and st.get("note") else reading
+            if st.get("note") and not reading:
+                note = st["note"]
+            stated = "<br>".join(x for x in (by, _cell(note)) if x) or "—"
+            ids = pinned[st["id"]]
+            shown = " ".join(f"`{i}`" for i in ids) if ids else "no case yet"
+            lines.append(f"| {st['id']} | {_cell(st['section'])} | {_cell(st['quote'])} | "
+                         f"{_cell(st['en'])} | {stated} | {shown} |")
+    return [*lines, ""]

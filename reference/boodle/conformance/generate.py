@@ -894,9 +894,12 @@ def all_cases() -> list[Json]:
 def write(out: Path) -> int:
     """Write every case under ``out/cases/`` and the coverage report ``out/COVERAGE.md``.
 
-    ``out/cases`` is emptied first.  Returns the number of cases.
+    ``out/cases`` is emptied first.  Returns the number of cases.  Raises
+    :class:`BoodleError` for a case that breaks the case schema, or that cites a seed
+    statement wrongly (:func:`boodle.conformance.coverage.citation_errors`: an unknown id,
+    a seed its ``source.ref`` does not name, a statement the variants get wrong).
     """
-    from boodle.conformance.coverage import coverage_markdown
+    from boodle.conformance.coverage import citation_errors, coverage_markdown, load_statements
     from boodle.conformance.validation import check
 
     cases = all_cases()
@@ -905,6 +908,13 @@ def write(out: Path) -> int:
         if errors:
             raise BoodleError(f"generated case {case['id']} breaks the case schema: "
                               + "; ".join(errors[:3]))
+    statements = load_statements()
+    wrong = citation_errors(cases, statements)
+    if wrong:
+        raise BoodleError("a case cites a seed statement wrongly: " + "; ".join(wrong[:3]),
+                          hint="fix source.statements or source.ref of the hand-written case "
+                               "(conformance/src/hand/), or the statement in "
+                               "conformance/src/seeds.json")
     target = out / "cases"
     if target.exists():
         shutil.rmtree(target)
@@ -912,6 +922,7 @@ def write(out: Path) -> int:
         path = target / case["variant"]["name"] / f"{case['id']}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(dump_case(case), encoding="utf-8")
-    (out / "COVERAGE.md").write_text(coverage_markdown(cases, Catalogue.load().rules),
-                                     encoding="utf-8")
+    (out / "COVERAGE.md").write_text(
+        coverage_markdown(cases, Catalogue.load().rules, statements=statements),
+        encoding="utf-8")
     return len(cases)
