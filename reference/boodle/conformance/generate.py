@@ -632,10 +632,14 @@ def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: in
         pins.add("§3/drawn")
     if any(e["kind"] == "eliminated" for e in events):
         pins.add("§10/elimination")
-    if regular == rules.rotations * len(final["standings"]):
+    if rules.rotations is not None and regular == rules.rotations * len(final["standings"]):
         pins.add("§10/end-rotations")
     elif rules.end_when_broke:
         pins.add("§10/end-no-chips")
+    elif rules.end_last_with_chips:
+        pins.add("§10/end-last-with-chips")
+    elif rules.end_target is not None:
+        pins.add("§10/end-target")
     pins.add("§10/leftover-split" if rules.leftover == "split equally" else "§10/leftover-stays")
     if len(final["winners"]) > 1 or regular < final["deals"]:
         pins.add("§10/ties-share" if rules.ties == "share" else "§10/ties-one-more-deal")

@@ -46,9 +46,16 @@ class Numbers:
     chosen: tuple[int, ...]
 
 
+_FLUSH = 10**9
+"""Each seat's balance when the antes are worked out: more than any ante asks (spec §4,
+§11.3: at most 1,000,000 chips an ante line)."""
+
+
 def _started(ruleset: Ruleset, n: int) -> Row:
     dealer = n - 1
-    ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), 0)
+    # every seat in and able to pay every ante in full (a ledger of 0 chips would leave
+    # every seat eliminated under 'balance: eliminated at zero', spec §10)
+    ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), _FLUSH)
     _, events = engine.start_deal(ruleset, n, dealer, ledger, deck_order=ruleset.deck.cards())
     put: dict[str, Chips] = defaultdict(int)
     paid: dict[int, Chips] = defaultdict(int)

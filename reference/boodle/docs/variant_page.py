@@ -185,7 +185,8 @@ class VariantPage:
         t, ways = self.t, []
         cards = self.paid_by(section)
         for p in self.r.phases:
-            if isinstance(p, m.StopsPhase) and section.kind in ("boodle", "set"):
+            if (isinstance(p, m.StopsPhase) and section.kind in ("boodle", "set")
+                    and p.claims != "none"):  # spec §6.6: 'claims: none' takes nothing
                 key = "page.claim_play" if p.claims == "on play" else "page.claim_hold"
                 ways.append(t.text(key, cards=cards, phase=p.label))
             if isinstance(p, m.HoldingPhase) and section.name in p.sections:

@@ -277,7 +277,7 @@ def _static(subject: Subject) -> list[Result]:
     name = subject.ruleset
     t = time.perf_counter()
     faults = well_formed(name)
-    ends, why = session_end(name)
+    ends, why = session_end(name)  # "checked", "no end" (end: never) or "unknown"
     spent = time.perf_counter() - t
     wf = Result(subject.name, 0, "well-formedness", "static",
                 "counterexample" if faults else "checked",
@@ -286,8 +286,7 @@ def _static(subject: Subject) -> list[Result]:
     if faults:
         wf.trace = "\n".join(f"  {f}" for f in faults)
         wf.data = {"kind": "static", "faults": faults}
-    return [wf, Result(subject.name, 0, "session end", "static",
-                       "checked" if ends else "counterexample", why, 0.0)]
+    return [wf, Result(subject.name, 0, "session end", "static", ends, why, 0.0)]
 
 
 # ---------------------------------------------------------------- z3
