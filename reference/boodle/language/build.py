@@ -423,6 +423,8 @@ class _Builder:
         self.no_widow = deal.widow_position == "none"
         self.check_trumps(deal)
         phases = self.phases()
+        if self.claims_none is not None:
+            self.check_claims_none(self.claims_none, phases, deal)
         self.check_players_get_cards(players, deal)
         return m.Ruleset(
             name=self.r.name,
@@ -776,19 +778,21 @@ class _Builder:
                 f"phase {phases[-1].name} comes after the stops phase, which ends the deal",
                 phases[-1].span, hint="move it before the stops phase",
             )
-        if self.claims_none is not None:
-            self.check_claims_none(self.claims_none, phases)
         return tuple(phases)
 
-    def check_claims_none(self, clause: Clause, phases: list[m.Phase]) -> None:
+    def check_claims_none(self, clause: Clause, phases: tuple[m.Phase, ...],
+                          deal: m.DealSpec) -> None:
         """Spec §6.6: under ``claims: none`` every boodle and set section must be paid by
-        some other rule (a holding phase's ``pays``, or the stops phase's going out), or its
-        chips could never leave it before the session's end."""
+        some other rule (a holding phase's ``pays``, the stops phase's going out, or for a
+        boodle of trumps the dealer's turn-up, §5.2), or its chips could never leave it
+        before the session's end."""
         paid = {name for p in phases if isinstance(p, m.HoldingPhase) for name in p.sections}
         paid |= {name for p in phases if isinstance(p, m.StopsPhase)
                  for name in p.going_out.takes}
         unpaid = [s.name for s in self.board if s.kind in ("boodle", "set")
-                  and s.name not in paid and s.suit_rule != "trumps"]
+                  and s.name not in paid
+                  and not (s.kind == "boodle" and s.suit_rule == "trumps"
+                           and deal.turn_up == "dealer takes boodle")]
         if unpaid:
             names = ", ".join(unpaid)
             raise BoodleError(
