@@ -56,7 +56,7 @@ PER_VARIANT = {"deal": 16, "position": 6, "reject": 12, "reject-deal": 6, "count
 SESSIONS = 2
 """Generated session cases per distinct session (:func:`session_variants`)."""
 
-SESSION_ONLY = frozenset({"probe-session"})
+SESSION_ONLY = frozenset({"probe-session", "probe-last-player", "probe-target", "probe-no-end"})
 """Probe variants that differ from michigan in their session alone: session cases only."""
 
 COUNT_BUDGET = 3000
@@ -163,6 +163,8 @@ def _event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
             if e["reason"] == "top rank":
                 pins.add("§2.2/top-rank")
         elif kind == "claim" and not gone_out:
+            if phase.claims == "none":
+                raise BoodleError(f"{ruleset.name}: a claim by play under 'claims: none': {e}")
             pins.add("§6.6/set" if e["section"] in set_names else "§6.6/on-play")
             if e["amount"] == 0:
                 pins.add("§6.6/empty-claim")
@@ -192,6 +194,8 @@ def _event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
             bonus = phase.stop_bonus
             if bonus is not None and e["amount"] != bonus.amount:
                 pins.add("§6.7/capped")
+    if led and phase.claims == "none":  # cards played, and (checked above) none claimed
+        pins.add("§6.6/claims-none")
     if ruleset.deck.ranks[0] == "A":
         pins.add("§2.2/ace-low")
     if ruleset.deck.removed:
@@ -563,14 +567,18 @@ def _session_key(ruleset: Ruleset) -> tuple[object, ...]:
 
 def session_variants() -> list[str]:
     """One variant per distinct session (:func:`_session_key`) among those a session case
-    can be played in, michigan first of its kind, then by name; sorted by name."""
+    can be played in, michigan first of its kind, then by name; sorted by name.
+
+    Sessions with no rotation limit (ended only by targets, or never: spec §10) are left
+    out: a seeded session of random play need not reach a target, so their cases are
+    hand-written (``src/hand/sessions.json``)."""
     groups: dict[tuple[object, ...], list[str]] = {}
     for name in sorted(variant_paths()):
         try:
             ruleset = load_variant(name)
         except BoodleError:
             continue
-        if session_playable(ruleset):
+        if session_playable(ruleset) and ruleset.session.rotations is not None:
             groups.setdefault(_session_key(ruleset), []).append(name)
     return sorted(min(names, key=lambda n: (n != "michigan", n)) for names in groups.values())
 
