@@ -129,6 +129,9 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
         gaps.append("claims on holding")
     if ruleset.session.negative == "eliminate":
         gaps.append("eliminated seats (z3 assumes every seat still in)")
+        if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
+            gaps.append(f"deals of 2 to {ruleset.players.low - 1} players still in, which "
+                        "'end: last player with chips' plays (spec §10)")
     return gaps
 
 
