@@ -110,3 +110,15 @@ def test_tripoli_plays_on_after_an_elimination_until_one_player_has_chips() -> N
         if result.deals < 40:
             assert sum(b > 0 for b in result.standings) == 1
     assert below_minimum > 0
+
+
+def test_the_page_of_a_session_with_no_end_states_no_split_and_no_winner() -> None:
+    from boodle.docs.templates import load as templates
+    from boodle.docs.variant_page import standalone_markdown
+
+    page = standalone_markdown(load_text(session("    end: never\n"), "probe.boodle"),
+                               templates("en"))
+    end = page[page.index("## Session end"):]
+    end = end[:end.index("\n## ")] if "\n## " in end else end
+    assert "The session has no end" in end
+    assert "split" not in end and "wins" not in end

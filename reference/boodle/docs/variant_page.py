@@ -116,6 +116,13 @@ class VariantPage:
         return self.refs.numbered([Rule(f"Ruleset.{name}", text,
                                         self.where(self.r, name, value))]) if text else []
 
+    def block_session(self, value: m.SessionSpec, base: m.Ruleset | None) -> list[str]:
+        rules = self.say.rules(value, self.where)
+        if value.end_never:  # spec §10: no end, so no split, tie deal or winner to state
+            rules = [r for r in rules
+                     if r.key not in ("SessionSpec.leftover", "SessionSpec.ties")]
+        return self.refs.numbered(rules)
+
     def block_players(self, value: m.PlayerRange, base: m.Ruleset | None) -> list[str]:
         rule = Rule("Ruleset.players", self.say.phrase(value), self.where(self.r, "players", value))
         return self.refs.numbered([rule])
