@@ -130,8 +130,10 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
     if ruleset.session.negative == "eliminate":
         gaps.append("eliminated seats (z3 assumes every seat still in)")
         if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
-            gaps.append(f"deals of 2 to {ruleset.players.low - 1} players still in, which "
-                        "'end: last player with chips' plays (spec §10)")
+            few = ("2" if ruleset.players.low == 3
+                   else f"2 to {ruleset.players.low - 1}")
+            gaps.append(f"deals of {few} players still in, which 'end: last player with "
+                        "chips' plays (spec §10)")
     return gaps
 
 
