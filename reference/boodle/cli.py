@@ -302,6 +302,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
     if not any(isinstance(p, StopsPhase) for p in ruleset.phases):
         raise BoodleError(f"{ruleset.name} has no stops phase to play")
+    if ruleset.session.end_never and args.deals is None:  # spec §10: the ledger runs on
+        args.usage_error(f"{ruleset.name} has no session end ('end: never'): give --deals K")
     if args.ledger is not None:
         from boodle.session.ledger_cli import cmd_play_recorded
 

@@ -11,16 +11,18 @@ machine against itself::
 
 Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
-any suit, the dealer paying double, a fine for a lead that is not the lowest), a player
-count and a seed, then plays
+any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
+that claims nothing), a player count and a seed, then plays
 deal after deal of one session (the deal passes left, chips carry over).
 Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
 is worked out here from the rules text, independently of the engine:
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
 ``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``.
-Invariants after every step: the chips of seats and sections add up to the
-session's total and no section is negative (spec §9), and every card of the
-deck is in exactly one place with the hand counts right (spec §2).
+Under ``claims: none`` every move is also checked to claim nothing but what
+going out takes (spec §6.6, §7).  Invariants after every step: the chips of
+seats and sections add up to the session's total and no section is negative
+(spec §9), and every card of the deck is in exactly one place with the hand
+counts right (spec §2).
 
 Needs Hypothesis (``pip install 'boodle[testing]'``; the ``test`` extra has it too).
 """
@@ -123,6 +125,10 @@ def _fined_leads(rs: Ruleset) -> Ruleset:
     return _with_phase(rs, penalties=(*p.penalties, fine))
 
 
+def _claims_nothing(rs: Ruleset) -> Ruleset:
+    return _with_phase(rs, claims="none")
+
+
 def _dealer_double(rs: Ruleset) -> Ruleset:
     return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
 
@@ -134,6 +140,7 @@ HOUSE_RULES = {
     "restart in any suit": _restart_any_suit,
     "dealer pays double": _dealer_double,
     "fined leads": _fined_leads,
+    "claims nothing": _claims_nothing,
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 
@@ -282,7 +289,9 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
                 return
             legal = impl.legal_moves(t.ruleset, t.state)
             assert legal, "a deal that is not over has a legal move"
-            t.state, _ = impl.apply(t.ruleset, t.state, legal[pick % len(legal)])
+            stage = t.state.stage
+            t.state, events = impl.apply(t.ruleset, t.state, legal[pick % len(legal)])
+            _check_claims(t.ruleset, stage, events)
 
         @precondition(lambda self: self.table is not None)
         @rule(data=st.data())
@@ -346,6 +355,27 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
     BoodleMachine.TestCase.settings = settings(
         max_examples=20, stateful_step_count=step_count, deadline=None)
     return BoodleMachine
+
+
+def _check_claims(ruleset: Ruleset, stage: str, events: Sequence[Any]) -> None:
+    """Spec §6.6 ``claims: none``: a move of such a stops phase claims nothing; the only
+    sections taken are those going out takes (§7: its ``takes`` and, ``to kitty``, the
+    kitty), by the player who went out, after going out."""
+    phase = next((p for p in ruleset.phases if isinstance(p, StopsPhase)
+                  and stage == f"phase:{p.name}"), None)
+    if phase is None or phase.claims != "none":
+        return
+    kitty = ruleset.kitty()
+    takes = set(phase.going_out.takes) | (
+        {kitty.name} if kitty is not None and phase.going_out.to == "kitty" else set())
+    out = None
+    for e in events:
+        if e.kind == "go-out":
+            out = e.seat
+        if e.kind == "claim":
+            assert out is not None, f"{e}: a claim under 'claims: none' before going out"
+            assert e.seat == out and e.section in takes, \
+                f"{e}: going out takes only {sorted(takes)} for the player who went out"
 
 
 def _shuffled(ruleset: Ruleset, rng: random.Random) -> list[Card]:

@@ -73,6 +73,13 @@ def sets_and_penalties() -> Ruleset:
     )
 
 
+def claims_nothing() -> Ruleset:
+    """Sets and penalties where the stops phase claims nothing (spec §6.6 'claims: none'):
+    chips leave the boodles and sets only by going out (the winner takes the chien) or at
+    the session's end."""
+    return with_phase(sets_and_penalties(), claims="none")
+
+
 def ace_low_short() -> Ruleset:
     """Ace low with 8♦ removed (so 7♦ always stops), any-card leads, the widow dealt first."""
     deck = Deck(MICHIGAN.deck.suits, ("A", *MICHIGAN.deck.ranks[:-1]), frozenset({card("8♦")}))
@@ -105,5 +112,5 @@ def playable() -> list[Ruleset]:
 
 
 BUILT = [busy(), holders(), lowest_club_holder(), sets_and_penalties(), ace_low_short(),
-         no_widow()]
+         no_widow(), claims_nothing()]
 RULESETS = [*playable(), *BUILT]

@@ -21,7 +21,15 @@ from boodle.compiled.players import make_chooser, reference_strategy
 from boodle.engine.ledger import Ledger, seat, section
 from boodle.language.model import Ruleset
 from boodle.session.run import play_deal as reference_play_deal
-from compiled_rulesets import BUILT, MICHIGAN, RULESETS, busy, playable, sets_and_penalties
+from compiled_rulesets import (
+    BUILT,
+    MICHIGAN,
+    RULESETS,
+    busy,
+    claims_nothing,
+    playable,
+    sets_and_penalties,
+)
 
 
 def test_the_variants_the_compiled_engine_runs_include_the_playable_michigans() -> None:
@@ -73,8 +81,8 @@ def test_the_traces_compared_are_not_trivial() -> None:
 
 
 @pytest.mark.parametrize("name", ["greedy", "tips"])
-@pytest.mark.parametrize("rules", [MICHIGAN, busy(), sets_and_penalties()],
-                         ids=["michigan", "busy", "sets"])
+@pytest.mark.parametrize("rules", [MICHIGAN, busy(), sets_and_penalties(), claims_nothing()],
+                         ids=["michigan", "busy", "sets", "claims-none"])
 def test_built_in_players_choose_the_same_on_both_engines(name: str, rules: Ruleset) -> None:
     tables = compile_ruleset(rules)
     loose = compile_ruleset(rules, strict=False)

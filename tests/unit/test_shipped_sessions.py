@@ -16,7 +16,15 @@ import random
 import pytest
 
 from boodle.cli import main
-from boodle.engine.events import DealEnd, DealStart, Event, PhaseSkipped, SessionEnd, transfers_in
+from boodle.engine.events import (
+    DealEnd,
+    DealStart,
+    Eliminated,
+    Event,
+    PhaseSkipped,
+    SessionEnd,
+    transfers_in,
+)
 from boodle.engine.ledger import Ledger
 from boodle.engine.state import DealState, Move
 from boodle.engine.strategies import Strategy, make
@@ -69,15 +77,28 @@ def test_a_whole_session_conserves_chips_and_cards(name: str, players: int) -> N
     result = play_session(ruleset, players, SEED, strategies=movers)
     deals = replay_chips(result.events, players, ruleset)
     # one rotation of the deal (the shipped sessions), plus at most one tie deal (spec §10);
-    # under 'end: when a player has no chips' it ends early after a deal leaving someone at 0
-    rotation = ruleset.session.rotations * players
+    # under 'end: when a player has no chips' it ends early after a deal leaving someone at
+    # 0, under 'end: last player with chips' after one leaving one player alone with chips
+    session = ruleset.session
+    assert session.rotations is not None
+    rotation = session.rotations * players
     last = [e for e in result.events if isinstance(e, DealEnd)][-1].ledger
-    early = ruleset.session.end_when_broke and min(last.seats) <= 0
+    early = ((session.end_when_broke and min(last.seats) <= 0)
+             or (session.end_last_with_chips and sum(b > 0 for b in last.seats) <= 1))
     assert (early or rotation <= deals) and deals <= rotation + 1 and result.deals == deals
     assert isinstance(result.events[-1], SessionEnd) and result.winners
-    starts = [e.dealer for e in result.events if isinstance(e, DealStart)]
-    played = min(rotation, deals)
-    assert starts[:played] == [(starts[0] + i) % players for i in range(played)]
+    # the deal passes left, to the next player still in (spec §5.1, §10)
+    out: set[int] = set()
+    dealer: int | None = None
+    for e in result.events:
+        if isinstance(e, Eliminated):
+            out.add(e.seat)
+        elif isinstance(e, DealStart):
+            if dealer is not None:
+                expected = next(s for s in ((dealer + k) % players for k in range(1, players))
+                                if s not in out)
+                assert e.dealer == expected
+            dealer = e.dealer
 
 
 @pytest.mark.parametrize("name", builtin_names())

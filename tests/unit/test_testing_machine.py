@@ -3,7 +3,8 @@
 It runs against the reference engine (bounded for CI: a few examples of a
 few hundred steps, enough for whole deals and the next ones of a session),
 and it must fail against an engine that breaks a rule: one that accepts a
-follow out of turn, and one whose going-out payments create chips.
+follow out of turn, one whose going-out payments create chips, and one that
+claims on play where the stops phase claims nothing.
 """
 
 from __future__ import annotations
@@ -74,13 +75,29 @@ def _creating_chips() -> Any:
                            apply=apply, is_terminal=engine.is_terminal)
 
 
-@pytest.mark.parametrize(("broken", "why"), [
-    (_refusing_nothing, "says turn"),
-    (_creating_chips, "chips not conserved"),
+def _claiming_on_play() -> Any:
+    """An engine that ignores ``claims: none`` and claims on play (Tripoli's old error,
+    issue 17 error 1: its sets paid a second time in the stops phase)."""
+    def on_play(ruleset: Any) -> Any:
+        return replace(ruleset, phases=tuple(
+            replace(p, claims="on play") if isinstance(p, StopsPhase) and p.claims == "none"
+            else p for p in ruleset.phases))
+
+    def apply(ruleset: Any, state: Any, move: Any) -> Any:
+        return engine.apply(on_play(ruleset), state, move)
+
+    return SimpleNamespace(start_deal=engine.start_deal, legal_moves=engine.legal_moves,
+                           apply=apply, is_terminal=engine.is_terminal)
+
+
+@pytest.mark.parametrize(("broken", "why", "variant"), [
+    (_refusing_nothing, "says turn", "michigan"),
+    (_creating_chips, "chips not conserved", "michigan"),
+    (_claiming_on_play, "under 'claims: none'", "tripoli"),
 ])
-def test_a_broken_engine_fails_the_machine(broken: Any, why: str) -> None:
+def test_a_broken_engine_fails_the_machine(broken: Any, why: str, variant: str) -> None:
     with pytest.raises(AssertionError, match=why):
-        run_state_machine_as_test(machine(broken(), variants=["michigan"]), settings=FIND)
+        run_state_machine_as_test(machine(broken(), variants=[variant]), settings=FIND)
 
 
 def test_the_lead_fault_oracle_reads_spec_12() -> None:

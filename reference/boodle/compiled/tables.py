@@ -54,11 +54,11 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     widows, removed cards, every lead rule, passes and all-pass exits, stop
     bonuses, cannot-lead penalties, boodle and set claims on play (fixed, same
     suit, or of trumps turned up from the widow, with the dealer taking the
-    turn-up's boodle) and every going-out clause.  It does not run pre-play
-    stages (widow sale or auction, holding and poker phases), drawn boodles, chosen-boodle
-    antes, elimination, claims on holding, lead-not-lowest penalties, or a
-    going out that does not end the deal; a caller falls back to the
-    reference engine for those.
+    turn-up's boodle) or none (``claims: none``), and every going-out clause.  It
+    does not run pre-play stages (widow sale or auction, holding and poker
+    phases), drawn boodles, chosen-boodle antes, elimination, claims on
+    holding, lead-not-lowest penalties, or a going out that does not end the
+    deal; a caller falls back to the reference engine for those.
     """
     out: list[str] = []
     others = [p.name for p in ruleset.phases if not isinstance(p, StopsPhase)]
@@ -84,7 +84,7 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
 
 def _phase_gaps(p: StopsPhase) -> list[str]:
     out: list[str] = []
-    if p.claims != "on play":
+    if p.claims == "on holding":
         out.append(f"claims {p.claims}")
     if not p.going_out.ends_deal:
         out.append("going out without ending the deal")
@@ -341,7 +341,13 @@ def _claims(
                 others = [Card(r, c.suit) for r in s.ranks if r != c.rank]
                 if c.rank in s.ranks and all(o in index for o in others):
                     claims[i].append((k, tuple(index[o] for o in others)))
+    if _stops(ruleset).claims == "none":  # spec §6.6: playing claims nothing (the turn-up's
+        claims = [[] for _ in cards]       # boodle, boodle_of, is not a claim of the phase)
     return tuple(tuple(c) for c in claims), tuple(tuple(b) for b in boodle_of)
+
+
+def _stops(ruleset: Ruleset) -> StopsPhase:
+    return next(p for p in ruleset.phases if isinstance(p, StopsPhase))
 
 
 def _antes(

@@ -90,7 +90,8 @@ _BETWEEN_DEALS = ("first_dealer", "first_dealer_rank", "rotation")
 """The deal rules (:class:`~boodle.language.model.DealSpec`) that act only before the first deal
 or between deals: who deals first and which way the deal passes (spec §5.1)."""
 
-_AFTER_DEALS = ("start_chips", "rotations", "end_when_broke", "leftover", "ties")
+_AFTER_DEALS = ("start_chips", "rotations", "end_when_broke", "end_last_with_chips", "end_target",
+                "end_never", "leftover", "ties")
 """The session rules (:class:`~boodle.language.model.SessionSpec`) that act only before the first
 deal, between deals or at the end: the start, the end, the leftover and ties (§10).  The
 ``balance`` rule is not one: a player eliminated at zero is not dealt (§10)."""
@@ -249,6 +250,8 @@ def _claim_pins(reading: _Reading, e: Json) -> int | None:
     if reading.gone_out:
         pins.add("§7/takes")
         return None
+    if reading.phase.claims == "none":
+        raise BoodleError(f"{reading.ruleset.name}: a claim by play under 'claims: none': {e}")
     pins.add("§6.6/set" if e["section"] in reading.set_names else "§6.6/on-play")
     if e["amount"] == 0:
         pins.add("§6.6/empty-claim")
@@ -339,6 +342,8 @@ def _event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
                        {"§9/conservation", "§2.2/next-card"})
     for e in events:
         reading.last_play = EVENT_PINS[e["kind"]](reading, e)
+    if reading.led and reading.phase.claims == "none":  # cards played, and none claimed
+        reading.pins.add("§6.6/claims-none")
     return _ruleset_pins(ruleset, reading.pins)
 
 
@@ -411,6 +416,8 @@ def _play(ruleset: Ruleset, state: DealState, rng: random.Random, limit: int | N
 def _start_ledger(ruleset: Ruleset, players: int, rng: random.Random, carry: bool) -> Ledger:
     start = ruleset.session.start_chips
     seats = tuple(start + rng.randint(-10, 10) for _ in range(players))
+    if ruleset.session.negative == "eliminate":  # a seat at 0 or less would be out (§10)
+        seats = tuple(max(1, n) for n in seats)
     sections = tuple((s.name, rng.randint(0, 6) if carry else 0) for s in ruleset.board)
     return Ledger(seats, sections)
 
@@ -718,14 +725,18 @@ def session_variants() -> list[str]:
     """One variant per distinct session (:func:`_session_key`) among those a session case
     can be played in, sorted by name.  Of each kind the one chosen is the variant the most
     of its kind extend (the game the others are house rules on: michigan, of the many that
-    extend it), then the first by name."""
+    extend it), then the first by name.
+
+    Sessions with no rotation limit (ended only by targets, or never: spec §10) are left
+    out: a seeded session of random play need not reach a target, so their cases are
+    hand-written (``src/hand/sessions.json``)."""
     groups: dict[tuple[object, ...], list[str]] = {}
     for name in sorted(variant_paths()):
         try:
             ruleset = load_variant(name)
         except BoodleError:
             continue
-        if session_playable(ruleset):
+        if session_playable(ruleset) and ruleset.session.rotations is not None:
             groups.setdefault(_session_key(ruleset), []).append(name)
     return sorted(min(names, key=lambda n: (-_extended_by(n, names), n))
                   for names in groups.values())
@@ -793,10 +804,14 @@ def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: in
         pins.add("§3/drawn")
     if any(e["kind"] == "eliminated" for e in events):
         pins.add("§10/elimination")
-    if regular == rules.rotations * len(final["standings"]):
+    if rules.rotations is not None and regular == rules.rotations * len(final["standings"]):
         pins.add("§10/end-rotations")
     elif rules.end_when_broke:
         pins.add("§10/end-no-chips")
+    elif rules.end_last_with_chips:
+        pins.add("§10/end-last-with-chips")
+    elif rules.end_target is not None:
+        pins.add("§10/end-target")
     pins.add("§10/leftover-split" if rules.leftover == "split equally" else "§10/leftover-stays")
     if len(final["winners"]) > 1 or regular < final["deals"]:
         pins.add("§10/ties-share" if rules.ties == "share" else "§10/ties-one-more-deal")

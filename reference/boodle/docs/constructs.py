@@ -60,6 +60,10 @@ DERIVED: dict[tuple[str, str], tuple[Callable[[Any], str], tuple[str, ...]]] = {
         lambda f: "pay and pass" if f.kind == "pass" and f.amount > 0 else f.kind,
         ("pay and pass",),
     ),
+    ("WidowSale", "mode"): (  # spec §5.4: a bid is at least N and at least 1
+        lambda w: "auction no minimum" if w.mode == "auction" and w.price < 1 else w.mode,
+        ("auction no minimum",),
+    ),
 }
 """Constructs the grammar tells apart but the model folds into one field value:
 ``(class, field) -> (the construct value of an object, the extra values)``."""

@@ -51,6 +51,7 @@ class Numbers:
     chosen: tuple[int, ...]
 
 
+
 def _started(ruleset: Ruleset, n: int) -> Row:
     dealer = n - 1
     ledger = Ledger.open(n, tuple(s.name for s in ruleset.board), ruleset.session.start_chips)

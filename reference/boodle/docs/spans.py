@@ -29,6 +29,7 @@ CLAUSE_OF: dict[tuple[str, str], str] = {
     ("WidowSale", "barred_by_boodle"): "barred",
     ("WidowSale", "to_dealer"): "price_to",
     ("WidowSale", "dealer_first"): "dealer_swap",
+    ("WidowSale", "before"): "when",
     ("StopsPhase", "stop_at_top"): "stop",
     ("StopsPhase", "penalties"): "penalty:",
     ("HoldingPhase", "sections"): "pays",
@@ -36,6 +37,8 @@ CLAUSE_OF: dict[tuple[str, str], str] = {
     ("SessionSpec", "start_chips"): "start",
     ("SessionSpec", "rotations"): "end_rotations",
     ("SessionSpec", "end_when_broke"): "end_broke",
+    ("SessionSpec", "end_last_with_chips"): "end_last",
+    ("SessionSpec", "end_never"): "end_never",
     ("SessionSpec", "negative"): "balance",
     ("Deck", "removed"): "remove",
 }

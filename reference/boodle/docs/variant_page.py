@@ -117,6 +117,13 @@ class VariantPage:
         return self.refs.numbered([Rule(f"Ruleset.{name}", text,
                                         self.where(self.r, name, value))]) if text else []
 
+    def block_session(self, value: m.SessionSpec, base: m.Ruleset | None) -> list[str]:
+        rules = self.say.rules(value, self.where)
+        if value.end_never:  # spec §10: no end, so no split, tie deal or winner to state
+            rules = [r for r in rules
+                     if r.key not in ("SessionSpec.leftover", "SessionSpec.ties")]
+        return self.refs.numbered(rules)
+
     def block_players(self, value: m.PlayerRange, base: m.Ruleset | None) -> list[str]:
         rule = Rule("Ruleset.players", self.say.phrase(value), self.where(self.r, "players", value))
         return self.refs.numbered([rule])
@@ -188,7 +195,8 @@ class VariantPage:
         t, ways = self.t, []
         cards = self.paid_by(section)
         for p in self.r.phases:
-            if isinstance(p, m.StopsPhase) and section.kind in ("boodle", "set"):
+            if (isinstance(p, m.StopsPhase) and section.kind in ("boodle", "set")
+                    and p.claims != "none"):  # spec §6.6: 'claims: none' takes nothing
                 key = "page.claim_play" if p.claims == "on play" else "page.claim_hold"
                 ways.append(t.text(key, cards=cards, phase=p.label))
             if isinstance(p, m.HoldingPhase) and section.name in p.sections:

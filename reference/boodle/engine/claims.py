@@ -5,7 +5,10 @@ A♥, K♣, Q♦ or J♠ takes the whole matching section at once; merely holdin
 it does not"); a set when one player has played all its cards.  Under
 ``claims: on holding`` (and in a holding phase) :func:`pay_holders` pays each
 section to the players whose hands qualify, sharing it when several do
-(:mod:`boodle.engine.holders` decides who qualifies and the shares).
+(:mod:`boodle.engine.holders` decides who qualifies and the shares).  Under
+``claims: none`` the stops phase asks for no claim at all (004's Tripoli: its
+holding phase has paid the sections); :func:`claims_of` still says what a card
+would claim, for callers that check the phase's rule first.
 """
 
 from __future__ import annotations

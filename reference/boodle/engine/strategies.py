@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable
 
 from boodle.engine.api import claims_of
+from boodle.engine.stages.stops import phase_of
 from boodle.engine.state import BidMove, BuyMove, DealState, LeadMove, Move, PlayMove, SwapMove
 from boodle.language.model import Ruleset
 
@@ -40,11 +41,12 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
     plays = [m for m in legal if isinstance(m, LeadMove | PlayMove)]
     if not plays:
         return _widow_choice(state, legal)
+    claiming = phase_of(ruleset, state).claims == "on play"  # else a play claims nothing (§6.6)
     for move in plays:
         if len(state.hand(move.seat)) == 1:
             return move
-        if any(state.ledger.section(name) > 0
-               for name in claims_of(ruleset, state, move.seat, move.card)):
+        if claiming and any(state.ledger.section(name) > 0
+                            for name in claims_of(ruleset, state, move.seat, move.card)):
             return move
     leads = [m for m in legal if isinstance(m, LeadMove)]
     if leads:

@@ -359,6 +359,7 @@ class _Builder:
         self.no_widow = False
         self.poker_names: set[str] = set()
         self.phase_names: list[str] = []
+        self.claims_none: Clause | None = None
 
     # -- helpers
     def need(self, key: str, example: str) -> Clause:
@@ -423,6 +424,8 @@ class _Builder:
         self.no_widow = deal.widow_position == "none"
         self.check_trumps(deal)
         phases = self.phases()
+        if self.claims_none is not None:
+            self.check_claims_none(self.claims_none, phases, deal)
         self.check_players_get_cards(players, deal)
         return m.Ruleset(
             name=self.r.name,
@@ -778,6 +781,29 @@ class _Builder:
             )
         return tuple(phases)
 
+    def check_claims_none(self, clause: Clause, phases: tuple[m.Phase, ...],
+                          deal: m.DealSpec) -> None:
+        """Spec §6.6: under ``claims: none`` every boodle and set section must be paid by
+        some other rule (a holding phase's ``pays``, the stops phase's going out, or for a
+        boodle of trumps the dealer's turn-up, §5.2), or its chips could never leave it
+        before the session's end."""
+        paid = {name for p in phases if isinstance(p, m.HoldingPhase) for name in p.sections}
+        paid |= {name for p in phases if isinstance(p, m.StopsPhase)
+                 for name in p.going_out.takes}
+        unpaid = [s.name for s in self.board if s.kind in ("boodle", "set")
+                  and s.name not in paid
+                  and not (s.kind == "boodle" and s.suit_rule == "trumps"
+                           and deal.turn_up == "dealer takes boodle")]
+        if unpaid:
+            names = ", ".join(unpaid)
+            raise BoodleError(
+                f"'claims: none': nothing takes {'section' if len(unpaid) == 1 else 'sections'} "
+                f"{names}: no holding phase pays {'it' if len(unpaid) == 1 else 'them'} and "
+                "going out does not take " + ("it" if len(unpaid) == 1 else "them"),
+                clause.span,
+                hint=f"pay {names} in a holding phase ('pays: {names}'), or write "
+                "'claims: on play' (spec §6.6)")
+
     def stops_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.StopsPhase:
         rules = {rule.key: rule for rule in decl.rules}
 
@@ -795,6 +821,16 @@ class _Builder:
         fallback = self.fallback(rules.get("fallback"), earlier)
         all_pass: Any = rules["all_pass"].value if "all_pass" in rules else "none"
         self.check_exits(decl, rules, first, restart, fallback, all_pass)
+        claims = rules.get("claims")
+        if claims is not None and claims.value == "none":
+            self.claims_none = claims
+            for key, clause in rules.items():
+                if key.startswith("penalty:") and clause.value[3]:
+                    raise BoodleError(
+                        "'forfeit boodles' under 'claims: none': the phase claims nothing, "
+                        "so there is nothing to forfeit", clause.span,
+                        hint="drop ', forfeit boodles', or write 'claims: on play' (spec §6.6, "
+                        "§6.8)")
         stops = rules["stop"].value if "stop" in rules else ()
         return m.StopsPhase(
             name=decl.name,
@@ -997,10 +1033,38 @@ class _Builder:
                 fields["rotations"] = line.value
             elif line.key == "end_broke":
                 fields["end_when_broke"] = True
+            elif line.key == "end_last":
+                fields["end_last_with_chips"] = True
+            elif line.key == "end_target":
+                fields["end_target"] = line.value
+            elif line.key == "end_never":
+                fields["end_never"] = True
             else:
                 slot = {"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]
                 fields[slot] = line.value
+        ends = [line for line in clause.value if line.key.startswith("end_")]
+        if ends and "rotations" not in fields:
+            fields["rotations"] = None  # spec §10: the default applies only with no end line
+        never = next((line for line in ends if line.key == "end_never"), None)
+        if never is not None and len(ends) > 1:
+            other = next(line for line in ends if line is not never)
+            raise BoodleError(
+                "'end: never' says the session has no end, and another 'end' line ends it",
+                other.span if other.span.line > never.span.line else never.span,
+                hint="keep 'end: never' (the ledger runs on) or the other end lines (spec §10)",
+                notes=(f"'end: never' at {never.span}",
+                       f"the other 'end' line at {other.span}"))
         start = next((line for line in clause.value if line.key == "start"), None)
+        target = next((line for line in ends if line.key == "end_target"), None)
+        start_chips = start.value if start is not None else m.SessionSpec.start_chips
+        if target is not None and not start_chips < target.value <= MAX_AMOUNT:
+            raise BoodleError(
+                f"'end: a player reaches {target.value} chips': every player starts with "
+                f"{start_chips}, so the session would end after its first deal"
+                if target.value <= start_chips else f"{target.value} chips is too many",
+                target.span,
+                hint=f"the target is more than the start ({start_chips} chips) and at most "
+                f"{MAX_AMOUNT:,}, for example: end: a player reaches {2 * start_chips} chips")
         if start is not None and start.value == 0 and fields.get("negative") == "eliminate":
             raise BoodleError(
                 "'start: 0 chips' with 'balance: eliminated at zero': every player is out "

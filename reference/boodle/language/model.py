@@ -366,7 +366,10 @@ class StopsPhase:
     of seat (001); ``turn`` — the turn goes round and each player plays the
     next card if they have it (with one holder per card this gives the same
     plays, spec §6.2).  ``stop_at_top``: a top-rank card stops the run; a run
-    always stops when nobody holds the next card.
+    always stops when nobody holds the next card.  ``claims`` (spec §6.6): ``on play``
+    — playing a card takes its boodle and completed sets; ``on holding`` — the holders
+    are paid at the phase start; ``none`` — the phase claims nothing (an earlier
+    holding phase has paid the sections, 004; only going out takes chips).
     """
 
     name: str
@@ -377,7 +380,7 @@ class StopsPhase:
     follow: Literal["owner", "turn"] = "owner"
     stop_at_top: bool = True
     all_pass: Literal["none", "end without winner", "flip colour"] = "none"
-    claims: Literal["on play", "on holding"] = "on play"
+    claims: Literal["on play", "on holding", "none"] = "on play"
     going_out: GoingOut = GoingOut()
     stop_bonus: StopBonus | None = None
     penalties: tuple[Penalty, ...] = ()
@@ -419,15 +422,34 @@ Phase = StopsPhase | HoldingPhase | PokerPhase
 
 @dataclass(frozen=True)
 class SessionSpec:
-    """A session of deals and its end (spec §10)."""
+    """A session of deals and its end (spec §10).
+
+    The end: ``rotations`` × the players at the start deals (``None``: no such
+    limit, when other ``end`` lines are written and this one is not); sooner after a
+    deal that leaves a player with no chips (``end_when_broke``), that leaves at most
+    one player with chips (``end_last_with_chips``), or at whose end a player has
+    ``end_target`` chips or more; ``end_never``: the session has no end (the ledger
+    runs on; only a fixed number of deals is played).
+    """
 
     start_chips: int = 50
-    rotations: int = 1
+    rotations: int | None = 1
     end_when_broke: bool = False
+    end_last_with_chips: bool = False
+    end_target: int | None = None
+    end_never: bool = False
     leftover: Literal["split equally", "stays"] = "split equally"
     ties: Literal["share", "one more deal"] = "share"
     negative: Literal["allowed", "eliminate"] = "allowed"
     span: Span | None = _span()
+
+    def has_end(self) -> bool:
+        """Whether the session has an end at all (not ``end: never``)."""
+        return not self.end_never
+
+    def bounded(self) -> bool:
+        """Whether the rules bound the number of deals (a rotation limit; spec §10)."""
+        return self.rotations is not None
 
 
 @dataclass(frozen=True)

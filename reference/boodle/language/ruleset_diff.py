@@ -29,6 +29,7 @@ from boodle.language.model import (
     PokerPhase,
     Ruleset,
     Section,
+    SessionSpec,
     StopsPhase,
 )
 
@@ -118,8 +119,7 @@ def rule_lines(r: Ruleset) -> dict[str, str]:
     s = r.session
     lines.update({
         "session: start": f"{s.start_chips} chips",
-        "session: end": f"after {s.rotations} rotation{'s' * (s.rotations != 1)}"
-        + (", when a player has no chips" if s.end_when_broke else ""),
+        "session: end": _session_end(s),
         "session: leftover": "split equally" if s.leftover == "split equally" else "stays",
         "session: ties": s.ties,
         "session: balance": ("may go negative" if s.negative == "allowed"
@@ -257,3 +257,15 @@ def base_of(ruleset: Ruleset, file: str | None) -> Ruleset | None:
     here = Path(file).parent if file and ruleset.base != ruleset.name else None
     text, where = default_resolver(ruleset.base, here)  # its own name: the built-in
     return load_text(text, where)
+
+
+def _session_end(s: SessionSpec) -> str:
+    """The ``end`` lines of a session, in the language's words (spec §10)."""
+    if s.end_never:
+        return "never"
+    ends = [] if s.rotations is None else [
+        f"after {s.rotations} rotation{'s' * (s.rotations != 1)}"]
+    ends += ["when a player has no chips"] * s.end_when_broke
+    ends += ["last player with chips"] * s.end_last_with_chips
+    ends += [] if s.end_target is None else [f"a player reaches {s.end_target} chips"]
+    return ", ".join(ends)

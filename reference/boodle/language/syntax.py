@@ -499,6 +499,9 @@ class _ToAst(Transformer[Token, Any]):
     def claims_on_holding(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("claims", "on holding", meta)
 
+    def claims_none(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("claims", "none", meta)
+
     def going_out(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("going_out", tuple(c), meta)
 
@@ -569,6 +572,15 @@ class _ToAst(Transformer[Token, Any]):
 
     def end_broke(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("end_broke", True, meta)
+
+    def end_last_player(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("end_last", True, meta)
+
+    def end_target(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("end_target", int(c[0]), meta)
+
+    def end_never(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("end_never", True, meta)
 
     def leftover_split(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("leftover", "split equally", meta)

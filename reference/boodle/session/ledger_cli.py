@@ -201,10 +201,14 @@ def _progress_line(info: SessionInfo, played: int, complete: bool, path: Path | 
     else:
         try:  # a whole session: rotations × players deals (spec §10)
             session = load_rules(info).session
-            most = session.rotations * info.players + (session.ties == "one more deal")
-            sooner = session.end_when_broke or session.negative == "eliminate"
-            of = (f"{played} of the whole session's {'up to ' * (session.ties != 'share')}"
-                  f"{_plural(most, 'deal')} recorded{' (it may end sooner)' * sooner}")
+            sooner = (session.end_when_broke or session.negative == "eliminate"
+                      or session.end_last_with_chips or session.end_target is not None)
+            if session.rotations is None:  # ended only by a target (spec §10)
+                of = f"{_plural(played, 'deal')} of the whole session recorded"
+            else:
+                most = session.rotations * info.players + (session.ties == "one more deal")
+                of = (f"{played} of the whole session's {'up to ' * (session.ties != 'share')}"
+                      f"{_plural(most, 'deal')} recorded{' (it may end sooner)' * sooner}")
         except BoodleError:
             of = f"{_plural(played, 'deal')} of the whole session recorded"
     resume = f"; resume with boodle play --resume {path}" if path is not None else ""

@@ -418,7 +418,10 @@ class SessionRun:
             self.rules, players, cut=source.cut, faced=lambda: source.faced(self.rules))
         self.opening: list[Event] = [*drawn, *cut]
         self.step = 1 if self.rules.deal.rotation == "left" else -1
-        self.limit = deals if deals is not None else self.rules.session.rotations * players
+        rotations = self.rules.session.rotations
+        self.limit: int | None = deals if deals is not None else (
+            None if rotations is None else rotations * players)
+        """The most regular deals: ``deals``, or the rotations' deals; ``None``: no limit."""
         self.played = 0
         self.dealers: list[int] = []
         self.current: list[Event] = []
@@ -443,13 +446,20 @@ class SessionRun:
         """Whether the session's regular deals go on (spec §10 ``end`` lines).
 
         Under ``balance: eliminated at zero`` it also ends when fewer players
-        are still in than the variant's minimum.  False (and ``stopped`` set)
-        when the sources hold no further deal.
+        are still in than the variant's minimum, except under ``end: last player
+        with chips``, where the players still in play on down to the last one
+        with chips.  False (and ``stopped`` set) when the sources hold no further deal.
         """
-        broke = (self.deals is None and self.played > 0
-                 and self.rules.session.end_when_broke and min(self.ledger.seats) <= 0)
+        session = self.rules.session
+        seats = self.ledger.seats
+        ended = self.deals is None and self.played > 0 and (
+            (session.end_when_broke and min(seats) <= 0)
+            or (session.end_last_with_chips and sum(b > 0 for b in seats) <= 1)
+            or (session.end_target is not None and max(seats) >= session.end_target))
         still_in = self.players - len(eliminated(self.rules, self.ledger))
-        more = self.played < self.limit and not broke and still_in >= self.rules.players.low
+        fewest = 2 if session.end_last_with_chips else self.rules.players.low
+        more = ((self.limit is None or self.played < self.limit) and not ended
+                and still_in >= fewest)
         if more and not self.sources.has_deal(self.played + 1):
             self.stopped = True
             return False
@@ -485,8 +495,8 @@ class SessionRun:
         """The session's end (none with a fixed number of deals, or once ``stopped``): split,
         tie deal, standings."""
         self.ending = []
-        if self.deals is not None or self.stopped:
-            return self.ending
+        if self.deals is not None or self.stopped or self.rules.session.end_never:
+            return self.ending  # 'end: never' (spec §10): the ledger runs on, no split
         self.ledger, events = split_leftover(self.rules, self.ledger)
         self.ending.extend(events)
         if self.rules.session.ties == "one more deal" and len(best_seats(self.ledger)) > 1:
@@ -517,12 +527,19 @@ def play_session(
 
     The end: ``rotations`` × ``players`` deals, or earlier after a deal that
     leaves a player at zero or less under ``end: when a player has no
+    chips``, at most one player with chips under ``end: last player with
+    chips``, or a player with N chips or more under ``end: a player reaches N
     chips``; with ``ties: one more deal`` a tie for best plays one extra
     deal.  With ``deals=K``: exactly K deals and no session end (no split,
-    ``winners`` empty).  ``strategies``: one per seat, a callable or a name
-    of :data:`~boodle.engine.strategies.STRATEGIES` (default ``random`` for all).
+    ``winners`` empty).  A session under ``end: never`` needs ``deals``
+    (``ValueError`` without it: it would not stop).  ``strategies``: one per
+    seat, a callable or a name of :data:`~boodle.engine.strategies.STRATEGIES`
+    (default ``random`` for all).
     Raises :class:`~boodle.engine.NotSupported` for a pending feature.
     """
+    if deals is None and ruleset.session.end_never:
+        raise ValueError(f"{ruleset.name} has no session end ('end: never'): give a number "
+                         "of deals")
     run = SessionRun(ruleset, players, seed, strategies, deals)
     events = list(run.opening)
     while run.more_deals():

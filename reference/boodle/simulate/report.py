@@ -98,7 +98,14 @@ def _ends_early(spec: RunSpec) -> list[str]:
     why = []
     if session.end_when_broke:
         why.append("a session ends after a deal that leaves a player with no chips")
-    if session.negative == "eliminate":
+    if session.end_last_with_chips:
+        why.append("a session ends after a deal that leaves one player with chips")
+    if session.end_target is not None:
+        why.append(f"a session ends after a deal that leaves a player with "
+                   f"{session.end_target} chips or more")
+    if session.end_never:
+        why.append("a session has no end: no session results are counted")
+    if session.negative == "eliminate" and not session.end_last_with_chips:
         why.append(f"a session ends when fewer than {spec.ruleset.players.low} players "
                    "have chips left")
     if session.ties == "one more deal":

@@ -71,8 +71,10 @@ class RunSpec:
 
     @property
     def session_length(self) -> int:
-        """Deals in a whole session: rotations × players (spec §10)."""
-        return self.ruleset.session.rotations * self.players
+        """Deals in a whole session: rotations × players (spec §10); without a rotation
+        limit, every deal of the run (one session, ended sooner only by its end lines)."""
+        rotations = self.ruleset.session.rotations
+        return self.deals if rotations is None else rotations * self.players
 
     @property
     def sessions(self) -> int:
@@ -243,15 +245,25 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
     while played < cap and not ended:
         one_deal()
         played += 1
-        ended = ((rules.session.end_when_broke and min(seats) <= 0)
-                 or len(_still_in(rules, seats)) < rules.players.low)
-    if played < spec.session_length and not ended:
-        return  # the run's last session, cut short: no session end
+        ended = _ended(rules, seats)
+    if (played < spec.session_length and not ended) or rules.session.end_never:
+        return  # the run's last session, cut short, or a session with no end: no session end
     if rules.session.ties == "one more deal" and len(_best(_final(rules, seats, sections))) > 1:
         _split(rules, seats, sections)
         one_deal()  # spec §10: at most one extra deal, then the leftover is split again
     final = _final(rules, seats, sections)
     stats.add_session(n * start, final, _best(final))
+
+
+def _ended(rules: Ruleset, seats: Sequence[Chips]) -> bool:
+    """Whether the session ends after a deal that left ``seats`` (spec §10, as
+    :meth:`boodle.session.run.SessionRun.more_deals`)."""
+    session = rules.session
+    fewest = 2 if session.end_last_with_chips else rules.players.low
+    return ((session.end_when_broke and min(seats) <= 0)
+            or (session.end_last_with_chips and sum(b > 0 for b in seats) <= 1)
+            or (session.end_target is not None and max(seats) >= session.end_target)
+            or len(_still_in(rules, seats)) < fewest)
 
 
 def _still_in(rules: Ruleset, seats: Sequence[Chips]) -> list[int]:

@@ -116,7 +116,7 @@ def exact_start(layout: Layout) -> bool:
     rs = layout.ruleset
     return (rs.widow_sale is None and rs.deal.trumps == "none"
             and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
-            and layout.phase.claims == "on play" and not any(a.chosen for a in rs.antes)
+            and layout.phase.claims != "on holding" and not any(a.chosen for a in rs.antes)
             and rs.session.negative == "allowed")
 
 

@@ -82,6 +82,8 @@ def _cell(results: list[Result]) -> str:
             parts.append("checked")
         elif r.status == "unknown":
             parts.append("unknown")
+        elif r.status == "no end":
+            parts.append("no end")
         elif r.status == "incomplete":
             parts.append(f"incomplete: {r.states:,} states" if r.states
                          else "incomplete: not searched")
@@ -140,7 +142,8 @@ def _notes(results: list[Result]) -> list[str]:
     notes: list[str] = []
     grouped: dict[tuple[str, str, str], tuple[list[str], list[int]]] = {}
     for r in results:
-        if r.status not in ("proven", "not covered", "unknown", "checked", "incomplete") \
+        if r.status not in ("proven", "not covered", "unknown", "checked", "incomplete",
+                            "no end") \
                 or not r.detail:
             continue
         head, suffix, detail = r.method, "", r.detail

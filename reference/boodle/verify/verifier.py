@@ -129,6 +129,11 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
         gaps.append("claims on holding")
     if ruleset.session.negative == "eliminate":
         gaps.append("eliminated seats (z3 assumes every seat still in)")
+        if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
+            few = ("2" if ruleset.players.low == 3
+                   else f"2 to {ruleset.players.low - 1}")
+            gaps.append(f"deals of {few} players still in, which 'end: last player with "
+                        "chips' plays (spec §10)")
     return gaps
 
 
@@ -277,7 +282,7 @@ def _static(subject: Subject) -> list[Result]:
     name = subject.ruleset
     t = time.perf_counter()
     faults = well_formed(name)
-    ends, why = session_end(name)
+    ends, why = session_end(name)  # "checked", "no end" (end: never) or "unknown"
     spent = time.perf_counter() - t
     wf = Result(subject.name, 0, "well-formedness", "static",
                 "counterexample" if faults else "checked",
@@ -286,8 +291,7 @@ def _static(subject: Subject) -> list[Result]:
     if faults:
         wf.trace = "\n".join(f"  {f}" for f in faults)
         wf.data = {"kind": "static", "faults": faults}
-    return [wf, Result(subject.name, 0, "session end", "static",
-                       "checked" if ends else "counterexample", why, 0.0)]
+    return [wf, Result(subject.name, 0, "session end", "static", ends, why, 0.0)]
 
 
 # ---------------------------------------------------------------- z3

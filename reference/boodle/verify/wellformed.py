@@ -64,10 +64,24 @@ def _hands(ruleset: Ruleset) -> list[str]:
             for n in ruleset.players.counts() if cards < n + widow]
 
 
-def session_end(ruleset: Ruleset) -> tuple[bool, str]:
+def session_end(ruleset: Ruleset) -> tuple[str, str]:
     """Whether every session ends (spec §10), and why: the most deals it can last, for each
-    allowed player count n (``rotations × n``, plus the tie-break deal if there is one)."""
+    allowed player count n (``rotations × n``, plus the tie-break deal if there is one).
+
+    Returns (status, why): ``checked`` (every session ends within that bound), ``no end``
+    (``end: never``: by its rules the session has no end), or ``unknown`` (it ends only
+    when a player reaches a target, which no rule guarantees).
+    """
     s = ruleset.session
+    if s.end_never:
+        return "no end", ("'end: never': by its rules the session has no end (the ledger runs "
+                          "on; a number of deals is played)")
+    targets = (["a player has no chips"] * s.end_when_broke
+               + ["one player is left with chips"] * s.end_last_with_chips
+               + ([] if s.end_target is None else [f"a player has {s.end_target} chips"]))
+    if s.rotations is None:
+        return "unknown", ("no bound on the deals: the session ends only when "
+                           + " or ".join(targets) + ", which no rule guarantees")
     extra = " + 1 tie-break deal (played once, spec §10)" if s.ties == "one more deal" else ""
     rotations = f"{s.rotations} rotation{'' if s.rotations == 1 else 's'}"
     most = ("n" if s.rotations == 1 else f"{s.rotations}n") + (" + 1" if extra else "")
@@ -75,6 +89,7 @@ def session_end(ruleset: Ruleset) -> tuple[bool, str]:
     counts = f"n = {low}" if low == high else f"n from {low} to {high}"
     why = (f"with n players at most {rotations} × n players{extra} = {most} deals "
            f"({counts}), each of which ends")
-    if s.end_when_broke:
-        why += "; a player with no chips may end it sooner"
-    return s.rotations >= 1, why + "; declared misdeals are outside the rules and not counted"
+    if targets:
+        why += "; it may end sooner, after a deal at whose end " + " or ".join(targets)
+    ok = "checked" if s.rotations >= 1 else "counterexample"
+    return ok, why + "; declared misdeals are outside the rules and not counted"

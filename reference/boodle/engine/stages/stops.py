@@ -61,7 +61,8 @@ def phase_of(ruleset: Ruleset, state: DealState) -> StopsPhase:
 
 def enter(ruleset: Ruleset, state: DealState) -> Result:
     """Start the phase: under ``claims: on holding`` pay the holders (spec §6.6), then the
-    first leader is to move (spec §6.1)."""
+    first leader is to move (spec §6.1).  Under ``claims: none`` (and ``on holding``) no
+    play claims anything: :func:`_after_play` claims only under ``on play``."""
     phase = phase_of(ruleset, state)
     events: list[Event] = []
     if phase.claims == "on holding":
