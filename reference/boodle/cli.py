@@ -12,11 +12,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boodle import __version__
 from boodle.argtypes import positive_int
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, StopsPhase
+
+if TYPE_CHECKING:  # what a command needs is imported when it runs: ``boodle --help`` is quick
+    from boodle.language.model import Ruleset
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 
@@ -283,6 +286,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """``boodle play``: play deals and print the trace (text or JSON lines)."""
     from boodle.engine.trace import render_jsonl, render_text
+    from boodle.language.model import StopsPhase
     from boodle.language.variants import load
     from boodle.session.run import play_session
 
