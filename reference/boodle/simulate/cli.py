@@ -83,10 +83,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if spec.engine == "reference" and args.engine == "auto":
         print(f"note: the compiled engine does not run {spec.ruleset.name}; "
               "using the reference engine (slower)", file=sys.stderr)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_so_far()
     stats = _run(spec, args)
-    seconds = time.perf_counter() - started
-    report = summary(spec, stats, workers=args.workers, backend=args.backend, seconds=seconds)
+    seconds, cpu_end = time.perf_counter() - started, _cpu_so_far()
+    # a remote Dask cluster's workers spend CPU that this process cannot see
+    cpu_seconds = None if args.scheduler or cpu is None or cpu_end is None else cpu_end - cpu
+    report = summary(spec, stats, workers=args.workers, backend=args.backend, seconds=seconds,
+                     cpu_seconds=cpu_seconds)
     if args.json != "-" and args.csv != "-":
         sys.stdout.write(render_text(report))
     if args.json is not None:
@@ -96,6 +99,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(report, args.plot)
     return 0
+
+
+def _cpu_so_far() -> float | None:
+    """CPU seconds (user and system) of this process and of the child processes it has
+    waited for (the workers: a run shuts its pool or its local cluster down before it
+    returns); ``None`` where the platform cannot say (no ``resource`` module)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _check_strategies(args: argparse.Namespace) -> None:

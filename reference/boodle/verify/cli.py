@@ -8,8 +8,8 @@ when some property was neither proven nor checked by any method that ran
 (:func:`boodle.verify.report.unverified`), which includes an exhaustive search
 stopped by ``--max-states`` before it finished ("incomplete": never
 "checked").  Progress goes to stderr: a line per variant, player count and
-method, and, while an exhaustive search runs, its states, states/s and deals
-done (one status line rewritten in place on a terminal, a line every
+method, and, while an exhaustive search runs, its states, states per wall second and per
+CPU second, and deals done (one status line rewritten in place on a terminal, a line every
 :data:`LOG_EVERY` seconds otherwise, as TLC prints to a log).
 """
 
@@ -61,10 +61,10 @@ def add_parser(sub: Any) -> None:
         "exhaustively on reduced decks that chips and cards are conserved, every deal ends, "
         "no player is ever stuck and the ruleset is well formed.  Progress goes to stderr, one "
         "line per variant, player count and method, and a running exhaustive search's states, "
-        "states/s and deals done.  Exit 1 on a counterexample, and also when "
-        "some property of a variant at some player count was neither proven nor checked by "
-        "any method that ran (a rule neither z3 nor the engine covers, a z3 query out of "
-        "time with no exhaustive check, an exhaustive search stopped by --max-states): the "
+        "states per wall and per CPU second, and deals done.  Exit 1 on a counterexample, and "
+        "also when some property of a variant at some player count was neither proven nor "
+        "checked by any method that ran (a rule neither z3 nor the engine covers, a z3 query "
+        "out of time with no exhaustive check, an exhaustive search stopped by --max-states): the "
         "summary names each.")
     p.add_argument("variants", nargs="*", metavar="VARIANT",
                    help="built-in variant names or .boodle files (default: every built-in)")

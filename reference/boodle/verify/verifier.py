@@ -221,8 +221,8 @@ def verify(subjects: list[Subject], options: Options = Options(),
     findings shared by subjects that step alike (:func:`_key`) across calls; ``progress``,
     when given, is called with one line per variant, player count and method as each
     finishes (``boodle verify`` prints them on stderr); ``live``, when given, with a status
-    line every few thousand states of an exhaustive search (states, states/s, deals done of
-    all, time), for a progress display."""
+    line every few thousand states of an exhaustive search (states, states per wall and per
+    CPU second, deals done of all, time), for a progress display."""
     run = _Run(options, {} if cache is None else cache, live)
     out: list[Result] = []
     for k, subject in enumerate(subjects, 1):
@@ -496,12 +496,15 @@ def _ticker(live: Callable[[str], None] | None, where: str
 
 
 def _so_far(res: ExplicitResult) -> str:
-    """``1,234,567 states (24,100/s), deal 31,200 of 369,600 (8.4%), 51 s, about 9 min
-    left``: a search so far; the time left assumes the deals to come are like those seen."""
+    """``1,234,567 states (24,100/s wall, 24,500/s CPU), deal 31,200 of 369,600 (8.4%),
+    51 s, about 9 min left``: a search so far, its rates per wall second and per CPU second
+    of the process searching; the time left (wall) assumes the deals to come are like those
+    seen."""
     share = res.deals_raw / res.deals_total if res.deals_total else 0.0
     left = f", about {_duration(res.seconds * (1 / share - 1))} left" if share > 0 else ""
-    return (f"{res.states:,} states ({res.rate:,.0f}/s), deal {res.deals_raw:,} of "
-            f"{res.deals_total:,} ({share:.1%}), {res.seconds:.0f} s{left}")
+    return (f"{res.states:,} states ({res.rate:,.0f}/s wall, {res.cpu_rate:,.0f}/s CPU), "
+            f"deal {res.deals_raw:,} of {res.deals_total:,} ({share:.1%}), "
+            f"{res.seconds:.0f} s{left}")
 
 
 def _duration(seconds: float) -> str:
@@ -520,7 +523,7 @@ def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result
     summary = (f"{res.states:,} states, {res.transitions:,} moves, {res.deals_checked:,} deals"
                f" ({res.deals_raw:,} before suit symmetry, {res.symmetries} symmetr"
                f"{'y' if res.symmetries == 1 else 'ies'}), longest deal {res.depth} moves, "
-               f"{res.rate:,.0f} states/s")
+               f"{res.rate:,.0f} states per wall second, {res.cpu_rate:,.0f} per CPU second")
     if not res.complete and res.deals_raw == 0:
         orbits = -(-res.deals_total // max(res.symmetries, 1))
         summary = (f"not searched: {_count(orbits)} deals of the {res.deck} deck with {n} "
