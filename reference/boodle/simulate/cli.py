@@ -64,6 +64,7 @@ def add_parser(sub: Any) -> None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run the simulation and write the report(s); returns the exit status (0)."""
+    from boodle.clocks import cpu_seconds
     from boodle.language.variants import load
     from boodle.simulate.plot import check_plot, save_plot
     from boodle.simulate.report import render_csv, render_text, summary
@@ -83,13 +84,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if spec.engine == "reference" and args.engine == "auto":
         print(f"note: the compiled engine does not run {spec.ruleset.name}; "
               "using the reference engine (slower)", file=sys.stderr)
-    started, cpu = time.perf_counter(), _cpu_so_far()
+    started, cpu = time.perf_counter(), cpu_seconds()
     stats = _run(spec, args)
-    seconds, cpu_end = time.perf_counter() - started, _cpu_so_far()
+    seconds, cpu_end = time.perf_counter() - started, cpu_seconds()
     # a remote Dask cluster's workers spend CPU that this process cannot see
-    cpu_seconds = None if args.scheduler or cpu is None or cpu_end is None else cpu_end - cpu
+    cpu_used = None if args.scheduler or cpu is None or cpu_end is None else cpu_end - cpu
     report = summary(spec, stats, workers=args.workers, backend=args.backend, seconds=seconds,
-                     cpu_seconds=cpu_seconds)
+                     cpu_seconds=cpu_used)
     if args.json != "-" and args.csv != "-":
         sys.stdout.write(render_text(report))
     if args.json is not None:
@@ -99,19 +100,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.plot:
         save_plot(report, args.plot)
     return 0
-
-
-def _cpu_so_far() -> float | None:
-    """CPU seconds (user and system) of this process and of the child processes it has
-    waited for (the workers: a run shuts its pool or its local cluster down before it
-    returns); ``None`` where the platform cannot say (no ``resource`` module)."""
-    try:
-        import resource
-    except ImportError:  # Windows
-        return None
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _check_strategies(args: argparse.Namespace) -> None:
