@@ -102,19 +102,24 @@ def test_a_relative_cache_home_is_ignored(tmp_path: Path, monkeypatch: pytest.Mo
     assert cache_dir() == tmp_path / ".cache" / "boodle"
 
 
-def _parse(parser: Lark, text: str) -> object:
+def _parse(parser: Lark, text: str) -> list[tuple[object, ...]]:
+    """Every subtree of the parse of ``text`` with where it was written (a tree's equality
+    leaves its positions out, and the errors' carets need them)."""
     token = CURRENT_TEXT.set(text)
     try:
-        return parser.parse(text)
+        tree = parser.parse(text)
     finally:
         CURRENT_TEXT.reset(token)
+    return [(t.data, t.children, t.meta.line, t.meta.column, t.meta.end_line,
+             t.meta.end_column) for t in tree.iter_subtrees()]
 
 
 def test_cached_and_fresh_parsers_read_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                              ) -> None:
     """A parser built, one read back from its cache file, one built without a cache and one
-    built over a garbled cache file give the same tree, and all refuse a keyword glued to
-    more letters (``onn``: the boundary check is in place however the parser was made)."""
+    built over a garbled cache file give the same tree, positions included, and all refuse
+    a keyword glued to more letters (``onn``: the boundary check is in place however the
+    parser was made)."""
     text = (variants_dir() / "michigan.boodle").read_text(encoding="utf-8")
     glued = text.replace("on kitty", "onn kitty", 1)
     assert glued != text
