@@ -1,4 +1,5 @@
-"""Benchmarks: engine speed against a hand-coded Michigan, parse time, simulate scaling, memory.
+"""Benchmarks: engine speed against a hand-coded Michigan, parse time, start-up, verify and
+simulate scaling, memory.
 
 Run from the repository root (after ``pip install -e '.[test]'``, or with
 ``PYTHONPATH=reference``)::
@@ -10,7 +11,8 @@ Run from the repository root (after ``pip install -e '.[test]'``, or with
 Absolute numbers depend on the machine and its load; the ratios are measured
 within one run, alternating the engines round by round over the same deals
 and keeping each engine's best round (the least disturbed), so they compare
-like with like.  Not part of the unit tests.
+like with like.  Every rate is given per CPU second and per wall second: the wall figures
+move with the machine's load.  Not part of the unit tests.
 """
 
 from __future__ import annotations
@@ -239,6 +241,31 @@ def verify_time() -> dict[str, Any] | str:
             "last_line": (done.stdout.strip().splitlines() or [""])[-1]}
 
 
+def verify_jobs(quick: bool) -> dict[str, Any] | str:
+    """Wall and CPU seconds of ``boodle verify michigan michigan-classic`` serially
+    (``--jobs 1``) and over two processes (``--jobs 2``), their wall ratio (target ≤ 0.6
+    when two cores are free) and the machine's load around each: on a busy machine the
+    ratio says little (a session's processes may share a fixed slice of the CPUs)."""
+    if "--jobs" not in subprocess.run([sys.executable, "-m", "boodle.cli", "verify", "--help"],
+                                      capture_output=True, text=True).stdout:
+        return "verify --jobs not present yet"
+    argv = [sys.executable, "-m", "boodle.cli", "verify", "michigan", "michigan-classic",
+            *(["--players", "3", "--players", "4"] if quick else [])]
+    out: dict[str, Any] = {}
+    for jobs in (1, 2):
+        load_before = [round(x, 2) for x in os.getloadavg()]
+        cpu, start = _children_cpu(), time.perf_counter()
+        done = subprocess.run([*argv, "--jobs", str(jobs)], capture_output=True, text=True)
+        out[f"jobs_{jobs}"] = {"exit": done.returncode,
+                               "wall_seconds": round(time.perf_counter() - start, 2),
+                               "cpu_seconds": round(_children_cpu() - cpu, 2),
+                               "load_before": load_before,
+                               "load_after": [round(x, 2) for x in os.getloadavg()]}
+    out["wall_ratio_2_to_1"] = round(out["jobs_2"]["wall_seconds"]
+                                     / out["jobs_1"]["wall_seconds"], 3)
+    return out
+
+
 STARTUP_TARGETS = {"help": 0.12, "check_michigan": 0.25}
 """CPU seconds a user waits for (issue 23): ``boodle --help`` and ``boodle check michigan``."""
 
@@ -382,7 +409,7 @@ def profile(deals: int) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--quick", action="store_true", help="small runs (a smoke test)")
     parser.add_argument("--profile", action="store_true", help="print a simulate profile")
     parser.add_argument("--json", metavar="F", help="also write the results as JSON to F")
@@ -395,6 +422,7 @@ def main() -> int:
         ("parse_ms", lambda: parse_times(2 if q else 5)),
         ("startup", lambda: startup(3 if q else 7)),
         ("verify", verify_time),
+        ("verify_jobs", lambda: verify_jobs(q)),
         ("conformance", lambda: conformance_rate(q)),
         ("workers", lambda: workers(4000 if q else 60000, 1 if q else 2)),
         ("memory", lambda: memory(500, 5000) if q else memory(2000, 20000)),
@@ -405,7 +433,10 @@ def main() -> int:
         results[name] = step()
     results["conditions_after"] = conditions()
     e, w, m, st = results["engines"], results["workers"], results["memory"], results["startup"]
+    vj = results["verify_jobs"]
     results["targets"] = {
+        "verify --jobs 2 wall <= 0.6 x --jobs 1 (needs two free cores: see the load)":
+        vj["wall_ratio_2_to_1"] <= 0.6 if isinstance(vj, dict) else vj,
         f"boodle --help <= {STARTUP_TARGETS['help']} s CPU": st["help_cpu_s"]
         <= STARTUP_TARGETS["help"],
         f"boodle check michigan <= {STARTUP_TARGETS['check_michigan']} s CPU":
