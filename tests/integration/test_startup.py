@@ -145,3 +145,26 @@ def test_cached_and_fresh_parsers_read_alike(tmp_path: Path, monkeypatch: pytest
         assert _parse(parser, text) == _parse(built, text)
         with pytest.raises(GluedKeyword):
             _parse(parser, glued)
+
+
+def _help(parser: object, words: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    import argparse
+
+    assert isinstance(parser, argparse.ArgumentParser)
+    with pytest.raises(SystemExit):
+        parser.parse_args(words)
+    return capsys.readouterr().out
+
+
+def test_a_command_builds_its_own_parser_alone_and_the_same(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``boodle check …`` builds the parser of ``check`` alone (the others' modules are not
+    imported): the list of commands is the full parser's, and each command's help, and so
+    its options, is the same either way."""
+    from boodle.cli import COMMANDS, _commands, _parser
+
+    assert list(COMMANDS) == _commands(_parser())
+    for name in COMMANDS:
+        assert _commands(_parser(name)) == [name]
+        assert _help(_parser(name), [name, "--help"], capsys) == \
+            _help(_parser(), [name, "--help"], capsys)
