@@ -158,7 +158,8 @@ def main() -> int:
     print(f"cases: {len(runs)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}); "
           f"outcomes: {dict(counts)}")
     print(f"loading and checking the case files: {loading:.2f} s")
-    print(f"session mode: {report.seconds:.2f} s wall, {len(runs) / report.seconds:.0f} cases/s"
+    print(f"session mode: {report.seconds:.2f} s wall, {len(runs) / report.seconds:.0f} cases "
+          "per wall second"
           f"{' (one core)' if args.one_core else ''}")
     print(f"  cpu: runner {runner_cpu:.2f} s, reference (serve, incl. start-up) {serve_cpu:.2f} s"
           f" -> {len(runs) / max(serve_cpu, 1e-9):.0f} cases per reference cpu-second")
@@ -168,10 +169,10 @@ def main() -> int:
           f"{startup_wall:.2f} s wall")
     print(f"  per case: runner {1000 * runner_cpu / n:.2f} ms cpu, reference "
           f"{1000 * steady / n:.2f} ms cpu (start-up apart)")
-    print(f"  both sides' cpu: {n / max(runner_cpu + serve_cpu, 1e-9):.0f} cases/s; "
-          f"start-up apart: {n / max(runner_cpu + steady, 1e-9):.0f} cases/s")
+    print(f"  both sides' cpu: {n / max(runner_cpu + serve_cpu, 1e-9):.0f} cases per cpu-second; "
+          f"start-up apart: {n / max(runner_cpu + steady, 1e-9):.0f} cases per cpu-second")
     per_kind = {k: sum(o.seconds for o in report.outcomes if o.kind == k) for k in kinds}
-    print("  per kind (wall): " + ", ".join(
+    print("  per kind (cases per wall second): " + ", ".join(
         f"{k} {kinds[k] / max(s, 1e-9):.0f}/s" for k, s in sorted(per_kind.items())))
     rates = in_process(cases)
     print("reference alone, in-process (cases per cpu-second): " + ", ".join(

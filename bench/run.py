@@ -1,4 +1,5 @@
-"""Benchmarks: engine speed against a hand-coded Michigan, parse time, simulate scaling, memory.
+"""Benchmarks: engine speed against a hand-coded Michigan, parse time, start-up, verify and
+simulate scaling, memory.
 
 Run from the repository root (after ``pip install -e '.[test]'``, or with
 ``PYTHONPATH=reference``)::
@@ -10,7 +11,8 @@ Run from the repository root (after ``pip install -e '.[test]'``, or with
 Absolute numbers depend on the machine and its load; the ratios are measured
 within one run, alternating the engines round by round over the same deals
 and keeping each engine's best round (the least disturbed), so they compare
-like with like.  Not part of the unit tests.
+like with like.  Every rate is given per CPU second and per wall second: the wall figures
+move with the machine's load.  Not part of the unit tests.
 """
 
 from __future__ import annotations
@@ -71,12 +73,13 @@ class _Handcoded:
         self.seats, self.board = [50] * PLAYERS, [0] * 5
         self.draws = [random.Random(s).random for s in range(PLAYERS)]
 
-    def time(self, perms: list[list[int]]) -> float:
+    def time(self, perms: list[list[int]]) -> tuple[float, float]:
+        """(CPU seconds, wall seconds) to play ``perms``."""
         play, seats, board, draws = handcoded_michigan.play_deal, self.seats, self.board, self.draws
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         for k, perm in enumerate(perms):
             play(perm, k % PLAYERS, seats, board, draws)
-        return time.process_time() - start
+        return time.process_time() - start, time.perf_counter() - wall
 
 
 class _Compiled:
@@ -87,12 +90,13 @@ class _Compiled:
         self.seats, self.sections = [50] * PLAYERS, [0] * 5
         self.choosers = [random_chooser(random.Random(s)) for s in range(PLAYERS)]
 
-    def time(self, perms: list[list[int]]) -> float:
+    def time(self, perms: list[list[int]]) -> tuple[float, float]:
+        """(CPU seconds, wall seconds) to play ``perms``."""
         t, seats, sections, choosers = self.t, self.seats, self.sections, self.choosers
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         for k, perm in enumerate(perms):
             play_deal(t, PLAYERS, k % PLAYERS, perm, seats, sections, choosers)  # type: ignore[arg-type]
-        return time.process_time() - start
+        return time.process_time() - start, time.perf_counter() - wall
 
 
 def same_deals_check(deals: int = 3000) -> bool:
@@ -122,28 +126,33 @@ def engines(deals: int, rounds: int, block: int = 500) -> dict[str, Any]:
     perms = _perms(deals)
     blocks = [perms[i:i + block] for i in range(0, deals, block)]
     hand, comp = _Handcoded(), _Compiled()
-    ratios, hand_t, comp_t = [], 0.0, 0.0
+    ratios, hand_t, comp_t, hand_w, comp_w = [], 0.0, 0.0, 0.0, 0.0
     for r in range(rounds):
         for i, b in enumerate(blocks):
             if (r + i) % 2:
-                c, h = comp.time(b), hand.time(b)
+                (c, cw), (h, hw) = comp.time(b), hand.time(b)
             else:
-                h, c = hand.time(b), comp.time(b)
+                (h, hw), (c, cw) = hand.time(b), comp.time(b)
             ratios.append(h / c)
-            hand_t, comp_t = hand_t + h, comp_t + c
+            hand_t, comp_t, hand_w, comp_w = hand_t + h, comp_t + c, hand_w + hw, comp_w + cw
     ratios.sort()
     shuffle = _time_shuffle(deals) * rounds
+    played = deals * rounds
+    reference = _reference_rate(max(100, deals // 100))
     return {
         "deals": deals, "rounds": rounds, "blocks": len(ratios),
-        "handcoded_hands_per_s": round(deals * rounds / hand_t),
-        "compiled_hands_per_s": round(deals * rounds / comp_t),
+        "handcoded_hands_per_cpu_s": round(played / hand_t),
+        "handcoded_hands_per_wall_s": round(played / hand_w),
+        "compiled_hands_per_cpu_s": round(played / comp_t),
+        "compiled_hands_per_wall_s": round(played / comp_w),
         "ratio_compiled_to_handcoded": round(statistics.median(ratios), 3),
         "ratio_quartiles": [round(ratios[len(ratios) // 4], 3),
                             round(ratios[3 * len(ratios) // 4], 3)],
         "ratio_of_totals": round(hand_t / comp_t, 3),
         "ratio_of_totals_with_shuffle": round((hand_t + shuffle) / (comp_t + shuffle), 3),
-        "shuffle_per_deal_us": round(shuffle / (deals * rounds) * 1e6, 1),
-        "reference_hands_per_s": round(_reference_rate(max(100, deals // 100))),
+        "shuffle_per_deal_cpu_us": round(shuffle / played * 1e6, 1),
+        "reference_hands_per_cpu_s": round(reference["per_cpu_s"]),
+        "reference_hands_per_wall_s": round(reference["per_wall_s"]),
         "same_deals": same_deals_check(min(deals, 3000)),
     }
 
@@ -156,11 +165,14 @@ def _time_shuffle(deals: int) -> float:
     return time.process_time() - start
 
 
-def _reference_rate(deals: int) -> float:
+def _reference_rate(deals: int) -> dict[str, float]:
+    """Hands of the reference engine (simulate, serial) per CPU second of this process and
+    per wall second: the wall figure moves with the machine's load, the CPU one much less."""
     spec = make_spec(load("michigan"), PLAYERS, deals, 1, ["random"], "reference")
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     run(spec)
-    return deals / (time.perf_counter() - start)
+    return {"per_cpu_s": deals / (time.process_time() - start),
+            "per_wall_s": deals / (time.perf_counter() - wall)}
 
 
 def variants(deals: int) -> dict[str, Any]:
@@ -210,19 +222,102 @@ def _commands() -> str:
                           capture_output=True, text=True).stdout
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the child processes waited for so far, theirs included."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def verify_time() -> dict[str, Any] | str:
-    """Seconds of ``boodle verify michigan``, once the command exists."""
+    """Seconds of ``boodle verify michigan`` (CPU of the process and its children, and
+    wall), once the command exists."""
     if "\n    verify" not in _commands():
         return "command not present yet"
-    start = time.perf_counter()
+    cpu, start = _children_cpu(), time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "boodle.cli", "verify", "michigan"],
                           capture_output=True, text=True)
-    return {"exit": done.returncode, "seconds": round(time.perf_counter() - start, 2),
+    return {"exit": done.returncode, "cpu_seconds": round(_children_cpu() - cpu, 2),
+            "wall_seconds": round(time.perf_counter() - start, 2),
             "last_line": (done.stdout.strip().splitlines() or [""])[-1]}
 
 
+def verify_jobs(quick: bool) -> dict[str, Any] | str:
+    """Wall and CPU seconds of ``boodle verify michigan michigan-classic`` serially
+    (``--jobs 1``) and over two processes (``--jobs 2``), their wall ratio (target ≤ 0.6
+    when two cores are free) and the machine's load around each: on a busy machine the
+    ratio says little (a session's processes may share a fixed slice of the CPUs)."""
+    if "--jobs" not in subprocess.run([sys.executable, "-m", "boodle.cli", "verify", "--help"],
+                                      capture_output=True, text=True).stdout:
+        return "verify --jobs not present yet"
+    argv = [sys.executable, "-m", "boodle.cli", "verify", "michigan", "michigan-classic",
+            *(["--players", "3", "--players", "4"] if quick else [])]
+    out: dict[str, Any] = {}
+    for jobs in (1, 2):
+        load_before = [round(x, 2) for x in os.getloadavg()]
+        cpu, start = _children_cpu(), time.perf_counter()
+        done = subprocess.run([*argv, "--jobs", str(jobs)], capture_output=True, text=True)
+        out[f"jobs_{jobs}"] = {"exit": done.returncode,
+                               "wall_seconds": round(time.perf_counter() - start, 2),
+                               "cpu_seconds": round(_children_cpu() - cpu, 2),
+                               "load_before": load_before,
+                               "load_after": [round(x, 2) for x in os.getloadavg()]}
+    out["wall_ratio_2_to_1"] = round(out["jobs_2"]["wall_seconds"]
+                                     / out["jobs_1"]["wall_seconds"], 3)
+    return out
+
+
+STARTUP_TARGETS = {"help": 0.12, "check_michigan": 0.25}
+"""CPU seconds a user waits for (issue 23): ``boodle --help`` and ``boodle check michigan``."""
+
+
+def startup(repeat: int, reference: Path | None = None) -> dict[str, Any]:
+    """CPU seconds of ``boodle --help`` and ``boodle check michigan``, each a fresh process.
+
+    Process CPU (user + system, ``getrusage`` of the children), the least of ``repeat``
+    runs and their median, after one run that writes the bytecode and the grammar's cache
+    (as an installed boodle has them: pip compiles the bytecode, the first check writes
+    the cache; the cache goes to a folder of its own here).  ``check michigan`` is also
+    timed with no cache to read (the first run, or a cache folder that cannot be
+    written).  ``reference``: the ``reference/`` folder whose boodle is timed (default:
+    the one imported here).
+    """
+    import boodle
+
+    here = reference or Path(boodle.__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join([str(here), *filter(None, [env.get("PYTHONPATH")])])
+    out: dict[str, Any] = {"python_alone_cpu_s": _least_cpu([sys.executable, "-c", "pass"],
+                                                            env, repeat)[0]}
+    with tempfile.TemporaryDirectory() as tmp:
+        blocked = Path(tmp) / "no-cache"
+        blocked.write_text("a file: no cache folder can be made under it\n")
+        cases = {"help": (["--help"], Path(tmp)),
+                 "check_michigan": (["check", "michigan"], Path(tmp)),
+                 "check_michigan_no_cache": (["check", "michigan"], blocked)}
+        for name, (args, cache) in cases.items():
+            least, median = _least_cpu([sys.executable, "-m", "boodle.cli", *args],
+                                       {**env, "XDG_CACHE_HOME": str(cache)}, repeat)
+            out[f"{name}_cpu_s"] = least
+            out[f"{name}_cpu_s_median"] = median
+            if name in STARTUP_TARGETS:
+                out[f"{name}_target_cpu_s"] = STARTUP_TARGETS[name]
+    return out
+
+
+def _least_cpu(argv: list[str], env: dict[str, str], repeat: int) -> tuple[float, float]:
+    """(least, median) CPU seconds of ``argv`` over ``repeat`` runs after one unmeasured."""
+    subprocess.run(argv, capture_output=True, env=env, check=True)
+    times = []
+    for _ in range(repeat):
+        before = _children_cpu()
+        subprocess.run(argv, capture_output=True, env=env, check=True)
+        times.append(_children_cpu() - before)
+    return round(min(times), 3), round(statistics.median(times), 3)
+
+
 def conformance_rate(quick: bool) -> dict[str, Any] | str:
-    """Cases/s of ``boodle conformance run`` against the reference interpreter (its ``serve``)."""
+    """Cases per wall second (the runner's clock) and per CPU second (the runner and the
+    reference's ``serve`` together) of ``boodle conformance run`` against the reference."""
     if "\n    conformance" not in _commands():
         return "command not present yet"
     impl = f"{sys.executable} -m boodle.cli conformance serve"
@@ -230,16 +325,18 @@ def conformance_rate(quick: bool) -> dict[str, Any] | str:
         report = Path(tmp) / "report.json"
         argv = [sys.executable, "-m", "boodle.cli", "conformance", "run", "--impl", impl,
                 "--json", str(report), *(["--variant", "michigan"] if quick else [])]
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _children_cpu()
         done = subprocess.run(argv, capture_output=True, text=True)
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
         if not report.is_file():
             return {"exit": done.returncode, "error": done.stderr.strip()[-300:]}
         data = json.loads(report.read_text())
     cases, seconds = len(data.get("cases", [])), float(data.get("seconds", wall))
     return {"exit": done.returncode, "cases": cases, "counts": data.get("counts"),
             "seconds_runner": round(seconds, 2), "seconds_wall": round(wall, 2),
-            "cases_per_s": round(cases / seconds, 1) if seconds else None}
+            "cpu_seconds_both_sides": round(cpu, 2),
+            "cases_per_wall_s": round(cases / seconds, 1) if seconds else None,
+            "cases_per_cpu_s": round(cases / cpu, 1) if cpu else None}
 
 
 def workers(deals: int, rounds: int) -> dict[str, Any]:
@@ -265,8 +362,10 @@ def workers(deals: int, rounds: int) -> dict[str, Any]:
         children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         two_cpu.append(max(children / 2, time.process_time() - cpu))
     same = run(spec, workers=1) == run(spec, workers=2)
-    return {"deals": deals, "one_worker_deals_per_s": round(deals / min(one)),
-            "two_workers_deals_per_s": round(deals / min(two)),
+    return {"deals": deals, "one_worker_deals_per_wall_s": round(deals / min(one)),
+            "two_workers_deals_per_wall_s": round(deals / min(two)),
+            "one_worker_deals_per_cpu_s": round(deals / min(one_cpu)),
+            "two_workers_deals_per_cpu_s": round(deals / (2 * min(two_cpu))),
             "speedup": round(min(one) / min(two), 3),
             "speedup_cpu_estimate": round(min(one_cpu) / min(two_cpu), 3),
             "identical_numbers": same}
@@ -310,7 +409,7 @@ def profile(deals: int) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--quick", action="store_true", help="small runs (a smoke test)")
     parser.add_argument("--profile", action="store_true", help="print a simulate profile")
     parser.add_argument("--json", metavar="F", help="also write the results as JSON to F")
@@ -321,7 +420,9 @@ def main() -> int:
         ("engines", lambda: engines(2000 if q else 20000, 2 if q else 5)),
         ("variants", lambda: variants(2000 if q else 20000)),
         ("parse_ms", lambda: parse_times(2 if q else 5)),
+        ("startup", lambda: startup(3 if q else 7)),
         ("verify", verify_time),
+        ("verify_jobs", lambda: verify_jobs(q)),
         ("conformance", lambda: conformance_rate(q)),
         ("workers", lambda: workers(4000 if q else 60000, 1 if q else 2)),
         ("memory", lambda: memory(500, 5000) if q else memory(2000, 20000)),
@@ -331,8 +432,15 @@ def main() -> int:
         print(f"... {name}", file=sys.stderr, flush=True)
         results[name] = step()
     results["conditions_after"] = conditions()
-    e, w, m = results["engines"], results["workers"], results["memory"]
+    e, w, m, st = results["engines"], results["workers"], results["memory"], results["startup"]
+    vj = results["verify_jobs"]
     results["targets"] = {
+        "verify --jobs 2 wall <= 0.6 x --jobs 1 (needs two free cores: see the load)":
+        vj["wall_ratio_2_to_1"] <= 0.6 if isinstance(vj, dict) else vj,
+        f"boodle --help <= {STARTUP_TARGETS['help']} s CPU": st["help_cpu_s"]
+        <= STARTUP_TARGETS["help"],
+        f"boodle check michigan <= {STARTUP_TARGETS['check_michigan']} s CPU":
+        st["check_michigan_cpu_s"] <= STARTUP_TARGETS["check_michigan"],
         "compiled >= 0.8 x hand-coded": e["ratio_compiled_to_handcoded"] >= 0.8,
         "2 workers >= 1.7 x 1 worker (wall clock)": w["speedup"] >= 1.7,
         "2 workers >= 1.7 x 1 worker (CPU-time estimate)": w["speedup_cpu_estimate"] >= 1.7,

@@ -60,7 +60,10 @@ def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]],
             row["not proven"] = sorted({f"{r.players}p {r.prop}" for r in results
                                         if r.method == "z3" and r.status != "proven"})
     row["cpu"] = round(row["z3 cpu"] + row["exhaustive cpu"], 2)
-    row["states/s"] = round(row["states"] / row["exhaustive cpu"]) if row["exhaustive cpu"] else 0
+    row["states/cpu s"] = (round(row["states"] / row["exhaustive cpu"])
+                           if row["exhaustive cpu"] else 0)
+    row["states/wall s"] = (round(row["states"] / row["exhaustive wall"])
+                            if row["exhaustive wall"] else 0)
     return row
 
 
@@ -77,13 +80,15 @@ def main(argv: list[str] | None = None) -> int:
     options = Options(players=tuple(args.players) if args.players else None)
     cache: dict[Any, list[Any]] = {}
     rows = []
-    print(f"{'variant':<28} {'z3 cpu':>8} {'exh cpu':>8} {'states':>9} {'states/s':>9}  wall")
+    print(f"{'variant':<28} {'z3 cpu':>8} {'exh cpu':>8} {'states':>9} {'states/cpu s':>12} "
+          f"{'states/wall s':>13}  wall")
     for name in names:
         row = _measure(Subject(name, load(name)), options, cache, args.only)
         rows.append(row)
         wall = row["z3 wall"] + row["exhaustive wall"]
         print(f"{name:<28} {row['z3 cpu']:>8.1f} {row['exhaustive cpu']:>8.1f} "
-              f"{row['states']:>9,} {row['states/s']:>9,}  {wall:.1f}"
+              f"{row['states']:>9,} {row['states/cpu s']:>12,} {row['states/wall s']:>13,}  "
+              f"{wall:.1f}"
               + (f"  not proven: {row['not proven']}" if row["not proven"] else ""), flush=True)
     z3_cpu = sum(r["z3 cpu"] for r in rows)
     ex_cpu = sum(r["exhaustive cpu"] for r in rows)

@@ -12,19 +12,22 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boodle import __version__
 from boodle.argtypes import positive_int
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, StopsPhase
+
+if TYPE_CHECKING:  # what a command needs is imported when it runs: ``boodle --help`` is quick
+    from boodle.language.model import Ruleset
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boodle`` command; returns the exit status."""
-    parser = _parser()
     words = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(words[0] if words and words[0] in COMMANDS else None)
     if words and not words[0].startswith("-") and words[0] not in _commands(parser):
         return _unknown_command(parser, words[0])
     args = parser.parse_args(words)
@@ -90,7 +93,13 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
     return EXIT_USAGE
 
 
-def _parser() -> argparse.ArgumentParser:
+COMMANDS = ("check", "variants", "play", "ledger", "simulate", "conformance", "verify", "docs")
+"""The commands, in the order of ``boodle -h``."""
+
+
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``boodle`` command line; with ``only`` (one of :data:`COMMANDS`), that command's
+    subparser alone: a command does not build, nor import the modules of, the others."""
     parser = argparse.ArgumentParser(
         prog="boodle",
         description="Rules, reference engine and checks for the Michigan family of stops games.",
@@ -98,85 +107,100 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"boodle {__version__}")
     sub = parser.add_subparsers(metavar="COMMAND")
 
-    check = sub.add_parser("check", help="parse and validate variants (all built-ins by default)",
-                           description="Parse and validate rules files or built-in variants. "
-                           "Prints one line per variant; exit 1 if any has an error.")
-    check.add_argument("targets", nargs="*", metavar="FILE_OR_VARIANT")
-    check.add_argument("--drafts", action="store_true",
-                       help="also check the drafts in spec/variants/drafts/")
-    check.set_defaults(func=cmd_check)
+    if only in (None, "check"):
+        check = sub.add_parser("check",
+                               help="parse and validate variants (all built-ins by default)",
+                               description="Parse and validate rules files or built-in variants. "
+                               "Prints one line per variant; exit 1 if any has an error.")
+        check.add_argument("targets", nargs="*", metavar="FILE_OR_VARIANT")
+        check.add_argument("--drafts", action="store_true",
+                           help="also check the drafts in spec/variants/drafts/")
+        check.set_defaults(func=cmd_check)
 
-    variants = sub.add_parser("variants", help="list the built-in variants",
-                              description="List the built-in variants with a one-line description.")
-    variants.set_defaults(func=cmd_variants)
+    if only in (None, "variants"):
+        variants = sub.add_parser("variants", help="list the built-in variants",
+                                  description="List the built-in variants with a one-line "
+                                  "description.")
+        variants.set_defaults(func=cmd_variants)
 
-    play = sub.add_parser("play", help="play deals with built-in strategies and print the trace",
-                          description="Play a whole session (or --deals K deals) of a variant "
-                          "with built-in strategies and print a readable trace.")
-    play.add_argument("variant", metavar="VARIANT", nargs="?",
-                      help="a built-in variant name or a .boodle file")
-    play.add_argument("--players", type=positive_int, metavar="N",
-                      help="required unless --resume")
-    play.add_argument("--seed", type=int, metavar="S", help="default 0")
-    play.add_argument("--deals", type=positive_int, metavar="K",
-                      help="play exactly K deals (default: the variant's whole session)")
-    play.add_argument("--strategy", metavar="NAME",
-                      help="strategy for every seat: random or greedy (default random)")
-    play.add_argument("--json", action="store_true", help="print the typed events as JSON lines")
-    play.add_argument("--positions", action="store_true",
-                      help="print the position (conformance/FORMAT.md notation) after every move")
-    play.add_argument("--ledger", metavar="FILE.sqlite",
-                      help="record every deal in this SQLite ledger (one transaction per deal)")
-    play.add_argument("--session", metavar="NAME",
-                      help="the session's name in the ledger (default: the variant's name)")
-    play.add_argument("--resume", metavar="FILE.sqlite",
-                      help="continue the ledger's session from its last complete deal")
-    play.set_defaults(func=cmd_play, usage_error=play.error)
+    if only in (None, "play"):
+        play = sub.add_parser("play",
+                              help="play deals with built-in strategies and print the trace",
+                              description="Play a whole session (or --deals K deals) of a variant "
+                              "with built-in strategies and print a readable trace.")
+        play.add_argument("variant", metavar="VARIANT", nargs="?",
+                          help="a built-in variant name or a .boodle file")
+        play.add_argument("--players", type=positive_int, metavar="N",
+                          help="required unless --resume")
+        play.add_argument("--seed", type=int, metavar="S", help="default 0")
+        play.add_argument("--deals", type=positive_int, metavar="K",
+                          help="play exactly K deals (default: the variant's whole session)")
+        play.add_argument("--strategy", metavar="NAME",
+                          help="strategy for every seat: random or greedy (default random)")
+        play.add_argument("--json", action="store_true",
+                          help="print the typed events as JSON lines")
+        play.add_argument("--positions", action="store_true",
+                          help="print the position (conformance/FORMAT.md notation) after every "
+                          "move")
+        play.add_argument("--ledger", metavar="FILE.sqlite",
+                          help="record every deal in this SQLite ledger (one transaction per "
+                          "deal)")
+        play.add_argument("--session", metavar="NAME",
+                          help="the session's name in the ledger (default: the variant's name)")
+        play.add_argument("--resume", metavar="FILE.sqlite",
+                          help="continue the ledger's session from its last complete deal")
+        play.set_defaults(func=cmd_play, usage_error=play.error)
 
-    from boodle.session.ledger_cli import add_parser as add_ledger
+    if only in (None, "ledger"):
+        from boodle.session.ledger_cli import add_parser as add_ledger
 
-    add_ledger(sub)
+        add_ledger(sub)
 
-    from boodle.simulate.cli import add_parser as add_simulate
+    if only in (None, "simulate"):
+        from boodle.simulate.cli import add_parser as add_simulate
 
-    add_simulate(sub)
+        add_simulate(sub)
 
-    from boodle.conformance.cli import add_parser as add_conformance
+    if only in (None, "conformance"):
+        from boodle.conformance.cli import add_parser as add_conformance
 
-    add_conformance(sub)
+        add_conformance(sub)
 
-    from boodle.verify.cli import add_parser as add_verify
+    if only in (None, "verify"):
+        from boodle.verify.cli import add_parser as add_verify
 
-    add_verify(sub)
+        add_verify(sub)
 
-    docs = sub.add_parser("docs", help="generate the rules site, or one variant's page",
-                          description="Generate the rules site from the built-in variants "
-                          "(build), or the page of one rules file, your house rule's for "
-                          "instance (page).")
-    docs_sub = docs.add_subparsers(metavar="ACTION")
+    if only in (None, "docs"):
+        docs = sub.add_parser("docs", help="generate the rules site, or one variant's page",
+                              description="Generate the rules site from the built-in variants "
+                              "(build), or the page of one rules file, your house rule's for "
+                              "instance (page).")
+        docs_sub = docs.add_subparsers(metavar="ACTION")
 
-    def docs_usage(args: argparse.Namespace) -> int:
-        docs.print_help()
-        return EXIT_USAGE
+        def docs_usage(args: argparse.Namespace) -> int:
+            docs.print_help()
+            return EXIT_USAGE
 
-    docs.set_defaults(func=docs_usage)
-    docs_build = docs_sub.add_parser(
-        "build", help="write the Markdown pages (then run: mkdocs build --strict)",
-        description="Write every page of the rules site as Markdown into DIR "
-        "(default docs/); then 'mkdocs build --strict' builds the site.")
-    docs_build.add_argument("--out", default="docs", metavar="DIR",
-                            help="folder to write the pages into (default docs/)")
-    docs_build.set_defaults(func=cmd_docs_build)
-    docs_page = docs_sub.add_parser(
-        "page", help="one variant's page, standing alone (your house rule's, say)",
-        description="Write the rules page of one variant (a rules file or a built-in name) as "
-        "Markdown: its numbered rules, as on the rules site, and the worked example of its "
-        "first deal; references are plain text (file:line, spec section).")
-    docs_page.add_argument("variant", metavar="FILE|NAME", help="a rules file or a built-in name")
-    docs_page.add_argument("--lang", default="en", help="language of the page (default en)")
-    docs_page.add_argument("--out", type=Path, metavar="FILE",
-                           help="write the page into FILE (default: standard output)")
-    docs_page.set_defaults(func=cmd_docs_page)
+        docs.set_defaults(func=docs_usage)
+        docs_build = docs_sub.add_parser(
+            "build", help="write the Markdown pages (then run: mkdocs build --strict)",
+            description="Write every page of the rules site as Markdown into DIR "
+            "(default docs/); then 'mkdocs build --strict' builds the site.")
+        docs_build.add_argument("--out", default="docs", metavar="DIR",
+                                help="folder to write the pages into (default docs/)")
+        docs_build.set_defaults(func=cmd_docs_build)
+        docs_page = docs_sub.add_parser(
+            "page", help="one variant's page, standing alone (your house rule's, say)",
+            description="Write the rules page of one variant (a rules file or a built-in name) "
+            "as Markdown: its numbered rules, as on the rules site, and the worked example of its "
+            "first deal; references are plain text (file:line, spec section).")
+        docs_page.add_argument("variant", metavar="FILE|NAME",
+                               help="a rules file or a built-in name")
+        docs_page.add_argument("--lang", default="en", help="language of the page (default en)")
+        docs_page.add_argument("--out", type=Path, metavar="FILE",
+                               help="write the page into FILE (default: standard output)")
+        docs_page.set_defaults(func=cmd_docs_page)
     return parser
 
 
@@ -283,6 +307,7 @@ def cmd_variants(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     """``boodle play``: play deals and print the trace (text or JSON lines)."""
     from boodle.engine.trace import render_jsonl, render_text
+    from boodle.language.model import StopsPhase
     from boodle.language.variants import load
     from boodle.session.run import play_session
 

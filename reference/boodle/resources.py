@@ -7,6 +7,7 @@ the tree) they are read from ``grammar/``, ``spec/variants/`` and ``spec/`` at t
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -38,3 +39,21 @@ def spec_prose(name: str) -> Path:
     """A normative prose file of ``spec/`` (``rules.md``, ``michigan.md``): what
     ``boodle conformance export`` copies for implementers without a checkout."""
     return _first_existing(_PACKAGE / "data" / "spec" / name, _CHECKOUT / "spec" / name)
+
+
+def cache_dir() -> Path | None:
+    """The folder where boodle keeps what it can rebuild (the grammar's parse tables):
+    ``$XDG_CACHE_HOME/boodle``, else ``~/.cache/boodle``, created if need be.
+
+    ``None`` when there is no such folder that may be written (no home, a read-only home,
+    ``XDG_CACHE_HOME`` naming a file): the caller then works without a cache.  Never the
+    package's folder (site-packages may be read-only, and is shared) nor the current one.
+    """
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    try:
+        root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+        folder = root / "boodle"
+        folder.mkdir(parents=True, exist_ok=True)
+    except (OSError, RuntimeError):  # RuntimeError: no home directory to be found
+        return None
+    return folder if os.access(folder, os.W_OK | os.X_OK) else None

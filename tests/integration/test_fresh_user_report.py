@@ -108,7 +108,8 @@ def _report(**over: object) -> dict[str, object]:
     report: dict[str, object] = {
         "variant": "v", "deals": 5, "players": 3, "seed": 0, "sessions_completed": 1,
         "session_length": 3, "engine": "compiled", "backend": "local", "workers": 1,
-        "seconds": 0.1, "deals_per_second": 50.0, "deals_asked": 5,
+        "wall_seconds": 0.1, "cpu_seconds": 0.2, "deals_per_wall_second": 50.0,
+        "deals_per_cpu_second": 25.0, "deals_asked": 5,
         "seats": [{"seat": 0, "strategy": "random", "net_per_deal": zero,
                    "going_out_rate": none, "net_per_session": zero, "session_wins": 0.5}],
         "definitions": {"net_per_deal": "a", "net_per_session": "b"},
@@ -132,6 +133,18 @@ def test_rates_print_their_wilson_bounds_and_means_a_symmetric_half_width() -> N
     assert "(1 whole session of up to 3 deals; compiled engine, local, 1 worker," in text
     assert "wins: whole sessions the seat ended with the most chips; a tie shares one win" \
            in text
+
+
+def test_the_rates_say_which_clock_they_count() -> None:
+    """5 deals in 0.1 s of wall time and 0.2 s of CPU time (two workers): 50 deals per wall
+    second, 25 per CPU second; a remote cluster's CPU unknown, the wall rate alone."""
+    from boodle.simulate.report import render_text
+
+    first = render_text(_report()).splitlines()[0]
+    assert first.endswith("0.1 s wall, 0.2 s CPU; 50 deals per wall second, "
+                          "25 deals per CPU second)")
+    first = render_text(_report(cpu_seconds=None, deals_per_cpu_second=None)).splitlines()[0]
+    assert first.endswith("0.1 s wall; 50 deals per wall second)")
 
 
 def test_the_going_out_prize_is_named_by_its_label_not_kitty() -> None:

@@ -252,7 +252,15 @@ def test_the_command_writes_json_csv_and_a_plot(tmp_path: Path, capsys) -> None:
     assert status == 0
     text = capsys.readouterr().out
     assert "michigan: 40 deals played, 4 players, seed 3" in text and "kitty" in text
+    assert " s wall, " in text and " s CPU; " in text  # each rate says which clock
+    assert " deals per wall second, " in text and " deals per CPU second)" in text
     report = json.loads(out.read_text())
+    assert report["wall_seconds"] > 0 and report["cpu_seconds"] > 0
+    # the seconds are printed to the millisecond, the rates from the unrounded times
+    assert 40 / report["deals_per_wall_second"] == pytest.approx(report["wall_seconds"],
+                                                                 abs=0.0006)
+    assert 40 / report["deals_per_cpu_second"] == pytest.approx(report["cpu_seconds"],
+                                                                abs=0.0006)
     assert report["deals"] == 40 and [s["strategy"] for s in report["seats"]] == MIXED
     assert report["kitty"]["claim_rate"]["mean"] == 1.0
     assert report["sections"][4]["chips_after_ante"]["mean"] == 8.0
@@ -265,12 +273,25 @@ def test_the_same_seed_prints_the_same_json(capsys) -> None:  # type: ignore[no-
     def numbers(*extra: str) -> dict:  # type: ignore[type-arg]
         main(["simulate", "michigan", "--players", "3", "--deals", "30", "--json", *extra])
         report = json.loads(capsys.readouterr().out)
-        for key in ("seconds", "deals_per_second", "workers", "backend"):
+        for key in ("wall_seconds", "cpu_seconds", "deals_per_wall_second",
+                    "deals_per_cpu_second", "workers", "backend"):
             report.pop(key)
         return report
 
     assert numbers() == numbers("--workers", "2")
     assert numbers() == numbers("--backend", "dask", "--workers", "1")  # a local Dask cluster
+
+
+def test_the_cpu_time_counts_the_workers(capsys) -> None:  # type: ignore[no-untyped-def]
+    """With worker processes the CPU time is theirs and this process's together: the pool
+    is shut down, its processes waited for, before the run returns (a local Dask cluster
+    likewise), so the CPU per deal is not the parent's alone, near zero."""
+    for extra in (["--workers", "2"], ["--backend", "dask", "--workers", "1"]):
+        main(["simulate", "michigan", "--players", "3", "--deals", "400", "--json", *extra])
+        report = json.loads(capsys.readouterr().out)
+        assert report["cpu_seconds"] is not None and report["cpu_seconds"] > 0
+        assert 400 / report["deals_per_cpu_second"] == pytest.approx(report["cpu_seconds"],
+                                                                     abs=0.0006)
 
 
 @pytest.mark.parametrize(("args", "message"), [

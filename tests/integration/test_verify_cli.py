@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,7 @@ def test_switching_every_method_off_is_refused(capsys) -> None:  # type: ignore[
 
 def test_progress_goes_to_stderr_one_line_per_count_and_method(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["verify", "michigan-classic", "--players", "3", "--players", "4", "--no-z3",
-                 "--json"]) == 0
+                 "--json", "--jobs", "1"]) == 0
     captured = capsys.readouterr()
     json.loads(captured.out)  # stdout is the JSON document alone
     lines = captured.err.splitlines()
@@ -126,3 +127,73 @@ def test_without_z3_a_count_above_four_is_not_verified(capsys) -> None:  # type:
     assert main(["verify", "michigan", "--players", "5", "--no-z3"]) == 1
     out = capsys.readouterr().out
     assert "5 players" in out and "not covered" in out and "NOT VERIFIED: 5 properties" in out
+
+
+# ---------------------------------------------------------------- --jobs
+
+_TIMES = [
+    (re.compile(r"[\d.]+ s wall, [\d.]+ s CPU"), "T s wall, T s CPU"),
+    (re.compile(r"— exhaustive [\d.]+ s"), "— exhaustive T s"),
+    (re.compile(r"[\d,]+ states per wall second, [\d,]+ per CPU second"), "R states per second"),
+    (re.compile(r"\([\d.]+ s CPU\)"), "(T s CPU)"),
+]
+"""The figures of a report that are times or rates: they differ from run to run."""
+
+
+def _untimed(text: str) -> str:
+    for pattern, mask in _TIMES:
+        text = pattern.sub(mask, text)
+    return text
+
+
+def _run(capsys, *args: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    main(["verify", "michigan-classic", "pope-joan", "--no-z3", "--deck", "2x3", *args])
+    captured = capsys.readouterr()
+    return captured.out, captured.err
+
+
+def test_jobs_two_prints_the_serial_report(capsys) -> None:  # type: ignore[no-untyped-def]
+    """Two processes, the same report as one: the same rows in the same order, as text and
+    as JSON, times and rates aside; each progress line whole (the same lines, in the order
+    the runs finish)."""
+    one, one_err = _run(capsys, "--jobs", "1")
+    two, two_err = _run(capsys, "--jobs", "2")
+    assert "michigan-classic — exhaustive" in one and "pope-joan — exhaustive" in one
+    assert _untimed(two) == _untimed(one)
+    assert sorted(_untimed(two_err).splitlines()) == sorted(_untimed(one_err).splitlines())
+    assert len(two_err.splitlines()) == 4  # 2 variants × 3 and 4 players (the search's 2-4)
+    assert all(re.fullmatch(r"\[[12]/2\] [a-z-]+, [34] players, exhaustive: 5 checked "
+                            r"\([\d.]+ s CPU\)", line) for line in two_err.splitlines())
+
+    def rows(out: str) -> list[dict[str, object]]:
+        doc = json.loads(out)
+        return [{k: _untimed(v) if isinstance(v, str) else v for k, v in r.items()
+                 if k != "run_seconds"} for r in doc["results"]]
+
+    one_json, _ = _run(capsys, "--jobs", "1", "--json")
+    two_json, _ = _run(capsys, "--jobs", "2", "--json")
+    assert rows(two_json) == rows(one_json)
+    assert len(rows(one_json)) == 2 * (2 + 4 * 5 + 2 * 5)  # per variant: 2 static, 5 per count
+
+
+def test_jobs_zero_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "michigan", "--jobs", "0"])
+    assert exc.value.code == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
+def test_runs_that_share_proofs_go_to_one_task() -> None:
+    """Two subjects with the very same rules share every z3 proof at a player count (the
+    serial run proves them once): under --jobs their runs at each count are one task, in the
+    serial order, so each finds what the serial run finds; exhaustive searches, which share
+    nothing, are a task each.  Michigan plays 3-8 players; the search covers 3 and 4."""
+    from boodle.language.variants import load
+    from boodle.verify.verifier import Options, Subject, _steps, _tasks
+
+    rules = load("michigan")
+    subjects = [Subject("a", rules), Subject("b", rules)]
+    plan = [_steps(s, Options()) for s in subjects]
+    tasks = _tasks(subjects, plan)
+    assert tasks == [*([(k, "exhaustive", n)] for k in (0, 1) for n in (3, 4)),
+                     *([(0, "z3", n), (1, "z3", n)] for n in (8, 7, 6, 5, 4, 3))]

@@ -195,9 +195,9 @@ def test_the_lookup_once_per_key_is_pokerkits_from_game(sample: list, wheel: boo
     """The same label and the same five cards, in the same order, as pokerkit's
     ``from_game`` over the whole hand: equal combinations (a straight with two
     tens, the wheel in two suits) resolve to the one pokerkit keeps."""
-    from boodle.engine.poker_hands import _NoWheelHand, _pokerkit_best
+    from boodle.engine.poker_hands import _pokerkit_best, hand_kind
 
-    kind = StandardHighHand if wheel else _NoWheelHand
+    kind = StandardHighHand if wheel else hand_kind(False)
     theirs = kind.from_game(_pk(tuple(sample)))
     label, cards = _pokerkit_best(tuple(sample), kind)
     assert label == theirs.entry.label

@@ -118,7 +118,8 @@ def test_a_search_reports_its_progress_every_tick() -> None:
     assert states >= TICK  # Michigan on 2x4 with 3 players: 12,672 states
     assert len(lines) == states // TICK
     assert lines[0].startswith(f"michigan, 3 players, exhaustive on 2x4: {TICK:,} states (")
-    assert "of 2,520 (" in lines[0] and "/s), deal " in lines[0] and " left" in lines[0]
+    assert "of 2,520 (" in lines[0] and "/s CPU), deal " in lines[0] and " left" in lines[0]
+    assert "/s wall, " in lines[0]
 
 
 def test_the_time_left_is_the_time_so_far_scaled_by_the_deals_to_come() -> None:
@@ -126,10 +127,11 @@ def test_the_time_left_is_the_time_so_far_scaled_by_the_deals_to_come() -> None:
     from boodle.verify.verifier import _so_far
 
     # a quarter of the deals in 60 s: three quarters to come, about 180 s = 3 min
+    # 24,000 states in 60 s of wall time (400 a second) and 48 s of CPU time (500 a second)
     res = ExplicitResult("v", "3x4", 3, 1, deals_raw=100, deals_total=400, states=24_000,
-                         seconds=60.0)
-    assert _so_far(res) == ("24,000 states (400/s), deal 100 of 400 (25.0%), 60 s, about "
-                            "3 min left")
+                         seconds=60.0, cpu_seconds=48.0)
+    assert _so_far(res) == ("24,000 states (400/s wall, 500/s CPU), deal 100 of 400 (25.0%), "
+                            "60 s, about 3 min left")
 
 
 class _Terminal(io.StringIO):
@@ -193,7 +195,7 @@ def test_the_header_says_the_exhaustive_search_is_off(capsys) -> None:  # type: 
 
 def test_json_rows_carry_the_time_of_their_run_not_a_fifth_of_it(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["verify", "michigan", "--players", "3", "--players", "4", "--no-z3",
-                 "--json"]) == 0
+                 "--json", "--jobs", "1"]) == 0  # serial: the runs one after the other
     doc = json.loads(capsys.readouterr().out)
     assert doc["methods"].startswith("z3 off; exhaustive: every deal")
     assert doc["cpu_seconds"] >= 0

@@ -16,15 +16,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from boodle.conformance import CASE_FORMAT
 from boodle.conformance.paths import cases_dir, schema_path
-from boodle.conformance.wire import Json
 from boodle.language.errors import BoodleError
+
+if TYPE_CHECKING:  # imported where a schema is used: loading cases does not need them
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+
+    from boodle.conformance.wire import Json
 
 MEANING = ("kind", "variant", "setup", "script", "legal_at", "move", "expect")
 """The fields whose content is the meaning of a case (and so its hash)."""
@@ -102,6 +104,8 @@ def dump_case(case: Mapping[str, Any]) -> str:
 
 @cache
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     resources = []
     for name in ("protocol.schema.json", "case.schema.json"):
         contents = json.loads(schema_path(name).read_text(encoding="utf-8"))
@@ -112,6 +116,8 @@ def _registry() -> Registry:
 @cache
 def validator(name: str, definition: str | None = None) -> Draft202012Validator:
     """A validator for a schema file, or for one of its ``$defs`` (``definition``)."""
+    from jsonschema import Draft202012Validator
+
     contents = json.loads(schema_path(name).read_text(encoding="utf-8"))
     schema: Json = contents
     if definition is not None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset
 from boodle.resources import variants_dir
+
+if TYPE_CHECKING:
+    from boodle.language.model import Ruleset
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CHECKOUT = _PACKAGE.parent.parent

@@ -30,13 +30,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
-
-from pokerkit import Card as PkCard
-from pokerkit import StandardHighHand
-from pokerkit.hands import CombinationHand
-from pokerkit.lookups import Entry, Label, Standard2Lookup
+from typing import TYPE_CHECKING
 
 from boodle.language.cards import Card
+
+if TYPE_CHECKING:  # pokerkit is imported on the first showdown (importing it costs 0.3 s)
+    from pokerkit import Card as PkCard
+    from pokerkit.hands import CombinationHand
+    from pokerkit.lookups import Entry, Label
 
 __all__ = ["CATEGORIES", "PokerHand", "best_hand", "showdown", "rank_value"]
 
@@ -54,18 +55,6 @@ CATEGORIES: tuple[str, ...] = (
 """The categories, low to high (spec §8.2; 004 phase 2).  The royal flush is the
 ace-high straight flush, not a category of its own."""
 
-_LABELS: dict[Label, int] = {
-    Label.HIGH_CARD: 0,
-    Label.ONE_PAIR: 1,
-    Label.TWO_PAIR: 2,
-    Label.THREE_OF_A_KIND: 3,
-    Label.STRAIGHT: 4,
-    Label.FLUSH: 5,
-    Label.FULL_HOUSE: 6,
-    Label.FOUR_OF_A_KIND: 7,
-    Label.STRAIGHT_FLUSH: 8,
-}
-
 _VALUES: dict[str, int] = {r: v for v, r in enumerate(
     ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"), start=2)}
 _PK_RANK = {"10": "T"}
@@ -77,12 +66,43 @@ def rank_value(card: Card) -> int:
     return _VALUES[card.rank]
 
 
-class _NoWheelHand(CombinationHand):
-    """pokerkit's standard high hand whose straights do not wrap: A-2-3-4-5 is no straight."""
+@cache
+def _labels() -> dict[Label, int]:
+    """pokerkit's labels → the category index of :data:`CATEGORIES`."""
+    from pokerkit.lookups import Label
 
-    lookup = Standard2Lookup()
-    low = False
-    card_count = 5
+    return {
+        Label.HIGH_CARD: 0,
+        Label.ONE_PAIR: 1,
+        Label.TWO_PAIR: 2,
+        Label.THREE_OF_A_KIND: 3,
+        Label.STRAIGHT: 4,
+        Label.FLUSH: 5,
+        Label.FULL_HOUSE: 6,
+        Label.FOUR_OF_A_KIND: 7,
+        Label.STRAIGHT_FLUSH: 8,
+    }
+
+
+@cache
+def hand_kind(ace_low_straight: bool) -> type[CombinationHand]:
+    """pokerkit's hand class for five-card high hands: its ``StandardHighHand`` when
+    A-2-3-4-5 is a straight (``ace_low_straight``), else a standard high hand whose
+    straights do not wrap (its ``Standard2Lookup``), where A-2-3-4-5 is no straight.
+    Imports pokerkit on the first call."""
+    from pokerkit import StandardHighHand
+    from pokerkit.hands import CombinationHand
+    from pokerkit.lookups import Standard2Lookup
+
+    if ace_low_straight:
+        return StandardHighHand
+
+    class _NoWheelHand(CombinationHand):
+        lookup = Standard2Lookup()
+        low = False
+        card_count = 5
+
+    return _NoWheelHand
 
 
 @dataclass(frozen=True, order=True)
@@ -109,6 +129,8 @@ def _pk(card: Card) -> str:
 
 @cache
 def _pk_card(text: str) -> PkCard:
+    from pokerkit import Card as PkCard
+
     return next(iter(PkCard.parse(text)))
 
 
@@ -182,8 +204,8 @@ def _best_hand(cards: tuple[Card, ...], size: int, ace_low_straight: bool) -> Po
         raise ValueError("the same card is in the hand twice")
     if size < 5 or len(cards) < 5:
         return _best_short(cards, size)
-    label, chosen = _pokerkit_best(cards, StandardHighHand if ace_low_straight else _NoWheelHand)
-    strength, ordered = _strength(_LABELS[label], chosen)
+    label, chosen = _pokerkit_best(cards, hand_kind(ace_low_straight))
+    strength, ordered = _strength(_labels()[label], chosen)
     return PokerHand(strength, CATEGORIES[strength[0]], ordered)
 
 

@@ -1,19 +1,25 @@
 """The Lark parser of ``grammar/boodle.lark``, and how it reads text (spec §11.1, §11.3).
 
-Built once per start symbol (:func:`parser`).  Two checks the grammar cannot
-make are made while lexing, on the text being read (:data:`CURRENT_TEXT`):
-a keyword must end at a word boundary (:class:`GluedKeyword`), and a number
-may not exceed :data:`MAX_NUMBER` (:class:`TooLarge`).  :mod:`boodle.language.syntax`
+Built once per start symbol (:func:`parser`), from parse tables cached between runs.
+Two checks the grammar cannot make are made while lexing, on the text being read
+(:data:`CURRENT_TEXT`): a keyword must end at a word boundary (:class:`GluedKeyword`),
+and a number may not exceed :data:`MAX_NUMBER` (:class:`TooLarge`).  :mod:`boodle.language.syntax`
 turns the tree into the AST; :mod:`boodle.language.syntax_errors` says what went wrong
 when the parser stops.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
 from contextvars import ContextVar
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token
+from lark import __version__ as lark_version
 
 from boodle.language.errors import Span
 from boodle.resources import grammar_path
@@ -69,25 +75,88 @@ def _keyword_boundary(token: Token) -> Token:
 def parser(start: str = "start") -> Lark:
     """The LALR parser for ``start`` (``start``, ``card``, ``section``, ``lead_rule``).
 
-    Keywords must end at a word boundary: the contextual lexer alone would
-    read ``onn`` as the keyword ``on`` followed by ``n``.
+    Built once per process and start symbol, from the parse tables cached in
+    :func:`boodle.resources.cache_dir` when they are there (:func:`build_parser`).
+    Keywords must end at a word boundary: the contextual lexer alone would read
+    ``onn`` as the keyword ``on`` followed by ``n``.
+    """
+    from boodle.resources import cache_dir
+
+    return build_parser(start, cache_dir())
+
+
+def build_parser(start: str, folder: Path | None) -> Lark:
+    """The LALR parser for ``start``, its tables kept in ``folder`` (``None``: no cache).
+
+    The grammar is analysed at most once: on a cache hit not at all (Lark's
+    ``Lark.load`` reads the tables from ``grammar-START-KEY.lark``, the key a hash of the
+    grammar, the parser's options and the versions of Lark and Python), on a miss once,
+    and the tables are saved (``Lark.save``) under a name of this process's own, then
+    renamed into place, so that processes starting together never read half a file.
+    A cache file that cannot be read or written is passed over: the parser is the same,
+    built afresh.
+
+    The boundary check (:func:`_keyword_boundary`) is a lexer callback on every keyword
+    and pattern terminal, which are known only once the grammar is built.  So the
+    callbacks are put in Lark's own dict of them after it is built or loaded (the lexers
+    share that dict and read it when they first run), rather than by building the grammar
+    a second time to learn its terminals first.
     """
     grammar = grammar_path().read_text(encoding="utf-8")
-    probe = Lark(grammar, parser="lalr", start=start)
-    callbacks = {
+    file = _cache_file(grammar, start, folder)
+    built = _load_cached(file) if file is not None else None
+    if built is None:
+        built = Lark(grammar, **_OPTIONS, start=start,
+                     lexer_callbacks={_NO_TERMINAL: _keyword_boundary})
+        if file is not None:
+            _save_cached(built, file)
+    callbacks = built.lexer_conf.callbacks
+    callbacks.clear()
+    callbacks.update({
         term.name: _keyword_boundary
-        for term in probe.terminals
+        for term in built.terminals
         if (term.pattern.type == "str" and term.pattern.value[-1:].isalpha())
         or (term.pattern.type == "re" and term.name not in ("STRING", "COMMENT", "WS"))
-    }
-    return Lark(
-        grammar,
-        parser="lalr",
-        propagate_positions=True,
-        start=start,
-        maybe_placeholders=False,
-        lexer_callbacks=callbacks,
-    )
+    })
+    return built
+
+
+_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True,
+                            "maybe_placeholders": False}
+"""Lark's options for every start symbol (part of the cache key)."""
+
+_NO_TERMINAL = "BOODLE_NO_SUCH_TERMINAL"
+"""The key of a placeholder callback: Lark puts a dict of its own in place of an empty one."""
+
+
+def _cache_file(grammar: str, start: str, folder: Path | None) -> Path | None:
+    """Where the tables of ``start`` are cached in ``folder`` (``None``: no cache)."""
+    if folder is None:
+        return None
+    key = "\n".join([grammar, repr(sorted(_OPTIONS.items())), start, lark_version,
+                     sys.version])
+    return folder / f"grammar-{start}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.lark"
+
+
+def _load_cached(file: Path) -> Lark | None:
+    """The parser saved in ``file``, or ``None`` when there is none or it cannot be read."""
+    try:
+        with file.open("rb") as f:
+            return Lark.load(f)
+    except Exception:  # none yet, or cut short, or unreadable: build afresh
+        return None
+
+
+def _save_cached(built: Lark, file: Path) -> None:
+    """Save ``built`` into ``file`` by way of a file of this process's own, renamed into
+    place (atomic: a reader sees the whole file or none); nothing if it cannot be written."""
+    part = file.with_name(f"{file.name}.{os.getpid()}.part")
+    try:
+        with part.open("wb") as f:
+            built.save(f, exclude_options=("lexer_callbacks",))
+        os.replace(part, file)
+    except OSError:
+        part.unlink(missing_ok=True)
 
 
 def token_span(tok: Token, file: str, text: str) -> Span:

@@ -12,24 +12,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boodle.engine.events import DealStart, Event
-from boodle.engine.ledger import Ledger, chips_json
-from boodle.engine.trace import render_jsonl, render_text, seat_name
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, Ruleset
-from boodle.session.store import (
-    Emit,
-    SessionInfo,
-    check,
-    connect,
-    deal_rows,
-    ending_row,
-    record_new,
-    resume,
-    sessions,
-)
+
+if TYPE_CHECKING:  # the engine and the store are imported by the commands that use them
+    from boodle.engine.events import Event
+    from boodle.engine.ledger import Ledger
+    from boodle.language.model import Chips, Ruleset
+    from boodle.session.store import Emit, SessionInfo
 
 EXIT_OK, EXIT_RULES, EXIT_USAGE = 0, 1, 2
 
@@ -50,6 +41,8 @@ def add_parser(sub: Any) -> None:
 
 def cmd_play_recorded(args: argparse.Namespace, ruleset: Ruleset | None) -> int:
     """``boodle play`` with ``--ledger`` or ``--resume`` (``ruleset`` is None for a resume)."""
+    from boodle.session.store import SessionInfo, record_new, resume
+
     emit = _emitter(args.json)
     if args.resume is not None:
         info, before = resume(Path(args.resume), args.session, load_rules, emit)
@@ -111,6 +104,9 @@ def load_rules(info: SessionInfo) -> Ruleset:
 
 def _emitter(as_json: bool) -> Emit:
     """Print each committed unit's events at once: the trace of ``boodle play``, unchanged."""
+    from boodle.engine.events import DealStart
+    from boodle.engine.trace import render_jsonl, render_text
+
     first = [True]
 
     def emit(events: list[Event]) -> None:
@@ -131,6 +127,8 @@ def _emitter(as_json: bool) -> Emit:
 
 def cmd_ledger(args: argparse.Namespace) -> int:
     """``boodle ledger FILE``: each session's header, history, standings and check."""
+    from boodle.session.store import check, connect, deal_rows, ending_row, sessions
+
     path = Path(args.file)
     failures = 0
     with connect(path) as conn:
@@ -154,6 +152,8 @@ def render_session(info: SessionInfo, rows: list[Any], end: dict[str, Any] | Non
     A session without its ending is unfinished: the header says how many of the deals
     planned are recorded and, given the ledger's ``path``, how to resume it.
     """
+    from boodle.engine.trace import seat_name
+
     played = len(rows) - 1 if rows else 0
     lines = [
         f"session {info.name}: {info.variant}, {info.players} players, seed {info.seed}, "
@@ -231,4 +231,6 @@ def _row(label: str, dealer: str, winner: str, cells: list[str], board: str) -> 
 
 
 def _chips(amount: Chips) -> str:
+    from boodle.engine.ledger import chips_json
+
     return str(chips_json(amount))

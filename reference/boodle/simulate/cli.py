@@ -64,6 +64,7 @@ def add_parser(sub: Any) -> None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Run the simulation and write the report(s); returns the exit status (0)."""
+    from boodle.clocks import cpu_seconds
     from boodle.language.variants import load
     from boodle.simulate.plot import check_plot, save_plot
     from boodle.simulate.report import render_csv, render_text, summary
@@ -83,10 +84,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if spec.engine == "reference" and args.engine == "auto":
         print(f"note: the compiled engine does not run {spec.ruleset.name}; "
               "using the reference engine (slower)", file=sys.stderr)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     stats = _run(spec, args)
-    seconds = time.perf_counter() - started
-    report = summary(spec, stats, workers=args.workers, backend=args.backend, seconds=seconds)
+    seconds, cpu_end = time.perf_counter() - started, cpu_seconds()
+    # a remote Dask cluster's workers spend CPU that this process cannot see
+    cpu_used = None if args.scheduler or cpu is None or cpu_end is None else cpu_end - cpu
+    report = summary(spec, stats, workers=args.workers, backend=args.backend, seconds=seconds,
+                     cpu_seconds=cpu_used)
     if args.json != "-" and args.csv != "-":
         sys.stdout.write(render_text(report))
     if args.json is not None:

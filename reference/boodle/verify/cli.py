@@ -8,14 +8,15 @@ when some property was neither proven nor checked by any method that ran
 (:func:`boodle.verify.report.unverified`), which includes an exhaustive search
 stopped by ``--max-states`` before it finished ("incomplete": never
 "checked").  Progress goes to stderr: a line per variant, player count and
-method, and, while an exhaustive search runs, its states, states/s and deals
-done (one status line rewritten in place on a terminal, a line every
+method, and, while an exhaustive search runs, its states, states per wall second and per
+CPU second, and deals done (one status line rewritten in place on a terminal, a line every
 :data:`LOG_EVERY` seconds otherwise, as TLC prints to a log).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 
 from boodle.argtypes import positive_int
 
-__all__ = ["DEFAULT_MAX_STATES", "LOG_EVERY", "Progress", "add_parser", "cmd_verify",
-           "parse_deck"]
+__all__ = ["DEFAULT_MAX_STATES", "LOG_EVERY", "WORKER_EVERY", "Progress", "add_parser",
+           "cmd_verify", "default_jobs", "parse_deck", "worker_status"]
 
 DEFAULT_MAX_STATES = 2_000_000
 """The exhaustive search's bound per variant and player count: about a minute and a half at
@@ -61,10 +62,10 @@ def add_parser(sub: Any) -> None:
         "exhaustively on reduced decks that chips and cards are conserved, every deal ends, "
         "no player is ever stuck and the ruleset is well formed.  Progress goes to stderr, one "
         "line per variant, player count and method, and a running exhaustive search's states, "
-        "states/s and deals done.  Exit 1 on a counterexample, and also when "
-        "some property of a variant at some player count was neither proven nor checked by "
-        "any method that ran (a rule neither z3 nor the engine covers, a z3 query out of "
-        "time with no exhaustive check, an exhaustive search stopped by --max-states): the "
+        "states per wall and per CPU second, and deals done.  Exit 1 on a counterexample, and "
+        "also when some property of a variant at some player count was neither proven nor "
+        "checked by any method that ran (a rule neither z3 nor the engine covers, a z3 query "
+        "out of time with no exhaustive check, an exhaustive search stopped by --max-states): the "
         "summary names each.")
     p.add_argument("variants", nargs="*", metavar="VARIANT",
                    help="built-in variant names or .boodle files (default: every built-in)")
@@ -80,6 +81,11 @@ def add_parser(sub: Any) -> None:
                    f"(default {DEFAULT_MAX_STATES:,}: a minute or two)")
     p.add_argument("--no-z3", action="store_true", help="skip the z3 proofs")
     p.add_argument("--no-exhaustive", action="store_true", help="skip the exhaustive search")
+    p.add_argument("--jobs", type=positive_int, metavar="N", default=None,
+                   help="share the runs (a variant's method at a player count) out over N "
+                   "processes (default: the number of cores, "
+                   f"{default_jobs()} here); the report is the same as with --jobs 1, the "
+                   "progress lines come as runs finish")
     p.add_argument("--cex-dir", type=Path, default=Path("boodle-counterexamples"), metavar="DIR",
                    help="where counterexamples are stored as JSON (default ./%(default)s)")
     p.set_defaults(func=cmd_verify, usage_error=p.error)
@@ -87,6 +93,7 @@ def add_parser(sub: Any) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Run the checks and print the report; 1 on any counterexample or unverified property."""
+    from boodle.clocks import cpu_seconds
     from boodle.language.errors import BoodleError
     from boodle.language.variants import builtin_names, load
     from boodle.verify.report import exit_status, render_json, render_text, save_counterexamples
@@ -116,19 +123,50 @@ def cmd_verify(args: argparse.Namespace) -> int:
     )
     if args.deck:
         options = replace(options, decks=tuple(args.deck))
-    start, cpu = time.perf_counter(), time.process_time()
+    jobs = default_jobs() if args.jobs is None else args.jobs
+    start, cpu = time.perf_counter(), cpu_seconds()
     shown = Progress(sys.stderr)
     try:
-        results = verify(subjects, options, progress=shown.say, live=shown.live)
+        results = verify(subjects, options, progress=shown.say, live=shown.live, jobs=jobs,
+                         worker_live=worker_status)
     finally:
         shown.clear()
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    seconds, cpu_end = time.perf_counter() - start, cpu_seconds()
+    cpu = None if cpu is None or cpu_end is None else cpu_end - cpu  # the workers' included
     out = (render_json(results, seconds, options, cpu) if args.json
            else render_text(results, seconds, options, cpu))
     sys.stdout.write(out + "\n")
     for path in save_counterexamples(results, args.cex_dir):
         print(f"counterexample stored: {path}", file=sys.stderr)
     return exit_status(results)
+
+
+def default_jobs() -> int:
+    """The processes ``boodle verify`` uses by default: the cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+WORKER_EVERY = 5.0
+"""Seconds between two status lines of a worker's search on a terminal under ``--jobs``: the
+workers write whole lines, never rewritten in place (several would overwrite each other)."""
+
+_WORKER_PROGRESS: list[Progress] = []
+"""The status display of this process, when it is a worker of ``--jobs`` (made at first use)."""
+
+
+def worker_status(line: str) -> None:
+    """A search's status line, in a worker process of ``--jobs``: written whole to stderr (a
+    single write, so that lines of several workers may interleave but never mix), at most
+    every :data:`WORKER_EVERY` seconds on a terminal, :data:`LOG_EVERY` elsewhere."""
+    if not _WORKER_PROGRESS:
+        isatty = getattr(sys.stderr, "isatty", None)
+        tty = bool(isatty()) if callable(isatty) else False
+        _WORKER_PROGRESS.append(Progress(sys.stderr, every=WORKER_EVERY if tty else LOG_EVERY,
+                                         in_place=False))
+    _WORKER_PROGRESS[0].live(line)
 
 
 @dataclass
@@ -139,27 +177,31 @@ class Progress:
     :meth:`say` writes a line that stays (a variant, player count and method done);
     :meth:`live` a status of the search running.  On a terminal the status is one line
     rewritten in place at most every ``every`` seconds (default 0.2) and wiped before the
-    next line that stays; elsewhere (a log, a pipe) it is a line of its own at most every
-    ``every`` seconds (default :data:`LOG_EVERY`), so a long search still shows it is alive.
+    next line that stays; elsewhere (a log, a pipe), or with ``in_place`` false, it is a line
+    of its own at most every ``every`` seconds (default :data:`LOG_EVERY`), so a long search
+    still shows it is alive.  Each line is one write, so that the lines of several processes
+    writing to one stderr (``--jobs``) may interleave but stay whole.
     """
 
     stream: TextIO
     every: float | None = None
     clock: Callable[[], float] = time.monotonic
+    in_place: bool = True
     tty: bool = field(init=False)
     _last: float | None = field(default=None, init=False)
     _shown: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         isatty = getattr(self.stream, "isatty", None)
-        self.tty = bool(isatty()) if callable(isatty) else False
+        self.tty = self.in_place and (bool(isatty()) if callable(isatty) else False)
         if self.every is None:
             self.every = 0.2 if self.tty else LOG_EVERY
 
     def say(self, line: str) -> None:
         """A line that stays."""
         self.clear()
-        print(line, file=self.stream, flush=True)
+        self.stream.write(line + "\n")
+        self.stream.flush()
 
     def live(self, line: str) -> None:
         """The running search's status (dropped if the last one is too recent)."""

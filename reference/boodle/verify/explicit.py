@@ -168,8 +168,9 @@ class ExplicitResult:
 
     ``complete`` is false when the search stopped at its bound (``max_states``) before
     every deal was explored: no property is then checked, whatever held in the states
-    seen (a violation found is still real).  While the search runs, ``seconds`` is the
-    time so far.
+    seen (a violation found is still real).  ``seconds`` is the wall time of the search,
+    ``cpu_seconds`` the CPU time of the process that ran it; while the search runs, the
+    times so far.
     """
 
     variant: str
@@ -182,6 +183,7 @@ class ExplicitResult:
     transitions: int = 0
     depth: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     start_chips: tuple[int, ...] = ()
     violations: dict[str, Counterexample] = field(default_factory=dict)
     deals_total: int = 0
@@ -190,8 +192,13 @@ class ExplicitResult:
 
     @property
     def rate(self) -> float:
-        """States per second."""
+        """States per wall second (what a user waits; it moves with the machine's load)."""
         return self.states / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_rate(self) -> float:
+        """States per CPU second of the process that searched (the work itself)."""
+        return self.states / self.cpu_seconds if self.cpu_seconds else 0.0
 
 
 @dataclass
@@ -208,6 +215,8 @@ class _Ctx:
     """Called every :data:`TICK` states with the result so far (progress)."""
     started: float = 0.0
     """The reduced deck's cards (``ruleset.deck.cards()``, computed once)."""
+    started_cpu: float = 0.0
+    """The process's CPU time when the search began (``time.process_time``)."""
     placed: dict[int, tuple[tuple[Place, ...], tuple[Any, ...], tuple[Any, ...] | None]] = field(
         default_factory=dict)
     """Within one deal, by ``id`` of a ``places`` tuple met (kept, so the id stays its own):
@@ -251,7 +260,7 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
 def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ...] | None,
                  mutation: Mutation, max_states: int | None,
                  tick: Callable[[ExplicitResult], None] | None) -> ExplicitResult:
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     group = suit_symmetries(ruleset)
     chips = default_start(ruleset, players) if start is None else start
     result = ExplicitResult(ruleset.name, deck, players, len(group), start_chips=chips,
@@ -260,11 +269,11 @@ def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ..
         # each deal explored is one state at least, and at least total / symmetries deals
         # are explored: the bound would stop the search before its end, so it is not begun
         result.complete = False
-        result.seconds = time.perf_counter() - t0
+        result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         return result
     cards = ruleset.deck.cards()
     ctx = _Ctx(ruleset, mutation.start_ruleset(ruleset), mutation, players, deck, chips, result,
-               cards, tick, t0)
+               cards, tick, t0, cpu0)
     order = {c: k for k, c in enumerate(cards)}
     for deal in deals(ruleset, players):
         if max_states is not None and result.states >= max_states:
@@ -277,7 +286,7 @@ def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ..
         _explore(ctx, deal)
         if not result.complete:
             break
-    result.seconds = time.perf_counter() - t0
+    result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
     return result
 
 
@@ -342,6 +351,7 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
         result.states += 1
         if ctx.tick is not None and result.states % TICK == 0:
             result.seconds = time.perf_counter() - ctx.started
+            result.cpu_seconds = time.process_time() - ctx.started_cpu
             ctx.tick(result)
         depth = nodes[key].depth
         if depth > result.depth:

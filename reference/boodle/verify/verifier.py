@@ -218,39 +218,156 @@ class _Run:
     live: Callable[[str], None] | None = None
 
 
+Step = tuple[int, str, int]
+"""One run of a method: (index of the subject, ``"z3"`` or ``"exhaustive"``, player count)."""
+
+
 def verify(subjects: list[Subject], options: Options = Options(),
            cache: dict[tuple[Any, ...], list[Finding]] | None = None,
            progress: Callable[[str], None] | None = None,
-           live: Callable[[str], None] | None = None) -> list[Result]:
+           live: Callable[[str], None] | None = None, jobs: int = 1,
+           worker_live: Callable[[str], None] | None = None) -> list[Result]:
     """Every check on every subject; see the module docstring.  ``cache`` keeps the z3
     findings shared by subjects that step alike (:func:`_key`) across calls; ``progress``,
     when given, is called with one line per variant, player count and method as each
     finishes (``boodle verify`` prints them on stderr); ``live``, when given, with a status
-    line every few thousand states of an exhaustive search (states, states/s, deals done of
-    all, time), for a progress display."""
-    run = _Run(options, {} if cache is None else cache, live)
+    line every few thousand states of an exhaustive search (states, states per wall and per
+    CPU second, deals done of all, time), for a progress display.
+
+    ``jobs`` > 1: the runs (a method at a player count) are shared out over that many
+    processes (:func:`_parallel`), and the results are the same rows in the same order as
+    serially (times aside).  The subjects must then be picklable; ``cache`` is not used,
+    ``progress`` is called in this process as runs finish, in the order they finish, and
+    ``worker_live`` (picklable: a module-level function), not ``live``, is called in the
+    worker processes with their searches' status lines.
+    """
+    plan = [_steps(subject, options) for subject in subjects]
+    if jobs > 1 and sum(len(steps) for _, steps in plan) > 1:
+        done = _parallel(subjects, plan, options, jobs, progress, worker_live)
+    else:
+        run = _Run(options, {} if cache is None else cache, live)
+        done = {}
+        for k, (subject, (_, steps)) in enumerate(zip(subjects, plan, strict=True)):
+            for method, n in steps:
+                done[(k, method, n)] = got = _step(run, subject, method, n)
+                if progress is not None:
+                    progress(_progress_line(k, len(subjects), subject, method, n, got))
     out: list[Result] = []
-    for k, subject in enumerate(subjects, 1):
+    for k, (subject, (uncovered, steps)) in enumerate(zip(subjects, plan, strict=True)):
         out += _static(subject)
-        counts = [n for n in subject.ruleset.players.counts()
-                  if options.players is None or n in options.players]
-        steps: list[tuple[str, int]] = []
-        if options.z3:
-            steps += [("z3", n) for n in counts]
-        if options.exhaustive:
-            steps += [("exhaustive", n) for n in counts if n in options.explicit_players]
-        out += _uncovered(subject, [n for n in counts if n not in {m for _, m in steps}], options)
+        out += _uncovered(subject, uncovered, options)
         for method, n in steps:
-            t = time.process_time()
-            wall = time.perf_counter()
-            got = _symbolic(run, subject, n) if method == "z3" else _exhaustive(run, subject, n)
-            for r in got:  # the run's own time, shared by the properties it checked
-                r.seconds = time.perf_counter() - wall
-            out += got
-            if progress is not None:
-                progress(f"[{k}/{len(subjects)}] {subject.name}, {n} players, {method}: "
-                         f"{_tally(got)} ({time.process_time() - t:.1f} s CPU)")
+            out += done[(k, method, n)][0]
     return out
+
+
+def _steps(subject: Subject, options: Options) -> tuple[list[int], list[tuple[str, int]]]:
+    """The player counts no method covers, and the runs (method, player count) of
+    ``subject``, in the report's order: z3 at each count, then the exhaustive search."""
+    counts = [n for n in subject.ruleset.players.counts()
+              if options.players is None or n in options.players]
+    steps: list[tuple[str, int]] = []
+    if options.z3:
+        steps += [("z3", n) for n in counts]
+    if options.exhaustive:
+        steps += [("exhaustive", n) for n in counts if n in options.explicit_players]
+    return [n for n in counts if n not in {m for _, m in steps}], steps
+
+
+def _step(run: _Run, subject: Subject, method: str, n: int) -> tuple[list[Result], float]:
+    """The results of one run, each carrying its wall time, and its CPU seconds."""
+    t = time.process_time()
+    wall = time.perf_counter()
+    got = _symbolic(run, subject, n) if method == "z3" else _exhaustive(run, subject, n)
+    for r in got:  # the run's own time, shared by the properties it checked
+        r.seconds = time.perf_counter() - wall
+    return got, time.process_time() - t
+
+
+def _progress_line(k: int, of: int, subject: Subject, method: str, n: int,
+                   got: tuple[list[Result], float]) -> str:
+    """``[2/5] michigan, 4 players, z3: 5 proven (1.2 s CPU)``."""
+    return (f"[{k + 1}/{of}] {subject.name}, {n} players, {method}: {_tally(got[0])} "
+            f"({got[1]:.1f} s CPU)")
+
+
+def _parallel(subjects: list[Subject], plan: list[tuple[list[int], list[tuple[str, int]]]],
+              options: Options, jobs: int, progress: Callable[[str], None] | None,
+              worker_live: Callable[[str], None] | None
+              ) -> dict[Step, tuple[list[Result], float]]:
+    """Every run of ``plan`` in up to ``jobs`` processes: the results of each run.
+
+    The z3 runs that share proofs in a serial run (subjects with equal :func:`_key` or
+    :func:`_dynamics_key` at one player count, linked one to the next) go to one task, in
+    their serial order, so that each task finds what the serial run finds; every other run
+    is a task of its own, the longest first as far as known (exhaustive searches, then z3
+    by player count, largest first).
+    """
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    tasks = _tasks(subjects, plan)
+    done: dict[Step, tuple[list[Result], float]] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+        running = {pool.submit(_run_task, [(k, subjects[k]) for k, _, _ in task], task[0][1],
+                               task[0][2], options, worker_live): task for task in tasks}
+        try:
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    running.pop(future)
+                    for (k, method, n), got in future.result():
+                        done[(k, method, n)] = got
+                        if progress is not None:
+                            progress(_progress_line(k, len(subjects), subjects[k], method, n,
+                                                    got))
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return done
+
+
+def _tasks(subjects: list[Subject], plan: list[tuple[list[int], list[tuple[str, int]]]]
+           ) -> list[list[Step]]:
+    """The runs of ``plan`` as tasks (see :func:`_parallel`), in the order to start them."""
+    exhaustive: list[list[Step]] = []
+    z3: list[Step] = []
+    for k, (_, steps) in enumerate(plan):
+        for method, n in steps:
+            if method == "z3":
+                z3.append((k, method, n))
+            else:
+                exhaustive.append([(k, method, n)])
+    # subjects sharing a key at a count are linked (union-find); a group is a task
+    parent = {step: step for step in z3}
+
+    def root(step: Step) -> Step:
+        while parent[step] != step:
+            parent[step] = step = parent[parent[step]]
+        return step
+
+    first: dict[tuple[Any, ...], Step] = {}
+    for step in z3:
+        k, _, n = step
+        for key in (("chips", *_key(subjects[k], n)),
+                    ("card dynamics", *_dynamics_key(subjects[k], n))):
+            if key in first:
+                parent[root(step)] = root(first[key])
+            else:
+                first[key] = step
+    groups: dict[Step, list[Step]] = {}
+    for step in z3:  # in the serial order: a group's runs in the order the serial run has
+        groups.setdefault(root(step), []).append(step)
+    by_count = sorted(groups.values(), key=lambda task: -task[0][2])
+    return exhaustive + by_count
+
+
+def _run_task(subjects: list[tuple[int, Subject]], method: str, n: int, options: Options,
+              live: Callable[[str], None] | None
+              ) -> list[tuple[Step, tuple[list[Result], float]]]:
+    """One task of :func:`_parallel`, in a worker process: the runs of ``method`` at ``n``
+    players of each of ``subjects`` (index, subject), in order, sharing one z3 cache."""
+    run = _Run(options, {}, live)
+    return [((k, method, n), _step(run, subject, method, n)) for k, subject in subjects]
 
 
 def _uncovered(subject: Subject, counts: list[int], options: Options) -> list[Result]:
@@ -500,12 +617,15 @@ def _ticker(live: Callable[[str], None] | None, where: str
 
 
 def _so_far(res: ExplicitResult) -> str:
-    """``1,234,567 states (24,100/s), deal 31,200 of 369,600 (8.4%), 51 s, about 9 min
-    left``: a search so far; the time left assumes the deals to come are like those seen."""
+    """``1,234,567 states (24,100/s wall, 24,500/s CPU), deal 31,200 of 369,600 (8.4%),
+    51 s, about 9 min left``: a search so far, its rates per wall second and per CPU second
+    of the process searching; the time left (wall) assumes the deals to come are like those
+    seen."""
     share = res.deals_raw / res.deals_total if res.deals_total else 0.0
     left = f", about {_duration(res.seconds * (1 / share - 1))} left" if share > 0 else ""
-    return (f"{res.states:,} states ({res.rate:,.0f}/s), deal {res.deals_raw:,} of "
-            f"{res.deals_total:,} ({share:.1%}), {res.seconds:.0f} s{left}")
+    return (f"{res.states:,} states ({res.rate:,.0f}/s wall, {res.cpu_rate:,.0f}/s CPU), "
+            f"deal {res.deals_raw:,} of {res.deals_total:,} ({share:.1%}), "
+            f"{res.seconds:.0f} s{left}")
 
 
 def _duration(seconds: float) -> str:
@@ -524,7 +644,7 @@ def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result
     summary = (f"{res.states:,} states, {res.transitions:,} moves, {res.deals_checked:,} deals"
                f" ({res.deals_raw:,} before suit symmetry, {res.symmetries} symmetr"
                f"{'y' if res.symmetries == 1 else 'ies'}), longest deal {res.depth} moves, "
-               f"{res.rate:,.0f} states/s")
+               f"{res.rate:,.0f} states per wall second, {res.cpu_rate:,.0f} per CPU second")
     if not res.complete and res.deals_raw == 0:
         orbits = -(-res.deals_total // max(res.symmetries, 1))
         summary = (f"not searched: {_count(orbits)} deals of the {res.deck} deck with {n} "
