@@ -100,6 +100,8 @@ def main(mode: str, marker: str) -> int:
         return 0
     if mode == "ignore-stop":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode not in ("silent", "flood-lines"):
+        answer({"type": "hello"})  # load the reference before 'start', not during case 1
     runs = 0
     for line in sys.stdin:
         message = json.loads(line)

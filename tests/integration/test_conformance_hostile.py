@@ -302,3 +302,21 @@ def test_a_case_file_that_is_no_regular_file_or_too_big(kind: str, why: str, lay
         assert f"{bad}: {why}" in done.stderr
     else:
         assert done.stdout.startswith(f"error: {bad}: {why}"), done.stdout
+
+
+def test_the_decoding_bounds_are_the_protocols() -> None:
+    """PROTOCOL.md, Transport: at most 64 deep; a surrogate pair is a character (😀), half of
+    one is not; a bracket inside a string is no nesting."""
+    from boodle.conformance.wire import MessageError, decode_message
+
+    assert decode_message("[" * 64 + "]" * 64) is not None
+    assert decode_message('{"a":' * 64 + "1" + "}" * 64) is not None
+    assert decode_message('{"t": "' + "[" * 200 + '"}') == {"t": "[" * 200}
+    assert decode_message('{"m": "\\ud83d\\ude00"}') == {"m": "\U0001f600"}
+    refused = [("[" * 65 + "]" * 65, "depth"), ('[{"a":' * 40 + "1" + "}]" * 40, "depth"),
+               ("[" * 100_000 + "]" * 100_000, "depth"), ('{"m": "boom \\ud800"}', "surrogate"),
+               ('{"\\udfff": 1}', "surrogate"), ("not json", "json")]
+    for text, kind in refused:
+        with pytest.raises(MessageError) as caught:
+            decode_message(text)
+        assert caught.value.kind == kind, text[:40]

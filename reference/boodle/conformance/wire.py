@@ -54,9 +54,6 @@ class MessageError(ValueError):
 
 _TOO_DEEP = (f"nested more than {MAX_DEPTH} deep: no message of the protocol nests so deep "
              "(PROTOCOL.md, Transport)")
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_EMPTY_PAIR = re.compile(r"\[\]|\{\}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -64,9 +61,9 @@ def decode_message(text: str) -> Any:
     """The JSON value of one line; raises :class:`MessageError` with the reason.
 
     ``text`` comes from UTF-8 bytes decoded with replacement, so a surrogate can only come
-    from a ``\\u`` escape.  Cost: the decoding, plus a pass of regular expressions over the
-    text when it has more than :data:`MAX_DEPTH` brackets, plus a walk of the value's strings
-    when the text has a surrogate's escape.
+    from a ``\\u`` escape.  Cost: the decoding, plus a walk of the value's containers when
+    the text has more than :data:`MAX_DEPTH` brackets, plus a walk of its strings when the
+    text has a surrogate's escape.
     """
     try:
         value = json.loads(text)
@@ -74,7 +71,8 @@ def decode_message(text: str) -> Any:
         raise MessageError("depth", _TOO_DEEP) from None
     except ValueError as exc:
         raise MessageError("json", f"not JSON ({exc})") from None
-    if text.count("[") + text.count("{") > MAX_DEPTH and _depth_over(text):
+    if isinstance(value, (dict, list)) and text.count("[") + text.count("{") > MAX_DEPTH \
+            and _depth_over(value):
         raise MessageError("depth", _TOO_DEEP)
     if _SURROGATE_ESCAPE.search(text):
         lone = _lone_surrogate(value)
@@ -85,15 +83,19 @@ def decode_message(text: str) -> Any:
     return value
 
 
-def _depth_over(text: str) -> bool:
-    """Whether the JSON ``text`` (valid) nests more than :data:`MAX_DEPTH` deep: its
-    brackets outside strings, with innermost pairs removed once per level."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+def _depth_over(value: Any) -> bool:
+    """Whether ``value`` nests arrays and objects more than :data:`MAX_DEPTH` deep: its
+    containers walked level by level (scalars are not visited), at most that many levels."""
+    level = [value]
     for _ in range(MAX_DEPTH):
-        if not brackets:
+        deeper: list[Any] = []
+        for item in level:
+            inner = item.values() if isinstance(item, dict) else item
+            deeper.extend(v for v in inner if isinstance(v, (dict, list)))
+        if not deeper:
             return False
-        brackets = _EMPTY_PAIR.sub("", brackets)
-    return bool(brackets)
+        level = deeper
+    return True
 
 
 def _lone_surrogate(value: Any) -> str | None:
