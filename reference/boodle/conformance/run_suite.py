@@ -263,10 +263,10 @@ class Session:
                     self.give_up("the implementation never answered 'start'")
                 elif problem == self.last_start_problem:
                     self.give_up("the implementation failed to start twice in a row the "
-                                  "same way")
+                                 "same way")
                 elif self.start_failures >= START_FAILURES:
                     self.give_up(f"the implementation failed to start {START_FAILURES} "
-                                  "times in a row")
+                                 "times in a row")
                 self.last_start_problem = problem
                 return _error(case, problem)
             self.start_failures = 0
