@@ -12,6 +12,11 @@ from __future__ import annotations
 import argparse
 import math
 
+MAX_SECONDS = 86_400.0
+"""The longest duration an option takes: a day.  Longer is surely a slip (``1e10``), and
+beyond ``threading.TIMEOUT_MAX`` (about 292 years) a wait would fail with an
+``OverflowError``."""
+
 
 def positive_int(text: str) -> int:
     """A whole number of at least 1 (deals, workers); ``ArgumentTypeError`` otherwise."""
@@ -31,13 +36,17 @@ def non_negative_int(text: str) -> int:
 
 
 def positive_seconds(text: str) -> float:
-    """A finite number of seconds above 0 (a timeout); ``ArgumentTypeError`` otherwise."""
+    """A number of seconds above 0 and at most :data:`MAX_SECONDS` (a timeout);
+    ``ArgumentTypeError`` otherwise."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text}")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_SECONDS:.0f} seconds (a day), not {text}")
     return value
 
 

@@ -16,8 +16,8 @@ Modules, one concept each:
 - :mod:`.cases`: loading, validating and identifying cases.
 - :mod:`.generate`: the deterministic generator and the coverage report.
 - :mod:`.serve`: the reference speaking the protocol.
-- :mod:`.process`, :mod:`.runner`, :mod:`.compare`, :mod:`.report`,
-  :mod:`.expected`: driving an implementation and reporting on it.
+- :mod:`.impl_process`, :mod:`.process_tree`, :mod:`.run_suite`, :mod:`.compare`,
+  :mod:`.report`, :mod:`.expected`: driving an implementation and reporting on it.
 - :mod:`.cli`: ``boodle conformance …``.
 """
 
@@ -30,3 +30,10 @@ PROTOCOL = "boodle-protocol/1"
 START_TIMEOUT = 30.0
 """Default seconds an implementation has to answer ``start`` (PROTOCOL.md, session mode;
 ``boodle conformance run --start-timeout S``): loading may be slow, a case is not."""
+
+MAX_SAME_FAILURES = 10
+"""After this many cases in a row end in the same fault of the implementation's process, the
+remaining cases are errors "not run" (PROTOCOL.md, session mode; ``boodle conformance run
+--max-same-failures N``, 0: no limit).  At the default timeout of 10 s a run whose every case
+times out ends in about 2 minutes, not in hours; a fault that alternates with answers never
+stops a run."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +34,10 @@ MEANING = ("kind", "variant", "setup", "script", "legal_at", "move", "expect")
 """The fields whose content is the meaning of a case (and so its hash)."""
 
 REQUEST_FIELDS = ("kind", "variant", "setup", "script", "legal_at", "move")
+
+MAX_CASE_BYTES = 8 * 1024 * 1024
+"""The largest case file read (8 MiB): a case is sent as one line, and a line of the protocol
+is at most 8 MiB (PROTOCOL.md, Transport).  The suite's largest is under 40 KB."""
 """The fields of a case sent to an implementation in a ``run`` message."""
 
 
@@ -197,11 +203,51 @@ def check_case(data: Json, where: str) -> None:
         raise CaseError(f"{where}: id {data['id']} must start with the variant name")
 
 
-def load_case(path: Path, check: bool = True) -> Case:
-    """One case file; raises :class:`CaseError` if it is not valid JSON or not a valid case."""
+class CaseFileError(CaseError):
+    """A case file that cannot be read: not a regular file, too big, not UTF-8, unreadable.
+    ``reason`` is what is wrong, without the path."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.reason = reason
+
+
+def read_case_text(path: Path) -> str:
+    """The text of a case file: a regular file (a link to one is followed) of at most
+    :data:`MAX_CASE_BYTES`, in UTF-8.
+
+    Raises :class:`CaseFileError` for anything else, before reading it: a FIFO would block
+    the run for ever and a link to ``/dev/zero`` would fill the memory.
+    """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise CaseFileError(path, exc.strerror or "cannot be read") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CaseFileError(path, "not a regular file (a FIFO, a device or a socket): "
+                                "a case is a JSON file")
+        if info.st_size > MAX_CASE_BYTES:
+            raise CaseFileError(path, f"larger than {MAX_CASE_BYTES // (1024 * 1024)} MiB, "
+                                "the most a case file may hold")
+        data = f.read(MAX_CASE_BYTES + 1)
+    if len(data) > MAX_CASE_BYTES:  # it grew while being read
+        raise CaseFileError(path, f"larger than {MAX_CASE_BYTES // (1024 * 1024)} MiB, the "
+                            "most a case file may hold")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CaseFileError(path, "not UTF-8 text") from None
+
+
+def load_case(path: Path, check: bool = True) -> Case:
+    """One case file; raises :class:`CaseError` if it cannot be read (:func:`read_case_text`),
+    is not valid JSON or not a valid case."""
+    text = read_case_text(path)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
         raise CaseError(f"{path}: cannot read the case: {exc}") from None
     if check:
         check_case(data, str(path))

@@ -21,8 +21,16 @@ from collections import Counter
 from pathlib import Path
 
 from boodle.argtypes import non_negative_int, positive_seconds
-from boodle.conformance import CASE_FORMAT, START_TIMEOUT
-from boodle.conformance.cases import Case, case_files, load_case, load_cases, select
+from boodle.conformance import CASE_FORMAT, MAX_SAME_FAILURES, START_TIMEOUT
+from boodle.conformance.cases import (
+    Case,
+    CaseFileError,
+    case_files,
+    load_case,
+    load_cases,
+    read_case_text,
+    select,
+)
 from boodle.conformance.paths import cases_dir, load_variant, suite_dir, variant_paths
 from boodle.language.errors import BoodleError
 from boodle.resources import spec_prose
@@ -66,6 +74,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      metavar="S", help="seconds the implementation has to answer 'start' "
                      f"(default {START_TIMEOUT:g}); one that never answers stops the run "
                      "after its first attempt")
+    run.add_argument("--max-same-failures", type=non_negative_int, default=MAX_SAME_FAILURES,
+                     metavar="N", help="after N cases in a row end in the same fault of the "
+                     "implementation's process (a timeout each, say), report the rest as not "
+                     f"run (default {MAX_SAME_FAILURES}; 0: no limit)")
     run.add_argument("--junit", type=Path, metavar="F", help="write a JUnit XML report")
     run.add_argument("--json", type=Path, metavar="F", help="write a JSON report")
     run.add_argument("--markdown", type=Path, metavar="F", help="write a Markdown report")
@@ -167,15 +179,16 @@ def user_cases(folder: Path) -> list[Case]:
 def _is_case_file(path: Path) -> bool:
     """Whether ``path`` holds a JSON object whose ``format`` is the case format; a file that
     cannot be read as JSON is skipped with a warning on stderr (a case cut short or
-    garbled must not vanish from a run unnoticed)."""
+    garbled must not vanish from a run unnoticed), and so is one that is no regular file
+    or too big (:func:`.cases.read_case_text`: never read)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        return _unreadable(path, "not UTF-8 text")
+        data = json.loads(read_case_text(path))
+    except CaseFileError as e:
+        return _unreadable(path, e.reason)
     except json.JSONDecodeError as e:
         return _unreadable(path, f"not JSON (line {e.lineno}, column {e.colno}: {e.msg})")
-    except OSError as e:
-        return _unreadable(path, e.strerror or "cannot be read")
+    except RecursionError:
+        return _unreadable(path, "not JSON (nested too deep)")
     return isinstance(data, dict) and data.get("format") == CASE_FORMAT
 
 
@@ -253,7 +266,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     chosen = _select(every, args.variant, args.case)
     expected = read_expected(args.expected_failures) if args.expected_failures else {}
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
-                       known_ids={c.id for c in every}, start_timeout=args.start_timeout)
+                       known_ids={c.id for c in every}, start_timeout=args.start_timeout,
+                       max_same_failures=args.max_same_failures)
     sys.stdout.write(console_text(report, args.details))
     counts = report.counts()
     if report.outcomes and not counts["pass"] and report.ok():

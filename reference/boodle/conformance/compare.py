@@ -32,6 +32,10 @@ class Verdict:
     outcome: str
     summary: str = ""
     detail: str = ""
+    fault: str = ""
+    """For an error of the implementation's process (a timeout, an exit, a line that is no
+    valid message, another case's id), what went wrong with the case's id taken out: two
+    faults are the same when their ``fault`` is (:data:`boodle.conformance.MAX_SAME_FAILURES`)."""
 
 
 def _j(value: object) -> str:

@@ -1,11 +1,17 @@
 """One running implementation under test: a child process spoken to in JSON Lines.
 
-The child runs in its own process group (a new session), so that killing it
-kills every process it started: no orphans, even for a shell wrapper.  Its
-stdout is read by a thread into a queue of lines, at most :data:`MAX_LINE`
-bytes each, so a child that floods its output or never ends a line cannot
-block or exhaust the runner; its stderr is drained into a short tail kept for
-error messages.  Every wait has a timeout.
+The child runs in its own process group (a new session), and killing it kills
+its whole process tree (:mod:`.process_tree`): the group, and what it started in
+a session of its own or as a daemon.  Its stdout is read by a thread into a
+queue of lines, at most :data:`MAX_LINE` bytes each, so a child that floods its
+output or never ends a line cannot block or exhaust the runner; its stderr is
+drained into a short tail kept for error messages.  Every wait has a timeout.
+
+Each child has its own queue, and its reader threads own their pipes' file
+descriptors (duplicates, closed by the thread when it ends): a descriptor
+number freed by one child and reused by the next is never read by the old
+child's thread, so a restarted implementation's first line always reaches its
+own queue.
 """
 
 from __future__ import annotations
@@ -13,20 +19,31 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import selectors
 import shlex
-import signal
 import subprocess
 import threading
 import time
+import uuid
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
+from typing import IO
+
+from boodle.conformance.process_tree import TOKEN_VARIABLE, kill_tree
 
 MAX_LINE = 8 * 1024 * 1024
 """The longest line (bytes) an implementation may write; longer is a protocol error."""
 
 STDERR_TAIL = 2000
 """Characters of the child's stderr kept for error messages (the end of it)."""
+
+READER_JOIN = 1.0
+"""Seconds :meth:`Child.kill` waits for the reader threads to read what the dead tree left
+in its pipes (its stderr's last lines, for the error message)."""
+
+POLL = 0.1
+"""Seconds between a reader thread's checks that its child was killed."""
 
 STDERR_HEAD = 1000
 """Characters of the start of the child's stderr also kept: Node.js and the JVM print the
@@ -79,6 +96,19 @@ def excerpt(head: str, tail: str, written: int, limit: int = 400) -> str:
     return "\n".join([*kept_first, "…", *kept_last])
 
 
+def _own(stream: IO[bytes] | None) -> int:
+    """A descriptor of its own for a pipe of the child (a duplicate); the stream is closed."""
+    assert stream is not None
+    fd = os.dup(stream.fileno())
+    stream.close()
+    return fd
+
+
+def _bounded(timeout: float) -> float:
+    """``timeout`` within what a wait accepts (0 to ``threading.TIMEOUT_MAX``)."""
+    return min(max(timeout, 0.0), threading.TIMEOUT_MAX)
+
+
 def split_command(command: str | Sequence[str]) -> list[str]:
     """A command line split as a POSIX shell would (``shlex``), or the list as given."""
     return shlex.split(command) if isinstance(command, str) else list(command)
@@ -90,13 +120,18 @@ class Child:
     def __init__(self, command: str | Sequence[str], stdin_text: str | None = None) -> None:
         argv = split_command(command)
         self.argv = argv
+        self.token = uuid.uuid4().hex
         self.proc = subprocess.Popen(  # noqa: S603 - the implementation under test is a command
             argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            env={**os.environ, TOKEN_VARIABLE: self.token},
         )
+        self._stopped = threading.Event()
+        out_fd, err_fd = _own(self.proc.stdout), _own(self.proc.stderr)
+        self.proc.stdout = self.proc.stderr = None
         self._lines: queue.Queue[Line] = queue.Queue()
         self._tail: deque[str] = deque(maxlen=64)
         self._head = ""
@@ -104,8 +139,8 @@ class Child:
         self._pending = 0
         self._pending_start = b""
         self._readers = [
-            threading.Thread(target=self._read_stdout, daemon=True),
-            threading.Thread(target=self._read_stderr, daemon=True),
+            threading.Thread(target=self._read_stdout, args=(out_fd,), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(err_fd,), daemon=True),
         ]
         for reader in self._readers:
             reader.start()
@@ -115,15 +150,30 @@ class Child:
 
     # ---------------------------------------------------------------- reading
 
-    def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        buffer = b""
+    def _chunks(self, fd: int) -> Generator[bytes, None, None]:
+        """What the child writes on ``fd``, chunk by chunk, until end of file or until the
+        child is killed; ``fd`` is this thread's own and is closed at the end."""
         try:
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
+            with selectors.DefaultSelector() as selector:
+                selector.register(fd, selectors.EVENT_READ)
+                while not self._stopped.is_set():
+                    if not selector.select(POLL):
+                        continue
+                    chunk = os.read(fd, 65536)
+                    if not chunk:
+                        return
+                    yield chunk
+        except (OSError, ValueError):
+            return
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def _read_stdout(self, fd: int) -> None:
+        buffer = b""
+        chunks = self._chunks(fd)
+        try:
+            for chunk in chunks:
                 buffer += chunk
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
@@ -135,32 +185,24 @@ class Child:
                 if len(buffer) > MAX_LINE:
                     self._lines.put(Line("overflow"))
                     return
-        except OSError:
-            pass
+        finally:
+            chunks.close()
         if buffer.strip():
             self._lines.put(Line("line", buffer.decode("utf-8", errors="replace")))
         self._lines.put(Line("eof"))
 
-    def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        fd = self.proc.stderr.fileno()
-        try:
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    return
-                text = chunk.decode("utf-8", errors="replace")
-                if len(self._head) < STDERR_HEAD:
-                    self._head += text[: STDERR_HEAD - len(self._head)]
-                self._written += len(text)
-                self._tail.append(text)
-        except OSError:
-            return
+    def _read_stderr(self, fd: int) -> None:
+        for chunk in self._chunks(fd):
+            text = chunk.decode("utf-8", errors="replace")
+            if len(self._head) < STDERR_HEAD:
+                self._head += text[: STDERR_HEAD - len(self._head)]
+            self._written += len(text)
+            self._tail.append(text)
 
     def read_line(self, timeout: float) -> Line:
         """The next line of stdout, or ``eof`` / ``overflow`` / ``timeout``."""
         try:
-            return self._lines.get(timeout=max(timeout, 0.0))
+            return self._lines.get(timeout=_bounded(timeout))
         except queue.Empty:
             return Line("timeout")
 
@@ -217,22 +259,22 @@ class Child:
     def wait(self, timeout: float) -> int | None:
         """Wait up to ``timeout`` seconds for the child to exit; its status or ``None``."""
         try:
-            return self.proc.wait(timeout=max(timeout, 0.0))
+            return self.proc.wait(timeout=_bounded(timeout))
         except subprocess.TimeoutExpired:
             return None
 
     def kill(self) -> None:
-        """Kill the child and its whole process group, then reap it."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            self.proc.kill()
+        """Kill the child and its whole process tree (:func:`.process_tree.kill_tree`),
+        reap it, and let the reader threads read what is left in the pipes (at most
+        :data:`READER_JOIN` seconds) before they stop."""
+        # once reaped, the child's pid may be another process's: only its tree is killed
+        kill_tree(self.proc.pid, self.token, root_alive=self.proc.poll() is None)
         self.close_stdin()
         self.wait(5.0)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        deadline = time.monotonic() + READER_JOIN
+        for reader in self._readers:
+            reader.join(max(0.0, deadline - time.monotonic()))
+        self._stopped.set()
 
     def finish(self, grace: float) -> bool:
         """After ``stop``: wait ``grace`` seconds for a clean exit, then kill.

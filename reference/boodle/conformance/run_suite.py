@@ -13,6 +13,10 @@ that did start is started again, until two restarts in a row fail the same
 way (a start timeout each time, say) or three in a row fail at all.
 One-shot mode starts the command once per case instead.
 
+In either mode, after :data:`MAX_SAME_FAILURES` cases in a row end in the same fault of the
+implementation's process (a timeout each, say), the remaining cases are errors "not run":
+a run in which every case times out costs that many timeouts, not one per case.
+
 Outcomes: ``pass``, ``fail``, ``error``, ``skip``, and with an
 expected-failures file ``xfail`` (a fail or error that was expected) and
 ``xpass`` (an expected failure that passed: it fails the run).
@@ -28,12 +32,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from boodle.conformance import PROTOCOL, START_TIMEOUT
+from boodle.conformance import MAX_SAME_FAILURES, PROTOCOL, START_TIMEOUT
 from boodle.conformance.cases import Case
 from boodle.conformance.compare import Verdict, verdict
 from boodle.conformance.impl_process import Child, Line
+from boodle.conformance.process_tree import subreaper
 from boodle.conformance.validation import check
-from boodle.conformance.wire import Json
+from boodle.conformance.wire import Json, MessageError, decode_message
 
 START_FAILURES = 3
 """After this many restarts in a row fail (of an implementation that started once), or two
@@ -109,11 +114,37 @@ _ERROR_LINE = re.compile(r"([\w.$]*(Error|Exception)\b|(panic|error|fatal)\b)", 
 
 
 def _error(case: Case, summary: str, detail: str = "") -> Verdict:
-    """An ``error`` verdict; a multi-line ``summary`` keeps its first line as the summary and
-    the whole of it as the detail (the implementation's stderr, say)."""
-    del case
+    """An ``error`` verdict for a fault of the implementation's process; a multi-line
+    ``summary`` keeps its first line as the summary and the whole of it as the detail (the
+    implementation's stderr, say).  Its ``fault`` is the summary with the case's id taken
+    out."""
     first, _, rest = summary.partition("\n")
-    return Verdict("error", first, detail or (summary if rest else first))
+    return Verdict("error", first, detail or (summary if rest else first),
+                   fault=first.replace(case.id, "<id>"))
+
+
+def _not_run(why: str) -> Verdict:
+    """The error of a case the run stopped before (:data:`.report.NOT_RUN`)."""
+    return Verdict("error", f"not run: {why}")
+
+
+def _decode(text: str) -> tuple[Any, str | None]:
+    """The JSON value of a line, or why it is none (not JSON, too deep, a lone surrogate)."""
+    try:
+        return decode_message(text), None
+    except MessageError as exc:
+        if exc.kind == "json":
+            return None, f"not JSON: {text[:200]!r}"
+        return None, f"not a valid message: {exc}"
+
+
+def _clean(text: str) -> str:
+    """``text`` as UTF-8 can write it (a lone surrogate as its escape), for the reports."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    return text
 
 
 class Session:
@@ -133,6 +164,8 @@ class Session:
         self.gave_up = ""
         self.answered = ""
         """The ``type`` of the last message read, when it was a JSON object."""
+        self.sent = False
+        """Whether the last case run was sent (not skipped for a variant or a feature)."""
 
     def _start(self) -> str | None:
         """Start a fresh child and shake hands; an error message if that fails."""
@@ -159,12 +192,17 @@ class Session:
             self.report.implementation = answer["implementation"]
         return None
 
-    def _lost(self, when: str) -> str:
-        assert self.child is not None
-        code = self.child.wait(1.0)
-        said = self.child.stderr_excerpt()
-        self.kill()
-        first = f"the implementation exited (status {code}) {when}"
+    def _lost(self, when: str, stream: str = "stdout") -> str:
+        """Why the implementation stopped answering: it exited (with its status), or it
+        closed its ``stream`` but still ran (it is killed); with its stderr."""
+        child = self.child
+        assert child is not None
+        code = child.wait(1.0)
+        self.kill()  # the readers then hold all the stderr there was
+        said = child.stderr_excerpt()
+        first = (f"the implementation exited (status {code}) {when}" if code is not None
+                 else f"the implementation closed its {stream} {when} without exiting "
+                 "(it was killed)")
         if not said:
             return first
         return f"{first}; its stderr says: {_key_line(said)}\nits stderr:\n{said}"
@@ -184,11 +222,10 @@ class Session:
             return None, "an answer line longer than the limit (flooded output)"
         if line.kind == "eof":
             return None, self._lost("before answering")
-        try:
-            message = json.loads(line.text)
-        except ValueError:
+        message, problem = _decode(line.text)
+        if problem is not None:
             self.kill()
-            return None, f"not JSON: {line.text[:200]!r}"
+            return None, problem
         if isinstance(message, dict):
             self.answered = str(message.get("type", ""))
         errors = check(message, "protocol.schema.json", definition)
@@ -214,21 +251,22 @@ class Session:
 
     def run(self, case: Case) -> Verdict:
         """The verdict on one case (restarting the implementation if needed)."""
+        self.sent = False
         if self.gave_up:
-            return _error(case, f"not run: {self.gave_up}")
+            return _not_run(self.gave_up)
         if self.child is None:
             problem = self._start()
             if problem is not None:
                 self.start_failures += 1
                 self.kill()
                 if not self.report.implementation:
-                    self._give_up("the implementation never answered 'start'")
+                    self.give_up("the implementation never answered 'start'")
                 elif problem == self.last_start_problem:
-                    self._give_up("the implementation failed to start twice in a row the "
-                                  "same way")
+                    self.give_up("the implementation failed to start twice in a row the "
+                                 "same way")
                 elif self.start_failures >= START_FAILURES:
-                    self._give_up(f"the implementation failed to start {START_FAILURES} "
-                                  "times in a row")
+                    self.give_up(f"the implementation failed to start {START_FAILURES} "
+                                 "times in a row")
                 self.last_start_problem = problem
                 return _error(case, problem)
             self.start_failures = 0
@@ -237,9 +275,10 @@ class Session:
         if unsupported:
             return Verdict("skip", unsupported)
         assert self.child is not None
+        self.sent = True
         message = json.dumps(case.request(), ensure_ascii=False) + "\n"
         if not self.child.send_text(message):
-            return _error(case, self._lost("before reading the case"))
+            return _error(case, self._lost("before reading the case", "stdin"))
         answer, problem = self._receive("result")
         if problem is not None:
             return _error(case, problem)
@@ -249,10 +288,11 @@ class Session:
             return _error(case, f"answered case id {answer['id']!r} instead of {case.id!r}")
         return verdict(case, answer)
 
-    def _give_up(self, why: str) -> None:
+    def give_up(self, why: str, see: str = "the last start error above") -> None:
         """Run no more cases: each remaining one is an error saying ``why``; warn once."""
         self.gave_up = why
-        self.report.warnings.append(f"run stopped: {why} (see the last start error above); "
+        self.kill()
+        self.report.warnings.append(f"run stopped: {why} (see {see}); "
                                     "the remaining cases were not run")
 
     def close(self) -> None:
@@ -291,10 +331,9 @@ def run_one_shot(command: str, case: Case, timeout: float) -> Verdict:
         said = child.stderr_excerpt()
         return _error(case, f"no answer ({line.kind}); exit status {code}"
                       + (f"; its stderr:\n{said}" if said else ""))
-    try:
-        answer: Any = json.loads(line.text)
-    except ValueError:
-        return _error(case, f"not JSON: {line.text[:200]!r}")
+    answer, problem = _decode(line.text)
+    if problem is not None:
+        return _error(case, problem)
     errors = check(answer, "protocol.schema.json", "result")
     if errors:
         return _error(case, "not a valid 'result' message: " + "; ".join(errors[:3]))
@@ -315,35 +354,88 @@ def run_suite(
     progress: Callable[[Outcome], None] | None = None,
     known_ids: set[str] | None = None,
     start_timeout: float = START_TIMEOUT,
+    max_same_failures: int = MAX_SAME_FAILURES,
 ) -> Report:
     """Run ``cases`` against ``command``; every case gets exactly one :class:`Outcome`.
 
     ``timeout``: seconds per case; ``start_timeout``: seconds to answer ``start``
     (session mode).  ``expected``: the expected failures (case id → reason); ids
     not in ``known_ids`` (default: the ids of ``cases``) are reported as warnings.
+    ``max_same_failures``: after that many cases in a row end in the same fault of the
+    implementation's process, the rest are not run (0: no limit).  On Linux the runner
+    is a child subreaper for the run (:func:`.process_tree.subreaper`), so that nothing
+    the implementation starts outlives it.
     """
     report = Report(command, mode)
     expected = expected or {}
     began = time.monotonic()
     session = Session(command, timeout, report, start_timeout) if mode == "session" else None
-    try:
-        for case in cases:
-            t0 = time.monotonic()
-            v = session.run(case) if session is not None else run_one_shot(command, case, timeout)
-            outcome = Outcome(case.id, case.variant, case.kind, v.outcome, v.summary, v.detail,
-                              round(time.monotonic() - t0, 4))
-            _expectation(outcome, expected)
-            report.outcomes.append(outcome)
-            if progress is not None:
-                progress(outcome)
-    finally:
-        if session is not None:
-            session.close()
+    streak = Streak(max_same_failures)
+    with subreaper():
+        try:
+            for case in cases:
+                _run_case(case, command, timeout, session, streak, report, expected, progress)
+        finally:
+            if session is not None:
+                session.close()
     known = known_ids if known_ids is not None else {c.id for c in cases}
     report.warnings.extend(f"expected-failures file names an unknown case id: {i}"
                            for i in sorted(set(expected) - known))
     report.seconds = round(time.monotonic() - began, 3)
     return report
+
+
+@dataclass
+class Streak:
+    """Cases in a row that ended in the same fault, and whether the run stopped for it."""
+
+    limit: int
+    fault: str = ""
+    count: int = 0
+    stopped: str = ""
+
+    def add(self, v: Verdict, sent: bool) -> str | None:
+        """Count ``v`` (a case not ``sent``, skipped for its variant or a feature, changes
+        nothing); the reason to stop the run when it makes :attr:`limit` same faults in a
+        row."""
+        if not sent and v.outcome == "skip":
+            return None
+        if v.fault and v.fault == self.fault:
+            self.count += 1
+        else:
+            self.fault, self.count = v.fault, 1 if v.fault else 0
+        if self.limit and self.fault and self.count >= self.limit:
+            self.stopped = f"the same failure {self.count} times in a row ({self.fault})"
+            return self.stopped
+        return None
+
+
+def _run_case(case: Case, command: str, timeout: float, session: Session | None,
+              streak: Streak, report: Report, expected: dict[str, str],
+              progress: Callable[[Outcome], None] | None) -> None:
+    """Run one case (or say it was not run) and add its outcome to ``report``."""
+    t0 = time.monotonic()
+    if streak.stopped:
+        v = _not_run(streak.stopped)
+    elif session is not None:
+        v = session.run(case)
+    else:
+        v = run_one_shot(command, case, timeout)
+    sent = session.sent if session is not None else True
+    stop = streak.add(v, sent) if not streak.stopped else None
+    if stop is not None:
+        see = "--max-same-failures N changes the limit, 0 for none"
+        if session is not None:
+            session.give_up(stop, see)
+        else:
+            report.warnings.append(f"run stopped: {stop} ({see}); "
+                                   "the remaining cases were not run")
+    outcome = Outcome(case.id, case.variant, case.kind, v.outcome, _clean(v.summary),
+                      _clean(v.detail), round(time.monotonic() - t0, 4))
+    _expectation(outcome, expected)
+    report.outcomes.append(outcome)
+    if progress is not None:
+        progress(outcome)
 
 
 def _expectation(outcome: Outcome, expected: dict[str, str]) -> None:

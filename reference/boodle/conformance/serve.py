@@ -6,21 +6,30 @@ end of input.  One-shot mode (``--one-shot``): read one ``run`` message,
 write its ``result``, exit 0 when the case ran (accepted), 1 when a move was
 rejected, 2 on an error.  ``--mutant NAME`` serves a built-in mutant instead
 (:mod:`boodle.conformance.mutants`).
+
+Whatever arrives, each line gets one answer and the server goes on: a line that is not
+UTF-8, longer than 8 MiB, not JSON, nested too deep or holding a lone surrogate
+(:func:`.wire.decode_message`) is answered with an ``error`` result, and so is a message
+the reference fails on in a way it did not foresee (``internal error``, with the
+exception's name): the runner then reports the case as an error instead of losing the
+server.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
 from boodle import __version__
 from boodle.conformance import PROTOCOL
 from boodle.conformance.engines import REFERENCE, Engine, playable, session_playable
+from boodle.conformance.impl_process import MAX_LINE
 from boodle.conformance.paths import load_variant, variant_paths
 from boodle.conformance.play_case import execute
 from boodle.conformance.validation import check
-from boodle.conformance.wire import Json
+from boodle.conformance.wire import Json, MessageError, decode_message
 from boodle.language.errors import BoodleError
 
 FEATURES = ["position", "count", "legal", "session"]
@@ -77,36 +86,91 @@ def _write(out: IO[str], message: Json) -> None:
     out.flush()
 
 
-def serve(engine: Engine = REFERENCE, inp: IO[str] | None = None, out: IO[str] | None = None
-          ) -> int:
-    """Session mode: answer messages until ``stop`` or end of input; returns 0."""
-    inp, out = inp or sys.stdin, out or sys.stdout
-    for line in inp:
-        if not line.strip():
+def _refusal(why: str) -> Json:
+    return {"type": "result", "id": "", "status": "error", "message": why}
+
+
+def _lines(inp: IO[str] | IO[bytes]) -> Iterator[str | Json]:
+    """Each line of ``inp`` as text, or the refusal to answer for a line that is not UTF-8
+    or is longer than :data:`.impl_process.MAX_LINE` bytes (the rest of it is skipped)."""
+    while True:
+        raw: str | bytes = inp.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE:
+            while raw and not (raw.endswith("\n") if isinstance(raw, str)
+                               else raw.endswith(b"\n")):
+                raw = inp.readline(MAX_LINE + 1)
+            yield _refusal(f"a line longer than {MAX_LINE // (1024 * 1024)} MiB")
+            continue
+        if isinstance(raw, str):
+            yield raw
             continue
         try:
-            message = json.loads(line)
-        except ValueError as exc:
-            _write(out, {"type": "result", "id": "", "status": "error",
-                         "message": f"not JSON: {exc}"})
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield _refusal(f"not UTF-8 text (byte {exc.start + 1} of the line)")
+
+
+def _decoded(text: str) -> tuple[Any, Json | None]:
+    """The message on a line, or the refusal to answer it."""
+    try:
+        return decode_message(text), None
+    except MessageError as exc:
+        return None, _refusal(str(exc))
+
+
+def _answer_safely(message: Any, engine: Engine) -> Json | None:
+    """:func:`answer`, or for a failure it did not foresee an ``error`` result naming it."""
+    try:
+        return answer(message, engine)
+    except Exception as exc:  # noqa: BLE001 - one bad message must not end the server
+        case_id = message.get("id") if isinstance(message, dict) else ""
+        return {"type": "result", "id": case_id if isinstance(case_id, str) else "",
+                "status": "error",
+                "message": f"internal error of the reference: {type(exc).__name__}: {exc}"}
+
+
+def serve(engine: Engine = REFERENCE, inp: IO[str] | IO[bytes] | None = None,
+          out: IO[str] | None = None) -> int:
+    """Session mode: answer messages until ``stop`` or end of input; returns 0.
+
+    ``inp``: text or bytes (default: stdin's bytes, so that a line that is not UTF-8 is
+    answered, not fatal)."""
+    source: IO[str] | IO[bytes] = inp if inp is not None else sys.stdin.buffer
+    out = out or sys.stdout
+    for line in _lines(source):
+        if isinstance(line, dict):
+            _write(out, line)
             continue
-        reply = answer(message, engine)
+        if not line.strip():
+            continue
+        message, refusal = _decoded(line)
+        if refusal is not None:
+            _write(out, refusal)
+            continue
+        reply = _answer_safely(message, engine)
         if reply is None:
             return 0
         _write(out, reply)
     return 0
 
 
-def one_shot(engine: Engine = REFERENCE, inp: IO[str] | None = None, out: IO[str] | None = None
-             ) -> int:
+def one_shot(engine: Engine = REFERENCE, inp: IO[str] | IO[bytes] | None = None,
+             out: IO[str] | None = None) -> int:
     """One-shot mode: one ``run`` in, one ``result`` out; exit 0 accepted, 1 rejected, 2 error."""
-    inp, out = inp or sys.stdin, out or sys.stdout
+    source: IO[str] | IO[bytes] = inp if inp is not None else sys.stdin.buffer
+    out = out or sys.stdout
+    raw: str | bytes = source.read(MAX_LINE + 1)
+    message: Any = None
     try:
-        message = json.loads(inp.read())
-    except ValueError as exc:
-        message = None
-        print(f"not JSON: {exc}", file=sys.stderr)
-    reply = answer(message, engine)
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        message = decode_message(text)
+    except UnicodeDecodeError:
+        print("not UTF-8 text", file=sys.stderr)
+    except MessageError as exc:
+        print(exc, file=sys.stderr)
+    reply = _answer_safely(message, engine)
     if reply is None or reply.get("type") != "result":
         kind = message.get("type") if isinstance(message, dict) else None
         print(f"one-shot mode takes one 'run' message, not {kind!r}"

@@ -12,12 +12,17 @@ All forms are the ones ``conformance/PROTOCOL.md`` specifies:
 :func:`normalize_event` removes what is informative only (a pass's reason)
 and puts card lists in a fixed order, so two implementations' events compare
 by meaning.
+
+:func:`decode_message` reads one line of JSON text as the protocol allows it (PROTOCOL.md,
+"Transport"): nested at most :data:`MAX_DEPTH` deep, its strings Unicode text (no lone
+surrogate), and anything else a :class:`MessageError`, never a crash.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import re
 import typing
 from collections.abc import Mapping
@@ -31,6 +36,88 @@ from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
 
 Json = dict[str, Any]
+
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects a message may have (the deepest valid message
+nests about 8 deep); deeper is an error for its case (PROTOCOL.md, "Transport")."""
+
+
+class MessageError(ValueError):
+    """A line that is not a message the protocol allows: ``kind`` is ``json`` (not JSON),
+    ``depth`` (nested more than :data:`MAX_DEPTH` deep) or ``surrogate`` (a string holds
+    a lone surrogate)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+_TOO_DEEP = (f"nested more than {MAX_DEPTH} deep: no message of the protocol nests so deep "
+             "(PROTOCOL.md, Transport)")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def decode_message(text: str) -> Any:
+    """The JSON value of one line; raises :class:`MessageError` with the reason.
+
+    ``text`` comes from UTF-8 bytes decoded with replacement, so a surrogate can only come
+    from a ``\\u`` escape.  Cost: the decoding, plus a walk of the value's containers when
+    the text has more than :data:`MAX_DEPTH` brackets, plus a walk of its strings when the
+    text has a surrogate's escape.
+    """
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise MessageError("depth", _TOO_DEEP) from None
+    except ValueError as exc:
+        raise MessageError("json", f"not JSON ({exc})") from None
+    if isinstance(value, (dict, list)) and text.count("[") + text.count("{") > MAX_DEPTH \
+            and _depth_over(value):
+        raise MessageError("depth", _TOO_DEEP)
+    if _SURROGATE_ESCAPE.search(text):
+        lone = _lone_surrogate(value)
+        if lone is not None:
+            raise MessageError("surrogate", f"a string holds a lone surrogate ({lone!r}), "
+                               "which is no Unicode character: JSON text is UTF-8, and a "
+                               "\\u escape of half a surrogate pair encodes nothing")
+    return value
+
+
+def _depth_over(value: Any) -> bool:
+    """Whether ``value`` nests arrays and objects more than :data:`MAX_DEPTH` deep: its
+    containers walked level by level (scalars are not visited), at most that many levels."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        deeper: list[Any] = []
+        for item in level:
+            inner = item.values() if isinstance(item, dict) else item
+            deeper.extend(v for v in inner if isinstance(v, (dict, list)))
+        if not deeper:
+            return False
+        level = deeper
+    return True
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (key or value) in ``value`` that UTF-8 cannot encode, else ``None``."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        texts: list[Any] = []
+        if isinstance(item, str):
+            texts = [item]
+        elif isinstance(item, dict):
+            texts = list(item)
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        for text in texts:
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return str(text[max(0, exc.start - 10):exc.end + 10])
+    return None
+
 
 INFORMATIVE = {"pass": ("reason",)}
 """Event fields that are informative text only, by event kind; never compared."""

@@ -1,0 +1,41 @@
+"""The protocol fuzzer, bounded (issue 20): the runner against a hostile implementation for a
+few hundred answers, ``serve`` against a hundred mutated messages.
+
+``bench/fuzz_protocol.py`` runs 10,000 answers and more.  What must hold comes from the
+protocol (conformance/PROTOCOL.md, Transport and Session mode): whatever the implementation
+sends, the runner does not crash, every case gets exactly one outcome and every report is
+written; nothing the implementation started is left; ``serve`` answers each line with one
+message and does not exit.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).parents[2] / "bench" / "fuzz_protocol.py"
+
+
+def _bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fuzz_protocol", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_runner_survives_a_hostile_implementation() -> None:
+    result = _bench().fuzz_runner(answers=300, seed=20, timeout=0.3, per_round=60,
+                                  log=lambda _: None)
+    assert result["crashes"] == []
+    assert result["problems"] == []
+    assert result["left"] == 0
+    assert result["answers"] >= 300
+    assert result["outcomes"]["error"] > 0  # the hostile answers were refused, not passed
+
+
+def test_serve_answers_every_mutated_message() -> None:
+    result = _bench().fuzz_serve(messages=100, seed=20, log=lambda _: None)
+    assert result["crashes"] == []
+    assert result["answered"] + result["skipped"] == 100
