@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from boodle.docs.escape import md
 from boodle.docs.templates import Templates
 from boodle.engine.events import (
     Ante,
@@ -71,10 +72,11 @@ class _Page:
     def who(self, account: Account) -> str:
         if isinstance(account, SeatAccount):
             return seat_name(account.seat)
-        return next((s.label for s in self.r.board if s.name == account.name), account.name)
+        return self.section(account.name)
 
     def section(self, name: str) -> str:
-        return next((s.label for s in self.r.board if s.name == name), name)
+        """A section's label as Markdown text (the rules file's words, escaped)."""
+        return md(next((s.label for s in self.r.board if s.name == name), name))
 
     def ledger_line(self) -> str:
         seats = ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(self.ledger.seats))
@@ -117,7 +119,7 @@ class _Page:
         elif type(e) not in _SILENT:  # an event without a template: the trace's own words
             text = "; ".join(render_text([e]).split("\n")).strip("; ").replace(":;", ":")
             if text:
-                self.item(" ".join(text.split()))
+                self.item(md(" ".join(text.split())))
 
 
 def _deal_start(p: _Page, e: DealStart) -> None:
@@ -176,7 +178,7 @@ _HANDLERS: dict[type, Callable[[_Page, Any], None]] = {
     FlipColour: lambda p, e: p.say("page.example_flip"),
     Penalty: lambda p, e: p.say("page.example_penalty", seat=seat_name(e.seat),
                                 amount=int(e.transfer.amount), to=p.who(e.transfer.dst),
-                                fault=e.fault),
+                                fault=md(e.fault)),
     StopPaid: lambda p, e: p.say("page.example_bonus", seat=seat_name(e.seat),
                                  amount=int(e.transfer.amount), source=p.who(e.transfer.src)),
     GoOut: lambda p, e: p.say("page.example_out", seat=seat_name(e.seat)),
@@ -196,7 +198,7 @@ def example_markdown(ruleset: Ruleset, t: Templates) -> str:
     try:
         result = play_session(ruleset, players, SEED, deals=1)
     except BoodleError as exc:
-        return t.text("page.example_unavailable", why=exc.message) + "\n"
+        return t.text("page.example_unavailable", why=md(exc.message)) + "\n"
     page = _Page(ruleset, t, players)
     for event in result.events:
         page.event(event)

@@ -5,6 +5,7 @@ Each function returns one page's Markdown; :mod:`boodle.docs.site` writes them.
 
 from __future__ import annotations
 
+from boodle.docs.escape import code, md
 from boodle.docs.rules_text import Speaker
 from boodle.docs.spans import SpanIndex
 from boodle.docs.specref import Case, case_anchor
@@ -23,7 +24,7 @@ def index_page(rulesets: list[m.Ruleset], t: Templates) -> str:
         if r.base and any(b.name == r.base for b in rulesets):
             house = " (" + t.text("page.house_rule_of", base=r.base,
                                   link=f"variants/{r.base}.md") + ")"
-        out.append(f"- [{r.title}](variants/{r.name}.md){house}: {r.about} "
+        out.append(f"- [{md(r.title)}](variants/{r.name}.md){house}: {md(r.about)} "
                    f"([{t.text('page.example_link')}](examples/{r.name}.md))")
     out += ["", f"## {t.text('page.other_pages')}", ""]
     for key, link in (("matrix_link", "matrix.md"), ("dsl_link", "reference/language.md"),
@@ -39,7 +40,7 @@ def source_page(r: m.Ruleset, t: Templates) -> str:
     text = builtin_path(r.name).read_text(encoding="utf-8").rstrip()
     fence = "````" if "```" in text else "```"
     return "\n".join([f"# {t.text('page.source_title', name=r.name + '.boodle')}", "",
-                      t.text("page.source_intro", title=r.title), "",
+                      t.text("page.source_intro", title=md(r.title)), "",
                       f'{fence}boodle linenums="1"', text, fence, ""])
 
 
@@ -73,8 +74,8 @@ class _Cells:
         value = getattr(obj, name)
         span = self.where(obj, name, value)
         if span is not None and span.text:
-            return f"`{dsl_words(span)}`"
-        shown = value if isinstance(value, str) else self.say.field(obj, name)
+            return code(dsl_words(span)).replace("|", "\\|")  # a bar ends a column even here
+        shown = md(value) if isinstance(value, str) else self.say.field(obj, name)
         return f"{shown} ({self.t.text('page.matrix.default')})"
 
     def all(self) -> dict[str, str]:
@@ -87,7 +88,7 @@ class _Cells:
         out = {
             "players": f"{r.players.low}–{r.players.high}",
             "ace": _ace(r, t),
-            "board": ", ".join(s.label for s in r.board) or none,
+            "board": ", ".join(md(s.label) for s in r.board) or none,
             "phases": ", ".join(self.say.phrase(p) for p in r.phases) or none,
             "session": self.rule(r.session, "rotations") + " · " + self.rule(r.session, "ties"),
         }
@@ -112,7 +113,7 @@ def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
            f"# {t.text('page.matrix_title')}", "", t.text("page.matrix_intro"), "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for row in MATRIX_ROWS:
-        values = [cells[r.name][row].replace("|", "\\|") for r in rulesets]
+        values = [cells[r.name][row] for r in rulesets]  # escaped for a table cell already
         out.append(f"| **{t.text('page.matrix.' + row)}** | " + " | ".join(values) + " |")
     return "\n".join(out) + "\n"
 
@@ -124,7 +125,7 @@ def cases_page(cases: list[Case], t: Templates) -> str:
         return "\n".join([*out, t.text("page.cases_none"), ""])
     for c in cases:
         where = ", ".join(c.sections) or "—"
-        desc = f": {c.description}" if c.description else ""
+        desc = f": {md(c.description)}" if c.description else ""
         out.append(f'- <a id="{case_anchor(c.id)}"></a>**`{c.id}`** ({c.variant or "—"}; '
                    f"{where}){desc} — `conformance/{c.file}`")
     return "\n".join(out) + "\n"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from boodle.docs import constructs
 from boodle.docs.dsl_reference import reference_markdown
+from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
 from boodle.docs.includes import included_page, site_map
 from boodle.docs.links import RuleRefs
@@ -68,7 +69,7 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, 
         refs = RuleRefs(t, r.name, cases)
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
         out[f"examples/{r.name}{sx}.md"] = (
-            f"# {t.text('page.example_title', title=r.title)}\n\n" + example_markdown(r, t))
+            f"# {t.text('page.example_title', title=md(r.title))}\n\n" + example_markdown(r, t))
     return out
 
 
