@@ -15,6 +15,8 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -262,7 +264,7 @@ def glued_error(token: Token, text: str, file: str, start: str = "start") -> Boo
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
     hint = (_spelling_hint(word, text, line, column)
-            or _two_words(word, text, _offset(text, line, column), start)
+            or _within_budget(lambda: _two_words(word, text, _offset(text, line, column), start))
             or did_you_mean(word, _keywords()) or f"write '{token}' as a word of its own")
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
@@ -423,6 +425,42 @@ def _offset(text: str, line: int, column: int) -> int:
     return starts[min(line, len(starts)) - 1] + column - 1
 
 
+REPARSE_BUDGET = MAX_SOURCE_BYTES
+"""Characters the search for one error's repair hint may reparse in all: as much as one
+file of the largest size (256 KiB): one reparse of such a file, about fifty of a 5 KB one,
+ten times what the hints of the test suite take.  Counted, not timed, so a hint does not
+depend on the machine's load; past it the search stops and the error keeps its plain hint
+(what may come there)."""
+
+_BUDGET: ContextVar[list[int] | None] = ContextVar("_BUDGET", default=None)
+"""The characters the running hint search may still reparse (``None``: no search runs)."""
+
+
+class _OutOfBudget(Exception):
+    """The hint search reparsed :data:`REPARSE_BUDGET` characters: give up the hint."""
+
+
+def _spend(chars: int) -> None:
+    """Charge a reparse of ``chars`` characters to the running search's budget."""
+    left = _BUDGET.get()
+    if left is not None:
+        left[0] -= chars
+        if left[0] < 0:
+            raise _OutOfBudget
+
+
+def _within_budget(search: Callable[[], str | None]) -> str | None:
+    """``search()`` (a hint search that reparses edited texts) with at most
+    :data:`REPARSE_BUDGET` characters reparsed; ``None`` once they are spent."""
+    token = _BUDGET.set([REPARSE_BUDGET])
+    try:
+        return search()
+    except _OutOfBudget:
+        return None
+    finally:
+        _BUDGET.reset(token)
+
+
 def _reaches(fixed: str, start: str, goal: int, shift: int, at: int) -> bool:
     """Whether ``fixed`` (the text edited at offset ``at``, ``shift`` characters longer)
     parses past offset ``goal`` of the original text: whether the edit repairs the error.
@@ -433,6 +471,7 @@ def _reaches(fixed: str, start: str, goal: int, shift: int, at: int) -> bool:
     cut = fixed.find("\n", goal + shift + 1)
     if cut >= 0:
         fixed = fixed[:cut]
+    _spend(len(fixed))
     token = CURRENT_TEXT.set(fixed)
     try:
         parser(start).parse(fixed)
@@ -466,7 +505,8 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
     """Lark's error as a :class:`BoodleError`: where (the unexpected word, or the end of the
     last line), what the parser could take there (:func:`_expected_words`) and always a
     hint: a character or spelling habit, else the edit that repairs the line
-    (:func:`_repair_hint`), else what may come here (:func:`_expected_hint`)."""
+    (:func:`_repair_hint`, within :data:`REPARSE_BUDGET`), else what may come here
+    (:func:`_expected_hint`)."""
     line, column = exc.line, exc.column
     at_end = _at_end(exc)
     if at_end or line is None or line < 1:
@@ -488,7 +528,8 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
         message += "; expected " + wanted
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
             or _spelling_hint(word, text, line, column)
-            or _repair_hint(exc, text, start, line, column, word, expected, blocks)
+            or _within_budget(lambda: _repair_hint(exc, text, start, line, column, word,
+                                                   expected, blocks))
             or _expected_hint(expected, blocks, word, text[:at], text[at:]))
     return BoodleError(message, span, hint=hint)
 
@@ -736,6 +777,7 @@ def _line_complete(fixed: str, start: str, at: int) -> bool:
     line, not one the next line would continue (``boodle KX`` is not ``boodle``)."""
     end = fixed.find("\n", at)
     prefix = fixed if end < 0 else fixed[:end]
+    _spend(len(prefix))
     token = CURRENT_TEXT.set(prefix)
     try:
         probe = parser(start).parse_interactive(prefix)
