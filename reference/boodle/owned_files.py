@@ -154,13 +154,23 @@ def write_owned(out: Path, files: Mapping[str, Content], manifest: str) -> list[
     absent from ``files`` are removed; the manifest is rewritten last.  Raises
     :class:`~boodle.language.errors.BoodleError` before writing anything if ``out`` is not a
     folder, or a path of the tree (or a folder on its way) is a symbolic link or not a
-    plain file/folder; ``ValueError`` for a path with ``..`` (a caller's bug).
+    plain file/folder, and for a file that cannot be written (``OSError``: a read-only
+    folder, a full disk); ``ValueError`` for a path with ``..`` (a caller's bug).
     """
     tree = {rel: _parts(rel) for rel in files}
     if manifest in tree:
         raise ValueError(f"the manifest {manifest!r} is not a file of the tree")
     if out.exists() and not out.is_dir():
         raise BoodleError(f"{out} is a file, not a folder")
+    try:
+        return _write_tree(out, tree, files, manifest)
+    except OSError as exc:  # a read-only folder, a full disk, a name taken meanwhile
+        raise BoodleError(f"cannot write into {out}: {exc.strerror or exc}"
+                          + (f" ({exc.filename})" if exc.filename else "")) from None
+
+
+def _write_tree(out: Path, tree: dict[str, tuple[str, ...]], files: Mapping[str, Content],
+                manifest: str) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     root = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     try:

@@ -132,3 +132,22 @@ def test_docs_build_refuses_a_linked_sources_folder_and_keeps_the_users_files(
     assert {p.name for p in (out / "variants").iterdir()} == {"notes.md", *pages}
     assert not (out / "sources" / "michigan.md").exists()
     _untouched(outside)
+
+
+def test_a_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    write_owned(out, {"a.md": "one"}, M)
+    real = os.open
+
+    def refusing(path: str, flags: int, *args: object, **kw: object) -> int:
+        if str(path).startswith(".a.md."):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, flags, *args, **kw)  # type: ignore[arg-type]
+
+    import boodle.owned_files as owned
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(owned.os, "open", refusing)
+        with pytest.raises(BoodleError, match=f"cannot write into {out}: Permission denied"):
+            write_owned(out, {"a.md": "two"}, M)
+    assert (out / "a.md").read_text("utf-8") == "one"
