@@ -144,7 +144,8 @@ def test_index_matrix_and_cases_pages_escape_rules_text(hostile: Ruleset) -> Non
     # the matrix row of the board is one cell per variant: the label's bars do not add cells
     board_row = next(line for line in matrix.splitlines() if line.startswith("| **board"))
     assert board_row.replace("\\|", "").count("|") == 3
-    case = Case(id="evil", file="x.json", variant="hostile", sections=("§3",),
+    case = Case(id="evil`<script>x", file="x`<img src=x onerror=alert(1)>.json",
+                variant="<b>hostile</b>", sections=("§3 <script>",),
                 description="<script>alert(1)</script> [c](javascript:c)")
     _assert_inert(cases_page([case], t))
 

@@ -124,8 +124,8 @@ def cases_page(cases: list[Case], t: Templates) -> str:
     if not cases:
         return "\n".join([*out, t.text("page.cases_none"), ""])
     for c in cases:
-        where = ", ".join(c.sections) or "—"
+        where = md(", ".join(c.sections)) or "—"
         desc = f": {md(c.description)}" if c.description else ""
-        out.append(f'- <a id="{case_anchor(c.id)}"></a>**`{c.id}`** ({c.variant or "—"}; '
-                   f"{where}){desc} — `conformance/{c.file}`")
+        out.append(f'- <a id="{case_anchor(c.id)}"></a>**{code(c.id)}** '
+                   f'({md(c.variant or "—")}; {where}){desc} — {code("conformance/" + c.file)}')
     return "\n".join(out) + "\n"
