@@ -36,7 +36,7 @@ def test_parallel_processes_give_the_serial_numbers() -> None:
     s = spec(deals=162)  # 40 whole sessions and one cut to 2 deals
     serial = run(s, workers=1, chunk_deals=1000)
     parallel = run(s, workers=2, chunk_deals=12)
-    assert len(chunks(s, 12)) == 14 and serial.deals == 162 and serial.sessions == 40
+    assert len(list(chunks(s, 12))) == 14 and serial.deals == 162 and serial.sessions == 40
     assert parallel == serial
 
 

@@ -197,6 +197,22 @@ def test_a_number_just_over_a_billion_is_refused_and_leading_zeros_do_not_count(
     assert ruleset.version == 7
 
 
+def test_thousands_of_leading_zeros_are_read_by_value_not_an_internal_error() -> None:
+    # issue 20, item 12: 5,000 zeros passed the limit (the value is small) and then int()
+    # refused the 5,000-digit text (Python's 4,300-digit limit): exit 3, no location
+    zeros = "0" * 5000
+    ruleset = load_text(TINY.replace("start: 50 chips", f"start: {zeros}30 chips")
+                        .replace("players 3 to 8", f"players {zeros}3 to {zeros}8"), "t.boodle")
+    assert ruleset.session.start_chips == 30
+    assert (ruleset.players.low, ruleset.players.high) == (3, 8)
+    err = error_of(TINY.replace("each player 1 on", f"each player {zeros}1000001 on"))
+    assert (err.span.line, err.span.column) == (9, 5)  # the ante line, as for any ante
+    assert err.message == "an ante of 1000001 chips is too large"  # the field's own limit
+    err = error_of(TINY.replace("each player 1 on", f"each player {zeros}1000000001 on"))
+    assert (err.span.line, err.span.column) == (9, 17)
+    assert err.message == "the number 1000000001 is too large"  # not 5,000 zeros shortened
+
+
 @pytest.mark.parametrize(("old", "new", "line", "message"), [
     ("each player 1 on", "each player 1000001 on", 9, "an ante of 1000001 chips is too large"),
     ("start: 50 chips", "start: 1000001 chips", 19, "1000001 start chips is too many"),

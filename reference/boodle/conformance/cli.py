@@ -14,7 +14,6 @@ import difflib
 import filecmp
 import json
 import shlex
-import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -342,9 +341,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     """``boodle conformance export DIR [--force]``: cases, schemas, documents, the example
     adapter, the spec's prose (``spec/rules.md``, ``spec/michigan.md``), variants.
 
-    Raises :class:`BoodleError` for a DIR that is a file, or a folder that is not empty
-    and was not written by ``export`` (unless ``--force``): its files of the same names
-    (README.md, cases/ …) would be replaced without a word."""
+    Files are written atomically and never through a symbolic link; files the previous
+    export wrote (its manifest ``.boodle-export.json`` in DIR) that are no longer part of
+    the suite are removed, and no other file (:func:`boodle.owned_files.write_owned`).
+    Raises :class:`BoodleError` for a DIR that is a file, a link or non-file in the way of a
+    file of the suite, or a folder that is not empty and was not written by ``export``
+    (unless ``--force``): its files of the same names (README.md, cases/ …) would be
+    replaced without a word."""
+    from boodle.owned_files import Content, write_owned
+
     out: Path = args.dir
     if out.exists() and not out.is_dir():
         raise BoodleError(f"{out} is a file, not a folder")
@@ -353,30 +358,30 @@ def cmd_export(args: argparse.Namespace) -> int:
                           "export'", hint="give a new or empty folder, or add --force to "
                           "write into it (files of the same names are replaced)")
     cases = load_cases()
-    out.mkdir(parents=True, exist_ok=True)
-    for sub in ("cases", "schema"):
-        if (out / sub).exists():
-            shutil.rmtree(out / sub)
-    shutil.copytree(cases_dir(), out / "cases")
-    shutil.copytree(suite_dir() / "schema", out / "schema")
+    files: dict[str, Content] = {}
+
+    def tree(source: Path, into: str) -> None:
+        for path in sorted(source.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                files[f"{into}/{path.relative_to(source).as_posix()}"] = path
+
+    tree(cases_dir(), "cases")
+    tree(suite_dir() / "schema", "schema")
     for name in SHIPPED:
-        if (suite_dir() / name).exists():
-            shutil.copy2(suite_dir() / name, out / name)
-    if (out / "examples").exists():
-        shutil.rmtree(out / "examples")
+        if (suite_dir() / name).is_file():
+            files[name] = suite_dir() / name
     if (suite_dir() / "examples").is_dir():
-        shutil.copytree(suite_dir() / "examples", out / "examples")
-    (out / "spec").mkdir(exist_ok=True)
+        tree(suite_dir() / "examples", "examples")
     for prose in SPEC_PROSE:  # the rules the cases pin, rule ids of §12 included
-        shutil.copy2(spec_prose(prose), out / "spec" / prose)
-    (out / "variants").mkdir(exist_ok=True)
+        files[f"spec/{prose}"] = spec_prose(prose)
     paths = variant_paths()
     for name in sorted({c.variant for c in cases}):
-        shutil.copy2(paths[name], out / "variants" / f"{name}.boodle")
+        files[f"variants/{name}.boodle"] = paths[name]
         base = load_variant(name).base
         while base is not None:
-            shutil.copy2(paths[base], out / "variants" / f"{base}.boodle")
+            files[f"variants/{base}.boodle"] = paths[base]
             base = load_variant(base).base
+    write_owned(out, files, ".boodle-export.json")
     print(f"exported {_plural(len(cases), 'case')} to {out}")
     return EXIT_OK
 

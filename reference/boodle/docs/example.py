@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from boodle.docs.escape import md
 from boodle.docs.templates import Templates
 from boodle.docs.translate import localized, with_terms
 from boodle.engine.events import (
@@ -88,13 +89,15 @@ class _Page:
     def who(self, account: Account) -> str:
         if isinstance(account, SeatAccount):
             return seat_name(account.seat)
-        return next((s.label for s in self.r.board if s.name == account.name), account.name)
+        return self.section(account.name)
 
     def section(self, name: str) -> str:
-        return next((s.label for s in self.r.board if s.name == name), name)
+        """A section's label as Markdown text (the rules file's words, escaped)."""
+        return md(next((s.label for s in self.r.board if s.name == name), name))
 
     def phase(self, name: str) -> str:
-        return next((p.label for p in self.r.phases if p.name == name), name)
+        """A phase's label as Markdown text (the rules file's words, escaped)."""
+        return md(next((p.label for p in self.r.phases if p.name == name), name))
 
     def ledger_line(self) -> str:
         seats = ", ".join(f"{seat_name(i)} {v}" for i, v in enumerate(self.ledger.seats))
@@ -269,7 +272,7 @@ def example_markdown(ruleset: Ruleset, t: Templates) -> str:
     try:
         result = play_session(ruleset, players, SEED, deals=1)
     except BoodleError as exc:
-        return t.text("page.example_unavailable", why=exc.message) + "\n"
+        return t.text("page.example_unavailable", why=md(exc.message)) + "\n"
     page = _Page(localized(ruleset, t), t, players)
     for event in result.events:
         page.event(event)

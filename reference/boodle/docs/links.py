@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from boodle.docs.escape import code
 from boodle.docs.rules_text import Rule
 from boodle.docs.spans import lines_text, source_name
 from boodle.docs.specref import Case, case_anchor, cases_for, spec_anchors, spec_section
@@ -26,7 +27,7 @@ def source_link(span: Span, up: str = "../") -> str:
     name = source_name(span)
     text = lines_text(span)
     if name not in builtin_names():
-        return f"`{text}`"
+        return code(text)
     return f"[{text}]({up}sources/{name}.md#{LINE_ANCHOR.format(line=span.line)})"
 
 
@@ -51,7 +52,7 @@ class RuleRefs:
     def refs(self, rule: Rule) -> str:
         """`` — michigan.boodle:45 · §6.1 · pinned by case-id`` for one rule."""
         where = (source_link(rule.span, self.up) if self.up is not None else
-                 f"`{lines_text(rule.span)}`") if rule.span else self.t.text("page.rule_default")
+                 code(lines_text(rule.span))) if rule.span else self.t.text("page.rule_default")
         parts = [where]
         section = spec_section(rule.key)
         if section:

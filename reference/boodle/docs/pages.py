@@ -5,6 +5,7 @@ Each function returns one page's Markdown; :mod:`boodle.docs.site` writes them.
 
 from __future__ import annotations
 
+from boodle.docs.escape import code, md
 from boodle.docs.rules_text import Speaker
 from boodle.docs.spans import SpanIndex
 from boodle.docs.specref import Case, case_anchor
@@ -24,8 +25,9 @@ def index_page(rulesets: list[m.Ruleset], t: Templates) -> str:
         if r.base and any(b.name == r.base for b in rulesets):
             house = " (" + t.text("page.house_rule_of", base=r.base,
                                   link=f"variants/{r.base}.md") + ")"
-        out.append("- " + t.text("page.index_item", title=r.title, link=f"variants/{r.name}.md",
-                                 house=house, about=r.about, example=t.text("page.example_link"),
+        out.append("- " + t.text("page.index_item", title=md(r.title),
+                                 link=f"variants/{r.name}.md", house=house, about=md(r.about),
+                                 example=t.text("page.example_link"),
                                  example_link=f"examples/{r.name}.md"))
     out += ["", f"## {t.text('page.other_pages')}", ""]
     for key, link in (("matrix_link", "matrix.md"), ("dsl_link", "reference/language.md"),
@@ -41,7 +43,7 @@ def source_page(r: m.Ruleset, t: Templates) -> str:
     text = builtin_path(r.name).read_text(encoding="utf-8").rstrip()
     fence = "````" if "```" in text else "```"
     return "\n".join([f"# {t.text('page.source_title', name=r.name + '.boodle')}", "",
-                      t.text("page.source_intro", title=r.title), "",
+                      t.text("page.source_intro", title=md(r.title)), "",
                       f'{fence}boodle linenums="1"', text, fence, ""])
 
 
@@ -75,8 +77,8 @@ class _Cells:
         value = getattr(obj, name)
         span = self.where(obj, name, value)
         if span is not None and span.text:
-            return f"`{dsl_words(span)}`"
-        shown = value if isinstance(value, str) else self.say.field(obj, name)
+            return code(dsl_words(span)).replace("|", "\\|")  # a bar ends a column even here
+        shown = md(value) if isinstance(value, str) else self.say.field(obj, name)
         return f"{shown} ({self.t.text('page.matrix.default')})"
 
     def all(self) -> dict[str, str]:
@@ -89,7 +91,7 @@ class _Cells:
         out = {
             "players": f"{r.players.low}–{r.players.high}",
             "ace": _ace(r, t),
-            "board": ", ".join(s.label for s in r.board) or none,
+            "board": ", ".join(md(s.label) for s in r.board) or none,
             "phases": ", ".join(self.say.phrase(p) for p in r.phases) or none,
             "session": self.rule(r.session, "rotations") + " · " + self.rule(r.session, "ties"),
         }
@@ -114,7 +116,7 @@ def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
            f"# {t.text('page.matrix_title')}", "", t.text("page.matrix_intro"), "",
            "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for row in MATRIX_ROWS:
-        values = [cells[r.name][row].replace("|", "\\|") for r in rulesets]
+        values = [cells[r.name][row] for r in rulesets]  # escaped for a table cell already
         out.append(f"| **{t.text('page.matrix.' + row)}** | " + " | ".join(values) + " |")
     return "\n".join(out) + "\n"
 
@@ -125,8 +127,8 @@ def cases_page(cases: list[Case], t: Templates) -> str:
     if not cases:
         return "\n".join([*out, t.text("page.cases_none"), ""])
     for c in cases:
-        where = ", ".join(c.sections) or "—"
-        desc = f": {c.description}" if c.description else ""
-        out.append(f'- <a id="{case_anchor(c.id)}"></a>**`{c.id}`** ({c.variant or "—"}; '
-                   f"{where}){desc} — `conformance/{c.file}`")
+        where = md(", ".join(c.sections)) or "—"
+        desc = f": {md(c.description)}" if c.description else ""
+        out.append(f'- <a id="{case_anchor(c.id)}"></a>**{code(c.id)}** '
+                   f'({md(c.variant or "—")}; {where}){desc} — {code("conformance/" + c.file)}')
     return "\n".join(out) + "\n"

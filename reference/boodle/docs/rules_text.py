@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boodle.docs.constructs import construct_value, constructs, is_parameter
+from boodle.docs.escape import md
 from boodle.docs.templates import Templates
 from boodle.language.cards import SUITS, Card
 from boodle.language.errors import Span
@@ -43,7 +44,8 @@ class Rule:
 
 
 class Speaker:
-    """Says a ruleset's constructs in one language."""
+    """Says a ruleset's constructs in one language, as Markdown text: the rules file's own
+    words (labels, titles) are escaped (:func:`boodle.docs.escape.md`), the templates not."""
 
     def __init__(self, ruleset: Ruleset, templates: Templates) -> None:
         self.ruleset = ruleset
@@ -80,10 +82,10 @@ class Speaker:
             return self.t.rank(s)
         for section in self.ruleset.board:
             if section.name == s:
-                return section.label
+                return md(section.label)
         for phase in self.ruleset.phases:
             if phase.name == s:
-                return phase.label
+                return md(phase.label)
         return self.t.text(f"value.{s}")
 
     # -- constructs
@@ -96,7 +98,7 @@ class Speaker:
         cls = type(obj).__name__
         v = construct_value(obj, name) if value is dataclasses.MISSING else value
         if is_parameter(type(obj), name):
-            return str(v) if name in _PLAIN and isinstance(v, str) else self.value(v)
+            return md(v) if name in _PLAIN and isinstance(v, str) else self.value(v)
         base = f"{cls}.{name}"
         fields = _Fields(self, obj)
         if isinstance(v, bool):
@@ -150,7 +152,7 @@ def _tags(value: Any) -> tuple[str, ...]:
 
 
 _PLAIN = frozenset({"name", "label", "title", "about", "base"})
-"""Parameters printed as written (display text), never looked up."""
+"""Parameters printed as written (display text, escaped as Markdown text), never looked up."""
 
 SpanFinder = Any
 """``(obj, field, value) -> Span | None``: where a rule is written (see :mod:`.spans`)."""

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from boodle.docs import constructs, translate
 from boodle.docs.dsl_reference import reference_markdown
+from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
 from boodle.docs.includes import included_page, site_map
 from boodle.docs.links import RuleRefs
@@ -31,7 +32,8 @@ from boodle.docs.templates import load as load_templates
 from boodle.docs.translate import localized
 from boodle.docs.variant_page import VariantPage
 from boodle.language import model as m
-from boodle.language.variants import builtin_names, load
+from boodle.language.variants import builtin_names, builtin_path, load
+from boodle.owned_files import write_owned
 
 CSS = """\
 .card-red { color: #c62828; }
@@ -73,9 +75,10 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, 
         refs = RuleRefs(t, r.name, cases)
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
         out[f"examples/{r.name}{sx}.md"] = (
-            f"# {t.text('page.example_title', title=localized(r, t).title)}\n\n"
+            f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
             + example_markdown(r, t))
-        out[f"sources/{r.name}{sx}.md"] = source_page(localized(r, t), t)
+        if builtin_path(r.name).is_file():  # the site shows the built-in rules files
+            out[f"sources/{r.name}{sx}.md"] = source_page(localized(r, t), t)
     return out
 
 
@@ -127,12 +130,20 @@ def next_step(out: Path) -> str:
             "mkdocs build --strict there")
 
 
+MANIFEST = ".boodle-docs.json"
+"""The list of pages the last ``boodle docs build`` wrote, kept in the output folder (a
+dotfile: mkdocs leaves it out of the site)."""
+
+
 def build_docs(out: Path) -> list[Path]:
     """Write every page under ``out`` (created if needed); returns the files written.
 
-    Stale generated pages of variants that no longer exist are removed.
-    Raises :class:`~boodle.language.errors.BoodleError` (MissingText, or a variant
-    that does not build) before writing anything.
+    Only files of the tree are written, atomically, never through a symbolic link, and a
+    page unchanged keeps its file; pages the previous build wrote (its manifest
+    :data:`MANIFEST`) that no longer exist, such as a removed variant's, are deleted, and no
+    other file (:func:`boodle.owned_files.write_owned`).  Raises
+    :class:`~boodle.language.errors.BoodleError` (MissingText, a variant that does not
+    build, a link or a non-file in the way) before writing anything.
     """
     ts = all_templates()
     rules = rulesets()
@@ -142,15 +153,4 @@ def build_docs(out: Path) -> list[Path]:
     for t in ts:
         everything.update(pages(t, rules, cases))
     everything["assets/boodle.css"] = CSS
-    for folder in ("variants", "examples", "sources"):
-        for old in (out / folder).glob("*.md") if (out / folder).is_dir() else ():
-            if old.relative_to(out).as_posix() not in everything:
-                old.unlink()
-    written: list[Path] = []
-    for rel, text in sorted(everything.items()):
-        path = out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+    return write_owned(out, dict(everything), MANIFEST)

@@ -16,6 +16,7 @@ from typing import Any
 
 from boodle.docs.board_svg import board_svg
 from boodle.docs.constructs import constructs
+from boodle.docs.escape import cell, code, md
 from boodle.docs.example import card_html
 from boodle.docs.links import RuleRefs
 from boodle.docs.numbers import numbers
@@ -76,20 +77,21 @@ class VariantPage:
 
     def head(self, base: m.Ruleset | None) -> list[str]:
         n = self.r.name
-        out = [f"# {self.r.title}", ""]
+        out = [f"# {md(self.r.title)}", ""]
         if self.r.about:
-            out += [self.r.about, ""]
+            out += [md(self.r.about), ""]
         if not self.standalone:
             links = [f"[{self.t.text('page.example_link')}](../examples/{n}.md)",
                      f"[{self.t.text('page.source_link')}](../sources/{n}.md)"]
             out += [" · ".join(links), ""]
         if self.r.sources:
-            out += [self.t.text("page.sources", value=", ".join(f"`{s}`" for s in self.r.sources)),
+            out += [self.t.text("page.sources", value=", ".join(code(s) for s in self.r.sources)),
                     ""]
         if base is not None and self.standalone:
-            out += [self.t.text("page.house_intro_alone", base=base.title, name=base.name), ""]
+            out += [self.t.text("page.house_intro_alone", base=md(base.title),
+                                    name=base.name), ""]
         elif base is not None:
-            out += [self.t.text("page.house_intro", base=base.title,
+            out += [self.t.text("page.house_intro", base=md(base.title),
                                 link=f"{base.name}.md"), ""]
         return out
 
@@ -162,7 +164,7 @@ class VariantPage:
         head = [t.text("page.numbers_players"), t.text("page.numbers_hands"),
                 t.text("page.numbers_widow")]
         if nums.unavailable is None:
-            head += [s.label for s in self.r.board]
+            head += [cell(s.label) for s in self.r.board]
             head += [t.text("page.numbers_dealer_pays"), t.text("page.numbers_other_pays")]
         out += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for row in nums.rows:
@@ -172,7 +174,7 @@ class VariantPage:
                 cells += [str(row.dealer_pays), str(row.other_pays)]
             out.append("| " + " | ".join(cells) + " |")
         if nums.unavailable is not None:
-            out += ["", t.text("page.numbers_unavailable", why=nums.unavailable)]
+            out += ["", t.text("page.numbers_unavailable", why=md(nums.unavailable))]
         for amount in nums.chosen:
             out += ["", t.text("page.numbers_chosen", n=amount)]
         return out
@@ -182,12 +184,12 @@ class VariantPage:
         out = [f"## {t.text('page.claims_heading')}", "", t.text("page.claims_intro"), ""]
         for section in self.r.board:
             ways = self.ways(section) or [t.text("page.claim_none")]
-            out.append("- " + t.text("page.claim_line", label=section.label,
+            out.append("- " + t.text("page.claim_line", label=md(section.label),
                                      ways=t.text("page.claim_sep").join(ways)))
         stops = [p for p in self.r.phases if isinstance(p, m.StopsPhase)]
         for phase in stops:
             out += ["", t.text("page.payments_line", heading=t.text("page.payments_heading"),
-                               phase=phase.label,
+                               phase=md(phase.label),
                                text=squash(self.say.phrase(phase.going_out)))]
         return [*out, ""]
 
@@ -198,15 +200,15 @@ class VariantPage:
             if (isinstance(p, m.StopsPhase) and section.kind in ("boodle", "set")
                     and p.claims != "none"):  # spec §6.6: 'claims: none' takes nothing
                 key = "page.claim_play" if p.claims == "on play" else "page.claim_hold"
-                ways.append(t.text(key, cards=cards, phase=p.label))
+                ways.append(t.text(key, cards=cards, phase=md(p.label)))
             if isinstance(p, m.HoldingPhase) and section.name in p.sections:
-                ways.append(t.text("page.claim_hold", cards=cards, phase=p.label))
+                ways.append(t.text("page.claim_hold", cards=cards, phase=md(p.label)))
             if isinstance(p, m.PokerPhase) and p.pot == section.name:
-                ways.append(t.text("page.claim_poker", phase=p.label))
+                ways.append(t.text("page.claim_poker", phase=md(p.label)))
             if isinstance(p, m.StopsPhase) and (
                     section.name in p.going_out.takes
                     or (section.kind == "kitty" and p.going_out.to == "kitty")):
-                ways.append(t.text("page.claim_out", phase=p.label))
+                ways.append(t.text("page.claim_out", phase=md(p.label)))
         return ways
 
     def paid_by(self, section: m.Section) -> str:
@@ -226,5 +228,5 @@ def standalone_markdown(ruleset: m.Ruleset, t: Templates) -> str:
     from boodle.docs.example import example_markdown
 
     page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [], up=None), standalone=True)
-    return (page.markdown() + f"\n## {t.text('page.example_title', title=page.r.title)}\n\n"
+    return (page.markdown() + f"\n## {t.text('page.example_title', title=md(page.r.title))}\n\n"
             + example_markdown(ruleset, t))

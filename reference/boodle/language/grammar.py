@@ -3,9 +3,10 @@
 Built once per start symbol (:func:`parser`), from parse tables cached between runs.
 Two checks the grammar cannot make are made while lexing, on the text being read
 (:data:`CURRENT_TEXT`): a keyword must end at a word boundary (:class:`GluedKeyword`),
-and a number may not exceed :data:`MAX_NUMBER` (:class:`TooLarge`).  :mod:`boodle.language.syntax`
-turns the tree into the AST; :mod:`boodle.language.syntax_errors` says what went wrong
-when the parser stops.
+and a number may not exceed :data:`MAX_NUMBER` (:class:`TooLarge`); a number's leading
+zeros are dropped (its value is what counts, however many zeros are written).
+:mod:`boodle.language.syntax` turns the tree into the AST; :mod:`boodle.language.syntax_errors`
+says what went wrong when the parser stops.
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ def _keyword_boundary(token: Token) -> Token:
         digits = str(token).lstrip("0")
         if len(digits) > len(str(MAX_NUMBER)) or (digits and int(digits) > MAX_NUMBER):
             raise TooLarge(token)
+        if len(digits) != len(token):  # leading zeros: read by value (``007`` is 7), so
+            # thousands of zeros never reach int() (over Python's 4,300-digit limit)
+            return Token.new_borrow_pos(token.type, digits or "0", token)
     return token
 
 

@@ -201,7 +201,7 @@ def check_not_empty(text: str, file: str) -> None:
 def too_large_error(token: Token, text: str, file: str) -> BoodleError:
     span = token_span(token, file, text)
     return BoodleError(
-        f"the number {_shorten(str(token))} is too large",
+        f"the number {_shorten(str(token).lstrip('0') or '0')} is too large",  # its value
         span,
         hint=f"numbers are at most {MAX_NUMBER:,}; chip amounts at most 1,000,000",
     )

@@ -131,7 +131,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     failures = 0
-    with connect(path) as conn:
+    with connect(path, read_only=True) as conn:  # a ledger on a read-only disk reads too
         chosen = [s for s in sessions(conn) if args.session in (None, s.name)]
         if not chosen:
             raise BoodleError(f"no session{' ' + repr(args.session) if args.session else ''} "

@@ -28,6 +28,7 @@ counted twice or half-recorded, and any chip created or destroyed.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -106,27 +107,52 @@ class DealRow:
 
 
 @contextmanager
-def connect(path: Path, create: bool = False) -> Iterator[sqlite3.Connection]:
+def connect(path: Path, create: bool = False,
+            read_only: bool = False) -> Iterator[sqlite3.Connection]:
     """An open ledger file (autocommit; transactions are explicit), closed afterwards.
 
+    ``read_only``: for reading only, nothing set (``boodle ledger``): a ledger this process
+    may not write, or in a folder it may not write, is opened with SQLite's ``mode=ro``
+    (:func:`_open_read_only`); one it may write is opened as usual, so that closing it
+    folds the ``-wal`` file back and removes it, as a writer does.
     Raises :class:`BoodleError` if the file is missing (unless ``create``) or not a ledger.
     """
     if not create and not path.is_file():
         raise BoodleError(f"{path} is a folder, not a ledger file" if path.is_dir()
                           else f"no ledger file {path}")
     try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=10)
+        writable = os.access(path, os.W_OK) and os.access(path.absolute().parent, os.W_OK)
+        conn = (_open_read_only(path) if read_only and not writable
+                else sqlite3.connect(path, isolation_level=None, timeout=10))
     except sqlite3.Error as exc:
         raise BoodleError(f"cannot open ledger {path}: {exc}") from None
     try:
-        conn.execute("PRAGMA journal_mode = WAL")  # one fsync per commit, readers never wait
-        conn.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut, too
+        if not read_only:
+            conn.execute("PRAGMA journal_mode = WAL")  # one fsync per commit, readers go on
+            conn.execute("PRAGMA synchronous = FULL")  # a commit survives a power cut, too
         conn.executescript(_SCHEMA) if create else _require_schema(conn, path)
         yield conn
     except sqlite3.DatabaseError as exc:
         raise BoodleError(f"ledger {path}: {exc}") from None
     finally:
         conn.close()
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """``path`` opened read-only.  A ledger is in WAL mode, whose readers need the ``-shm``
+    index beside it: in a folder they may not write, with no ``-shm`` left there (the last
+    writer closed cleanly and removed it), SQLite cannot open it read-only, and the file is
+    opened as immutable instead (nobody can be writing it: the folder is read-only)."""
+    uri = path.absolute().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, timeout=10)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+        if os.access(path.parent, os.W_OK) or path.with_name(path.name + "-wal").exists():
+            raise
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
 
 
 def _require_schema(conn: sqlite3.Connection, path: Path) -> None:
@@ -151,7 +177,8 @@ def _decoding(what: str) -> Iterator[None]:
     """Report a stored value that does not decode as a damaged ledger (BoodleError)."""
     try:
         yield
-    except (ValueError, KeyError, TypeError, LedgerError) as exc:
+    except (ValueError, KeyError, TypeError, LedgerError, ZeroDivisionError,
+            AttributeError, IndexError, OverflowError) as exc:
         raise BoodleError(f"the ledger's {what} is damaged: {type(exc).__name__}: {exc}",
                           hint="the file was changed by something other than boodle"
                           ) from None
@@ -161,12 +188,34 @@ def sessions(conn: sqlite3.Connection) -> list[SessionInfo]:
     """Every session in the file, in name order (BoodleError if a row is damaged)."""
     rows = conn.execute("SELECT name, variant, file, rules, players, seed, strategy, deals, "
                         "start_total, bases FROM session ORDER BY name").fetchall()
-    with _decoding("session table"):
-        return [SessionInfo(name, variant, file, rules, players, seed, strategy, deals,
-                            _chips(json.loads(total)),
-                            tuple((str(n), str(f), str(t)) for n, f, t in json.loads(bases)))
-                for name, variant, file, rules, players, seed, strategy, deals, total, bases
-                in rows]
+    out: list[SessionInfo] = []
+    for name, variant, file, rules, players, seed, strategy, deals, total, bases in rows:
+        with _decoding(f"session {name!r}" if isinstance(name, str) else "session table"):
+            texts = (name, variant, file, rules, seed, strategy)
+            if not all(isinstance(x, str) for x in texts):
+                raise TypeError("a name, variant, file, rules text, seed or strategy is "
+                                "not text")
+            out.append(SessionInfo(name, variant, file, rules, _count("players", players, 1),
+                                   seed, strategy,
+                                   None if deals is None else _count("deals", deals, 0),
+                                   _chips(json.loads(total)), _bases(json.loads(bases))))
+    return out
+
+
+def _count(what: str, value: Any, low: int) -> int:
+    """A stored whole number of at least ``low`` (players, deals); raises TypeError."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise TypeError(f"{what} {value!r} is not a whole number from {low}")
+    return value
+
+
+def _bases(value: Any) -> tuple[tuple[str, str, str], ...]:
+    """The stored ``[[name, file, text], …]`` of the variants a session extends."""
+    if not isinstance(value, list) or not all(
+            isinstance(b, list) and len(b) == 3 and all(isinstance(x, str) for x in b)
+            for b in value):
+        raise TypeError("the bases are not a list of [name, file, text]")
+    return tuple((n, f, t) for n, f, t in value)
 
 
 def deal_rows(conn: sqlite3.Connection, info: SessionInfo) -> list[DealRow]:
@@ -227,23 +276,56 @@ def resume(path: Path, name: str | None, load: Callable[[SessionInfo], Ruleset],
     """Continue a session of ``path`` from its last complete deal; ``(info, deals before)``.
 
     ``name`` picks the session when the file holds several unfinished ones.  ``load``
-    builds the ruleset from the stored rules text.  Raises :class:`BoodleError` if there is
-    nothing to resume.
+    builds the ruleset from the stored rules text.  The ledger is checked first: a session
+    that :func:`check` finds inconsistent, or whose recorded deals are not what its rules,
+    seed and players replay to (:func:`replay_problems`: a tampered or bit-flipped file), is
+    refused, with what is wrong.  Raises :class:`BoodleError` if there is nothing to resume
+    or the session is damaged.
     """
     with connect(path) as conn:
         info = _pick(conn, path, name)
         if ending_row(conn, info) is not None:
             raise BoodleError(f"session '{info.name}' in {path} is complete",
                               hint=f"see it with: boodle ledger {path}")
-        last = conn.execute("SELECT number, progress FROM deal WHERE session = ? "
-                            "ORDER BY number DESC LIMIT 1", (info.name,)).fetchone()
-        if last is None:
+        rows = deal_rows(conn, info)
+        if not rows:
             raise BoodleError(f"session '{info.name}' in {path} has no opening recorded")
         run = _run(info, load(info))
-        with _decoding(f"deal {last[0]} of session '{info.name}'"):
-            run.restore(_progress(json.loads(last[1])))
+        problems = check(conn, info) or replay_problems(run, rows)
+        if problems:
+            raise BoodleError(
+                f"session '{info.name}' in {path} is damaged and is not resumed: "
+                + "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)"
+                                             if len(problems) > 3 else ""),
+                hint=f"see every problem with: boodle ledger {path}; a ledger changed by "
+                "something other than boodle cannot be continued")
         _play_on(conn, info, run, emit)
-        return info, int(last[0])
+        return info, rows[-1].number
+
+
+def replay_problems(run: SessionRun, rows: list[DealRow]) -> list[str]:
+    """Replay the last recorded deal and say where the record differs; empty: it is what
+    boodle played, and ``run`` now stands after it, ready to go on.
+
+    ``run`` is fresh (the session's rules, players, seed).  The last deal is played again
+    from the progress stored with the deal before it (the opening: from the seed) and must
+    give the recorded events and the recorded progress (ledger, dealer, the seats' random
+    generators): a flipped bit in either progress, or a changed event of that deal, shows.
+    One deal, whatever the session's length; earlier deals are :func:`check`'s (their
+    ledgers) and are not used by the resume.
+    """
+    last = rows[-1]
+    with _decoding(f"deal {last.number}"):
+        if len(rows) >= 2:
+            run.restore(rows[-2].progress)
+        events = run.opening if len(rows) == 1 else run.next_deal()
+    if json.loads(_events_json(events)) != last.events:
+        return [f"deal {last.number}: its recorded events are not what the session's rules "
+                "and seed play from the deal before"]
+    if _progress_json(run.progress()) != _progress_json(last.progress):
+        return [f"deal {last.number}: the recorded progress (ledger, dealer or random "
+                "generators) is not what the session's rules and seed give"]
+    return []
 
 
 def _pick(conn: sqlite3.Connection, path: Path, name: str | None) -> SessionInfo:
@@ -323,12 +405,23 @@ def _ledger_json(ledger: Ledger) -> tuple[str, str]:
 def _chips(value: Any) -> Chips:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise LedgerError(f"not a chip amount: {value!r}")
-    return normalize(value if isinstance(value, int) else Fraction(value))
+    try:
+        return normalize(value if isinstance(value, int) else Fraction(value))
+    except (ValueError, ZeroDivisionError):
+        raise LedgerError(f"not a chip amount: {value!r}") from None
 
 
-def _ledger(seats: list[Any], board: dict[str, Any]) -> Ledger:
+def _ledger(seats: Any, board: Any) -> Ledger:
+    if not isinstance(seats, list) or not isinstance(board, dict):
+        raise LedgerError(f"seats {_short(seats)} and board {_short(board)} are not a list "
+                          "of amounts and a table of sections")
     return Ledger(tuple(_chips(a) for a in seats),
-                  tuple((name, _chips(a)) for name, a in board.items()))
+                  tuple((str(name), _chips(a)) for name, a in board.items()))
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _progress_json(progress: Progress) -> dict[str, Any]:
@@ -343,9 +436,12 @@ def _listed(state: object) -> list[Any]:
     return [version, list(internal), gauss]
 
 
-def _progress(data: dict[str, Any]) -> Progress:
+def _progress(data: Any) -> Progress:
+    if not isinstance(data, dict) or not isinstance(data.get("rngs"), list):
+        raise LedgerError(f"the progress {_short(data)} is not a table with 'rngs'")
     rngs = tuple((v, tuple(internal), gauss) for v, internal, gauss in data["rngs"])
-    return Progress(_ledger(data["seats"], data["board"]), data["dealer"], data["played"], rngs)
+    return Progress(_ledger(data["seats"], data["board"]), _count("dealer", data["dealer"], 0),
+                    _count("played", data["played"], 0), rngs)
 
 
 # ---------------------------------------------------------------- checking

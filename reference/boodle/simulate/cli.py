@@ -163,20 +163,74 @@ def _local_cluster(workers: int) -> Any:
 def _connect(address: str, timeout: float) -> Any:
     """A Dask client of the scheduler at ``address``, waiting at most ``timeout`` seconds.
 
-    Raises :class:`BoodleError` (no traceback) for an address that is not one
-    (``missing port number``, an unknown scheme) or a scheduler not reached in time.
+    A ``tcp://`` address is probed first (:func:`_probe`): what listens there must answer
+    as a Dask scheduler within ``timeout``.  Raises :class:`BoodleError` (no traceback) for
+    an address that is not one (``missing port number``, an unknown scheme), a scheduler
+    not reached in time, or a server that is not a Dask scheduler (an HTTP server, a proxy:
+    Dask itself would wait forever, or read "HTTP/1.1" as a message length of 3 EiB).
     """
     from boodle.simulate.runner import dask_distributed
 
     dd = dask_distributed()
-    try:
-        return dd.Client(address, timeout=timeout)
-    except (OSError, ValueError, TimeoutError) as exc:
-        raise BoodleError(
-            f"--scheduler {address}: cannot connect to a Dask scheduler: {exc}",
-            hint="give the address the scheduler prints (tcp://HOST:8786), check that it runs "
+    hint = ("give the address the scheduler prints (tcp://HOST:8786), check that it runs "
             "and is reachable (--connect-timeout S waits longer), or leave out --scheduler "
-            "for a local cluster") from None
+            "for a local cluster")
+    try:
+        _probe(address, timeout)
+        return dd.Client(address, timeout=timeout)
+    except (OSError, ValueError, TimeoutError, MemoryError) as exc:
+        raise BoodleError(f"--scheduler {address}: cannot connect to a Dask scheduler: {exc}",
+                          hint=hint) from None
+
+
+DASK_FIRST_MESSAGE_LIMIT = 1 << 24
+"""The largest first message (bytes) a Dask scheduler is believed to send: its handshake,
+a few hundred bytes; the first 8 bytes of an HTTP answer read as a length are about 3·10¹⁸."""
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Check that a Dask scheduler listens at a ``tcp://`` address (others: not probed).
+
+    A Dask scheduler writes its handshake as soon as a client connects (distributed's
+    ``Listener.on_connection``): a frame whose first 8 bytes are its length.  Raises
+    TimeoutError if nothing connects or answers within ``timeout`` seconds (an HTTP server
+    waits for a request), ValueError for an answer that is not a Dask frame, OSError for an
+    unreachable host; a refused connection (nothing listens yet) and an address that does
+    not parse are left to Dask, which retries until the timeout or says what is wrong.
+    """
+    import socket
+    import struct
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, where = parse_address(address)
+        host, port = parse_host_port(where)
+    except ValueError:
+        return  # Dask says what is wrong with it
+    if scheme != "tcp":
+        return
+    deadline = time.monotonic() + timeout
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            head = b""
+            while len(head) < 8:
+                conn.settimeout(max(0.001, deadline - time.monotonic()))
+                more = conn.recv(8 - len(head))
+                if not more:
+                    raise ValueError("the server closed the connection without a word "
+                                     "(not a Dask scheduler)")
+                head += more
+    except ConnectionRefusedError:
+        return  # nothing listens yet: Dask retries until the timeout (a scheduler starting)
+    except TimeoutError:
+        raise TimeoutError(f"no answer within {timeout:g} s (a Dask scheduler speaks first; "
+                           "is this a Dask scheduler's port?)") from None
+    (length,) = struct.unpack("Q", head)
+    if length > DASK_FIRST_MESSAGE_LIMIT:
+        shown = head.decode("ascii", "replace").strip()
+        raise ValueError(f"the server answered {shown!r}…, which is not Dask's protocol "
+                         "(an HTTP server or a proxy?)")
 
 
 def check_writable(option: str, target: str) -> None:

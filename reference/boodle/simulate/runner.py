@@ -19,6 +19,7 @@ report the same numbers where both run.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -360,14 +361,17 @@ def run_chunk(spec: RunSpec, first: int, last: int) -> RunStats:
     return stats
 
 
-def chunks(spec: RunSpec, chunk_deals: int = CHUNK_DEALS) -> list[tuple[int, int]]:
-    """The run's sessions cut into (first, last) ranges of about ``chunk_deals`` deals."""
+def chunks(spec: RunSpec, chunk_deals: int = CHUNK_DEALS) -> Iterator[tuple[int, int]]:
+    """The run's sessions cut into (first, last) ranges of about ``chunk_deals`` deals, made
+    as they are asked for: ``--deals 10**12`` is 5·10⁸ chunks, never a list of them."""
     per = max(1, chunk_deals // spec.session_length)
-    return [(a, min(a + per, spec.sessions)) for a in range(0, spec.sessions, per)]
+    return ((a, min(a + per, spec.sessions)) for a in range(0, spec.sessions, per))
 
 
 def _deals_in(spec: RunSpec, first: int, last: int) -> int:
-    return sum(spec.cap(j) for j in range(first, last))
+    """Deals of sessions ``first`` .. ``last`` - 1: whole sessions, the run's last cut short."""
+    whole = max(0, min(last, spec.deals // spec.session_length) - first)
+    return whole * spec.session_length + sum(spec.cap(j) for j in range(first + whole, last))
 
 
 Progress = Callable[[int], None]
@@ -378,7 +382,8 @@ def run(spec: RunSpec, workers: int = 1, progress: Progress | None = None,
         chunk_deals: int = CHUNK_DEALS) -> RunStats:
     """The run's statistics, serially (``workers=1``) or in ``workers`` processes.
 
-    The numbers do not depend on ``workers`` or ``chunk_deals``.
+    The numbers do not depend on ``workers`` or ``chunk_deals``.  Memory is bounded by the
+    chunks in flight (``2 × workers``), whatever ``spec.deals`` is.
     """
     total = RunStats.empty(spec.players, [s.name for s in spec.ruleset.board], spec.strategies)
     parts = chunks(spec, chunk_deals)
@@ -396,7 +401,7 @@ def run(spec: RunSpec, workers: int = 1, progress: Progress | None = None,
     return total
 
 
-def _bounded(pool: ProcessPoolExecutor, spec: RunSpec, parts: list[tuple[int, int]],
+def _bounded(pool: ProcessPoolExecutor, spec: RunSpec, parts: Iterator[tuple[int, int]],
              limit: int) -> Iterator[tuple[tuple[int, int], RunStats]]:
     """Results as chunks finish, with at most ``limit`` chunks in flight (memory stays flat)."""
     todo = iter(parts)
@@ -416,22 +421,38 @@ def _bounded(pool: ProcessPoolExecutor, spec: RunSpec, parts: list[tuple[int, in
 
 
 def run_dask(spec: RunSpec, scheduler: Any, progress: Progress | None = None,
-             chunk_deals: int = CHUNK_DEALS) -> RunStats:
+             chunk_deals: int = CHUNK_DEALS, in_flight: int | None = None) -> RunStats:
     """The same chunks on a Dask cluster (``scheduler``: an address or a ``Client``).
 
-    Needs the ``dask`` extra (``pip install 'boodle[dask]'``); raises
-    :class:`BoodleError` without it.  The numbers equal :func:`run`'s.
+    Chunks are submitted as others finish, at most ``in_flight`` at a time (default: two
+    per worker thread of the cluster, at least 4), so the client's memory and the
+    scheduler's queue stay bounded whatever ``spec.deals`` is.  Needs the ``dask`` extra
+    (``pip install 'boodle[dask]'``); raises :class:`BoodleError` without it.  The numbers
+    equal :func:`run`'s.
     """
     dd = dask_distributed()
     client = scheduler if isinstance(scheduler, dd.Client) else dd.Client(scheduler)
     total = RunStats.empty(spec.players, [s.name for s in spec.ruleset.board], spec.strategies)
     parts = chunks(spec, chunk_deals)
     try:
-        futures = {client.submit(run_chunk, spec, a, b, pure=False): (a, b) for a, b in parts}
-        for future in dd.as_completed(futures):
+        if in_flight is None:
+            threads = sum(client.nthreads().values()) if hasattr(client, "nthreads") else 0
+            in_flight = max(4, 2 * threads)
+        futures: dict[Any, tuple[int, int]] = {}
+        for part in itertools.islice(parts, in_flight):
+            futures[client.submit(run_chunk, spec, *part, pure=False)] = part
+        done = dd.as_completed(list(futures))
+        for future in done:
+            part = futures.pop(future)
             total.merge(future.result())
+            future.release()
             if progress:
-                progress(_deals_in(spec, *futures[future]))
+                progress(_deals_in(spec, *part))
+            nxt = next(parts, None)
+            if nxt is not None:
+                new = client.submit(run_chunk, spec, *nxt, pure=False)
+                futures[new] = nxt
+                done.add(new)
     finally:
         if client is not scheduler:
             client.close()
