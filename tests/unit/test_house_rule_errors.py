@@ -242,15 +242,18 @@ def test_check_drafts_says_when_there_are_none(
 # ---------------------------------------------------------------- 6: hints for habits
 
 
-CARDS_HINT = ("cards are a rank then a suit, in upper case: K♣ or KC, 10♥ or TH "
-              "(suits ♣ ♦ ♥ ♠ or C D H S; ranks 2-10, J, Q, K, A)")
+CARDS_HINT = ("a card is its rank then its suit, in upper case "
+              "(ranks 2-10, J, Q, K, A; suits ♣ ♦ ♥ ♠ or C D H S)")
 
 
 @pytest.mark.parametrize(("body", "hint"), [
-    ("  ante { each player 1 on Kc }", CARDS_HINT),
-    ("  ante { each player 1 on K♡ }", CARDS_HINT),
-    ("  ante { each player 1 on 10h }", CARDS_HINT),
-    ('  board { boodle kc kitty "Kitty" }', "'kc' is read as a name; " + CARDS_HINT),
+    ("  ante { each player 1 on Kc }", "write K♣ (or KC): " + CARDS_HINT),
+    ("  ante { each player 1 on K♡ }",
+     "write K♥: ♡ is the outline heart; the suits are the filled ♣ ♦ ♥ ♠ (or the letters "
+     "C D H S)"),
+    ("  ante { each player 1 on 10h }", "write 10♥ (or 10H): " + CARDS_HINT),
+    ('  board { boodle kc kitty "Kitty" }', "'kc' is read as a name: write K♣ (or KC): "
+     + CARDS_HINT),
     ("  title “Ours”", 'labels use straight double quotes: "Kitty" (not curly quotes “…”)'),
     ("  // our rules", "comments start with '#' and run to the end of the line"),
     ("  players 3", "players is a range: write players 3 to 3 (or players 3 to 8, say)"),
