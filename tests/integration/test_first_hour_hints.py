@@ -140,3 +140,30 @@ def test_an_error_that_depends_on_another_is_not_listed() -> None:
     err = _error(text)
     assert err.message == "variant fresh has no 'deck' block or line"
     assert not any("not in the deck" in e.message for e in err.more)
+
+
+# ---------------------------------------------------------------- everyday words
+
+
+@pytest.mark.parametrize(("said", "meant"), [("clockwise", "left"), ("anticlockwise", "right"),
+                                             ("counter-clockwise", "right")])
+def test_a_direction_in_everyday_words_gets_the_languages_word(said: str, meant: str) -> None:
+    # spec/rules.md, Seats: "The player on a player's left is the next seat clockwise"
+    err = _error(f"variant mine extends michigan {{\n  deal {{ rotation: {said} }}\n}}\n")
+    assert err.hint is not None and err.hint.startswith(f"write '{meant}' instead of '{said}'")
+
+
+def test_every_boodle_is_each_boodle_not_every_section() -> None:
+    # grammar/boodle.lark: an ante target is 'each boodle' or 'every section'; every section
+    # is the kitty too (spec §4), so the nearest keyword would change what is paid
+    err = _error("variant mine extends michigan {\n  ante { each player 1 on every boodle }\n}\n")
+    assert err.hint is not None and err.hint.startswith("write 'each boodle'")
+    assert "write it each player 1 on every section" not in err.hint
+
+
+def test_a_fallback_in_other_words_lists_the_fallbacks() -> None:
+    # grammar/boodle.lark: fallback is 'lead' card_choice, 'pass left' or a payment
+    err = _error("variant mine extends michigan {\n  phase play is stops {\n"
+                 "    if none: pass to the left\n  }\n}\n")
+    assert err.hint is not None and err.hint.startswith("write it if none: pass left")
+    assert "lead lowest of same suit" in err.hint

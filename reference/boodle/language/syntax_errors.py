@@ -43,6 +43,7 @@ from boodle.language.syntax_where import (
     open_blocks,
     shiftable,
     terminal_text,
+    words_of,
 )
 
 
@@ -269,6 +270,7 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
             or _path_after_extends(text, line, column)
             or _spelling_hint(word, text, line, column)
+            or _meant_word(word, expected, text[:at])
             or repair_hint(slip)
             or _expected_hint(expected, blocks, word, text[:at], text[at:]))
     return BoodleError(message, span, hint=hint)
@@ -445,6 +447,28 @@ def _path_after_extends(text: str, line: int, column: int) -> str | None:
         return "names are not paths: write extends and the base variant's name, such as michigan"
     return (f"names are not paths: write extends {name} (a built-in variant, or the file "
             f"{name}.boodle in this file's folder)")
+
+
+_TURNS = {"clockwise": "left", "anticlockwise": "right", "counterclockwise": "right"}
+"""Words for a direction and the language's word for each: the player on a player's left is
+the next seat clockwise (spec/rules.md, Seats)."""
+
+
+def _meant_word(word: str, expected: set[str], before: str) -> str | None:
+    """The language's words for what an author writes in everyday words, where the nearest
+    keyword would change the meaning: ``clockwise`` is ``left`` (not ``right``), and ``every
+    boodle`` is ``each boodle`` (``every section`` would pay the kitty too)."""
+    accepted = {w for name in expected for w in words_of(name)}
+    turn = _TURNS.get(word.lower().replace("-", ""))
+    if turn is not None and turn in accepted:
+        return (f"write '{turn}' instead of '{word}': the player on a player's left is the next "
+                "seat clockwise")
+    previous = re.search(r"([a-z]+)[ \t]*$", before)
+    if previous and previous.group(1) == "every" and word in ("boodle", "boodles") \
+            and "SECTION" in expected:
+        return ("write 'each boodle' for every boodle card ('every section' is every section "
+                "of the board, the kitty too)")
+    return None
 
 
 _SUIT_LETTERS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}

@@ -629,7 +629,7 @@ def extra_word(slip: Slip) -> str | None:
     return None
 
 
-_MAX_PHRASE_WORDS = 4  # the longest phrase :func:`_phrases` tries
+_MAX_PHRASE_WORDS = 5  # the longest phrase :func:`_phrases` tries
 _MAX_PHRASES = 40      # and how many phrases it collects at most
 
 
@@ -700,7 +700,7 @@ def closest_phrase(slip: Slip) -> str | None:
     if not slip.reaches(fixed, len(fixed) - len(text), part_at) \
             and not slip.whole_line(fixed, part_at):
         return None
-    choices = ", ".join(sorted(phrases)) if len(phrases) <= 10 else ""
+    choices = ", ".join(sorted(phrases)) if len(phrases) <= 12 else ""
     return (f"write it {_shown_line(fixed, slip.line)}"
             + (f" (the choices there: {choices})" if choices else ""))
 
