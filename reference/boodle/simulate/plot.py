@@ -70,7 +70,7 @@ def draw(report: dict[str, Any], plt: Any) -> Any:
     red."""
     fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4.5))
     positions = report["positions"]
-    names = [p["label"].replace(" from dealer's left", "") for p in positions]
+    names = [p["label"].replace(" from dealer's left", " left") for p in positions]
     means, errs = _bars([p["net_per_deal"] for p in positions])
     ax1.bar(names, means, yerr=errs, capsize=4)
     ax1.axhline(0, color="grey", linewidth=0.8)
