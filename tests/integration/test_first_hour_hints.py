@@ -128,8 +128,8 @@ def test_boodle_check_prints_the_first_in_full_and_lists_the_others(
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
     assert out.count("error:") == 3
-    assert "2 more errors in this file:" in out
-    first, rest = out.split("2 more errors in this file:")
+    assert "2 more errors:" in out
+    first, rest = out.split("2 more errors:")
     assert "no 'deal' block" in first and "^" in first  # in full: the line and its caret
     assert "no 'session' block" in rest and "'if none'" in rest and "^" not in rest
 
@@ -167,3 +167,15 @@ def test_a_fallback_in_other_words_lists_the_fallbacks() -> None:
                  "    if none: pass to the left\n  }\n}\n")
     assert err.hint is not None and err.hint.startswith("write it if none: pass left")
     assert "lead lowest of same suit" in err.hint
+
+
+def test_each_error_in_the_base_is_blamed_on_the_change_that_causes_it() -> None:
+    # michigan's going out and ante name the kitty (spec/variants/michigan.boodle); a board
+    # without it breaks both base lines: one error at the board, not two, and the session's
+    # own error (chip amounts are at most 1,000,000: spec §11.3) listed after it
+    err = _error("variant bl extends michigan {\n  board { boodle A♥  boodle K♣ }\n"
+                 "  session { start: 5000000 chips }\n}\n", "bl.boodle")
+    assert err.span is not None and (err.span.file, err.span.line) == ("bl.boodle", 2)
+    assert err.message.startswith("no section 'kitty' on the board")
+    assert [(e.span.line if e.span else 0, e.message) for e in err.more] == [
+        (3, "5000000 start chips is too many")]

@@ -129,15 +129,16 @@ def test_a_board_without_the_kitty_is_blamed(write: Write) -> None:
     assert exc.notes[0].startswith("the board is replaced here")
 
 
-def test_several_changes_each_get_a_note(write: Write) -> None:
+def test_of_several_changes_the_one_that_breaks_the_base_is_blamed(write: Write) -> None:
+    # players 3 to 4 breaks nothing; the board without the kitty breaks michigan's going
+    # out (issue 21: the error was left in the base with a note for each change)
     path = write("t21.boodle", "variant t21 extends michigan {\n  players 3 to 4\n"
                  "  board { boodle A♥  boodle K♣  boodle Q♦  boodle J♠ }\n}\n")
     with pytest.raises(BoodleError) as info:
         load_file(path)
     exc = info.value
-    assert exc.span is not None and exc.span.file.endswith("michigan.boodle")
-    assert exc.notes[:2] == (f"the players line is replaced at {path}:2:3",
-                             f"the board is replaced at {path}:3:3")
+    assert exc.span is not None and (exc.span.file, exc.span.line) == (str(path), 3)
+    assert exc.notes[0].startswith("the board is replaced here")
 
 
 # ---------------------------------------------------------------- 3: emoji-style suits (spec §11.1)

@@ -329,7 +329,13 @@ def build(resolved: Resolved) -> m.Ruleset:
     except BoodleError as exc:
         first = _blame(resolved, BoodleError(exc.message, exc.span, exc.hint, exc.rule,
                                              exc.notes))
-        raise first.with_more(_blame(resolved, e) for e in exc.more) from None
+        seen = {(first.message, first.span)}
+        more = []
+        for other in (_blame(resolved, e) for e in exc.more):
+            if (other.message, other.span) not in seen:  # two base lines, one change to blame
+                seen.add((other.message, other.span))
+                more.append(other)
+        raise first.with_more(more) from None
 
 
 _DOCUMENTATION = ("title", "about", "sources", "version")
@@ -371,6 +377,9 @@ def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
         return exc  # the base is at fault on its own
     base_line = re.sub(r'\s+#[^"]*$', "", exc.span.source_line()).strip()
     where = f"{exc.span}" + (f" ({base_line})" if base_line else "")
+    if len(own) > 1:
+        culprits = [c for c in own if _causes(resolved, c, exc)]
+        own = culprits if len(culprits) == 1 else own
     if len(own) == 1:
         (clause,) = own
         return BoodleError(
@@ -384,6 +393,25 @@ def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
                        (*exc.notes, *notes,
                         f"the base was valid as written; one of {resolved.name}'s changes "
                         "above is the cause"))
+
+
+def _causes(resolved: Resolved, clause: Clause, exc: BoodleError) -> bool:
+    """Whether the extending file's item ``clause`` alone, applied to the base, makes the
+    base's error ``exc`` (the same message at the same place): when a file changes several
+    items, the one to blame."""
+    merged = {c.key: c for c in resolved.items}
+    items = {c.key: c for c in resolved.base_items}
+    if clause.key in merged:
+        items[clause.key] = merged[clause.key]
+    elif clause.key.startswith("without:"):  # 'without phase NAME' removes phase NAME
+        items.pop("phase:" + clause.key.split(":", 1)[1], None)
+    try:
+        _Builder(Resolved(resolved.name, resolved.base, tuple(items.values()),
+                          resolved.span)).ruleset()
+    except BoodleError as found:
+        return any((e.message, e.span) == (exc.message, exc.span)
+                   for e in (found, *found.more))
+    return False
 
 
 class _Builder:

@@ -111,7 +111,7 @@ class BoodleError(Exception):
         out.extend(f"  note: {printable(note)}" for note in self.notes)
         if self.more:
             count = len(self.more)
-            out.append(f"{count} more error{'s' if count > 1 else ''} in this file:")
+            out.append(f"{count} more error{'s' if count > 1 else ''}:")
             for other in self.more:
                 out.append(f"  {other.head()}")
                 if other.hint:
