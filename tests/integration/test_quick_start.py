@@ -40,6 +40,13 @@ def test_ci_runs_the_readmes_two_lines_and_installs_nothing_itself() -> None:
     assert "apt-get" not in ci  # every install is in the README's own lines
 
 
+def test_the_readme_says_how_long_each_step_takes() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = readme.split("## Quick start", 1)[1].split("##", 1)[0]
+    assert re.search(r"Step 1 takes about \d+ (seconds|minutes?)", said)
+    assert re.search(r"step 2 about \d+ minutes", said)
+
+
 def test_the_test_extra_brings_node(monkeypatch: pytest.MonkeyPatch) -> None:
     extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]["test"]
