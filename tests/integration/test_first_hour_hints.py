@@ -179,3 +179,11 @@ def test_each_error_in_the_base_is_blamed_on_the_change_that_causes_it() -> None
     assert err.message.startswith("no section 'kitty' on the board")
     assert [(e.span.line if e.span else 0, e.message) for e in err.more] == [
         (3, "5000000 start chips is too many")]
+
+
+def test_a_keyword_with_an_s_is_not_told_to_write_itself() -> None:
+    # 'suits' is a keyword of the deck block; after 'lowest of chosen' the grammar takes
+    # 'suit' (grammar/boodle.lark suit_scope): the hint said "did you mean suits?"
+    err = _error("variant mine extends michigan {\n  phase play is stops {\n"
+                 "    first lead: left of dealer, lowest of chosen suits\n  }\n}\n")
+    assert err.hint == "did you mean suit?"

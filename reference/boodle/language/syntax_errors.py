@@ -225,9 +225,13 @@ def glued_error(token: Token, text: str, file: str, start: str = "start") -> Boo
     line, column = token.line or 1, token.column or 1
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
+    keywords = grammar_keywords()
+    seen = str(token)  # the keyword the lexer read at the start of the word
     hint = (_spelling_hint(word, text, line, column)
             or two_words(word, text, offset_of(text, line, column), start)
-            or did_you_mean(word, grammar_keywords()) or f"write '{token}' as a word of its own")
+            or (f"did you mean {seen}?" if seen in keywords and seen != word else None)
+            or did_you_mean(word, [k for k in keywords if k != word])
+            or f"write '{token}' as a word of its own")
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
