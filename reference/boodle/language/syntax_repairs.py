@@ -674,6 +674,27 @@ def _phrases(prefix: str, start: str) -> list[str]:
     return found
 
 
+def comma_between_lines(slip: Slip) -> str | None:
+    """A ``,`` between two lines of a block written on one line: ``ante { dealer 2 on kitty,
+    each player 1 on each boodle }`` → ``delete the ',' before 'each': lines of a block are
+    apart by spaces or a line break, not a comma (write it …)``.  The parser read the word
+    after the comma as an item of the first line and stopped later, inside the second."""
+    text, at = slip.text, slip.at
+    begin = text.rfind("\n", 0, at) + 1
+    head = re.sub(r'"[^"]*"', lambda m: " " * len(m.group()), text[begin:at])
+    comma = head.rfind(",")
+    if comma < 0:
+        return None
+    where = begin + comma
+    fixed = text[:where] + " " + text[where + 1:]
+    if not slip.reaches(fixed, 0, where) or not slip.whole_line(fixed, at):
+        return None
+    after = re.match(r"\s*([^\s,{}]+)", text[where + 1:])
+    word = f" before '{after.group(1)}'" if after else ""
+    return (f"delete the ','{word}: lines of a block are apart by spaces or a line break, "
+            f"not a comma{_written(fixed, slip.line)}")
+
+
 def closest_phrase(slip: Slip) -> str | None:
     """``restart: last player, lowest card of another suit`` → ``restart: last player,
     lowest of other suit``: a line whose last part (after its last ``:`` or ``,``) is none
@@ -724,12 +745,14 @@ REPAIRS: tuple[Repair, ...] = (
     unquoted_label,
     keyword_for_word,
     extra_word,
+    comma_between_lines,
     closest_phrase,
 )
 """The repair strategies, in the order they are tried: the first hint wins.  The order
 matters where two apply: a block left open is said before a line in the wrong block, a
-keyword again before a comma deleted, a missing mark before a word deleted; a phrase
-rewritten whole (:func:`closest_phrase`) only when no smaller edit repairs the line."""
+keyword again before a comma deleted, a missing mark before a word deleted; a comma
+between two lines (:func:`comma_between_lines`) and a phrase rewritten whole
+(:func:`closest_phrase`) only when no smaller edit repairs the line."""
 
 
 def repair_hint(slip: Slip) -> str | None:
