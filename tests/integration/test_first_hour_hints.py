@@ -187,3 +187,35 @@ def test_a_keyword_with_an_s_is_not_told_to_write_itself() -> None:
     err = _error("variant mine extends michigan {\n  phase play is stops {\n"
                  "    first lead: left of dealer, lowest of chosen suits\n  }\n}\n")
     assert err.hint == "did you mean suit?"
+
+
+# ---------------------------------------------------------------- a partial block
+
+
+def test_check_names_the_base_lines_a_partial_block_puts_back_to_defaults(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # spec §11.2: a block replaces the base's whole; tripoli's session eliminates a player at
+    # zero (spec/variants/tripoli.boodle), a session block without that line does not
+    tripoli = (ROOT / "spec" / "variants" / "tripoli.boodle").read_text(encoding="utf-8")
+    assert re.search(r"balance: eliminated at zero", tripoli)
+    path = tmp_path / "short.boodle"
+    path.write_text("variant short extends tripoli {\n  session { start: 30 chips }\n"
+                    "  deal { rotation: left }\n}\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out
+    notes = [line.strip() for line in out.splitlines() if line.strip().startswith("note:")]
+    assert len(notes) == 2 and notes[0].startswith(
+        "note: the session block replaces tripoli's whole block: its lines")
+    # tripoli deals the widow first in each round; the default is last (spec §5.2)
+    assert notes[1] == ("note: the deal block replaces tripoli's whole block: its line "
+                        "'widow: first in each round, hidden' is not written here, so it takes "
+                        "its default (copy it to keep it)")
+    assert "'balance: eliminated at zero'" in notes[0]
+    assert "'start:" not in notes[0]  # written here
+    assert "'ties: share'" not in notes[0]  # the default is the same: nothing lost
+
+
+def test_a_block_written_whole_gets_no_note(capsys: pytest.CaptureFixture[str]) -> None:
+    # michigan-dealer-double writes the whole ante block (its file), which has no defaults
+    assert main(["check", str(ROOT / "spec" / "variants" / "michigan-dealer-double.boodle")]) == 0
+    assert "note:" not in capsys.readouterr().out

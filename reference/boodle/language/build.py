@@ -236,6 +236,64 @@ def _file_name_hint(name: str, builtins: Iterable[str]) -> str | None:
     return None
 
 
+_LINE_BLOCKS = {"deal": "deal", "session": "session", "widow_sale": "widow sale"}
+"""The blocks whose lines have defaults: a house rule's block without one of the base's lines
+gets the default, not the base's line (spec §11.2: a block replaces the base's whole)."""
+
+
+def dropped_lines(path: str | Path, changes: list[str]) -> list[str]:
+    """For a rules file that ``extends``: one note per ``deal``, ``session`` or ``widow
+    sale`` block it writes without some of its base's lines, quoting those lines, which the
+    block's replacing the base's whole (spec §11.2) puts back to their defaults.  Only lines
+    whose loss changes the rules count: those ``changes`` (``boodle check``'s lines, ``BLOCK:
+    KEY: BEFORE → AFTER``) show as a before that the after no longer has.  Empty for a file
+    that extends nothing.  Raises :class:`BoodleError` as :func:`load_file` does."""
+    p = Path(path)
+    decl = parse(read_rules_file(p), str(p))
+    if decl.base is None:
+        return []
+    resolved = resolve(decl, default_resolver, p.parent)
+    base = {c.key: c for c in resolved.base_items}
+    notes = []
+    for own in resolved.own:
+        if own.key not in _LINE_BLOCKS or own.key not in base:
+            continue
+        written = {line.key for line in own.value}
+        lost = [text for text in (_clause_text(line) for line in base[own.key].value
+                                  if line.key not in written)
+                if _changed(text, _LINE_BLOCKS[own.key], changes)]
+        if lost:
+            shown = [repr(x) for x in lost]
+            quoted = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+            what = (f"its lines {quoted} are not written here, so they take their defaults"
+                    if len(lost) > 1 else
+                    f"its line {quoted} is not written here, so it takes its default")
+            notes.append(f"the {_LINE_BLOCKS[own.key]} block replaces {resolved.base}'s whole "
+                         f"block: {what} (copy {'them' if len(lost) > 1 else 'it'} to keep "
+                         f"{'them' if len(lost) > 1 else 'it'})")
+    return notes
+
+
+def _changed(line: str, block: str, changes: list[str]) -> bool:
+    """Whether base line ``line`` (``KEY: VALUE``) of ``block`` is a before that a change
+    line (``BLOCK: KEY: BEFORE → AFTER``) no longer has after it."""
+    key, _, value = line.partition(":")
+    for change in changes:
+        before, arrow, after = change.removeprefix(f"{block}: ").partition(" → ")
+        if arrow and before.startswith(f"{key}:") and value.strip() in before \
+                and value.strip() not in after:
+            return True
+    return False
+
+
+def _clause_text(clause: Clause) -> str:
+    """A clause as written in its file (one line; comments and extra spaces dropped)."""
+    span = clause.span
+    line = span.source_line()
+    end = span.end_column - 1 if span.end_line == span.line else len(line)
+    return " ".join(re.sub(r"#.*", "", line[span.column - 1:end]).split())
+
+
 def _shown_file(file: str) -> str:
     """A rules file as a cycle message shows it: relative to the working folder if inside it."""
     if not file or file.startswith("<"):
