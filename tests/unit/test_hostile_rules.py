@@ -154,7 +154,8 @@ def test_a_base_file_that_is_not_utf8_is_an_error_at_the_extends(tmp_path: Path)
     (tmp_path / "house.boodle").write_text(HOUSE, "utf-8")
     err = file_error(tmp_path / "house.boodle")
     assert (err.span.line, err.span.column) == (1, 23)
-    assert "is not UTF-8 text (byte 27)" in err.message  # 'variant base {\n  title "caf' is 27
+    # line 2 is '  title "caf\xe9"': two spaces, 'title', a space, '"', 'caf', then the byte
+    assert "is not UTF-8 text: line 2, column 13 holds byte 0xE9" in err.message
 
 
 def test_an_oversized_base_file_is_refused_without_reading_it_all(tmp_path: Path) -> None:
@@ -290,8 +291,11 @@ def test_a_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
     text = TINY.replace("A♥", "AH").replace("Kitty", "Chatt\u00e9")
     path.write_bytes(text.encode("latin-1"))  # é is the one byte 0xE9, not UTF-8's two
     err = file_error(path)
-    assert err.message == f"rules file {path} is not UTF-8 text (byte {text.index('é')})"
-    assert err.span is None
+    at = text.index("é")
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    assert err.message == (f"rules file {path} is not UTF-8 text: line {line}, column {column} "
+                           "holds byte 0xE9")
+    assert err.span is not None and (err.span.line, err.span.column) == (line, column)
 
 
 def test_only_newline_ends_a_line_for_the_error_position() -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
@@ -108,6 +110,28 @@ def test_a_second_session_of_the_same_name_is_refused(db: Path) -> None:
     record_new(db, info_for(deals=1), MICHIGAN, nothing)
     with pytest.raises(BoodleError, match="already holds a session 's'"):
         record_new(db, info_for(deals=1), MICHIGAN, nothing)
+
+
+def test_the_name_of_a_complete_session_suggests_another_name_not_resume(db: Path) -> None:
+    # issue 21: the hint said 'resume it', and --resume then failed: the session was complete
+    record_new(db, info_for(deals=1), MICHIGAN, nothing)
+    record_new(db, info_for("s-2", deals=1), MICHIGAN, nothing)
+    with pytest.raises(BoodleError) as info:
+        record_new(db, info_for(deals=1), MICHIGAN, nothing)
+    hint = info.value.hint or ""
+    assert "--resume" not in hint and "complete" in hint
+    assert hint.endswith("--session s-3")  # s-2 is taken
+    record_new(db, info_for("s-3", deals=1), MICHIGAN, nothing)  # the hint's edit works
+    assert rows_of(db, "s-3")[1] is not None
+
+
+def test_the_name_of_an_unfinished_session_suggests_resuming_it(db: Path) -> None:
+    with pytest.raises(Crash):
+        record_new(db, info_for(), MICHIGAN, crash_after(2))
+    with pytest.raises(BoodleError) as info:
+        record_new(db, info_for(), MICHIGAN, nothing)
+    assert info.value.hint == (f"resume it: boodle play --resume {db} --session s, or start a "
+                               "new one under another name: --session s-2")
 
 
 # ---------------------------------------------------------------- resume
@@ -277,6 +301,20 @@ def test_resume_from_the_command_line(db: Path, capsys: pytest.CaptureFixture[st
     assert "Deal 2:" in captured.out and "Deal 1:" not in captured.out
     assert rows_of(db)[1] is not None
     assert main(["play", "--resume", str(db)]) == 1  # complete now
+
+
+def test_resume_says_which_session_before_the_deals(db: Path) -> None:
+    # issue 21: the line came last, after thousands of lines of play
+    with pytest.raises(Crash):
+        record_new(db, info_for(), MICHIGAN, crash_after(2))
+    code = "import sys; from boodle.cli import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run([sys.executable, "-c", code, "play", "--resume", str(db)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=300)
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0] == "resumed session 's' after deal 1" and len(lines) > 20
+    assert lines.count("resumed session 's' after deal 1") == 1
 
 
 def test_a_resumed_session_plays_the_rules_it_started_with(tmp_path: Path) -> None:

@@ -377,8 +377,12 @@ _BOARD = "variant c extends michigan {\n  board { boodle %s }\n}\n"
 
 
 @pytest.mark.parametrize(("card", "hint"), [
-    ("10h", "cards are a rank then a suit, in upper case"),
-    ("1♥", "the ace is written A (A♥ or AH); the ranks are 2-10, J, Q, K, A"),
+    ("10h", "write 10♥ (or 10H): a card is its rank then its suit, in upper case"),
+    ("1♥", "there is no rank 1: the ranks are 2 to 10, J, Q, K and A; for the ace write A♥"),
+    ("11♣", "there is no rank 11: the ranks are 2 to 10, J, Q, K and A; for the jack write J♣"),
+    ("0♠", "there is no rank 0: the ranks are 2 to 10, J, Q, K and A"),
+    ("Q♤", "write Q♠: ♤ is the outline spade; the suits are the filled ♣ ♦ ♥ ♠"),
+    ("Kh", "write K♥ (or KH): a card is its rank then its suit"),
     ("A ♥", "write the card without a space between rank and suit: A♥"),
     ("A\t♥", "write the card without a space between rank and suit: A♥"),
 ])

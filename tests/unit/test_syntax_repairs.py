@@ -22,6 +22,8 @@ from boodle.language.syntax_repairs import (
     article_before,
     block_not_closed_before_line,
     block_not_closed_before_word,
+    closest_phrase,
+    comma_between_lines,
     extra_colon_or_comma,
     extra_word,
     extra_word_before,
@@ -103,6 +105,18 @@ EXAMPLES: list[tuple[Repair, str, str]] = [
      "write 'right' or 'left' instead of 'up' (write it rotation: right)"),
     (extra_word, _in_variant("  players 3 to 6 please\n"),
      "delete 'please': it has no place here (write it players 3 to 6)"),
+    (comma_between_lines,
+     _in_variant("  ante { dealer 2 on kitty, each player 1 on each boodle }\n"),
+     "delete the ',' before 'each': lines of a block are apart by spaces or a line break, not "
+     "a comma (write it ante { dealer 2 on kitty each player 1 on each boodle })"),
+    # the choices: grammar/boodle.lark's card_choice alternatives made of keywords only
+    # (lowest of SCOPE, lowest [COLOUR] card, any card; not lowest SUIT, not a card)
+    (closest_phrase, _in_variant("  phase play is stops {\n    restart: last player, lowest card "
+                                 "of another suit\n  }\n"),
+     "write it restart: last player, lowest of other suit (the choices there: any card, "
+     "lowest black card, lowest card, lowest of any suit, lowest of chosen suit, lowest of "
+     "longest suit, lowest of opposite colour, lowest of other suit, lowest of same suit, "
+     "lowest red card)"),
 ]
 
 # Each strategy and a slip that is not its own (by its purpose): it says nothing of it.
@@ -125,6 +139,8 @@ NOT_THEIRS: list[tuple[Repair, str]] = [
     (unquoted_label, _in_variant("  deal {\n    rotation: up\n  }\n")),  # no label goes there
     (keyword_for_word, _in_variant("  title Mine\n")),  # a label goes there, no keyword
     (extra_word, _in_variant("  title Mine\n")),  # 'title' alone is no whole line
+    (comma_between_lines, _in_variant("  ante { dealer 2 on kitty, A♥ and K♣ }\n")),  # 'and'
+    (closest_phrase, _in_variant('  title Mine\n')),  # no ':' or ',' before the error
 ]
 
 UNREPAIRABLE = _in_variant("  players three to 8\n")
@@ -149,6 +165,8 @@ DOCUMENTED_ORDER = [
     "unquoted_label",
     "keyword_for_word",
     "extra_word",
+    "comma_between_lines",
+    "closest_phrase",
 ]
 """The order of boodle.language.syntax_repairs.REPAIRS as documented there and in this file."""
 

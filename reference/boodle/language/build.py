@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from lark import Token
 
@@ -39,6 +39,8 @@ MAX_EXTENDS = 16
 """Variants in one ``extends`` chain, the extending file included (spec §11.3)."""
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*(-[a-z0-9_]+)*")
+
+_T = TypeVar("_T")
 
 Resolver = Callable[[str, Path | None], tuple[str, str]]
 """Finds a base variant: ``(name, dir of the extending file) -> (text, file name)``;
@@ -68,7 +70,8 @@ def read_rules_file(path: Path) -> str:
     """The text of a rules file, read as UTF-8 without reading more than the size limit.
 
     Raises :class:`BoodleError` (no location) for a file that cannot be read,
-    is over :data:`~boodle.language.grammar.MAX_SOURCE_BYTES` or is not UTF-8 (spec §11.1, §11.3).
+    is over :data:`~boodle.language.grammar.MAX_SOURCE_BYTES` (no location) or is not UTF-8
+    (at the line and column of the first byte that is not; spec §11.1, §11.3).
     """
     try:
         with path.open("rb") as handle:
@@ -82,8 +85,26 @@ def read_rules_file(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BoodleError(f"rules file {path} is not UTF-8 text (byte {exc.start})",
-                          hint="save the file as UTF-8") from None
+        raise _not_utf8(path, data, exc.start) from None
+
+
+def _not_utf8(path: Path, data: bytes, at: int) -> BoodleError:
+    """The error for a rules file whose byte ``at`` is not UTF-8: at its line and column
+    (the line shown with U+FFFD for what does not decode), naming the byte and, when it
+    is a letter in Latin-1 (Windows-1252), that letter: the file was saved in Latin-1."""
+    line = data.count(b"\n", 0, at) + 1
+    line_start = data.rfind(b"\n", 0, at) + 1
+    column = len(data[line_start:at].decode("utf-8", errors="replace")) + 1
+    text = data.decode("utf-8", errors="replace")
+    byte = data[at]
+    latin = bytes([byte]).decode("cp1252", errors="replace")
+    hint = "save the file as UTF-8"
+    if latin.isprintable() and latin != "\ufffd":
+        hint = (f"byte 0x{byte:02X} is '{latin}' in Latin-1: the file looks saved in Latin-1 "
+                "(Windows-1252); save it as UTF-8 (in most editors: Save with encoding, UTF-8)")
+    return BoodleError(f"rules file {path} is not UTF-8 text: line {line}, column {column} "
+                       f"holds byte 0x{byte:02X}",
+                       Span(str(path), line, column, line, column + 1, text), hint=hint)
 
 
 def default_resolver(name: str, here: Path | None) -> tuple[str, str]:
@@ -165,7 +186,8 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
                 + "variant of that name",
                 base.span,
                 hint=("a variant that extends its own name extends the built-in of that name"
-                      if own_name else None) or did_you_mean(base.name, builtin_names())
+                      if own_name else None) or _file_name_hint(base.name, builtin_names())
+                or did_you_mean(base.name, builtin_names())
                 or "name a built-in variant or a .boodle file in the same folder",
             ) from None
         if _file_key(file) in files:
@@ -204,6 +226,73 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
     base_name = decl.base.name if decl.base else None
     own = decl.items if decl.base else ()
     return Resolved(decl.name, base_name, tuple(merged.values()), decl.span, own, base_items)
+
+
+def _file_name_hint(name: str, builtins: Iterable[str]) -> str | None:
+    """``names are not paths: write extends michigan`` for a base named like its file with
+    the dot left out (``michiganboodle``, ``michigan-boodle``, the ``.`` deleted)."""
+    stem = re.sub(r"[-_]?boodle$", "", name)
+    if stem != name and stem in set(builtins):
+        return f"names are not paths: write extends {stem}"
+    return None
+
+
+_LINE_BLOCKS = {"deal": "deal", "session": "session", "widow_sale": "widow sale"}
+"""The blocks whose lines have defaults: a house rule's block without one of the base's lines
+gets the default, not the base's line (spec §11.2: a block replaces the base's whole)."""
+
+
+def dropped_lines(path: str | Path, changes: list[str]) -> list[str]:
+    """For a rules file that ``extends``: one note per ``deal``, ``session`` or ``widow
+    sale`` block it writes without some of its base's lines, quoting those lines, which the
+    block's replacing the base's whole (spec §11.2) puts back to their defaults.  Only lines
+    whose loss changes the rules count: those ``changes`` (``boodle check``'s lines, ``BLOCK:
+    KEY: BEFORE → AFTER``) show as a before that the after no longer has.  Empty for a file
+    that extends nothing.  Raises :class:`BoodleError` as :func:`load_file` does."""
+    p = Path(path)
+    decl = parse(read_rules_file(p), str(p))
+    if decl.base is None:
+        return []
+    resolved = resolve(decl, default_resolver, p.parent)
+    base = {c.key: c for c in resolved.base_items}
+    notes = []
+    for own in resolved.own:
+        if own.key not in _LINE_BLOCKS or own.key not in base:
+            continue
+        written = {line.key for line in own.value}
+        lost = [text for text in (_clause_text(line) for line in base[own.key].value
+                                  if line.key not in written)
+                if _changed(text, _LINE_BLOCKS[own.key], changes)]
+        if lost:
+            shown = [repr(x) for x in lost]
+            quoted = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+            what = (f"its lines {quoted} are not written here, so they take their defaults"
+                    if len(lost) > 1 else
+                    f"its line {quoted} is not written here, so it takes its default")
+            notes.append(f"the {_LINE_BLOCKS[own.key]} block replaces {resolved.base}'s whole "
+                         f"block: {what} (copy {'them' if len(lost) > 1 else 'it'} to keep "
+                         f"{'them' if len(lost) > 1 else 'it'})")
+    return notes
+
+
+def _changed(line: str, block: str, changes: list[str]) -> bool:
+    """Whether base line ``line`` (``KEY: VALUE``) of ``block`` is a before that a change
+    line (``BLOCK: KEY: BEFORE → AFTER``) no longer has after it."""
+    key, _, value = line.partition(":")
+    for change in changes:
+        before, arrow, after = change.removeprefix(f"{block}: ").partition(" → ")
+        if arrow and before.startswith(f"{key}:") and value.strip() in before \
+                and value.strip() not in after:
+            return True
+    return False
+
+
+def _clause_text(clause: Clause) -> str:
+    """A clause as written in its file (one line; comments and extra spaces dropped)."""
+    span = clause.span
+    line = span.source_line()
+    end = span.end_column - 1 if span.end_line == span.line else len(line)
+    return " ".join(re.sub(r"#.*", "", line[span.column - 1:end]).split())
 
 
 def _shown_file(file: str) -> str:
@@ -289,14 +378,23 @@ def _merge_phase(base: Clause, over: Clause) -> Clause:
 def build(resolved: Resolved) -> m.Ruleset:
     """Turn merged clauses into a validated Ruleset (raises BoodleError).
 
-    An error found in a base file's text is caused by what the extending file
-    replaced (a smaller deck, a board without the kitty): :func:`_blame` points
-    it at the extending file.
+    Every independent error is found in one run (:meth:`_Builder.ruleset`): the
+    first is raised, the others are its ``more``.  An error found in a base file's
+    text is caused by what the extending file replaced (a smaller deck, a board
+    without the kitty): :func:`_blame` points it at the extending file.
     """
     try:
         return _Builder(resolved).ruleset()
     except BoodleError as exc:
-        raise _blame(resolved, exc) from None
+        first = _blame(resolved, BoodleError(exc.message, exc.span, exc.hint, exc.rule,
+                                             exc.notes))
+        seen = {(first.message, first.span)}
+        more = []
+        for other in (_blame(resolved, e) for e in exc.more):
+            if (other.message, other.span) not in seen:  # two base lines, one change to blame
+                seen.add((other.message, other.span))
+                more.append(other)
+        raise first.with_more(more) from None
 
 
 _DOCUMENTATION = ("title", "about", "sources", "version")
@@ -313,6 +411,11 @@ def _replaced_what(clause: Clause) -> str:
             "widow_sale": "the widow sale", "ante": "the ante block",
             "deal": "the deal block", "session": "the session block"}.get(key, f"the {key}")
     return f"{what} is replaced"
+
+
+def _deck_word(value: object) -> str:
+    """A suit or rank of a deck line as written (a card literal's text, a token's)."""
+    return str(getattr(value, "card", value))
 
 
 def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
@@ -333,6 +436,9 @@ def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
         return exc  # the base is at fault on its own
     base_line = re.sub(r'\s+#[^"]*$', "", exc.span.source_line()).strip()
     where = f"{exc.span}" + (f" ({base_line})" if base_line else "")
+    if len(own) > 1:
+        culprits = [c for c in own if _causes(resolved, c, exc)]
+        own = culprits if len(culprits) == 1 else own
     if len(own) == 1:
         (clause,) = own
         return BoodleError(
@@ -346,6 +452,25 @@ def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
                        (*exc.notes, *notes,
                         f"the base was valid as written; one of {resolved.name}'s changes "
                         "above is the cause"))
+
+
+def _causes(resolved: Resolved, clause: Clause, exc: BoodleError) -> bool:
+    """Whether the extending file's item ``clause`` alone, applied to the base, makes the
+    base's error ``exc`` (the same message at the same place): when a file changes several
+    items, the one to blame."""
+    merged = {c.key: c for c in resolved.items}
+    items = {c.key: c for c in resolved.base_items}
+    if clause.key in merged:
+        items[clause.key] = merged[clause.key]
+    elif clause.key.startswith("without:"):  # 'without phase NAME' removes phase NAME
+        items.pop("phase:" + clause.key.split(":", 1)[1], None)
+    try:
+        _Builder(Resolved(resolved.name, resolved.base, tuple(items.values()),
+                          resolved.span)).ruleset()
+    except BoodleError as found:
+        return any((e.message, e.span) == (exc.message, exc.span)
+                   for e in (found, *found.more))
+    return False
 
 
 class _Builder:
@@ -417,16 +542,52 @@ class _Builder:
 
     # -- the whole
     def ruleset(self) -> m.Ruleset:
-        players = self.players()
-        self.deck = self.deck_spec()
-        self.board = self.board_spec()
-        deal = self.deal_spec()
-        self.no_widow = deal.widow_position == "none"
-        self.check_trumps(deal)
-        phases = self.phases()
-        if self.claims_none is not None:
-            self.check_claims_none(self.claims_none, phases, deal)
-        self.check_players_get_cards(players, deal)
+        """The validated Ruleset.  Each block is checked even when an earlier one failed,
+        unless it depends on it (the board on the deck; the phases and the antes on the
+        board; the trumps and the widow sale on the deal): then only its presence is
+        checked.  Raises the first :class:`BoodleError` found, in the file's block order,
+        with every other one as its ``more``."""
+        errors: list[BoodleError] = []
+
+        def attempt(step: Callable[[], _T]) -> _T | None:
+            try:
+                return step()
+            except BoodleError as exc:
+                errors.append(exc)
+                return None
+
+        def present(key: str, example: str) -> None:
+            attempt(lambda: self.need(key, example))
+
+        players = attempt(self.players)
+        self.deck = attempt(self.deck_spec)
+        board = attempt(self.board_spec) if self.deck is not None else None
+        if self.deck is None:
+            present("board", "board { boodle A♥  kitty }")
+        self.board = board or ()
+        deal = attempt(self.deal_spec) if self.deck is not None else None
+        if self.deck is None:
+            present("deal", "deal { widow: last in each round }")
+        self.no_widow = deal is not None and deal.widow_position == "none"
+        if deal is not None and board is not None:
+            attempt(lambda: self.check_trumps(deal))
+        phases = attempt(self.phases) if board is not None else None
+        claims_none = self.claims_none
+        if claims_none is not None and phases is not None and deal is not None:
+            checked_phases, checked_deal = phases, deal
+            attempt(lambda: self.check_claims_none(claims_none, checked_phases, checked_deal))
+        if players is not None and deal is not None:
+            attempt(lambda: self.check_players_get_cards(players, deal))
+        antes = attempt(self.antes) if board is not None and deal is not None else None
+        if board is None or deal is None:
+            present("ante", "ante { each player 1 on each boodle }")
+        sale = (attempt(lambda: self.widow_sale(deal))
+                if deal is not None and board is not None and phases is not None else None)
+        session = attempt(self.session)
+        if errors:
+            raise errors[0].with_more(errors[1:])
+        assert players is not None and deal is not None and phases is not None
+        assert antes is not None and session is not None and self.deck is not None
         return m.Ruleset(
             name=self.r.name,
             title=self.text("title", self.r.name),
@@ -437,11 +598,11 @@ class _Builder:
             players=players,
             deck=self.deck,
             board=self.board,
-            antes=self.antes(),
+            antes=antes,
             deal=deal,
-            widow_sale=self.widow_sale(deal),
+            widow_sale=sale,
             phases=phases,
-            session=self.session(),
+            session=session,
             chips=cast(Any, self.items["chips"].value) if "chips" in self.items else "whole",
             carry="unclaimed",
             span=self.r.span,
@@ -500,7 +661,8 @@ class _Builder:
             raise BoodleError(
                 "the deck has no rank order",
                 clause.span,
-                hint="add a line like: ranks 2 3 4 5 6 7 8 9 10 J Q K A  (low to high)",
+                hint=self.base_deck_hint(lines)
+                or "add a line like: ranks 2 3 4 5 6 7 8 9 10 J Q K A  (low to high)",
             )
         ranks = self.unique(
             [canonical_rank(str(t)) for t in lines["ranks"].value], lines["ranks"], "rank"
@@ -518,6 +680,22 @@ class _Builder:
                                   hint=f"name {lit.card} once: delete this one")
             removed.add(lit.card)
         return m.Deck(suits, ranks, frozenset(removed), clause.span)
+
+    def base_deck_hint(self, lines: dict[str, Clause]) -> str | None:
+        """For a house rule's ``deck`` block without ``ranks``: that the block replaces the
+        base's whole deck block (spec §11.2), and the base's own lines it lacks (its rank
+        order: an ace-low base stays ace-low).  ``None`` for a variant that extends nothing.
+        """
+        base = next((c for c in self.r.base_items if c.key == "deck"), None)
+        if self.r.base is None or base is None:
+            return None
+        missing = [line for line in base.value if line.key not in lines]
+        shown = [f"{line.key} " + " ".join(_deck_word(v) for v in line.value)
+                 for line in missing if line.key in ("suits", "ranks")]
+        if not shown:
+            return None
+        return (f"a deck block replaces the whole deck block of {self.r.base}: add its own "
+                f"line{'s' if len(shown) > 1 else ''}: {' and '.join(shown)}  (ranks low to high)")
 
     @staticmethod
     def unique(values: list[str], clause: Clause, what: str) -> tuple[str, ...]:
@@ -1043,8 +1221,8 @@ class _Builder:
                 slot = {"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]
                 fields[slot] = line.value
         ends = [line for line in clause.value if line.key.startswith("end_")]
-        if ends and "rotations" not in fields:
-            fields["rotations"] = None  # spec §10: the default applies only with no end line
+        if any(line.key in _UNBOUNDED_ENDS for line in ends) and "rotations" not in fields:
+            fields["rotations"] = None  # spec §10: these ends replace the default rotation
         never = next((line for line in ends if line.key == "end_never"), None)
         if never is not None and len(ends) > 1:
             other = next(line for line in ends if line is not never)
@@ -1108,6 +1286,12 @@ def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
         # "whoever holds the lowest club leads": the holder of that suit's lowest card in play
         return m.LeadRule("holder", **fields)
     return m.LeadRule(cast(m.Who, who), **fields)
+
+
+_UNBOUNDED_ENDS = frozenset({"end_last", "end_target", "end_never"})
+"""The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10): the
+session runs until its target, or on; ``when a player has no chips`` keeps the default, as
+it always has."""
 
 
 def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:

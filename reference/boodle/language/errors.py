@@ -49,7 +49,10 @@ class BoodleError(Exception):
     ``message`` says what is wrong; ``span`` where (``None`` when there is
     no source, e.g. a bad command-line value); ``hint`` what to do instead;
     ``rule`` the spec rule id a rejected move breaks (e.g. ``lead.lowest``);
-    ``notes`` stack context such as "while loading base variant michigan".
+    ``notes`` stack context such as "while loading base variant michigan";
+    ``more`` the further errors of the same file, independent of this one (a
+    variant missing both its ``deal`` and its ``session`` block): :meth:`render`
+    shows this one in full and lists those after it, as compilers do.
     """
 
     def __init__(
@@ -59,6 +62,7 @@ class BoodleError(Exception):
         hint: str | None = None,
         rule: str | None = None,
         notes: tuple[str, ...] = (),
+        more: tuple[BoodleError, ...] = (),
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -66,17 +70,31 @@ class BoodleError(Exception):
         self.hint = hint
         self.rule = rule
         self.notes = notes
+        self.more = more
 
     def with_note(self, note: str) -> BoodleError:
         """Return a copy of this error with one more context note."""
-        return BoodleError(self.message, self.span, self.hint, self.rule, (*self.notes, note))
+        return BoodleError(self.message, self.span, self.hint, self.rule, (*self.notes, note),
+                           self.more)
 
-    def render(self) -> str:
-        """The full human-readable error: location, message, source line, caret, hint."""
+    def with_more(self, more: Iterable[BoodleError]) -> BoodleError:
+        """Return a copy of this error with ``more`` (further errors of the same input,
+        each without its own ``more``) after its own."""
+        further = tuple(e for e in more)
+        return BoodleError(self.message, self.span, self.hint, self.rule, self.notes,
+                           (*self.more, *further))
+
+    def head(self) -> str:
+        """The error's first line: ``file:line:col: error: message [rule R]``."""
         head = f"{self.span}: error: {self.message}" if self.span else f"error: {self.message}"
         if self.rule:
             head += f" [rule {self.rule}]"
-        out = [printable(head)]  # a message may quote what was typed: a file name, a word
+        return printable(head)  # a message may quote what was typed: a file name, a word
+
+    def render(self) -> str:
+        """The full human-readable error: location, message, source line, caret, hint,
+        notes; then each further error (:attr:`more`) as its first line and its hint."""
+        out = [self.head()]
         if self.span and 0 < self.span.line <= self.span.text.count("\n") + 1:
             # the line is shown even when blank (an empty file: the caret at 1:1)
             line = self.span.source_line()
@@ -91,6 +109,13 @@ class BoodleError(Exception):
         if self.hint:
             out.append(f"  hint: {printable(self.hint)}")
         out.extend(f"  note: {printable(note)}" for note in self.notes)
+        if self.more:
+            count = len(self.more)
+            out.append(f"{count} more error{'s' if count > 1 else ''}:")
+            for other in self.more:
+                out.append(f"  {other.head()}")
+                if other.hint:
+                    out.append(f"    hint: {printable(other.hint)}")
         return "\n".join(out)
 
     def __str__(self) -> str:

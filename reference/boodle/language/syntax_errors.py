@@ -43,6 +43,7 @@ from boodle.language.syntax_where import (
     open_blocks,
     shiftable,
     terminal_text,
+    words_of,
 )
 
 
@@ -224,9 +225,13 @@ def glued_error(token: Token, text: str, file: str, start: str = "start") -> Boo
     line, column = token.line or 1, token.column or 1
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
+    keywords = grammar_keywords()
+    seen = str(token)  # the keyword the lexer read at the start of the word
     hint = (_spelling_hint(word, text, line, column)
             or two_words(word, text, offset_of(text, line, column), start)
-            or did_you_mean(word, grammar_keywords()) or f"write '{token}' as a word of its own")
+            or (f"did you mean {seen}?" if seen in keywords and seen != word else None)
+            or did_you_mean(word, [k for k in keywords if k != word])
+            or f"write '{token}' as a word of its own")
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
@@ -267,7 +272,9 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
     if wanted:
         message += "; expected " + wanted
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
+            or _path_after_extends(text, line, column)
             or _spelling_hint(word, text, line, column)
+            or _meant_word(word, expected, text[:at])
             or repair_hint(slip)
             or _expected_hint(expected, blocks, word, text[:at], text[at:]))
     return BoodleError(message, span, hint=hint)
@@ -374,8 +381,6 @@ RULES_FILE_START = ("a rules file starts with 'variant NAME {' (a new game) or '
 """The hint for a file with no variant in it, or one that does not start with ``variant``."""
 
 
-_CARD_SPELLING = ("cards are a rank then a suit, in upper case: K♣ or KC, 10♥ or TH "
-                  "(suits ♣ ♦ ♥ ♠ or C D H S; ranks 2-10, J, Q, K, A)")
 _LIKE_CARD = re.compile(r"(10|[2-9TJQKAtjqka])[CDHScdhs♣♦♥♠♧♢♡♤]\ufe0f?", re.ASCII)
 _CARD_AS_WRITTEN = re.compile("(10|[2-9TJQKA])(?:[♣♦♥♠]\ufe0f?|[CDHS])")
 """A card the grammar's CARD terminal reads (``10♥``, ``KC``)."""
@@ -398,7 +403,10 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     if word.startswith("/") and lines_of(text)[line - 1][column - 1: column + 1] in ("//", "/*"):
         return "comments start with '#' and run to the end of the line"
     if _LIKE_CARD.fullmatch(word) and not _CARD_AS_WRITTEN.fullmatch(word):
-        return _CARD_SPELLING
+        return _card_fix(word)
+    no_rank = _no_such_rank(word)
+    if no_rank:
+        return no_rank
     hyphen = re.fullmatch(r"([0-9]+)-([0-9]+)", word)
     if hyphen:
         return f"write a range with 'to': {hyphen.group(1)} to {hyphen.group(2)}"
@@ -410,7 +418,7 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     previous = re.search(r"([\w♣♦♥♠♧♢♡♤-]+)\s*$", before)
     if previous and _LIKE_CARD.fullmatch(previous.group(1)) \
             and not _CARD_AS_WRITTEN.fullmatch(previous.group(1)):
-        return f"'{previous.group(1)}' is read as a name; " + _CARD_SPELLING
+        return f"'{previous.group(1)}' is read as a name: " + _card_fix(previous.group(1))
     players = re.search(r"(?:^|\s)players\s+([0-9]+)\s*$", before)
     if players:
         n = players.group(1)
@@ -422,6 +430,91 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     if re.fullmatch(r"[\w-]+", word) and not word.isascii():
         return "names are ASCII: lower case letters a-z, digits, '-' and '_'"
     return None
+
+
+_EXTENDS_TARGET = re.compile(r"\bextends[ \t]+([^\s{}#]+)")
+
+
+def _path_after_extends(text: str, line: int, column: int) -> str | None:
+    """``names are not paths: write extends michigan`` when the error is inside a file name
+    or path written after ``extends`` (``extends michigan.boodle``, ``extends
+    ../michigan``): a base is named, never a file (spec §11.1)."""
+    lines = lines_of(text)
+    if not 0 < line <= len(lines):
+        return None
+    found = _EXTENDS_TARGET.search(lines[line - 1])
+    if found is None or not found.start(1) < column <= found.end(1) \
+            or not re.search(r"[./\\]", found.group(1)):
+        return None
+    name = re.sub(r"\.boodle$", "", re.split(r"[/\\]", found.group(1))[-1])
+    if not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
+        return "names are not paths: write extends and the base variant's name, such as michigan"
+    return (f"names are not paths: write extends {name} (a built-in variant, or the file "
+            f"{name}.boodle in this file's folder)")
+
+
+_TURNS = {"clockwise": "left", "anticlockwise": "right", "counterclockwise": "right"}
+"""Words for a direction and the language's word for each: the player on a player's left is
+the next seat clockwise (spec/rules.md, Seats)."""
+
+
+def _meant_word(word: str, expected: set[str], before: str) -> str | None:
+    """The language's words for what an author writes in everyday words, where the nearest
+    keyword would change the meaning: ``clockwise`` is ``left`` (not ``right``), and ``every
+    boodle`` is ``each boodle`` (``every section`` would pay the kitty too)."""
+    accepted = {w for name in expected for w in words_of(name)}
+    turn = _TURNS.get(word.lower().replace("-", ""))
+    if turn is not None and turn in accepted:
+        return (f"write '{turn}' instead of '{word}': the player on a player's left is the next "
+                "seat clockwise")
+    previous = re.search(r"([a-z]+)[ \t]*$", before)
+    if previous and previous.group(1) == "every" and word in ("boodle", "boodles") \
+            and "SECTION" in expected:
+        return ("write 'each boodle' for every boodle card ('every section' is every section "
+                "of the board, the kitty too)")
+    return None
+
+
+_SUIT_LETTERS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+_OUTLINE_SUITS = {"♧": ("♣", "club"), "♢": ("♦", "diamond"), "♡": ("♥", "heart"),
+                  "♤": ("♠", "spade")}
+
+
+def _card_fix(word: str) -> str:
+    """The hint for a card written from habit, with the card as the language writes it:
+    ``10h`` is ``write 10♥ (or 10H)``, ``Q♤`` is ``write Q♠`` (the outline suits are not
+    the language's), ``kc`` is ``write K♣ (or KC)``."""
+    bare = word.replace("\ufe0f", "")
+    rank, suit = bare[:-1].upper(), bare[-1]
+    if suit in _OUTLINE_SUITS:
+        filled, name = _OUTLINE_SUITS[suit]
+        return (f"write {rank}{filled}: {suit} is the outline {name}; the suits are the "
+                "filled ♣ ♦ ♥ ♠ (or the letters C D H S)")
+    symbol = _SUIT_LETTERS.get(suit.lower(), suit)
+    letter = next((k.upper() for k, v in _SUIT_LETTERS.items() if v == symbol), "")
+    also = f" (or {rank}{letter})" if letter else ""
+    return (f"write {rank}{symbol}{also}: a card is its rank then its suit, in upper case "
+            "(ranks 2-10, J, Q, K, A; suits ♣ ♦ ♥ ♠ or C D H S)")
+
+
+_NUMBERED_CARD = re.compile("([0-9]+)([CDHScdhs♣♦♥♠♧♢♡♤])\ufe0f?")
+_RANK_FOR_NUMBER = {"1": "A", "11": "J", "12": "Q", "13": "K", "14": "A"}
+
+
+def _no_such_rank(word: str) -> str | None:
+    """``there is no rank 11 ...`` for a card with a number outside 2-10 (``11♣``): the
+    ranks that exist, and the one the number often stands for (11 the jack …)."""
+    found = _NUMBERED_CARD.fullmatch(word)
+    if found is None or 2 <= int(found.group(1)) <= 10:
+        return None
+    number, suit = found.group(1).lstrip("0") or "0", found.group(2)
+    suit = _SUIT_LETTERS.get(suit.lower(), _OUTLINE_SUITS.get(suit, (suit, ""))[0])
+    hint = f"there is no rank {number}: the ranks are 2 to 10, J, Q, K and A"
+    named = _RANK_FOR_NUMBER.get(number)
+    if named:
+        what = {"A": "the ace", "J": "the jack", "Q": "the queen", "K": "the king"}[named]
+        hint += f"; for {what} write {named}{suit}"
+    return hint
 
 
 def _word_at(text: str, line: int, column: int) -> str:

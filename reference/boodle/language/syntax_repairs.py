@@ -629,6 +629,103 @@ def extra_word(slip: Slip) -> str | None:
     return None
 
 
+_MAX_PHRASE_WORDS = 5  # the longest phrase :func:`_phrases` tries
+_MAX_PHRASES = 40      # and how many phrases it collects at most
+
+
+def _phrases(prefix: str, start: str) -> list[str]:
+    """The phrases of keywords that can end the line ``prefix`` stops inside (after its
+    ``:`` or ``,``), as the grammar has them: after ``restart: last player,`` they are
+    ``lowest of other suit``, ``lowest card``, ``any card`` …  A phrase is complete when
+    the block could close after it; phrases with a card, a suit or a number are left out.
+    Bounded: at most :data:`_MAX_PHRASE_WORDS` words and :data:`_MAX_PHRASES` phrases."""
+    from lark import Token
+
+    token = CURRENT_TEXT.set(prefix)
+    try:
+        probe = parser(start).parse_interactive(prefix)
+        probe.exhaust_lexer()
+    except (UnexpectedInput, GluedKeyword, TooLarge):
+        return []
+    finally:
+        CURRENT_TEXT.reset(token)
+    found: list[str] = []
+    frontier: list[tuple[object, list[str]]] = [(probe, [])]
+    for _ in range(_MAX_PHRASE_WORDS):
+        following: list[tuple[object, list[str]]] = []
+        for state, words in frontier:
+            for name in sorted(shiftable(state)):
+                if name in ("COMMA", "RBRACE") or (not words and name in ("COLON",)):
+                    continue
+                for word in words_of(name):
+                    after = state.copy()  # type: ignore[attr-defined]
+                    try:
+                        after.feed_token(Token(name, word))
+                    except (UnexpectedInput, GluedKeyword, TooLarge):
+                        continue
+                    phrase = [*words, word]
+                    if "RBRACE" in shiftable(after):
+                        found.append(" ".join(phrase))
+                    else:
+                        following.append((after, phrase))
+                    if len(found) >= _MAX_PHRASES:
+                        return found
+        frontier = following
+    return found
+
+
+def comma_between_lines(slip: Slip) -> str | None:
+    """A ``,`` between two lines of a block written on one line: ``ante { dealer 2 on kitty,
+    each player 1 on each boodle }`` → ``delete the ',' before 'each': lines of a block are
+    apart by spaces or a line break, not a comma (write it …)``.  The parser read the word
+    after the comma as an item of the first line and stopped later, inside the second."""
+    text, at = slip.text, slip.at
+    begin = text.rfind("\n", 0, at) + 1
+    head = re.sub(r'"[^"]*"', lambda m: " " * len(m.group()), text[begin:at])
+    comma = head.rfind(",")
+    if comma < 0:
+        return None
+    where = begin + comma
+    fixed = text[:where] + " " + text[where + 1:]
+    if not slip.reaches(fixed, 0, where) or not slip.whole_line(fixed, at):
+        return None
+    after = re.match(r"\s*([^\s,{}]+)", text[where + 1:])
+    word = f" before '{after.group(1)}'" if after else ""
+    return (f"delete the ','{word}: lines of a block are apart by spaces or a line break, "
+            f"not a comma{_written(fixed, slip.line)}")
+
+
+def closest_phrase(slip: Slip) -> str | None:
+    """``restart: last player, lowest card of another suit`` → ``restart: last player,
+    lowest of other suit``: a line whose last part (after its last ``:`` or ``,``) is none
+    of the grammar's phrases there but close to one, when the line reads right with that
+    phrase; the phrases the grammar has there follow, so that the author can pick another."""
+    text, at = slip.text, slip.at
+    begin = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    end = len(text) if end < 0 else end
+    head = re.sub(r'"[^"]*"', lambda m: " " * len(m.group()), text[begin:at])
+    cut = max(head.rfind(","), head.rfind(":"))
+    if cut < 0:
+        return None
+    part_at = begin + cut + 1
+    comment = _comment_start(text[part_at:end])
+    written = " ".join(text[part_at: end if comment is None else part_at + comment].split())
+    phrases = _phrases(text[:part_at], slip.start)
+    if not written or written in phrases or not phrases:
+        return None
+    best = max(phrases, key=lambda p: difflib.SequenceMatcher(None, written, p).ratio())
+    if difflib.SequenceMatcher(None, written, best).ratio() < 0.6:
+        return None
+    fixed = text[:part_at] + " " + best + text[end:]
+    if not slip.reaches(fixed, len(fixed) - len(text), part_at) \
+            and not slip.whole_line(fixed, part_at):
+        return None
+    choices = ", ".join(sorted(phrases)) if len(phrases) <= 12 else ""
+    return (f"write it {_shown_line(fixed, slip.line)}"
+            + (f" (the choices there: {choices})" if choices else ""))
+
+
 REPAIRS: tuple[Repair, ...] = (
     unclosed_at_end,
     keywords_run_together,
@@ -648,10 +745,14 @@ REPAIRS: tuple[Repair, ...] = (
     unquoted_label,
     keyword_for_word,
     extra_word,
+    comma_between_lines,
+    closest_phrase,
 )
 """The repair strategies, in the order they are tried: the first hint wins.  The order
 matters where two apply: a block left open is said before a line in the wrong block, a
-keyword again before a comma deleted, a missing mark before a word deleted."""
+keyword again before a comma deleted, a missing mark before a word deleted; a comma
+between two lines (:func:`comma_between_lines`) and a phrase rewritten whole
+(:func:`closest_phrase`) only when no smaller edit repairs the line."""
 
 
 def repair_hint(slip: Slip) -> str | None:

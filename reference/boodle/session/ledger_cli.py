@@ -45,8 +45,11 @@ def cmd_play_recorded(args: argparse.Namespace, ruleset: Ruleset | None) -> int:
 
     emit = _emitter(args.json)
     if args.resume is not None:
-        info, before = resume(Path(args.resume), args.session, load_rules, emit)
-        print(f"resumed session '{info.name}' after deal {before}", file=sys.stderr)
+        def say(info: SessionInfo, before: int) -> None:  # first, before the deals' lines
+            print(f"resumed session '{info.name}' after deal {before}", file=sys.stderr,
+                  flush=True)
+
+        resume(Path(args.resume), args.session, load_rules, emit, say)
         return EXIT_OK
     assert ruleset is not None
     file, text, bases = source_of(args.variant)

@@ -256,10 +256,17 @@ def record_new(path: Path, info: SessionInfo, ruleset: Ruleset, emit: Emit) -> N
     ending.  Raises :class:`BoodleError` if the file already holds a session of that name.
     """
     with connect(path, create=True) as conn:
-        if any(s.name == info.name for s in sessions(conn)):
-            raise BoodleError(f"ledger {path} already holds a session '{info.name}'",
-                              hint=f"resume it: boodle play --resume {path}, or choose "
-                              "another --session name")
+        stored = sessions(conn)
+        if any(s.name == info.name for s in stored):
+            free = _free_name(info.name, {s.name for s in stored})
+            same = next(s for s in stored if s.name == info.name)
+            if ending_row(conn, same) is not None:
+                hint = (f"that session is complete (see it with: boodle ledger {path}); "
+                        f"start a new one under another name: --session {free}")
+            else:
+                hint = (f"resume it: boodle play --resume {path} --session {info.name}, or "
+                        f"start a new one under another name: --session {free}")
+            raise BoodleError(f"ledger {path} already holds a session '{info.name}'", hint=hint)
         run = _run(info, ruleset)
         with _transaction(conn):
             conn.execute("INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (
@@ -271,16 +278,27 @@ def record_new(path: Path, info: SessionInfo, ruleset: Ruleset, emit: Emit) -> N
         _play_on(conn, info, run, emit)
 
 
+def _free_name(name: str, taken: set[str]) -> str:
+    """``friday-2`` (or ``-3`` …): the first of ``name``'s numbered names not in ``taken``."""
+    number = 2
+    while f"{name}-{number}" in taken:
+        number += 1
+    return f"{name}-{number}"
+
+
 def resume(path: Path, name: str | None, load: Callable[[SessionInfo], Ruleset],
-           emit: Emit) -> tuple[SessionInfo, int]:
+           emit: Emit, on_start: Callable[[SessionInfo, int], None] | None = None,
+           ) -> tuple[SessionInfo, int]:
     """Continue a session of ``path`` from its last complete deal; ``(info, deals before)``.
 
     ``name`` picks the session when the file holds several unfinished ones.  ``load``
     builds the ruleset from the stored rules text.  The ledger is checked first: a session
     that :func:`check` finds inconsistent, or whose recorded deals are not what its rules,
     seed and players replay to (:func:`replay_problems`: a tampered or bit-flipped file), is
-    refused, with what is wrong.  Raises :class:`BoodleError` if there is nothing to resume
-    or the session is damaged.
+    refused, with what is wrong.  ``on_start(info, deals before)`` is called once the session
+    is found and its state restored, before the first deal is played (``boodle play
+    --resume`` says there which session it resumes).  Raises :class:`BoodleError` if there
+    is nothing to resume or the session is damaged.
     """
     with connect(path) as conn:
         info = _pick(conn, path, name)
@@ -299,6 +317,8 @@ def resume(path: Path, name: str | None, load: Callable[[SessionInfo], Ruleset],
                                              if len(problems) > 3 else ""),
                 hint=f"see every problem with: boodle ledger {path}; a ledger changed by "
                 "something other than boodle cannot be continued")
+        if on_start is not None:
+            on_start(info, rows[-1].number)
         _play_on(conn, info, run, emit)
         return info, rows[-1].number
 

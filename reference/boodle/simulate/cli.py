@@ -99,6 +99,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         _write(args.csv, render_csv(report))
     if args.plot:
         save_plot(report, args.plot)
+        print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 
 

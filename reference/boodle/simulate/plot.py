@@ -1,9 +1,9 @@
 """An optional figure of a simulation report (matplotlib, the ``plot`` extra).
 
-Three panels with 95 % intervals as error bars: net chips per deal per seat
-(labelled with its strategy), going-out rate per position from the dealer's
-left, and each section's claim rate beside its mean carry-over (chips, on a
-second axis).  The format
+Three panels with 95 % intervals as error bars: net chips per deal and the
+going-out rate by position relative to the dealer (dealer first: the deal
+rotates, so a seat has no fixed place), and each section's claim rate beside
+its mean carry-over (chips, on a second axis), red cards' names in red.  The format
 follows the file's suffix (``.png`` or ``.svg``).
 """
 
@@ -49,16 +49,35 @@ def save_plot(report: dict[str, Any], path: str | Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise BoodleError("--plot needs matplotlib", hint="pip install 'boodle[plot]'") from None
+    fig = draw(report, plt)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+RED_SUITS = ("♥", "♦")
+
+
+def label_colour(label: str) -> str:
+    """The colour of an axis label: red for a card of a red suit (``A♥``, ``Q♦``), as on the
+    card and in the rules site; black otherwise."""
+    return "red" if any(suit in label for suit in RED_SUITS) else "black"
+
+
+def draw(report: dict[str, Any], plt: Any) -> Any:
+    """The figure of ``report`` (matplotlib's ``Figure``; ``plt`` is ``matplotlib.pyplot``):
+    net chips per deal and going out by position relative to the dealer (dealer first: the
+    deal rotates, so a seat's place is not fixed), and the sections, a red card's name in
+    red."""
     fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 4.5))
-    seats = report["seats"]
-    means, errs = _bars([s["net_per_deal"] for s in seats])
-    ax1.bar([f"{s['seat']}\n{s['strategy']}" for s in seats], means, yerr=errs, capsize=4)
-    ax1.axhline(0, color="grey", linewidth=0.8)
-    ax1.set_title("net chips per deal, by seat")
     positions = report["positions"]
+    names = [p["label"].replace(" from dealer's left", " left") for p in positions]
+    means, errs = _bars([p["net_per_deal"] for p in positions])
+    ax1.bar(names, means, yerr=errs, capsize=4)
+    ax1.axhline(0, color="grey", linewidth=0.8)
+    ax1.set_title("net chips per deal, by position")
+    ax1.tick_params(axis="x", labelrotation=30)
     means, errs = _bars([p["going_out_rate"] for p in positions], 100.0)
-    ax2.bar([p["label"].replace(" from dealer's left", "") for p in positions], means,
-            yerr=errs, capsize=4, color="tab:green")
+    ax2.bar(names, means, yerr=errs, capsize=4, color="tab:green")
     ax2.set_title("going out, % of deals, by position")
     ax2.tick_params(axis="x", labelrotation=30)
     sections = report["sections"]
@@ -73,6 +92,8 @@ def save_plot(report: dict[str, Any], path: str | Path) -> None:
               label="carry-over, chips", color="tab:orange")
     chips.set_ylabel("chips carried over")
     ax3.set_xticks(xs, names)
+    for tick in ax3.get_xticklabels():
+        tick.set_color(label_colour(tick.get_text()))
     handles = ax3.get_legend_handles_labels()[0] + chips.get_legend_handles_labels()[0]
     ax3.set_ylim(0, 125)  # room above the bars for the legend
     chips.set_ylim(0, max([*means, 0.5]) * 1.25)
@@ -81,5 +102,4 @@ def save_plot(report: dict[str, Any], path: str | Path) -> None:
     fig.suptitle(f"{report['variant']}: {report['deals']} deals, {report['players']} players, "
                  f"seed {report['seed']}")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    return fig

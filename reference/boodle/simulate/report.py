@@ -2,7 +2,8 @@
 
 Every estimate is ``{"mean": m, "low": l, "high": h, "n": samples}`` with
 the 95 % interval of :mod:`.stats`.  Chips are per deal unless named per
-session; positions count from the dealer's left (0) to the dealer (n-1).
+session; positions count from the dealer's left (0) to the dealer (n-1), and are listed
+dealer first.
 ``deals`` is the number of deals played, which differs from the number
 asked (``deals_asked``) when sessions end early or a tie adds a deal; the
 report's ``definitions`` say what each net counts (:data:`DEFINITIONS`).
@@ -56,6 +57,12 @@ def position_label(position: int, players: int) -> str:
         f"{position + 1}{'nd' if position == 1 else 'rd'} from dealer's left")
 
 
+def dealer_first(players: int) -> list[int]:
+    """The positions (0 = left of dealer … ``players - 1`` = dealer) in the order the report
+    shows them: the dealer, then round the table from the dealer's left."""
+    return [players - 1, *range(players - 1)]
+
+
 def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
             seconds: float, cpu_seconds: float | None = None) -> dict[str, Any]:
     """The whole report as plain data (what ``--json`` prints).
@@ -64,7 +71,10 @@ def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
     process's and its workers' together (``None``: not known, as for a remote Dask
     cluster).  Each gives its own rate, ``deals_per_wall_second`` and
     ``deals_per_cpu_second``: the first is what a user waits and moves with the machine's
-    load, the second is the work done."""
+    load, the second is the work done.  ``positions`` come dealer first
+    (:func:`dealer_first`): the deal rotates, so what a place at the table wins is told by
+    its position relative to the dealer, not by its seat; ``seats`` compare the strategies
+    the seats play."""
     n, deals = spec.players, stats.deals
     seats = [{"seat": s, "strategy": spec.strategies[s],
               "net_per_deal": _mean(stats.seat_net[s]),
@@ -76,7 +86,7 @@ def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
                   for name, m in stats.strategy_net.items()]
     positions = [{"position": p, "label": position_label(p, n),
                   "going_out_rate": _rate(stats.position_out[p], deals),
-                  "net_per_deal": _mean(stats.position_net[p])} for p in range(n)]
+                  "net_per_deal": _mean(stats.position_net[p])} for p in dealer_first(n)]
     sections = [{"section": name, "claim_rate": _rate(stats.claimed[k], deals),
                  "chips_after_ante": _mean(stats.after_ante[k]),
                  "chips_when_taken": _mean(stats.taken[k]),
@@ -177,9 +187,14 @@ def render_text(report: dict[str, Any]) -> str:
         "95% confidence intervals: means ± half the interval (normal); rates [low, high] "
         "(Wilson).",
         "",
-        "seat  strategy   net chips/deal      going out                 net chips/session   "
-        "wins",
+        "position (the deal rotates: every seat plays each position in turn)",
+        "position                 net chips/deal     going out",
     ]
+    for p in r["positions"]:
+        lines.append(f"{p['label']:<24} {_fmt(p['net_per_deal']):>15}  "
+                     f"{_fmt(p['going_out_rate'], True):>25}")
+    lines += ["", "seat  strategy   net chips/deal      going out                 "
+              "net chips/session   wins"]
     for s in r["seats"]:
         lines.append(f"{s['seat']:>4}  {s['strategy']:<9} {_fmt(s['net_per_deal']):>17}  "
                      f"{_fmt(s['going_out_rate'], True):>25}  "
@@ -194,10 +209,6 @@ def render_text(report: dict[str, Any]) -> str:
     lines += ["", "strategy   seats  net chips/deal per seat"]
     for s in r["strategies"]:
         lines.append(f"{s['strategy']:<10} {s['seats']:>5}  {_fmt(s['net_per_deal_per_seat'])}")
-    lines += ["", "position                   going out                  net chips/deal"]
-    for p in r["positions"]:
-        lines.append(f"{p['label']:<24} {_fmt(p['going_out_rate'], True):>25}  "
-                     f"{_fmt(p['net_per_deal'])}")
     w = max(10, *(len(s["section"]) for s in r["sections"]))
     lines += ["", f"{'section':<{w}}   claimed                   after ante         taken"
               "          carry-over"]
@@ -248,9 +259,9 @@ def render_csv(report: dict[str, Any]) -> str:
             row("seat", s["seat"], metric, s[metric])
     for s in report["strategies"]:
         row("strategy", s["strategy"], "net_per_deal_per_seat", s["net_per_deal_per_seat"])
-    for p in report["positions"]:
-        row("position", p["position"], "going_out_rate", p["going_out_rate"])
-        row("position", p["position"], "net_per_deal", p["net_per_deal"])
+    for p in report["positions"]:  # dealer first, keyed by the position's name
+        row("position", p["label"], "net_per_deal", p["net_per_deal"])
+        row("position", p["label"], "going_out_rate", p["going_out_rate"])
     for s in report["sections"]:
         for metric in ("claim_rate", "chips_after_ante", "chips_when_taken", "carry_over"):
             row("section", s["section"], metric, s[metric])

@@ -12,6 +12,7 @@ covered``.  The header says which methods ran, with which bounds.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,11 +137,25 @@ def _counts(counts: list[int]) -> str:
     return f"{joined} player{'' if words == ['1'] else 's'}"
 
 
-def _notes(results: list[Result]) -> list[str]:
-    """One line per distinct note, naming the player counts it belongs to (a static check,
-    players 0, belongs to every count); counterexamples follow with their traces."""
-    notes: list[str] = []
-    grouped: dict[tuple[str, str, str], tuple[list[str], list[int]]] = {}
+@dataclass
+class _Note:
+    """One line of the notes while they are grouped: ``head`` (a method, ``z3 unknown``, a
+    property), ``suffix`` (``, deck 2x3``), ``detail`` (its ``; ``-separated clauses),
+    the properties and the player counts it belongs to (none: every count)."""
+
+    head: str
+    suffix: str
+    detail: str
+    props: list[str]
+    counts: list[int]
+    own: bool = False
+    """Whether ``detail`` is what is left once the clauses a wider note says are dropped:
+    the label then names the properties (``z3 termination``)."""
+
+
+def _grouped_notes(results: list[Result]) -> list[_Note]:
+    """One :class:`_Note` per distinct (head, suffix, detail), in the results' order."""
+    grouped: dict[tuple[str, str, str], _Note] = {}
     for r in results:
         if r.status not in ("proven", "not covered", "unknown", "checked", "incomplete",
                             "no end") \
@@ -156,18 +171,99 @@ def _notes(results: list[Result]) -> list[str]:
             suffix = f", deck {r.deck}" if r.status == "incomplete" and r.deck else ""
         elif r.method == "exhaustive":
             suffix, detail = (f", deck {r.deck}" if r.deck else ""), _exhaustive_detail(r)
-        props, counts = grouped.setdefault((head, suffix, detail), ([], []))
-        if r.prop not in props:
-            props.append(r.prop)
-        if r.players and r.players not in counts:
-            counts.append(r.players)
-    for (head, suffix, detail), (props, counts) in grouped.items():
-        where = f", {_counts(counts)}" if counts else ""
+        note = grouped.setdefault((head, suffix, detail), _Note(head, suffix, detail, [], []))
+        if r.prop not in note.props:
+            note.props.append(r.prop)
+        if r.players and r.players not in note.counts:
+            note.counts.append(r.players)
+    return list(grouped.values())
+
+
+def _drop_said_clauses(notes: list[_Note]) -> None:
+    """Drop from each note the clauses a wider note of the same head already says for its
+    player counts (z3's termination note repeats the stops-phase clauses of the note of
+    every property, then adds its ranking): only its own clauses are left."""
+    for note in notes:
+        clauses = note.detail.split("; ")
+        for wider in notes:
+            if wider is note or (wider.head, wider.suffix) != (note.head, note.suffix):
+                continue
+            said = wider.detail.split("; ")
+            covers = not wider.counts or set(note.counts) <= set(wider.counts)
+            if covers and len(said) < len(clauses) and clauses[:len(said)] == said:
+                note.detail, note.own = "; ".join(clauses[len(said):]), True
+                break
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _merge_counts(notes: list[_Note]) -> list[_Note]:
+    """Notes of one player count each that differ only in their numbers, as one note per
+    shape: a number the same for every count written once, others as ``37 / 39`` in the
+    order of the counts (``3 / 4 players``)."""
+    shapes: dict[tuple[str, str, str, bool, tuple[str, ...]], list[_Note]] = {}
+    out: list[_Note | list[_Note]] = []
+    for note in notes:
+        if len(note.counts) != 1:
+            out.append(note)
+            continue
+        key = (note.head, _NUMBER.sub("#", note.suffix), _NUMBER.sub("#", note.detail),
+               note.own, tuple(note.props))
+        if key not in shapes:
+            shapes[key] = []
+            out.append(shapes[key])
+        shapes[key].append(note)
+    merged: list[_Note] = []
+    for item in out:
+        if isinstance(item, _Note):
+            merged.append(item)
+            continue
+        group = sorted(item, key=lambda n: n.counts[0])
+        first = group[0]
+        merged.append(_Note(first.head, _merge_numbers([n.suffix for n in group]),
+                            _merge_numbers([n.detail for n in group]), first.props,
+                            [n.counts[0] for n in group], first.own))
+    return merged
+
+
+def _merge_numbers(texts: list[str]) -> str:
+    """``texts`` (of one shape: the same words, other numbers) as one text: each number that
+    differs written ``a / b / c``, in the order of ``texts``."""
+    words = _NUMBER.split(texts[0])
+    numbers = [_NUMBER.findall(text) for text in texts]
+    out = [words[0]]
+    for k, after in enumerate(words[1:]):
+        values = list(dict.fromkeys(n[k] for n in numbers))
+        out.append(values[0] if len(values) == 1 else " / ".join(n[k] for n in numbers))
+        out.append(after)
+    return "".join(out)
+
+
+def _counts_label(note: _Note) -> str:
+    """``3 and 4 players``; ``3 / 4 players`` when the note's numbers are given per count."""
+    if " / " in note.detail + note.suffix:
+        return " / ".join(str(n) for n in note.counts) + " players"
+    return _counts(note.counts)
+
+
+def _notes(results: list[Result]) -> list[str]:
+    """One line per distinct note, naming the player counts it belongs to (a static check,
+    players 0, belongs to every count); a note that repeats a wider one's clauses keeps
+    only its own, and notes of several counts that differ only in numbers are one line
+    (``at most 37 / 39 plays``, ``3 / 4 players``).  Counterexamples follow with their
+    traces."""
+    grouped = _grouped_notes(results)
+    _drop_said_clauses(grouped)
+    notes: list[str] = []
+    for note in _merge_counts(grouped):
+        head = f"{note.head} {', '.join(note.props)}" if note.own else note.head
+        where = f", {_counts_label(note)}" if note.counts else ""
         if head.endswith(("not covered", "unknown", "incomplete")):
-            label = f"{head} ({', '.join(props)}{where.replace(', ', '; ', 1)}){suffix}"
+            label = f"{head} ({', '.join(note.props)}{where.replace(', ', '; ', 1)}){note.suffix}"
         else:
-            label = head + where + suffix
-        notes.append(f"  · {label}: {detail}")
+            label = head + where + note.suffix
+        notes.append(f"  · {label}: {note.detail}")
     for r in results:
         if r.status == "counterexample":
             notes.append(f"  ✗ {r.prop}, {r.players or 'any'} players, {r.method}"
