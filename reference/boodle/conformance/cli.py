@@ -20,7 +20,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from boodle.argtypes import non_negative_int, positive_seconds
+from boodle.argtypes import non_negative_int, positive_int, positive_seconds
 from boodle.conformance import CASE_FORMAT, START_TIMEOUT
 from boodle.conformance.cases import Case, case_files, load_case, load_cases, select
 from boodle.conformance.paths import cases_dir, load_variant, suite_dir, variant_paths
@@ -79,6 +79,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      "files (default: the suite's own)")
     run.add_argument("--details", type=non_negative_int, default=10, metavar="N",
                      help="print the full diff of the first N failures (default 10)")
+    run.add_argument("--rules", action="append", default=[], type=Path, metavar="FILE",
+                     help="run the suite of your own rules file (repeatable): generated "
+                     "for it, or reused from the cache when its rules have not changed; "
+                     "with --cases, the cases there are checked against these rules")
+    run.add_argument("--size", type=positive_int, metavar="N",
+                     help="with --rules: cases per player count and case kind (default "
+                     f"{_default_size()})")
+    run.add_argument("--cache", type=Path, metavar="DIR",
+                     help="with --rules: the cache folder (default ~/.cache/boodle, or "
+                     "$XDG_CACHE_HOME/boodle)")
     run.set_defaults(func=cmd_run, usage_error=run.error)
 
     serve = cmds.add_parser("serve", help="the reference interpreter speaking the protocol",
@@ -88,6 +98,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--one-shot", action="store_true",
                        help="read one run message, answer it, exit 0/1/2")
     serve.add_argument("--list-mutants", action="store_true", help="list the mutants and exit")
+    serve.add_argument("--rules", action="append", default=[], type=Path, metavar="FILE",
+                       help="also play the variant of this rules file (repeatable); it "
+                       "replaces a built-in of the same name")
     serve.set_defaults(func=cmd_serve)
 
     lst = cmds.add_parser("list", help="list the cases (id, kind, description)")
@@ -109,18 +122,34 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "export (files of the same names are replaced)")
     export.set_defaults(func=cmd_export)
 
-    gen = cmds.add_parser("generate", help="regenerate the cases and COVERAGE.md (maintainers)",
-                          description="Expand the hand-written cases and generate the seeded "
-                          "ones; deterministic, so the files only change when a rule does.")
+    gen = cmds.add_parser("generate", help="generate the cases of your rules file (--rules), "
+                          "or regenerate the suite's own",
+                          description="With --rules FILE: a complete suite for your own rules "
+                          "file (every case kind the rules allow, every player count), the "
+                          "rules files beside it. Without: expand the hand-written cases and "
+                          "generate the seeded ones of the suite (maintainers). Deterministic, "
+                          "so the files only change when a rule does.")
+    gen.add_argument("--rules", action="append", default=[], type=Path, metavar="FILE",
+                     help="generate the suite of this rules file (repeatable; needs --out)")
+    gen.add_argument("--size", type=positive_int, metavar="N",
+                     help="with --rules: cases per player count and case kind (default "
+                     f"{_default_size()})")
     gen.add_argument("--out", type=Path, metavar="DIR",
-                     help="write into DIR instead of the suite's folder (required outside a "
-                     "source checkout: an installed suite is never rewritten)")
+                     help="write into DIR instead of the suite's folder (required with "
+                     "--rules, and outside a source checkout: an installed suite is never "
+                     "rewritten)")
     gen.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if regenerating would change any file")
-    gen.set_defaults(func=cmd_generate)
+    gen.set_defaults(func=cmd_generate, usage_error=gen.error)
 
     cov = cmds.add_parser("coverage", help="print the spec rules → cases coverage report")
     cov.set_defaults(func=cmd_coverage)
+
+
+def _default_size() -> int:
+    from boodle.conformance.rules_suite import DEFAULT_SIZE
+
+    return DEFAULT_SIZE
 
 
 def command_line(text: str) -> str:
@@ -213,9 +242,11 @@ def _builtin_names() -> list[str]:
 def _select(every: list[Case], variant: str | None, globs: list[str]) -> list[Case]:
     """``select``, or :class:`BoodleError` for an unknown variant (with a did-you-mean) or
     a selection that matches no case."""
+    from boodle.conformance.paths import given_rules
+
     names = sorted({c.variant for c in every})
     if variant is not None and variant not in names:
-        if variant in _builtin_names():
+        if variant in _builtin_names() or variant in given_rules():
             raise BoodleError(f"variant {variant!r} has no case",
                               hint="variants with cases: " + ", ".join(names))
         close = difflib.get_close_matches(variant, names, n=3)
@@ -249,7 +280,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.cases is not None and not args.cases.is_dir():
         args.usage_error(f"--cases {args.cases}: " + ("not a folder" if args.cases.exists()
                                                       else "no such folder"))
-    every = user_cases(args.cases) if args.cases is not None else load_cases()
+    if not args.rules and (args.size is not None or args.cache is not None):
+        args.usage_error("--size and --cache go with --rules FILE")
+    every = _run_cases(args)
     chosen = _select(every, args.variant, args.case)
     expected = read_expected(args.expected_failures) if args.expected_failures else {}
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
@@ -274,12 +307,47 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok() else EXIT_FAILED
 
 
+def _run_cases(args: argparse.Namespace) -> list[Case]:
+    """The cases ``run`` runs, every one checked against the rules it was made from.
+
+    With ``--rules``: those of ``--cases DIR``, else the suite of the rules files,
+    generated into (or reused from) the cache.  Else those of ``--cases DIR`` (a folder
+    of a rules suite judged by the rules files in its ``variants/``) or the suite's own.
+    Raises :class:`BoodleError` for a rules file with a fault, rules the reference cannot
+    play, or a case made from rules of another hash.
+    """
+    from boodle.conformance.rules_files import check_hashes, load_rules, rules_beside, use
+    from boodle.conformance.rules_suite import DEFAULT_SIZE, cached_suite
+
+    if args.rules:
+        files = load_rules(args.rules)
+        use(files)
+        if args.cases is not None:
+            every = user_cases(args.cases)
+        else:
+            folder = cached_suite(files, args.size or DEFAULT_SIZE, args.cache,
+                                  lambda line: print(line, file=sys.stderr))
+            every = user_cases(folder)
+    elif args.cases is not None:
+        every = user_cases(args.cases)
+        made_from_rules = {c.variant for c in every if "rules_hash" in c.data}
+        if made_from_rules:
+            use(rules_beside(args.cases, made_from_rules))
+    else:
+        every = load_cases()
+    check_hashes(every)
+    return every
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``boodle conformance serve``."""
     from boodle.conformance.engines import REFERENCE
     from boodle.conformance.mutants import MUTANTS, mutant
+    from boodle.conformance.rules_files import load_rules, use
     from boodle.conformance.serve import one_shot, serve
 
+    if args.rules:
+        use(load_rules(args.rules))
     if args.list_mutants:
         for name, m in sorted(MUTANTS.items()):
             print(f"{name:<24} {m.rules}")
@@ -368,9 +436,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    """``boodle conformance generate [--out DIR] [--check]``."""
+    """``boodle conformance generate [--rules FILE … --out DIR [--size N]] [--out DIR]
+    [--check]``."""
     from boodle.conformance.generate import write
 
+    if args.rules:
+        return _generate_rules(args)
+    if args.size is not None:
+        args.usage_error("--size goes with --rules FILE (the suite's own cases have fixed "
+                         "numbers)")
     if not args.check:
         out = args.out or _checkout_suite()
         n = write(out)
@@ -385,6 +459,36 @@ def cmd_generate(args: argparse.Namespace) -> int:
         f"{_plural(len(changed), 'file')} differ" + ("s" if len(changed) == 1 else "")
         if changed else "byte-identical"))
     return EXIT_FAILED if changed else EXIT_OK
+
+
+def _generate_rules(args: argparse.Namespace) -> int:
+    """``generate --rules FILE … --out DIR [--size N]``: the suite of the rules files."""
+    from boodle.conformance.rules_files import load_rules
+    from boodle.conformance.rules_suite import DEFAULT_SIZE, write_rules_suite
+
+    if args.out is None:
+        args.usage_error("--rules needs --out DIR: the folder to write the cases into")
+    if args.check:
+        args.usage_error("--check compares the suite's own cases; with --rules, generate "
+                         "into --out DIR (the same rules give the same files)")
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise BoodleError(f"--out {out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "suite.json").is_file():
+        raise BoodleError(f"--out {out} is not empty and holds no suite written by "
+                          "'generate --rules'", hint="give a new or empty folder")
+    files = load_rules(args.rules)
+
+    def progress(variant: str, kind: str, n: int) -> None:
+        print(f"{variant}: {_plural(n, kind + ' case')}", file=sys.stderr)
+
+    made = write_rules_suite(files, out, args.size or DEFAULT_SIZE, progress)
+    for f in files:
+        print(f"wrote {_plural(made[f.name], 'case')} of {f.name} (rules hash "
+              f"{f.hash[:12]}…) to {out / 'cases' / f.name}")
+    print(f"rules files in {out / 'variants'}; run them with: boodle conformance run "
+          f"--impl CMD --cases {out}")
+    return EXIT_OK
 
 
 def _checkout_suite() -> Path:

@@ -50,7 +50,8 @@ MODE_HINT = ("if the command answers one case per process and exits, run it with
 
 @dataclass
 class Outcome:
-    """One case's outcome (one of the six), a one-line ``summary`` and a ``detail``ed diff."""
+    """One case's outcome (one of the six), a one-line ``summary`` and a ``detail``ed diff;
+    ``pins`` (the spec rules the case pins) and ``description`` are the case's."""
 
     id: str
     variant: str
@@ -60,6 +61,8 @@ class Outcome:
     detail: str = ""
     seconds: float = 0.0
     reason: str = ""
+    pins: list[str] = field(default_factory=list)
+    description: str = ""
 
     def to_json(self) -> Json:
         return {k: v for k, v in self.__dict__.items() if v != "" or k in ("id", "outcome")}
@@ -331,7 +334,9 @@ def run_suite(
             t0 = time.monotonic()
             v = session.run(case) if session is not None else run_one_shot(command, case, timeout)
             outcome = Outcome(case.id, case.variant, case.kind, v.outcome, v.summary, v.detail,
-                              round(time.monotonic() - t0, 4))
+                              round(time.monotonic() - t0, 4),
+                              pins=list(case.data.get("pins", ())),
+                              description=str(case.data.get("description", "")))
             _expectation(outcome, expected)
             report.outcomes.append(outcome)
             if progress is not None:

@@ -17,7 +17,7 @@ from typing import IO, Any
 from boodle import __version__
 from boodle.conformance import PROTOCOL
 from boodle.conformance.engines import REFERENCE, Engine, playable, session_playable
-from boodle.conformance.paths import load_variant, variant_paths
+from boodle.conformance.paths import given_rules, load_variant, variant_paths
 from boodle.conformance.play_case import execute
 from boodle.conformance.validation import check
 from boodle.conformance.wire import Json
@@ -28,9 +28,10 @@ FEATURES = ["position", "count", "legal", "session"]
 
 def playable_variants() -> list[Json]:
     """Every variant a case can be played in (:func:`.engines.playable`, or for session cases
-    alone :func:`.engines.session_playable`), as ``{name, version}``."""
+    alone :func:`.engines.session_playable`), as ``{name, version}``: the built-ins, drafts
+    and probes, and the rules files given (``serve --rules``)."""
     out = []
-    for name in sorted(variant_paths()):
+    for name in sorted(set(variant_paths()) | set(given_rules())):
         try:
             ruleset = load_variant(name)
         except BoodleError:
