@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,22 +42,22 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _cases(folder: Path) -> list[dict[str, object]]:
+def _cases(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(p.read_text("utf-8")) for p in sorted((folder / "cases").rglob("*.json"))]
 
 
 def test_generate_writes_every_kind_for_every_player_count(suite: Path) -> None:
     cases = _cases(suite)
-    assert {c["variant"]["name"] for c in cases} == {"tripoli-colours"}  # type: ignore[index]
+    assert {c["variant"]["name"] for c in cases} == {"tripoli-colours"}
     assert {c["kind"] for c in cases} == {"script", "reject", "count", "session"}
-    deals = {c["setup"]["players"] for c in cases  # type: ignore[index]
+    deals = {c["setup"]["players"] for c in cases
              if ".gen-deal-" in str(c["id"])}
-    sessions = {c["setup"]["players"] for c in cases if c["kind"] == "session"}  # type: ignore[index]
+    sessions = {c["setup"]["players"] for c in cases if c["kind"] == "session"}
     assert deals == sessions == set(range(3, 10))  # players 3 to 9
     hashes = {c["rules_hash"] for c in cases}
     manifest = json.loads((suite / "suite.json").read_text("utf-8"))
     assert hashes == {manifest["rules"][0]["hash"]}
-    pins = {p for c in cases for p in c["pins"]}  # type: ignore[attr-defined]
+    pins = {p for c in cases for p in c["pins"]}
     assert {"§6.5/pass-fee", "§6.1/opposite-colour"} <= pins
     # self-contained: the rules file and the built-in it extends, beside the cases
     assert sorted(p.name for p in (suite / "variants").iterdir()) == \

@@ -330,9 +330,12 @@ def _run_cases(args: argparse.Namespace) -> list[Case]:
             every = user_cases(folder)
     elif args.cases is not None:
         every = user_cases(args.cases)
-        made_from_rules = {c.variant for c in every if "rules_hash" in c.data}
-        if made_from_rules:
-            use(rules_beside(args.cases, made_from_rules))
+        # the rules beside the cases judge them: those they were made from, and any variant
+        # boodle does not know (so that a failure shows the state there, in those rules)
+        known = variant_paths()
+        beside = {c.variant for c in every if "rules_hash" in c.data or c.variant not in known}
+        if beside:
+            use(rules_beside(args.cases, beside))
     else:
         every = load_cases()
     check_hashes(every)
