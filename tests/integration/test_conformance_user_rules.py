@@ -149,3 +149,17 @@ def test_usage_errors_say_what_goes_with_what(tmp_path: Path) -> None:
     assert size.returncode == 2 and "--size goes with --rules" in size.stderr
     cache = boodle("conformance", "run", "--impl", "x", "--cache", str(tmp_path))
     assert cache.returncode == 2 and "go with --rules" in cache.stderr
+
+
+def test_rules_the_reference_cannot_play_say_what_it_lacks(tmp_path: Path) -> None:
+    rules = tmp_path / "unplayable.boodle"
+    # 'going out' without 'ends deal': parsed and checked, not played by the engine yet
+    rules.write_text("variant unplayable extends michigan {\n  phase play is stops {\n"
+                     "    going out: 1 per card to winner\n  }\n}\n", "utf-8")
+    for args in (("generate", "--out", str(tmp_path / "out")),
+                 ("run", "--impl", SERVE, "--cache", str(tmp_path / "cache"))):
+        done = boodle("conformance", *args, "--rules", str(rules))
+        assert done.returncode == 1, done.stderr
+        assert f"cannot play {rules} (variant unplayable) yet: phase play: going out " \
+            "without ending the deal" in done.stderr
+        assert "Traceback" not in done.stderr
