@@ -168,7 +168,8 @@ def cached_suite(files: Sequence[RulesFile], size: int, cache: Path | None = Non
     :func:`cache_root`), generated there first if it is not there yet.
 
     The suite is written into a temporary folder beside it and renamed into place, so
-    an interrupted generation never leaves a partial suite to be reused.  ``say`` gets
+    an interrupted generation never leaves a partial suite to be reused, and two runs
+    generating the same suite at once both end with the one renamed first.  ``say`` gets
     one line: reused, or generated.
     """
     root = (cache or cache_root()) / "conformance"
@@ -180,15 +181,19 @@ def cached_suite(files: Sequence[RulesFile], size: int, cache: Path | None = Non
     root.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".partial-", dir=root))
     try:
-        counts = write_rules_suite(files, tmp, size)
-        if folder.exists():  # an earlier run cut short after the rename (no suite.json)
-            shutil.rmtree(folder)
-        tmp.rename(folder)
-    except BaseException:
+        write_rules_suite(files, tmp, size)
+        if not (folder / "suite.json").is_file():  # else another run made it meanwhile
+            if folder.exists():  # not a suite (no suite.json): made by hand, say
+                shutil.rmtree(folder)
+            tmp.rename(folder)
+    except OSError:
+        if not (folder / "suite.json").is_file():  # not a rename lost to another run
+            raise
+    finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise
     if say is not None:
-        say(f"generated {sum(counts.values())} cases for {_names(files)} into {folder}")
+        n = sum(1 for _ in (folder / "cases").rglob("*.json"))
+        say(f"generated {n} cases for {_names(files)} into {folder}")
     return folder
 
 
