@@ -28,9 +28,9 @@ Needs Hypothesis (``pip install 'boodle[testing]'``; the ``test`` extra has it t
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 try:
     from hypothesis import settings
@@ -56,12 +56,12 @@ from boodle.engine.ledger import Ledger
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
-    SUIT_SCOPES,
     AnteLine,
     GoingOut,
     LeadRule,
     Penalty,
     Ruleset,
+    Scope,
     StopBonus,
     StopsPhase,
 )
@@ -151,23 +151,56 @@ def playable_variants() -> list[str]:
     return out
 
 
+def _every(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    return True
+
+
+def _not_the_stopped(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    return stopped is None or suit != stopped
+
+
+def _the_stopped(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    return suit == stopped
+
+
+def _colour_against_stopped(rule: LeadRule, suit: str, stopped: str | None,
+                            flipped: bool) -> bool:
+    if stopped is None:
+        return True
+    differs = SUIT_COLOUR[suit] != SUIT_COLOUR[stopped]
+    return not differs if flipped else differs
+
+
+def _the_suit(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    return suit == rule.suit
+
+
+def _the_colour(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    return (SUIT_COLOUR[suit] == rule.scope) != flipped
+
+
+Lowest = Literal["of its suit", "of a longest suit", "of them all"]
+
+SCOPE_PREDICATES: dict[Scope, tuple[Callable[[LeadRule, str, str | None, bool], bool], Lowest]] = {
+    "chosen suit": (_every, "of its suit"),
+    "longest suit": (_every, "of a longest suit"),
+    "other suit": (_not_the_stopped, "of its suit"),
+    "same suit": (_the_stopped, "of its suit"),
+    "opposite colour": (_colour_against_stopped, "of its suit"),
+    "suit": (_the_suit, "of them all"),
+    "black": (_the_colour, "of them all"),
+    "red": (_the_colour, "of them all"),
+    "all": (_every, "of them all"),
+}
+"""Spec §6.1, §6.4 and §6.5, read afresh for the oracle: for each lead scope, may a lead be
+in ``suit`` (with the stopped suit, ``None`` before a stop, and the colour flip), and does
+``lowest`` mean the lowest of its own suit, of its suit when that is a longest one, or of the
+whole allowed set."""
+
+
 def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
     """Spec §6.1 and §6.5, read afresh: may a lead be in ``suit`` under ``rule``?"""
-    scope = rule.scope
-    if scope == "other suit":
-        return stopped is None or suit != stopped
-    if scope == "same suit":
-        return suit == stopped
-    if scope == "opposite colour":
-        if stopped is None:
-            return True
-        differs = SUIT_COLOUR[suit] != SUIT_COLOUR[stopped]
-        return not differs if flipped else differs
-    if scope in ("black", "red"):
-        return (SUIT_COLOUR[suit] == scope) != flipped
-    if scope == "suit":
-        return suit == rule.suit
-    return True
+    return SCOPE_PREDICATES[rule.scope][0](rule, suit, stopped, flipped)
 
 
 def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
@@ -186,9 +219,10 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
             return None
     if not _suit_allowed(rule, card.suit, stopped, state.flipped):
         return "lead.suit"
-    if rule.scope == "longest suit" and all(c.suit != card.suit for c in legal):
+    lowest = SCOPE_PREDICATES[rule.scope][1]
+    if lowest == "of a longest suit" and all(c.suit != card.suit for c in legal):
         return "lead.suit"
-    if rule.scope in SUIT_SCOPES or rule.choice == "lowest":
+    if lowest != "of them all" or rule.choice == "lowest":
         return "lead.lowest"
     return None
 

@@ -327,3 +327,25 @@ def test_forfeit_boodles_is_read() -> None:
     assert load_text(text, "t.boodle").phases[0].penalties[0].forfeit_boodles is True
     text = BASE.replace("    if none:", rule.format("") + "    if none:")
     assert load_text(text, "t.boodle").phases[0].penalties[0].forfeit_boodles is False
+
+
+@pytest.mark.parametrize("first", ["left of dealer, lowest red card", "left of dealer, 2♣"])
+def test_a_first_lead_whose_fallback_finds_nothing_is_refused(first: str) -> None:
+    # spec §6.5: before any stop 'same suit' allows nothing, so a first leader holding no red
+    # card (or no 2♣) would have no legal lead and no pass: the deal would block.
+    text = BASE.replace("first lead: left of dealer, lowest of chosen suit",
+                        f"first lead: {first}")
+    err = error_of(text)
+    assert (err.span.line, err.span.column) == (19, 5)
+    assert err.message == ("the 'if none' lead can find no card for the first lead: before any "
+                           "run has stopped, 'same suit' allows nothing")
+    fixed = text.replace("if none: lead lowest of same suit", "if none: lead lowest of chosen suit")
+    assert load_text(fixed, "t.boodle").phases[0].fallback.rule is not None
+
+
+def test_a_holder_leading_their_card_needs_no_total_fallback() -> None:
+    # spec §6.1: the holder of 7♦ holds it (unheld, the lead goes up the suit or to the dealer's
+    # left with their lowest card), so 'if none: lead lowest of same suit' may stay.
+    text = BASE.replace("first lead: left of dealer, lowest of chosen suit",
+                        "first lead: holder of 7♦, 7♦")
+    assert load_text(text, "t.boodle").phases[0].first_lead.card == Card("7", "♦")

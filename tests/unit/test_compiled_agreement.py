@@ -19,9 +19,7 @@ from boodle.compiled.agree import both_engines, reference_trace, seeded_picks
 from boodle.compiled.deal import TraceItem, play_deal
 from boodle.compiled.players import make_chooser, reference_strategy
 from boodle.engine.ledger import Ledger, seat, section
-from boodle.language.model import (
-    Ruleset,
-)
+from boodle.language.model import Ruleset
 from boodle.session.run import play_deal as reference_play_deal
 from compiled_rulesets import BUILT, MICHIGAN, RULESETS, busy, playable, sets_and_penalties
 

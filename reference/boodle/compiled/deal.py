@@ -95,16 +95,18 @@ def _resolve(
 
 def _leader(lead: CompiledLead, own: list[int], dealer: int, players: int, last: int) -> int:
     """Who leads under ``lead`` (spec §6.1); ``last`` played the stopped run's last card."""
-    who = lead.who
-    if who == "last player":
-        return last
-    if who == "next player":
-        return (last + 1) % players
-    if who == "left of dealer":
-        return (dealer + 1) % players
-    if who == "dealer":
-        return dealer
-    return _resolve(lead, own, dealer, players)[0]
+    return LEADERS[lead.who](lead, own, dealer, players, last)
+
+
+LEADERS: dict[str, Callable[[CompiledLead, list[int], int, int, int], int]] = {
+    "last player": lambda lead, own, dealer, players, last: last,
+    "next player": lambda lead, own, dealer, players, last: (last + 1) % players,
+    "left of dealer": lambda lead, own, dealer, players, last: (dealer + 1) % players,
+    "dealer": lambda lead, own, dealer, players, last: dealer,
+    "holder": lambda lead, own, dealer, players, last: _resolve(lead, own, dealer, players)[0],
+}
+"""The compiled reading of each ``who`` it runs (spec §6.1); ``phase winner`` is not run
+(:func:`boodle.compiled.tables.unsupported_features` says so, and simulate falls back)."""
 
 
 def play_deal(

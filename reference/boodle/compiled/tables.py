@@ -22,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.engine.leads import SCOPES, suit_allowed
+from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import SUIT_SCOPES, LeadRule, Ruleset, StopsPhase
+from boodle.language.model import WHO_FACTS, LeadRule, Ruleset, StopsPhase
 
 WIDOW = -1
 """``own[c]`` of a widow card."""
@@ -89,7 +90,7 @@ def _phase_gaps(p: StopsPhase) -> list[str]:
     rules = [p.first_lead, p.restart, *([p.fallback.rule] if p.fallback.rule else [])]
     if any(r.who == "phase winner" for r in rules):
         out.append("lead by a phase winner")
-    if p.first_lead.who in ("last player", "next player"):
+    if WHO_FACTS[p.first_lead.who].after_run:
         out.append(f"first lead by the {p.first_lead.who}")
     if p.fallback.kind == "lead" and p.fallback.rule is None:
         out.append("a lead fallback without a rule")
@@ -381,7 +382,7 @@ class _LeadCompiler:
     def lead(self, rule: LeadRule) -> CompiledLead:
         if rule.who != "holder":
             per_suit = (self._allowed(rule) if rule.choice == "lowest"
-                        and rule.scope in SUIT_SCOPES and rule.scope != "longest suit" else None)
+                        and SCOPES[rule.scope].lowest == "each suit" else None)
             return CompiledLead(rule.who, self.options(rule), per_suit=per_suit)
         rank = self.ruleset.deck.rank_index
         if rule.holder_suit is not None:
@@ -406,9 +407,10 @@ class _LeadCompiler:
         allowed = self._allowed(rule)
         if rule.choice == "any":
             return _any(allowed)
-        if rule.scope == "longest suit":
+        lowest = SCOPES[rule.scope].lowest
+        if lowest == "longest suits":
             return _longest(allowed)
-        if rule.scope in SUIT_SCOPES:
+        if lowest == "each suit":
             return _lowest_per_suit(allowed)
         ranks = tuple(self.ruleset.deck.rank_index(c) for c in self.cards)
         return _lowest_rank(allowed, ranks)
@@ -418,18 +420,9 @@ class _LeadCompiler:
         suits = self.ruleset.deck.suits
         return tuple(
             tuple(tuple(self.suit_masks[i] for i, s in enumerate(suits)
-                        if _suit_allowed(rule, s, None if st < 0 else suits[st], flip))
+                        if suit_allowed(rule, s, None if st < 0 else suits[st], flip))
                   for flip in (False, True))
             for st in range(-1, len(suits)))
-
-
-def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
-    """Whether ``suit`` fits ``rule``'s scope (spec §6.1); a flip inverts a colour (§6.5)."""
-    if flipped and rule.scope == "opposite colour" and stopped is not None:
-        return SUIT_COLOUR[suit] == SUIT_COLOUR[stopped]
-    if flipped and rule.scope in ("black", "red"):
-        return SUIT_COLOUR[suit] != rule.scope
-    return rule.suit_ok(suit, stopped)
 
 
 

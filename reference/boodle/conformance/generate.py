@@ -46,7 +46,14 @@ from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import HoldingPhase, PokerPhase, Ruleset, StopsPhase
+from boodle.language.model import (
+    DealSpec,
+    HoldingPhase,
+    PokerPhase,
+    Ruleset,
+    SessionSpec,
+    StopsPhase,
+)
 from boodle.session.run import DealCards, SeededSources, SessionRun
 from boodle.session.second_pack import unbound_sections
 
@@ -56,9 +63,6 @@ PER_VARIANT = {"deal": 16, "position": 6, "reject": 12, "reject-deal": 6, "count
 
 SESSIONS = 2
 """Generated session cases per distinct session (:func:`session_variants`)."""
-
-SESSION_ONLY = frozenset({"probe-session"})
-"""Probe variants that differ from michigan in their session alone: session cases only."""
 
 COUNT_BUDGET = 3000
 """Most states a generated count case may visit (keeps every count case fast)."""
@@ -81,6 +85,40 @@ def runnable_variants() -> list[str]:
         except BoodleError:
             continue
     return out
+
+
+_BETWEEN_DEALS = ("first_dealer", "first_dealer_rank", "rotation")
+"""The deal rules (:class:`~boodle.language.model.DealSpec`) that act only before the first deal
+or between deals: who deals first and which way the deal passes (spec §5.1)."""
+
+_AFTER_DEALS = ("start_chips", "rotations", "end_when_broke", "leftover", "ties")
+"""The session rules (:class:`~boodle.language.model.SessionSpec`) that act only before the first
+deal, between deals or at the end: the start, the end, the leftover and ties (§10).  The
+``balance`` rule is not one: a player eliminated at zero is not dealt (§10)."""
+
+
+def _deal_rules(ruleset: Ruleset) -> Ruleset:
+    """``ruleset`` as one deal is played: its names and words blanked and its rules of
+    :data:`_BETWEEN_DEALS` and :data:`_AFTER_DEALS` set to their defaults."""
+    plain_deal, plain_session = DealSpec(), SessionSpec()
+    deal = dataclasses.replace(
+        ruleset.deal, **{f: getattr(plain_deal, f) for f in _BETWEEN_DEALS})
+    session = dataclasses.replace(
+        ruleset.session, **{f: getattr(plain_session, f) for f in _AFTER_DEALS})
+    return dataclasses.replace(ruleset, name="", title="", about="", sources=(), version=0,
+                               base=None, deal=deal, session=session)
+
+
+def session_only(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset`` differs from the variant it extends in its session alone (the
+    rules of :data:`_BETWEEN_DEALS` and :data:`_AFTER_DEALS`): its deals are played exactly
+    as its base's, so deal cases would pin nothing the base's do not, and the suite gives
+    it session cases only (``probe-session``: michigan dealt to the right, with its own
+    start, end, leftover and ties; not ``probe-elimination``, whose players out at zero
+    are not dealt)."""
+    if ruleset.base is None or ruleset.base not in variant_paths():
+        return False
+    return _deal_rules(ruleset) == _deal_rules(load_variant(ruleset.base))
 
 
 # ---------------------------------------------------------------- pins
@@ -133,74 +171,189 @@ _STAGE_EVENTS = {"turn-up": "§5.2/trumps", "showdown": "§8.2/poker",
 """Events of the stages before the stops phase, and the rule each shows."""
 
 
-def _event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
-    """The rules the events of a trace show being applied."""
-    phase = _stops(ruleset)
-    pins: set[str] = {"§9/conservation", "§2.2/next-card"}
-    holding = any(isinstance(p, HoldingPhase) for p in ruleset.phases)
-    led = False
-    gone_out = False
+@dataclass
+class _Reading:
+    """A trace's events read in order for the rules they show: the ruleset's facts the
+    pins depend on, the pins found so far, and what the events before said (whether a
+    lead was made, a player went out, and the seat that played or led last)."""
+
+    ruleset: Ruleset
+    phase: StopsPhase
+    holding: bool
+    set_names: set[str]
+    pins: set[str]
+    led: bool = False
+    gone_out: bool = False
     last_play: int | None = None
-    set_names = {s.name for s in ruleset.board if s.kind == "set"}
+
+
+EventPins = Callable[[_Reading, Json], int | None]
+"""The pins of one event kind: adds the rules event ``e`` shows to ``reading.pins`` and
+returns the seat that played or led last once ``e`` is read (``None`` after any event
+but a play, a lead, or a claim on the holding before the lead, which keeps it)."""
+
+
+def _shows_nothing(reading: _Reading, e: Json) -> int | None:
+    """An event that shows no rule by itself (the cut, the deal of the cards, a penalty,
+    the events of a session between deals)."""
+    return None
+
+
+def _shows(rule: str) -> EventPins:
+    """The pins of an event kind that shows ``rule`` whenever it happens."""
+    def pins(reading: _Reading, e: Json) -> int | None:
+        reading.pins.add(rule)
+        return None
+    return pins
+
+
+def _ante_pins(reading: _Reading, e: Json) -> int | None:
+    """An ante of a variant where a player chooses the boodle it goes on (spec §4)."""
+    if any(line.chosen for line in reading.ruleset.antes):
+        reading.pins.add("§4/chosen-boodle")
+    return None
+
+
+def _lead_event_pins(reading: _Reading, e: Json) -> int | None:
+    """A lead: the stops phase has begun (a claim after it is no claim on the holding)."""
+    reading.led = True
+    seat: int | None = e.get("seat")
+    return seat
+
+
+def _play_pins(reading: _Reading, e: Json) -> int | None:
+    """A play: the card's owner plays it, in runs; twice running by one seat (spec §6.2)."""
+    reading.pins |= {"§6.2/owner", "§6/runs"}
+    if reading.last_play == e["seat"]:
+        reading.pins.add("§6.2/several-in-a-row")
+    seat: int | None = e.get("seat")
+    return seat
+
+
+def _stop_pins(reading: _Reading, e: Json) -> int | None:
+    """A stop, by its reason (spec §6.3); a top-rank stop shows the rank order (§2.2)."""
+    reading.pins.add(_STOP.get(e["reason"], "§6.3/top-rank"))
+    if e["reason"] == "top rank":
+        reading.pins.add("§2.2/top-rank")
+    return None
+
+
+def _claim_pins(reading: _Reading, e: Json) -> int | None:
+    """A claim: on the holding before the lead (spec §6.6, §8.1), on a play (§6.6), or
+    the winner's takings once a player is out (§7)."""
+    pins = reading.pins
+    if not reading.led:
+        pins.add("§8.1/holding" if reading.holding else "§6.6/on-holding")
+        if e["section"] in reading.set_names:
+            pins.add("§3/set")
+        return reading.last_play
+    if reading.gone_out:
+        pins.add("§7/takes")
+        return None
+    pins.add("§6.6/set" if e["section"] in reading.set_names else "§6.6/on-play")
+    if e["amount"] == 0:
+        pins.add("§6.6/empty-claim")
+    return None
+
+
+def _go_out_pins(reading: _Reading, e: Json) -> int | None:
+    """A player goes out: the deal ends, settled in order (spec §7)."""
+    reading.gone_out = True
+    reading.pins |= {"§7/ends-deal", "§7/order"}
+    return None
+
+
+def _payment_pins(reading: _Reading, e: Json) -> int | None:
+    """A per-card payment to the kitty or the winner, excused or not (spec §7)."""
+    reading.pins.add("§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
+    if e["excused"]:
+        reading.pins.add("§7/excused")
+    return None
+
+
+def _pass_pins(reading: _Reading, e: Json) -> int | None:
+    """A pass: the turn passes left, with the fee and the cannot-lead penalty of the
+    variant's stops phase (spec §6.5, §6.8)."""
+    reading.pins.add("§6.5/pass-left")
+    if reading.phase.fallback.amount:
+        reading.pins.add("§6.5/pass-fee")
+    if any(p.fault == "cannot lead" for p in reading.phase.penalties):
+        reading.pins.add("§6.8/cannot-lead")
+    return None
+
+
+def _deal_end_pins(reading: _Reading, e: Json) -> int | None:
+    """The end of a deal; without a winner, every player passed (spec §6.5)."""
+    if e["winner"] is None:
+        reading.pins.add("§6.5/all-pass-end")
+    return None
+
+
+def _stop_bonus_pins(reading: _Reading, e: Json) -> int | None:
+    """A stop bonus from each opponent or from a section, capped if it is less than the
+    rule's amount (spec §6.7)."""
+    reading.pins.add("§6.7/from-each-opponent" if "seat" in e["from"] else
+                     "§6.7/from-section")
+    bonus = reading.phase.stop_bonus
+    if bonus is not None and e["amount"] != bonus.amount:
+        reading.pins.add("§6.7/capped")
+    return None
+
+
+EVENT_PINS: dict[str, EventPins] = {
+    **{kind: _shows(rule) for kind, rule in _STAGE_EVENTS.items()},
+    "cut": _shows_nothing,
+    "first-dealt": _shows_nothing,
+    "boodles-drawn": _shows_nothing,
+    "deal-start": _shows_nothing,
+    "ante": _ante_pins,
+    "misdeal": _shows_nothing,
+    "deal": _shows_nothing,
+    "widow-shown": _shows_nothing,
+    "lead": _lead_event_pins,
+    "play": _play_pins,
+    "stop": _stop_pins,
+    "claim": _claim_pins,
+    "pass": _pass_pins,
+    "flip-colour": _shows("§6.5/all-pass-flip"),
+    "penalty": _shows_nothing,
+    "stop-bonus": _stop_bonus_pins,
+    "go-out": _go_out_pins,
+    "payment": _payment_pins,
+    "carry-over": _shows("§3/carry-over"),
+    "deal-end": _deal_end_pins,
+    "phase-skipped": _shows_nothing,
+    "eliminated": _shows_nothing,
+    "split": _shows_nothing,
+    "session-end": _shows_nothing,
+}
+"""Every event kind (:data:`boodle.engine.events.Event`) and the pins of its events."""
+
+
+def _event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
+    """The rules the events of a trace show being applied: each event's by its kind
+    (:data:`EVENT_PINS`), in order, then those the ruleset adds to what the events
+    showed (:func:`_ruleset_pins`)."""
+    reading = _Reading(ruleset, _stops(ruleset), any(isinstance(p, HoldingPhase)
+                                                     for p in ruleset.phases),
+                       {s.name for s in ruleset.board if s.kind == "set"},
+                       {"§9/conservation", "§2.2/next-card"})
     for e in events:
-        kind = e["kind"]
-        if kind in _STAGE_EVENTS:
-            pins.add(_STAGE_EVENTS[kind])
-        if kind == "lead":
-            led = True
-        if kind == "claim" and not led:
-            pins.add("§8.1/holding" if holding else "§6.6/on-holding")
-            if e["section"] in set_names:
-                pins.add("§3/set")
-            continue
-        if kind == "play":
-            pins.add("§6.2/owner")
-            if last_play == e["seat"]:
-                pins.add("§6.2/several-in-a-row")
-            pins.add("§6/runs")
-        last_play = e.get("seat") if kind in ("play", "lead") else None
-        if kind == "stop":
-            pins.add(_STOP.get(e["reason"], "§6.3/top-rank"))
-            if e["reason"] == "top rank":
-                pins.add("§2.2/top-rank")
-        elif kind == "claim" and not gone_out:
-            pins.add("§6.6/set" if e["section"] in set_names else "§6.6/on-play")
-            if e["amount"] == 0:
-                pins.add("§6.6/empty-claim")
-        elif kind == "claim":
-            pins.add("§7/takes")
-        elif kind == "go-out":
-            gone_out = True
-            pins |= {"§7/ends-deal", "§7/order"}
-        elif kind == "payment":
-            pins.add("§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
-            if e["excused"]:
-                pins.add("§7/excused")
-        elif kind == "carry-over":
-            pins.add("§3/carry-over")
-        elif kind == "pass":
-            pins.add("§6.5/pass-left")
-            if phase.fallback.amount:
-                pins.add("§6.5/pass-fee")
-            if any(p.fault == "cannot lead" for p in phase.penalties):
-                pins.add("§6.8/cannot-lead")
-        elif kind == "flip-colour":
-            pins.add("§6.5/all-pass-flip")
-        elif kind == "deal-end" and e["winner"] is None:
-            pins.add("§6.5/all-pass-end")
-        elif kind == "stop-bonus":
-            pins.add("§6.7/from-each-opponent" if "seat" in e["from"] else "§6.7/from-section")
-            bonus = phase.stop_bonus
-            if bonus is not None and e["amount"] != bonus.amount:
-                pins.add("§6.7/capped")
+        reading.last_play = EVENT_PINS[e["kind"]](reading, e)
+    return _ruleset_pins(ruleset, reading.pins)
+
+
+def _ruleset_pins(ruleset: Ruleset, pins: set[str]) -> set[str]:
+    """``pins`` (a trace's events' rules) with the rules of ``ruleset`` every deal shows
+    (ace low, a card removed, following in turn) and those the events' rules imply
+    (the trumps of a turn-up, the winner of a poker phase leading)."""
+    phase = _stops(ruleset)
     if ruleset.deck.ranks[0] == "A":
         pins.add("§2.2/ace-low")
     if ruleset.deck.removed:
         pins.add("§2.2/removed")
     if phase.follow == "turn":
         pins.add("§6.2/next-in-turn")
-    if any(line.chosen for line in ruleset.antes) and any(e["kind"] == "ante" for e in events):
-        pins.add("§4/chosen-boodle")
     if any(s.suit_rule == "trumps" for s in ruleset.board) and "§5.2/trumps" in pins:
         pins.add("§3/trumps")
     if any(isinstance(p, PokerPhase) for p in ruleset.phases) and "§6.1/winner-of" in \
@@ -579,7 +732,9 @@ def _session_key(ruleset: Ruleset) -> tuple[object, ...]:
 
 def session_variants() -> list[str]:
     """One variant per distinct session (:func:`_session_key`) among those a session case
-    can be played in, michigan first of its kind, then by name; sorted by name."""
+    can be played in, sorted by name.  Of each kind the one chosen is the variant the most
+    of its kind extend (the game the others are house rules on: michigan, of the many that
+    extend it), then the first by name."""
     groups: dict[tuple[object, ...], list[str]] = {}
     for name in sorted(variant_paths()):
         try:
@@ -588,7 +743,13 @@ def session_variants() -> list[str]:
             continue
         if session_playable(ruleset):
             groups.setdefault(_session_key(ruleset), []).append(name)
-    return sorted(min(names, key=lambda n: (n != "michigan", n)) for names in groups.values())
+    return sorted(min(names, key=lambda n: (-_extended_by(n, names), n))
+                  for names in groups.values())
+
+
+def _extended_by(name: str, names: list[str]) -> int:
+    """How many of the variants ``names`` extend the variant ``name``."""
+    return sum(load_variant(other).base == name for other in names)
 
 
 class _Recorder:
@@ -739,7 +900,7 @@ def all_cases() -> list[Json]:
     cases = list(hand_cases(catalogue))
     sessions = set(session_variants())
     for name in sorted(set(runnable_variants()) | sessions):
-        if name not in SESSION_ONLY and playable(load_variant(name)):
+        if not session_only(load_variant(name)) and playable(load_variant(name)):
             cases.extend(generated_cases(name, catalogue))
         if name in sessions:
             ruleset = load_variant(name)

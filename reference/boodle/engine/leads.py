@@ -7,15 +7,19 @@ lower one of the same suit is 001 §04's rule.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import cast
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Literal, cast
 
 from boodle.engine.faults import NotSupported
 from boodle.engine.state import DealState
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import SUIT_SCOPES, LeadRule, Ruleset, StopsPhase
+from boodle.language.model import SUIT_SCOPES, LeadRule, Ruleset, Scope, StopsPhase, Who
 
 __all__ = [
+    "LEADERS",
+    "SCOPES",
+    "ScopeRow",
     "describe",
     "penalised_leads",
     "lead_fault",
@@ -38,18 +42,46 @@ def leader(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None)
     pending, spec §8.3) falls back to the player on the dealer's left.
     Raises :class:`NotSupported` for a ``last``/``next player`` rule with no run played.
     """
-    if rule.who == "left of dealer":
-        return state.left_of(state.dealer)
-    if rule.who == "dealer":
-        return state.dealer
-    if rule.who in ("last player", "next player") and last is not None:
-        return last if rule.who == "last player" else state.left_of(last)
-    if rule.who == "holder":
-        return resolve_holder(ruleset, state, rule)[0]
-    if rule.who == "phase winner":
-        winners = dict(state.phase_winners).get(rule.phase or "", ())
-        return winners[0] if winners else state.left_of(state.dealer)
-    raise NotSupported(f"no leader for '{rule.who}' here")
+    return LEADERS[rule.who](ruleset, state, rule, last)
+
+
+def _left_of_dealer(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
+    return state.left_of(state.dealer)
+
+
+def _dealer(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
+    return state.dealer
+
+
+def _last_player(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
+    if last is None:
+        raise NotSupported(f"no leader for '{rule.who}' here: no run has been played")
+    return last
+
+
+def _next_player(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
+    return state.left_of(_last_player(ruleset, state, rule, last))
+
+
+def _holder(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
+    return resolve_holder(ruleset, state, rule)[0]
+
+
+def _phase_winner(ruleset: Ruleset, state: DealState, rule: LeadRule, last: int | None) -> int:
+    winners = dict(state.phase_winners).get(rule.phase or "", ())
+    return winners[0] if winners else state.left_of(state.dealer)
+
+
+LEADERS: dict[Who, Callable[[Ruleset, DealState, LeadRule, int | None], int]] = {
+    "left of dealer": _left_of_dealer,
+    "dealer": _dealer,
+    "holder": _holder,
+    "last player": _last_player,
+    "next player": _next_player,
+    "phase winner": _phase_winner,
+}
+"""The engine's reading of every ``who`` of a lead rule (spec §6.1), one row per member of
+:data:`~boodle.language.model.Who`."""
 
 
 def resolve_holder(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[int, LeadRule]:
@@ -81,13 +113,71 @@ def rule_now(phase: StopsPhase, ruleset: Ruleset, state: DealState) -> LeadRule:
     return resolve_holder(ruleset, state, rule)[1] if rule.who == "holder" else rule
 
 
+Selection = Literal["each suit", "longest suits", "whole set"]
+"""What ``lowest`` picks among the cards a scope allows: the lowest of each allowed suit, of
+each longest allowed suit, or the lowest rank of them all (spec §6.4)."""
+
+
+@dataclass(frozen=True)
+class ScopeRow:
+    """How the engine reads one lead scope: which suits it allows (``suits(rule, suit,
+    stopped, flipped)``; ``stopped`` is ``None`` before a stop, ``flipped`` after an all-pass
+    colour flip, spec §6.5) and what ``lowest`` picks among their cards."""
+
+    suits: Callable[[LeadRule, str, str | None, bool], bool]
+    lowest: Selection
+
+
+def _any_suit(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """Every suit (001 §04: the player chooses the suit)."""
+    return True
+
+
+def _other_suit(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """Any suit but the stopped one (before a stop: any)."""
+    return stopped is None or suit != stopped
+
+
+def _same_suit(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """The stopped suit only (001 §05's fallback)."""
+    return suit == stopped
+
+
+def _opposite_colour(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """A suit of the other colour than the stopped one; after a flip, of the same colour."""
+    if stopped is None:
+        return True
+    return (SUIT_COLOUR[suit] != SUIT_COLOUR[stopped]) != flipped
+
+
+def _named_suit(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """The suit the rule names (``lowest ♣``)."""
+    return suit == rule.suit
+
+
+def _colour(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
+    """A suit of the colour the rule names (``black``, ``red``); after a flip, of the other."""
+    return (SUIT_COLOUR[suit] == rule.scope) != flipped
+
+
+SCOPES: dict[Scope, ScopeRow] = {
+    "chosen suit": ScopeRow(_any_suit, "each suit"),
+    "longest suit": ScopeRow(_any_suit, "longest suits"),
+    "other suit": ScopeRow(_other_suit, "each suit"),
+    "same suit": ScopeRow(_same_suit, "each suit"),
+    "opposite colour": ScopeRow(_opposite_colour, "each suit"),
+    "suit": ScopeRow(_named_suit, "whole set"),
+    "black": ScopeRow(_colour, "whole set"),
+    "red": ScopeRow(_colour, "whole set"),
+    "all": ScopeRow(_any_suit, "whole set"),
+}
+"""The engine's reading of every lead scope (one row per member of
+:data:`~boodle.language.model.Scope`; the compiled engine reads the same rows)."""
+
+
 def suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
     """Whether a lead in ``suit`` fits ``rule``'s scope; ``flipped`` inverts a colour scope."""
-    if flipped and rule.scope == "opposite colour" and stopped is not None:
-        return SUIT_COLOUR[suit] == SUIT_COLOUR[stopped]
-    if flipped and rule.scope in ("black", "red"):
-        return SUIT_COLOUR[suit] != rule.scope
-    return rule.suit_ok(suit, stopped)
+    return SCOPES[rule.scope].suits(rule, suit, stopped, flipped)
 
 
 def options(
@@ -100,11 +190,12 @@ def options(
     if rule.choice == "any" or not scoped:
         return tuple(scoped)
     rank = ruleset.deck.rank_index
-    if rule.scope in SUIT_SCOPES:
+    lowest = SCOPES[rule.scope].lowest
+    if lowest != "whole set":
         by_suit: dict[str, list[Card]] = {}
         for c in scoped:
             by_suit.setdefault(c.suit, []).append(c)
-        if rule.scope == "longest suit":
+        if lowest == "longest suits":
             most = max(len(cards) for cards in by_suit.values())
             by_suit = {s: cards for s, cards in by_suit.items() if len(cards) == most}
         return tuple(min(cards, key=rank) for cards in by_suit.values())
@@ -172,7 +263,7 @@ def penalised_leads(
     return tuple(
         c for c in state.hand(state.to_move)
         if c not in found and suit_allowed(rule, c.suit, stopped, state.flipped)
-        and (rule.scope != "longest suit" or c.suit in suits)
+        and (SCOPES[rule.scope].lowest != "longest suits" or c.suit in suits)
     )
 
 
@@ -202,10 +293,11 @@ def lead_fault(
     if not suit_allowed(rule, card.suit, stopped, flipped):
         after = f" after a stop in {stopped}" if stopped else ""
         return "lead.suit", f"{said}{after}; {card.suit} is not allowed (may lead: {may})"
-    if rule.scope == "longest suit" and all(c.suit != card.suit for c in allowed):
+    lowest = SCOPES[rule.scope].lowest
+    if lowest == "longest suits" and all(c.suit != card.suit for c in allowed):
         return "lead.suit", f"{said}; {card.suit} is not a longest suit (may lead: {may})"
     lower = min((c for c in hand if c.suit == card.suit), key=ruleset.deck.rank_index)
-    if rule.scope in SUIT_SCOPES:
+    if lowest != "whole set":
         why = f"the seat holds {lower}, lower than {card} (001 §04)"
     else:
         why = f"{card} is not the lowest card allowed (may lead: {may})"

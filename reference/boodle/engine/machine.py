@@ -52,19 +52,9 @@ from __future__ import annotations
 from boodle.engine.events import Event, PhaseSkipped
 from boodle.engine.faults import IllegalMove
 from boodle.engine.stage import Result, Stage, no_legal_moves, no_moves
-from boodle.engine.stages import (
-    antes,
-    dealing,
-    stops,
-    turn_up,
-    widow,
-)
-from boodle.engine.stages import (
-    holding as holding_phase,
-)
-from boodle.engine.stages import (
-    poker as poker_phase,
-)
+from boodle.engine.stages import antes, dealing, stops, turn_up, widow
+from boodle.engine.stages import holding as holding_phase
+from boodle.engine.stages import poker as poker_phase
 from boodle.engine.state import DealState, Move
 from boodle.language.errors import BoodleError
 from boodle.language.model import HoldingPhase, Phase, PokerPhase, Ruleset, StopsPhase, derived

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.model import SCOPE_FACTS, WHO_FACTS, Ruleset, StopsPhase
 from boodle.session.second_pack import unbound_sections
 
 __all__ = ["check_playable", "pending_features", "stops_phase"]
@@ -83,11 +83,11 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             )
         if fb.amount > 0:
             need(fb.to, f"phase {p.name}: the pass fallback")
-    if p.all_pass == "flip colour" and p.restart.scope not in ("opposite colour", "black", "red"):
+    if p.all_pass == "flip colour" and not SCOPE_FACTS[p.restart.scope].colour:
         raise BoodleError(
             f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
         )
-    if p.first_lead.who in ("last player", "next player"):
+    if WHO_FACTS[p.first_lead.who].after_run:
         raise BoodleError(f"phase {p.name}: the first lead cannot go to the {p.first_lead.who}")
     for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else [])):
         if rule.choice == "card" and rule.card is None:

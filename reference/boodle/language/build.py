@@ -834,7 +834,7 @@ class _Builder:
                 rules["fallback"].span,
                 hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
             )
-        if all_pass == "flip colour" and restart.scope not in ("opposite colour", "black", "red"):
+        if all_pass == "flip colour" and not m.SCOPE_FACTS[restart.scope].colour:
             raise BoodleError("'all pass: flip colour' needs a restart by colour",
                               rules["all_pass"].span,
                               hint="restart: last player, lowest of opposite colour")
@@ -844,15 +844,27 @@ class _Builder:
                 rules["fallback"].span,
                 hint="use 'if none: lead lowest of chosen suit', or a pass",
             )
+        if fallback.kind == "lead" and _may_find_nothing(first) \
+                and not _covers_first(first, fallback.rule):
+            assert fallback.rule is not None
+            raise BoodleError(
+                "the 'if none' lead can find no card for the first lead: "
+                + ("before any run has stopped, 'same suit' allows nothing"
+                   if fallback.rule.scope == "same suit" else
+                   f"'{_lead_words(fallback.rule)}' can allow nothing either"),
+                rules["fallback"].span,
+                hint="use 'if none: lead lowest of chosen suit', or a pass; or a first lead "
+                "that always finds a card (left of dealer, lowest of chosen suit)",
+            )
 
     def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
                   ) -> m.LeadRule:
         (who, arg), (choice, scope, card_lit) = clause.value
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
-        if first and who in ("last player", "next player"):
+        if first and who in m.WHO_FACTS and m.WHO_FACTS[who].after_run:
             raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
                               clause.span, hint="write, for example: first lead: left of dealer, …")
-        if first and scope in ("other suit", "same suit", "opposite colour"):
+        if first and m.SCOPE_FACTS[scope].after_stop:
             raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
                               clause.span, hint="use lowest of chosen suit, or of longest suit")
         if who == "holder":
@@ -1044,8 +1056,28 @@ def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
     return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
 
 
+def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when the first lead ``first`` finds none
+    (spec §6.5).  The holder of a card leading it always holds it (§6.1: unheld, the lead
+    goes to the next card up, else to the dealer's left with their lowest card); otherwise
+    only a total fallback does, since before any stop ``same suit`` allows nothing."""
+    if first.who == "holder" and first.choice == "card":
+        return True
+    return fallback is None or not _may_find_nothing(fallback)
+
+
+def _lead_words(rule: m.LeadRule) -> str:
+    """A lead rule's choice as written (``lowest of same suit``, ``lowest red card``, ``2♣``)."""
+    if rule.choice == "card":
+        return str(rule.card)
+    if m.SCOPE_FACTS[rule.scope].per_suit:
+        return f"{rule.choice} of {rule.scope}"
+    return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
+        if rule.scope != "all" else f"{rule.choice} card"
+
+
 def _may_find_nothing(rule: m.LeadRule) -> bool:
     """Whether a lead rule can allow no card to a player who still holds cards."""
     if rule.choice == "card":
         return True
-    return rule.scope not in ("chosen suit", "longest suit", "all")
+    return not m.SCOPE_FACTS[rule.scope].total

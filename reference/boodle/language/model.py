@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, TypeVar, cast
 
-from boodle.language.cards import SUIT_COLOUR, Card, card_of
+from boodle.language.cards import Card, card_of
 from boodle.language.errors import Span
 
 Chips = int | Fraction
@@ -251,6 +251,26 @@ class WidowSale:
 
 
 Who = Literal["left of dealer", "dealer", "holder", "last player", "next player", "phase winner"]
+
+
+@dataclass(frozen=True)
+class WhoFacts:
+    """What the language says of a ``who`` of a lead rule (spec §6.1): ``after_run``, it
+    names a player of the stopped run, so it cannot give the first lead of a phase."""
+
+    after_run: bool
+
+
+WHO_FACTS: dict[Who, WhoFacts] = {
+    "left of dealer": WhoFacts(after_run=False),
+    "dealer": WhoFacts(after_run=False),
+    "holder": WhoFacts(after_run=False),
+    "last player": WhoFacts(after_run=True),
+    "next player": WhoFacts(after_run=True),
+    "phase winner": WhoFacts(after_run=False),
+}
+"""The facts of each ``who``, one row per member of :data:`Who`."""
+
 Scope = Literal[
     "chosen suit",
     "longest suit",
@@ -262,13 +282,42 @@ Scope = Literal[
     "red",
     "all",
 ]
-SUIT_SCOPES: tuple[Scope, ...] = (
-    "chosen suit",
-    "longest suit",
-    "other suit",
-    "same suit",
-    "opposite colour",
-)
+
+
+@dataclass(frozen=True)
+class ScopeFacts:
+    """What the language says of a lead scope, whatever suits a deal holds (spec §6.1, §6.4,
+    §6.5): the facts the builder's checks (a first lead, ``flip colour``, ``if none``) and the
+    support lists read.  Each back end keeps its own table of what a scope allows
+    (:mod:`boodle.rule_kinds` checks that every table has a row for every scope).
+
+    ``per_suit``: ``lowest`` may lead the lowest card *of each* candidate suit (else the
+    lowest rank of the whole set).  ``after_stop``: the scope reads the stopped suit, so it
+    cannot govern a first lead.  ``colour``: a colour scope, which ``all pass: flip colour``
+    inverts.  ``total``: it allows some card to every player who holds one (no ``if none``
+    rule is needed).
+    """
+
+    per_suit: bool
+    after_stop: bool
+    colour: bool
+    total: bool
+
+
+SCOPE_FACTS: dict[Scope, ScopeFacts] = {
+    "chosen suit": ScopeFacts(per_suit=True, after_stop=False, colour=False, total=True),
+    "longest suit": ScopeFacts(per_suit=True, after_stop=False, colour=False, total=True),
+    "other suit": ScopeFacts(per_suit=True, after_stop=True, colour=False, total=False),
+    "same suit": ScopeFacts(per_suit=True, after_stop=True, colour=False, total=False),
+    "opposite colour": ScopeFacts(per_suit=True, after_stop=True, colour=True, total=False),
+    "suit": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=False),
+    "black": ScopeFacts(per_suit=False, after_stop=False, colour=True, total=False),
+    "red": ScopeFacts(per_suit=False, after_stop=False, colour=True, total=False),
+    "all": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=True),
+}
+"""The facts of each lead scope, one row per member of :data:`Scope`."""
+
+SUIT_SCOPES: tuple[Scope, ...] = tuple(s for s, f in SCOPE_FACTS.items() if f.per_suit)
 """Scopes where the lowest card *of each* candidate suit may be led."""
 
 
@@ -295,20 +344,6 @@ class LeadRule:
     phase: str | None = None
     holder_suit: str | None = None
     span: Span | None = _span()
-
-    def suit_ok(self, suit: str, stopped: str | None) -> bool:
-        """Whether ``suit`` is a candidate for this rule given the stopped suit."""
-        if self.scope == "other suit":
-            return stopped is None or suit != stopped
-        if self.scope == "same suit":
-            return suit == stopped
-        if self.scope == "opposite colour":
-            return stopped is None or SUIT_COLOUR[suit] != SUIT_COLOUR[stopped]
-        if self.scope == "suit":
-            return suit == self.suit
-        if self.scope in ("black", "red"):
-            return SUIT_COLOUR[suit] == self.scope
-        return True
 
 
 @dataclass(frozen=True)

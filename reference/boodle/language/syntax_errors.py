@@ -12,15 +12,11 @@ a word, a number too large) are found here too.  The parser is
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
-from dataclasses import dataclass
-from functools import cache
-from typing import Any
 
 from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput
 
 from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.grammar import (
@@ -33,6 +29,20 @@ from boodle.language.grammar import (
     TooLarge,
     parser,
     token_span,
+)
+from boodle.language.syntax_repairs import Slip, repair_hint, two_words
+from boodle.language.syntax_where import (
+    BRACES,
+    Block,
+    at_file_end,
+    grammar_keywords,
+    line_start_words,
+    line_starts,
+    lines_of,
+    offset_of,
+    open_blocks,
+    shiftable,
+    terminal_text,
 )
 
 
@@ -81,7 +91,7 @@ def _visible(word: str) -> str:
 def _invisible_after(text: str, line: int, column: int) -> str | None:
     """A hint naming an invisible character at ``column`` that ended the word before it
     (``abo\u200but``: the lexer sees ``abo``)."""
-    lines = _lines(text)
+    lines = lines_of(text)
     rest = lines[line - 1][column - 1:] if 0 < line <= len(lines) else ""
     if rest and rest[0] not in " \t" and not _shows(rest[0]):
         return f"delete the invisible {_visible(rest[0])} after the word"
@@ -200,18 +210,6 @@ def too_large_error(token: Token, text: str, file: str) -> BoodleError:
 def _shorten(word: str, width: int = 24) -> str:
     return word if len(word) <= width else word[: width - 1] + "…"
 
-
-_FRIENDLY = {
-    "CARD": "a card such as 7♦ or 10♥",
-    "RANK": "a rank (2-10, J, Q, K or A)",
-    "SUIT": "a suit (♣ ♦ ♥ ♠, or C D H S)",
-    "NAME": "a name such as kitty",
-    "STRING": 'a quoted label such as "Kitty"',
-    "INT": "a number",
-    "$END": "the end of the file",
-    "<END-OF-FILE>": "the end of the file",
-}
-
 _NAME_AFTER = {
     "variant": "the variant's name (lower case, such as my-house-rules)",
     "extends": "the name of the variant it extends, such as michigan",
@@ -222,265 +220,47 @@ _NAME_AFTER = {
 """What a NAME is, by the keyword before it, where only a name can follow."""
 
 
-def _terminal_text(name: str) -> tuple[str, str | None]:
-    """A readable name for terminal ``name`` and its keyword text, if it is one."""
-    if name in _FRIENDLY:
-        return _FRIENDLY[name], None
-    for term in parser().terminals:
-        if term.name == name:
-            if term.pattern.type == "str":
-                return f'"{term.pattern.value}"', term.pattern.value
-            alts = re.findall(r"[a-z ]+", term.pattern.value)
-            return " or ".join(f'"{alt}"' for alt in alts) or name.lower(), None
-    return name.lower(), None
-
-
-def _words_of(name: str) -> list[str]:
-    """The words terminal ``name`` matches when it is a keyword or a choice of keywords
-    (``DIRECTION``: left, right); none for a card, a number, a name …"""
-    if name in _FRIENDLY:
-        return []
-    for term in parser().terminals:
-        if term.name == name:
-            if term.pattern.type == "str":
-                return [term.pattern.value]
-            if re.fullmatch(r"\(\?:[a-z|]+\)|[a-z]+", term.pattern.value):
-                return re.findall(r"[a-z]+", term.pattern.value)
-    return []
-
-
-def _keywords() -> list[str]:
-    return [
-        term.pattern.value
-        for term in parser().terminals
-        if term.pattern.type == "str" and term.pattern.value.isalpha()
-    ]
-
-
 def glued_error(token: Token, text: str, file: str, start: str = "start") -> BoodleError:
     line, column = token.line or 1, token.column or 1
     word = _word_at(text, line, column)
     span = Span(file, line, column, line, column + len(word), text)
     hint = (_spelling_hint(word, text, line, column)
-            or _two_words(word, text, _offset(text, line, column), start)
-            or did_you_mean(word, _keywords()) or f"write '{token}' as a word of its own")
+            or two_words(word, text, offset_of(text, line, column), start)
+            or did_you_mean(word, grammar_keywords()) or f"write '{token}' as a word of its own")
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
-def _two_words(word: str, text: str, at: int, start: str) -> str | None:
-    """``write 'same suit' as two words`` for two keywords written as one (``samesuit``), if
-    the parser then reads past the next line (``everyone`` is no ``every one``)."""
-    keywords = set(_keywords())
-    goal = _past_next_line(text, at)
-    for cut in range(1, len(word)):
-        if word[:cut] in keywords and word[cut:] in keywords:
-            split = f"{word[:cut]} {word[cut:]}"
-            if _reaches(text[:at] + split + text[at + len(word):], start, goal, 1, at):
-                return f"write '{split}' as two words"
-    return None
-
-
-def _at_end(exc: UnexpectedInput) -> bool:
-    if isinstance(exc, UnexpectedEOF):
-        return True
-    return isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
-
-
-# ---------------------------------------------------------------- where: the open blocks
-
-_BLOCK_PREFIX = {
-    "variant": "variant v {",
-    "deck": "variant v { deck {",
-    "board": "variant v { board {",
-    "ante": "variant v { ante {",
-    "deal": "variant v { deal {",
-    "widow sale": "variant v { widow sale {",
-    "stops phase": "variant v { phase p is stops {",
-    "holding phase": "variant v { phase p is holding {",
-    "poker phase": "variant v { phase p is poker {",
-    "session": "variant v { session {",
-}
-"""Each kind of block, as a text that opens it (to ask the parser what may start a line)."""
-
-
-@dataclass(frozen=True)
-class _Block:
-    """A ``{`` not yet closed where the error is: what opened it (``kind``, a key of
-    :data:`_BLOCK_PREFIX` or ``"block"``), its header as written, and where."""
-
-    kind: str
-    header: str
-    line: int
-    indent: int = 0
-
-    def named(self) -> str:
-        """``the deal block``, ``phase play (stops)``, ``the variant block``."""
-        if self.kind.endswith(" phase"):
-            words = self.header.split()
-            name = words[1] if len(words) > 1 else "?"
-            return f"phase {name} ({self.kind.removesuffix(' phase')})"
-        return f"the {self.kind} block"
-
-
-_SCAN = re.compile(r'#[^\n]*|"[^"\n]*"?|[{}]|\n')
-
-
-def _open_blocks(text: str, end: int) -> list[_Block]:
-    """The blocks opened and not closed before offset ``end``, outermost first (comments and
-    labels skipped)."""
-    return _scan_blocks(text, end)[0]
-
-
-def _scan_blocks(text: str, end: int) -> tuple[list[_Block], list[tuple[_Block, int]]]:
-    """:func:`_open_blocks`, and each block closed by a ``}`` that starts its line left of
-    the block's own indentation, with that ``}``'s line: the ``}`` of an outer block,
-    likely, the block's own being missing."""
-    stack: list[_Block] = []
-    early: list[tuple[_Block, int]] = []
-    since = 0  # where the text since the last brace starts
-    for m in _SCAN.finditer(text, 0, end):
-        brace = m.group()
-        if brace == "}":
-            if stack:
-                block = stack.pop()
-                begin = text.rfind("\n", 0, m.start()) + 1
-                if not text[begin:m.start()].strip(" \t") and m.start() - begin < block.indent:
-                    early.append((block, text.count("\n", 0, m.start()) + 1))
-            since = m.end()
-        elif brace == "{":
-            before = re.sub(r"#[^\n]*", "", text[since:m.start()])
-            lines = [ln.strip() for ln in before.split("\n") if ln.strip()]
-            header = " ".join(lines[-1].split()) if lines else ""
-            opener = before.rstrip().rsplit("\n", 1)[-1] if before.strip() else ""
-            indent = len(opener) - len(opener.lstrip(" \t"))
-            if "\n" not in text[since:m.start()] and since > 0:
-                begin = text.rfind("\n", 0, m.start()) + 1
-                line_text = text[begin:m.start()]
-                indent = len(line_text) - len(line_text.lstrip(" \t"))
-            stack.append(_Block(_block_kind(header), header,
-                                text.count("\n", 0, m.start()) + 1, indent))
-            since = m.end()
-    return stack, early
-
-
-def _block_kind(header: str) -> str:
-    if re.match(r"variant\b", header):
-        return "variant"
-    phase = re.search(r"\bis (stops|holding|poker)$", header)
-    if phase:
-        return f"{phase.group(1)} phase"
-    if re.fullmatch(r"widow sale", header):
-        return "widow sale"
-    return header if header in _BLOCK_PREFIX else "block"
-
-
-@cache
-def _line_starts(kind: str) -> frozenset[str]:
-    """The terminals a line of a ``kind`` block may start with (``}`` aside)."""
-    prefix = _BLOCK_PREFIX.get(kind)
-    if prefix is None:
-        return frozenset()
-    token = CURRENT_TEXT.set(prefix)
-    try:
-        probe = parser().parse_interactive(prefix)
-        probe.exhaust_lexer()
-        return frozenset(_accepts(probe)) - {"RBRACE"}
-    finally:
-        CURRENT_TEXT.reset(token)
-
-
-def _accepts(probe: Any) -> set[str]:
-    """The terminals Lark's interactive parser ``probe`` can shift next (its ``accepts``,
-    which Lark leaves untyped)."""
-    return set(probe.accepts())
-
-
-def _line_start_words(kind: str) -> list[str]:
-    return sorted(w for name in _line_starts(kind) for w in _words_of(name))
-
-
-def _blocks_starting(word: str) -> list[str]:
-    """The kinds of block a line may start with keyword ``word`` in."""
-    return [kind for kind in _BLOCK_PREFIX if word in _line_start_words(kind)]
-
-
-def _as_block(kind: str) -> str:
-    """``a deal { … } block``, ``a stops phase``."""
-    if kind.endswith(" phase"):
-        return f"a {kind} (phase NAME is {kind.removesuffix(' phase')} {{ … }})"
-    if kind == "variant":
-        return "the variant block (outside the other blocks)"
-    article = "an" if kind[0] in "aeiou" else "a"
-    return f"{article} {kind} {{ … }} block"
-
-
-# ---------------------------------------------------------------- what: expected, found, hint
-
-
-def _offset(text: str, line: int, column: int) -> int:
-    """The offset of (line, column) in ``text`` (lines end at ``\\n`` only)."""
-    starts = [0, *(m.end() for m in re.finditer("\n", text))]
-    return starts[min(line, len(starts)) - 1] + column - 1
-
-
-def _reaches(fixed: str, start: str, goal: int, shift: int, at: int) -> bool:
-    """Whether ``fixed`` (the text edited at offset ``at``, ``shift`` characters longer)
-    parses past offset ``goal`` of the original text: whether the edit repairs the error.
-
-    Only the text up to the end of the line after ``goal`` is parsed: reaching its end is
-    reaching past ``goal``, and a large file costs no more than its part before the error.
-    """
-    cut = fixed.find("\n", goal + shift + 1)
-    if cut >= 0:
-        fixed = fixed[:cut]
-    token = CURRENT_TEXT.set(fixed)
-    try:
-        parser(start).parse(fixed)
-        return True
-    except UnexpectedInput as exc:
-        if _at_end(exc):
-            where = len(fixed)
-        elif exc.line is None or exc.column is None:
-            return False
-        else:
-            where = _offset(fixed, exc.line, exc.column)
-    except (GluedKeyword, TooLarge) as exc:
-        where = exc.token.start_pos or 0
-    finally:
-        CURRENT_TEXT.reset(token)
-    return where > at and where - shift > goal
-
-
-def _shown_line(text: str, line: int) -> str:
-    """Line ``line`` without its comment and outer spaces (for a hint that quotes it)."""
-    lines = _lines(text)
-    raw = lines[line - 1] if 0 < line <= len(lines) else ""
-    return " ".join(re.sub(r'\s#[^"]*$|^#.*$', "", raw).split())
-
-
-_PUNCTUATION = {"COLON": ":", "COMMA": ",", "LBRACE": "{"}
-
-
-def syntax_error(exc: UnexpectedInput, text: str, file: str,
-                  start: str = "start") -> BoodleError:
-    """Lark's error as a :class:`BoodleError`: where (the unexpected word, or the end of the
-    last line), what the parser could take there (:func:`_expected_words`) and always a
-    hint: a character or spelling habit, else the edit that repairs the line
-    (:func:`_repair_hint`), else what may come here (:func:`_expected_hint`)."""
+def where_stopped(exc: UnexpectedInput, text: str, start: str = "start") -> Slip:
+    """Where the parser stopped on ``text`` (parsed from grammar rule ``start``) with
+    Lark's error ``exc``, as the repair strategies see it: the line and column (at the end
+    of the file, just after its last line with text), the word there, what the parser
+    could take there (:func:`_accepted`) and the blocks open there."""
     line, column = exc.line, exc.column
-    at_end = _at_end(exc)
+    at_end = at_file_end(exc)
     if at_end or line is None or line < 1:
-        lines = _lines(text)
+        lines = lines_of(text)
         while len(lines) > 1 and not lines[-1]:
             lines.pop()
         line, column = len(lines), len(lines[-1]) + 1
     column = column or 1
     word = "" if at_end else _word_at(text, line, column)
-    width = max(len(word), 1)
-    span = Span(file, line, column, line, column + width, text)
-    at = len(text) if at_end else _offset(text, line, column)
+    at = len(text) if at_end else offset_of(text, line, column)
     expected = _accepted(exc, text, at, start)
-    blocks = _open_blocks(text, at) if start == "start" else []
+    blocks = open_blocks(text, at) if start == "start" else []
+    return Slip(exc, text, start, line, column, word, expected, blocks)
+
+
+def syntax_error(exc: UnexpectedInput, text: str, file: str,
+                  start: str = "start") -> BoodleError:
+    """Lark's error as a :class:`BoodleError`: where (the unexpected word, or the end of the
+    last line: :func:`where_stopped`), what the parser could take there
+    (:func:`_expected_words`) and always a hint: a character or spelling habit, else the
+    edit that repairs the line (:func:`boodle.language.syntax_repairs.repair_hint`), else what may
+    come here (:func:`_expected_hint`)."""
+    slip = where_stopped(exc, text, start)
+    line, column, word, at = slip.line, slip.column, slip.word, slip.at
+    expected, blocks = slip.expected, slip.blocks
+    span = Span(file, line, column, line, column + max(len(word), 1), text)
     found = _visible(word) if word else "end of file"
     message = f"unexpected {found}"
     wanted = _expected_words(expected, blocks, text[:at])
@@ -488,7 +268,7 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
         message += "; expected " + wanted
     hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
             or _spelling_hint(word, text, line, column)
-            or _repair_hint(exc, text, start, line, column, word, expected, blocks)
+            or repair_hint(slip)
             or _expected_hint(expected, blocks, word, text[:at], text[at:]))
     return BoodleError(message, span, hint=hint)
 
@@ -507,20 +287,20 @@ def _accepted(exc: UnexpectedInput, text: str, at: int, start: str) -> set[str]:
     try:
         probe = parser(start).parse_interactive(prefix)
         probe.exhaust_lexer()
-        return _accepts(probe) or coarse
+        return shiftable(probe) or coarse
     except (UnexpectedInput, GluedKeyword, TooLarge):
         return coarse
     finally:
         CURRENT_TEXT.reset(token)
 
 
-def _expected_words(expected: set[str], blocks: list[_Block], before: str) -> str:
+def _expected_words(expected: set[str], blocks: list[Block], before: str) -> str:
     """What the parser expected, in a rules author's words: ``a number``, ``":"``, ``a
     card such as A♥ or a name such as kitty``, ``a line of the deal block or "}"``."""
     rest = set(expected)
     parts: list[str] = []
     inner = blocks[-1] if blocks else None
-    starts = _line_starts(inner.kind) if inner else frozenset()
+    starts = line_starts(inner.kind) if inner else frozenset()
     if inner and starts and starts <= rest and "RBRACE" in rest:
         rest -= starts | {"RBRACE"}
         parts += ['"}"', f"a line of {inner.named()}"]
@@ -532,7 +312,7 @@ def _expected_words(expected: set[str], blocks: list[_Block], before: str) -> st
         if previous and previous.group(1) in _NAME_AFTER:
             rest.clear()
             parts.append(_NAME_AFTER[previous.group(1)])
-    readable = sorted({_terminal_text(name)[0] for name in rest})
+    readable = sorted({terminal_text(name)[0] for name in rest})
     words = readable + parts[::-1]
     if len(words) > 10:
         words = [*words[:10], "…"]
@@ -541,325 +321,11 @@ def _expected_words(expected: set[str], blocks: list[_Block], before: str) -> st
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _repair_hint(exc: UnexpectedInput, text: str, start: str, line: int, column: int,
-                 word: str, expected: set[str], blocks: list[_Block]) -> str | None:
-    """A hint from the edit that lets the parser read past the error's line: a misspelt
-    keyword (the closest one the parser expected), a block not closed, a line in the wrong
-    block, a missing ``:``, ``,``, ``{`` or keyword, a stray character; ``None`` if no
-    simple edit does."""
-    if _at_end(exc):
-        return _unclosed_at_end(blocks, _scan_blocks(text, len(text))[1])
-    at = _offset(text, line, column)
-    goal = _past_next_line(text, at)
-    inner = blocks[-1] if blocks else None
-    if re.fullmatch(r"[A-Za-z][\w-]*", word):
-        if (split := _two_words(word, text, at, start)) is not None:
-            return split
-        keywords = sorted({w for name in expected for w in _words_of(name)})
-        close = difflib.get_close_matches(word.lower(), keywords, n=1, cutoff=0.6)
-        if close and close[0] != word:
-            return f"did you mean {close[0]}?"
-        misspelt = _misspelt_before(text, at, start, goal) or (
-            _extra_before(text, at, start, goal) if re.search(r"\b(the|an)[ \t]+$", text[:at])
-            else None)  # an article is no section name: it goes before a comma goes in
-        if misspelt:
-            return misspelt
-        elsewhere = _blocks_starting(word)
-        if elsewhere and inner is not None and inner.kind not in elsewhere \
-                and "RBRACE" in expected and _line_start(text, at) == at:
-            balance = _balance(text)
-            if balance > 0 and any(b.kind in elsewhere for b in blocks[:-1]) \
-                    and _reaches(text[:at] + "} " + text[at:], start, goal, 2, at):
-                return (f"{inner.named()}, opened at line {inner.line}, is not closed: "
-                        f"add '}}' before '{word}'")
-            where = " or ".join(_as_block(k) for k in elsewhere)
-            if balance < 0:
-                return (f"'{word}' starts a line of {where}, not of {inner.named()}: is the "
-                        "line that opens that block missing above?")
-            if balance == 0:
-                return (f"'{word}' starts a line of {where}, not of {inner.named()}: move "
-                        "this line there")
-            return (f"'{word}' starts a line of {where}, not of {inner.named()}: is the "
-                    "line that opens that block missing, or a '}' too many above?")
-    if inner is not None and len(blocks) > 1 and _balance(text) > 0:
-        first = _line_start(text, at)
-        if first < at and _reaches(text[:first] + "} " + text[first:], start, goal, 2, first):
-            return (f"{inner.named()}, opened at line {inner.line}, is not closed: add '}}' "
-                    "before this line")
-    stray = isinstance(exc, UnexpectedCharacters) and bool(word) and not word[0].isalnum() \
-        and word[0] not in "\"{}"
-    marks = [(name, _PUNCTUATION[name]) for name in sorted(expected) if name in _PUNCTUATION]
-    if len(expected) <= 3:  # a missing keyword: one of the few the parser expected
-        marks += [(" or ".join(f"'{w}'" for w in words), words[0]) for name in sorted(expected)
-                  if (words := _words_of(name)) and name not in _PUNCTUATION]
-    first = max(text.rfind("\n", 0, at), text.rfind("{", 0, at)) + 1  # the statement's start
-    lead = re.match(r"[ \t]*([a-z]+)", text[first:at])
-    keyword = lead.group(1) if lead else ""
-    if word == "," and keyword in _keywords():
-        fixed = text[:at] + " " + keyword + text[at + 1:]
-        if _reaches(fixed, start, goal, len(keyword), at) and _line_complete(fixed, start, at):
-            shown = _shown_line(fixed, line)
-            example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
-            return f"one item per '{keyword}': write '{keyword}' again{example}"
-    if word in (":", ",") and _reaches(
-            text[:at] + text[at + 1:], start, goal, -1, at - 1):
-        fixed = text[:at] + text[at + 1:]
-        shown = _shown_line(fixed, line)
-        example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
-        return f"delete '{word}': there is none here{example}"
-    after = _previous_word(text, at)
-    for name, mark in marks:
-        if stray and mark in ":," and _reaches(text[:at] + mark + text[at + 1:], start, goal,
-                                                len(mark) - 1, at):
-            return f"write '{mark}' instead of '{word[0]}'"
-        if stray:
-            continue
-        ins = _end_of_previous(text, at)
-        added = mark if mark in ":,{" else " " + mark
-        fixed = text[:ins] + added + text[ins:]
-        commas = 1
-        if not _reaches(fixed, start, goal, len(added), ins):
-            # a comma is a local edit: it repairs a line that is whole after it, even if the
-            # next line has an error of its own; and a list of three items or more lacks a
-            # comma after each, where one is not enough.  A word a comma replaces ('A♥ and
-            # kitty') is said below.
-            if mark != "," or _comma_instead(text, at, word, start, goal):
-                continue
-            if not _line_complete(fixed, start, ins):
-                more = _more_commas(fixed, start, goal, ins)
-                if more is None:
-                    continue
-                fixed, commas = more
-        if mark == "{":
-            return f"put '{{' after '{after}' to open its block" if after else \
-                "put '{' here to open the block"
-        shown = _shown_line(fixed, fixed.count("\n", 0, ins) + 1)
-        example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
-        if mark == ",":
-            each = " and before each item after it" if commas > 1 else ""
-            return f"separate the items with ',': add one before '{word}'{each}{example}"
-        where = f" after '{after}'" if after else ""
-        return f"add {name if name.startswith(chr(39)) else repr(mark)}{where}{example}"
-    if stray:
-        if _reaches(text[:at] + text[at + 1:], start, goal, -1, at - 1):
-            return f"delete '{word[0]}': it has no meaning in a rules file"
-        return f"'{word[0]}' has no meaning here in a rules file"
-    if re.fullmatch(r"[A-Za-z][\w-]*", word):
-        end = at + len(word)
-        for _, mark in marks:  # 'and' for ','
-            fixed = text[:at].rstrip(" \t") + mark + text[end:]
-            if mark in ":," and _reaches(fixed, start, goal, len(fixed) - len(text), at) \
-                    and _line_complete(fixed, start, at):
-                return f"write '{mark}' instead of '{word}'"
-        extra = _extra_before(text, at, start, goal)
-        if extra:
-            return extra
-        if "STRING" in expected:
-            fixed = text[:at] + f'"{word}"' + text[end:]
-            if _reaches(fixed, start, goal, 2, at) and _line_complete(fixed, start, at):
-                return f'a label is written in double quotes: "{word}"'
-        for label, mark in marks:
-            if not mark.isalpha():
-                continue
-            fixed = text[:at] + mark + text[end:]
-            if _reaches(fixed, start, goal, len(mark) - len(word), at) \
-                    and _line_complete(fixed, start, at):
-                shown = _shown_line(fixed, line)
-                example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
-                return f"write {label} instead of '{word}'{example}"
-        gap = len(text[end:]) - len(text[end:].lstrip(" \t"))
-        fixed = text[:at] + text[end + gap:]
-        if _reaches(fixed, start, goal, -len(word) - gap, at - 1) \
-                and _line_complete(fixed, start, at):
-            shown = _shown_line(fixed, line)
-            example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
-            return f"delete '{word}': it has no place here{example}"
-    return None
-
-
-def _comma_instead(text: str, at: int, word: str, start: str, goal: int) -> bool:
-    """Whether ``word`` (at offset ``at``) is a word to write ',' instead of ('A♥ and
-    kitty'): the line is whole and the parser reads on with the comma in its place."""
-    if not re.fullmatch(r"[A-Za-z][\w-]*", word):
-        return False
-    fixed = text[:at].rstrip(" \t") + "," + text[at + len(word):]
-    return _reaches(fixed, start, goal, len(fixed) - len(text), at) \
-        and _line_complete(fixed, start, at)
-
-
-def _commas_repair(fixed: str, start: str, goal: int, commas: int, ins: int) -> bool:
-    """Whether ``fixed`` (``commas`` commas added from offset ``ins`` on) repairs the error:
-    the parser reads past ``goal``, or the edited line is a whole line.  A comma is a
-    local edit: an error of its own on the next line does not make it wrong."""
-    return _reaches(fixed, start, goal, commas, ins) or _line_complete(fixed, start, ins)
-
-
-_MAX_COMMAS = 16  # commas :func:`_more_commas` adds at most, the first included
-
-
-def _more_commas(fixed: str, start: str, goal: int, ins: int) -> tuple[str, int] | None:
-    """``fixed`` (a comma added at offset ``ins`` of the original text) with a comma added
-    before each later item of the same line the parser stops at wanting one (``remove 2♣ 3♣
-    4♣``), and how many commas that makes, if that repairs the error
-    (:func:`_commas_repair`); else ``None``."""
-    commas = 1
-    line_end = fixed.find("\n", ins)
-    line_end = len(fixed) if line_end < 0 else line_end
-    at = ins
-    while commas < _MAX_COMMAS:  # each try parses the text so far: bounded
-        token = CURRENT_TEXT.set(fixed[:line_end])
-        try:
-            parser(start).parse(fixed[:line_end])
-            return None  # the line parses whole: the parser stopped at no missing comma
-        except UnexpectedToken as exc:
-            if "COMMA" not in exc.expected or exc.line is None or exc.column is None:
-                return None
-            where = _offset(fixed, exc.line, exc.column)
-        except (UnexpectedInput, GluedKeyword, TooLarge):
-            return None
-        finally:
-            CURRENT_TEXT.reset(token)
-        if not at < where < line_end:
-            return None
-        at = _end_of_previous(fixed, where)
-        fixed = fixed[:at] + "," + fixed[at:]
-        commas += 1
-        line_end += 1
-        if _commas_repair(fixed, start, goal, commas, ins):
-            return fixed, commas
-    return None
-
-
-def _line_complete(fixed: str, start: str, at: int) -> bool:
-    """Whether the line of offset ``at`` in ``fixed`` parses and ends where a line may end
-    (the parser could take a ``}`` next): an edit that deletes a word must leave a whole
-    line, not one the next line would continue (``boodle KX`` is not ``boodle``)."""
-    end = fixed.find("\n", at)
-    prefix = fixed if end < 0 else fixed[:end]
-    token = CURRENT_TEXT.set(prefix)
-    try:
-        probe = parser(start).parse_interactive(prefix)
-        probe.exhaust_lexer()
-        return bool(_accepts(probe) & {"RBRACE", "$END"})
-    except (UnexpectedInput, GluedKeyword, TooLarge):
-        return False
-    finally:
-        CURRENT_TEXT.reset(token)
-
-
-def _past_next_line(text: str, at: int) -> int:
-    """The offset where the line after the one of ``at`` ends (blank and comment lines
-    skipped): an edit repairs the error when the parser reads that far.  Past the error's
-    own line alone is not enough: an edit that leaves the line unfinished ('title' with its
-    label deleted) fails only at the next line's first word."""
-    end = text.find("\n", at)
-    while end >= 0:
-        nxt = text.find("\n", end + 1)
-        line = text[end + 1: nxt if nxt >= 0 else len(text)]
-        if line.strip() and not line.strip().startswith("#"):
-            return nxt if nxt >= 0 else len(text)
-        end = nxt
-    return len(text)
-
-
-def _end_of_previous(text: str, at: int) -> int:
-    """The offset just after the last word before ``at`` (spaces, line breaks and comments
-    between them skipped): where a missing ``:`` or keyword goes."""
-    end = at
-    while True:
-        stripped = text[:end].rstrip()
-        line_start = stripped.rfind("\n") + 1
-        hash_at = _comment_start(stripped[line_start:])
-        if hash_at is None:
-            return len(stripped)
-        end = line_start + hash_at
-
-
-def _comment_start(line: str) -> int | None:
-    """Where the comment of ``line`` starts (a ``#`` outside a label), or ``None``."""
-    for m in re.finditer(r'"[^"]*"?|#', line):
-        if m.group() == "#":
-            return m.start()
-    return None
-
-
-def _misspelt_before(text: str, at: int, start: str, goal: int) -> str | None:
-    """``did you mean each?`` for the word before offset ``at`` when it is no keyword, is
-    close to one, and the parser reads past ``goal`` once it is spelt right (``on aech
-    boodle``: ``aech`` was read as a section's name, and the error is at ``boodle``)."""
-    match = re.search(r"([a-z][a-z0-9_-]*)([ \t]+)$", text[:at])
-    if match is None:
-        return None
-    word = match.group(1)
-    keywords = _keywords()
-    if word in keywords:
-        return None
-    for close in difflib.get_close_matches(word, keywords, n=3, cutoff=0.75):
-        begin = match.start(1)
-        fixed = text[:begin] + close + text[match.end(1):]
-        if _reaches(fixed, start, goal, len(close) - len(word), begin):
-            return f"did you mean {close} (not {word})?"
-    return None
-
-
-def _extra_before(text: str, at: int, start: str, goal: int) -> str | None:
-    """``delete 'the'`` for a word before offset ``at`` that is no keyword (read as a name:
-    ``on the kitty``, the error at ``kitty``), when the line reads right without it."""
-    match = re.search(r"([a-z][a-z0-9_-]*)([ \t]+)$", text[:at])
-    if match is None or match.group(1) in _keywords():
-        return None
-    begin = match.start(1)
-    fixed = text[:begin] + text[at:]
-    if _reaches(fixed, start, goal, begin - at, begin) and _line_complete(fixed, start, begin):
-        line = text.count("\n", 0, begin) + 1
-        shown = _shown_line(fixed, line)
-        example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
-        return f"delete '{match.group(1)}': it has no place here{example}"
-    return None
-
-
-def _line_start(text: str, at: int) -> int:
-    """The offset of the first word on the line of offset ``at``."""
-    begin = text.rfind("\n", 0, at) + 1
-    return begin + len(text[begin:at]) - len(text[begin:at].lstrip(" \t"))
-
-
-def _previous_word(text: str, at: int) -> str:
-    """The word (or mark) just before offset ``at``, comments skipped."""
-    before = re.sub(r"#[^\n]*", "", text[:at]).rstrip()
-    match = re.search(r'("[^"\n]*"|[^\s{}:,]+|[{}:,])$', before)
-    return match.group(1) if match else ""
-
-
-def _unclosed_at_end(blocks: list[_Block], early: list[tuple[_Block, int]]) -> str:
-    """The hint for a file that ends inside ``blocks``; ``early``: blocks closed by a ``}``
-    indented like an outer block's (:func:`_scan_blocks`), the likely culprit."""
-    if not blocks:
-        return "the file ends too early: a variant is 'variant NAME { … }'"
-    if early and len(early) == 1 and len(blocks) == 1:
-        block, at = early[0]
-        return (f"{block.named()}, opened at line {block.line}, is not closed: the '}}' on "
-                f"line {at} lines up with an outer block; add its own '}}' before line {at}")
-    if len(blocks) == 1:
-        return f"{blocks[0].named()}, opened at line {blocks[0].line}, is not closed: add '}}' " \
-               "at the end of the file"
-    shown = [f"{b.named()} (line {b.line})" for b in reversed(blocks)]
-    return (", ".join(shown[:-1]) + " and " + shown[-1] +
-            f" are not closed: add {len(blocks)} '}}', innermost first")
-
-
-def _balance(text: str) -> int:
-    """How many more ``{`` than ``}`` the text has (labels and comments skipped): above 0, a
-    block is not closed; below 0, a block's opening line is missing."""
-    marks = [m.group() for m in _SCAN.finditer(text)]
-    return marks.count("{") - marks.count("}")
-
-
 def _closing_line(text: str) -> int | None:
     """The line of the ``}`` that closes the first ``{`` of ``text`` (labels and comments
     skipped), or ``None``."""
     depth = 0
-    for m in _SCAN.finditer(text):
+    for m in BRACES.finditer(text):
         if m.group() == "{":
             depth += 1
         elif m.group() == "}":
@@ -869,13 +335,13 @@ def _closing_line(text: str) -> int | None:
     return None
 
 
-def _expected_hint(expected: set[str], blocks: list[_Block], word: str, before: str,
+def _expected_hint(expected: set[str], blocks: list[Block], word: str, before: str,
                    after: str = "") -> str:
     """The hint when no simple edit repairs the error: what may come here, in words
     (``before`` and ``after``: the text before and from the error)."""
     inner = blocks[-1] if blocks else None
-    if inner and _line_starts(inner.kind) and _line_starts(inner.kind) <= expected:
-        starts = ", ".join(_line_start_words(inner.kind))
+    if inner and line_starts(inner.kind) and line_starts(inner.kind) <= expected:
+        starts = ", ".join(line_start_words(inner.kind))
         return f"a line of {inner.named()} starts with one of: {starts}; or close it with '}}'"
     if expected == {"VARIANT"}:
         return RULES_FILE_START
@@ -920,8 +386,8 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     """A hint for a word a newcomer writes from habit: a card in lower case or with an outline
     suit (``Kc``, ``10h``, ``K♡``), curly quotes, a ``//`` comment, a name with a letter
     outside ASCII (``café``), or ``players 3`` without its upper bound."""
-    before = "\n".join(text.split("\n")[: line - 1] + [_lines(text)[line - 1][: column - 1]]
-                       if 0 < line <= len(_lines(text)) else [])
+    before = "\n".join(text.split("\n")[: line - 1] + [lines_of(text)[line - 1][: column - 1]]
+                       if 0 < line <= len(lines_of(text)) else [])
     if word and word[0] in _QUOTES:
         return 'labels use straight double quotes: "Kitty" (not curly quotes “…”)'
     if word.startswith("'"):
@@ -929,14 +395,14 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     if word.startswith('"') and (len(word) == 1 or not word.endswith('"')):
         return 'this label is not closed: a label ends with \'"\' on the same line'
 
-    if word.startswith("/") and _lines(text)[line - 1][column - 1: column + 1] in ("//", "/*"):
+    if word.startswith("/") and lines_of(text)[line - 1][column - 1: column + 1] in ("//", "/*"):
         return "comments start with '#' and run to the end of the line"
     if _LIKE_CARD.fullmatch(word) and not _CARD_AS_WRITTEN.fullmatch(word):
         return _CARD_SPELLING
     hyphen = re.fullmatch(r"([0-9]+)-([0-9]+)", word)
     if hyphen:
         return f"write a range with 'to': {hyphen.group(1)} to {hyphen.group(2)}"
-    rest = _lines(text)[line - 1][column - 1 + len(word):] if 0 < line <= len(_lines(text)) \
+    rest = lines_of(text)[line - 1][column - 1 + len(word):] if 0 < line <= len(lines_of(text)) \
         else ""
     apart = re.match(r"[ \t]+([♣♦♥♠♧♢♡♤])", rest)
     if re.fullmatch(r"10|[2-9TJQKA]", word) and apart:
@@ -948,7 +414,7 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     players = re.search(r"(?:^|\s)players\s+([0-9]+)\s*$", before)
     if players:
         n = players.group(1)
-        rest = _lines(text)[line - 1][column - 1:] if 0 < line <= len(_lines(text)) else ""
+        rest = lines_of(text)[line - 1][column - 1:] if 0 < line <= len(lines_of(text)) else ""
         high = re.match(r"\S*?\s*([0-9]+)", rest)
         if high:
             return f"players is a range: write players {n} to {high.group(1)}"
@@ -958,13 +424,8 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     return None
 
 
-def _lines(text: str) -> list[str]:
-    """The lines as the lexer counts them: only ``\\n`` ends a line (spec §11.1)."""
-    return [line.removesuffix("\r") for line in text.split("\n")]
-
-
 def _word_at(text: str, line: int, column: int) -> str:
-    lines = _lines(text)
+    lines = lines_of(text)
     if not 0 < line <= len(lines):
         return ""
     match = re.match(r'"[^"\n]*"?|[\w♣♦♥♠♧♢♡♤\ufe0f-]+|\S|.', lines[line - 1][column - 1 :])

@@ -6,6 +6,7 @@ they are checked (``boodle check --drafts``) but not listed as playable.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -37,22 +38,22 @@ def load(name_or_path: str) -> Ruleset:
     """
     from boodle.language.build import load_file
 
-    path = Path(name_or_path)
     if name_or_path == "-":
         raise BoodleError("reading rules from standard input is not supported",
                           hint="save the rules as a .boodle file and give its path")
-    if path.is_dir():
-        raise BoodleError(f"{name_or_path} is a directory, not a rules file",
-                          hint="give a .boodle file, or a built-in variant's name")
-    if path.suffix == ".boodle" or path.is_file():
-        if not path.is_file():
-            raise BoodleError(f"no such rules file: {name_or_path}")
-        return load_file(path)
-    if "/" in name_or_path or path.suffix:  # a path, not a name
+    if is_path(name_or_path):
+        path = Path(name_or_path)
+        if path.is_dir():
+            raise BoodleError(f"{name_or_path} is a directory, not a rules file",
+                              hint="give a .boodle file, or a built-in variant's name")
+        if path.is_file():
+            return load_file(path)
         raise BoodleError(
             f"{name_or_path} is not a regular file" if path.exists()
+            else f"no such rules file: {name_or_path}" if path.suffix == ".boodle"
             else f"no such file: {name_or_path}",
-            hint="a rules file is a path to a .boodle file; a built-in variant is a name "
+            hint=None if path.suffix == ".boodle" else
+            "a rules file is a path to a .boodle file; a built-in variant is a name "
             "(built-in variants: " + ", ".join(builtin_names()) + ")",
         )
     if not _NAME.fullmatch(name_or_path):
@@ -63,14 +64,29 @@ def load(name_or_path: str) -> Ruleset:
             "variants: " + ", ".join(builtin_names()),
         )
     if not builtin_path(name_or_path).is_file():
-        local = Path(f"{name_or_path}.boodle")
         raise BoodleError(
             f"no built-in variant '{name_or_path}'",
-            hint=(f"did you mean ./{local}?" if local.is_file() else None)
+            hint=_local_file(name_or_path)
             or did_you_mean(name_or_path, builtin_names())
             or "built-in variants: " + ", ".join(builtin_names()),
         )
     return load_file(builtin_path(name_or_path))
+
+
+def is_path(argument: str) -> bool:
+    """Whether a variant argument names a file: it ends in ``.boodle`` or holds a ``/``
+    (or the platform's separator).  Anything else is a built-in variant's name, whatever
+    files or folders the current folder holds, so that a folder named like a built-in
+    (``boodle check boodle`` beside a clone) cannot hide it (spec §11.1)."""
+    return argument.endswith(".boodle") or "/" in argument or os.sep in argument
+
+
+def _local_file(name: str) -> str | None:
+    """The hint for a name that is no built-in but a file here: write it as a path."""
+    for candidate in (Path(f"{name}.boodle"), Path(name)):
+        if candidate.is_file():
+            return f"did you mean ./{candidate}?"
+    return None
 
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*(-[a-z0-9_]+)*")

@@ -71,11 +71,9 @@ def source_of(variant: str) -> tuple[str, str, tuple[tuple[str, str, str], ...]]
     reads it: the absolute file name, its text, and ``(name, file, text)`` of each variant
     its ``extends`` chain loads.  Raises :class:`BoodleError` for a faulty variant."""
     from boodle.language.build import default_resolver, load_text, read_rules_file
-    from boodle.language.variants import builtin_path
+    from boodle.language.variants import builtin_path, is_path
 
-    path = Path(variant)
-    if not (path.suffix == ".boodle" or path.is_file()):
-        path = builtin_path(variant)
+    path = Path(variant) if is_path(variant) else builtin_path(variant)
     path = path.absolute()
     text = read_rules_file(path)
     bases: list[tuple[str, str, str]] = []

@@ -10,13 +10,15 @@ conditions are exclusive and cover every state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import z3
 
 from boodle.engine.leads import LEFT_LOWEST
 from boodle.language.cards import SUIT_COLOUR
-from boodle.language.model import SUIT_SCOPES, LeadRule
+from boodle.language.model import LeadRule, Scope, Who
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 
 __all__ = ["Branch", "LeadTerms", "branches", "lead_terms", "leader_now"]
@@ -37,19 +39,27 @@ def _held_by_player(layout: Layout, s: SymState, i: int) -> Expr:
 
 def branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
     """The cases of ``rule`` in state ``s`` (spec §6.1; :func:`boodle.engine.leads.leader`)."""
-    g = s.ghosts
-    if rule.who == "left of dealer":
-        return [Branch(z3.BoolVal(True), rule, layout.left(g.dealer))]
-    if rule.who == "dealer":
-        return [Branch(z3.BoolVal(True), rule, g.dealer)]
-    if rule.who == "last player":
-        return [Branch(z3.BoolVal(True), rule, s.last)]
-    if rule.who == "next player":
-        return [Branch(z3.BoolVal(True), rule, layout.left(s.last))]
-    if rule.who == "phase winner":
-        seat = g.winners.get(rule.phase or "", layout.left(g.dealer))
-        return [Branch(z3.BoolVal(True), rule, seat)]
-    return _holder_branches(layout, s, rule)
+    return LEADER_BRANCHES[rule.who](layout, s, rule)
+
+
+def _one(rule: LeadRule, seat: Expr) -> list[Branch]:
+    return [Branch(z3.BoolVal(True), rule, seat)]
+
+
+def _phase_winner_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
+    return _one(rule, s.ghosts.winners.get(rule.phase or "", layout.left(s.ghosts.dealer)))
+
+
+LEADER_BRANCHES: dict[Who, Callable[[Layout, SymState, LeadRule], list[Branch]]] = {
+    "left of dealer": lambda layout, s, rule: _one(rule, layout.left(s.ghosts.dealer)),
+    "dealer": lambda layout, s, rule: _one(rule, s.ghosts.dealer),
+    "last player": lambda layout, s, rule: _one(rule, s.last),
+    "next player": lambda layout, s, rule: _one(rule, layout.left(s.last)),
+    "phase winner": _phase_winner_branches,
+    "holder": lambda layout, s, rule: _holder_branches(layout, s, rule),
+}
+"""The model's own statement of every ``who`` (spec §6.1): the cases of who leads, each with
+its condition, in the model's terms (independent of :data:`boodle.engine.leads.LEADERS`)."""
 
 
 def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
@@ -97,6 +107,60 @@ def _same_colour(layout: Layout, suit_expr: Expr, suit: int) -> Expr:
     return z3.Or(*[suit_expr == k for k in layout.colour_suits(colour)])
 
 
+SuitTerm = Callable[[Layout, SymState, LeadRule, str, int, Expr], Expr]
+"""A scope's term: whether a lead in suit ``name`` (index ``suit``) fits the rule, in state
+``s``, with ``flip`` standing for the colour flip."""
+
+
+def _every_suit(layout: Layout, s: SymState, rule: LeadRule, name: str, suit: int,
+                flip: Expr) -> Expr:
+    return z3.BoolVal(True)
+
+
+def _not_stopped_suit(layout: Layout, s: SymState, rule: LeadRule, name: str, suit: int,
+                      flip: Expr) -> Expr:
+    return z3.Or(z3.Not(s.restart), s.stopped != suit)
+
+
+def _stopped_suit(layout: Layout, s: SymState, rule: LeadRule, name: str, suit: int,
+                  flip: Expr) -> Expr:
+    return z3.And(s.restart, s.stopped == suit)
+
+
+def _other_colour(layout: Layout, s: SymState, rule: LeadRule, name: str, suit: int,
+                  flip: Expr) -> Expr:
+    same = _same_colour(layout, s.stopped, suit)
+    return z3.If(z3.And(flip, s.restart), same, z3.Or(z3.Not(s.restart), z3.Not(same)))
+
+
+def _the_named_suit(layout: Layout, s: SymState, rule: LeadRule, name: str, suit: int,
+                    flip: Expr) -> Expr:
+    return z3.BoolVal(name == rule.suit)
+
+
+def _the_colour(layout: Layout, s: SymState, rule: LeadRule, name: str, suit: int,
+                flip: Expr) -> Expr:
+    return z3.If(flip, z3.BoolVal(SUIT_COLOUR[name] != rule.scope),
+                 z3.BoolVal(SUIT_COLOUR[name] == rule.scope))
+
+
+SCOPE_TERMS: dict[Scope, tuple[SuitTerm, Literal["each suit", "longest suits", "whole set"]]] = {
+    "chosen suit": (_every_suit, "each suit"),
+    "longest suit": (_every_suit, "longest suits"),
+    "other suit": (_not_stopped_suit, "each suit"),
+    "same suit": (_stopped_suit, "each suit"),
+    "opposite colour": (_other_colour, "each suit"),
+    "suit": (_the_named_suit, "whole set"),
+    "black": (_the_colour, "whole set"),
+    "red": (_the_colour, "whole set"),
+    "all": (_every_suit, "whole set"),
+}
+"""The model's own statement of every lead scope (spec §6.1, §6.4, §6.5), written apart from
+the engine's (:data:`boodle.engine.leads.SCOPES`) so that the two can be compared: the suits it
+allows as a term, and what ``lowest`` picks (the lowest of each allowed suit, of each longest
+one, or the lowest rank of the whole set)."""
+
+
 def suit_allowed(layout: Layout, s: SymState, rule: LeadRule, suit: int,
                  flipped: Expr | None = None) -> Expr:
     """Whether a lead in suit index ``suit`` fits ``rule``'s scope (as
@@ -106,22 +170,7 @@ def suit_allowed(layout: Layout, s: SymState, rule: LeadRule, suit: int,
     (default: the state's) inverts a colour scope.
     """
     flip = s.flipped if flipped is None else flipped
-    stopped, known = s.stopped, s.restart
-    name = layout.suits[suit]
-    scope = rule.scope
-    if scope == "other suit":
-        return z3.Or(z3.Not(known), stopped != suit)
-    if scope == "same suit":
-        return z3.And(known, stopped == suit)
-    if scope == "opposite colour":
-        same = _same_colour(layout, stopped, suit)
-        return z3.If(z3.And(flip, known), same, z3.Or(z3.Not(known), z3.Not(same)))
-    if scope == "suit":
-        return z3.BoolVal(name == rule.suit)
-    if scope in ("black", "red"):
-        return z3.If(flip, z3.BoolVal(SUIT_COLOUR[name] != scope),
-                     z3.BoolVal(SUIT_COLOUR[name] == scope))
-    return z3.BoolVal(True)
+    return SCOPE_TERMS[rule.scope][0](layout, s, rule, layout.suits[suit], suit, flip)
 
 
 def option(layout: Layout, s: SymState, rule: LeadRule, seat: Expr, i: int,
@@ -176,10 +225,11 @@ def _options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
         return [held[i] if layout.cards[i] == rule.card else z3.BoolVal(False) for i in cards]
     if rule.choice == "any":
         return [all_of([held[i], ok[layout.suit_of(i)]]) for i in cards]
-    if rule.scope in SUIT_SCOPES:
+    lowest = SCOPE_TERMS[rule.scope][1]
+    if lowest != "whole set":
         below = _below_in_suit(layout, held)
         out = [all_of([held[i], ok[layout.suit_of(i)], z3.Not(below[i])]) for i in cards]
-        if rule.scope == "longest suit":
+        if lowest == "longest suits":
             count = _suit_counts(layout, s, seat)
             longest = [all_of([z3.Implies(ok[t], count[k] >= count[t])
                                for t in range(len(layout.suits)) if t != k])
@@ -303,7 +353,7 @@ def _fine(layout: Layout, s: SymState, rule: LeadRule, found: list[Expr], i: int
     suit = layout.suit_of(i)
     terms = [layout.eq(s.loc[i], s.tomove), z3.Not(found[i]),
              suit_allowed(layout, s, rule, suit)]
-    if rule.scope == "longest suit":
+    if SCOPE_TERMS[rule.scope][1] == "longest suits":
         terms.append(z3.Or(*[found[j] for j in range(len(layout.cards))
                              if layout.suit_of(j) == suit]))
     return z3.And(*terms)

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from itertools import permutations
 
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import LeadRule, Ruleset, StopsPhase
+from boodle.language.model import SCOPE_FACTS, LeadRule, Ruleset, StopsPhase
 
 __all__ = ["Perm", "canonical", "suit_symmetries"]
 
@@ -42,7 +42,7 @@ def _rules(ruleset: Ruleset) -> list[LeadRule]:
 
 def _colour_matters(ruleset: Ruleset) -> bool:
     stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    return (any(r.scope in ("opposite colour", "black", "red") for r in _rules(ruleset))
+    return (any(SCOPE_FACTS[r.scope].colour for r in _rules(ruleset))
             or any(p.all_pass == "flip colour" for p in stops))
 
 

@@ -1,0 +1,89 @@
+"""Rule kinds, and the table each back end keeps for each of them.
+
+A *rule kind* is a ``Literal`` of the model (:mod:`boodle.language.model`) whose members
+are rules a variant may choose: the lead scopes (``lowest of other suit``, ``lowest black``,
+…).  Every back end that states the rules keeps, for each kind, one table keyed by the
+literal — the builder's facts (in the model), the reference engine, the z3 model of
+:mod:`boodle.verify` and the Hypothesis oracle of :mod:`boodle.testing`; the compiled engine
+reads the reference engine's rows — so that there is no ``if``/``elif`` chain with a
+default that would read a new member as some old one.  The z3 model and the oracle keep
+tables of their own rather than calls into the engine's: they are independent statements
+of the rules, and the verifier's worth is in comparing them.
+
+:func:`missing_rows` names, per back end, the members its table lacks (and rows for members
+that do not exist); ``tests/unit/test_rule_kinds.py`` requires none, so adding a member to a
+kind fails, naming every back end, until each table has its row.  How to add a rule kind,
+step by step, is in ``ARCHITECTURE.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import get_args
+
+from boodle.language.model import Scope, Who
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where one back end keeps its rows for a kind: ``module.name``, a dict keyed by member."""
+
+    backend: str
+    module: str
+    name: str
+    excused: frozenset[str] = frozenset()
+    """Members this back end does not run, each refused where it says what it supports."""
+
+    def keys(self) -> set[str]:
+        """The members this table has a row for, or excuses (imports the back end's module)."""
+        table = getattr(importlib.import_module(self.module), self.name)
+        return set(table) | self.excused
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A rule kind: its ``Literal`` and the tables that must cover it."""
+
+    literal: object
+    tables: tuple[Table, ...]
+
+    def members(self) -> tuple[str, ...]:
+        """The kind's members, in the order the model writes them."""
+        return tuple(get_args(self.literal))
+
+
+KINDS: dict[str, Kind] = {
+    "lead scope": Kind(Scope, (
+        Table("builder", "boodle.language.model", "SCOPE_FACTS"),
+        Table("reference engine", "boodle.engine.leads", "SCOPES"),
+        Table("z3 model", "boodle.verify.lead_terms", "SCOPE_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "SCOPE_PREDICATES"),
+    )),
+    "who leads": Kind(Who, (
+        Table("builder", "boodle.language.model", "WHO_FACTS"),
+        Table("reference engine", "boodle.engine.leads", "LEADERS"),
+        Table("compiled engine", "boodle.compiled.deal", "LEADERS",
+              excused=frozenset({"phase winner"})),  # compiled.tables.unsupported_features
+        Table("z3 model", "boodle.verify.lead_terms", "LEADER_BRANCHES"),
+    )),
+}
+"""Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes)."""
+
+
+def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:
+    """What each back end's table for ``kind`` lacks, or has too many, against ``members``
+    (default: the kind's ``Literal``): ``{backend: "no row for 'x'; a row for 'y', no such
+    member"}``, only for back ends with a fault.  Raises :class:`KeyError` for an unknown
+    kind.  Importing :mod:`boodle.testing` needs Hypothesis and :mod:`boodle.verify` z3."""
+    spec = KINDS[kind]
+    wanted = set(spec.members() if members is None else members)
+    faults: dict[str, str] = {}
+    for table in spec.tables:
+        have = table.keys()
+        said = [f"no row for {m!r}" for m in sorted(wanted - have)]
+        said += [f"a row for {m!r}, no such member" for m in sorted(have - wanted)]
+        if said:
+            faults[f"{table.backend} ({table.module}.{table.name})"] = "; ".join(said)
+    return faults

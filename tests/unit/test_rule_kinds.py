@@ -1,0 +1,67 @@
+"""Every back end keeps a row for every member of every rule kind (issue 19, step 1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from boodle.compiled.tables import compile_ruleset
+from boodle.engine.leads import SCOPES
+from boodle.language.model import SCOPE_FACTS, SUIT_SCOPES
+from boodle.language.variants import load
+from boodle.rule_kinds import KINDS, missing_rows
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_table_has_a_row_for_every_member(kind: str) -> None:
+    assert missing_rows(kind) == {}
+
+
+def test_a_new_lead_scope_fails_naming_each_back_end_until_every_table_has_its_row() -> None:
+    members = (*KINDS["lead scope"].members(), "lowest of a colour")
+    faults = missing_rows("lead scope", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "reference engine", "z3 model"]
+    assert all(said == "no row for 'lowest of a colour'" for said in faults.values())
+
+
+def test_a_row_for_no_member_is_a_fault_too() -> None:
+    members = [m for m in KINDS["lead scope"].members() if m != "all"]
+    faults = missing_rows("lead scope", members)
+    assert len(faults) == 4
+    assert all(said == "a row for 'all', no such member" for said in faults.values())
+
+
+def test_the_per_suit_scopes_are_the_ones_whose_lowest_is_per_suit() -> None:
+    # The model's fact and the engine's row agree (spec §6.4: 'lowest of chosen suit' is the
+    # lowest of each suit; 'lowest black' the lowest of all black cards held).
+    assert set(SUIT_SCOPES) == {"chosen suit", "longest suit", "other suit", "same suit",
+                                "opposite colour"}
+    assert {s for s, row in SCOPES.items() if row.lowest != "whole set"} == set(SUIT_SCOPES)
+    assert {s for s, f in SCOPE_FACTS.items() if f.after_stop} == {
+        "other suit", "same suit", "opposite colour"}
+    assert {s for s, f in SCOPE_FACTS.items() if f.colour} == {"opposite colour", "black", "red"}
+
+
+def test_the_compiled_engine_reads_the_reference_rows() -> None:
+    # One statement on the engine side: the compiled tables call boodle.engine.leads'.
+    import boodle.compiled.tables as tables
+
+    assert not hasattr(tables, "_suit_allowed")
+    assert compile_ruleset(load("michigan")) is not None
+
+
+def test_a_new_who_fails_naming_each_back_end() -> None:
+    members = (*KINDS["who leads"].members(), "player with most chips")
+    faults = missing_rows("who leads", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "builder", "compiled engine", "reference engine", "z3 model"]
+
+
+def test_what_the_compiled_engine_is_excused_from_it_refuses() -> None:
+    # Rummoli's stops phase is led by the winner of its poker phase (its rules file): the
+    # compiled engine has no row for 'phase winner', so it must say it does not run Rummoli.
+    from boodle.compiled.tables import unsupported_features
+
+    [excused] = [t.excused for t in KINDS["who leads"].tables if t.backend == "compiled engine"]
+    assert excused == {"phase winner"}
+    assert any("lead by a phase winner" in f for f in unsupported_features(load("rummoli")))
