@@ -26,7 +26,7 @@ import dataclasses
 import json
 import random
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
