@@ -15,6 +15,8 @@ Modules, one concept each:
 - :mod:`.counting`: perft-style counts of complete play sequences.
 - :mod:`.cases`: loading, validating and identifying cases.
 - :mod:`.generate`: the deterministic generator and the coverage report.
+- :mod:`.rules_files`, :mod:`.rules_suite`: a user's rules files (``--rules``), their hash,
+  and the suite generated for them.
 - :mod:`.serve`: the reference speaking the protocol.
 - :mod:`.process`, :mod:`.runner`, :mod:`.compare`, :mod:`.report`,
   :mod:`.expected`: driving an implementation and reporting on it.
@@ -30,3 +32,7 @@ PROTOCOL = "boodle-protocol/1"
 START_TIMEOUT = 30.0
 """Default seconds an implementation has to answer ``start`` (PROTOCOL.md, session mode;
 ``boodle conformance run --start-timeout S``): loading may be slow, a case is not."""
+
+RULES_SUITE_SIZE = 2
+"""Default cases per player count and case kind of a suite made for a user's rules file
+(``boodle conformance generate --rules FILE --size N``)."""

@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 from boodle.argtypes import non_negative_int, positive_int, positive_seconds
-from boodle.conformance import CASE_FORMAT, START_TIMEOUT
+from boodle.conformance import CASE_FORMAT, RULES_SUITE_SIZE, START_TIMEOUT
 from boodle.conformance.cases import Case, case_files, load_case, load_cases, select
 from boodle.conformance.paths import cases_dir, load_variant, suite_dir, variant_paths
 from boodle.language.errors import BoodleError
@@ -85,7 +85,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      "with --cases, the cases there are checked against these rules")
     run.add_argument("--size", type=positive_int, metavar="N",
                      help="with --rules: cases per player count and case kind (default "
-                     f"{_default_size()})")
+                     f"{RULES_SUITE_SIZE})")
     run.add_argument("--cache", type=Path, metavar="DIR",
                      help="with --rules: the cache folder (default ~/.cache/boodle, or "
                      "$XDG_CACHE_HOME/boodle)")
@@ -133,7 +133,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      help="generate the suite of this rules file (repeatable; needs --out)")
     gen.add_argument("--size", type=positive_int, metavar="N",
                      help="with --rules: cases per player count and case kind (default "
-                     f"{_default_size()})")
+                     f"{RULES_SUITE_SIZE})")
     gen.add_argument("--out", type=Path, metavar="DIR",
                      help="write into DIR instead of the suite's folder (required with "
                      "--rules, and outside a source checkout: an installed suite is never "
@@ -144,12 +144,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     cov = cmds.add_parser("coverage", help="print the spec rules → cases coverage report")
     cov.set_defaults(func=cmd_coverage)
-
-
-def _default_size() -> int:
-    from boodle.conformance.rules_suite import DEFAULT_SIZE
-
-    return DEFAULT_SIZE
 
 
 def command_line(text: str) -> str:

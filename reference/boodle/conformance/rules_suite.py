@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from boodle import __version__
-from boodle.conformance import CASE_FORMAT
+from boodle.conformance import CASE_FORMAT, RULES_SUITE_SIZE
 from boodle.conformance.cases import canonical_json, case_id, dump_case, slug_of
 from boodle.conformance.engines import playable, session_playable
 from boodle.conformance.generate import GENERATOR, GENERATORS, Catalogue, gen_session
@@ -34,7 +34,7 @@ from boodle.language.errors import BoodleError
 SUITE_FORMAT = "boodle-rules-suite/1"
 """The ``format`` of a rules suite's manifest, ``suite.json``."""
 
-DEFAULT_SIZE = 2
+DEFAULT_SIZE = RULES_SUITE_SIZE
 """Cases per player count and case kind when ``--size`` is not given."""
 
 KINDS = ("deal", "position", "reject", "reject-deal", "count", "session")
