@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from boodle.cli import main
 from boodle.conformance.paths import suite_dir
 
 PY = sys.executable
@@ -127,6 +128,15 @@ def test_cases_run_against_changed_rules_are_an_error(suite: Path, tmp_path: Pat
                     "utf-8")
     based = boodle("conformance", "run", "--impl", SERVE, "--cases", str(copy))
     assert based.returncode == 1 and "not the ones the case was made from" in based.stderr
+
+
+def test_list_and_show_read_the_suite(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conformance", "list", "--cases", str(suite), "--case", "*.gen-count-*"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    counts = [c for c in _cases(suite) if c["kind"] == "count"]
+    assert len(listed) == len(counts) and all(" count " in line for line in listed)
+    assert main(["conformance", "show", str(counts[0]["id"]), "--cases", str(suite)]) == 0
+    assert json.loads(capsys.readouterr().out) == counts[0]
 
 
 def test_serve_rules_announces_the_variant() -> None:

@@ -106,10 +106,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     lst = cmds.add_parser("list", help="list the cases (id, kind, description)")
     lst.add_argument("--variant", metavar="V")
     lst.add_argument("--case", action="append", default=[], metavar="GLOB")
+    lst.add_argument("--cases", type=Path, metavar="DIR",
+                     help="the cases of DIR (a folder written by 'generate --rules' or "
+                     "'export') instead of the suite's own")
     lst.set_defaults(func=cmd_list)
 
     show = cmds.add_parser("show", help="print one case")
     show.add_argument("id", metavar="ID")
+    show.add_argument("--cases", type=Path, metavar="DIR",
+                      help="look in DIR instead of the suite's own cases")
     show.set_defaults(func=cmd_show)
 
     export = cmds.add_parser("export", help="copy the cases, schemas, documents and variants",
@@ -354,22 +359,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """``boodle conformance list``."""
-    for case in _select(load_cases(check=False), args.variant, args.case):
+    """``boodle conformance list [--cases DIR]``."""
+    every = user_cases(args.cases) if args.cases is not None else load_cases(check=False)
+    for case in _select(every, args.variant, args.case):
         text = case.data["description"]
         print(f"{case.id:<60} {case.kind:<6} {text[:70] + ('…' if len(text) > 70 else '')}")
     return EXIT_OK
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """``boodle conformance show ID``."""
+    """``boodle conformance show ID [--cases DIR]``."""
     from boodle.conformance.cases import dump_case
 
-    for case in load_cases(check=False):
+    every = user_cases(args.cases) if args.cases is not None else load_cases(check=False)
+    for case in every:
         if case.id == args.id:
             sys.stdout.write(dump_case(case.data))
             return EXIT_OK
-    matches = [c.id for c in load_cases(check=False) if args.id in c.id]
+    matches = [c.id for c in every if args.id in c.id]
     raise BoodleError(f"no case {args.id!r}",
                       hint=("cases containing it: " + ", ".join(matches[:5])) if matches
                       else "see 'boodle conformance list'")
