@@ -15,6 +15,8 @@ Modules, one concept each:
 - :mod:`.counting`: perft-style counts of complete play sequences.
 - :mod:`.cases`: loading, validating and identifying cases.
 - :mod:`.generate`: the deterministic generator and the coverage report.
+- :mod:`.rules_files`, :mod:`.rules_suite`: a user's rules files (``--rules``), their hash,
+  and the suite generated for them.
 - :mod:`.serve`: the reference speaking the protocol.
 - :mod:`.impl_process`, :mod:`.process_tree`, :mod:`.run_suite`, :mod:`.compare`,
   :mod:`.report`, :mod:`.expected`: driving an implementation and reporting on it.
@@ -37,3 +39,7 @@ remaining cases are errors "not run" (PROTOCOL.md, session mode; ``boodle confor
 --max-same-failures N``, 0: no limit).  At the default timeout of 10 s a run whose every case
 times out ends in about 2 minutes, not in hours; a fault that alternates with answers never
 stops a run."""
+
+RULES_SUITE_SIZE = 2
+"""Default cases per player count and case kind of a suite made for a user's rules file
+(``boodle conformance generate --rules FILE --size N``)."""

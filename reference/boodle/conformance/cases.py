@@ -2,7 +2,7 @@
 
 A case is a JSON object of format ``boodle-case/1`` (``conformance/FORMAT.md``).
 Its id is ``VARIANT.SLUG.HASH``: a readable slug and the first 12 hex digits
-of the SHA-256 of its *meaning* (:data:`MEANING`: kind, variant, setup,
+of the SHA-256 of its *meaning* (:data:`MEANING`: kind, variant, rules_hash if any, setup,
 script, legal_at, move, expect, as canonical JSON), so a change of meaning
 is a new id while a better description is not.
 """
@@ -30,8 +30,10 @@ if TYPE_CHECKING:  # imported where a schema is used: loading cases does not nee
 
     from boodle.conformance.wire import Json
 
-MEANING = ("kind", "variant", "setup", "script", "legal_at", "move", "expect")
-"""The fields whose content is the meaning of a case (and so its hash)."""
+MEANING = ("kind", "variant", "rules_hash", "setup", "script", "legal_at", "move", "expect")
+"""The fields whose content is the meaning of a case (and so its hash); ``rules_hash`` is
+written only in cases made from a user's rules file (``generate --rules``), so the ids of
+the shipped cases, which have none, do not depend on it."""
 
 REQUEST_FIELDS = ("kind", "variant", "setup", "script", "legal_at", "move")
 
@@ -73,7 +75,8 @@ def _compact(value: object) -> str:
 def dump_case(case: Mapping[str, Any]) -> str:
     """The file text of a case: one field per line, lists of moves and events one item per
     line, keys in a fixed order, a final newline (small files, readable diffs)."""
-    order = ("format", "id", "kind", "description", "variant", "pins", "source", "setup",
+    order = ("format", "id", "kind", "description", "variant", "rules_hash", "pins", "source",
+             "setup",
              "script", "legal_at", "move", "expect")
     lines = ["{"]
     items = [(k, case[k]) for k in order if k in case]

@@ -19,8 +19,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from boodle.argtypes import non_negative_int, positive_seconds
-from boodle.conformance import CASE_FORMAT, MAX_SAME_FAILURES, START_TIMEOUT
+from boodle.argtypes import non_negative_int, positive_int, positive_seconds
+from boodle.conformance import CASE_FORMAT, MAX_SAME_FAILURES, RULES_SUITE_SIZE, START_TIMEOUT
 from boodle.conformance.cases import (
     Case,
     CaseFileError,
@@ -90,6 +90,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      "files (default: the suite's own)")
     run.add_argument("--details", type=non_negative_int, default=10, metavar="N",
                      help="print the full diff of the first N failures (default 10)")
+    run.add_argument("--rules", action="append", default=[], type=Path, metavar="FILE",
+                     help="run the suite of your own rules file (repeatable): generated "
+                     "for it, or reused from the cache when its rules have not changed; "
+                     "with --cases, the cases there are checked against these rules")
+    run.add_argument("--size", type=positive_int, metavar="N",
+                     help="with --rules: cases per player count and case kind (default "
+                     f"{RULES_SUITE_SIZE})")
+    run.add_argument("--cache", type=Path, metavar="DIR",
+                     help="with --rules: the cache folder (default ~/.cache/boodle, or "
+                     "$XDG_CACHE_HOME/boodle)")
     run.set_defaults(func=cmd_run, usage_error=run.error)
 
     serve = cmds.add_parser("serve", help="the reference interpreter speaking the protocol",
@@ -99,15 +109,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--one-shot", action="store_true",
                        help="read one run message, answer it, exit 0/1/2")
     serve.add_argument("--list-mutants", action="store_true", help="list the mutants and exit")
+    serve.add_argument("--rules", action="append", default=[], type=Path, metavar="FILE",
+                       help="also play the variant of this rules file (repeatable); it "
+                       "replaces a built-in of the same name")
     serve.set_defaults(func=cmd_serve)
 
     lst = cmds.add_parser("list", help="list the cases (id, kind, description)")
     lst.add_argument("--variant", metavar="V")
     lst.add_argument("--case", action="append", default=[], metavar="GLOB")
+    lst.add_argument("--cases", type=Path, metavar="DIR",
+                     help="the cases of DIR (a folder written by 'generate --rules' or "
+                     "'export') instead of the suite's own")
     lst.set_defaults(func=cmd_list)
 
     show = cmds.add_parser("show", help="print one case")
     show.add_argument("id", metavar="ID")
+    show.add_argument("--cases", type=Path, metavar="DIR",
+                      help="look in DIR instead of the suite's own cases")
     show.set_defaults(func=cmd_show)
 
     export = cmds.add_parser("export", help="copy the cases, schemas, documents and variants",
@@ -120,15 +138,25 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "export (files of the same names are replaced)")
     export.set_defaults(func=cmd_export)
 
-    gen = cmds.add_parser("generate", help="regenerate the cases and COVERAGE.md (maintainers)",
-                          description="Expand the hand-written cases and generate the seeded "
-                          "ones; deterministic, so the files only change when a rule does.")
+    gen = cmds.add_parser("generate", help="generate the cases of your rules file (--rules), "
+                          "or regenerate the suite's own",
+                          description="With --rules FILE: a complete suite for your own rules "
+                          "file (every case kind the rules allow, every player count), the "
+                          "rules files beside it. Without: expand the hand-written cases and "
+                          "generate the seeded ones of the suite (maintainers). Deterministic, "
+                          "so the files only change when a rule does.")
+    gen.add_argument("--rules", action="append", default=[], type=Path, metavar="FILE",
+                     help="generate the suite of this rules file (repeatable; needs --out)")
+    gen.add_argument("--size", type=positive_int, metavar="N",
+                     help="with --rules: cases per player count and case kind (default "
+                     f"{RULES_SUITE_SIZE})")
     gen.add_argument("--out", type=Path, metavar="DIR",
-                     help="write into DIR instead of the suite's folder (required outside a "
-                     "source checkout: an installed suite is never rewritten)")
+                     help="write into DIR instead of the suite's folder (required with "
+                     "--rules, and outside a source checkout: an installed suite is never "
+                     "rewritten)")
     gen.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if regenerating would change any file")
-    gen.set_defaults(func=cmd_generate)
+    gen.set_defaults(func=cmd_generate, usage_error=gen.error)
 
     cov = cmds.add_parser("coverage", help="print the spec rules → cases coverage report")
     cov.set_defaults(func=cmd_coverage)
@@ -225,9 +253,11 @@ def _builtin_names() -> list[str]:
 def _select(every: list[Case], variant: str | None, globs: list[str]) -> list[Case]:
     """``select``, or :class:`BoodleError` for an unknown variant (with a did-you-mean) or
     a selection that matches no case."""
+    from boodle.conformance.paths import given_rules
+
     names = sorted({c.variant for c in every})
     if variant is not None and variant not in names:
-        if variant in _builtin_names():
+        if variant in _builtin_names() or variant in given_rules():
             raise BoodleError(f"variant {variant!r} has no case",
                               hint="variants with cases: " + ", ".join(names))
         close = difflib.get_close_matches(variant, names, n=3)
@@ -261,7 +291,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.cases is not None and not args.cases.is_dir():
         args.usage_error(f"--cases {args.cases}: " + ("not a folder" if args.cases.exists()
                                                       else "no such folder"))
-    every = user_cases(args.cases) if args.cases is not None else load_cases()
+    if not args.rules and (args.size is not None or args.cache is not None):
+        args.usage_error("--size and --cache go with --rules FILE")
+    every = _run_cases(args)
     chosen = _select(every, args.variant, args.case)
     expected = read_expected(args.expected_failures) if args.expected_failures else {}
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
@@ -287,12 +319,50 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok() else EXIT_FAILED
 
 
+def _run_cases(args: argparse.Namespace) -> list[Case]:
+    """The cases ``run`` runs, every one checked against the rules it was made from.
+
+    With ``--rules``: those of ``--cases DIR``, else the suite of the rules files,
+    generated into (or reused from) the cache.  Else those of ``--cases DIR`` (a folder
+    of a rules suite judged by the rules files in its ``variants/``) or the suite's own.
+    Raises :class:`BoodleError` for a rules file with a fault, rules the reference cannot
+    play, or a case made from rules of another hash.
+    """
+    from boodle.conformance.rules_files import check_hashes, load_rules, rules_beside, use
+    from boodle.conformance.rules_suite import DEFAULT_SIZE, cached_suite
+
+    if args.rules:
+        files = load_rules(args.rules)
+        use(files)
+        if args.cases is not None:
+            every = user_cases(args.cases)
+        else:
+            folder = cached_suite(files, args.size or DEFAULT_SIZE, args.cache,
+                                  lambda line: print(line, file=sys.stderr))
+            every = user_cases(folder)
+    elif args.cases is not None:
+        every = user_cases(args.cases)
+        # the rules beside the cases judge them: those they were made from, and any variant
+        # boodle does not know (so that a failure shows the state there, in those rules)
+        known = variant_paths()
+        beside = {c.variant for c in every if "rules_hash" in c.data or c.variant not in known}
+        if beside:
+            use(rules_beside(args.cases, beside))
+    else:
+        every = load_cases()
+    check_hashes(every)
+    return every
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """``boodle conformance serve``."""
     from boodle.conformance.engines import REFERENCE
     from boodle.conformance.mutants import MUTANTS, mutant
+    from boodle.conformance.rules_files import load_rules, use
     from boodle.conformance.serve import one_shot, serve
 
+    if args.rules:
+        use(load_rules(args.rules))
     if args.list_mutants:
         for name, m in sorted(MUTANTS.items()):
             print(f"{name:<24} {m.rules}")
@@ -302,22 +372,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """``boodle conformance list``."""
-    for case in _select(load_cases(check=False), args.variant, args.case):
+    """``boodle conformance list [--cases DIR]``."""
+    every = user_cases(args.cases) if args.cases is not None else load_cases(check=False)
+    for case in _select(every, args.variant, args.case):
         text = case.data["description"]
         print(f"{case.id:<60} {case.kind:<6} {text[:70] + ('…' if len(text) > 70 else '')}")
     return EXIT_OK
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """``boodle conformance show ID``."""
+    """``boodle conformance show ID [--cases DIR]``."""
     from boodle.conformance.cases import dump_case
 
-    for case in load_cases(check=False):
+    every = user_cases(args.cases) if args.cases is not None else load_cases(check=False)
+    for case in every:
         if case.id == args.id:
             sys.stdout.write(dump_case(case.data))
             return EXIT_OK
-    matches = [c.id for c in load_cases(check=False) if args.id in c.id]
+    matches = [c.id for c in every if args.id in c.id]
     raise BoodleError(f"no case {args.id!r}",
                       hint=("cases containing it: " + ", ".join(matches[:5])) if matches
                       else "see 'boodle conformance list'")
@@ -387,9 +459,15 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    """``boodle conformance generate [--out DIR] [--check]``."""
+    """``boodle conformance generate [--rules FILE … --out DIR [--size N]] [--out DIR]
+    [--check]``."""
     from boodle.conformance.generate import write
 
+    if args.rules:
+        return _generate_rules(args)
+    if args.size is not None:
+        args.usage_error("--size goes with --rules FILE (the suite's own cases have fixed "
+                         "numbers)")
     if not args.check:
         out = args.out or _checkout_suite()
         n = write(out)
@@ -404,6 +482,36 @@ def cmd_generate(args: argparse.Namespace) -> int:
         f"{_plural(len(changed), 'file')} differ" + ("s" if len(changed) == 1 else "")
         if changed else "byte-identical"))
     return EXIT_FAILED if changed else EXIT_OK
+
+
+def _generate_rules(args: argparse.Namespace) -> int:
+    """``generate --rules FILE … --out DIR [--size N]``: the suite of the rules files."""
+    from boodle.conformance.rules_files import load_rules
+    from boodle.conformance.rules_suite import DEFAULT_SIZE, write_rules_suite
+
+    if args.out is None:
+        args.usage_error("--rules needs --out DIR: the folder to write the cases into")
+    if args.check:
+        args.usage_error("--check compares the suite's own cases; with --rules, generate "
+                         "into --out DIR (the same rules give the same files)")
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise BoodleError(f"--out {out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "suite.json").is_file():
+        raise BoodleError(f"--out {out} is not empty and holds no suite written by "
+                          "'generate --rules'", hint="give a new or empty folder")
+    files = load_rules(args.rules)
+
+    def progress(variant: str, kind: str, n: int) -> None:
+        print(f"{variant}: {_plural(n, kind + ' case')}", file=sys.stderr)
+
+    made = write_rules_suite(files, out, args.size or DEFAULT_SIZE, progress)
+    for f in files:
+        print(f"wrote {_plural(made[f.name], 'case')} of {f.name} (rules hash "
+              f"{f.hash[:12]}…) to {out / 'cases' / f.name}")
+    print(f"rules files in {out / 'variants'}; run them with: boodle conformance run "
+          f"--impl CMD --cases {out}")
+    return EXIT_OK
 
 
 def _checkout_suite() -> Path:

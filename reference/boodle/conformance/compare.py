@@ -284,9 +284,22 @@ def _state_text(case: Case, point: int) -> str:
     points = script_points(case.request())
     match = [p for p in points if p[0] == point] or points[-1:]
     if not match:
-        return "  (the reference cannot play this setup)"
+        return f"  (no state to show: {_why_no_state(case)})"
     p, _, state = match[0]
     return _render_state(case, p, state)
+
+
+def _why_no_state(case: Case) -> str:
+    """Why the reference could not replay ``case``'s setup to show a state: the variant it
+    could not find (and how to give it), or the fault of the setup, in the engine's words."""
+    from boodle.conformance.play_case import setup
+
+    try:
+        ruleset = ruleset_of(case.request())
+        setup(ruleset, case.data["setup"])
+    except BoodleError as exc:
+        return exc.message + (f"; {exc.hint}" if exc.hint else "")
+    return "the reference's replay of the setup gave no point"
 
 
 def _render_state(case: Case, point: int, state: Any) -> str:

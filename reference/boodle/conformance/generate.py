@@ -29,6 +29,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from boodle.conformance import CASE_FORMAT
 from boodle.conformance.authoring import expand
@@ -427,10 +428,11 @@ def _players(ruleset: Ruleset, k: int) -> int:
     return low + k % (high - low + 1) if high >= low else ruleset.players.low
 
 
-def _deal(ruleset: Ruleset, rng: random.Random, k: int
+def _deal(ruleset: Ruleset, rng: random.Random, k: int, players: int | None = None
           ) -> tuple[Json, DealState, list[Event]]:
-    """A seeded deal: the setup JSON, the state after it and its events."""
-    players = _players(ruleset, k)
+    """A seeded deal: the setup JSON, the state after it and its events (``players``:
+    that many, else as :func:`_players` turns with ``k``)."""
+    players = players or _players(ruleset, k)
     dealer = rng.randrange(players)
     ledger = _start_ledger(ruleset, players, rng, carry=k % 2 == 1)
     deck = list(ruleset.deck.cards())
@@ -487,10 +489,11 @@ def _describe_end(events: list[Json]) -> str:
     return f"{seat_letter(end['winner'])} goes out"
 
 
-def gen_deal(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json:
+def gen_deal(ruleset: Ruleset, k: int, catalogue: Catalogue,
+             players: int | None = None) -> Json:
     """A whole deal from a shuffled pack, with random decisions."""
     rng = random.Random(f"{GENERATOR}:{ruleset.name}:deal:{k}")
-    setup, state, events = _deal(ruleset, rng, k)
+    setup, state, events = _deal(ruleset, rng, k, players)
     trace = _play(ruleset, state, rng)
     case = _script_case(ruleset, setup, trace.decisions, len(trace.moves), rng)
     carry = " with chips carried over on the board" if k % 2 else ""
@@ -505,10 +508,10 @@ def gen_deal(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json:
     return _finish(ruleset, case, f"gen-deal-p{setup['players']}-{k:03d}", catalogue)
 
 
-def _mid_state(ruleset: Ruleset, rng: random.Random, k: int, kind: str
-               ) -> tuple[DealState, Trace] | None:
+def _mid_state(ruleset: Ruleset, rng: random.Random, k: int, kind: str,
+               players: int | None = None) -> tuple[DealState, Trace] | None:
     """A random point of a random deal whose position reads back exactly."""
-    _, state, _ = _deal(ruleset, rng, k)
+    _, state, _ = _deal(ruleset, rng, k, players)
     trace = _play(ruleset, state, rng)
     points = list(range(1, len(trace.states) - 1)) if kind != "over" else [len(trace.states) - 1]
     rng.shuffle(points)
@@ -518,10 +521,11 @@ def _mid_state(ruleset: Ruleset, rng: random.Random, k: int, kind: str
     return None
 
 
-def gen_position(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json | None:
+def gen_position(ruleset: Ruleset, k: int, catalogue: Catalogue,
+                 players: int | None = None) -> Json | None:
     """A script from a mid-deal position to the end of the deal."""
     rng = random.Random(f"{GENERATOR}:{ruleset.name}:position:{k}")
-    found = _mid_state(ruleset, rng, k, "mid")
+    found = _mid_state(ruleset, rng, k, "mid", players)
     if found is None:
         return None
     state, _ = found
@@ -572,11 +576,12 @@ def _illegal(ruleset: Ruleset, state: DealState, kind: str, rng: random.Random) 
     return rng.choice(illegal) if illegal else None
 
 
-def gen_reject(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json | None:
+def gen_reject(ruleset: Ruleset, k: int, catalogue: Catalogue,
+               players: int | None = None) -> Json | None:
     """An illegal move at a random point of a random deal, and the rule id it breaks."""
     rng = random.Random(f"{GENERATOR}:{ruleset.name}:reject:{k}")
     kind = REJECT_KINDS[k % len(REJECT_KINDS)]
-    found = _mid_state(ruleset, rng, k, "over" if kind == "over" else "mid")
+    found = _mid_state(ruleset, rng, k, "over" if kind == "over" else "mid", players)
     if found is None:
         return None
     state, trace = found
@@ -638,10 +643,11 @@ def _variations(ruleset: Ruleset, state: DealState, k: int) -> list[Move]:
     return [m for group in ordered for m in group if m not in legal]
 
 
-def gen_reject_at_deal(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json | None:
+def gen_reject_at_deal(ruleset: Ruleset, k: int, catalogue: Catalogue,
+                       players: int | None = None) -> Json | None:
     """An illegal first move after a seeded deal, in whatever stage the deal waits."""
     rng = random.Random(f"{GENERATOR}:{ruleset.name}:reject-deal:{k}")
-    setup, state, _ = _deal(ruleset, rng, k)
+    setup, state, _ = _deal(ruleset, rng, k, players)
     for move in _variations(ruleset, state, k)[:12]:
         request: Json = {"kind": "reject", "variant": _variant(ruleset), "setup": setup,
                          "move": move_to_json(move)}
@@ -660,10 +666,11 @@ def gen_reject_at_deal(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json |
     return None
 
 
-def gen_count(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json | None:
+def gen_count(ruleset: Ruleset, k: int, catalogue: Catalogue,
+              players: int | None = None) -> Json | None:
     """A perft count from the earliest point of a random deal that counts within the budget."""
     rng = random.Random(f"{GENERATOR}:{ruleset.name}:count:{k}")
-    _, state, _ = _deal(ruleset, rng, k)
+    _, state, _ = _deal(ruleset, rng, k, players)
     trace = _play(ruleset, state, rng)
     best: tuple[DealState, Json] | None = None
     for s in reversed(trace.states[:-1]):
@@ -694,7 +701,16 @@ def gen_count(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json | None:
     return _finish(ruleset, case, f"gen-count-{k:03d}", catalogue)
 
 
-Generator = Callable[[Ruleset, int, Catalogue], "Json | None"]
+class Generator(Protocol):
+    """A generator of one case kind: the ``k``-th case of ``ruleset`` (``players``: of that
+    many players, else as :func:`_players` turns with ``k``), or ``None`` if that seed
+    gives none of the kind."""
+
+    def __call__(self, ruleset: Ruleset, k: int, catalogue: Catalogue,
+                 players: int | None = None) -> Json | None: ...
+
+
+
 GENERATORS: dict[str, Generator] = {
     "deal": gen_deal, "position": gen_position, "reject": gen_reject,
     "reject-deal": gen_reject_at_deal, "count": gen_count,
@@ -834,10 +850,11 @@ def _below_zero(amount: int | str) -> bool:
     return amount < 0 if isinstance(amount, int) else amount.startswith("-")
 
 
-def gen_session(ruleset: Ruleset, k: int, catalogue: Catalogue) -> Json:
+def gen_session(ruleset: Ruleset, k: int, catalogue: Catalogue,
+                players: int | None = None) -> Json:
     """A whole seeded session with random decisions, every chance outcome written out."""
     seed = f"{GENERATOR}:{ruleset.name}:session:{k}"
-    players = _players(ruleset, k)
+    players = players or _players(ruleset, k)
     recorder = _Recorder(seed)
     decisions: list[Move] = []
     movers = [recording(make("random", random.Random(f"{seed}:seat:{i}")), decisions)

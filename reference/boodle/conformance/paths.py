@@ -2,7 +2,8 @@
 
 A wheel ships ``conformance/`` as package data under ``boodle/data/conformance``;
 in a source checkout it is read from ``conformance/`` at the root.  A case names
-its variant; :func:`load_variant` finds it among the built-in variants
+its variant; :func:`load_variant` finds it among the rules files a command was
+given (``--rules FILE``, :func:`use_rules`), then the built-in variants
 (``spec/variants/``), the drafts (``spec/variants/drafts/``) and the suite's
 probe variants (``conformance/variants/``), in that order.
 """
@@ -55,12 +56,40 @@ def variant_paths() -> dict[str, Path]:
     return found
 
 
-@cache
+_GIVEN: dict[str, tuple[Ruleset, Path]] = {}
+"""The variants of the rules files given to this process (``--rules``), by name."""
+
+
+def use_rules(rulesets: dict[str, tuple[Ruleset, Path]]) -> None:
+    """Make ``rulesets`` (variant name → the ruleset and the file it was read from) the
+    rules files given to this process: :func:`load_variant` finds them before any
+    built-in, draft or probe of the same name.  Replaces what an earlier call gave."""
+    _GIVEN.clear()
+    _GIVEN.update(rulesets)
+
+
+def given_rules() -> dict[str, tuple[Ruleset, Path]]:
+    """The rules files given by :func:`use_rules` (a copy), by variant name."""
+    return dict(_GIVEN)
+
+
 def load_variant(name: str) -> Ruleset:
-    """The ruleset called ``name``; raises :class:`BoodleError` if no file has that name."""
+    """The ruleset called ``name``: a rules file given (:func:`use_rules`), else the
+    built-in, draft or probe of that name; raises :class:`BoodleError` if none has it."""
+    given = _GIVEN.get(name)
+    if given is not None:
+        return given[0]
+    return _known_variant(name)
+
+
+@cache
+def _known_variant(name: str) -> Ruleset:
     from boodle.language.build import load_file
 
     path = variant_paths().get(name)
     if path is None:
-        raise BoodleError(f"no variant '{name}' among the built-ins, drafts and probes")
+        files = ", ".join(str(path) for _, path in _GIVEN.values())
+        raise BoodleError(f"no variant '{name}' among the built-ins, drafts and probes"
+                          + (f", nor in the rules files given ({files})" if files else ""),
+                          hint="give the rules file that defines it with --rules FILE")
     return load_file(path)

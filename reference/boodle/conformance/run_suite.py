@@ -55,7 +55,8 @@ MODE_HINT = ("if the command answers one case per process and exits, run it with
 
 @dataclass
 class Outcome:
-    """One case's outcome (one of the six), a one-line ``summary`` and a ``detail``ed diff."""
+    """One case's outcome (one of the six), a one-line ``summary`` and a ``detail``ed diff;
+    ``pins`` (the spec rules the case pins) and ``description`` are the case's."""
 
     id: str
     variant: str
@@ -65,6 +66,8 @@ class Outcome:
     detail: str = ""
     seconds: float = 0.0
     reason: str = ""
+    pins: list[str] = field(default_factory=list)
+    description: str = ""
 
     def to_json(self) -> Json:
         return {k: v for k, v in self.__dict__.items() if v != "" or k in ("id", "outcome")}
@@ -431,7 +434,9 @@ def _run_case(case: Case, command: str, timeout: float, session: Session | None,
             report.warnings.append(f"run stopped: {stop} ({see}); "
                                    "the remaining cases were not run")
     outcome = Outcome(case.id, case.variant, case.kind, v.outcome, _clean(v.summary),
-                      _clean(v.detail), round(time.monotonic() - t0, 4))
+                      _clean(v.detail), round(time.monotonic() - t0, 4),
+                      pins=list(case.data.get("pins", ())),
+                      description=_clean(str(case.data.get("description", ""))))
     _expectation(outcome, expected)
     report.outcomes.append(outcome)
     if progress is not None:

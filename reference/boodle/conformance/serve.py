@@ -26,7 +26,7 @@ from boodle import __version__
 from boodle.conformance import PROTOCOL
 from boodle.conformance.engines import REFERENCE, Engine, playable, session_playable
 from boodle.conformance.impl_process import MAX_LINE
-from boodle.conformance.paths import load_variant, variant_paths
+from boodle.conformance.paths import given_rules, load_variant, variant_paths
 from boodle.conformance.play_case import execute
 from boodle.conformance.validation import check
 from boodle.conformance.wire import Json, MessageError, decode_message
@@ -37,9 +37,10 @@ FEATURES = ["position", "count", "legal", "session"]
 
 def playable_variants() -> list[Json]:
     """Every variant a case can be played in (:func:`.engines.playable`, or for session cases
-    alone :func:`.engines.session_playable`), as ``{name, version}``."""
+    alone :func:`.engines.session_playable`), as ``{name, version}``: the built-ins, drafts
+    and probes, and the rules files given (``serve --rules``)."""
     out = []
-    for name in sorted(variant_paths()):
+    for name in sorted(set(variant_paths()) | set(given_rules())):
         try:
             ruleset = load_variant(name)
         except BoodleError:
