@@ -36,7 +36,9 @@ import traceback
 import uuid
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "reference"), str(ROOT / "tests" / "helpers")]
@@ -51,7 +53,7 @@ from boodle.conformance.report import (  # noqa: E402
     write_junit,
     write_markdown,
 )
-from boodle.conformance.run_suite import run_suite  # noqa: E402
+from boodle.conformance.run_suite import Report, run_suite  # noqa: E402
 from boodle.conformance.serve import started  # noqa: E402
 
 HOSTILE = ROOT / "tests" / "helpers" / "hostile_impl.py"
@@ -85,7 +87,7 @@ def _left_behind(marker: str) -> int:
     return len(left)
 
 
-def _check_reports(report, cases: list[Case], folder: Path) -> list[str]:  # type: ignore[no-untyped-def]
+def _check_reports(report: Report, cases: list[Case], folder: Path) -> list[str]:
     """What is wrong with a round's report (empty: nothing)."""
     problems = []
     if [o.id for o in report.outcomes] != [c.id for c in cases]:
@@ -104,7 +106,7 @@ def _check_reports(report, cases: list[Case], folder: Path) -> list[str]:  # typ
 
 
 def fuzz_runner(answers: int, seed: int, timeout: float, per_round: int,
-                log=print) -> dict[str, object]:  # type: ignore[no-untyped-def]
+                log: Callable[[str], None] = print) -> dict[str, Any]:
     """Rounds of ``run_suite`` against the hostile implementation until ``answers`` cases
     were sent; counts of outcomes, crashes, problems and processes left."""
     cases = [c for c in load_cases() if c.kind != "count"]
@@ -196,14 +198,16 @@ def _paths(value: object, prefix: tuple[object, ...] = ()) -> list[tuple[object,
     return out[1:] or [prefix]
 
 
-def _set(value: object, path: tuple[object, ...], new: object) -> None:
+def _set(value: Any, path: tuple[Any, ...], new: object) -> None:
+    """Put ``new`` at ``path`` (keys and indices) inside the JSON value ``value``."""
     for step in path[:-1]:
-        value = value[step]  # type: ignore[index]
+        value = value[step]
     if path:
-        value[path[-1]] = new  # type: ignore[index]
+        value[path[-1]] = new
 
 
-def fuzz_serve(messages: int, seed: int, log=print) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def fuzz_serve(messages: int, seed: int,
+               log: Callable[[str], None] = print) -> dict[str, Any]:
     """Mutated messages to one ``serve``; each must get one JSON answer line."""
     rng = random.Random(seed)
     bases = [json.dumps(c.request(), ensure_ascii=False).encode()
@@ -278,21 +282,21 @@ def main(argv: list[str] | None = None) -> int:
     runner = fuzz_runner(args.answers, args.seed, args.timeout, args.per_round)
     print(f"runner: {runner['answers']} answers in {runner['rounds']} runs, "
           f"{runner['seconds']} s; outcomes {runner['outcomes']}; "
-          f"{len(runner['crashes'])} crashes, {len(runner['problems'])} report problems, "  # type: ignore[arg-type]
+          f"{len(runner['crashes'])} crashes, {len(runner['problems'])} report problems, "
           f"{runner['left']} processes left; {runner['stopped_rounds']} runs stopped by "
           "the same-failure rule")
-    for crash in runner["crashes"][:5]:  # type: ignore[index]
+    for crash in runner["crashes"][:5]:
         print("CRASH:", crash)
-    for problem in runner["problems"][:5]:  # type: ignore[index]
+    for problem in runner["problems"][:5]:
         print("PROBLEM:", problem)
     serve = fuzz_serve(args.messages, args.seed) if args.messages else None
     if serve is not None:
         print(f"serve: {serve['messages']} messages, {serve['answered']} answered, "
               f"{serve['skipped']} not sent (blank or stop), {serve['slow']} slow, "
-              f"{len(serve['crashes'])} crashes, {serve['seconds']} s")  # type: ignore[arg-type]
-        for message, n in serve["internal_errors"].items():  # type: ignore[attr-defined]
+              f"{len(serve['crashes'])} crashes, {serve['seconds']} s")
+        for message, n in serve["internal_errors"].items():
             print(f"  internal error x{n}: {message}")
-        for crash in serve["crashes"][:5]:  # type: ignore[index]
+        for crash in serve["crashes"][:5]:
             print("CRASH:", crash)
     bad = runner["crashes"] or runner["problems"] or runner["left"] \
         or (serve is not None and serve["crashes"])

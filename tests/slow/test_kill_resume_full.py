@@ -12,26 +12,18 @@ from kill_helpers import Tally, kill_until_done
 
 
 @pytest.mark.slow
-def test_two_hundred_kills_of_the_boodle_command(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("kills", "window", "spawn", "mid"), [
+    (200, (0.3, 2.5), True, 20),     # the boodle command, killed at random moments
+    (1000, (0.0, 0.4), False, 200),  # a forked session, killed early and often
+], ids=["two-hundred-kills-of-the-command", "a-thousand-kills-with-fork"])
+def test_killed_sessions_resume(tmp_path: Path, kills: int, window: tuple[float, float],
+                                spawn: bool, mid: int) -> None:
     rng = random.Random(time.time_ns())
     tally = Tally()
     seed = 0
-    while tally.kills < 200:
+    while tally.kills < kills:
         seed += 1
-        kill_until_done(tmp_path, seed, rng, tally, 200, (0.3, 2.5), spawn=True)
+        kill_until_done(tmp_path, seed, rng, tally, kills, window, spawn=spawn)
     print(f"\nkills survived: {tally.kills} ({tally.mid} mid-session), {seed} sessions, "
           f"{tally.runs} runs")
-    assert tally.mid >= 20
-
-
-@pytest.mark.slow
-def test_a_thousand_kills_with_fork(tmp_path: Path) -> None:
-    rng = random.Random(time.time_ns())
-    tally = Tally()
-    seed = 0
-    while tally.kills < 1000:
-        seed += 1
-        kill_until_done(tmp_path, seed, rng, tally, 1000, (0.0, 0.4), spawn=False)
-    print(f"\nkills survived: {tally.kills} ({tally.mid} mid-session), {seed} sessions, "
-          f"{tally.runs} runs")
-    assert tally.mid >= 200
+    assert tally.mid >= mid

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -650,15 +651,16 @@ def _phrases(prefix: str, start: str) -> list[str]:
     finally:
         CURRENT_TEXT.reset(token)
     found: list[str] = []
-    frontier: list[tuple[object, list[str]]] = [(probe, [])]
+    # Lark's interactive parser is untyped (as in syntax_where.shiftable)
+    frontier: list[tuple[Any, list[str]]] = [(probe, [])]
     for _ in range(_MAX_PHRASE_WORDS):
-        following: list[tuple[object, list[str]]] = []
+        following: list[tuple[Any, list[str]]] = []
         for state, words in frontier:
             for name in sorted(shiftable(state)):
                 if name in ("COMMA", "RBRACE") or (not words and name in ("COLON",)):
                     continue
                 for word in words_of(name):
-                    after = state.copy()  # type: ignore[attr-defined]
+                    after = state.copy()
                     try:
                         after.feed_token(Token(name, word))
                     except (UnexpectedInput, GluedKeyword, TooLarge):
