@@ -30,7 +30,7 @@ from boodle.language.grammar import (
     parser,
     token_span,
 )
-from boodle.language.syntax_repairs import Slip, repair_hint, two_words
+from boodle.language.syntax_repairs import Slip, repair_hint, two_words, within_budget
 from boodle.language.syntax_where import (
     BRACES,
     Block,
@@ -228,7 +228,7 @@ def glued_error(token: Token, text: str, file: str, start: str = "start") -> Boo
     keywords = grammar_keywords()
     seen = str(token)  # the keyword the lexer read at the start of the word
     hint = (_spelling_hint(word, text, line, column)
-            or two_words(word, text, offset_of(text, line, column), start)
+            or within_budget(lambda: two_words(word, text, offset_of(text, line, column), start))
             or (f"did you mean {seen}?" if seen in keywords and seen != word else None)
             or did_you_mean(word, [k for k in keywords if k != word])
             or f"write '{token}' as a word of its own")

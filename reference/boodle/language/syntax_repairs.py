@@ -14,13 +14,14 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from boodle.language.grammar import CURRENT_TEXT, GluedKeyword, TooLarge, parser
+from boodle.language.grammar import CURRENT_TEXT, MAX_SOURCE_BYTES, GluedKeyword, TooLarge, parser
 from boodle.language.syntax_where import (
     BRACES,
     Block,
@@ -34,6 +35,47 @@ from boodle.language.syntax_where import (
     shiftable,
     words_of,
 )
+
+REPARSE_BUDGET = MAX_SOURCE_BYTES
+"""Characters the search for one error's hint may reparse in all, its edits counted by their
+length: as much as one file of the largest size (256 KiB), about fifty edits of a 5 KB file,
+ten times what the hints of the test suite take (issue 20, item 11: a 256 KiB file with an
+error at its end took 45 s of CPU, fifty reparses of the whole file).  Counted, not timed,
+so a hint does not depend on the machine's load; past it the search gives up and the error
+keeps its plain hint (what may come there)."""
+
+_BUDGET: ContextVar[list[int] | None] = ContextVar("_BUDGET", default=None)
+"""The characters the running hint search may still reparse (``None``: no search runs)."""
+
+
+class _OutOfBudget(Exception):
+    """The hint search reparsed :data:`REPARSE_BUDGET` characters: give up the hint."""
+
+
+def _spend(text: str) -> str:
+    """``text``, charged as one reparse to the running search's budget.
+
+    Raises:
+        _OutOfBudget: the search has spent :data:`REPARSE_BUDGET` characters.
+    """
+    left = _BUDGET.get()
+    if left is not None:
+        left[0] -= len(text)
+        if left[0] < 0:
+            raise _OutOfBudget
+    return text
+
+
+def within_budget(search: Callable[[], str | None]) -> str | None:
+    """``search()`` (a hint search that reparses edited texts) with at most
+    :data:`REPARSE_BUDGET` characters reparsed in all; ``None`` once they are spent."""
+    token = _BUDGET.set([REPARSE_BUDGET])
+    try:
+        return search()
+    except _OutOfBudget:
+        return None
+    finally:
+        _BUDGET.reset(token)
 
 
 def two_words(word: str, text: str, at: int, start: str) -> str | None:
@@ -61,7 +103,7 @@ def _reaches(fixed: str, start: str, goal: int, shift: int, at: int) -> bool:
         fixed = fixed[:cut]
     token = CURRENT_TEXT.set(fixed)
     try:
-        parser(start).parse(fixed)
+        parser(start).parse(_spend(fixed))
         return True
     except UnexpectedInput as exc:
         if at_file_end(exc):
@@ -119,7 +161,7 @@ def _more_commas(fixed: str, start: str, goal: int, ins: int) -> tuple[str, int]
     while commas < _MAX_COMMAS:  # each try parses the text so far: bounded
         token = CURRENT_TEXT.set(fixed[:line_end])
         try:
-            parser(start).parse(fixed[:line_end])
+            parser(start).parse(_spend(fixed[:line_end]))
             return None  # the line parses whole: the parser stopped at no missing comma
         except UnexpectedToken as exc:
             if "COMMA" not in exc.expected or exc.line is None or exc.column is None:
@@ -148,7 +190,7 @@ def _line_complete(fixed: str, start: str, at: int) -> bool:
     prefix = fixed if end < 0 else fixed[:end]
     token = CURRENT_TEXT.set(prefix)
     try:
-        probe = parser(start).parse_interactive(prefix)
+        probe = parser(start).parse_interactive(_spend(prefix))
         probe.exhaust_lexer()
         return bool(shiftable(probe) & {"RBRACE", "$END"})
     except (UnexpectedInput, GluedKeyword, TooLarge):
@@ -644,7 +686,7 @@ def _phrases(prefix: str, start: str) -> list[str]:
 
     token = CURRENT_TEXT.set(prefix)
     try:
-        probe = parser(start).parse_interactive(prefix)
+        probe = parser(start).parse_interactive(_spend(prefix))
         probe.exhaust_lexer()
     except (UnexpectedInput, GluedKeyword, TooLarge):
         return []
@@ -759,7 +801,13 @@ between two lines (:func:`comma_between_lines`) and a phrase rewritten whole
 
 def repair_hint(slip: Slip) -> str | None:
     """A hint from the edit that lets the parser read past the error's line, from the
-    first strategy of :data:`REPAIRS` that finds one; ``None`` if no simple edit does."""
+    first strategy of :data:`REPAIRS` that finds one; ``None`` if no simple edit does, or
+    none within :data:`REPARSE_BUDGET` characters reparsed."""
+    return within_budget(lambda: _first_repair(slip))
+
+
+def _first_repair(slip: Slip) -> str | None:
+    """The hint of the first strategy of :data:`REPAIRS` that finds one, else ``None``."""
     for repair in REPAIRS:
         hint = repair(slip)
         if hint is not None:
