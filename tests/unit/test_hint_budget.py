@@ -77,6 +77,7 @@ def test_a_large_file_gets_the_plain_hint_within_the_budget(
     assert MAX_SOURCE_BYTES - 20_000 < size <= MAX_SOURCE_BYTES  # as large as a file may be
     err, chars = _error(text, monkeypatch)
     line = text.count("\n", 0, text.index("pays: A♥ K♥")) + 1
+    assert err.span is not None
     assert (err.span.line, err.span.column) == (line, 33)  # at K♥, where a ',' is missing
     assert err.message.startswith("unexpected 'K♥'; expected \",\"")
     assert err.hint == ("a line of phase x (holding) starts with one of: pays, split; "
