@@ -125,7 +125,7 @@ def test_michigan_rules_in_plain_english(michigan: Ruleset) -> None:
             "lowest card they hold of a suit other than the one that stopped.") in text
     assert "Each player, the dealer included, puts 2 chips on each of: Kitty." in text
     assert ("They take Kitty. Each opponent pays them 1 chip per card left in hand.") in text
-    # each numbered rule links to the line that states it: restart is line 48 of michigan.boodle
+    # each numbered rule links to the line that states it: restart is line 49 of michigan.boodle
     source = Path(michigan.span.file).read_text(encoding="utf-8").splitlines()  # type: ignore[union-attr]
     line = next(i for i, s in enumerate(source, 1) if s.strip().startswith("restart:"))
     assert f"[michigan.boodle:{line}](../sources/michigan.md#__codelineno-0-{line})" in text

@@ -35,6 +35,7 @@ FIELD_SECTION: dict[str, str] = {
     "DealSpec.first_dealer": "§5.1", "DealSpec.rotation": "§5.1",
     "DealSpec.widow_position": "§5.2", "DealSpec.widow_visibility": "§5.2",
     "DealSpec.trumps": "§5.2", "DealSpec.turn_up": "§5.2", "DealSpec.misdeal": "§5.3",
+    "DealSpec.cut": "§5.1",
     "StopsPhase.first_lead": "§6.1", "StopsPhase.follow": "§6.2",
     "StopsPhase.stop_at_top": "§6.3", "StopsPhase.restart": "§6.4",
     "StopsPhase.fallback": "§6.5", "StopsPhase.all_pass": "§6.5",

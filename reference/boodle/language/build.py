@@ -856,7 +856,7 @@ class _Builder:
                                       line.span, hint="name a rank with a card left in the deck")
                 fields["first_dealer_rank"] = rank
             else:
-                slot = {"first_dealer": "first_dealer", "rotation": "rotation",
+                slot = {"first_dealer": "first_dealer", "rotation": "rotation", "cut": "cut",
                         "trumps": "trumps", "turn_up": "turn_up", "misdeal": "misdeal"}[line.key]
                 fields[slot] = line.value
         return m.DealSpec(**fields)

@@ -202,13 +202,17 @@ class DealSpec:
     ``first_dealer``: ``high cut`` (001 §03), or ``first dealt`` — cards are
     dealt face up round the table and the first to receive a card of
     ``first_dealer_rank`` deals (Hoyle's Games Modernized, Pope Joan: "the
-    first knave"; spec §5.1).  ``turn_up``: with ``dealer takes boodle`` the
+    first knave"; spec §5.1).  ``cut``: who cuts the shuffled pack before each
+    deal, ``not stated`` when the rules say nothing (000 step 3, 001 §03: the
+    player on the dealer's right; spec §5.1); a shuffle makes it immaterial to
+    play, so it is stated for the rules text only.  ``turn_up``: with ``dealer takes boodle`` the
     dealer takes the boodle section the turned-up trump card pays (spec §5.2).
     """
 
     first_dealer: Literal["high cut", "first dealt"] = "high cut"
     first_dealer_rank: str = "J"
     rotation: Literal["left", "right"] = "left"
+    cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"
     widow_position: Literal["last", "first", "none"] = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
     trumps: Literal["none", "last widow card"] = "none"

@@ -304,6 +304,9 @@ class _ToAst(Transformer[Token, Any]):
     def rotation(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("rotation", str(c[0]), meta)
 
+    def cut(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("cut", f"player {c[0]} of dealer", meta)
+
     def widow(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("widow", tuple(c), meta)
 
