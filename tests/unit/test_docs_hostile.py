@@ -10,10 +10,8 @@ HTML is searched for live scripts, event handlers and ``javascript:`` links.
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
 
-import markdown
 import pytest
 
 from boodle.cli import main
@@ -24,6 +22,7 @@ from boodle.docs.specref import Case
 from boodle.docs.templates import languages, load
 from boodle.language.build import load_text
 from boodle.language.model import Ruleset
+from hostile_text import live_markup, render
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,46 +62,9 @@ def hostile() -> Ruleset:
     return load_text(_hostile_rules(), "hostile.boodle")
 
 
-class _Live(HTMLParser):
-    """Collects what would run or navigate in a browser, and the text of headings."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.live: list[str] = []
-        self.heading: list[str] = []
-        self._in_h1 = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "img", "b", "iframe", "object"):
-            self.live.append(f"<{tag}>")
-        for name, value in attrs:
-            if name.startswith("on"):
-                self.live.append(f"{tag} {name}={value}")
-            if name in ("href", "src") and (value or "").strip().lower().startswith("javascript"):
-                self.live.append(f"{tag} {name}={value}")
-        self._in_h1 = tag == "h1"
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "h1":
-            self._in_h1 = False
-
-    def handle_data(self, data: str) -> None:
-        if self._in_h1:
-            self.heading.append(data)
-
-
-def _render(page: str) -> _Live:
-    """The page rendered with the extensions of the site's mkdocs.yml, then parsed."""
-    html = markdown.markdown(page, extensions=["tables", "attr_list", "md_in_html", "toc"])
-    assert "<script" not in html  # as text it is &lt;script
-    parser = _Live()
-    parser.feed(html)
-    return parser
-
-
 def _assert_inert(page: str, title: str | None = None) -> None:
-    rendered = _render(page)
-    assert rendered.live == []
+    assert live_markup(page) == []
+    _, rendered = render(page)
     if title is not None:  # the title reads as written (escaping shows, it does not hide)
         assert "".join(rendered.heading).replace("¶", "").strip().endswith(title)
 
