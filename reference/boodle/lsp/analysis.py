@@ -175,7 +175,8 @@ def _diagnostic(exc: BoodleError, kind: Kind, path: str, decl: VariantDecl | Non
         span = decl.base.span if decl is not None and decl.base is not None else None
     where = span_range(span, bom) if span is not None else (
         span_range(decl.span, bom) if decl is not None else Range(0, 0, 0, 1))
-    if span is None and decl is not None:  # the variant line, not the whole variant
+    if decl is not None and (span is None or span == decl.span):
+        # a fault of the whole variant (a block it lacks): shown on 'variant', not on all
         where = Range(where.line, where.column, where.line, where.column + 7)
     return Diagnostic(where, message, "error", kind, exc.hint, exc.notes)
 
@@ -417,9 +418,10 @@ def _candidates(text: str, diag: Diagnostic) -> list[Edit]:
     found = re.match(r"write '([^']+)' instead of '([^']+)'", hint) \
         or re.match(r"write '([^']+)' or '[^']+' instead of '([^']+)'", hint)
     if found and found.group(2) == word:
-        replace_word(found.group(1))
         gap = len(text[:at]) - len(text[:at].rstrip(" \t"))
-        out.append(_edit(text, at - gap, end, found.group(1)))  # ',' in place of ' and'
+        if found.group(1) in (":", ","):  # ',' in place of ' and': no space before it
+            out.append(_edit(text, at - gap, end, found.group(1)))
+        replace_word(found.group(1))
     found = re.match(r"write ((?:10|[2-9JQKA])[♣♦♥♠])[ :]", hint)
     if found:
         replace_word(found.group(1))
@@ -474,12 +476,10 @@ def _candidates(text: str, diag: Diagnostic) -> list[Edit]:
     if found:
         gone = found.group(1)
         if text.startswith(gone, at):
-            gap = len(text[at + len(gone):line_end]) - \
-                len(text[at + len(gone):line_end].lstrip(" \t"))
-            out.append(_edit(text, at, at + len(gone) + gap, ""))
-            out.append(_edit(text, at, at + len(gone), ""))
+            out.append(_deletion(text, at, at + len(gone), line_start, line_end))
         before = text.rfind(gone, line_start, at)
         if before >= 0:
+            out.append(_deletion(text, before, before + len(gone), line_start, line_end))
             out.append(_edit(text, before, at, ""))
     if hint.startswith("delete the ','"):
         comma = text.rfind(",", line_start, at)
@@ -526,7 +526,35 @@ def _candidates(text: str, diag: Diagnostic) -> list[Edit]:
     found = re.match(r"add: (.+?)(?:  \(or: .+\))?$", hint)
     if found:
         out += _line_added(text, found.group(1), diag.range.line)
+    found = re.fullmatch(r"write: (.+)", hint)
+    if found and diag.range.end_line > diag.range.line:  # a line the block lacks
+        out += _line_in_block(text, found.group(1), diag.range)
     return out
+
+
+def _line_in_block(text: str, line: str, block: Range) -> list[Edit]:
+    """``line`` added as the last line of the block written over ``block`` (its ``}`` on
+    the range's last line), indented two spaces more than the block's first line."""
+    lines = text.split("\n")
+    if not 0 <= block.end_line < len(lines) or not lines[block.end_line].strip().startswith("}"):
+        return []
+    indent = len(lines[block.line]) - len(lines[block.line].lstrip(" \t"))
+    at = sum(len(x) + 1 for x in lines[:block.end_line])
+    return [_edit(text, at, at, " " * (indent + 2) + line + "\n")]
+
+
+def _deletion(text: str, begin: int, end: int, line_start: int, line_end: int) -> Edit:
+    """Delete ``text[begin:end]`` and one of the gaps around it: the spaces after it when
+    there are spaces on both sides (``on my kitty`` → ``on kitty``), those before it when
+    it ends the line (``players 3 to 6 ;`` → ``players 3 to 6``), else none (``title:
+    "Mine"`` → ``title "Mine"``)."""
+    after = len(text[end:line_end]) - len(text[end:line_end].lstrip(" \t"))
+    before = len(text[line_start:begin]) - len(text[line_start:begin].rstrip(" \t"))
+    if before and after and end + after < line_end:
+        return _edit(text, begin, end + after, "")
+    if before and end + after >= line_end:
+        return _edit(text, begin - before, end, "")
+    return _edit(text, begin, end, "")
 
 
 def _end_of_word_before(text: str, at: int) -> int:

@@ -1,0 +1,170 @@
+"""The language server's analysis in process: each kind of hint's quick fix, the warnings,
+and no crash on the fuzzer's inputs (``boodle.lsp.analysis`` and ``boodle.lsp.features``).
+
+The server itself, over stdio, is ``tests/integration/test_lsp.py``.  Every fix below is the
+edit its hint says, worked out by hand from the line: the column of the word at fault
+counted in the text, the text that goes in read from the hint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dsl_fuzz
+from boodle.lsp.analysis import Edit, Range, analyse, apply_edits, fixes
+from boodle.lsp.features import completions, definition, hover, symbols
+from boodle.resources import variants_dir
+
+HERE = str(Path(__file__).resolve().parent / "house.boodle")  # a file name; never written
+
+
+def _house(*lines: str) -> str:
+    return "variant house extends michigan {\n" + "".join(f"  {x}\n" for x in lines) + "}\n"
+
+
+CASES = [
+    # a misspelt keyword (syntax_repairs.misspelt_keyword): replace the word
+    (_house("palyers 3 to 6"), Edit(Range(1, 2, 1, 9), "players")),
+    # a missing ':' (missing_mark): inserted after 'rotation'
+    (_house("deal { rotation left }"), Edit(Range(1, 17, 1, 17), ":")),
+    # a ':' where there is none (extra_colon_or_comma): the ':' alone goes
+    (_house('title: "Mine"'), Edit(Range(1, 7, 1, 8), "")),
+    # a misspelt word before the error, read as a name (misspelt_word_before)
+    (_house("ante { each player 1 on aech boodle }"), Edit(Range(1, 26, 1, 30), "each")),
+    # a word where ',' goes (mark_for_word): ', ' in place of ' and '
+    (_house("ante { each player 1 on A♥ and kitty }"), Edit(Range(1, 28, 1, 32), ",")),
+    # a label without its quotes (unquoted_label)
+    (_house("title Mine"), Edit(Range(1, 8, 1, 12), '"Mine"')),
+    # a stray mark at the end of a line (stray_mark): it goes, with the space before it
+    (_house("players 3 to 6 ;"), Edit(Range(1, 16, 1, 18), "")),
+    # a card written from habit (syntax_errors._card_fix): 'Ah' is A♥
+    (_house("ante { each player 1 on Ah }"), Edit(Range(1, 26, 1, 28), "A♥")),
+    # a section misspelt (the builder's did_you_mean)
+    (_house("ante { each player 2 on kity }"), Edit(Range(1, 26, 1, 30), "kitty")),
+    # the variant not closed (unclosed_at_end): a '}' at the end of the file
+    ("variant house extends michigan {\n  players 3 to 6\n", Edit(Range(2, 0, 2, 0), "}\n")),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_each_hint_is_its_edit(text: str, expected: Edit) -> None:
+    found = analyse(text, HERE)
+    first = found.diagnostics[0]
+    (fix,) = fixes(found, first)
+    assert fix.title == first.hint
+    assert fix.edits == (expected,)
+    assert all(d.kind == "warning" for d in analyse(apply_edits(text, [expected]),
+                                                     HERE).diagnostics)
+
+
+FRESH = ("variant fresh {\n  players 3 to 6\n  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }\n"
+         "  board { boodle A♥  kitty }\n  ante { each player 1 on every section }\n"
+         "  deal { widow: last in each round }\n"
+         "  phase play is stops {\n    first lead: left of dealer, lowest of chosen suit\n"
+         "    restart: last player, lowest of other suit\n"
+         "    if none: lead lowest of same suit\n    stop: top rank, next card held by nobody\n"
+         "  }\n  session { start: 50 chips  end: after 1 rotation }\n}\n")
+"""A variant of its own that builds (README's fresh.boodle, completed); 14 lines."""
+
+
+def test_a_missing_block_is_added_before_the_closing_brace() -> None:
+    text = FRESH.replace("  deal { widow: last in each round }\n", "")
+    found = analyse(text, HERE)
+    (missing,) = found.diagnostics
+    assert missing.message == "variant fresh has no 'deal' block or line"
+    assert missing.range == Range(0, 0, 0, 7)  # on 'variant', not the whole file
+    (fix,) = fixes(found, missing)
+    # the hint: "add one, for example: deal { widow: last in each round }"; '}' on line 13
+    assert fix.edits == (Edit(Range(12, 0, 12, 0), "  deal { widow: last in each round }\n"),)
+    assert analyse(apply_edits(text, list(fix.edits)), HERE).ruleset is not None
+
+
+def test_a_line_a_block_lacks_goes_before_its_brace() -> None:
+    assert analyse(FRESH, HERE).ruleset is not None
+    text = FRESH.replace("    stop: top rank, next card held by nobody\n", "")
+    found = analyse(text, HERE)
+    (first,) = found.diagnostics
+    assert first.hint == "write: stop: top rank, next card held by nobody"
+    (fix,) = fixes(found, first)
+    # the phase's '}' is line 11 (0-based 10); its first line is indented 2, its rules 4
+    assert fix.edits == (Edit(Range(10, 0, 10, 0),
+                              "    stop: top rank, next card held by nobody\n"),)
+
+
+def test_no_fix_where_the_hint_names_no_edit() -> None:
+    # a line in the wrong block: the hint says to move it, an edit of several lines
+    text = _house("session {", "  rotation: left", "}")
+    found = analyse(text, HERE)
+    assert "starts a line of a deal" in (found.diagnostics[0].hint or "")
+    assert fixes(found, found.diagnostics[0]) == []
+
+
+def test_the_second_syntax_error_and_its_fix() -> None:
+    text = _house('titel "Two"', "deal { rotation left }")
+    found = analyse(text, HERE)
+    first, second = found.diagnostics
+    assert (first.range, first.hint) == (Range(1, 2, 1, 7), "did you mean title?")
+    assert second.range == Range(2, 18, 2, 22)  # 'left' on line 3
+    (fix,) = fixes(found, second)
+    assert fix.edits == (Edit(Range(2, 17, 2, 17), ":"),)
+
+
+def test_warnings() -> None:
+    # michigan's own carry line: restated; a pot that no phase of michigan pays
+    text = _house("carry: unclaimed",
+                  'board { boodle A♥  boodle K♣  boodle Q♦  boodle J♠  kitty "Kitty"  pot }')
+    found = analyse(text, HERE)
+    assert found.ruleset is not None
+    shown = sorted((d.range.line, d.message) for d in found.diagnostics)
+    assert shown == [
+        (1, "this line says what the base already says: it changes nothing"),
+        (2, "no card, phase or going out ever claims section 'pot': its chips only carry "
+            "over")]
+    assert all(d.severity == "warning" for d in found.diagnostics)
+
+
+def test_a_byte_order_mark_moves_line_one_by_one_column() -> None:
+    found = analyse("\ufeffvariant house extends michigan {\n  palyers 3 to 6\n}\n", HERE)
+    assert found.diagnostics[0].range == Range(1, 2, 1, 9)
+    lone = analyse("\ufeffvariant House {}\n", HERE)
+    assert lone.diagnostics[0].range.line == 0 and lone.diagnostics[0].range.column == 9
+
+
+def test_michigans_outline() -> None:
+    # spec/variants/michigan.boodle's lines inside its variant block, in order ('source' is
+    # the sources line)
+    path = variants_dir() / "michigan.boodle"
+    found = analyse(path.read_text(encoding="utf-8"), str(path))
+    (variant,) = symbols(found)
+    assert variant.name == "variant michigan"
+    assert [c.name for c in variant.children] == [
+        "title", "about", "sources", "version", "players", "chips", "deck", "board", "ante",
+        "deal", "phase play", "carry", "session"]
+    board = variant.children[7]
+    assert [c.name for c in board.children] == ["boodle"] * 4 + ["kitty"]
+
+
+@settings(database=None, deadline=None, derandomize=True, max_examples=120,
+          suppress_health_check=list(HealthCheck))
+@given(dsl_fuzz.any_input(), st.integers(0, 200), st.integers(0, 80))
+def test_never_a_crash(case: tuple[str, str], line: int, column: int) -> None:
+    """The fuzzer's inputs (random text, word soups, grammar sentences, mutated variants):
+    diagnostics inside the text, none internal, and every feature answers."""
+    file, text = case
+    found = analyse(text, file)
+    lines = text.split("\n")
+    for diag in found.diagnostics:
+        assert diag.kind != "internal", diag.message
+        assert 0 <= diag.range.line < len(lines)
+        for fix in fixes(found, diag):
+            apply_edits(text, list(fix.edits))
+    line = min(line, len(lines) - 1)
+    column = min(column, len(lines[line]))
+    hover(found, line, column)
+    completions(text, file, line, column, found)
+    definition(found, line, column)
+    symbols(found)
