@@ -168,3 +168,34 @@ def test_never_a_crash(case: tuple[str, str], line: int, column: int) -> None:
     completions(text, file, line, column, found)
     definition(found, line, column)
     symbols(found)
+
+
+def test_every_shipped_variant_is_clean() -> None:
+    """The built-in variants build (boodle check) and none restates its base or has a
+    section nothing claims: no diagnostic at all."""
+    for path in sorted(variants_dir().rglob("*.boodle")):
+        found = analyse(path.read_text(encoding="utf-8"), str(path))
+        assert found.diagnostics == (), (path.name, found.diagnostics)
+
+
+def test_the_choices_of_a_rule_line() -> None:
+    # grammar/boodle.lark: lead_rule is who "," card_choice, and card_choice is "lowest"
+    # "of" suit_scope, "lowest" colour_scope? "card", "lowest" SUIT, ...
+    text = _house("phase play is stops {", "  restart: last player, ", "}")
+    labels = {c.label: c.kind for c in completions(text, HERE, 2, 25)}
+    for phrase in ("lowest card", "lowest of other suit", "lowest of same suit",
+                   "lowest of opposite colour"):
+        assert labels.get(phrase) == "phrase", phrase
+    assert labels.get("lowest") == "keyword"
+
+
+def test_a_name_goes_to_its_phase_or_its_section() -> None:
+    # spec/variants/rummoli.boodle: 'pot poker "Poker"' on line 96, 'phase poker "Poker" is
+    # poker {' on lines 119-124, 'pot: poker' on line 120, 'first lead: winner of poker'
+    # on line 127: the same name, a section and a phase
+    path = variants_dir() / "rummoli.boodle"
+    found = analyse(path.read_text(encoding="utf-8"), str(path))
+    phase = definition(found, 126, 27)
+    assert phase is not None and phase.range == Range(118, 2, 123, 3)
+    section = definition(found, 119, 10)
+    assert section is not None and section.range == Range(95, 4, 95, 21)

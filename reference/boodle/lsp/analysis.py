@@ -242,12 +242,13 @@ def _base_ruleset(decl: VariantDecl, here: Path | None) -> m.Ruleset | None:
 
 def _restated_lines(resolved: Resolved, bom: int) -> list[Diagnostic]:
     """A warning on each line of a house rule that says what its base already says (the
-    same clause, the same phase rule): it changes nothing (spec §11.2)."""
+    same clause, the same phase rule): it changes nothing (spec §11.2).  The documentation
+    lines are not rules: a house rule citing its base's source says where it comes from."""
     base = {c.key: c for c in resolved.base_items}
     out: list[Diagnostic] = []
     for clause in resolved.own:
         old = base.get(clause.key)
-        if old is None:
+        if old is None or clause.key in ("title", "about", "sources", "version"):
             continue
         if isinstance(clause.value, PhaseDecl) and isinstance(old.value, PhaseDecl):
             rules = {r.key: r for r in old.value.rules}

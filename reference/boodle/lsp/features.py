@@ -66,8 +66,15 @@ def literal_at(analysis: Analysis, line: int, column: int) -> CardLit | NameLit 
     return None
 
 
-def _declarations(analysis: Analysis) -> dict[str, Span]:
-    """Where each section and each phase is declared (in this file or in a base)."""
+def _phases(analysis: Analysis) -> dict[str, Span]:
+    """Where each phase is declared (in this file or in a base)."""
+    items = analysis.resolved.items if analysis.resolved is not None else (
+        analysis.decl.items if analysis.decl is not None else ())
+    return {item.value.name: item.span for item in items if isinstance(item.value, PhaseDecl)}
+
+
+def _sections(analysis: Analysis) -> dict[str, Span]:
+    """Where each section of the board is declared (in this file or in a base)."""
     items = analysis.resolved.items if analysis.resolved is not None else (
         analysis.decl.items if analysis.decl is not None else ())
     out: dict[str, Span] = {}
@@ -77,8 +84,6 @@ def _declarations(analysis: Analysis) -> dict[str, Span]:
                 name = _section_name(entry)
                 if name is not None:
                     out.setdefault(name, entry.span)
-        elif isinstance(item.value, PhaseDecl):
-            out.setdefault(item.value.name, item.span)
     return out
 
 
@@ -347,18 +352,20 @@ def completions(text: str, path: str, line: int, column: int,
     out: list[Completion] = []
     for name in sorted(accepted):
         out += [Completion(word, "keyword") for word in words_of(name)]
-    previous = re.search(r"([a-z]+|[:,])[ \t]*$", re.sub(r"#[^\n]*", "", prefix))
+    code = re.sub(r"#[^\n]*", "", prefix)
+    previous = re.search(r"([a-z]+|[:,])[ \t]*$", code)
     before = previous.group(1) if previous else ""
     if before in (":", ","):
         out += [Completion(p, "phrase") for p in _line_phrases(prefix)
                 if " " in p]
     source = known if known is not None and known.decl is not None else \
         _without_line(text, path, line)
-    if "NAME" in accepted and before == "extends":
+    wanted = name_kind(code)
+    if "NAME" in accepted and wanted == "variant":
         out += _variant_names(path)
-    elif "NAME" in accepted and before in ("in", "of", "without", "before"):
+    elif "NAME" in accepted and wanted == "phase":
         out += [Completion(n, "phase") for n in _phase_names(source)]
-    elif "NAME" in accepted:
+    elif "NAME" in accepted and wanted == "section":
         out += [Completion(n, "section") for n in _section_names(source)]
     if "CARD" in accepted:
         deck = source.ruleset.deck.cards() if source is not None and source.ruleset else None
@@ -371,6 +378,21 @@ def completions(text: str, path: str, line: int, column: int,
             seen.add(item.label)
             unique.append(item)
     return unique
+
+
+def name_kind(before: str) -> Literal["variant", "phase", "section", "new"]:
+    """What a name written after ``before`` (the text before it, comments out) names, by
+    the words the grammar puts before a name: ``extends`` a variant; ``without phase``,
+    ``before phase``, ``winner of`` and ``taken in`` a phase; ``variant``, ``phase`` and a
+    section's declaration (``boodle``, ``set``, ``kitty``, ``pot``) a new name; else a
+    section of the board."""
+    if re.search(r"\bextends[ \t]*$", before):
+        return "variant"
+    if re.search(r"\b(?:(?:without|before)[ \t]+phase|of|in)[ \t]*$", before):
+        return "phase"
+    if re.search(r"\b(?:variant|phase|boodle|set|kitty|pot)[ \t]*$", before):
+        return "new"
+    return "section"
 
 
 def _without_line(text: str, path: str, line: int) -> Analysis | None:
@@ -419,7 +441,7 @@ def _section_names(known: Analysis | None) -> list[str]:
         return []
     if known.ruleset is not None:
         return [s.name for s in known.ruleset.board]
-    return [n for n, span in _declarations(known).items() if not _is_phase_span(known, n)]
+    return list(_sections(known))
 
 
 def _phase_names(known: Analysis | None) -> list[str]:
@@ -427,13 +449,7 @@ def _phase_names(known: Analysis | None) -> list[str]:
         return []
     if known.ruleset is not None:
         return [p.name for p in known.ruleset.phases]
-    return [n for n in _declarations(known) if _is_phase_span(known, n)]
-
-
-def _is_phase_span(known: Analysis, name: str) -> bool:
-    items = known.resolved.items if known.resolved is not None else (
-        known.decl.items if known.decl is not None else ())
-    return any(item.key == f"phase:{name}" for item in items)
+    return list(_phases(known))
 
 
 # ---------------------------------------------------------------- definition
@@ -465,7 +481,12 @@ def definition(analysis: Analysis, line: int, column: int) -> Location | None:
             return None
         return Location(str(Path(file).resolve()), Range(0, 0, 0, 0))
     name = str(lit.card) if isinstance(lit, CardLit) else lit.name
-    span = _declarations(analysis).get(name)
+    where = span_range(lit.span, analysis.bom)
+    before = analysis.text.split("\n")[where.line][:where.column]
+    if name_kind(before) == "phase":
+        span = _phases(analysis).get(name)
+    else:
+        span = _sections(analysis).get(name)
     if span is None or span == lit.span:
         return None
     bom = analysis.bom if span.file == analysis.path else 0
