@@ -125,6 +125,9 @@ def test_warnings() -> None:
         (2, "no card, phase or going out ever claims section 'pot': its chips only carry "
             "over")]
     assert all(d.severity == "warning" for d in found.diagnostics)
+    restated = next(d for d in found.diagnostics if d.range.line == 1)
+    (fix,) = fixes(found, restated)  # "delete it": the whole line 2 goes
+    assert fix.edits == (Edit(Range(1, 0, 2, 0), ""),)
 
 
 def test_a_byte_order_mark_moves_line_one_by_one_column() -> None:

@@ -259,10 +259,12 @@ def _restated_lines(resolved: Resolved, bom: int) -> list[Diagnostic]:
     return out
 
 
+RESTATED = "this line says what the base already says: it changes nothing"
+
+
 def _same_as_base(clause: Clause, bom: int) -> Diagnostic:
     where = span_range(clause.span, bom)
-    return Diagnostic(where, "this line says what the base already says: it changes nothing",
-                      "warning", "warning", "delete it, or change it")
+    return Diagnostic(where, RESTATED, "warning", "warning", "delete it, or change it")
 
 
 def _unchanged(decl: VariantDecl, ruleset: m.Ruleset, base: m.Ruleset | None,
@@ -318,11 +320,13 @@ def fixes(analysis: Analysis, diagnostic: Diagnostic) -> list[Fix]:
 
 
 def _fixes(text: str, path: str, diag: Diagnostic) -> list[Fix]:
-    if diag.hint is None or diag.kind not in ("syntax", "rules"):
+    if diag.hint is None or diag.kind == "internal":
         return []
     for before in diag.context:
         text = apply_edits(text, [before])
-    for edit in _candidates(text, diag):
+    candidates = _candidates(text, diag) if diag.kind != "warning" else (
+        [_lines_deleted(text, diag.range)] if diag.message == RESTATED else [])
+    for edit in candidates:
         if _repairs(text, path, diag, edit):
             return [Fix(diag.hint, (edit,))]
     return []
@@ -338,7 +342,9 @@ def _repairs(text: str, path: str, diag: Diagnostic, edit: Edit) -> bool:
     after = _analyse(fixed, path, further=False).diagnostics
     shift = fixed.count("\n") - text.count("\n")
     for other in after:
-        if other.kind == "syntax" and (diag.kind == "rules"
+        if diag.kind == "warning" and other.severity == "error":
+            return False
+        if other.kind == "syntax" and (diag.kind != "syntax"
                                        or other.range.line - shift <= diag.range.line):
             return False
         if other.message == diag.message and abs(other.range.line - diag.range.line) <= \
@@ -555,6 +561,21 @@ def _deletion(text: str, begin: int, end: int, line_start: int, line_end: int) -
         return _edit(text, begin, end + after, "")
     if before and end + after >= line_end:
         return _edit(text, begin - before, end, "")
+    return _edit(text, begin, end, "")
+
+
+def _lines_deleted(text: str, where: Range) -> Edit:
+    """Delete what ``where`` covers: its whole lines, when nothing but spaces and a comment
+    shares them (a comment after it goes with it), else the range alone."""
+    starts = line_offsets(text)
+    begin = offset_at(starts, where.line, where.column)
+    end = offset_at(starts, where.end_line, where.end_column)
+    line_begin = starts[where.line]
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if not text[line_begin:begin].strip() and (
+            not text[end:line_end].strip() or text[end:line_end].strip().startswith("#")):
+        return _edit(text, line_begin, min(line_end + 1, len(text)), "")
     return _edit(text, begin, end, "")
 
 

@@ -163,7 +163,7 @@ def make_server() -> BoodleServer:
         doc.version = params.text_document.version
         if doc.pending is not None:
             doc.pending.cancel()
-        doc.pending = asyncio.get_event_loop().create_task(_later(ls, uri, doc.version))
+        doc.pending = asyncio.get_running_loop().create_task(_later(ls, uri, doc.version))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: BoodleServer, params: lsp.DidSaveTextDocumentParams) -> None:
