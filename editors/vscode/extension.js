@@ -9,9 +9,8 @@ const { LanguageClient } = require("vscode-languageclient/node");
 let client;
 
 function activate(context) {
-  const [command, ...args] = vscode.workspace
-    .getConfiguration("boodle")
-    .get("server.command", ["boodle", "lsp"]);
+  const settings = vscode.workspace.getConfiguration("boodle");
+  const [command, ...args] = settings.get("server.command", ["boodle", "lsp"]);
   const server = { command, args };
   client = new LanguageClient(
     "boodle",
@@ -22,6 +21,7 @@ function activate(context) {
         { scheme: "file", language: "boodle" },
         { scheme: "untitled", language: "boodle" },
       ],
+      initializationOptions: { verifyOnSave: settings.get("verifyOnSave", false) },
     },
   );
   context.subscriptions.push(client);

@@ -34,9 +34,10 @@ _SERVE = (f"import sys; sys.path.insert(0, {_HERE!r}); from boodle.cli import ma
 # protocol types); each test opens documents of its own, in a folder of its own.
 
 
-async def _start(client: LanguageClient, locale: str | None) -> None:
+async def _start(client: LanguageClient, locale: str | None,
+                 options: dict[str, object] | None = None) -> None:
     await client.initialize_session(lsp.InitializeParams(
-        capabilities=lsp.ClientCapabilities(), locale=locale))
+        capabilities=lsp.ClientCapabilities(), locale=locale, initialization_options=options))
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
@@ -51,6 +52,14 @@ async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
                     scope="module", loop_scope="module")
 async def french(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     await _start(lsp_client, "fr")
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
+                    scope="module", loop_scope="module")
+async def verifying(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await _start(lsp_client, "en", {"verifyOnSave": True})
     yield
     await lsp_client.shutdown_session()
 
@@ -350,3 +359,25 @@ async def test_never_a_crash_on_the_fuzzers_inputs(client: LanguageClient,
         await _labels(client, uri, 0, 0)
         await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
             text_document=lsp.TextDocumentIdentifier(uri=uri)))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_verify_on_save(verifying: LanguageClient, tmp_path: Path) -> None:
+    """With verifyOnSave, a save runs boodle verify in the background and its report joins
+    the diagnostics: michigan at 3 players only (its stops phase ends: every card played
+    leaves a hand, spec §6.3), termination proven by z3 (spec/verification.md)."""
+    text = "variant three extends michigan {\n  players 3 to 3\n}\n"
+    uri = _open(verifying, tmp_path, "three.boodle", text)
+    assert list(await _diagnostics(verifying, uri)) == []
+    verifying.text_document_did_save(lsp.DidSaveTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    found: list[lsp.Diagnostic] = []
+    for _ in range(4):  # the save's own publication, then the report's
+        await asyncio.wait_for(_diagnostics(verifying, uri), 180)
+        found = list(verifying.diagnostics[uri])
+        if found:
+            break
+    messages = [d.message for d in found]
+    assert "boodle verify: termination: proven (z3, 3 players)" in messages, messages
+    assert all(d.severity != lsp.DiagnosticSeverity.Error for d in found), messages
+    assert all(_span(d) == (0, 0, 0, 7) for d in found)

@@ -202,3 +202,32 @@ def test_a_name_goes_to_its_phase_or_its_section() -> None:
     assert phase is not None and phase.range == Range(118, 2, 123, 3)
     section = definition(found, 119, 10)
     assert section is not None and section.range == Range(95, 4, 95, 21)
+
+
+def test_a_verify_report_as_notes() -> None:
+    """verify/report.py's JSON results (fields as render_json writes them), by hand:
+    termination proven by z3 at 3 and 4 players; progress unknown to z3 at 3 players but
+    checked by the exhaustive search (settled); chip conservation unknown at 4 players
+    with nothing else (a warning); a counterexample with a two-line trace (an error)."""
+    from boodle.lsp.verify_on_save import VerifyNote, notes
+
+    def result(prop: str, players: int, method: str, status: str, detail: str = "d",
+               trace: str = "") -> dict[str, object]:
+        return {"variant": "v", "players": players, "property": prop, "method": method,
+                "status": status, "detail": detail, "trace": trace}
+
+    report = {"kind": "verify-report", "results": [
+        result("termination", 3, "z3", "proven"), result("termination", 4, "z3", "proven"),
+        result("progress", 3, "z3", "unknown", "ran out of time"),
+        result("progress", 3, "exhaustive", "checked"),
+        result("chip conservation", 4, "z3", "unknown", "ran out of time"),
+        result("card conservation", 3, "exhaustive", "counterexample", "a card lost",
+               "1. deal\n2. A♥ played twice\n")]}
+    assert sorted(notes(report), key=lambda n: n.message) == sorted([
+        VerifyNote("information", "boodle verify: termination: proven (z3, 3 to 4 players)"),
+        VerifyNote("information", "boodle verify: progress: checked (exhaustive, 3 players)"),
+        VerifyNote("warning", "boodle verify: chip conservation not verified (4 players): "
+                              "z3 unknown: ran out of time"),
+        VerifyNote("error", "boodle verify: card conservation: counterexample (3 players, "
+                            "exhaustive): a card lost", ("1. deal", "2. A♥ played twice")),
+    ], key=lambda n: n.message)

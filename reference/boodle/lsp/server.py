@@ -9,8 +9,10 @@ analysis turns exceptions into diagnostics, and each feature answers "nothing" r
 than fail.
 
 Features: diagnostics (errors, their hints, warnings), code actions (each hint's edit as a
-quick fix), hover, completion, go to definition, document symbols.  Formatting is not
-here: it is the canonical printer's (``boodle fmt``), wired in when that lands.
+quick fix), hover, completion, go to definition, document symbols; with the
+initialization option ``verifyOnSave``, ``boodle verify`` of each saved file in the
+background (:mod:`.verify_on_save`).  Formatting is not here: it is the canonical
+printer's (``boodle fmt``), wired in when that lands.
 
 Columns: the analysis counts code points; the editor counts UTF-16 units (or what the
 client and server agreed on): :func:`_to_client` and :func:`_from_client` convert, with
@@ -45,6 +47,10 @@ class _Document:
     last: an.Analysis | None = None
     parsed: an.Analysis | None = None
     pending: asyncio.Task[None] | None = field(default=None, repr=False)
+    verified: list[lsp.Diagnostic] = field(default_factory=list)
+    """The last verification's diagnostics, shown while the text is ``verified_text``."""
+    verified_text: str | None = None
+    verifying: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
 class BoodleServer(LanguageServer):
@@ -55,6 +61,7 @@ class BoodleServer(LanguageServer):
                          text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, _Document] = {}
         self.lang = "en"
+        self.verify_on_save = False
 
 
 def _path(uri: str) -> str:
@@ -117,6 +124,8 @@ def _publish(server: BoodleServer, uri: str) -> None:
     if result.decl is not None:
         doc.parsed = result
     diagnostics = [_diagnostic(server, text, d) for d in result.diagnostics]
+    if doc.verified_text == text:
+        diagnostics += doc.verified
     server.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
         uri=uri, diagnostics=diagnostics, version=doc.version))
 
@@ -139,6 +148,48 @@ async def _later(server: BoodleServer, uri: str, version: int) -> None:
     _publish(server, uri)
 
 
+async def _verify(server: BoodleServer, uri: str, text: str) -> None:
+    """``boodle verify`` of the saved file in a child process (bounded, killed when
+    cancelled), its report as the document's diagnostics (:mod:`.verify_on_save`)."""
+    import tempfile
+
+    from boodle.lsp import verify_on_save as vs
+
+    doc = server.documents.get(uri)
+    result = doc.last if doc is not None else None
+    line = result.decl.span.line - 1 if result is not None and result.decl is not None else 0
+    with tempfile.TemporaryDirectory(prefix="boodle-lsp-verify-") as cex_dir:
+        process = await asyncio.create_subprocess_exec(
+            *vs.command(_path(uri), cex_dir), stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL, stdin=asyncio.subprocess.DEVNULL)
+        try:
+            out, _ = await asyncio.wait_for(process.communicate(), vs.TIMEOUT_S)
+            notes = vs.parse_report(out)
+        except TimeoutError:
+            notes = [vs.VerifyNote("warning", f"boodle verify stopped after "
+                                   f"{vs.TIMEOUT_S:.0f} s: nothing proven yet")]
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    where = _to_client(server, text, vs.where(line))
+    severity = {"error": lsp.DiagnosticSeverity.Error,
+                "warning": lsp.DiagnosticSeverity.Warning,
+                "information": lsp.DiagnosticSeverity.Information}
+    doc = server.documents.get(uri)
+    if doc is None:
+        return
+    doc.verified = [lsp.Diagnostic(
+        range=where, message=note.message, severity=severity[note.severity],
+        source="boodle verify", code="verify",
+        related_information=[lsp.DiagnosticRelatedInformation(
+            location=lsp.Location(uri=uri, range=where), message=step)
+            for step in note.trace] or None)
+        for note in notes]
+    doc.verified_text = text
+    _publish(server, uri)
+
+
 def make_server() -> BoodleServer:
     """The server with every feature registered (not started)."""
     server = BoodleServer()
@@ -149,6 +200,8 @@ def make_server() -> BoodleServer:
 
         locale = (params.locale or "en").lower().replace("_", "-").split("-")[0]
         ls.lang = locale if locale in languages() else "en"
+        options = params.initialization_options
+        ls.verify_on_save = isinstance(options, dict) and options.get("verifyOnSave") is True
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: BoodleServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -167,14 +220,22 @@ def make_server() -> BoodleServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: BoodleServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        _publish(ls, params.text_document.uri)
+        uri = params.text_document.uri
+        _publish(ls, uri)
+        doc = ls.documents.setdefault(uri, _Document())
+        if ls.verify_on_save and not _path(uri).startswith("<"):
+            if doc.verifying is not None:
+                doc.verifying.cancel()  # the file changed: the run in progress is stale
+            doc.verifying = asyncio.get_running_loop().create_task(
+                _verify(ls, uri, _text(ls, uri)))
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: BoodleServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         doc = ls.documents.pop(uri, None)
-        if doc is not None and doc.pending is not None:
-            doc.pending.cancel()
+        for task in (doc.pending, doc.verifying) if doc is not None else ():
+            if task is not None:
+                task.cancel()
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri,
                                                                           diagnostics=[]))
 
