@@ -45,6 +45,14 @@ CASES = [
     (_house("ante { each player 1 on Ah }"), Edit(Range(1, 26, 1, 28), "A♥")),
     # a section misspelt (the builder's did_you_mean)
     (_house("ante { each player 2 on kity }"), Edit(Range(1, 26, 1, 30), "kitty")),
+    # players without 'to' (syntax_errors._spelling_hint): the line as the hint writes it
+    (_house("players 3 6"), Edit(Range(1, 2, 1, 13), "players 3 to 6")),
+    # a rank that does not exist, the number the jack stands for (_no_such_rank)
+    (_house("ante { each player 1 on 11♠ }"), Edit(Range(1, 26, 1, 29), "J♠")),
+    # a label not closed: its '"' at the end of the line
+    (_house('title "Mine'), Edit(Range(1, 13, 1, 13), '"')),
+    # 'every boodle' is 'each boodle' (syntax_errors._meant_word)
+    (_house("ante { each player 1 on every boodle }"), Edit(Range(1, 26, 1, 38), "each boodle")),
     # the variant not closed (unclosed_at_end): a '}' at the end of the file
     ("variant house extends michigan {\n  players 3 to 6\n", Edit(Range(2, 0, 2, 0), "}\n")),
 ]

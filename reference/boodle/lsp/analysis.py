@@ -527,6 +527,28 @@ def _candidates(text: str, diag: Diagnostic) -> list[Edit]:
                                                                   hint)
     if found:
         out += _line_rewrite(text, line_start, line_end, found.group(1))
+    found = re.match(r"players is a range: write (players \d+ to \d+)", hint)
+    if found:
+        players = re.search(r"\bplayers\b[^\n#}]*?(?=\s*(?:#|}|$))", text[line_start:line_end])
+        previous = re.search(r"\bplayers\b[^\n#}]*$", text[:at].rstrip())
+        if players and players.start() + line_start < at:
+            out.append(_edit(text, line_start + players.start(), line_start + players.end(),
+                             found.group(1)))
+        elif previous:  # 'players 3' alone on its line: the error is on the next line
+            out.append(_edit(text, previous.start(), previous.end(), found.group(1)))
+    found = re.search(r"for the \w+ write ((?:10|[2-9JQKA])[♣♦♥♠])$", hint)
+    if found:
+        replace_word(found.group(1))
+    if hint.startswith("this label is not closed"):
+        rest = text[at:line_end].rstrip(" \t")
+        out.append(_edit(text, at + len(rest), at + len(rest), '"'))
+    if hint.startswith("write 'each boodle' for every boodle card"):
+        every = re.search(r"\bevery[ \t]+$", text[line_start:at])
+        if every:
+            out.append(_edit(text, line_start + every.start(), end, "each boodle"))
+    found = re.fullmatch(r"write '([a-z]+)' as a word of its own", hint)
+    if found and word.startswith(found.group(1)):
+        replace_word(found.group(1) + " " + word[len(found.group(1)):])
     found = re.fullmatch(r"add one, for example: (.+)", hint)
     if found:
         out += _line_added(text, found.group(1), None)
