@@ -239,3 +239,15 @@ def test_a_verify_report_as_notes() -> None:
         VerifyNote("error", "boodle verify: card conservation: counterexample (3 players, "
                             "exhaustive): a card lost", ("1. deal", "2. A♥ played twice")),
     ], key=lambda n: n.message)
+
+
+def test_hover_on_a_block_line_and_a_rule_line_in_french() -> None:
+    # fr.toml: [Ruleset] deal = "La donne"; [DealSpec] "rotation.right"; spec §5 and §5.1
+    text = _house("deal {", "  rotation: right", "}")
+    found = analyse(text, HERE)
+    block = hover(found, 1, 3, "fr")
+    assert block is not None and block.markdown.startswith("**La donne**")
+    assert "§5 " in block.markdown
+    rule = hover(found, 2, 6, "fr")
+    assert rule is not None
+    assert rule.markdown.startswith("Après chaque donne") and "§5.1" in rule.markdown

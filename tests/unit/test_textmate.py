@@ -61,3 +61,18 @@ def test_what_the_parser_refuses_is_marked() -> None:
     # a name with a keyword inside it is one name, not a keyword and a rest
     assert _scopes("on each-boodle") == [("on", "keyword.other"),
                                          ("each-boodle", "variable.other.name")]
+
+
+def test_the_extension_manifest() -> None:
+    """package.json names the files that exist, the '.boodle' extension, '#' comments (the
+    grammar's COMMENT) and a client that starts 'boodle lsp'."""
+    folder = SHIPPED.parent.parent
+    package = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    (language,) = package["contributes"]["languages"]
+    assert language["id"] == "boodle" and language["extensions"] == [".boodle"]
+    configuration = json.loads((folder / language["configuration"]).read_text(encoding="utf-8"))
+    assert configuration["comments"] == {"lineComment": "#"}
+    assert (folder / package["main"]).is_file()
+    default = package["contributes"]["configuration"]["properties"]["boodle.server.command"]
+    assert default["default"] == ["boodle", "lsp"]
+    assert (folder / "package-lock.json").is_file()  # npm ci in CI installs exactly that

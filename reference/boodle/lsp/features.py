@@ -228,7 +228,7 @@ def _rule_hover(analysis: Analysis, t: Templates, line: int) -> Hover | None:
              if rule.span is not None and rule.span.file == analysis.path
              and rule.span.line - 1 <= line <= rule.span.end_line - 1]
     if not found:
-        return None
+        return _block_hover(analysis, t, line)
     narrowest = min(found, key=lambda r: _extent(r.span))
     chosen = [r for r in found if _extent(r.span) == _extent(narrowest.span)]
     parts = []
@@ -240,6 +240,31 @@ def _rule_hover(analysis: Analysis, t: Templates, line: int) -> Hover | None:
     assert narrowest.span is not None
     return Hover("\n\n---\n\n".join(dict.fromkeys(parts)), span_range(narrowest.span,
                                                                       analysis.bom))
+
+
+_BLOCK_FIELDS = {"deck": "deck", "board": "board", "ante": "antes", "deal": "deal",
+                 "widow_sale": "widow_sale", "session": "session"}
+"""A block's clause key → the ruleset field it states (the rules page's heading)."""
+
+
+def _block_hover(analysis: Analysis, t: Templates, line: int) -> Hover | None:
+    """On a block's first line (``deal {``): the rules page's heading of the block and its
+    spec section."""
+    from boodle.docs.specref import spec_section
+
+    decl = analysis.decl
+    for item in decl.items if decl is not None else ():
+        name = _BLOCK_FIELDS.get(item.key)
+        if name is None or item.span.line - 1 != line:
+            continue
+        heading = t.text(f"Ruleset.{name}")
+        section = spec_section(f"Ruleset.{name}")
+        title = spec_title(section) if section else None
+        where = f"\n\n*spec {section}{' ' + title if title else ''}*" if section else ""
+        first = span_range(item.span, analysis.bom)
+        return Hover(f"**{heading}**{where}", Range(first.line, first.column, first.line,
+                                                   first.column + len(item.key)))
+    return None
 
 
 def _extent(span: Span | None) -> tuple[int, int]:
