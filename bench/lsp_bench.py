@@ -46,6 +46,14 @@ def largest_variant() -> Path:
     return max(variants_dir().glob("*.boodle"), key=lambda p: len(p.read_bytes()))
 
 
+def largest_house_rule() -> Path:
+    """The built-in variant that ``extends`` another with the most text (its base is
+    built too: once, then kept while the base file is unchanged)."""
+    return max((p for p in variants_dir().glob("*.boodle")
+                if " extends " in p.read_text(encoding="utf-8").split("{", 1)[0]),
+               key=lambda p: len(p.read_bytes()))
+
+
 def players_line(text: str) -> int:
     """The 0-based number of the variant's ``players`` line."""
     return next(n for n, x in enumerate(text.split("\n")) if x.lstrip().startswith("players"))
@@ -142,6 +150,17 @@ def main() -> int:
     local = in_process(text, str(path), args.rounds)
     print(f"in process: analyse   median {statistics.median(local):6.1f} ms CPU  "
           f"max {max(local):6.1f}; {_split(local)}")
+    house = largest_house_rule()
+    house_text = house.read_text(encoding="utf-8")
+    analyse(house_text, str(house))
+    times = []
+    for i in range(args.rounds):
+        changed = house_text.replace("title", "titel", 1) if i % 2 == 0 else house_text
+        start = time.process_time()
+        analyse(changed, str(house))
+        times.append((time.process_time() - start) * 1000)
+    print(f"in process, the largest house rule ({house.name}): median "
+          f"{statistics.median(times):6.1f} ms CPU; {_split(times)}")
     if Path("/proc/self/stat").is_file():
         cpu, wall = asyncio.run(through_server(text, path, args.rounds))
         print(f"server: edit → diagnostics median {statistics.median(cpu):6.1f} ms CPU  "

@@ -229,15 +229,27 @@ def _further_syntax_errors(text: str, path: str, first: Diagnostic) -> list[Diag
 
 def _base_ruleset(decl: VariantDecl, here: Path | None) -> m.Ruleset | None:
     """The ruleset of the variant ``decl`` extends (its own name: the built-in), or
-    ``None`` when it extends nothing or the base does not load."""
+    ``None`` when it extends nothing or the base does not load.  Kept between analyses
+    while the base file is unchanged (same size and modification time): a keystroke in a
+    house rule does not build its base again."""
     if decl.base is None:
         return None
     try:
         text, where = default_resolver(decl.base.name, None if decl.base.name == decl.name
                                        else here)
-        return load_text(text, where)
+        stat = Path(where).stat()
+        key = (where, stat.st_mtime_ns, stat.st_size, text)
+        if key not in _BASES:
+            if len(_BASES) >= 16:
+                _BASES.clear()
+            _BASES[key] = load_text(text, where)
+        return _BASES[key]
     except (BoodleError, KeyError, OSError):
         return None
+
+
+_BASES: dict[tuple[str, int, int, str], m.Ruleset] = {}
+"""Built base rulesets by file, modification time, size and text."""
 
 
 def _restated_lines(resolved: Resolved, bom: int) -> list[Diagnostic]:
