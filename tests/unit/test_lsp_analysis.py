@@ -251,3 +251,10 @@ def test_hover_on_a_block_line_and_a_rule_line_in_french() -> None:
     rule = hover(found, 2, 6, "fr")
     assert rule is not None
     assert rule.markdown.startswith("Après chaque donne") and "§5.1" in rule.markdown
+
+
+def test_no_completion_in_a_label_or_a_comment() -> None:
+    text = _house('title "Mine', "players 3 to 6  # my ")
+    assert completions(text, HERE, 1, 13) == []  # inside '"Mine'
+    assert completions(text, HERE, 2, 22) == []  # after '# my '
+    assert {c.label for c in completions(text, HERE, 2, 2)} >= {"players", "deck"}

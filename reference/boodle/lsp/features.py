@@ -358,6 +358,8 @@ def completions(text: str, path: str, line: int, column: int,
 
     starts = line_offsets(text)
     at = min(offset_at(starts, line, column), len(text))
+    if _in_string_or_comment(text[starts[min(line, len(starts) - 1)]:at]):
+        return []
     partial = re.search(r"[\w♣♦♥♠-]*$", text[:at])
     begin = at - (len(partial.group()) if partial else 0)
     prefix = text[:begin].removeprefix(BOM)
@@ -403,6 +405,15 @@ def completions(text: str, path: str, line: int, column: int,
             seen.add(item.label)
             unique.append(item)
     return unique
+
+
+def _in_string_or_comment(line: str) -> bool:
+    """Whether the end of ``line`` (a line up to the cursor) is inside a label or a comment
+    (read left to right, as the lexer does: a ``#`` in a label is the label's)."""
+    for found in re.finditer(r'"[^"]*"?|#', line):
+        if found.group() == "#" or not (len(found.group()) > 1 and found.group().endswith('"')):
+            return True
+    return False
 
 
 def name_kind(before: str) -> Literal["variant", "phase", "section", "new"]:
