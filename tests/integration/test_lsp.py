@@ -381,3 +381,23 @@ async def test_verify_on_save(verifying: LanguageClient, tmp_path: Path) -> None
     assert "boodle verify: termination: proven (z3, 3 players)" in messages, messages
     assert all(d.severity != lsp.DiagnosticSeverity.Error for d in found), messages
     assert all(_span(d) == (0, 0, 0, 7) for d in found)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_columns_are_counted_in_utf16(client: LanguageClient, tmp_path: Path) -> None:
+    """LSP columns are UTF-16 units: the joker 🃏 (U+1F0CF, outside the BMP) is one code
+    point but two units, so 'palyers' after '  title "🃏" ' starts at unit 13 (12 code
+    points), and so does its quick fix."""
+    text = 'variant wide extends michigan {\n  title "🃏" palyers 3 to 6\n}\n'
+    uri = _open(client, tmp_path, "wide.boodle", text)
+    (diag,) = await _diagnostics(client, uri)
+    assert _span(diag) == (1, 13, 1, 20)
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=diag.range,
+        context=lsp.CodeActionContext(diagnostics=[diag])))
+    assert actions is not None
+    (action,) = actions
+    assert isinstance(action, lsp.CodeAction) and action.edit is not None
+    assert action.edit.changes is not None
+    (edit,) = action.edit.changes[uri]
+    assert (_span(edit.range), edit.new_text) == ((1, 13, 1, 20), "players")
