@@ -401,3 +401,21 @@ async def test_columns_are_counted_in_utf16(client: LanguageClient, tmp_path: Pa
     assert action.edit.changes is not None
     (edit,) = action.edit.changes[uri]
     assert (_span(edit.range), edit.new_text) == ((1, 13, 1, 20), "players")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_error_in_the_base_points_at_its_line(client: LanguageClient,
+                                                       tmp_path: Path) -> None:
+    """A deck without aces breaks michigan's 'boodle A♥' (spec/variants/michigan.boodle line
+    25, A♥ at column 12): the error is on this file's deck line, and the base's line is its
+    related information."""
+    text = "variant small extends michigan {\n  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K }\n}\n"
+    uri = _open(client, tmp_path, "small.boodle", text)
+    found = await _diagnostics(client, uri)
+    first = found[0]
+    assert first.message.startswith("boodle card A♥ is not in the deck")
+    assert _span(first)[:2] == (1, 2)
+    assert first.related_information is not None
+    (base,) = first.related_information
+    michigan = from_fs_path(str((variants_dir() / "michigan.boodle").resolve()))
+    assert base.location.uri == michigan and _span(base.location)[:2] == (24, 11)

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlparse
@@ -133,11 +135,30 @@ def _publish(server: BoodleServer, uri: str) -> None:
 def _diagnostic(server: LanguageServer, text: str, d: an.Diagnostic) -> lsp.Diagnostic:
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "") \
         + "".join(f"\nnote: {note}" for note in d.notes)
+    related = [info for info in (_related(note) for note in (d.message, *d.notes)) if info]
     return lsp.Diagnostic(
         range=_to_client(server, text, d.range), message=message,
         severity=(lsp.DiagnosticSeverity.Error if d.severity == "error"
                   else lsp.DiagnosticSeverity.Warning),
-        source="boodle", code=d.kind)
+        source="boodle", code=d.kind, related_information=related or None)
+
+
+_PLACE = re.compile(r"((?:[A-Za-z]:)?[^\s:()]+\.boodle):(\d+):(\d+)")
+
+
+def _related(note: str) -> lsp.DiagnosticRelatedInformation | None:
+    """A note (or message) that names a place in a rules file (``…/michigan.boodle:12:3``,
+    a base's line) as related information, so the editor can open it."""
+    found = _PLACE.search(note)
+    if found is None or not os.path.isfile(found.group(1)):
+        return None
+    uri = from_fs_path(os.path.abspath(found.group(1)))
+    if uri is None:
+        return None
+    line, column = int(found.group(2)) - 1, int(found.group(3)) - 1
+    where = lsp.Position(line=max(line, 0), character=max(column, 0))
+    return lsp.DiagnosticRelatedInformation(
+        location=lsp.Location(uri=uri, range=lsp.Range(start=where, end=where)), message=note)
 
 
 async def _later(server: BoodleServer, uri: str, version: int) -> None:
