@@ -24,6 +24,7 @@ becomes a diagnostic at the top of the file.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import time
 from dataclasses import dataclass, field, replace
@@ -326,9 +327,16 @@ def fixes(analysis: Analysis, diagnostic: Diagnostic) -> list[Fix]:
     """The edit the hint of ``diagnostic`` describes, as a quick fix, if the file edited
     so no longer has that error (and gains no syntax error); else none."""
     try:
-        return _fixes(analysis.text, analysis.path, diagnostic)
+        return list(_cached_fixes(analysis.text, analysis.path, diagnostic))
     except Exception:  # a fix is a help, never a crash
         return []
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_fixes(text: str, path: str, diag: Diagnostic) -> tuple[Fix, ...]:
+    """:func:`_fixes`, kept for the last texts: an editor asks for the code actions at the
+    cursor whenever it moves, and each candidate edit costs a parse."""
+    return tuple(_fixes(text, path, diag))
 
 
 def _fixes(text: str, path: str, diag: Diagnostic) -> list[Fix]:
