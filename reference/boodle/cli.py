@@ -93,7 +93,8 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
     return EXIT_USAGE
 
 
-COMMANDS = ("check", "variants", "play", "ledger", "simulate", "conformance", "verify", "docs")
+COMMANDS = ("check", "variants", "play", "ledger", "simulate", "conformance", "verify", "docs",
+            "lsp")
 """The commands, in the order of ``boodle -h``."""
 
 
@@ -201,7 +202,23 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         docs_page.add_argument("--out", type=Path, metavar="FILE",
                                help="write the page into FILE (default: standard output)")
         docs_page.set_defaults(func=cmd_docs_page)
+
+    if only in (None, "lsp"):
+        lsp = sub.add_parser("lsp",
+                             help="the language server of .boodle files, for editors (stdio)",
+                             description="Run the language server of .boodle rules files on "
+                             "standard input and output (the Language Server Protocol): "
+                             "diagnostics with their quick fixes, hover, completion, go to "
+                             "definition and the outline. An editor starts it; see README.")
+        lsp.set_defaults(func=cmd_lsp)
     return parser
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """``boodle lsp``: the language server on stdio until the editor shuts it down."""
+    from boodle.lsp.server import main as serve
+
+    return serve(args)
 
 
 # ---------------------------------------------------------------- check

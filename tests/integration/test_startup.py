@@ -19,9 +19,10 @@ import boodle
 from boodle.language.grammar import CURRENT_TEXT, GluedKeyword, build_parser
 from boodle.resources import cache_dir, variants_dir
 
-HEAVY = ("pokerkit", "z3", "matplotlib", "dask", "jsonschema")
+HEAVY = ("pokerkit", "z3", "matplotlib", "dask", "jsonschema", "pygls", "lsprotocol")
 """Packages no listing or checking command needs: poker hands, proofs, plots, a cluster,
-schemas (pokerkit alone cost 0.26 s of CPU at every start, issue 23)."""
+schemas, the language server (pokerkit alone cost 0.26 s of CPU at every start, issue 23;
+lsprotocol's types 1.5 s)."""
 
 _IMPORTED = """
 import contextlib, io, json, sys

@@ -1,0 +1,677 @@
+"""A rules file as the editor sees it: its diagnostics, and the quick fix of each hint.
+
+:func:`analyse` runs the project's own pipeline (:func:`boodle.language.syntax.parse`,
+:func:`boodle.language.build.resolve`, :func:`boodle.language.build.build`) on the text of
+an open document and turns every :class:`~boodle.language.errors.BoodleError` it raises,
+the first and its ``more`` (every independent error of the file), into a
+:class:`Diagnostic` with the error's range and hint.  A syntax error stops the parser; the
+errors after it are found by applying the first one's quick fix (when it is a one-line
+edit) and parsing again, so that a file with a misspelt keyword on line 5 and a missing
+``:`` on line 30 shows both.  Warnings are added where the rules are legal but suspect: a
+section no card can ever claim, a line of a house rule that restates its base.
+
+:func:`fixes` turns a hint into the edit it describes ("did you mean kitty?" → replace
+``kity`` by ``kitty``), and keeps an edit only when the file, edited, no longer has that
+error (the same way the repair strategies of :mod:`boodle.language.syntax_repairs` test
+their edits: by parsing the edited text).
+
+Positions are 0-based lines and 0-based columns in code points, end exclusive; lines end
+at ``\\n`` only (spec §11.1).  Converting columns to the editor's units (UTF-16) is the
+server's job (:mod:`boodle.lsp.server`).  Nothing here raises: an unexpected exception
+becomes a diagnostic at the top of the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+from boodle.language import model as m
+from boodle.language.build import Resolved, build, default_resolver, load_text, resolve
+from boodle.language.errors import BoodleError, Span
+from boodle.language.grammar import BOM
+from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
+
+Severity = Literal["error", "warning"]
+Kind = Literal["syntax", "rules", "warning", "internal"]
+
+
+@dataclass(frozen=True)
+class Range:
+    """A range of a document: 0-based line and column (code points), end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def contains(self, line: int, column: int) -> bool:
+        """Whether the position (0-based) is inside the range, its end included (a cursor
+        just after a word is on the word)."""
+        return (self.line, self.column) <= (line, column) <= (self.end_line, self.end_column)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text of ``range`` by ``new_text``."""
+
+    range: Range
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One error or warning of a document, as an editor shows it.
+
+    ``kind``: ``syntax`` (the parser stopped), ``rules`` (the builder refused a rule),
+    ``warning`` (legal but suspect), ``internal`` (a bug of boodle's, never the author's).
+    ``hint``: the error's hint, the edit :func:`fixes` looks for; ``notes``: its context
+    notes (an error found in a base file, say where).
+    """
+
+    range: Range
+    message: str
+    severity: Severity
+    kind: Kind
+    hint: str | None = None
+    notes: tuple[str, ...] = ()
+    context: tuple[Edit, ...] = ()
+    """For a syntax error found after another (:func:`_further_syntax_errors`): the quick
+    fixes of the errors before it, which the parser needed to reach it."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What :func:`analyse` found in one text: its diagnostics, and what parsed and built.
+
+    ``decl``: the parsed file (``None`` on a syntax error); ``resolved``: its ``extends``
+    chain merged (the clauses of the base included, each span naming its own file);
+    ``ruleset``: the built rules (``None`` on any error); ``base``: the ruleset of the
+    variant it extends, when that loads.
+    """
+
+    text: str
+    path: str
+    diagnostics: tuple[Diagnostic, ...]
+    decl: VariantDecl | None = None
+    resolved: Resolved | None = None
+    ruleset: m.Ruleset | None = None
+    base: m.Ruleset | None = field(default=None, repr=False)
+
+    @property
+    def bom(self) -> int:
+        """1 when the text starts with a byte order mark (which the parser drops, so that the
+        columns of line 1 of its spans are one less than the document's), else 0."""
+        return 1 if self.text.startswith(BOM) else 0
+
+
+MAX_FURTHER_SYNTAX_ERRORS = 4
+"""Syntax errors found after the first by applying its quick fix and parsing again."""
+FURTHER_SYNTAX_BUDGET_S = 0.5
+"""CPU seconds the search for further syntax errors may take in all."""
+
+
+def analyse(text: str, path: str) -> Analysis:
+    """Every diagnostic of the rules file ``text`` (an open document saved, or to be
+    saved, at ``path``: ``extends`` looks for its base in that folder, then among the
+    built-ins).  Never raises: a bug of boodle's is a diagnostic of kind ``internal``."""
+    try:
+        return _analyse(text, path, further=True)
+    except Exception as exc:  # a bug of ours: the server must answer, never crash
+        return Analysis(text, path, (Diagnostic(
+            Range(0, 0, 0, 1),
+            f"internal error of boodle: {type(exc).__name__}: {exc}", "error", "internal",
+            "this is a bug in boodle, not in the rules file; please report it with the file"),))
+
+
+def _analyse(text: str, path: str, further: bool) -> Analysis:
+    body = text.removeprefix(BOM)
+    bom = len(text) - len(body)
+    try:
+        decl = parse(body, path)
+    except BoodleError as exc:
+        first = _diagnostic(exc, "syntax", path, None, bom)
+        found = [first]
+        if further:
+            found += _further_syntax_errors(text, path, first)
+        return Analysis(text, path, tuple(found))
+    here = Path(path).parent if path and not path.startswith("<") else None
+    try:
+        resolved = resolve(decl, default_resolver, here)
+    except BoodleError as exc:
+        return Analysis(text, path, _diagnostics(exc, "rules", path, decl, bom), decl)
+    base = _base_ruleset(decl, here)
+    try:
+        ruleset = build(resolved)
+    except BoodleError as exc:
+        return Analysis(text, path, _diagnostics(exc, "rules", path, decl, bom), decl,
+                        resolved, None, base)
+    warnings = (*_restated_lines(resolved, bom), *_unchanged(decl, ruleset, base, bom),
+                *_never_claimed(ruleset, path, bom))
+    return Analysis(text, path, warnings, decl, resolved, ruleset, base)
+
+
+def _diagnostics(exc: BoodleError, kind: Kind, path: str, decl: VariantDecl | None,
+                 bom: int) -> tuple[Diagnostic, ...]:
+    """The error ``exc`` and each of its ``more``, as diagnostics."""
+    out = [_diagnostic(exc, kind, path, decl, bom)]
+    out += [_diagnostic(e, kind, path, decl, bom) for e in exc.more]
+    return tuple(out)
+
+
+def _diagnostic(exc: BoodleError, kind: Kind, path: str, decl: VariantDecl | None,
+                bom: int) -> Diagnostic:
+    """One error as a diagnostic at its span.  An error in another file (a base the
+    extending file does not break, a base that does not load) is shown at the ``extends``
+    name, its place named in the message; one without a place, at the variant's name."""
+    span = exc.span
+    message = exc.message
+    if span is not None and span.file != path:
+        message = f"{span}: {message}"
+        span = decl.base.span if decl is not None and decl.base is not None else None
+    where = span_range(span, bom) if span is not None else (
+        span_range(decl.span, bom) if decl is not None else Range(0, 0, 0, 1))
+    if decl is not None and (span is None or span == decl.span):
+        # a fault of the whole variant (a block it lacks): shown on 'variant', not on all
+        where = Range(where.line, where.column, where.line, where.column + 7)
+    return Diagnostic(where, message, "error", kind, exc.hint, exc.notes)
+
+
+def span_range(span: Span, bom: int = 0) -> Range:
+    """The 0-based range of a 1-based span (at least one character wide); ``bom``: see
+    :attr:`Analysis.bom`."""
+    line, column = span.line - 1, span.column - 1
+    end_line, end_column = span.end_line - 1, span.end_column - 1
+    if (end_line, end_column) <= (line, column):
+        end_line, end_column = line, column + 1
+    if bom:
+        column += bom if line == 0 else 0
+        end_column += bom if end_line == 0 else 0
+    return Range(max(line, 0), max(column, 0), max(end_line, 0), max(end_column, 0))
+
+
+# ---------------------------------------------------------------- further syntax errors
+
+
+def _further_syntax_errors(text: str, path: str, first: Diagnostic) -> list[Diagnostic]:
+    """The syntax errors after ``first``: its quick fix applied (a one-line edit: the lines
+    after it keep their numbers, the columns of the other lines theirs), the text parsed
+    again, and so on, at most :data:`MAX_FURTHER_SYNTAX_ERRORS` times and within
+    :data:`FURTHER_SYNTAX_BUDGET_S` seconds.  Only errors on a later line than the last fix
+    are kept: an error on the fixed line would be about text the author did not write."""
+    found: list[Diagnostic] = []
+    current, last = text, first
+    started = time.process_time()
+    while len(found) < MAX_FURTHER_SYNTAX_ERRORS \
+            and time.process_time() - started < FURTHER_SYNTAX_BUDGET_S:
+        edits = next((f.edits for f in _fixes(current, path, last)), None)
+        if not edits or len(edits) != 1:
+            break
+        edit = edits[0]
+        if edit.range.line != edit.range.end_line or "\n" in edit.new_text:
+            break
+        current = apply_edits(current, [edit])
+        again = _analyse(current, path, further=False)
+        nxt = next((d for d in again.diagnostics if d.kind == "syntax"), None)
+        if nxt is None or nxt.range.line <= edit.range.line:
+            break
+        last = replace(nxt, context=(*last.context, edit))
+        found.append(last)
+    return found
+
+
+# ---------------------------------------------------------------- warnings
+
+
+def _base_ruleset(decl: VariantDecl, here: Path | None) -> m.Ruleset | None:
+    """The ruleset of the variant ``decl`` extends (its own name: the built-in), or
+    ``None`` when it extends nothing or the base does not load.  Kept between analyses
+    while the base file is unchanged (same size and modification time): a keystroke in a
+    house rule does not build its base again."""
+    if decl.base is None:
+        return None
+    try:
+        text, where = default_resolver(decl.base.name, None if decl.base.name == decl.name
+                                       else here)
+        stat = Path(where).stat()
+        key = (where, stat.st_mtime_ns, stat.st_size, text)
+        if key not in _BASES:
+            if len(_BASES) >= 16:
+                _BASES.clear()
+            _BASES[key] = load_text(text, where)
+        return _BASES[key]
+    except (BoodleError, KeyError, OSError):
+        return None
+
+
+_BASES: dict[tuple[str, int, int, str], m.Ruleset] = {}
+"""Built base rulesets by file, modification time, size and text."""
+
+
+def _restated_lines(resolved: Resolved, bom: int) -> list[Diagnostic]:
+    """A warning on each line of a house rule that says what its base already says (the
+    same clause, the same phase rule): it changes nothing (spec §11.2).  The documentation
+    lines are not rules: a house rule citing its base's source says where it comes from."""
+    base = {c.key: c for c in resolved.base_items}
+    out: list[Diagnostic] = []
+    for clause in resolved.own:
+        old = base.get(clause.key)
+        if old is None or clause.key in ("title", "about", "sources", "version"):
+            continue
+        if isinstance(clause.value, PhaseDecl) and isinstance(old.value, PhaseDecl):
+            rules = {r.key: r for r in old.value.rules}
+            out += [_same_as_base(rule, bom) for rule in clause.value.rules
+                    if rules.get(rule.key) == rule]
+        elif clause == old:
+            out.append(_same_as_base(clause, bom))
+    return out
+
+
+RESTATED = "this line says what the base already says: it changes nothing"
+
+
+def _same_as_base(clause: Clause, bom: int) -> Diagnostic:
+    where = span_range(clause.span, bom)
+    return Diagnostic(where, RESTATED, "warning", "warning", "delete it, or change it")
+
+
+def _unchanged(decl: VariantDecl, ruleset: m.Ruleset, base: m.Ruleset | None,
+               bom: int) -> list[Diagnostic]:
+    """A warning on ``extends`` when the house rule changes no rule of its base (spec
+    §11.2; ``boodle check`` says "changes from michigan: nothing")."""
+    from boodle.language.ruleset_diff import diff
+
+    if base is None or decl.base is None or diff(base, ruleset):
+        return []
+    return [Diagnostic(span_range(decl.base.span, bom),
+                       f"this house rule changes nothing from {base.name}", "warning",
+                       "warning", "write the lines it changes inside the variant's braces")]
+
+
+def _never_claimed(ruleset: m.Ruleset, path: str, bom: int) -> list[Diagnostic]:
+    """A warning on each section of the board that nothing ever pays out: no card claims
+    it, no phase pays it, no one going out takes it (the rules page says "never won")."""
+    from boodle.docs.templates import load
+    from boodle.lsp.features import section_ways
+
+    t = load("en")
+    out: list[Diagnostic] = []
+    for section in ruleset.board:
+        if section.span is None or section.span.file != path or section_ways(ruleset, t,
+                                                                             section):
+            continue
+        out.append(Diagnostic(span_range(section.span, bom),
+                              f"no card, phase or going out ever claims section "
+                              f"'{section.name}': its chips only carry over", "warning",
+                              "warning", "name it in a phase that pays it, or delete it"))
+    return out
+
+
+# ---------------------------------------------------------------- quick fixes
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A quick fix: its title (the hint) and the edits that make it."""
+
+    title: str
+    edits: tuple[Edit, ...]
+
+
+def fixes(analysis: Analysis, diagnostic: Diagnostic) -> list[Fix]:
+    """The edit the hint of ``diagnostic`` describes, as a quick fix, if the file edited
+    so no longer has that error (and gains no syntax error); else none."""
+    try:
+        return list(_cached_fixes(analysis.text, analysis.path, diagnostic))
+    except Exception:  # a fix is a help, never a crash
+        return []
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_fixes(text: str, path: str, diag: Diagnostic) -> tuple[Fix, ...]:
+    """:func:`_fixes`, kept for the last texts: an editor asks for the code actions at the
+    cursor whenever it moves, and each candidate edit costs a parse."""
+    return tuple(_fixes(text, path, diag))
+
+
+def _fixes(text: str, path: str, diag: Diagnostic) -> list[Fix]:
+    if diag.hint is None or diag.kind == "internal":
+        return []
+    for before in diag.context:
+        text = apply_edits(text, [before])
+    candidates = _candidates(text, diag) if diag.kind != "warning" else (
+        [_lines_deleted(text, diag.range)] if diag.message == RESTATED else [])
+    for edit in candidates:
+        if _repairs(text, path, diag, edit):
+            return [Fix(diag.hint, (edit,))]
+    return []
+
+
+def _repairs(text: str, path: str, diag: Diagnostic, edit: Edit) -> bool:
+    """Whether ``edit`` repairs the error ``diag`` of ``text``: the edited text no longer has
+    it, and has no syntax error on a line up to the error's (a syntax error may move on to
+    a later line: that is the next error, found by the parser reading further)."""
+    fixed = apply_edits(text, [edit])
+    if fixed == text:
+        return False
+    after = _analyse(fixed, path, further=False).diagnostics
+    shift = fixed.count("\n") - text.count("\n")
+    for other in after:
+        if diag.kind == "warning" and other.severity == "error":
+            return False
+        if other.kind == "syntax" and (diag.kind != "syntax"
+                                       or other.range.line - shift <= diag.range.line):
+            return False
+        if other.message == diag.message and abs(other.range.line - diag.range.line) <= \
+                abs(shift):
+            return False
+    return True
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """``text`` with ``edits`` made (ranges of the original text, none overlapping)."""
+    starts = line_offsets(text)
+    cuts = sorted(((offset_at(starts, e.range.line, e.range.column),
+                    offset_at(starts, e.range.end_line, e.range.end_column), e.new_text)
+                   for e in edits), reverse=True)
+    for begin, end, new in cuts:
+        text = text[:begin] + new + text[end:]
+    return text
+
+
+def line_offsets(text: str) -> list[int]:
+    """The offset of each line's start (lines end at ``\\n`` only)."""
+    return [0, *(found.end() for found in re.finditer("\n", text))]
+
+
+def offset_at(starts: list[int], line: int, column: int) -> int:
+    """The offset of a 0-based position, given :func:`line_offsets`."""
+    if line >= len(starts):
+        return starts[-1] + column if starts else column
+    return starts[max(line, 0)] + column
+
+
+def position_at(starts: list[int], offset: int) -> tuple[int, int]:
+    """The 0-based (line, column) of an offset, given :func:`line_offsets`."""
+    import bisect
+
+    line = bisect.bisect_right(starts, offset) - 1
+    return line, offset - starts[line]
+
+
+def _edit(text: str, begin: int, end: int, new: str) -> Edit:
+    starts = line_offsets(text)
+    (line, column), (end_line, end_column) = position_at(starts, begin), position_at(starts, end)
+    return Edit(Range(line, column, end_line, end_column), new)
+
+
+_QUOTED = r"'([^']+)'"
+
+
+def _candidates(text: str, diag: Diagnostic) -> list[Edit]:
+    """The edits the hint of ``diag`` may describe, most likely first (each is tried by
+    :func:`_repairs`).  The hint is the product's own sentence (spec §11.1: "a hint that is
+    the right edit"); this reads back the edit it names."""
+    hint = diag.hint or ""
+    starts = line_offsets(text)
+    at = offset_at(starts, diag.range.line, diag.range.column)
+    end = offset_at(starts, diag.range.end_line, diag.range.end_column) \
+        if diag.range.end_line == diag.range.line else at + 1
+    word = text[at:end]
+    line_start = starts[diag.range.line] if diag.range.line < len(starts) else len(text)
+    line_end = text.find("\n", line_start)
+    line_end = len(text) if line_end < 0 else line_end
+    out: list[Edit] = []
+
+    def replace_word(new: str) -> None:
+        out.append(_edit(text, at, end, new))
+
+    found = re.fullmatch(r"did you mean (\S+) \(not (\S+)\)\?", hint)
+    if found:
+        before = text.rfind(found.group(2), line_start, at)
+        if before >= 0:
+            out.append(_edit(text, before, before + len(found.group(2)), found.group(1)))
+    found = re.fullmatch(r"did you mean (\S+)\?", hint)
+    if found:
+        replace_word(found.group(1))
+    found = re.fullmatch(r"write '([a-z]+ [a-z]+)' as two words", hint)
+    if found:
+        replace_word(found.group(1))
+    found = re.match(r"write '([^']+)' instead of '([^']+)'", hint) \
+        or re.match(r"write '([^']+)' or '[^']+' instead of '([^']+)'", hint)
+    if found and found.group(2) == word:
+        gap = len(text[:at]) - len(text[:at].rstrip(" \t"))
+        if found.group(1) in (":", ","):  # ',' in place of ' and': no space before it
+            out.append(_edit(text, at - gap, end, found.group(1)))
+        replace_word(found.group(1))
+    found = re.match(r"write ((?:10|[2-9JQKA])[♣♦♥♠])[ :]", hint)
+    if found:
+        replace_word(found.group(1))
+        suit = re.match(r"[ \t]+[♣♦♥♠♧♢♡♤]", text[end:line_end])
+        if suit:
+            out.append(_edit(text, at, end + suit.end(), found.group(1)))
+    found = re.search(r"'([^']+)' is read as a name: write ((?:10|[2-9JQKA])[♣♦♥♠])", hint)
+    if found:
+        before = text.rfind(found.group(1), line_start, at)
+        if before >= 0:
+            out.append(_edit(text, before, before + len(found.group(1)), found.group(2)))
+    found = re.fullmatch(r"write a range with 'to': (.+)", hint)
+    if found:
+        replace_word(found.group(1))
+    found = re.search(r": write ([a-z][a-z0-9_-]*)$", hint)
+    if found and hint.startswith("names are lower case"):
+        replace_word(found.group(1))
+    found = re.match(r"names are not paths: write extends ([a-z][\w-]*)", hint)
+    if found:
+        target = re.search(r"\bextends[ \t]+([^\s{}#]+)", text[line_start:line_end])
+        if target:
+            out.append(_edit(text, line_start + target.start(1), line_start + target.end(1),
+                             found.group(1)))
+    found = re.fullmatch(r'a label is written in double quotes: "(.*)"', hint)
+    if found:
+        replace_word(f'"{word}"')
+        rest = text[at:line_end]
+        comment = rest.find("#")
+        out.append(_edit(text, at, at + len(rest[:comment if comment >= 0 else None].rstrip()),
+                         f'"{found.group(1)}"'))
+    if hint.startswith("labels use straight double quotes") or \
+            hint.startswith("labels use double quotes"):
+        rest = text[at:line_end]
+        quoted = re.match(r"[“”„‟«»‘’‚‛'][^“”„‟«»‘’‚‛'\n]*[“”„‟«»‘’‚‛']", rest)
+        if quoted:
+            out.append(_edit(text, at, at + quoted.end(), '"' + quoted.group()[1:-1] + '"'))
+    if hint.startswith("write a plain space instead"):
+        replace_word(" ")
+    if hint.startswith("delete the invisible"):
+        if word and not word.isprintable():
+            replace_word("")
+        after = text[end:end + 1]
+        if after and not after.isprintable():
+            out.append(_edit(text, end, end + 1, ""))
+    if hint.startswith("a byte order mark is allowed only") or \
+            hint.startswith("U+FE0F (emoji style) is allowed only"):
+        replace_word("")
+    found = re.match(r"write '(.)' instead of '(.)'", hint)
+    if found:
+        out.append(_edit(text, at, at + 1, found.group(1)))
+    found = re.match(r"delete '([^']+)'", hint)
+    if found:
+        gone = found.group(1)
+        if text.startswith(gone, at):
+            out.append(_deletion(text, at, at + len(gone), line_start, line_end))
+        before = text.rfind(gone, line_start, at)
+        if before >= 0:
+            out.append(_deletion(text, before, before + len(gone), line_start, line_end))
+            out.append(_edit(text, before, at, ""))
+    if hint.startswith("delete the ','"):
+        comma = text.rfind(",", line_start, at)
+        if comma >= 0:
+            out.append(_edit(text, comma, comma + 1, " " if text[comma + 1:comma + 2] not in
+                             " \t" else ""))
+    found = re.match(r"add (?:'([^']+)'|('[^']+'(?: or '[^']+')*)) after '([^']+)'", hint)
+    if found:
+        mark = found.group(1) or re.findall(_QUOTED, found.group(2))[0]
+        ins = _end_of_word_before(text, at)
+        out.append(_edit(text, ins, ins, mark if mark in ":,{" else " " + mark))
+    if hint.startswith("separate the items with ','"):
+        ins = _end_of_word_before(text, at)
+        out.append(_edit(text, ins, ins, ","))
+    if hint.startswith("put '{' after"):
+        ins = _end_of_word_before(text, at)
+        out.append(_edit(text, ins, ins, " {"))
+    if re.search(r"add '\}' at the end of the file", hint):
+        closing = "" if text.endswith("\n") or not text else "\n"
+        out.append(_edit(text, len(text), len(text), closing + "}\n"))
+    found = re.search(r"add (\d+) '\}', innermost first", hint)
+    if found:
+        closing = "" if text.endswith("\n") or not text else "\n"
+        out.append(_edit(text, len(text), len(text), closing + "}\n" * int(found.group(1))))
+    found = re.search(r"add '\}' before '([^']+)'", hint)
+    if found:
+        out.append(_edit(text, at, at, "} "))
+    if re.search(r"add '\}' before this line", hint) or re.search(r"add its own '\}' before",
+                                                                  hint):
+        place = line_start
+        numbered = re.search(r"add its own '\}' before line (\d+)", hint)
+        if numbered and int(numbered.group(1)) <= len(starts):
+            place = starts[int(numbered.group(1)) - 1]
+        indent = len(text[place:]) - len(text[place:].lstrip(" \t"))
+        out.append(_edit(text, place, place, text[place:place + indent] + "}\n"))
+    found = re.search(r"\(write it (.+)\)$", hint) or re.fullmatch(r"write it (.+?)"
+                                                                  r"(?: \(the choices there:.*)?",
+                                                                  hint)
+    if found:
+        out += _line_rewrite(text, line_start, line_end, found.group(1))
+    found = re.match(r"players is a range: write (players \d+ to \d+)", hint)
+    if found:
+        players = re.search(r"\bplayers\b[^\n#}]*?(?=\s*(?:#|}|$))", text[line_start:line_end])
+        previous = re.search(r"\bplayers\b[^\n#}]*$", text[:at].rstrip())
+        if players and players.start() + line_start < at:
+            out.append(_edit(text, line_start + players.start(), line_start + players.end(),
+                             found.group(1)))
+        elif previous:  # 'players 3' alone on its line: the error is on the next line
+            out.append(_edit(text, previous.start(), previous.end(), found.group(1)))
+    found = re.search(r"for the \w+ write ((?:10|[2-9JQKA])[♣♦♥♠])$", hint)
+    if found:
+        replace_word(found.group(1))
+    if hint.startswith("this label is not closed"):
+        rest = text[at:line_end].rstrip(" \t")
+        out.append(_edit(text, at + len(rest), at + len(rest), '"'))
+    if hint.startswith("write 'each boodle' for every boodle card"):
+        every = re.search(r"\bevery[ \t]+$", text[line_start:at])
+        if every:
+            out.append(_edit(text, line_start + every.start(), end, "each boodle"))
+    found = re.fullmatch(r"write '([a-z]+)' as a word of its own", hint)
+    if found and word.startswith(found.group(1)):
+        replace_word(found.group(1) + " " + word[len(found.group(1)):])
+    found = re.fullmatch(r"add one, for example: (.+)", hint)
+    if found:
+        out += _line_added(text, found.group(1), None)
+    found = re.match(r"add: (.+?)(?:  \(or: .+\))?$", hint)
+    if found:
+        out += _line_added(text, found.group(1), diag.range.line)
+    found = re.fullmatch(r"write: (.+)", hint)
+    if found and diag.range.end_line > diag.range.line:  # a line the block lacks
+        out += _line_in_block(text, found.group(1), diag.range)
+    return out
+
+
+def _line_in_block(text: str, line: str, block: Range) -> list[Edit]:
+    """``line`` added as the last line of the block written over ``block`` (its ``}`` on
+    the range's last line), indented two spaces more than the block's first line."""
+    lines = text.split("\n")
+    if not 0 <= block.end_line < len(lines) or not lines[block.end_line].strip().startswith("}"):
+        return []
+    indent = len(lines[block.line]) - len(lines[block.line].lstrip(" \t"))
+    at = sum(len(x) + 1 for x in lines[:block.end_line])
+    return [_edit(text, at, at, " " * (indent + 2) + line + "\n")]
+
+
+def _deletion(text: str, begin: int, end: int, line_start: int, line_end: int) -> Edit:
+    """Delete ``text[begin:end]`` and one of the gaps around it: the spaces after it when
+    there are spaces on both sides (``on my kitty`` → ``on kitty``), those before it when
+    it ends the line (``players 3 to 6 ;`` → ``players 3 to 6``), else none (``title:
+    "Mine"`` → ``title "Mine"``)."""
+    after = len(text[end:line_end]) - len(text[end:line_end].lstrip(" \t"))
+    before = len(text[line_start:begin]) - len(text[line_start:begin].rstrip(" \t"))
+    if before and after and end + after < line_end:
+        return _edit(text, begin, end + after, "")
+    if before and end + after >= line_end:
+        return _edit(text, begin - before, end, "")
+    return _edit(text, begin, end, "")
+
+
+def _lines_deleted(text: str, where: Range) -> Edit:
+    """Delete what ``where`` covers: its whole lines, when nothing but spaces and a comment
+    shares them (a comment after it goes with it), else the range alone."""
+    starts = line_offsets(text)
+    begin = offset_at(starts, where.line, where.column)
+    end = offset_at(starts, where.end_line, where.end_column)
+    line_begin = starts[where.line]
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if not text[line_begin:begin].strip() and (
+            not text[end:line_end].strip() or text[end:line_end].strip().startswith("#")):
+        return _edit(text, line_begin, min(line_end + 1, len(text)), "")
+    return _edit(text, begin, end, "")
+
+
+def _end_of_word_before(text: str, at: int) -> int:
+    """The offset just after the last word before ``at`` (spaces, line breaks and comments
+    between skipped): where a missing mark goes."""
+    end = at
+    while True:
+        stripped = text[:end].rstrip()
+        line_start = stripped.rfind("\n") + 1
+        hash_at = next((found.start() for found in re.finditer(r'"[^"]*"?|#',
+                                                               stripped[line_start:])
+                        if found.group() == "#"), None)
+        if hash_at is None:
+            return len(stripped)
+        end = line_start + hash_at
+
+
+def _line_rewrite(text: str, line_start: int, line_end: int, written: str) -> list[Edit]:
+    """The smallest edit that makes line ``text[line_start:line_end]`` (its words, without
+    its indentation and comment) read ``written``: the part that differs, found by
+    :class:`difflib.SequenceMatcher`."""
+    line = text[line_start:line_end]
+    indent = len(line) - len(line.lstrip(" \t"))
+    code_end = len(line)
+    for found in re.finditer(r'"[^"]*"?|#', line):
+        if found.group() == "#":
+            code_end = found.start()
+            break
+    code = line[indent:code_end].rstrip()
+    if code == written:
+        return []
+    ops = [op for op in difflib.SequenceMatcher(None, code, written, autojunk=False)
+           .get_opcodes() if op[0] != "equal"]
+    if not ops:
+        return []
+    first, last = ops[0], ops[-1]
+    begin = line_start + indent + first[1]
+    end = line_start + indent + last[2]
+    return [_edit(text, begin, end, written[first[3]:last[4]])]
+
+
+def _line_added(text: str, line: str, after: int | None) -> list[Edit]:
+    """``line`` added as a new line of the file: after 0-based line ``after`` (indented as
+    it), or, with ``None``, before the ``}`` that closes the variant (indented two spaces)."""
+    lines = text.split("\n")
+    if after is not None and 0 <= after < len(lines):
+        indent = re.match(r"[ \t]*", lines[after])
+        prefix = indent.group() if indent else ""
+        at = sum(len(x) + 1 for x in lines[:after + 1])
+        return [_edit(text, min(at, len(text)), min(at, len(text)), f"{prefix}{line}\n")]
+    closing = max((i for i, x in enumerate(lines) if x.strip().startswith("}")), default=None)
+    if closing is None:
+        return []
+    at = sum(len(x) + 1 for x in lines[:closing])
+    return [_edit(text, at, at, f"  {line}\n")]
+

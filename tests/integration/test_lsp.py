@@ -1,0 +1,421 @@
+"""``boodle lsp`` driven as an editor drives it: a real LSP client over stdio (pytest-lsp).
+
+Every expectation is worked out from the rules files by hand: the line and column of the
+word at fault counted in the text below, the sentences of the rules page from
+``reference/boodle/docs/templates/en.toml`` and ``fr.toml``, the spec sections from the
+headings of ``spec/rules.md``, the board of ``spec/variants/michigan.boodle`` (boodles A♥
+K♣ Q♦ J♠ and a kitty labelled "Kitty" on line 29, one stops phase ``play`` labelled
+"Stops" with ``claims: on play``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as lsp
+from pygls.uris import from_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+import boodle
+from boodle.resources import variants_dir
+
+_HERE = str(Path(boodle.__file__).resolve().parent.parent)
+_SERVE = (f"import sys; sys.path.insert(0, {_HERE!r}); from boodle.cli import main; "
+          "sys.exit(main(['lsp']))")
+
+
+# One server per client for the whole module (starting one costs seconds of CPU: pygls'
+# protocol types); each test opens documents of its own, in a folder of its own.
+
+
+async def _start(client: LanguageClient, locale: str | None,
+                 options: dict[str, object] | None = None) -> None:
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities(), locale=locale, initialization_options=options))
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
+                    scope="module", loop_scope="module")
+async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await _start(lsp_client, "en-GB")
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
+                    scope="module", loop_scope="module")
+async def french(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await _start(lsp_client, "fr")
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
+                    scope="module", loop_scope="module")
+async def verifying(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await _start(lsp_client, "en", {"verifyOnSave": True})
+    yield
+    await lsp_client.shutdown_session()
+
+
+FRIDAY = """\
+variant friday extends michigan {
+  title "Friday night"
+  ante { each player 2 on each boodle
+         each player 2 on kity }
+  deal { rotation: right }
+}
+"""
+"""A house rule with one error: line 4 (0-based 3), 'kity' at column 26 (9 spaces and
+'each player 2 on ' before it)."""
+
+
+def _open(client: LanguageClient, folder: Path, name: str, text: str) -> str:
+    path = folder / name
+    with contextlib.suppress(UnicodeEncodeError):  # a lone surrogate: in the editor only
+        path.write_text(text, encoding="utf-8")
+    uri = from_fs_path(str(path))
+    assert uri is not None
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        text_document=lsp.TextDocumentItem(uri=uri, language_id="boodle", version=1,
+                                           text=text)))
+    return uri
+
+
+async def _diagnostics(client: LanguageClient, uri: str) -> list[lsp.Diagnostic]:
+    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return client.diagnostics[uri]
+
+
+def _span(d: lsp.Diagnostic | lsp.Location | lsp.Range) -> tuple[int, int, int, int]:
+    r = d if isinstance(d, lsp.Range) else d.range
+    return (r.start.line, r.start.character, r.end.line, r.end.character)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_error_has_its_range_hint_and_quick_fix(client: LanguageClient,
+                                                         tmp_path: Path) -> None:
+    uri = _open(client, tmp_path, "friday.boodle", FRIDAY)
+    (diag,) = await _diagnostics(client, uri)
+    assert _span(diag) == (3, 26, 3, 30)
+    assert diag.severity == lsp.DiagnosticSeverity.Error
+    assert diag.message == "no section 'kity' on the board\nhint: did you mean kitty?"
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=diag.range,
+        context=lsp.CodeActionContext(diagnostics=[diag])))
+    assert actions is not None and len(actions) == 1
+    action = actions[0]
+    assert isinstance(action, lsp.CodeAction) and action.kind == lsp.CodeActionKind.QuickFix
+    assert action.title == "did you mean kitty?"
+    assert action.edit is not None and action.edit.changes is not None
+    (edit,) = action.edit.changes[uri]
+    assert (_span(edit.range), edit.new_text) == ((3, 26, 3, 30), "kitty")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_every_independent_error_at_once(client: LanguageClient, tmp_path: Path) -> None:
+    # a misspelt keyword on line 2 and a missing ':' on line 4 (0-based 1 and 3): the
+    # parser stops at the first; the second is found once the first is repaired
+    text = ("variant two extends michigan {\n"
+            "  titel \"Two slips\"\n"
+            "  deal {\n"
+            "    rotation left\n"
+            "  }\n"
+            "}\n")
+    uri = _open(client, tmp_path, "two.boodle", text)
+    first, second = await _diagnostics(client, uri)
+    assert _span(first) == (1, 2, 1, 7)
+    assert first.message.endswith("hint: did you mean title?")
+    assert _span(second) == (3, 13, 3, 17)
+    assert second.message.startswith("unexpected 'left'; expected \":\"")
+    assert "add ':' after 'rotation'" in second.message
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=second.range,
+        context=lsp.CodeActionContext(diagnostics=[second])))
+    assert actions is not None
+    (action,) = [a for a in actions if isinstance(a, lsp.CodeAction)
+                 and a.title.startswith("add ':'")]
+    assert action.edit is not None and action.edit.changes is not None
+    (edit,) = action.edit.changes[uri]
+    assert (_span(edit.range), edit.new_text) == ((3, 12, 3, 12), ":")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_missing_blocks_are_all_listed(client: LanguageClient, tmp_path: Path) -> None:
+    # a variant of its own with neither deal nor session nor ante (README, "fresh.boodle")
+    text = ("variant fresh {\n"
+            "  players 3 to 6\n"
+            "  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }\n"
+            "  board { boodle A♥  kitty }\n"
+            "}\n")
+    uri = _open(client, tmp_path, "fresh.boodle", text)
+    found = await _diagnostics(client, uri)
+    messages = [d.message.split("\n")[0] for d in found]
+    for block in ("deal", "ante", "session"):
+        assert f"variant fresh has no '{block}' block or line" in messages
+    assert all(_span(d)[:2] == (0, 0) for d in found)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_edits_are_debounced_to_the_last_version(client: LanguageClient,
+                                                       tmp_path: Path) -> None:
+    uri = _open(client, tmp_path, "friday.boodle", FRIDAY)
+    assert len(await _diagnostics(client, uri)) == 1
+    # three quick edits of 'kity': 'kit', 'kitt', then 'kitty' (no error left); one
+    # incremental change (the word's range), the others the whole text
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(start=lsp.Position(line=3, character=26),
+                            end=lsp.Position(line=3, character=30)), text="kit")]))
+    for version, word in ((3, "kitt"), (4, "kitty")):
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(
+                text=FRIDAY.replace("kity", word))]))
+    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert list(client.diagnostics[uri]) == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_a_rule_line_a_card_and_extends(client: LanguageClient,
+                                                       tmp_path: Path) -> None:
+    uri = _open(client, tmp_path, "friday.boodle", FRIDAY.replace("kity", "kitty"))
+    await _diagnostics(client, uri)
+
+    async def hover(line: int, character: int) -> str:
+        found = await client.text_document_hover_async(lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=line, character=character)))
+        assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+        return found.contents.value
+
+    # 'deal { rotation: right }': en.toml DealSpec "rotation.right", spec §5.1's heading
+    rotation = await hover(4, 12)
+    assert "After each deal the deal passes to the dealer's right." in rotation
+    assert "§5.1 First dealer and rotation" in rotation
+    # 'extends michigan': what the file changes (michigan antes 1 on each boodle; its deal
+    # block, written in part, puts back the defaults but for rotation: spec §11.2)
+    changes = await hover(0, 20)
+    assert "Michigan (home profile)" in changes
+    assert "deal: rotation: left → right" in changes
+    assert 'title: "Friday night"' in changes
+    assert "ante: + each player 2 on each boodle" in changes
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_a_card_says_what_it_pays(client: LanguageClient,
+                                                 tmp_path: Path) -> None:
+    text = ("variant pays extends michigan {\n"
+            "  ante { each player 1 on A♥, K♣\n"
+            "         each player 2 on kitty }\n"
+            "}\n")
+    uri = _open(client, tmp_path, "pays.boodle", text)
+    await _diagnostics(client, uri)
+    found = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=lsp.Position(line=1, character=26)))  # on 'A♥'
+    assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+    # en.toml page.claim_line and page.claim_play, michigan's boodle A♥ and phase "Stops"
+    assert "**A♥**: by playing A♥ in the phase Stops." in found.contents.value
+    assert _span(found.range) == (1, 26, 1, 28) if found.range else False
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_in_the_editors_language(french: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(french, tmp_path, "friday.boodle", FRIDAY.replace("kity", "kitty"))
+    await _diagnostics(french, uri)
+    found = await french.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=lsp.Position(line=4, character=12)))
+    assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+    french_text = _template("fr", "DealSpec", "rotation.right")
+    assert french_text in found.contents.value
+
+
+def _template(lang: str, table: str, key: str) -> str:
+    import tomllib
+
+    path = Path(_HERE) / "boodle" / "docs" / "templates" / f"{lang}.toml"
+    with path.open("rb") as handle:
+        return str(tomllib.load(handle)[table][key])
+
+
+async def _labels(client: LanguageClient, uri: str, line: int, character: int) -> list[str]:
+    found = await client.text_document_completion_async(lsp.CompletionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=lsp.Position(line=line, character=character)))
+    assert found is not None
+    items = found.items if isinstance(found, lsp.CompletionList) else found
+    return [item.label for item in items]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_at_several_positions(client: LanguageClient, tmp_path: Path) -> None:
+    (tmp_path / "club.boodle").write_text("variant club extends michigan {\n}\n",
+                                          encoding="utf-8")
+
+    async def offered(name: str, text: str, line: int, character: int) -> list[str]:
+        # the text as it is while being typed: the line at the cursor is not finished
+        uri = _open(client, tmp_path, name, text)
+        await _diagnostics(client, uri)
+        return await _labels(client, uri, line, character)
+
+    head = "variant mine extends michigan {\n"
+    # after 'rotation:' (grammar: DIRECTION is left or right)
+    rotation = await offered("a.boodle", head + "  deal { rotation:  }\n}\n", 1, 19)
+    assert sorted(rotation) == ["left", "right"]
+    # after 'on' in an ante line: michigan's five sections, and the ante targets' keywords
+    on = await offered("b.boodle", head + "  ante { each player 2 on  }\n}\n", 1, 27)
+    assert {"A♥", "K♣", "Q♦", "J♠", "kitty"} <= set(on)
+    assert {"each", "every"} <= set(on)
+    # a new line of the variant block: its line keywords, not those of a deal block
+    line = await offered("c.boodle", head + "  \n}\n", 1, 2)
+    assert {"players", "deck", "board", "ante", "deal", "session", "phase", "carry"} <= set(line)
+    assert "rotation" not in line
+    # after 'extends': the built-ins and the file beside this one, not this one
+    base = await offered("mine.boodle", "variant mine extends \n}\n", 0, 21)
+    assert {"michigan", "tripoli", "club"} <= set(base)
+    assert "mine" not in base
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_go_to_definition(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path, "friday.boodle", FRIDAY.replace("kity", "kitty"))
+    await _diagnostics(client, uri)
+
+    async def where(line: int, character: int) -> lsp.Location:
+        found = await client.text_document_definition_async(lsp.DefinitionParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=line, character=character)))
+        assert isinstance(found, lsp.Location)
+        return found
+
+    michigan = from_fs_path(str((variants_dir() / "michigan.boodle").resolve()))
+    base = await where(0, 26)  # on 'michigan'
+    assert base.uri == michigan and _span(base) == (0, 0, 0, 0)
+    kitty = await where(3, 27)  # on 'kitty': michigan.boodle line 29, 'kitty "Kitty"'
+    assert kitty.uri == michigan
+    assert _span(kitty) == (28, 4, 28, 17)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_document_symbols(client: LanguageClient, tmp_path: Path) -> None:
+    uri = _open(client, tmp_path, "friday.boodle", FRIDAY.replace("kity", "kitty"))
+    await _diagnostics(client, uri)
+    found = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    assert found is not None
+    (variant,) = found
+    assert isinstance(variant, lsp.DocumentSymbol)
+    assert variant.name == "variant friday" and variant.detail == "extends michigan"
+    assert [c.name for c in variant.children or []] == ["title", "ante", "deal"]
+    ante = (variant.children or [])[1]
+    assert [c.name for c in ante.children or []] == ["ante line", "ante line"]
+    assert _span(ante.children[1].range) == (3, 9, 3, 31)  # type: ignore[index]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_warnings_where_legal_rules_are_suspect(client: LanguageClient,
+                                                      tmp_path: Path) -> None:
+    # 'carry: unclaimed' is michigan's own line (spec/variants/michigan.boodle): it changes
+    # nothing, and the house rule as a whole changes nothing
+    text = ("variant same extends michigan {\n"
+            "  carry: unclaimed\n"
+            "}\n")
+    uri = _open(client, tmp_path, "same.boodle", text)
+    found = await _diagnostics(client, uri)
+    assert {(_span(d)[:2], d.severity) for d in found} == {
+        ((1, 2), lsp.DiagnosticSeverity.Warning), ((0, 21), lsp.DiagnosticSeverity.Warning)}
+    assert any("changes nothing from michigan" in d.message for d in found)
+
+
+FUZZ = Path(__file__).resolve().parent.parent / "fuzz_regressions"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_never_a_crash_on_the_fuzzers_inputs(client: LanguageClient,
+                                                   tmp_path: Path) -> None:
+    """Each input the rules-file fuzzer once broke gets diagnostics, and the server still
+    answers afterwards (a hover, a completion, the outline)."""
+    files = sorted(FUZZ.glob("*.json"))
+    assert files
+    for i, case in enumerate(files):
+        text = json.loads(case.read_text(encoding="utf-8"))["text"]
+        uri = _open(client, tmp_path, f"fuzz{i}.boodle", text)
+        found = await asyncio.wait_for(_diagnostics(client, uri), 30)
+        assert found, case.name  # every one of them is an error
+        assert all(d.severity == lsp.DiagnosticSeverity.Error for d in found)
+        assert not any(d.code == "internal" for d in found), (case.name, found)
+        await client.text_document_hover_async(lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri),
+            position=lsp.Position(line=0, character=1)))
+        await _labels(client, uri, 0, 0)
+        await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+            text_document=lsp.TextDocumentIdentifier(uri=uri)))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_verify_on_save(verifying: LanguageClient, tmp_path: Path) -> None:
+    """With verifyOnSave, a save runs boodle verify in the background and its report joins
+    the diagnostics: michigan at 3 players only (its stops phase ends: every card played
+    leaves a hand, spec §6.3), termination proven by z3 (spec/verification.md)."""
+    text = "variant three extends michigan {\n  players 3 to 3\n}\n"
+    uri = _open(verifying, tmp_path, "three.boodle", text)
+    assert list(await _diagnostics(verifying, uri)) == []
+    verifying.text_document_did_save(lsp.DidSaveTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    found: list[lsp.Diagnostic] = []
+    for _ in range(4):  # the save's own publication, then the report's
+        await asyncio.wait_for(_diagnostics(verifying, uri), 180)
+        found = list(verifying.diagnostics[uri])
+        if found:
+            break
+    messages = [d.message for d in found]
+    assert "boodle verify: termination: proven (z3, 3 players)" in messages, messages
+    assert all(d.severity != lsp.DiagnosticSeverity.Error for d in found), messages
+    assert all(_span(d) == (0, 0, 0, 7) for d in found)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_columns_are_counted_in_utf16(client: LanguageClient, tmp_path: Path) -> None:
+    """LSP columns are UTF-16 units: the joker 🃏 (U+1F0CF, outside the BMP) is one code
+    point but two units, so 'palyers' after '  title "🃏" ' starts at unit 13 (12 code
+    points), and so does its quick fix."""
+    text = 'variant wide extends michigan {\n  title "🃏" palyers 3 to 6\n}\n'
+    uri = _open(client, tmp_path, "wide.boodle", text)
+    (diag,) = await _diagnostics(client, uri)
+    assert _span(diag) == (1, 13, 1, 20)
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), range=diag.range,
+        context=lsp.CodeActionContext(diagnostics=[diag])))
+    assert actions is not None
+    (action,) = actions
+    assert isinstance(action, lsp.CodeAction) and action.edit is not None
+    assert action.edit.changes is not None
+    (edit,) = action.edit.changes[uri]
+    assert (_span(edit.range), edit.new_text) == ((1, 13, 1, 20), "players")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_error_in_the_base_points_at_its_line(client: LanguageClient,
+                                                       tmp_path: Path) -> None:
+    """A deck without aces breaks michigan's 'boodle A♥' (spec/variants/michigan.boodle line
+    25, A♥ at column 12): the error is on this file's deck line, and the base's line is its
+    related information."""
+    text = "variant small extends michigan {\n  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K }\n}\n"
+    uri = _open(client, tmp_path, "small.boodle", text)
+    found = await _diagnostics(client, uri)
+    first = found[0]
+    assert first.message.startswith("boodle card A♥ is not in the deck")
+    assert _span(first)[:2] == (1, 2)
+    assert first.related_information is not None
+    (base,) = first.related_information
+    michigan = from_fs_path(str((variants_dir() / "michigan.boodle").resolve()))
+    assert base.location.uri == michigan and _span(base.location)[:2] == (24, 11)
