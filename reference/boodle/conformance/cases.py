@@ -177,8 +177,10 @@ class Case:
 
     def needs(self) -> set[str]:
         """Optional protocol features the case needs (``position``, ``count``, ``legal``,
-        ``session``)."""
+        ``session``, ``referee``)."""
         out = set()
+        if self.kind == "referee":
+            return {"referee"}
         if self.kind == "session":
             out.add("session")
         if "position" in self.data["setup"]:
