@@ -179,8 +179,8 @@ class Case:
         """Optional protocol features the case needs (``position``, ``count``, ``legal``,
         ``session``, ``referee``)."""
         out = set()
-        if self.kind == "referee":
-            return {"referee"}
+        if self.kind == "referee":  # of a whole session, or of one deal
+            return {"referee", "session"} if "deals" in self.data["setup"] else {"referee"}
         if self.kind == "session":
             out.add("session")
         if "position" in self.data["setup"]:

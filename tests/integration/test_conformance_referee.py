@@ -1,0 +1,144 @@
+"""Referee mode (issue 15 part 2): the implementation plays its own choices, the reference judges.
+
+The second example implementation (conformance/examples/michigan-python/auto_player.py) was
+written from the documents alone and imports nothing of boodle; it takes referee deals only.
+It must pass them, and the runner must say once per reason why it skips the other michigan
+cases.  A wrong implementation is stood in for by mutants of the reference (each breaks one
+rule) and by answers altered by hand: the judge must name the move and the rule.
+"""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from boodle.conformance.cases import Case, load_cases
+from boodle.conformance.mutants import mutant
+from boodle.conformance.referee import Declared, judge, play_own, referee_cases
+from boodle.conformance.report import console_text, skip_reasons
+from boodle.conformance.run_suite import run_suite, unsupported
+
+PY = sys.executable
+EXAMPLE = Path(__file__).parents[2] / "conformance" / "examples" / "michigan-python" \
+    / "auto_player.py"
+MICHIGAN = [Declared("michigan", 1)]
+
+
+def _example_answer(case: Case) -> dict[str, Any]:
+    """The example program's result for one case, run as a one-message session."""
+    import json
+
+    message = json.dumps({"type": "run", **case.request()}, ensure_ascii=False)
+    out = subprocess.run([PY, str(EXAMPLE)], input=message + "\n", capture_output=True,
+                         text=True, timeout=60, check=True)
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
+def test_the_python_example_passes_referee_deals_and_its_skips_are_said_once() -> None:
+    suite = [c for c in load_cases(check=False) if c.variant == "michigan"]
+
+    def extra(started: dict[str, Any]) -> tuple[list[Case], list[str]]:
+        assert started["kinds"] == ["referee"] and "referee" in started["features"]
+        return referee_cases([Declared.of(v) for v in started["variants"]], 12, "ci")
+
+    report = run_suite(suite, f"{PY} {EXAMPLE}", timeout=30, extra=extra)
+    refereed = [o for o in report.outcomes if o.kind == "referee"]
+    assert len(refereed) == 12
+    assert [o for o in refereed if o.outcome != "pass"] == []
+    assert report.ok() and report.implementation["name"] == "python-michigan-auto"
+    # every case of the suite is skipped, not sent, with one line per reason
+    skipped = [o for o in report.outcomes if o.kind != "referee"]
+    assert {o.outcome for o in skipped} == {"skip"} and len(skipped) == len(suite)
+    lines = skip_reasons(report)
+    kinds = {c.kind for c in suite}
+    assert len(lines) == len({o.summary for o in skipped}) <= len(kinds) + 1
+    assert any("takes no reject cases" in line for line in lines)
+    assert sum(int(line.split()[1]) for line in lines) == len(suite)
+    assert "referee: 12 of 12 runs passed (100.0%)" in console_text(report)
+
+
+def test_the_cli_runs_referee_deals_alone_with_a_seed() -> None:
+    out = subprocess.run([PY, "-m", "boodle.cli", "conformance", "run", "--impl",
+                          f"{PY} {EXAMPLE}", "--referee-only", "--referee-deals", "5",
+                          "--seed", "7"], capture_output=True, text=True, timeout=300,
+                         check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "referee: 5 of 5 runs passed (100.0%)" in out.stdout
+    again = subprocess.run([PY, "-m", "boodle.cli", "conformance", "run", "--impl", "x",
+                            "--seed", "7"], capture_output=True, text=True, timeout=60,
+                           check=False)
+    assert again.returncode == 2 and "--referee-deals" in again.stderr
+
+
+def test_an_illegal_lead_is_named_with_its_rule() -> None:
+    (case,), _ = referee_cases(MICHIGAN, 1, "hand")
+    result = _example_answer(case)
+    assert judge(case, result).outcome == "pass"
+    # by hand: the first lead becomes the highest card of its suit in the leader's hand;
+    # "never lead a higher card while holding a lower one of that suit" (001 §04)
+    events = copy.deepcopy(result["events"])
+    deal = next(e for e in events if e["kind"] == "deal")
+    lead = next(i for i, e in enumerate(events) if e["kind"] == "lead")
+    seat, card = events[lead]["seat"], events[lead]["card"]
+    suit = card[-1]
+    order = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    highest = max((c for c in deal["hands"][seat] if c[-1] == suit),
+                  key=lambda c: order.index(c[:-1]))
+    assert highest != card, "the leader holds more than one card of the suit led"
+    events[lead] = {**events[lead], "card": highest}
+    v = judge(case, {**result, "events": events[:lead + 1]})
+    assert v.outcome == "fail" and v.rule == "§12/lead.lowest"
+    assert f"point 0, event {lead}: the move lead {seat} {highest} is illegal" in v.summary
+
+
+def test_a_wrong_payment_and_a_missing_end_are_named() -> None:
+    (case,), _ = referee_cases(MICHIGAN, 1, "hand")
+    result = _example_answer(case)
+    events = copy.deepcopy(result["events"])
+    pay = next(i for i, e in enumerate(events) if e["kind"] == "payment")
+    events[pay]["amount"] += 1  # one chip per card left (rules §7), not one more
+    v = judge(case, {**result, "events": events})
+    assert v.outcome == "fail" and v.rule == "§7/per-card-winner"
+    assert v.summary.startswith(f"event {pay}, after the move ")
+    cut = judge(case, {**result, "events": result["events"][:pay - 3]})
+    assert cut.outcome == "fail"
+    wrong_final = copy.deepcopy(result)
+    wrong_final["final"]["ledger"]["seats"][0] += 1
+    assert judge(case, wrong_final).summary.startswith("final ledger:")
+
+
+def test_mutants_of_the_reference_fail_with_the_rule_they_break() -> None:
+    cases, _ = referee_cases(MICHIGAN, 6, "mutants")
+    sessions, _ = referee_cases(MICHIGAN, 0, "mutants", sessions=1)
+    for case in [*cases, *sessions]:
+        assert judge(case, play_own(case.request())).outcome == "pass", case.id
+    expect = {"restart-same-suit": "§12/lead.suit", "payments-from-dealer":
+              "§7/per-card-winner", "skip-widow-stop": "§6.3/widow",
+              "ante-dealer-exempt": "§4/order"}
+    for name, rule in expect.items():
+        rules = {judge(c, play_own(c.request(), mutant(name))).rule for c in cases}
+        assert rule in rules, (name, rules)
+    (session,) = sessions
+    v = judge(session, play_own(session.request(), mutant("rotation-reversed")))
+    assert v.outcome == "fail" and v.rule == "§5.1/rotation"
+
+
+def test_started_declares_kinds_and_player_counts() -> None:
+    (case,), _ = referee_cases([Declared("michigan", 1, 5, 5)], 1, "x")
+    assert case.data["setup"]["players"] == 5
+    started = {"variants": [{"name": "michigan", "version": 1, "players": {"min": 3,
+                                                                            "max": 4}}],
+               "features": ["referee"], "kinds": ["referee"]}
+    assert unsupported(started, case) == \
+        "the implementation plays michigan with 3 to 4 players, not 5"
+    started["variants"][0]["players"] = {"min": 3, "max": 8}
+    assert unsupported(started, case) is None
+    started["kinds"] = ["script"]
+    assert unsupported(started, case) == ("the implementation takes no referee cases (its "
+                                          "'started' names the kinds script)")
+    assert unsupported({**started, "kinds": None, "features": []}, case) == \
+        "the implementation lacks referee"
