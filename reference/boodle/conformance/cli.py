@@ -323,6 +323,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                        max_same_failures=args.max_same_failures,
                        extra=_referee_extra(args) if refereed else None)
     sys.stdout.write(console_text(report, args.details))
+    if args.referee_only and not report.outcomes:  # nothing to referee: said in a warning
+        return EXIT_FAILED
     counts = report.counts()
     if report.outcomes and not counts["pass"] and report.ok():
         # green by the rules (nothing failed), but nothing was shown to conform either: an
