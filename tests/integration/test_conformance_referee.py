@@ -142,3 +142,28 @@ def test_started_declares_kinds_and_player_counts() -> None:
                                           "'started' names the kinds script)")
     assert unsupported({**started, "kinds": None, "features": []}, case) == \
         "the implementation lacks referee"
+
+
+def test_a_broken_program_gets_its_pass_rate_and_first_failures(tmp_path: Path) -> None:
+    # the example with one bug: it leads the highest card of its longest suit, not the
+    # lowest ("never lead a higher card while holding a lower one of that suit", 001 §04)
+    broken = tmp_path / "broken.py"
+    broken.write_text(
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('auto_player', {str(EXAMPLE)!r})\n"
+        "m = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(m)\n"
+        "lowest = m.Deal.choose_lead\n"
+        "def highest(self, seat, stopped):\n"
+        "    suit = lowest(self, seat, stopped)[0]\n"
+        "    return max(c for c in self.hands[seat] if c[0] == suit)\n"
+        "m.Deal.choose_lead = highest\n"
+        "sys.exit(m.main())\n", encoding="utf-8")
+    out = subprocess.run([PY, "-m", "boodle.cli", "conformance", "run", "--impl",
+                          f"{PY} {broken}", "--referee-only", "--referee-deals", "4",
+                          "--seed", "2", "--details", "1"], capture_output=True, text=True,
+                         timeout=300, check=False)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "referee: 0 of 4 runs passed (0.0%)" in out.stdout
+    assert "§12/lead.lowest:" in out.stdout  # the failures grouped under the rule broken
+    assert "is illegal in the reference: lead.lowest" in out.stdout
