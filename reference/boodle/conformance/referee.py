@@ -130,7 +130,7 @@ def _rule_of_event(ruleset: Ruleset, events: Sequence[Json], index: int) -> str:
                 "penalty": "§6.5/pass-fee", "eliminated": "§10/elimination",
                 "split": "§10/leftover-split", "session-end": "§10/order",
                 "cut": "§5.1/first-dealer", "first-dealt": "§5.1/first-dealt",
-                "boodles-drawn": "§3/drawn", "lead": "§6.1/lowest-card"}
+                "boodles-drawn": "§3/drawn"}
     kind = str(events[index].get("kind"))
     if not new:
         return fallback.get(kind, "(no rule)")
