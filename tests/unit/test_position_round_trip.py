@@ -173,3 +173,19 @@ def test_version_1_positions_still_read() -> None:
     assert len(again.split()) == 9  # nothing of version 2 to say: written as version 1
     assert parse(again).hands[1] == parse(text).hands[1][::-1]  # 3♣Q♦: in deck order
     _same_state(michigan, state)
+
+
+@pytest.mark.parametrize("name", ["newmarket", "rummoli", "michigan-widow-sale",
+                                  "tripoli-ghost-auction", "pope-joan"])
+def test_play_positions_read_back(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # 'boodle play --positions' prints a position after every move, in every stage; version 1
+    # could not read any of these back (a stake, a sale, an exchange, the turn-up)
+    from boodle.cli import main
+
+    assert main(["play", name, "--players", "4", "--seed", "3", "--deals", "1",
+                 "--positions"]) == 0
+    lines = [ln[6:] for ln in capsys.readouterr().out.splitlines() if ln.startswith("    @ ")]
+    assert lines and not any(line.startswith("(") for line in lines)  # no "(no position)"
+    ruleset = load_variant(name)
+    for line in lines:
+        assert describe(ruleset, to_state(ruleset, line)) == line
