@@ -1,7 +1,8 @@
 """Referee mode (issue 15 part 2): the implementation plays its own choices, the reference judges.
 
 The second example implementation (conformance/examples/michigan-python/auto_player.py) was
-written from the documents alone and imports nothing of boodle; it takes referee deals only.
+written from the documents alone and imports nothing of boodle; it takes referee cases only
+(of a deal, or of a whole session).
 It must pass them, and the runner must say once per reason why it skips the other michigan
 cases.  A wrong implementation is stood in for by mutants of the reference (each breaks one
 rule) and by answers altered by hand: the judge must name the move and the rule.
@@ -43,11 +44,12 @@ def test_the_python_example_passes_referee_deals_and_its_skips_are_said_once() -
 
     def extra(started: dict[str, Any]) -> tuple[list[Case], list[str]]:
         assert started["kinds"] == ["referee"] and "referee" in started["features"]
-        return referee_cases([Declared.of(v) for v in started["variants"]], 12, "ci")
+        return referee_cases([Declared.of(v) for v in started["variants"]], 12, "ci",
+                             sessions=3)
 
     report = run_suite(suite, f"{PY} {EXAMPLE}", timeout=30, extra=extra)
     refereed = [o for o in report.outcomes if o.kind == "referee"]
-    assert len(refereed) == 12
+    assert len(refereed) == 15 and sum(".referee-session-" in o.id for o in refereed) == 3
     assert [o for o in refereed if o.outcome != "pass"] == []
     assert report.ok() and report.implementation["name"] == "python-michigan-auto"
     # every case of the suite is skipped, not sent, with one line per reason
@@ -58,7 +60,7 @@ def test_the_python_example_passes_referee_deals_and_its_skips_are_said_once() -
     assert len(lines) == len({o.summary for o in skipped}) <= len(kinds) + 1
     assert any("takes no reject cases" in line for line in lines)
     assert sum(int(line.split()[1]) for line in lines) == len(suite)
-    assert "referee: 12 of 12 runs passed (100.0%)" in console_text(report)
+    assert "referee: 15 of 15 runs passed (100.0%)" in console_text(report)
 
 
 def test_the_cli_runs_referee_deals_alone_with_a_seed() -> None:

@@ -5,19 +5,21 @@ Written from conformance/PROTOCOL.md ("Referee mode"), spec/rules.md and spec/mi
 alone; it imports nothing of boodle.  Like many real programs it has no notion of an
 illegal move: every seat plays the one card it may (the next card of a run), and where
 the rules leave a choice (which suit to lead) it chooses for itself, the lowest card of
-its longest suit.  So it takes only `referee` cases: it declares the kinds ["referee"]
-and the feature "referee", and the runner skips every other case, saying why once.
+its longest suit.  So it takes only `referee` cases, of a deal or of a whole session: it
+declares the kinds ["referee"] and the features "referee" and "session", and the runner
+skips every other case, saying why once.
 
     boodle conformance run --impl "python3 auto_player.py" --variant michigan \\
-        --referee-deals 50 --seed 1
+        --referee-deals 50 --referee-sessions 5 --seed 1
 
-Standard library only; Python 3.9 or later.
+Standard library only; Python 3.10 or later.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from fractions import Fraction
 from typing import Any
 
 SUITS = ["♣", "♦", "♥", "♠"]
@@ -28,6 +30,7 @@ BOODLE_ANTE, KITTY_ANTE = 1, 2  # M8, M9
 
 Card = tuple[int, int]  # (suit index, rank index)
 Event = dict[str, Any]
+Chips = int | Fraction  # whole during a deal (M3); the leftover's split is exact (M24)
 
 
 def parse(text: str) -> Card:
@@ -42,18 +45,18 @@ def name(card: Card) -> str:
 class Deal:
     """One deal of Michigan from its setup to its end, recording the events."""
 
-    def __init__(self, setup: dict[str, Any]) -> None:
-        self.n: int = setup["players"]
-        self.dealer: int = setup["dealer"]
-        self.seats: list[int] = list(setup["ledger"]["seats"])
-        self.sections: dict[str, int] = {b: setup["ledger"]["sections"].get(b, 0)
-                                         for b in BOARD}
+    def __init__(self, players: int, dealer: int, seats: list[Chips],
+                 sections: dict[str, Chips], cards: dict[str, Any],
+                 number: int | None = None) -> None:
+        self.n, self.dealer, self.number = players, dealer, number
+        self.seats = list(seats)
+        self.sections = {b: sections.get(b, 0) for b in BOARD}
         self.events: list[Event] = []
         self.hands: list[set[Card]] = [set() for _ in range(self.n)]
         self.widow: set[Card] = set()
         self.played: set[Card] = set()
         self.led = False
-        self._ante_and_deal(setup)
+        self._ante_and_deal(cards)
 
     # -------------------------------------------------------------- the start (rules §4, §5)
 
@@ -61,13 +64,13 @@ class Deal:
         """The seats from the dealer's left, the dealer last."""
         return [(self.dealer + k) % self.n for k in range(1, self.n + 1)]
 
-    def _move_chips(self, payer: int, section: str, amount: int) -> None:
+    def _move_chips(self, payer: int, section: str, amount: Chips) -> None:
         self.seats[payer] -= amount
         self.sections[section] += amount
 
-    def _ante_and_deal(self, setup: dict[str, Any]) -> None:
-        self.events.append({"kind": "deal-start", "number": None, "dealer": self.dealer,
-                            "players": self.n})
+    def _ante_and_deal(self, deal: dict[str, Any]) -> None:
+        self.events.append({"kind": "deal-start", "number": self.number,
+                            "dealer": self.dealer, "players": self.n})
         # the ante lines in the order written, payer by payer from the dealer's left
         for payer in self._from_left():
             for boodle in BOODLES:
@@ -75,7 +78,6 @@ class Deal:
         for payer in self._from_left():
             self._ante(payer, "kitty", KITTY_ANTE)
         order: list[Any] = [*self._from_left(), "widow"]  # the widow is dealt last (M11)
-        deal = setup["deal"]
         if "deck" in deal:
             for i, text in enumerate(deal["deck"]):
                 who = order[i % len(order)]
@@ -177,23 +179,104 @@ class Deal:
                             "ledger": self.ledger()})
 
     def ledger(self) -> dict[str, Any]:
-        return {"seats": list(self.seats), "sections": dict(self.sections)}
+        return ledger_json(self.seats, self.sections)
+
+
+def chips(value: Any) -> Chips:
+    """An amount of the protocol (an integer, or "a/b") as a number."""
+    return Fraction(value) if isinstance(value, str) else int(value)
+
+
+def chips_json(value: Chips) -> Any:
+    """An amount as the protocol writes it: an integer when whole, else "a/b"."""
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def ledger_json(seats: list[Chips], sections: dict[str, Chips]) -> dict[str, Any]:
+    return {"seats": [chips_json(a) for a in seats],
+            "sections": {b: chips_json(sections[b]) for b in BOARD}}
+
+
+START_CHIPS = 50  # M22: start: 50 chips
+ROTATIONS = 1  # M23: end: after 1 rotation
+
+
+def play_session(setup: dict[str, Any]) -> tuple[list[Event], dict[str, Any]]:
+    """A whole session from its chance outcomes (rules §10): the high cut, one rotation of
+    deals passing to the left, the leftover split equally, ties sharing the win."""
+    n = setup["players"]
+    given = setup.get("ledger")
+    seats: list[Chips] = ([chips(a) for a in given["seats"]] if given else [START_CHIPS] * n)
+    sections: dict[str, Chips] = ({b: chips(given["sections"][b]) for b in BOARD} if given
+                                  else dict.fromkeys(BOARD, 0))
+    events: list[Event] = []
+    drawing, dealer = list(range(n)), None
+    for cards in setup.get("cut", []):  # the highest rank deals; the tied seats cut again
+        ranks = [parse(c)[1] for c in cards]
+        top = [s for s, r in zip(drawing, ranks, strict=True) if r == max(ranks)]
+        dealer = top[0] if len(top) == 1 else None
+        events.append({"kind": "cut", "draws": [{"seat": s, "card": c}
+                                                for s, c in zip(drawing, cards, strict=True)],
+                       "dealer": dealer})
+        if dealer is not None:
+            break
+        drawing = top
+    if dealer is None:
+        raise ValueError("the cut given names no dealer")
+    dealers: list[int] = []
+    over = True
+    for k in range(ROTATIONS * n):
+        if k >= len(setup["deals"]):  # the deals given run out: the session stops here
+            over = False
+            break
+        deal = Deal(n, dealer, seats, sections, setup["deals"][k], number=k + 1)
+        deal.play()
+        events.extend(deal.events)
+        seats, sections = deal.seats, deal.sections
+        dealers.append(dealer)
+        dealer = (dealer + 1) % n
+    winners: list[int] = []
+    if over:
+        for b in BOARD:  # M24: each section shared equally, exactly, board order
+            if sections[b]:
+                share = Fraction(sections[b]) / n
+                for seat in range(n):
+                    events.append({"kind": "split", "section": b, "seat": seat,
+                                   "amount": chips_json(share)})
+                    seats[seat] += share
+                sections[b] = 0
+        best = max(seats)
+        winners = [s for s in range(n) if seats[s] == best]  # M25: ties share
+        events.append({"kind": "session-end", "standings": [chips_json(a) for a in seats],
+                       "winners": winners, "ledger": ledger_json(seats, sections)})
+    final = {"ledger": ledger_json(seats, sections), "over": over, "to_move": None,
+             "unused": 0, "deals": len(dealers), "dealers": dealers,
+             "standings": [chips_json(a) for a in seats], "winners": winners,
+             "eliminated": []}
+    return events, final
 
 
 STARTED = {"type": "started", "protocol": "boodle-protocol/1",
            "implementation": {"name": "python-michigan-auto", "version": "0.1.0",
                               "language": "Python"},
            "variants": [{"name": "michigan", "version": 1, "players": {"min": 3, "max": 8}}],
-           "kinds": ["referee"], "features": ["referee"]}
+           "kinds": ["referee"], "features": ["referee", "session"]}
 
 
 def answer(message: dict[str, Any]) -> dict[str, Any]:
-    """The result of one run message."""
+    """The result of one run message: a referee deal or session, played to its end."""
     out: dict[str, Any] = {"type": "result", "id": message.get("id", "")}
-    if message.get("kind") != "referee" or "deal" not in message.get("setup", {}):
-        return {**out, "status": "skipped", "reason": "this program plays referee deals only"}
+    if message.get("kind") != "referee":
+        return {**out, "status": "skipped", "reason": "this program plays referee cases only"}
+    setup = message["setup"]
     try:
-        deal = Deal(message["setup"])
+        if "deals" in setup:
+            events, final = play_session(setup)
+            return {**out, "status": "done", "events": events, "final": final}
+        ledger = setup["ledger"]
+        deal = Deal(setup["players"], setup["dealer"], [chips(a) for a in ledger["seats"]],
+                    {b: chips(a) for b, a in ledger["sections"].items()}, setup["deal"])
         deal.play()
     except (KeyError, ValueError, TypeError) as exc:
         return {**out, "status": "error", "message": f"cannot play this setup: {exc!r}"}
