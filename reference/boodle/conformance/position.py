@@ -279,10 +279,12 @@ def to_state(ruleset: Ruleset, position: Position | str, engine: Engine = REFERE
     """The engine state ``position`` describes under ``ruleset``.
 
     Checks that the position can happen: the players and the board fit the
-    ruleset; every card of the deck is in exactly one place; the run is the
-    tail of the played cards; replaying the played cards from the hands they
-    came from (forced passes included) is legal move by move, ends with the
-    run and the seat to move the position gives, after ``passes`` passes.
+    ruleset; every card of the deck is in exactly one place (of ``dealt``, in version 2:
+    then the cards in no place now are out of play); the run is the tail of the played
+    cards; dealing the hands they came from (the ``up`` card last in the widow, the
+    ``elim`` seats out), playing the moves before play, then the played cards (forced
+    passes included) is legal move by move, and ends with the hands, the widow, the run
+    and the seat to move the position gives, after ``passes`` passes.
     Raises :class:`PositionError` saying what is impossible.
     """
     text = position if isinstance(position, str) else format_position(position)
@@ -459,7 +461,8 @@ def _check_end(r: _Reader, ruleset: Ruleset, pos: Position, state: DealState) ->
 
 
 def in_stops_phase(ruleset: Ruleset, state: DealState) -> bool:
-    """Whether ``state`` is in a stops phase or over: what a position can describe."""
+    """Whether ``state`` is in a stops phase or over (else in a stage before play: a stake
+    awaited, a widow sale; version 2 of the notation describes those too)."""
     if state.step == "over":
         return True
     name = state.stage.removeprefix("phase:")

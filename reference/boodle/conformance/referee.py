@@ -441,6 +441,8 @@ class Declared:
 
     @classmethod
     def of(cls, entry: Mapping[str, Any]) -> Declared:
+        """An entry of ``started``'s ``variants`` (valid by the schema's ``declaredVariant``:
+        ``name``, ``version``, optionally ``players`` ``{"min", "max"}``)."""
         players = entry.get("players") or {}
         return cls(str(entry["name"]), int(entry["version"]), players.get("min"),
                    players.get("max"))
