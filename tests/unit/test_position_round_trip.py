@@ -189,3 +189,33 @@ def test_play_positions_read_back(name: str, capsys: pytest.CaptureFixture[str])
     ruleset = load_variant(name)
     for line in lines:
         assert describe(ruleset, to_state(ruleset, line)) == line
+
+
+START = "4 D 9♦J♦5♠6♥/Q♦3♣/10♦2♥7♠4♣/8♣ * - - A 44,44,44,44 A♥=4,K♣=4,Q♦=4,J♠=4,kitty=8"
+
+
+@pytest.mark.parametrize(("extra", "field", "says", "hint"), [
+    ("trump:9♦", "trump", "not a field of a position", "up:…"),
+    ("pre:Apass up:2♣", "up", "comes before pre", "the order is up, elim, dealt, pre"),
+    ("up:2♣ up:5♣", "up", "comes twice", "the order is"),
+    ("pre:Afold", "pre", "not a move before play", "bidN"),
+    ("elim:Z", "elim", "no seat 'Z'", "seats are A to D"),
+    ("dealt:2♣/3♣", "dealt", "2 groups of cards", None),
+    ("up:9♦", "up", "the widow as dealt does not hold it", None),
+    ("elim:B", "elim", "eliminated at zero", None),
+    ("pre:Abuy", "pre", "move 1 before play (Abuy) is not a legal move", None),
+])
+def test_version_2_fields_are_checked_with_a_caret_and_a_hint(
+        extra: str, field: str, says: str, hint: str | None) -> None:
+    from boodle.conformance.position import PositionError
+
+    text = f"{START} {extra}"
+    with pytest.raises(PositionError) as info:
+        to_state(load_variant("michigan"), text)
+    error = info.value
+    assert error.message.startswith(field) and says in error.message, error.message
+    assert hint is None or (error.hint is not None and hint in error.hint), error.hint
+    assert error.span is not None and error.span.line == 1
+    # the caret is under the field at fault
+    at = error.span.column - 1
+    assert text[at:].split(" ", 1)[0].startswith(field), (text[at:], field)
