@@ -11,6 +11,7 @@ rule) and by answers altered by hand: the judge must name the move and the rule.
 from __future__ import annotations
 
 import copy
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 from boodle.conformance.cases import Case, load_cases
 from boodle.conformance.mutants import mutant
 from boodle.conformance.referee import Declared, judge, play_own, referee_cases
-from boodle.conformance.report import console_text, skip_reasons
+from boodle.conformance.report import console_text, skip_reasons, write_json, write_markdown
 from boodle.conformance.run_suite import run_suite, unsupported
 
 PY = sys.executable
@@ -30,8 +31,6 @@ MICHIGAN = [Declared("michigan", 1)]
 
 def _example_answer(case: Case) -> dict[str, Any]:
     """The example program's result for one case, run as a one-message session."""
-    import json
-
     message = json.dumps({"type": "run", **case.request()}, ensure_ascii=False)
     out = subprocess.run([PY, str(EXAMPLE)], input=message + "\n", capture_output=True,
                          text=True, timeout=60, check=True)
@@ -39,7 +38,8 @@ def _example_answer(case: Case) -> dict[str, Any]:
     return result
 
 
-def test_the_python_example_passes_referee_deals_and_its_skips_are_said_once() -> None:
+def test_the_python_example_passes_referee_deals_and_its_skips_are_said_once(
+        tmp_path: Path) -> None:
     suite = [c for c in load_cases(check=False) if c.variant == "michigan"]
 
     def extra(started: dict[str, Any]) -> tuple[list[Case], list[str]]:
@@ -61,6 +61,12 @@ def test_the_python_example_passes_referee_deals_and_its_skips_are_said_once() -
     assert any("takes no reject cases" in line for line in lines)
     assert sum(int(line.split()[1]) for line in lines) == len(suite)
     assert "referee: 15 of 15 runs passed (100.0%)" in console_text(report)
+    write_json(report, tmp_path / "r.json")
+    write_markdown(report, tmp_path / "r.md")
+    data = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    assert data["referee"] == {"runs": 15, "ran": 15, "passed": 15}
+    assert sum(data["skipped"].values()) == len(suite) and len(data["skipped"]) == len(lines)
+    assert "- referee: 15 of 15 runs passed (100.0%)" in (tmp_path / "r.md").read_text("utf-8")
 
 
 def test_the_cli_runs_referee_deals_alone_with_a_seed() -> None:

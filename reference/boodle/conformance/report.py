@@ -286,7 +286,8 @@ def write_markdown(report: Report, path: Path) -> None:
     lines = ["# Conformance run", "",
              f"- implementation: {impl.get('name', '?')} {impl.get('version', '')}".rstrip(),
              f"- command: `{report.command}` ({report.mode} mode)",
-             f"- {summary_line(report)}", ""]
+             f"- {summary_line(report)}", *(f"- {line}" for line in referee_line(report)),
+             *(f"- {line}" for line in skip_reasons(report)), ""]
     groups = failure_groups(report)
     if groups:
         lines += ["## Failures by the rule they pin", "",
