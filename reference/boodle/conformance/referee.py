@@ -371,20 +371,33 @@ def _players_in(ruleset: Ruleset, low: int | None, high: int | None) -> list[int
 
 def referee_case(ruleset: Ruleset, players: int, seed: str, k: int) -> Case:
     """Referee deal ``k`` of ``seed`` in ``ruleset`` for ``players``: a shuffled pack, a random
-    dealer, every seat the variant's start chips and the board empty."""
+    dealer, every seat the variant's start chips and the board empty.  Every other deal
+    gives the ``hands`` and the ``widow`` as dealt (the widow's card turned up for trumps
+    last) instead of the ``deck``, so that an implementation meets both forms."""
     rng = random.Random(f"referee:{seed}:{ruleset.name}:{players}:{k}")
     deck = list(ruleset.deck.cards())
     rng.shuffle(deck)
     names = tuple(s.name for s in ruleset.board)
     ledger = Ledger.open(players, names, ruleset.session.start_chips)
+    dealer = rng.randrange(players)
+    cards: Json = {"deck": [str(c) for c in deck]}
+    if k % 2:
+        state, _ = REFERENCE.start(ruleset, players, dealer, ledger, deck_order=deck)
+        places = state.dealt or state.to_deal
+        pairs = list(zip(state.cards, places, strict=True))
+        hands = [[str(c) for c, p in pairs if p.kind == "hand" and p.seat == s]
+                 for s in range(players)]
+        widow = [c for c, p in pairs if p.kind == "widow"]
+        if state.turn_up in widow:
+            widow = [*(c for c in widow if c != state.turn_up), state.turn_up]
+        cards = {"hands": hands, "widow": [str(c) for c in widow]}
     data: Json = {"format": CASE_FORMAT, "kind": KIND,
                   "description": f"referee deal {k + 1} of seed {seed!r}, {players} players: "
                   "the implementation plays it with its own choices",
                   "variant": {"name": ruleset.name, "version": ruleset.version},
                   "pins": [],
-                  "setup": {"players": players, "dealer": rng.randrange(players),
-                            "ledger": ledger.to_json(),
-                            "deal": {"deck": [str(c) for c in deck]}}}
+                  "setup": {"players": players, "dealer": dealer,
+                            "ledger": ledger.to_json(), "deal": cards}}
     data["id"] = case_id(data, f"referee-{k + 1}")
     return Case(data, None)
 
