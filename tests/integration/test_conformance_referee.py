@@ -175,3 +175,30 @@ def test_a_broken_program_gets_its_pass_rate_and_first_failures(tmp_path: Path) 
     assert "referee: 0 of 4 runs passed (0.0%)" in out.stdout
     assert "§12/lead.lowest:" in out.stdout  # the failures grouped under the rule broken
     assert "is illegal in the reference: lead.lowest" in out.stdout
+
+
+def test_the_judge_never_crashes_on_an_altered_answer() -> None:
+    # any answer the schema lets through gets a verdict, never a traceback: events dropped,
+    # repeated, swapped, or given another seat, card or amount
+    import random
+
+    cases, _ = referee_cases(MICHIGAN, 2, "fuzz")
+    rng = random.Random(0)
+    for case in cases:
+        result = play_own(case.request())
+        for _ in range(60):
+            events = copy.deepcopy(result["events"])
+            i, j = rng.randrange(len(events)), rng.randrange(len(events))
+            change = rng.randrange(4)
+            if change == 0:
+                del events[i]
+            elif change == 1:
+                events.insert(i, copy.deepcopy(events[j]))
+            elif change == 2:
+                events[i], events[j] = events[j], events[i]
+            else:
+                key = rng.choice([k for k in events[i] if k != "kind"] or ["kind"])
+                events[i][key] = rng.choice([0, 7, 19, "2♣", "A♠", None, [], {"seat": 1}])
+            v = judge(case, {**result, "events": events})
+            assert v.outcome in ("pass", "fail", "error"), v
+            assert v.outcome == "pass" or v.summary

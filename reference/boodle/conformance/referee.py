@@ -124,8 +124,8 @@ def _rule_of_event(ruleset: Ruleset, events: Sequence[Json], index: int) -> str:
     try:
         new = _event_pins(ruleset, list(events[:index + 1])) - \
             _event_pins(ruleset, list(events[:index]))
-    except (BoodleError, KeyError):
-        new = set()
+    except (BoodleError, KeyError, TypeError, ValueError, AttributeError):
+        new = set()  # an implementation's event of an unforeseen shape shows no rule
     fallback = {"ante": "§4/order", "deal": "§5.2/round", "deal-start": "§5.1/rotation",
                 "penalty": "§6.5/pass-fee", "eliminated": "§10/elimination",
                 "split": "§10/leftover-split", "session-end": "§10/order",
