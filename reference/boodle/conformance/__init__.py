@@ -20,6 +20,7 @@ Modules, one concept each:
 - :mod:`.serve`: the reference speaking the protocol.
 - :mod:`.impl_process`, :mod:`.process_tree`, :mod:`.run_suite`, :mod:`.compare`,
   :mod:`.report`, :mod:`.expected`: driving an implementation and reporting on it.
+- :mod:`.referee`: referee mode, the implementation's own play judged by a replay.
 - :mod:`.cli`: ``boodle conformance …``.
 """
 

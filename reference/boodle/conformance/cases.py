@@ -177,8 +177,10 @@ class Case:
 
     def needs(self) -> set[str]:
         """Optional protocol features the case needs (``position``, ``count``, ``legal``,
-        ``session``)."""
+        ``session``, ``referee``)."""
         out = set()
+        if self.kind == "referee":  # of a whole session, or of one deal
+            return {"referee", "session"} if "deals" in self.data["setup"] else {"referee"}
         if self.kind == "session":
             out.add("session")
         if "position" in self.data["setup"]:

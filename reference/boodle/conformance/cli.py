@@ -17,6 +17,7 @@ import shlex
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from boodle.argtypes import non_negative_int, positive_int, positive_seconds
@@ -31,6 +32,7 @@ from boodle.conformance.cases import (
     select,
 )
 from boodle.conformance.paths import cases_dir, load_variant, suite_dir, variant_paths
+from boodle.conformance.wire import Json
 from boodle.language.errors import BoodleError
 from boodle.resources import spec_prose
 
@@ -100,6 +102,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run.add_argument("--cache", type=Path, metavar="DIR",
                      help="with --rules: the cache folder (default ~/.cache/boodle, or "
                      "$XDG_CACHE_HOME/boodle)")
+    run.add_argument("--referee-deals", type=non_negative_int, default=0, metavar="N",
+                     help="also play N referee deals per variant the implementation declares "
+                     "(or of --variant V): it is given the setup alone, plays with its own "
+                     "choices and reports its events, and the reference judges every move "
+                     "and consequence (feature 'referee', PROTOCOL.md); prints the pass rate")
+    run.add_argument("--referee-sessions", type=non_negative_int, default=0, metavar="N",
+                     help="also play N referee sessions per variant (every chance outcome "
+                     "of a whole session given)")
+    run.add_argument("--seed", metavar="S",
+                     help="the seed of the referee deals and sessions (default 0): the same "
+                     "seed gives the same setups")
+    run.add_argument("--referee-only", action="store_true",
+                     help="run the referee deals and sessions alone, not the suite's cases")
     run.set_defaults(func=cmd_run, usage_error=run.error)
 
     serve = cmds.add_parser("serve", help="the reference interpreter speaking the protocol",
@@ -293,13 +308,23 @@ def cmd_run(args: argparse.Namespace) -> int:
                                                       else "no such folder"))
     if not args.rules and (args.size is not None or args.cache is not None):
         args.usage_error("--size and --cache go with --rules FILE")
-    every = _run_cases(args)
-    chosen = _select(every, args.variant, args.case)
+    refereed = bool(args.referee_deals or args.referee_sessions)
+    if not refereed and (args.seed is not None or args.referee_only):
+        args.usage_error("--seed and --referee-only go with --referee-deals N or "
+                         "--referee-sessions N")
+    if args.referee_only:
+        every, chosen = _referee_only(args), []
+    else:
+        every = _run_cases(args)
+        chosen = _select(every, args.variant, args.case)
     expected = read_expected(args.expected_failures) if args.expected_failures else {}
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
                        known_ids={c.id for c in every}, start_timeout=args.start_timeout,
-                       max_same_failures=args.max_same_failures)
+                       max_same_failures=args.max_same_failures,
+                       extra=_referee_extra(args) if refereed else None)
     sys.stdout.write(console_text(report, args.details))
+    if args.referee_only and not report.outcomes:  # nothing to referee: said in a warning
+        return EXIT_FAILED
     counts = report.counts()
     if report.outcomes and not counts["pass"] and report.ok():
         # green by the rules (nothing failed), but nothing was shown to conform either: an
@@ -317,6 +342,39 @@ def cmd_run(args: argparse.Namespace) -> int:
         n = write_expected(args.write_expected_failures, report)
         print(f"wrote {_plural(n, 'expected failure')} to {args.write_expected_failures}")
     return EXIT_OK if report.ok() else EXIT_FAILED
+
+
+def _referee_only(args: argparse.Namespace) -> list[Case]:
+    """``--referee-only``: no case of the suite; the rules files of ``--rules`` are read (the
+    referee judges in them) and ``--variant`` must be a variant the reference knows."""
+    from boodle.conformance.rules_files import load_rules, use
+
+    if args.rules:
+        use(load_rules(args.rules))
+    if args.variant is not None:
+        load_variant(args.variant)  # an unknown variant is an error before the run
+    return []
+
+
+def _referee_extra(args: argparse.Namespace) -> Callable[[Json], tuple[list[Case], list[str]]]:
+    """The referee runs of ``--referee-deals`` and ``--referee-sessions``, made once the
+    implementation has said what it plays (:func:`.referee.referee_cases`): of the variants its
+    ``started`` declares, or of ``--variant V`` (declared or not: the runner then skips them
+    saying why, once)."""
+    from boodle.conformance.referee import Declared, referee_cases
+
+    def extra(started: Json) -> tuple[list[Case], list[str]]:
+        declared = [Declared.of(v) for v in started.get("variants", [])]
+        warnings: list[str] = []
+        if args.variant is not None and args.variant not in {d.name for d in declared}:
+            declared.append(Declared(args.variant, load_variant(args.variant).version))
+        elif not declared:
+            warnings.append("referee runs: no variant to play (the implementation declared "
+                            "none; in one-shot mode, give --variant V)")
+        cases, more = referee_cases(declared, args.referee_deals, args.seed or "0",
+                                    args.variant, args.referee_sessions)
+        return cases, warnings + more
+    return extra
 
 
 def _run_cases(args: argparse.Namespace) -> list[Case]:

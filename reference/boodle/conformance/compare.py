@@ -36,6 +36,8 @@ class Verdict:
     """For an error of the implementation's process (a timeout, an exit, a line that is no
     valid message, another case's id), what went wrong with the case's id taken out: two
     faults are the same when their ``fault`` is (:data:`boodle.conformance.MAX_SAME_FAILURES`)."""
+    rule: str = ""
+    """For a case that pins no rule (a referee case), the spec rule its failure breaks."""
 
 
 def _j(value: object) -> str:
@@ -55,6 +57,10 @@ def verdict(case: Case, result: Mapping[str, Any]) -> Verdict:
         return _count(case, result)
     if case.kind == "session":
         return _session(case, result)
+    if case.kind == "referee":
+        from boodle.conformance.referee import judge
+
+        return judge(case, result)
     return _script(case, result)
 
 

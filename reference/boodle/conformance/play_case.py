@@ -37,6 +37,7 @@ from boodle.engine.events import Event
 from boodle.engine.ledger import chips_json
 from boodle.engine.stages.dealing import eliminated
 from boodle.engine.state import DealState, Move
+from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.session.run import DealCards, ExplicitSources, SessionRun, best_seats
@@ -82,6 +83,10 @@ def execute(request: Mapping[str, Any], engine: Engine = REFERENCE) -> Json:
     """The result of one request: ``done``, ``rejected``, ``accepted``, ``counted`` or ``error``."""
     if request["kind"] == "session":
         return run_session(request, engine)
+    if request["kind"] == "referee":
+        from boodle.conformance.referee import play_own
+
+        return play_own(request, engine)
     try:
         ruleset = ruleset_of(request)
         state, events = setup(ruleset, request["setup"], engine)
@@ -227,10 +232,12 @@ def session_sources(spec: Mapping[str, Any]) -> ExplicitSources:
         deals=tuple(deal_cards(d) for d in spec["deals"]))
 
 
-def run_session(request: Mapping[str, Any], engine: Engine = REFERENCE) -> Json:
+def run_session(request: Mapping[str, Any], engine: Engine = REFERENCE,
+                player: Strategy | None = None) -> Json:
     """The result of a ``session`` request (``conformance/FORMAT.md``): ``done`` with every
     event and the session's ``final``, ``rejected`` for an illegal decision, or ``error``
-    for a setup that cannot be played."""
+    for a setup that cannot be played.  ``player``: every seat's player instead of the
+    script's decisions (a ``referee`` case played by the reference, :mod:`.referee`)."""
     script = _Script(list(request.get("script", ())))
     try:
         ruleset = ruleset_of(request)
@@ -243,7 +250,8 @@ def run_session(request: Mapping[str, Any], engine: Engine = REFERENCE) -> Json:
         if spec["players"] not in ruleset.players:
             raise BoodleError(f"{ruleset.name} is for {ruleset.players.low} to "
                               f"{ruleset.players.high} players, not {spec['players']}")
-        run = SessionRun(ruleset, spec["players"], 0, [script] * spec["players"],
+        run = SessionRun(ruleset, spec["players"], 0,
+                         [script if player is None else player] * spec["players"],
                          sources=sources, engine=engine, ledger=ledger)
         sources.check_used()
     except BoodleError as exc:

@@ -14,6 +14,15 @@ examples in ``conformance/FORMAT.md``)::
    made since the last card was played; 8. each seat's chips, comma separated;
 9. the board: ``section=chips`` in board order.
 
+Version 2 adds optional fields after the nine, each ``key:value``, in this order, written
+only when the state needs them (so a position of version 1 reads the same in both):
+``up:CARD`` the card turned up for trumps (spec §5.2); ``elim:LETTERS`` the seats
+eliminated before the deal (spec §10); ``dealt:HANDS/WIDOW`` the hands and the widow as
+dealt, when a widow exchange has moved cards since (cards in no other place are then out
+of play); ``pre:MOVES`` the moves made before the stops phase, comma separated
+(``Bpass``, ``Cbuy``, ``Dswap``, ``Abid3``, ``Bstake=Q♦``).  A position may so stand before
+the stops phase (a widow sale or a stake awaited: no card played yet).
+
 Cards are written as in the rules language (``10♥``, ``TH``); amounts as
 integers or ``a/b``.  :func:`parse` reads the text, :func:`to_state` checks
 that the position can happen under a ruleset (every card in exactly one
@@ -31,7 +40,17 @@ from dataclasses import dataclass, replace
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.wire import chips_from_json
 from boodle.engine.ledger import Ledger, chips_json
-from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.engine.state import (
+    BidMove,
+    BuyMove,
+    DealState,
+    LeadMove,
+    Move,
+    PassMove,
+    PlayMove,
+    StakeMove,
+    SwapMove,
+)
 from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError, Span
 from boodle.language.model import Chips, Ruleset, StopsPhase
@@ -45,6 +64,9 @@ _TO_MOVE = re.compile(r"([A-T]|-)(?:\+(\d+))?")
 _AMOUNT = re.compile(r"-?\d+(?:/\d+)?")
 _SECTION = re.compile(r"([^\s=,]+)=(-?\d+(?:/\d+)?)")
 FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "seats", "board")
+EXTENSIONS = ("up", "elim", "dealt", "pre")
+"""The optional fields of version 2, in the order written (``key:value``)."""
+_PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|bid(\d+)|stake=([^\s,=]+))")
 
 _DUMMY_CHIPS = 10**6
 """Start balance of the scratch ledger used to replay the played cards (never shown)."""
@@ -72,6 +94,15 @@ class Position:
     passes: int
     seats: tuple[Chips, ...]
     board: tuple[tuple[str, Chips], ...]
+    turn_up: Card | None = None
+    """Version 2: the card turned up for trumps (it is the widow's last card as dealt)."""
+    eliminated: tuple[int, ...] = ()
+    """Version 2: the seats out of the deal (``balance: eliminated at zero``), ascending."""
+    dealt: tuple[tuple[Card, ...], ...] | None = None
+    """Version 2: each seat's hand as dealt, then the widow as dealt (``None``: what the
+    hands, the widow and the played cards say)."""
+    before_play: tuple[Move, ...] = ()
+    """Version 2: the moves made before the stops phase, in order."""
 
 
 def seat_letter(seat: int) -> str:
@@ -94,7 +125,15 @@ class _Reader:
     def error(self, index: int, message: str, hint: str | None = None) -> PositionError:
         col, field = self.fields[index] if index < len(self.fields) else (len(self.text), " ")
         span = Span("<position>", 1, col + 1, 1, col + 1 + len(field), self.text)
-        return PositionError(f"{FIELDS[min(index, len(FIELDS) - 1)]}: {message}", span, hint)
+        what = FIELDS[index] if index < len(FIELDS) else field.partition(":")[0] or "field"
+        return PositionError(f"{what}: {message}", span, hint)
+
+    def index_of(self, key: str) -> int:
+        """The index of the version-2 field ``key`` (else the last field)."""
+        for i, (_, field) in enumerate(self.fields):
+            if i >= len(FIELDS) and field.startswith(key + ":"):
+                return i
+        return len(self.fields) - 1
 
     def cards(self, index: int, field: str) -> tuple[Card, ...]:
         if field == "-":
@@ -122,8 +161,8 @@ def _seat(reader: _Reader, index: int, letter: str, players: int) -> int:
 def parse(text: str) -> Position:
     """Read a position; raises :class:`PositionError` pointing at a malformed field."""
     r = _Reader(text)
-    if len(r.fields) != len(FIELDS):
-        raise r.error(min(len(r.fields), len(FIELDS)),
+    if len(r.fields) < len(FIELDS):
+        raise r.error(len(r.fields),
                       f"a position has {len(FIELDS)} fields, this one {len(r.fields)}",
                       "fields: " + ", ".join(FIELDS))
     f = [field for _, field in r.fields]
@@ -150,7 +189,76 @@ def parse(text: str) -> Position:
         raise r.error(7, f"{players} chip amounts are needed, comma separated")
     seats = tuple(r.amount(7, a) for a in amounts)
     board = () if f[8] == "-" else tuple(_section(r, item) for item in f[8].split(","))
-    return Position(players, dealer, hands, widow, played, run, to_move, passes, seats, board)
+    base = Position(players, dealer, hands, widow, played, run, to_move, passes, seats, board)
+    return _extensions(r, base, f[len(FIELDS):])
+
+
+def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
+    """The version-2 fields (``key:value``, in the order of :data:`EXTENSIONS`, each once)."""
+    seen: list[str] = []
+    changes: dict[str, object] = {}
+    for k, field in enumerate(fields, start=len(FIELDS)):
+        key, colon, value = field.partition(":")
+        if not colon or key not in EXTENSIONS:
+            raise r.error(k, f"not a field of a position: {field!r}",
+                          "after the nine fields come only " + ", ".join(
+                              f"{e}:…" for e in EXTENSIONS) + " (version 2)")
+        if seen and EXTENSIONS.index(key) <= EXTENSIONS.index(seen[-1]):
+            raise r.error(k, f"{key}: comes " + ("twice" if key in seen else
+                                                 "before " + seen[-1]),
+                          "the order is " + ", ".join(EXTENSIONS))
+        seen.append(key)
+        if key == "up":
+            cards = r.cards(k, value)
+            if len(cards) != 1:
+                raise r.error(k, f"one card is turned up, not {value!r}")
+            changes["turn_up"] = cards[0]
+        elif key == "elim":
+            changes["eliminated"] = tuple(sorted({_seat(r, k, s, pos.players) for s in value}))
+        elif key == "dealt":
+            groups = value.split("/")
+            if len(groups) != pos.players + 1:
+                raise r.error(k, f"{len(groups)} groups of cards: one hand per seat, then the "
+                              f"widow ({pos.players + 1})")
+            changes["dealt"] = tuple(r.cards(k, g) for g in groups)
+        else:
+            changes["before_play"] = tuple(_pre_move(r, k, m, pos.players)
+                                           for m in value.split(","))
+    return replace(pos, **changes)  # type: ignore[arg-type]
+
+
+def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
+    m = _PRE_MOVE.fullmatch(text)
+    if not m:
+        raise r.error(index, f"not a move before play: {text!r}",
+                      "a seat letter, then pass, buy, swap, bidN or stake=SECTION")
+    seat = _seat(r, index, m.group(1), players)
+    verb = m.group(2)
+    if verb == "pass":
+        return PassMove(seat)
+    if verb == "buy":
+        return BuyMove(seat)
+    if verb == "swap":
+        return SwapMove(seat)
+    if m.group(3) is not None:
+        return BidMove(seat, int(m.group(3)))
+    name = m.group(4)
+    with contextlib.suppress(ValueError):
+        name = str(parse_card(name))
+    return StakeMove(seat, name)
+
+
+def _pre_text(move: Move) -> str:
+    letter = seat_letter(move.seat)
+    if isinstance(move, BidMove):
+        return f"{letter}bid{move.amount}"
+    if isinstance(move, StakeMove):
+        return f"{letter}stake={move.section}"
+    if isinstance(move, BuyMove):
+        return f"{letter}buy"
+    if isinstance(move, SwapMove):
+        return f"{letter}swap"
+    return f"{letter}pass"
 
 
 def _section(reader: _Reader, item: str) -> tuple[str, Chips]:
@@ -171,10 +279,12 @@ def to_state(ruleset: Ruleset, position: Position | str, engine: Engine = REFERE
     """The engine state ``position`` describes under ``ruleset``.
 
     Checks that the position can happen: the players and the board fit the
-    ruleset; every card of the deck is in exactly one place; the run is the
-    tail of the played cards; replaying the played cards from the hands they
-    came from (forced passes included) is legal move by move, ends with the
-    run and the seat to move the position gives, after ``passes`` passes.
+    ruleset; every card of the deck is in exactly one place (of ``dealt``, in version 2:
+    then the cards in no place now are out of play); the run is the tail of the played
+    cards; dealing the hands they came from (the ``up`` card last in the widow, the
+    ``elim`` seats out), playing the moves before play, then the played cards (forced
+    passes included) is legal move by move, and ends with the hands, the widow, the run
+    and the seat to move the position gives, after ``passes`` passes.
     Raises :class:`PositionError` saying what is impossible.
     """
     text = position if isinstance(position, str) else format_position(position)
@@ -215,11 +325,20 @@ def _check_cards(r: _Reader, ruleset: Ruleset, pos: Position) -> tuple[Card, ...
         if card in seen:
             raise r.error(field, f"{card} is in two places: {seen[card]} and {where}")
         seen[card] = where
+    if pos.dealt is not None:  # version 2: cards in no place are out of play
+        dealt = [c for group in pos.dealt for c in group]
+        index = r.index_of("dealt")
+        if sorted(map(str, dealt)) != sorted(map(str, deck)):
+            raise r.error(index, "the hands and the widow as dealt must hold every card of "
+                          "the deck once")
+        return pos.widow if pos.widow is not None else tuple(c for c in deck if c not in seen)
     if pos.widow is not None:
         missing = [str(c) for c in deck if c not in seen]
         if missing:
             raise r.error(3, f"cards in no place: {' '.join(missing)}",
-                          "write * for the widow to mean every card not elsewhere")
+                          "write * for the widow to mean every card not elsewhere; a "
+                          "widow exchange that put cards out of play needs dealt:… "
+                          "(version 2)")
         return pos.widow
     return tuple(c for c in deck if c not in seen)
 
@@ -238,22 +357,42 @@ def _check_run(r: _Reader, ruleset: Ruleset, pos: Position) -> None:
 
 def _replay(r: _Reader, ruleset: Ruleset, pos: Position, widow: tuple[Card, ...],
             engine: Engine) -> DealState:
-    """Deal the hands the cards came from and replay the plays, passes forced."""
-    dealt = [list(h) for h in pos.hands]
-    for seat, card in pos.played:
-        dealt[seat].append(card)
-    if any(not h for h in dealt):
-        raise r.error(2, "every player is dealt at least one card")
+    """Deal the hands the cards came from, replay the moves before play (version 2), then the
+    plays, passes forced."""
+    if pos.dealt is not None:
+        dealt = [list(h) for h in pos.dealt[:-1]]
+        widow = pos.dealt[-1]
+    else:
+        dealt = [list(h) for h in pos.hands]
+        for seat, card in pos.played:
+            dealt[seat].append(card)
+    if pos.turn_up is not None:  # the widow's last card as dealt is the one turned up
+        if pos.turn_up not in widow:
+            raise r.error(r.index_of("up"), f"{pos.turn_up} is turned up from the widow, and "
+                          "the widow as dealt does not hold it")
+        widow = (*(c for c in widow if c != pos.turn_up), pos.turn_up)
+    if any(not h for s, h in enumerate(dealt) if s not in pos.eliminated):
+        raise r.error(2, "every player is dealt at least one card",
+                      "a seat eliminated before the deal (balance: eliminated at zero) is "
+                      "written in elim:… (version 2)")
     names = tuple(s.name for s in ruleset.board)
-    scratch = Ledger.open(pos.players, names, _DUMMY_CHIPS)
+    scratch = Ledger(tuple(0 if s in pos.eliminated else _DUMMY_CHIPS
+                           for s in range(pos.players)),
+                     tuple((n, 0) for n in names))
     try:
         state, _ = engine.start(ruleset, pos.players, pos.dealer, scratch,
                                 hands=[tuple(h) for h in dealt], widow=widow)
     except BoodleError as exc:
         raise r.error(2, f"these hands cannot be dealt: {exc.message}") from None
-    if not in_stops_phase(ruleset, state):
-        raise r.error(4, f"a deal of {ruleset.name} has moves before its stops phase "
-                      f"(stage {state.stage}); version 1 positions describe the stops phase only")
+    if set(state.out) != set(pos.eliminated):
+        raise r.error(r.index_of("elim"), "seats are eliminated before a deal only under "
+                      "'balance: eliminated at zero' (spec §10)")
+    for k, early in enumerate(pos.before_play):
+        state = _apply(r, r.index_of("pre"), ruleset, state, early,
+                       f"move {k + 1} before play ({_pre_text(early)})", engine)
+    if not in_stops_phase(ruleset, state) and pos.played:
+        raise r.error(4, f"the deal is in stage {state.stage}, before its stops phase: moves "
+                      "before play are written in pre:… (version 2)")
     for k, (seat, card) in enumerate(pos.played):
         state = _forced_passes_until(r, ruleset, state, seat, engine)
         move: Move = LeadMove(seat, card) if state.step == "lead" else PlayMove(seat, card)
@@ -270,9 +409,12 @@ def _forced_passes_until(r: _Reader, ruleset: Ruleset, state: DealState, seat: i
     """Passes the played sequence implies: a seat that could only pass, before ``seat`` led."""
     for _ in range(2 * state.players + 1):
         mover = state.to_move
-        if mover is None or mover == seat or state.step != "lead":
+        if mover is None or state.step != "lead":
             return state
-        if engine.legal(ruleset, state) != (PassMove(mover),):
+        legal = engine.legal(ruleset, state)
+        if mover == seat and legal != (PassMove(mover),):
+            return state
+        if mover != seat and legal != (PassMove(mover),):
             raise r.error(4, f"{seat_letter(seat)} plays, but it was {seat_letter(mover)}'s "
                           "lead and they could lead (spec §6.5)")
         state = _apply(r, 4, ruleset, state, PassMove(mover), "a forced pass", engine)
@@ -304,6 +446,14 @@ def _check_end(r: _Reader, ruleset: Ruleset, pos: Position, state: DealState) ->
     if run != pos.run:
         now = "".join(map(str, run)) or "-"
         raise r.error(5, f"the run going on is {now}")
+    if pos.dealt is not None:  # after an exchange, the hands and widow are where it put them
+        for s, hand in enumerate(pos.hands):
+            if set(hand) != set(state.hand(s)):
+                raise r.error(2, f"hand {seat_letter(s)} is {_cards(state.hand(s))} after the "
+                              "deal and the moves before play")
+        if pos.widow is not None and set(pos.widow) != set(state.widow()):
+            raise r.error(3, f"the widow is {_cards(state.widow())} after the deal and the "
+                          "moves before play")
     return state
 
 
@@ -311,7 +461,8 @@ def _check_end(r: _Reader, ruleset: Ruleset, pos: Position, state: DealState) ->
 
 
 def in_stops_phase(ruleset: Ruleset, state: DealState) -> bool:
-    """Whether ``state`` is in a stops phase or over: what a position can describe."""
+    """Whether ``state`` is in a stops phase or over (else in a stage before play: a stake
+    awaited, a widow sale; version 2 of the notation describes those too)."""
     if state.step == "over":
         return True
     name = state.stage.removeprefix("phase:")
@@ -337,16 +488,31 @@ def current_run(ruleset: Ruleset, state: DealState) -> tuple[Card, ...]:
     return tuple(run)
 
 
-def from_state(ruleset: Ruleset, state: DealState) -> Position:
-    """The position of an engine state (hands and widow in deck order).
+def _dealt(state: DealState) -> tuple[tuple[Card, ...], ...] | None:
+    """The hands and the widow as dealt, when they are not what the hands, the widow and the
+    played cards of ``state`` say (a widow exchange moved cards); else ``None``."""
+    places = state.dealt or state.to_deal  # before the deal (a stake awaited): to be dealt
+    if not places:
+        return None
+    pairs = list(zip(state.cards, places, strict=True))
+    hands = tuple(tuple(c for c, p in pairs if p.kind == "hand" and p.seat == s)
+                  for s in range(state.players))
+    widow = tuple(c for c, p in pairs if p.kind == "widow")
+    played: list[list[Card]] = [[] for _ in range(state.players)]
+    for seat, card in state.played():
+        played[seat].append(card)
+    same = all(set(hands[s]) == {*state.hand(s), *played[s]} for s in range(state.players))
+    if same and set(widow) == set(state.widow()):
+        return None
+    return (*hands, widow)
 
-    Raises :class:`PositionError` for a state before the stops phase (a
-    widow sale in progress), which version 1 of the notation cannot describe.
-    """
-    if not in_stops_phase(ruleset, state):
-        raise PositionError(f"the deal is in stage {state.stage}: version 1 positions "
-                            "describe the stops phase only")
-    passes = state.passes + (state.players if state.flipped else 0)
+
+def from_state(ruleset: Ruleset, state: DealState) -> Position:
+    """The position of an engine state (hands and widow in deck order), in every stage: before
+    the stops phase (a widow sale, a stake awaited), during it and once the deal is over;
+    the fields of version 2 only where the state needs them."""
+    playing = in_stops_phase(ruleset, state)
+    passes = state.passes + (state.players if state.flipped else 0) if playing else 0
     return Position(
         players=state.players,
         dealer=state.dealer,
@@ -358,6 +524,10 @@ def from_state(ruleset: Ruleset, state: DealState) -> Position:
         passes=passes,
         seats=state.ledger.seats,
         board=state.ledger.sections,
+        turn_up=state.turn_up,
+        eliminated=tuple(sorted(state.out)),
+        dealt=_dealt(state),
+        before_play=state.before_play,
     )
 
 
@@ -374,8 +544,16 @@ def format_position(pos: Position) -> str:
     seats = ",".join(str(chips_json(a)) for a in pos.seats)
     board = ",".join(f"{n}={chips_json(a)}" for n, a in pos.board) or "-"
     hands = "/".join(_cards(h) for h in pos.hands)
-    fields = (str(pos.players), seat_letter(pos.dealer), hands, widow, played,
-              _cards(pos.run), mover, seats, board)
+    fields = [str(pos.players), seat_letter(pos.dealer), hands, widow, played,
+              _cards(pos.run), mover, seats, board]
+    if pos.turn_up is not None:
+        fields.append(f"up:{pos.turn_up}")
+    if pos.eliminated:
+        fields.append("elim:" + "".join(seat_letter(s) for s in pos.eliminated))
+    if pos.dealt is not None:
+        fields.append("dealt:" + "/".join(_cards(g) for g in pos.dealt))
+    if pos.before_play:
+        fields.append("pre:" + ",".join(_pre_text(m) for m in pos.before_play))
     return " ".join(fields)
 
 

@@ -157,6 +157,28 @@ def summary_line(report: Report) -> str:
     return line
 
 
+def referee_rate(report: Report) -> dict[str, int] | None:
+    """The referee runs of a report (``--referee-deals``, ``--referee-sessions``): how many
+    were run (sent, not skipped) and how many passed; ``None`` when there were none."""
+    runs = [o for o in report.outcomes if o.kind == "referee"]
+    if not runs:
+        return None
+    ran = [o for o in runs if o.outcome != "skip"]
+    return {"runs": len(runs), "ran": len(ran),
+            "passed": sum(o.outcome in ("pass", "xpass") for o in ran)}
+
+
+def referee_line(report: Report) -> list[str]:
+    """``referee: 18 of 20 runs passed (90.0%)`` when the run had referee runs."""
+    rate = referee_rate(report)
+    if rate is None:
+        return []
+    if not rate["ran"]:
+        return [f"referee: none of {_count(rate['runs'], 'run')} was run (skipped)"]
+    share = 100 * rate["passed"] / rate["ran"]
+    return [f"referee: {rate['passed']} of {_count(rate['ran'], 'run')} passed ({share:.1f}%)"]
+
+
 def console_text(report: Report, details: int = 10) -> str:
     """The text printed after a run: each bad case (``details`` of them in full), then totals."""
     lines: list[str] = []
@@ -195,6 +217,7 @@ def console_text(report: Report, details: int = 10) -> str:
         lines.append(f"({which}: --details N shows more; --json and --markdown have them all)")
     lines += skip_reasons(report)
     lines.extend(f"warning: {w}" for w in report.warnings)
+    lines += referee_line(report)
     lines.append(summary_line(report))
     return "\n".join(lines) + "\n"
 
@@ -220,6 +243,9 @@ def write_json(report: Report, path: Path) -> None:
             "implementation": report.implementation, "seconds": report.seconds,
             "startup_seconds": round(report.startup_seconds, 4),
             "counts": {k: report.counts()[k] for k in ORDER}, "ok": report.ok(),
+            **({"referee": rate} if (rate := referee_rate(report)) is not None else {}),
+            "skipped": dict(Counter(o.summary for o in report.outcomes
+                                    if o.outcome == "skip").most_common()),
             "warnings": report.warnings, "cases": [o.to_json() for o in report.outcomes]}
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
@@ -260,7 +286,8 @@ def write_markdown(report: Report, path: Path) -> None:
     lines = ["# Conformance run", "",
              f"- implementation: {impl.get('name', '?')} {impl.get('version', '')}".rstrip(),
              f"- command: `{report.command}` ({report.mode} mode)",
-             f"- {summary_line(report)}", ""]
+             f"- {summary_line(report)}", *(f"- {line}" for line in referee_line(report)),
+             *(f"- {line}" for line in skip_reasons(report)), ""]
     groups = failure_groups(report)
     if groups:
         lines += ["## Failures by the rule they pin", "",

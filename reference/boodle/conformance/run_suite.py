@@ -243,14 +243,12 @@ class Session:
         self.child = None
 
     def supports(self, case: Case) -> str | None:
-        """Why the implementation cannot take ``case`` (it said so in ``started``), or ``None``."""
-        names = {(v["name"], v["version"]) for v in self.started.get("variants", [])}
-        variant = case.data["variant"]
-        if (variant["name"], variant["version"]) not in names:
-            return (f"the implementation does not play {variant['name']} "
-                    f"version {variant['version']}")
-        missing = case.needs() - set(self.started.get("features", []))
-        return f"the implementation lacks {', '.join(sorted(missing))}" if missing else None
+        """Why the implementation cannot take ``case`` (it said so in ``started``), or ``None``:
+        a variant or version it does not declare, a case kind its ``kinds`` leave out, a
+        feature it lacks, a player count outside the range it declares for the variant.
+        The reasons name no case, so that the report says each once
+        (:func:`.report.skip_reasons`)."""
+        return unsupported(self.started, case)
 
     def run(self, case: Case) -> Verdict:
         """The verdict on one case (restarting the implementation if needed)."""
@@ -291,6 +289,18 @@ class Session:
             return _error(case, f"answered case id {answer['id']!r} instead of {case.id!r}")
         return verdict(case, answer)
 
+    def handshake(self) -> Json:
+        """The implementation's ``started`` answer, starting it if it never was; ``{}`` when
+        it does not start (the reason is added to the warnings)."""
+        if self.started or self.gave_up:
+            return self.started
+        problem = self._start()
+        if problem is not None:
+            self.kill()
+            self.report.warnings.append("the implementation did not start: "
+                                        + problem.splitlines()[0])
+        return self.started
+
     def give_up(self, why: str, see: str = "the last start error above") -> None:
         """Run no more cases: each remaining one is an error saying ``why``; warn once."""
         self.gave_up = why
@@ -311,6 +321,38 @@ class Session:
                 f"the implementation exited with status {self.child.exit_status()} after 'stop' "
                 "(PROTOCOL.md: it must exit with status 0)")
         self.child = None
+
+
+def case_players(case: Case) -> int | None:
+    """The number of players of a case's setup (a deal, a session or a position)."""
+    spec = case.data["setup"]
+    if isinstance(spec.get("players"), int):
+        return int(spec["players"])
+    head = str(spec.get("position", "")).split(" ", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def unsupported(started: Json, case: Case) -> str | None:
+    """Why an implementation that answered ``started`` cannot take ``case``, or ``None``
+    (:meth:`Session.supports`)."""
+    declared = {(v["name"], v["version"]): v for v in started.get("variants", [])}
+    variant = case.data["variant"]
+    entry = declared.get((variant["name"], variant["version"]))
+    if entry is None:
+        return (f"the implementation does not play {variant['name']} "
+                f"version {variant['version']}")
+    kinds = started.get("kinds")
+    if kinds is not None and case.kind not in kinds:
+        return (f"the implementation takes no {case.kind} cases (its 'started' names the "
+                f"kinds {', '.join(kinds) or 'none'})")
+    missing = case.needs() - set(started.get("features", []))
+    if missing:
+        return f"the implementation lacks {', '.join(sorted(missing))}"
+    players, count = entry.get("players"), case_players(case)
+    if players and count is not None and not players["min"] <= count <= players["max"]:
+        return (f"the implementation plays {variant['name']} with {players['min']} to "
+                f"{players['max']} players, not {count}")
+    return None
 
 
 def run_one_shot(command: str, case: Case, timeout: float) -> Verdict:
@@ -358,6 +400,7 @@ def run_suite(
     known_ids: set[str] | None = None,
     start_timeout: float = START_TIMEOUT,
     max_same_failures: int = MAX_SAME_FAILURES,
+    extra: Callable[[Json], tuple[list[Case], list[str]]] | None = None,
 ) -> Report:
     """Run ``cases`` against ``command``; every case gets exactly one :class:`Outcome`.
 
@@ -367,7 +410,10 @@ def run_suite(
     ``max_same_failures``: after that many cases in a row end in the same fault of the
     implementation's process, the rest are not run (0: no limit).  On Linux the runner
     is a child subreaper for the run (:func:`.process_tree.subreaper`), so that nothing
-    the implementation starts outlives it.
+    the implementation starts outlives it.  ``extra``: more cases made once the
+    implementation has said what it is (its ``started`` answer, ``{}`` in one-shot mode or
+    when it does not start), with warnings: the seeded referee deals of ``--referee-deals``
+    (:func:`.referee.referee_cases`), run after ``cases``.
     """
     report = Report(command, mode)
     expected = expected or {}
@@ -378,6 +424,12 @@ def run_suite(
         try:
             for case in cases:
                 _run_case(case, command, timeout, session, streak, report, expected, progress)
+            if extra is not None:
+                more, warnings = extra(session.handshake() if session is not None else {})
+                report.warnings.extend(warnings)
+                for case in more:
+                    _run_case(case, command, timeout, session, streak, report, expected,
+                              progress)
         finally:
             if session is not None:
                 session.close()
@@ -435,7 +487,7 @@ def _run_case(case: Case, command: str, timeout: float, session: Session | None,
                                    "the remaining cases were not run")
     outcome = Outcome(case.id, case.variant, case.kind, v.outcome, _clean(v.summary),
                       _clean(v.detail), round(time.monotonic() - t0, 4),
-                      pins=list(case.data.get("pins", ())),
+                      pins=list(case.data.get("pins", ())) or ([v.rule] if v.rule else []),
                       description=_clean(str(case.data.get("description", ""))))
     _expectation(outcome, expected)
     report.outcomes.append(outcome)

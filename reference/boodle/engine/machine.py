@@ -182,5 +182,9 @@ def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         raise IllegalMove(f"{move}: the deal is over", rule="deal.over")
     if move.seat != state.to_move:
         raise IllegalMove(f"{move}: it is seat {state.to_move}'s move", rule="turn")
-    state, events = stage_of(ruleset, state.stage).apply(ruleset, state, move)
-    return advance(ruleset, state.evolve(moves=state.moves + 1), events)
+    stage = state.stage
+    state, events = stage_of(ruleset, stage).apply(ruleset, state, move)
+    if stage.startswith("phase:"):  # a move of play (no holding or poker phase has moves)
+        return advance(ruleset, state.evolve(moves=state.moves + 1), events)
+    return advance(ruleset, state.evolve(moves=state.moves + 1,
+                                         before_play=(*state.before_play, move)), events)

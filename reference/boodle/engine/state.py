@@ -224,6 +224,13 @@ class DealState:
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
+    dealt: tuple[Place, ...] = field(default=(), compare=False, repr=False)
+    """Where the deal put every card (aligned with ``cards``): the hands and the widow as
+    dealt, before a widow exchange moved them.  Kept for the position notation (version 2,
+    :mod:`boodle.conformance.position`); no rule reads it."""
+    before_play: tuple[Move, ...] = field(default=(), compare=False, repr=False)
+    """The moves made before the stops phase (the stakes of a ``chosen boodle`` ante, the
+    widow sale's), in order.  Kept for the position notation; no rule reads it."""
 
     @classmethod
     def new(
@@ -293,7 +300,8 @@ class DealState:
         for place in self.to_deal:
             if place.kind == "hand" and place.seat is not None:
                 held[place.seat] += 1
-        return self.evolve(places=self.to_deal, to_deal=(), held=tuple(held))
+        return self.evolve(places=self.to_deal, to_deal=(), held=tuple(held),
+                           dealt=self.to_deal)
 
     @property
     def trump(self) -> str | None:

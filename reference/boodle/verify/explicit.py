@@ -60,7 +60,9 @@ __all__ = ["TICK", "ExplicitResult", "check_deals", "deal_count", "default_start
 TICK = 4096
 """States explored between two calls of a search's ``tick`` (progress) callback."""
 
-_SKIP = {"index", "since_ante", "plays", "moves"}
+_SKIP = {"index", "since_ante", "plays", "moves", "dealt", "before_play"}
+"""Fields that are no part of a state's identity: caches, and the history kept for the
+position notation (``dealt``, ``before_play``: no rule reads them)."""
 
 Key = tuple[Any, ...]
 """A state's identity (:func:`state_key`)."""
@@ -74,8 +76,9 @@ _keyed = itemgetter(*_KEYED)
 
 def state_key(state: DealState, deck: tuple[Card, ...] | None = None) -> Key:
     """What makes two states the same (see the module docstring): every field of the state
-    but ``index``, ``since_ante``, ``plays`` and ``moves``, with each card's place reduced to
-    its kind and seat (played cards by the same seat, in any order).
+    but those of :data:`_SKIP` (``index``, ``since_ante``, ``plays``, ``moves``, the
+    history), with each card's place reduced to its kind and seat (played cards by the same
+    seat, in any order).
 
     ``deck``: the cards every state of the deal shares.  A state whose ``cards`` equal it
     has ``0`` in their stead (one comparison, usually by identity, instead of hashing every
