@@ -17,6 +17,7 @@ from typing import Any
 
 from boodle.conformance.cases import Case, load_cases
 from boodle.conformance.compare import verdict
+from boodle.conformance.report import skip_reasons
 from boodle.conformance.run_suite import run_suite
 
 FAKE = r'''
@@ -100,8 +101,8 @@ def test_cases_that_need_version_2_are_skipped_for_version_1_and_said_once(tmp_p
     skipped = [o for o in report.outcomes if o.summary.startswith("needs a newer protocol")]
     assert len(skipped) == 2
     assert "boodle-protocol/2" in skipped[0].summary and "bid range" in skipped[0].summary
-    said = [w for w in report.warnings if "boodle-protocol/2" in w]
-    assert len(said) == 1 and said[0].startswith("2 cases skipped")
+    said = [line for line in skip_reasons(report) if "boodle-protocol/2" in line]
+    assert len(said) == 1 and said[0].startswith("skipped: 2 cases: needs a newer protocol")
     _, *runs, _ = _received(log)
     assert len(runs) == 1  # the two were never sent
 

@@ -402,7 +402,8 @@ def run_suite(
     is a child subreaper for the run (:func:`.process_tree.subreaper`), so that nothing
     the implementation starts outlives it.  ``protocol``: the version offered in ``start``
     (one-shot: the version the command speaks); cases that need a newer version than the
-    implementation speaks are skipped, and said once in a warning.
+    implementation speaks are skipped, all with the same reason (the reports say it once:
+    :func:`.report.skip_reasons`).
     """
     report = Report(command, mode)
     expected = expected or {}
@@ -418,11 +419,6 @@ def run_suite(
         finally:
             if session is not None:
                 session.close()
-    newer = Counter(o.summary.partition(" (")[0] for o in report.outcomes
-                    if o.outcome == "skip" and o.summary.startswith(NEEDS_NEWER))
-    report.warnings.extend(f"{n} case{'s' if n > 1 else ''} skipped: {why[len(NEEDS_NEWER) + 2:]} "
-                           "is needed, and the implementation speaks an older version"
-                           for why, n in newer.items())
     known = known_ids if known_ids is not None else {c.id for c in cases}
     report.warnings.extend(f"expected-failures file names an unknown case id: {i}"
                            for i in sorted(set(expected) - known))
