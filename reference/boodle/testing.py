@@ -400,17 +400,14 @@ def _shuffled(ruleset: Ruleset, rng: random.Random) -> list[Card]:
 
 def _bid_probes(t: _Table, legal: Sequence[Legal]) -> list[tuple[Move, str]]:
     """Bids just outside a bid range (spec §5.4, §12 order): below its lowest, ``widow.bid-low``;
-    above the bidder's balance (its highest), ``widow.funds`` — unless the bidder is the
-    dealer of ``price to dealer``, who pays nothing."""
+    above the bidder's balance (its highest), ``widow.funds``, whoever the bid would go to."""
     out: list[tuple[Move, str]] = []
-    sale = t.ruleset.widow_sale
     for entry in legal:
         if not isinstance(entry, BidRange):
             continue
         if entry.low > 1:
             out.append((BidMove(entry.seat, entry.low - 1), "widow.bid-low"))
-        if not (sale is not None and sale.to_dealer and entry.seat == t.state.dealer):
-            out.append((BidMove(entry.seat, entry.high + 1), "widow.funds"))
+        out.append((BidMove(entry.seat, entry.high + 1), "widow.funds"))
     return out
 
 

@@ -290,3 +290,14 @@ def test_price_to_dealer_and_dealer_first_in_the_language() -> None:
     sale = load_text(plain, str(Path("/nowhere/michigan.boodle"))).widow_sale
     assert sale is not None
     assert (sale.to_dealer, sale.dealer_first, sale.price_to) == (False, False, "kitty")
+
+
+def test_the_dealer_bids_at_most_their_balance_even_when_the_bid_goes_to_themself() -> None:
+    # price to: dealer, no dealer line: the dealer D bids too and would pay itself nothing;
+    # spec §5.4 still caps every bid at the bidder's balance (44 after the antes)
+    rules = auction_rules(dealer_swap=False, dealer_first=False, to_dealer=True,
+                          barred_by_boodle=False, price=1)
+    state, _ = start(rules)
+    state, _ = run(rules, state, PassMove(A), PassMove(B), PassMove(C))
+    assert to_move(state) == D and legal_moves(rules, state) == (PassMove(D), BidRange(D, 1, 44))
+    assert refused(rules, state, BidMove(D, 45)) == "widow.funds"

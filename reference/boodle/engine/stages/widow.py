@@ -206,7 +206,10 @@ def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
                           rule="widow.barred")
     amount = move.amount if isinstance(move, BidMove) else rules.price
     price = _price(rules, state, move.seat, amount)
-    if price > 0 and price > _balance(state, move.seat):
+    # a bid is at most the bidder's balance even when the dealer would pay it to themself
+    # (spec §5.4 "at most the bidder's balance"), as legal_moves lists it
+    over = amount if isinstance(move, BidMove) else price
+    if over > 0 and over > _balance(state, move.seat):
         raise IllegalMove(f"{move}: the seat has {state.ledger.seat(move.seat)} chips, "
                           f"not {price}", rule="widow.funds")
     if isinstance(move, BidMove) and move.amount < _min_bid(rules, sale):
