@@ -55,7 +55,16 @@ from boodle import engine as reference_engine
 from boodle.engine.events import Event
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger
-from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.engine.state import (
+    BidMove,
+    BidRange,
+    DealState,
+    LeadMove,
+    Legal,
+    Move,
+    PassMove,
+    PlayMove,
+)
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     AnteLine,
@@ -80,8 +89,9 @@ class Implementation(Protocol):
                    deck_order: Sequence[Card] | None = ...) -> tuple[DealState, list[Event]]:
         """Post the antes, deal and run to the first move."""
 
-    def legal_moves(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
-        """The legal moves of the seat to move."""
+    def legal_moves(self, ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
+        """The legal moves of the seat to move (a :class:`~boodle.engine.state.BidRange` for
+        an auction's bids)."""
 
     def apply(self, ruleset: Ruleset, state: DealState,
               move: Move) -> tuple[DealState, list[Event]]:
@@ -279,9 +289,10 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             self.table = _Table(rs, players, rng, state, ledger.total(), dealer)
 
         @precondition(lambda self: self.table is not None)
-        @rule(pick=st.integers(0, 10**6))
-        def play_legal(self, pick: int) -> None:
-            """Play a legal move (or deal the next deal once this one is over)."""
+        @rule(pick=st.integers(0, 10**6), data=st.data())
+        def play_legal(self, pick: int, data: st.DataObject) -> None:
+            """Play a legal move (or deal the next deal once this one is over); of a bid
+            range, an amount drawn anywhere in it (shrinking to the lowest bid)."""
             t = self.table
             assert t is not None
             if impl.is_terminal(t.state):
@@ -290,7 +301,10 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             legal = impl.legal_moves(t.ruleset, t.state)
             assert legal, "a deal that is not over has a legal move"
             stage = t.state.stage
-            t.state, events = impl.apply(t.ruleset, t.state, legal[pick % len(legal)])
+            entry = legal[pick % len(legal)]
+            move = entry if not isinstance(entry, BidRange) else entry.bid(
+                entry.low + entry.step * data.draw(st.integers(0, entry.size - 1), label="bid"))
+            t.state, events = impl.apply(t.ruleset, t.state, move)
             _check_claims(t.ruleset, stage, events)
 
         @precondition(lambda self: self.table is not None)
@@ -384,6 +398,19 @@ def _shuffled(ruleset: Ruleset, rng: random.Random) -> list[Card]:
     return cards
 
 
+def _bid_probes(t: _Table, legal: Sequence[Legal]) -> list[tuple[Move, str]]:
+    """Bids just outside a bid range (spec §5.4, §12 order): below its lowest, ``widow.bid-low``;
+    above the bidder's balance (its highest), ``widow.funds``, whoever the bid would go to."""
+    out: list[tuple[Move, str]] = []
+    for entry in legal:
+        if not isinstance(entry, BidRange):
+            continue
+        if entry.low > 1:
+            out.append((BidMove(entry.seat, entry.low - 1), "widow.bid-low"))
+        out.append((BidMove(entry.seat, entry.high + 1), "widow.funds"))
+    return out
+
+
 def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
     """Illegal moves of the current state, each with the rule id it must be refused with."""
     s = t.state
@@ -400,7 +427,8 @@ def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
     in_stops = any(isinstance(p, StopsPhase) and p.name == name for p in t.ruleset.phases)
     if not in_stops:
         return [*out, (LeadMove(who, any_card), "move.kind"), (PlayMove(who, any_card),
-                                                              "move.kind")]
+                                                              "move.kind"),
+                *_bid_probes(t, impl.legal_moves(t.ruleset, s))]
     phase = _phase(t.ruleset)
     hand = s.hand(who)
     if s.step == "follow":

@@ -16,7 +16,7 @@ import pytest
 from boodle.engine import apply, is_terminal, legal_moves, shuffled_deck, start_deal
 from boodle.engine.events import transfers_in
 from boodle.engine.ledger import Ledger
-from boodle.engine.state import DealState
+from boodle.engine.state import DealState, move_count, nth_move
 from boodle.language.cards import Card
 from boodle.language.model import Fallback, GoingOut, LeadRule, Ruleset, StopBonus
 from rules_by_hand import card, fresh_ledger, michigan, with_phase
@@ -55,7 +55,7 @@ def play_one(rules: Ruleset, players: int, seed: int, passes: int = 0) -> None:
     while not is_terminal(state):
         legal = legal_moves(rules, state)
         assert legal, "a live deal always has a legal move"
-        state, events = apply(rules, state, rng.choice(legal))
+        state, events = apply(rules, state, nth_move(legal, rng.randrange(move_count(legal))))
         shadow = replay(shadow, events, total)
         assert shadow == state.ledger
         assert_cards_in_one_place(deck, state)

@@ -29,7 +29,17 @@ from boodle.engine.events import (
     WidowUnsold,
     transfers_in,
 )
-from boodle.engine.state import BidMove, BuyMove, DealState, LeadMove, Move, PassMove, SwapMove
+from boodle.engine.state import (
+    BidMove,
+    BidRange,
+    BuyMove,
+    DealState,
+    LeadMove,
+    Move,
+    PassMove,
+    SwapMove,
+    allows,
+)
 from boodle.language.model import Ruleset, WidowSale
 from rules_by_hand import card, cards, fresh_ledger, michigan
 
@@ -58,7 +68,7 @@ def start(rules: Ruleset, chips: int = 50) -> tuple[DealState, list]:
 def run(rules: Ruleset, state: DealState, *moves: Move) -> tuple[DealState, list]:
     events: list = []
     for move in moves:
-        assert move in legal_moves(rules, state), f"{move}: legal {legal_moves(rules, state)}"
+        assert allows(legal_moves(rules, state), move), f"{move}: legal {legal_moves(rules, state)}"
         state, more = apply(rules, state, move)
         events.extend(more)
     return state, events
@@ -214,7 +224,8 @@ def test_the_highest_bid_wins_and_is_paid_to_the_dealer() -> None:
     assert legal_moves(rules, state) == (PassMove(A),)
     state, _ = run(rules, state, PassMove(A))
     bids = legal_moves(rules, state)
-    assert bids[0] == PassMove(B) and bids[1:] == tuple(BidMove(B, a) for a in range(1, 45))
+    # B has 50 - 6 = 44 chips after the antes: one entry for every bid of 1 to 44 chips
+    assert bids == (PassMove(B), BidRange(B, 1, 44))
     state, events = run(rules, state, BidMove(B, 1), BidMove(C, 3))
     assert events == [WidowBid(B, 1), WidowBid(C, 3)]
     # A passed and is out, D is not a bidder: the turn comes back to B
@@ -241,7 +252,7 @@ def test_without_a_dealer_line_the_dealer_bids_and_the_turn_skips_the_highest_bi
     rules = auction_rules(dealer_swap=False, dealer_first=False, to_dealer=False,
                           barred_by_boodle=False, price=2, price_to="kitty")
     state, _ = start(rules)
-    assert legal_moves(rules, state)[1] == BidMove(A, 2)  # at least the opening price 2
+    assert legal_moves(rules, state)[1] == BidRange(A, 2, 44)  # from the opening price 2 to A's 44
     assert refused(rules, state, BidMove(A, 1)) == "widow.bid-low"
     state, _ = run(rules, state, BidMove(A, 2), PassMove(B), PassMove(C), BidMove(D, 5))
     # B and C are out; A is asked again; after A passes, D has the highest bid alone
@@ -279,3 +290,14 @@ def test_price_to_dealer_and_dealer_first_in_the_language() -> None:
     sale = load_text(plain, str(Path("/nowhere/michigan.boodle"))).widow_sale
     assert sale is not None
     assert (sale.to_dealer, sale.dealer_first, sale.price_to) == (False, False, "kitty")
+
+
+def test_the_dealer_bids_at_most_their_balance_even_when_the_bid_goes_to_themself() -> None:
+    # price to: dealer, no dealer line: the dealer D bids too and would pay itself nothing;
+    # spec §5.4 still caps every bid at the bidder's balance (44 after the antes)
+    rules = auction_rules(dealer_swap=False, dealer_first=False, to_dealer=True,
+                          barred_by_boodle=False, price=1)
+    state, _ = start(rules)
+    state, _ = run(rules, state, PassMove(A), PassMove(B), PassMove(C))
+    assert to_move(state) == D and legal_moves(rules, state) == (PassMove(D), BidRange(D, 1, 44))
+    assert refused(rules, state, BidMove(D, 45)) == "widow.funds"

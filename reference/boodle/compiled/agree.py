@@ -31,7 +31,7 @@ from boodle.engine.events import (
     TurnUp,
 )
 from boodle.engine.ledger import Ledger, SeatAccount
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import DealState, Legal, Move, move_count, nth_move
 from boodle.engine.strategies import Strategy
 from boodle.language.model import Chips, Ruleset
 from boodle.session.run import play_deal as reference_play_deal
@@ -98,8 +98,9 @@ def both_engines(
     ruleset: Ruleset = tables.ruleset
     ref_pick, fast_pick = pick(), pick()
 
-    def ref_player(r: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
-        return legal[0] if len(legal) == 1 else legal[ref_pick(len(legal))]
+    def ref_player(r: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+        total = move_count(legal)
+        return nth_move(legal, 0 if total == 1 else ref_pick(total))
 
     def fast_player(view: DealView, seat: int, options: list[int]) -> int:
         return options[fast_pick(len(options))]

@@ -27,7 +27,7 @@ import random
 
 from boodle.compiled.deal import Chooser, DealView
 from boodle.compiled.tables import WIDOW, CompiledRules
-from boodle.engine.state import DealState, LeadMove, Move, PlayMove
+from boodle.engine.state import DealState, LeadMove, Legal, Move, PlayMove, move_count, nth_move
 from boodle.engine.strategies import Strategy, greedy
 from boodle.language.model import Chips, Ruleset
 
@@ -132,17 +132,18 @@ def reference_strategy(name: str, rng: random.Random, tables: CompiledRules) -> 
         raise KeyError(name)
     draw = rng.random
 
-    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
-        if len(legal) == 1:
-            return legal[0]
+    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+        total = move_count(legal)  # a bid range counts its bids (uniform over amounts)
+        if total == 1:
+            return nth_move(legal, 0)
         if name == "random":
-            return legal[int(draw() * len(legal))]
+            return nth_move(legal, int(draw() * total))
         if name == "greedy":
             return greedy(ruleset, state, legal)
         seat = legal[0].seat
         plays = [m for m in legal if isinstance(m, LeadMove | PlayMove)]
         if not plays:  # a widow-sale choice: the tips do not cover it; the first move passes
-            return legal[0]
+            return nth_move(legal, 0)
         cards = [tables.index[m.card] for m in plays]
         pick = tips_chooser(view_of(tables, state), seat, cards)
         return plays[cards.index(pick)]

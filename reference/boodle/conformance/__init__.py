@@ -27,8 +27,16 @@ Modules, one concept each:
 CASE_FORMAT = "boodle-case/1"
 """The format version every case file carries."""
 
-PROTOCOL = "boodle-protocol/1"
-"""The protocol version exchanged in ``start``."""
+PROTOCOL = "boodle-protocol/2"
+"""The newest protocol version: the one the runner offers in ``start`` (``run --protocol``
+changes it) and ``serve`` speaks unless asked for an older one."""
+
+PROTOCOL_V1 = "boodle-protocol/1"
+"""The first protocol version, still served (``serve`` answers a ``start`` naming it in its
+terms) and accepted (an implementation announcing it in ``started`` is run in its terms)."""
+
+PROTOCOLS = {PROTOCOL_V1: 1, PROTOCOL: 2}
+"""Every protocol version spoken, by name: its number."""
 
 START_TIMEOUT = 30.0
 """Default seconds an implementation has to answer ``start`` (PROTOCOL.md, session mode;

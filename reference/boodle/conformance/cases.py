@@ -170,10 +170,34 @@ class Case:
     def variant(self) -> str:
         return str(self.data["variant"]["name"])
 
-    def request(self) -> Json:
-        """The ``run`` message for this case (its meaning without the expectations)."""
+    def request(self, protocol: int = 2) -> Json:
+        """The ``run`` message for this case (its meaning without the expectations) in
+        protocol version ``protocol``: from version 2 it names the version (``protocol``) and
+        carries the case's ``rules_hash`` when it has one (PROTOCOL.md, "Running a case")."""
         body = {k: self.data[k] for k in REQUEST_FIELDS if k in self.data}
-        return {"type": "run", "id": self.id, **body}
+        if protocol < 2:
+            return {"type": "run", "id": self.id, **body}
+        from boodle.conformance import PROTOCOL
+
+        extra = {"rules_hash": self.data["rules_hash"]} if "rules_hash" in self.data else {}
+        return {"type": "run", "id": self.id, "protocol": PROTOCOL, **body, **extra}
+
+    def needs_protocol(self) -> tuple[int, str]:
+        """The oldest protocol version that can run the case, and why (empty for 1): a count
+        whose breakdown has a bid range (version 1 counts each amount apart), or legal moves
+        holding a range of more bids than version 1 writes out
+        (:data:`~boodle.conformance.wire.MAX_V1_BIDS`)."""
+        from boodle.conformance.wire import MAX_V1_BIDS
+
+        expect = self.data.get("expect", {})
+        rows = expect.get("count", {}).get("by_first_move", []) if self.kind == "count" else []
+        if any("min" in r.get("move", {}) for r in rows):
+            return 2, "a count by first move with a bid range (one row for all its amounts)"
+        for moves in expect.get("legal", {}).values():
+            for m in moves:
+                if "min" in m and (m["max"] - m["min"]) // m.get("step", 1) + 1 > MAX_V1_BIDS:
+                    return 2, f"legal moves with a range of more than {MAX_V1_BIDS} bids"
+        return 1, ""
 
     def needs(self) -> set[str]:
         """Optional protocol features the case needs (``position``, ``count``, ``legal``,

@@ -84,6 +84,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     run.add_argument("--markdown", type=Path, metavar="F", help="write a Markdown report")
     run.add_argument("--mode", choices=("session", "one-shot"), default="session",
                      help="session (default): one process for the run; one-shot: one per case")
+    run.add_argument("--protocol", choices=("1", "2"), default="2",
+                     help="the protocol version offered in 'start' (session mode: the "
+                     "implementation answers in the version it speaks, 1 or 2) or spoken "
+                     "(one-shot mode); default 2, the newest")
     run.add_argument("--write-expected-failures", type=Path, metavar="F",
                      help="write the cases that failed as an expected-failures file")
     run.add_argument("--cases", type=Path, metavar="DIR",
@@ -321,7 +325,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
                        known_ids={c.id for c in every}, start_timeout=args.start_timeout,
                        max_same_failures=args.max_same_failures,
-                       extra=_referee_extra(args) if refereed else None)
+                       extra=_referee_extra(args) if refereed else None,
+                       protocol=f"boodle-protocol/{args.protocol}")
     sys.stdout.write(console_text(report, args.details))
     if args.referee_only and not report.outcomes:  # nothing to referee: said in a warning
         return EXIT_FAILED

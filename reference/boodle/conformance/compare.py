@@ -18,7 +18,8 @@ from boodle.conformance.cases import Case
 from boodle.conformance.engines import REFERENCE
 from boodle.conformance.play_case import ruleset_of, script_points
 from boodle.conformance.position import describe, seat_letter
-from boodle.conformance.wire import Json, move_key, move_to_json, normalize_event
+from boodle.conformance.wire import Json, legal_keys, move_key, move_to_json, normalize_events
+from boodle.engine.state import move_count, nth_move
 from boodle.language.errors import BoodleError
 
 CONTEXT = 3
@@ -44,15 +45,19 @@ def _j(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def verdict(case: Case, result: Mapping[str, Any]) -> Verdict:
-    """Judge ``result`` (a valid ``result`` message) against ``case``."""
+def verdict(case: Case, result: Mapping[str, Any], protocol: int = 2) -> Verdict:
+    """Judge ``result`` (a valid ``result`` message of protocol version ``protocol``) against
+    ``case``.  The events of a ``rejected`` answer are compared in every kind: in a script or
+    session case the events up to the refusal must be the expected ones (the first that
+    differs is shown as the cause); in a reject case (from version 2; version 1 ignores
+    them) a refused move has caused nothing, so they must be none."""
     status = result.get("status")
     if status == "skipped":
         return Verdict("skip", f"skipped by the implementation: {result.get('reason', '')}")
     if status == "error":
         return Verdict("error", f"the implementation reported an error: {result.get('message')}")
     if case.kind == "reject":
-        return _reject(case, result)
+        return _reject(case, result, protocol)
     if case.kind == "count":
         return _count(case, result)
     if case.kind == "session":
@@ -72,10 +77,16 @@ def _said(result: Mapping[str, Any]) -> str:
     return f": {result['message']}" if result.get("message") else ""
 
 
-def _reject(case: Case, result: Mapping[str, Any]) -> Verdict:
+def _reject(case: Case, result: Mapping[str, Any], protocol: int = 2) -> Verdict:
     want = case.data["expect"]["rejected"]
+    caused = result.get("events") or []
     if result["status"] == "rejected" and result.get("rule") == want:
-        return Verdict("pass")
+        if protocol < 2 or not caused:
+            return Verdict("pass")
+        summary = (f"rejected with rule {want} as expected, but gave {len(caused)} events: a "
+                   "refused move causes none (PROTOCOL.md, boodle-protocol/2)")
+        events = "".join(f"\n    {_j(e)}" for e in caused[:5])
+        return Verdict("fail", summary, f"{summary}\n  events:{events}")
     # Only a failure pays for replaying the setup to show the state.
     move = _j(case.data["move"])
     where = _state_text(case, 0)
@@ -129,6 +140,10 @@ def _script(case: Case, result: Mapping[str, Any]) -> Verdict:
         summary = (f"rejected a scripted move at point {at} with rule {result.get('rule')}"
                    + _said(result))
         point = at if isinstance(at, int) else 0
+        diverged = _session_events(expect, list(result.get("events") or []), rejected=True)
+        if diverged is not None:  # the cause: where the events went another way before it
+            return Verdict("fail", f"{diverged.summary}; then {summary}",
+                           f"{diverged.detail}\nthen {summary}")
         return Verdict("fail", summary, "\n".join(
             [summary, _move_at(case, point), _state_text(case, point)]))
     if result["status"] != "done":
@@ -145,8 +160,8 @@ def _events(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | No
         return None
     if expect["events"] == result.get("events", []):
         return None  # equal as written, so equal once normalised: skip the normalising
-    want = [normalize_event(e) for e in expect["events"]]
-    got = [normalize_event(e) for e in result.get("events", [])]
+    want = normalize_events(expect["events"])
+    got = normalize_events(result.get("events", []))
     if want == got:
         return None
     i = next((k for k, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
@@ -170,8 +185,8 @@ def _events(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | No
 def _legal(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | None:
     got_all = result.get("legal", {})
     for point, moves in sorted(expect.get("legal", {}).items(), key=lambda kv: int(kv[0])):
-        want = sorted(move_key(m) for m in moves)
-        got = sorted(move_key(m) for m in got_all.get(point, [])) if point in got_all else None
+        want = legal_keys(moves)  # a range and its bids written out compare the same
+        got = legal_keys(got_all[point]) if point in got_all else None
         if want != got:
             summary = f"legal moves at point {point}: expected {want}, got {got}"
             return Verdict("fail", summary, summary + "\n" + _state_text(case, int(point)))
@@ -211,8 +226,8 @@ def _session_events(expect: Json, events: list[Json], rejected: bool) -> Verdict
     the events it reached are compared)."""
     if "events" not in expect or expect["events"] == events:
         return None
-    want = [normalize_event(e) for e in expect["events"]]
-    got = [normalize_event(e) for e in events]
+    want = normalize_events(expect["events"])
+    got = normalize_events(events)
     if want == got or (rejected and want[:len(got)] == got):
         return None
     i = next((k for k, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
@@ -273,13 +288,13 @@ def _move_at(case: Case, point: int) -> str:
     used = 0
     for p, _, state in script_points(case.request()):
         moves = () if state.step == "over" else REFERENCE.legal(ruleset, state)
-        choice = len(moves) > 1
+        choice = move_count(moves) > 1
         if p == point:
             if choice and used < len(script):
                 return (f"  the reference plays there the script's decision {used + 1} of "
                         f"{len(script)}: {move_key(script[used])}")
-            if len(moves) == 1:
-                forced = move_key(move_to_json(moves[0]))
+            if move_count(moves) == 1:
+                forced = move_key(move_to_json(nth_move(moves, 0)))
                 return f"  the reference plays there the forced move {forced}"
             return "  the reference makes no move there"
         used += choice

@@ -10,6 +10,12 @@ Definitions (``conformance/FORMAT.md`` §"count"), for a state ``s``:
   section's chips, exactly) among the states where those sequences end.
 - the breakdown gives, for each legal move ``m`` at ``s``, the two numbers
   for ``apply(s, m)``.  Sequences add up over the breakdown; ledgers need not.
+
+Amounts (a widow auction's bids): every amount is a move of its own in ``sequences`` and
+``ledgers``.  In the breakdown (``boodle-protocol/2``) a bid range is one row, for the range
+as a whole: its sequences are the sum over its amounts, its ledgers the distinct ledgers
+reached through any of them; the row is matched by its bounds (seat, min, max).  With
+``ranges=False`` (``boodle-protocol/1``) each amount has a row of its own.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boodle.conformance.engines import REFERENCE, Engine
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import BidRange, DealState, Legal, each_move
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
 
@@ -33,11 +39,12 @@ class CountTooBig(BoodleError):
 
 @dataclass(frozen=True)
 class Count:
-    """The counts from one state, and per first move (``by_first_move``, in legal order)."""
+    """The counts from one state, and per first move (``by_first_move``, in legal order: a
+    :class:`~boodle.engine.state.BidRange` row counts all its bids)."""
 
     sequences: int
     ledgers: int
-    by_first_move: tuple[tuple[Move, int, int], ...]
+    by_first_move: tuple[tuple[Legal, int, int], ...]
 
 
 class _Walker:
@@ -55,27 +62,33 @@ class _Walker:
             ends.add((state.ledger.seats, state.ledger.sections))
             return 1
         total = 0
-        for move in moves:
+        for move in each_move(moves):
             after, _ = self.engine.apply(self.ruleset, state, move)
             total += self.walk(after, ends)
         return total
 
 
 def count(ruleset: Ruleset, state: DealState, engine: Engine = REFERENCE,
-          budget: int | None = None) -> Count:
+          budget: int | None = None, ranges: bool = True) -> Count:
     """Count from ``state`` (see the module docstring); raises :class:`CountTooBig`.
 
-    ``budget``: most states to visit (default :data:`DEFAULT_BUDGET`, read at the call).
+    ``budget``: most states to visit (default :data:`DEFAULT_BUDGET`, read at the call);
+    every amount of a range is visited, so a range of many amounts exhausts it.
+    ``ranges``: one breakdown row per bid range (protocol 2), else one per amount.
     """
     walker = _Walker(ruleset, engine, DEFAULT_BUDGET if budget is None else budget)
     moves = engine.legal(ruleset, state)
     if not moves:
         return Count(1, 1, ())
     every: set[LedgerKey] = set()
-    rows: list[tuple[Move, int, int]] = []
-    for move in moves:
-        after, _ = engine.apply(ruleset, state, move)
+    rows: list[tuple[Legal, int, int]] = []
+    entries = moves if ranges else tuple(each_move(moves))
+    for entry in entries:
         ends: set[LedgerKey] = set()
-        rows.append((move, walker.walk(after, ends), len(ends)))
+        sequences = 0
+        for move in each_move((entry,)) if isinstance(entry, BidRange) else (entry,):
+            after, _ = engine.apply(ruleset, state, move)
+            sequences += walker.walk(after, ends)
+        rows.append((entry, sequences, len(ends)))
         every |= ends
     return Count(sum(r[1] for r in rows), len(every), tuple(rows))

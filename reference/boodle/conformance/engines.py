@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from boodle import engine as reference
 from boodle.engine.events import Event
 from boodle.engine.ledger import Ledger
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import DealState, Legal, Move
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
@@ -53,8 +53,9 @@ class Engine:
                                     deck_order=deck_order, hands=hands, widow=widow,
                                     number=number)
 
-    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
-        """The legal moves: :func:`boodle.engine.legal_moves`."""
+    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
+        """The legal moves: :func:`boodle.engine.legal_moves` (a bid range for an auction's
+        bids)."""
         return reference.legal_moves(self.ruleset(ruleset), state)
 
     def apply(self, ruleset: Ruleset, state: DealState, move: Move

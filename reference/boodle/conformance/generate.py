@@ -42,7 +42,18 @@ from boodle.conformance.position import describe, from_state, seat_letter, to_st
 from boodle.conformance.wire import Json, move_to_json
 from boodle.engine.events import Event
 from boodle.engine.ledger import Ledger
-from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.engine.state import (
+    DealState,
+    LeadMove,
+    Legal,
+    Move,
+    PassMove,
+    PlayMove,
+    allows,
+    each_move,
+    move_count,
+    nth_move,
+)
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
@@ -405,8 +416,9 @@ def _play(ruleset: Ruleset, state: DealState, rng: random.Random, limit: int | N
     trace = Trace([state], [], [])
     while state.step != "over" and (limit is None or len(trace.moves) < limit):
         legal = REFERENCE.legal(ruleset, state)
-        move = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
-        if len(legal) > 1:
+        choices = move_count(legal)  # a bid range counts its bids: uniform over amounts
+        move = nth_move(legal, rng.randrange(choices) if choices > 1 else 0)
+        if choices > 1:
             trace.decisions.append(move)
         state, _ = REFERENCE.apply(ruleset, state, move)
         trace.states.append(state)
@@ -554,7 +566,7 @@ def _illegal(ruleset: Ruleset, state: DealState, kind: str, rng: random.Random) 
         return LeadMove(seat, held[0]) if held else PassMove(seat)
     mover = state.to_move
     assert mover is not None
-    legal = set(REFERENCE.legal(ruleset, state))
+    legal = REFERENCE.legal(ruleset, state)
     hand = state.hand(mover)
     others = [s for s in range(state.players) if s != mover and state.hand(s)]
     elsewhere = [c for c in state.cards if c not in hand]
@@ -572,7 +584,7 @@ def _illegal(ruleset: Ruleset, state: DealState, kind: str, rng: random.Random) 
         candidates = [*(PlayMove(mover, c) for c in hand), *(LeadMove(mover, c) for c in hand)]
     elif kind == "pass":
         candidates = [PassMove(mover)]
-    illegal = [m for m in candidates if m not in legal]
+    illegal = [m for m in candidates if not allows(legal, m)]
     return rng.choice(illegal) if illegal else None
 
 
@@ -620,7 +632,7 @@ def _variations(ruleset: Ruleset, state: DealState, k: int) -> list[Move]:
     sale, stakes, the stops phase): other amounts or sections, another kind of move,
     another seat; the kind of change tried first turns with ``k``."""
     mover = state.to_move
-    legal = REFERENCE.legal(ruleset, state)
+    legal = list(each_move(REFERENCE.legal(ruleset, state)))  # generated balances are small
     fields: list[Move] = []
     kinds: list[Move] = []
     seats: list[Move] = []
@@ -674,7 +686,7 @@ def gen_count(ruleset: Ruleset, k: int, catalogue: Catalogue,
     trace = _play(ruleset, state, rng)
     best: tuple[DealState, Json] | None = None
     for s in reversed(trace.states[:-1]):
-        if len(REFERENCE.legal(ruleset, s)) < 2:
+        if move_count(REFERENCE.legal(ruleset, s)) < 2:
             continue
         try:
             size = count(ruleset, s, REFERENCE, COUNT_BUDGET).sequences
@@ -801,9 +813,9 @@ class _Recorder:
 def recording(strategy: Strategy, decisions: list[Move]) -> Strategy:
     """``strategy``, appending to ``decisions`` each move it chooses at a choice point (more
     than one legal move): the script of a session case generated from a seeded session."""
-    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
+    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
         move = strategy(ruleset, state, legal)
-        if len(legal) > 1:
+        if move_count(legal) > 1:
             decisions.append(move)
         return move
     return choose

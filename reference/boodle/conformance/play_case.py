@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from boodle.conformance import PROTOCOLS
 from boodle.conformance.counting import count
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.paths import load_variant
@@ -30,13 +31,13 @@ from boodle.conformance.wire import (
     Json,
     card_from_json,
     ledger_from_json,
+    legal_to_json,
     move_from_json,
-    move_to_json,
 )
 from boodle.engine.events import Event
 from boodle.engine.ledger import chips_json
 from boodle.engine.stages.dealing import eliminated
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import DealState, Legal, Move, only_move
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
@@ -79,8 +80,14 @@ def setup(ruleset: Ruleset, spec: Mapping[str, Any], engine: Engine = REFERENCE
         raise CaseSetupError(exc.message, exc.span, exc.hint, exc.rule) from None
 
 
-def execute(request: Mapping[str, Any], engine: Engine = REFERENCE) -> Json:
-    """The result of one request: ``done``, ``rejected``, ``accepted``, ``counted`` or ``error``."""
+def execute(request: Mapping[str, Any], engine: Engine = REFERENCE, protocol: int = 2) -> Json:
+    """The result of one request: ``done``, ``rejected``, ``accepted``, ``counted`` or ``error``.
+
+    ``protocol``: the version's number whose forms the result uses (legal bids as ranges
+    from 2 on; PROTOCOL.md), unless the request names its own (a ``protocol`` field, which
+    a one-shot ``run`` of version 2 carries).
+    """
+    protocol = PROTOCOLS.get(str(request.get("protocol")), protocol)
     if request["kind"] == "session":
         return run_session(request, engine)
     if request["kind"] == "referee":
@@ -94,10 +101,10 @@ def execute(request: Mapping[str, Any], engine: Engine = REFERENCE) -> Json:
         return {"status": "error", "message": exc.message}
     kind = request["kind"]
     if kind == "count":
-        return _count(ruleset, state, engine)
+        return _count(ruleset, state, engine, protocol)
     if kind == "reject":
         return _reject(ruleset, state, request["move"], engine)
-    return _script(ruleset, state, events, request, engine)
+    return _script(ruleset, state, events, request, engine, protocol=protocol)
 
 
 def _final(state: DealState, unused: int) -> Json:
@@ -111,8 +118,8 @@ Observer = Callable[[int, int, DealState], None]
 
 
 def _script(ruleset: Ruleset, state: DealState, events: list[Event],
-            request: Mapping[str, Any], engine: Engine, observe: Observer | None = None
-            ) -> Json:
+            request: Mapping[str, Any], engine: Engine, observe: Observer | None = None,
+            protocol: int = 2) -> Json:
     decisions = list(request.get("script", ()))
     wanted = set(request.get("legal_at", ()))
     out: list[Json] = [e.to_json() for e in events]
@@ -122,15 +129,17 @@ def _script(ruleset: Ruleset, state: DealState, events: list[Event],
         if observe is not None:
             observe(point, len(out), state)
         try:
-            moves = () if state.step == "over" else engine.legal(ruleset, state)
+            moves: tuple[Legal, ...] = (() if state.step == "over"
+                                        else engine.legal(ruleset, state))
+            if point in wanted:
+                legal[str(point)] = legal_to_json(moves, protocol)
         except BoodleError as exc:
             return {"status": "error", "message": f"at point {point}: {exc.message}"}
-        if point in wanted:
-            legal[str(point)] = [move_to_json(m) for m in moves]
-        if not moves or (len(moves) > 1 and not decisions):
+        forced = only_move(moves)
+        if not moves or (forced is None and not decisions):
             break
         try:
-            move = moves[0] if len(moves) == 1 else move_from_json(decisions.pop(0))
+            move = forced if forced is not None else move_from_json(decisions.pop(0))
             state, more = engine.apply(ruleset, state, move)
         except BoodleError as exc:
             if exc.rule is None:
@@ -174,12 +183,12 @@ def _reject(ruleset: Ruleset, state: DealState, move_json: Mapping[str, Any], en
     return {"status": "accepted", "events": [e.to_json() for e in more]}
 
 
-def _count(ruleset: Ruleset, state: DealState, engine: Engine) -> Json:
+def _count(ruleset: Ruleset, state: DealState, engine: Engine, protocol: int = 2) -> Json:
     try:
-        result = count(ruleset, state, engine)
+        result = count(ruleset, state, engine, ranges=protocol >= 2)
     except BoodleError as exc:
         return {"status": "error", "message": exc.message}
-    rows = [{"move": move_to_json(m), "sequences": s, "ledgers": n}
+    rows = [{"move": legal_to_json((m,), protocol)[0], "sequences": s, "ledgers": n}
             for m, s, n in result.by_first_move]
     return {"status": "counted",
             "count": {"sequences": result.sequences, "ledgers": result.ledgers,
@@ -205,10 +214,11 @@ class _Script:
         self.decisions = decisions
         self.point = 0
 
-    def __call__(self, ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
-        if len(legal) > 1 and not self.decisions:
+    def __call__(self, ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+        forced = only_move(legal)
+        if forced is None and not self.decisions:
             raise _ScriptEnded(state)
-        move = legal[0] if len(legal) == 1 else move_from_json(self.decisions.pop(0))
+        move = forced if forced is not None else move_from_json(self.decisions.pop(0))
         self.point += 1
         return move
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from boodle.conformance import MAX_SAME_FAILURES, PROTOCOL, START_TIMEOUT
+from boodle.conformance import MAX_SAME_FAILURES, PROTOCOL, PROTOCOLS, START_TIMEOUT
 from boodle.conformance.cases import Case
 from boodle.conformance.compare import Verdict, verdict
 from boodle.conformance.impl_process import Child, Line
@@ -157,9 +157,13 @@ class Session:
     """
 
     def __init__(self, command: str, timeout: float, report: Report,
-                 start_timeout: float = START_TIMEOUT) -> None:
+                 start_timeout: float = START_TIMEOUT, protocol: str = PROTOCOL) -> None:
         self.command, self.timeout, self.report = command, timeout, report
         self.start_timeout = start_timeout
+        self.offered = protocol
+        """The version named in ``start`` (the newest unless ``run --protocol`` says)."""
+        self.version = PROTOCOLS[protocol]
+        """The version the implementation announced in ``started`` (cases run in it)."""
         self.child: Child | None = None
         self.started: Json = {}
         self.start_failures = 0
@@ -178,7 +182,7 @@ class Session:
             self.child = None
             return f"cannot start the implementation: {exc}"
         # a child that exited before reading 'start' is found by the read below (end of file)
-        self.child.send_text(json.dumps({"type": "start", "protocol": PROTOCOL}) + "\n")
+        self.child.send_text(json.dumps({"type": "start", "protocol": self.offered}) + "\n")
         self.answered = ""
         t0 = time.monotonic()
         answer, problem = self._receive("started", self.start_timeout)
@@ -190,6 +194,12 @@ class Session:
                 first += f" ({MODE_HINT})"
             return f"no valid 'started' answer: {first}{newline}{rest}"
         assert answer is not None
+        spoken = PROTOCOLS.get(str(answer["protocol"]), 0)
+        if not 1 <= spoken <= PROTOCOLS[self.offered]:
+            self.kill()
+            return (f"'started' names {answer['protocol']}, which the runner did not offer "
+                    f"(it offered {self.offered} and speaks {', '.join(PROTOCOLS)})")
+        self.version = spoken
         self.started = answer
         if not self.report.implementation:
             self.report.implementation = answer["implementation"]
@@ -248,7 +258,7 @@ class Session:
         feature it lacks, a player count outside the range it declares for the variant.
         The reasons name no case, so that the report says each once
         (:func:`.report.skip_reasons`)."""
-        return unsupported(self.started, case)
+        return unsupported(self.started, case) or protocol_gap(case, self.version)
 
     def run(self, case: Case) -> Verdict:
         """The verdict on one case (restarting the implementation if needed)."""
@@ -277,7 +287,7 @@ class Session:
             return Verdict("skip", unsupported)
         assert self.child is not None
         self.sent = True
-        message = json.dumps(case.request(), ensure_ascii=False) + "\n"
+        message = json.dumps(case.request(self.version), ensure_ascii=False) + "\n"
         if not self.child.send_text(message):
             return _error(case, self._lost("before reading the case", "stdin"))
         answer, problem = self._receive("result")
@@ -287,7 +297,7 @@ class Session:
         if answer["id"] != case.id:
             self.kill()
             return _error(case, f"answered case id {answer['id']!r} instead of {case.id!r}")
-        return verdict(case, answer)
+        return verdict(case, answer, self.version)
 
     def handshake(self) -> Json:
         """The implementation's ``started`` answer, starting it if it never was; ``{}`` when
@@ -355,13 +365,33 @@ def unsupported(started: Json, case: Case) -> str | None:
     return None
 
 
-def run_one_shot(command: str, case: Case, timeout: float) -> Verdict:
+NEEDS_NEWER = "needs a newer protocol"
+"""The start of the reason a case is skipped for an implementation of an older version."""
+
+
+def protocol_gap(case: Case, version: int) -> str | None:
+    """Why ``case`` cannot be run in protocol ``version`` (:meth:`.Case.needs_protocol`), or
+    ``None``."""
+    needed, why = case.needs_protocol()
+    if needed <= version:
+        return None
+    name = next(n for n, v in PROTOCOLS.items() if v == needed)
+    return f"{NEEDS_NEWER}: {name} ({why}); the implementation speaks boodle-protocol/{version}"
+
+
+def run_one_shot(command: str, case: Case, timeout: float, protocol: int = 2) -> Verdict:
     """One-shot mode: the command gets one ``run`` message on stdin and answers one ``result``.
 
     Exit status 0: the case ran; 1: a move was rejected; anything else: a crash.
+    ``protocol``: the version the command speaks (``run --protocol``); a case that needs a
+    newer one is skipped without starting it.
     """
+    gap = protocol_gap(case, protocol)
+    if gap is not None:
+        return Verdict("skip", gap)
     try:
-        child = Child(command, stdin_text=json.dumps(case.request(), ensure_ascii=False) + "\n")
+        child = Child(command, stdin_text=json.dumps(case.request(protocol),
+                                                     ensure_ascii=False) + "\n")
     except OSError as exc:
         return _error(case, f"cannot start the implementation: {exc}")
     try:
@@ -387,7 +417,7 @@ def run_one_shot(command: str, case: Case, timeout: float) -> Verdict:
     expected_code = {"rejected": 1, "error": None}.get(answer["status"], 0)
     if code not in (0, 1) or (expected_code is not None and code != expected_code):
         return _error(case, f"exit status {code} does not fit the answer {answer['status']!r}")
-    return verdict(case, answer)
+    return verdict(case, answer, protocol)
 
 
 def run_suite(
@@ -401,6 +431,7 @@ def run_suite(
     start_timeout: float = START_TIMEOUT,
     max_same_failures: int = MAX_SAME_FAILURES,
     extra: Callable[[Json], tuple[list[Case], list[str]]] | None = None,
+    protocol: str = PROTOCOL,
 ) -> Report:
     """Run ``cases`` against ``command``; every case gets exactly one :class:`Outcome`.
 
@@ -410,26 +441,31 @@ def run_suite(
     ``max_same_failures``: after that many cases in a row end in the same fault of the
     implementation's process, the rest are not run (0: no limit).  On Linux the runner
     is a child subreaper for the run (:func:`.process_tree.subreaper`), so that nothing
-    the implementation starts outlives it.  ``extra``: more cases made once the
-    implementation has said what it is (its ``started`` answer, ``{}`` in one-shot mode or
-    when it does not start), with warnings: the seeded referee deals of ``--referee-deals``
-    (:func:`.referee.referee_cases`), run after ``cases``.
+    the implementation starts outlives it.  ``protocol``: the version offered in ``start``
+    (one-shot: the version the command speaks); cases that need a newer version than the
+    implementation speaks are skipped, all with the same reason (the reports say it once:
+    :func:`.report.skip_reasons`).
+    ``extra``: more cases made once the implementation has said what it is (its ``started``
+    answer, ``{}`` in one-shot mode or when it does not start), with warnings: the seeded
+    referee deals of ``--referee-deals`` (:func:`.referee.referee_cases`), run after ``cases``.
     """
     report = Report(command, mode)
     expected = expected or {}
     began = time.monotonic()
-    session = Session(command, timeout, report, start_timeout) if mode == "session" else None
+    session = (Session(command, timeout, report, start_timeout, protocol)
+               if mode == "session" else None)
     streak = Streak(max_same_failures)
     with subreaper():
         try:
             for case in cases:
-                _run_case(case, command, timeout, session, streak, report, expected, progress)
+                _run_case(case, command, timeout, session, streak, report, expected, progress,
+                          PROTOCOLS[protocol])
             if extra is not None:
                 more, warnings = extra(session.handshake() if session is not None else {})
                 report.warnings.extend(warnings)
                 for case in more:
                     _run_case(case, command, timeout, session, streak, report, expected,
-                              progress)
+                              progress, PROTOCOLS[protocol])
         finally:
             if session is not None:
                 session.close()
@@ -467,7 +503,7 @@ class Streak:
 
 def _run_case(case: Case, command: str, timeout: float, session: Session | None,
               streak: Streak, report: Report, expected: dict[str, str],
-              progress: Callable[[Outcome], None] | None) -> None:
+              progress: Callable[[Outcome], None] | None, protocol: int = 2) -> None:
     """Run one case (or say it was not run) and add its outcome to ``report``."""
     t0 = time.monotonic()
     if streak.stopped:
@@ -475,7 +511,7 @@ def _run_case(case: Case, command: str, timeout: float, session: Session | None,
     elif session is not None:
         v = session.run(case)
     else:
-        v = run_one_shot(command, case, timeout)
+        v = run_one_shot(command, case, timeout, protocol)
     sent = session.sent if session is not None else True
     stop = streak.add(v, sent) if not streak.stopped else None
     if stop is not None:

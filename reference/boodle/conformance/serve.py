@@ -2,10 +2,13 @@
 
 Session mode (default): read JSON Lines from stdin, answer ``start`` with
 ``started``, each ``run`` with a ``result``, and exit 0 on ``stop`` or at the
-end of input.  One-shot mode (``--one-shot``): read one ``run`` message,
-write its ``result``, exit 0 when the case ran (accepted), 1 when a move was
-rejected, 2 on an error.  ``--mutant NAME`` serves a built-in mutant instead
-(:mod:`boodle.conformance.mutants`).
+end of input.  The version spoken is the one ``start`` names when it is one of
+:data:`boodle.conformance.PROTOCOLS` (``boodle-protocol/1`` is still served: its legal
+bids written out one by one), else the newest; a one-shot ``run`` names its version in a
+``protocol`` field (version 2), or is of version 1.
+One-shot mode (``--one-shot``): read one ``run`` message, write its ``result``, exit 0
+when the case ran (accepted), 1 when a move was rejected, 2 on an error.
+``--mutant NAME`` serves a built-in mutant instead (:mod:`boodle.conformance.mutants`).
 
 Whatever arrives, each line gets one answer and the server goes on: a line that is not
 UTF-8, longer than 8 MiB, not JSON, nested too deep or holding a lone surrogate
@@ -23,7 +26,7 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from boodle import __version__
-from boodle.conformance import PROTOCOL
+from boodle.conformance import PROTOCOL, PROTOCOL_V1, PROTOCOLS
 from boodle.conformance.engines import REFERENCE, Engine, playable, session_playable
 from boodle.conformance.impl_process import MAX_LINE
 from boodle.conformance.paths import given_rules, load_variant, variant_paths
@@ -50,21 +53,28 @@ def playable_variants() -> list[Json]:
     return out
 
 
-def started(engine: Engine) -> Json:
-    """The ``started`` answer: who we are, the variants and the features."""
+def spoken(asked: object) -> str:
+    """The version answered to a ``start`` naming ``asked``: that one if we speak it, else
+    the newest (the runner then decides whether it can speak it)."""
+    return asked if isinstance(asked, str) and asked in PROTOCOLS else PROTOCOL
+
+
+def started(engine: Engine, protocol: str = PROTOCOL) -> Json:
+    """The ``started`` answer in ``protocol``: who we are, the variants and the features."""
     name = "boodle-reference" + ("" if engine is REFERENCE else f"+mutant:{engine.name}")
-    return {"type": "started", "protocol": PROTOCOL,
+    return {"type": "started", "protocol": protocol,
             "implementation": {"name": name, "version": __version__, "language": "Python"},
             "variants": playable_variants(), "features": FEATURES}
 
 
-def answer(message: Any, engine: Engine) -> Json | None:
-    """The answer to one message (``None`` for ``stop``)."""
+def answer(message: Any, engine: Engine, protocol: str = PROTOCOL) -> Json | None:
+    """The answer to one message (``None`` for ``stop``) in ``protocol``, the version of the
+    session (a ``start`` is answered in the version it names, :func:`spoken`)."""
     if not isinstance(message, dict):
         return {"type": "result", "id": "", "status": "error", "message": "not a JSON object"}
     kind = message.get("type")
     if kind == "start":
-        return started(engine)
+        return started(engine, spoken(message.get("protocol")))
     if kind == "stop":
         return None
     case_id = str(message.get("id", ""))
@@ -76,7 +86,8 @@ def answer(message: Any, engine: Engine) -> Json | None:
         return {"type": "result", "id": case_id, "status": "error",
                 "message": "malformed run message: " + "; ".join(wrong[:3])}
     try:
-        return {"type": "result", "id": case_id, **execute(message, engine)}
+        return {"type": "result", "id": case_id,
+                **execute(message, engine, PROTOCOLS[protocol])}
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return {"type": "result", "id": case_id, "status": "error",
                 "message": f"malformed run message: {exc}"}
@@ -121,10 +132,10 @@ def _decoded(text: str) -> tuple[Any, Json | None]:
         return None, _refusal(str(exc))
 
 
-def _answer_safely(message: Any, engine: Engine) -> Json | None:
+def _answer_safely(message: Any, engine: Engine, protocol: str = PROTOCOL) -> Json | None:
     """:func:`answer`, or for a failure it did not foresee an ``error`` result naming it."""
     try:
-        return answer(message, engine)
+        return answer(message, engine, protocol)
     except Exception as exc:  # noqa: BLE001 - one bad message must not end the server
         case_id = message.get("id") if isinstance(message, dict) else ""
         return {"type": "result", "id": case_id if isinstance(case_id, str) else "",
@@ -140,6 +151,7 @@ def serve(engine: Engine = REFERENCE, inp: IO[str] | IO[bytes] | None = None,
     answered, not fatal)."""
     source: IO[str] | IO[bytes] = inp if inp is not None else sys.stdin.buffer
     out = out or sys.stdout
+    protocol = PROTOCOL
     for line in _lines(source):
         if isinstance(line, dict):
             _write(out, line)
@@ -150,7 +162,9 @@ def serve(engine: Engine = REFERENCE, inp: IO[str] | IO[bytes] | None = None,
         if refusal is not None:
             _write(out, refusal)
             continue
-        reply = _answer_safely(message, engine)
+        if isinstance(message, dict) and message.get("type") == "start":
+            protocol = spoken(message.get("protocol"))
+        reply = _answer_safely(message, engine, protocol)
         if reply is None:
             return 0
         _write(out, reply)
@@ -171,7 +185,9 @@ def one_shot(engine: Engine = REFERENCE, inp: IO[str] | IO[bytes] | None = None,
         print("not UTF-8 text", file=sys.stderr)
     except MessageError as exc:
         print(exc, file=sys.stderr)
-    reply = _answer_safely(message, engine)
+    asked = message.get("protocol") if isinstance(message, dict) else None
+    reply = _answer_safely(message, engine, spoken(asked) if asked is not None else
+                           PROTOCOL_V1)
     if reply is None or reply.get("type") != "result":
         kind = message.get("type") if isinstance(message, dict) else None
         print(f"one-shot mode takes one 'run' message, not {kind!r}"

@@ -15,9 +15,9 @@ from collections.abc import Generator, Iterator, Sequence
 
 from boodle.conformance.position import describe
 from boodle.engine.api import apply, legal_moves, start_deal
-from boodle.engine.events import DealCards, DealStart, Event, transfers_in
+from boodle.engine.events import DealCards, DealStart, Event, WidowBid, transfers_in
 from boodle.engine.ledger import Ledger
-from boodle.engine.state import DealState
+from boodle.engine.state import BidRange, DealState, Legal, Move
 from boodle.engine.trace import render_text
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
@@ -97,11 +97,26 @@ def _where(ruleset: Ruleset, state: DealState) -> str:
 
 def _next_move(ruleset: Ruleset, state: DealState, rest: Sequence[Event]
                ) -> tuple[DealState, list[Event]] | None:
-    for move in legal_moves(ruleset, state):
+    for move in _candidates(legal_moves(ruleset, state), rest):
         after, more = apply(ruleset, state, move)
         if _same(more, rest[:len(more)]):
             return after, more
     return None
+
+
+def _candidates(legal: Sequence[Legal], rest: Sequence[Event]) -> list[Move]:
+    """The moves that may have made the next events: a bid range gives only the bid the
+    next event names (a range of 10^8 amounts is never walked)."""
+    out: list[Move] = []
+    for entry in legal:
+        if isinstance(entry, BidRange):
+            first = rest[0] if rest else None
+            if isinstance(first, WidowBid) and first.seat == entry.seat \
+                    and first.amount in entry.amounts():
+                out.append(entry.bid(first.amount))
+        else:
+            out.append(entry)
+    return out
 
 
 def render_with_positions(ruleset: Ruleset, events: Sequence[Event], as_json: bool) -> str:

@@ -134,10 +134,10 @@ def _parts(instance: Any) -> list[tuple[str, str, Any]]:
     def add(definition: str, path: str, value: Any) -> None:
         out.append((definition, path, value))
 
-    def moves(path: str, value: Any) -> None:
+    def moves(path: str, value: Any, definition: str = "move") -> None:
         if isinstance(value, list):
             for i, m in enumerate(value):
-                add("move", f"{path}/{i}", m)
+                add(definition, f"{path}/{i}", m)
 
     def body(prefix: str, holder: Any) -> None:
         if not isinstance(holder, dict):
@@ -147,7 +147,7 @@ def _parts(instance: Any) -> list[tuple[str, str, Any]]:
                 add("event", f"{prefix}events/{i}", e)
         if isinstance(holder.get("legal"), dict):
             for point, ms in holder["legal"].items():
-                moves(f"{prefix}legal/{point}", ms)
+                moves(f"{prefix}legal/{point}", ms, "legalMove")  # a bid range too
         final = holder.get("final")
         if isinstance(final, dict) and "ledger" in final:
             add("ledger", f"{prefix}final/ledger", final["ledger"])
@@ -155,7 +155,7 @@ def _parts(instance: Any) -> list[tuple[str, str, Any]]:
         if isinstance(count, dict) and isinstance(count.get("by_first_move"), list):
             for i, row in enumerate(count["by_first_move"]):
                 if isinstance(row, dict) and "move" in row:
-                    add("move", f"{prefix}count/by_first_move/{i}/move", row["move"])
+                    add("legalMove", f"{prefix}count/by_first_move/{i}/move", row["move"])
 
     body("", instance)
     body("expect/", instance.get("expect"))

@@ -5,13 +5,17 @@ All forms are the ones ``conformance/PROTOCOL.md`` specifies:
 - a card is its canonical text (``"10♥"``, spec §2.1);
 - a chip amount is a JSON integer, or a string ``"a/b"`` for an exact
   fraction in lowest terms (spec §9);
-- a move is ``{"move": "lead"|"play"|"pass", "seat": n[, "card": c]}``;
+- a move is ``{"move": "lead"|"play"|"pass", "seat": n[, "card": c]}``; among legal moves
+  (``boodle-protocol/2``) a bid range is ``{"move": "bid", "seat": n, "min": a, "max": b}``
+  (with ``"step": k`` when bids go ``k`` apart), one entry for every bid, while protocol 1
+  lists each bid (:func:`legal_to_json`); :func:`legal_keys` reads both the same way;
 - a ledger is ``{"seats": [amount …], "sections": {name: amount …}}``;
 - an event is the object :meth:`boodle.engine.events.Event.to_json` gives.
 
-:func:`normalize_event` removes what is informative only (a pass's reason)
-and puts card lists in a fixed order, so two implementations' events compare
-by meaning.
+:func:`normalize_event` removes what is informative only (a pass's reason), puts card lists
+in a fixed order and reads a showdown's hands as their ranks (suits never break ties, spec
+§8.2); :func:`normalize_events` also puts the claims one lead or play makes in a fixed order
+(spec §6.6: the card takes them at once), so two implementations' events compare by meaning.
 
 :func:`decode_message` reads one line of JSON text as the protocol allows it (PROTOCOL.md,
 "Transport"): nested at most :data:`MAX_DEPTH` deep, its strings Unicode text (no lone
@@ -25,12 +29,12 @@ import functools
 import json
 import re
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from boodle.engine.ledger import Ledger, normalize
-from boodle.engine.state import Move
+from boodle.engine.state import BidRange, Legal, Move
 from boodle.language.cards import RANKS, SUITS, Card, parse_card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
@@ -195,9 +199,84 @@ def move_from_json(data: Mapping[str, Any]) -> Move:
 
 
 def move_key(data: Mapping[str, Any]) -> str:
-    """A stable text key for a JSON move (``lead 0 9♦``), used to compare sets of moves."""
+    """A stable text key for a JSON move (``lead 0 9♦``), used to compare sets of moves; a
+    bid range is ``bid 0 1..44`` (with `` step K`` when its step is not 1)."""
+    interval = _bid_interval(data)
+    if interval is not None and "min" in data:
+        seat, low, high, step = interval
+        return f"bid {seat} {low}..{high}" + (f" step {step}" if step != 1 else "")
     rest = " ".join(str(v) for k, v in sorted(data.items()) if k not in ("move", "seat"))
     return f"{data.get('move')} {data.get('seat')}" + (f" {rest}" if rest else "")
+
+
+MAX_V1_BIDS = 10_000
+"""The most bids one list of legal moves holds in ``boodle-protocol/1`` (every bid written
+out); a range of more is an error that names protocol 2, which writes it as one entry."""
+
+
+def legal_to_json(entries: Sequence[Legal], protocol: int = 2) -> list[Json]:
+    """The JSON list of legal moves: moves as :func:`move_to_json`, a
+    :class:`~boodle.engine.state.BidRange` as one ``{"move": "bid", "seat", "min", "max"}``
+    entry (``"step"`` only when it is not 1) under protocol 2, as its every bid under
+    protocol 1.  Raises :class:`BoodleError` when protocol 1 would write more than
+    :data:`MAX_V1_BIDS` bids (a seat with 10^8 chips): its cost would grow with the balance.
+    """
+    out: list[Json] = []
+    for entry in entries:
+        if not isinstance(entry, BidRange):
+            out.append(move_to_json(entry))
+        elif protocol >= 2:
+            out.append({"move": "bid", "seat": entry.seat, "min": entry.low, "max": entry.high,
+                        **({"step": entry.step} if entry.step != 1 else {})})
+        elif entry.size > MAX_V1_BIDS:
+            raise BoodleError(f"{entry}: boodle-protocol/1 lists every bid, and "
+                              f"{entry.size} bids are more than {MAX_V1_BIDS}; "
+                              "boodle-protocol/2 writes them as one range")
+        else:
+            out.extend({"move": "bid", "seat": entry.seat, "amount": a}
+                       for a in entry.amounts())
+    return out
+
+
+def _bid_interval(data: Mapping[str, Any]) -> tuple[int, int, int, int] | None:
+    """(seat, low, high, step) of a bid or bid range in JSON, or ``None`` for another move."""
+    seat = data.get("seat")
+    if data.get("move") != "bid" or not isinstance(seat, int):
+        return None
+    if set(data) == {"move", "seat", "amount"} and isinstance(data["amount"], int):
+        return seat, data["amount"], data["amount"], 1
+    if {"min", "max"} <= set(data) <= {"move", "seat", "min", "max", "step"}:
+        low, high, step = data["min"], data["max"], data.get("step", 1)
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high, step)):
+            return seat, low, high, step
+    return None
+
+
+def legal_keys(moves: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Sorted text keys of a list of legal moves, the same for both protocols' forms: each
+    seat's bids of step 1 (single ``amount`` bids and ``min``/``max`` ranges) merged into
+    maximal ranges ``bid S a..b``; other moves by :func:`move_key`.  Cost: one step per
+    entry (plus a sort), never one per amount of a range."""
+    keys: list[str] = []
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for data in moves:
+        interval = _bid_interval(data)
+        if interval is None:
+            keys.append(move_key(data))
+        elif interval[3] != 1 and interval[1] != interval[2]:
+            seat, low, high, step = interval
+            keys.append(f"bid {seat} {low}..{high} step {step}")
+        else:
+            spans.setdefault(interval[0], []).append(interval[1:3])
+    for seat, intervals in spans.items():
+        merged: list[list[int]] = []
+        for low, high in sorted(intervals):
+            if merged and low <= merged[-1][1] + 1:
+                merged[-1][1] = max(merged[-1][1], high)
+            else:
+                merged.append([low, high])
+        keys.extend(f"bid {seat} {low}..{high}" for low, high in merged)
+    return sorted(keys)
 
 
 def ledger_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> Ledger:
@@ -249,7 +328,41 @@ def normalize_event(event: Mapping[str, Any]) -> Json:
     if kind == "deal" and isinstance(out.get("hands"), list):
         out["hands"] = [sort_cards(h) if isinstance(h, list) else h for h in out["hands"]]
     if kind == "showdown" and isinstance(out.get("hands"), list):
-        out["hands"] = [{**h, "cards": sort_cards(h["cards"])}
+        out["hands"] = [{**{k: v for k, v in h.items() if k != "cards"},
+                         "ranks": _ranks(h["cards"])}
                         if isinstance(h, dict) and isinstance(h.get("cards"), list) else h
                         for h in out["hands"]]
+    return out
+
+
+def _ranks(cards: list[Any]) -> list[Any]:
+    """The ranks of a showdown hand's cards, high to low (``["K", "K", "9"]``): what the
+    comparison keeps of them, since suits never break ties (spec §8.2); a list holding a
+    non-card is kept as its cards, sorted."""
+    keyed = [_card_order(t) if isinstance(t, str) else (9, 99, "") for t in cards]
+    if any(k[0] == 9 for k in keyed):
+        return sort_cards(cards)
+    return [RANKS[r] for _, r, _ in sorted(keyed, key=lambda k: -k[1])]
+
+
+CARD_PLAYS = ("lead", "play")
+"""Event kinds of a card played: the claims right after one are that card's (spec §6.6)."""
+
+
+def normalize_events(events: Sequence[Mapping[str, Any]]) -> list[Json]:
+    """Every event :func:`normalize_event`-ed, and the run of ``claim`` events right after a
+    ``lead`` or ``play`` sorted by section name: one card takes its claims at once (spec §6.6),
+    so their order is not compared (PROTOCOL.md, "Events").  Other claims (going out's, a
+    holding phase's) keep their order."""
+    out = [normalize_event(e) for e in events]
+    i = 0
+    while i < len(out):
+        if out[i].get("kind") in CARD_PLAYS:
+            j = i + 1
+            while j < len(out) and out[j].get("kind") == "claim":
+                j += 1
+            out[i + 1:j] = sorted(out[i + 1:j], key=lambda e: str(e.get("section")))
+            i = j
+        else:
+            i += 1
     return out

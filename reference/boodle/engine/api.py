@@ -35,7 +35,7 @@ from boodle.engine.ledger import Ledger
 from boodle.engine.machine import apply_move, enter, skipped_phases
 from boodle.engine.machine import legal_moves as _stage_legal_moves
 from boodle.engine.stages.dealing import deal_hands, deal_order, new_deal, shuffled_deck
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.support import check_playable, pending_features, stops_phase
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
@@ -134,11 +134,14 @@ def to_move(state: DealState) -> int | None:
     return None if state.step == "over" else state.to_move
 
 
-def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
     """Every legal move of the seat to move (empty once the deal is over).
 
     In the stops phase: the one follow due, or every lead the rule allows
-    in deck order of the cards, or a pass.
+    in deck order of the cards, or a pass.  In a widow auction: a pass and one
+    :class:`~boodle.engine.state.BidRange` for every bid (spec §5.4), whatever the
+    balance; :func:`~boodle.engine.state.nth_move`, :func:`~boodle.engine.state.allows`
+    and :func:`~boodle.engine.state.move_count` read the entries as concrete moves.
     """
     return _stage_legal_moves(ruleset, state)
 

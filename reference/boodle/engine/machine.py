@@ -55,7 +55,7 @@ from boodle.engine.stage import Result, Stage, no_legal_moves, no_moves
 from boodle.engine.stages import antes, dealing, stops, turn_up, widow
 from boodle.engine.stages import holding as holding_phase
 from boodle.engine.stages import poker as poker_phase
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import DealState, Legal, Move
 from boodle.language.errors import BoodleError
 from boodle.language.model import HoldingPhase, Phase, PokerPhase, Ruleset, StopsPhase, derived
 
@@ -169,8 +169,9 @@ def advance(ruleset: Ruleset, state: DealState, events: list[Event]) -> Result:
     return state, events
 
 
-def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
-    """The legal moves of the seat to move (empty once the deal is over)."""
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
+    """The legal moves of the seat to move (empty once the deal is over); a
+    :class:`~boodle.engine.state.BidRange` stands for every bid of an auction."""
     if state.step == "over" or state.to_move is None:
         return ()
     return stage_of(ruleset, state.stage).legal_moves(ruleset, state)

@@ -5,7 +5,8 @@ to add a stage).  A stage is three pure functions over an immutable
 :class:`~boodle.engine.state.DealState`:
 
 - ``enter(ruleset, state) -> (state, events)``: the stage's automatic work;
-- ``legal_moves(ruleset, state) -> moves``: the moves of ``state.to_move``;
+- ``legal_moves(ruleset, state) -> moves``: the moves of ``state.to_move`` (moves, or a
+  :class:`~boodle.engine.state.BidRange` for every bid at once);
 - ``apply(ruleset, state, move) -> (state, events)``: check and play a move,
   raising :class:`~boodle.engine.faults.IllegalMove` with a rule id (spec §12).
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 from boodle.engine.events import Event
 from boodle.engine.faults import IllegalMove
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import DealState, Legal, Move
 from boodle.language.model import Ruleset
 
 __all__ = ["Result", "Stage", "no_legal_moves", "no_moves"]
@@ -32,7 +33,7 @@ class Stage:
 
     name: str
     enter: Callable[[Ruleset, DealState], Result]
-    legal_moves: Callable[[Ruleset, DealState], tuple[Move, ...]]
+    legal_moves: Callable[[Ruleset, DealState], tuple[Legal, ...]]
     apply: Callable[[Ruleset, DealState, Move], Result]
 
 

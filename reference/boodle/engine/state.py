@@ -12,11 +12,18 @@ Moves are frozen dataclasses with a ``seat``: :class:`LeadMove`,
 :class:`PlayMove`, :class:`PassMove` (the stops phase); :class:`BuyMove`,
 :class:`BidMove`, :class:`SwapMove` (the widow sale, where a pass declines);
 :class:`StakeMove` (a ``chosen boodle`` ante).
+
+Legal moves (:data:`Legal`) are moves, or a :class:`BidRange`: every bid of one seat
+from ``low`` to ``high`` chips as one entry, so that what the engine lists (and what a
+strategy, ``serve`` or ``simulate`` handles) does not grow with a balance (10^8 chips are
+one entry, not 10^8 moves).  :func:`move_count`, :func:`nth_move`, :func:`allows`,
+:func:`only_move` and :func:`each_move` read a tuple of legal moves as the sequence of
+concrete moves it stands for, in order (a range's bids in increasing amount).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
 from types import MappingProxyType
@@ -134,6 +141,99 @@ class StakeMove:
 
 Move = LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove | StakeMove
 """Any move.  A :class:`PassMove` is also how a seat declines the widow or leaves an auction."""
+
+
+@dataclass(frozen=True)
+class BidRange:
+    """Every bid ``seat`` may make now, as one legal entry: ``low`` to ``high`` chips
+    inclusive, ``step`` chips apart (spec §5.4, ``offer: auction``).
+
+    It is a shape of legal move, not a move: :meth:`bid` makes the
+    :class:`BidMove` of an amount, and :func:`nth_move` the ``i``-th bid.  ``size`` bids in
+    all, in increasing amount.  Raises ``ValueError`` unless ``1 <= step`` and
+    ``low <= high`` (an auction that allows no bid lists no range).
+    """
+
+    seat: int
+    low: int
+    high: int
+    step: int = 1
+
+    def __post_init__(self) -> None:
+        if self.step < 1 or self.low > self.high:
+            raise ValueError(f"a bid range needs low <= high and step >= 1, not "
+                             f"{self.low}..{self.high} step {self.step}")
+
+    @property
+    def size(self) -> int:
+        """How many bids the range holds (amounts ``low``, ``low + step`` … ``<= high``)."""
+        return (self.high - self.low) // self.step + 1
+
+    def amounts(self) -> range:
+        """The amounts in chips, increasing (a ``range``: no list is built)."""
+        return range(self.low, self.high + 1, self.step)
+
+    def holds(self, move: object) -> bool:
+        """Whether ``move`` is one of the range's bids (same seat, an amount in it)."""
+        return (isinstance(move, BidMove) and move.seat == self.seat
+                and move.amount in self.amounts())
+
+    def bid(self, amount: int) -> BidMove:
+        """The bid of ``amount`` chips; raises ``ValueError`` if the range does not hold it."""
+        if amount not in self.amounts():
+            raise ValueError(f"{amount} is not a bid of {self}")
+        return BidMove(self.seat, amount)
+
+    def __str__(self) -> str:
+        step = "" if self.step == 1 else f" in steps of {self.step}"
+        return f"seat {self.seat} bids {self.low} to {self.high}{step}"
+
+
+Legal = Move | BidRange
+"""One entry of the legal moves: a move, or a :class:`BidRange` standing for its bids."""
+
+
+def move_count(legal: Sequence[Legal]) -> int:
+    """How many concrete moves ``legal`` stands for (a range counts its ``size``)."""
+    return sum(m.size if isinstance(m, BidRange) else 1 for m in legal)
+
+
+def nth_move(legal: Sequence[Legal], index: int) -> Move:
+    """The ``index``-th concrete move of ``legal`` (0-based, a range's bids in increasing
+    amount); cost: one step per entry, not per bid.  Raises ``IndexError`` out of range."""
+    if index < 0:
+        raise IndexError(index)
+    for entry in legal:
+        if isinstance(entry, BidRange):
+            if index < entry.size:
+                return BidMove(entry.seat, entry.low + index * entry.step)
+            index -= entry.size
+        elif index == 0:
+            return entry
+        else:
+            index -= 1
+    raise IndexError("no such legal move")
+
+
+def allows(legal: Sequence[Legal], move: object) -> bool:
+    """Whether ``move`` is among the moves ``legal`` stands for (a range holds its bids)."""
+    return any(entry.holds(move) if isinstance(entry, BidRange) else entry == move
+               for entry in legal)
+
+
+def only_move(legal: Sequence[Legal]) -> Move | None:
+    """The move when ``legal`` stands for exactly one (a forced move), else ``None``."""
+    return nth_move(legal, 0) if move_count(legal) == 1 else None
+
+
+def each_move(legal: Sequence[Legal]) -> Iterator[Move]:
+    """Every concrete move ``legal`` stands for, in order.  A range yields each of its bids:
+    use it only where the balances are bounded (the exhaustive search, small cases)."""
+    for entry in legal:
+        if isinstance(entry, BidRange):
+            yield from (BidMove(entry.seat, a) for a in entry.amounts())
+        else:
+            yield entry
 
 
 @dataclass(frozen=True)

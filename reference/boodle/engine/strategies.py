@@ -1,9 +1,12 @@
 """Built-in players: callables ``(ruleset, state, legal_moves) -> Move``.
 
-- :func:`random_legal`: a uniformly random legal move from its own ``rng``.
+- :func:`random_legal`: a uniformly random legal move from its own ``rng``: uniform over
+  the concrete moves, so each amount of a bid range is as likely as a pass (its cost does
+  not grow with the range: one draw, one step per entry).
 - :func:`greedy`: a move that goes out or claims a non-empty section if there
   is one, else a lead from the suit it holds most of, else the first legal move;
-  in a widow sale it takes the widow only when the widow is the shorter hand.
+  in a widow sale it takes the widow only when the widow is the shorter hand (in an
+  auction with the lowest bid allowed).
 
 :data:`STRATEGIES` maps a name to a factory taking the seat's
 ``random.Random`` (the greedy player ignores it).
@@ -16,23 +19,37 @@ from collections.abc import Callable
 
 from boodle.engine.api import claims_of
 from boodle.engine.stages.stops import phase_of
-from boodle.engine.state import BidMove, BuyMove, DealState, LeadMove, Move, PlayMove, SwapMove
+from boodle.engine.state import (
+    BidRange,
+    BuyMove,
+    DealState,
+    LeadMove,
+    Legal,
+    Move,
+    PlayMove,
+    SwapMove,
+    move_count,
+    nth_move,
+)
 from boodle.language.model import Ruleset
 
-Strategy = Callable[[Ruleset, DealState, tuple[Move, ...]], Move]
-"""A player: picks one of the legal moves (never called with none)."""
+Strategy = Callable[[Ruleset, DealState, tuple[Legal, ...]], Move]
+"""A player: picks one of the moves the legal entries stand for (never called with none); a
+:class:`~boodle.engine.state.BidRange` entry is answered with one of its bids."""
 
 
 def random_legal(rng: random.Random) -> Strategy:
-    """A player choosing uniformly among the legal moves with ``rng``."""
+    """A player choosing uniformly among the concrete legal moves with ``rng`` (one
+    ``randrange`` over :func:`~boodle.engine.state.move_count`: the same draws, and so the
+    same games, as when every bid was listed)."""
 
-    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
-        return legal[rng.randrange(len(legal))]
+    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+        return nth_move(legal, rng.randrange(move_count(legal)))
 
     return choose
 
 
-def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
+def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
     """Go out or claim chips when possible; else lead from the longest suit held; else first.
 
     In a widow sale: take the widow (the lowest bid) when it holds fewer
@@ -52,15 +69,15 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
     if leads:
         hand = state.hand(leads[0].seat)
         return max(leads, key=lambda m: sum(c.suit == m.card.suit for c in hand))
-    return legal[0]
+    return nth_move(legal, 0)
 
 
-def _widow_choice(state: DealState, legal: tuple[Move, ...]) -> Move:
+def _widow_choice(state: DealState, legal: tuple[Legal, ...]) -> Move:
     """A buy, swap or lowest bid if the widow is the shorter hand; else the first move (a pass)."""
-    takes = [m for m in legal if isinstance(m, BuyMove | SwapMove | BidMove)]
+    takes = [m for m in legal if isinstance(m, BuyMove | SwapMove | BidRange)]
     if takes and len(state.widow()) < len(state.hand(takes[0].seat)):
-        return takes[0]
-    return legal[0]
+        return nth_move(takes, 0)
+    return nth_move(legal, 0)
 
 
 STRATEGIES: dict[str, Callable[[random.Random], Strategy]] = {

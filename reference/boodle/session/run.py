@@ -30,7 +30,7 @@ from boodle.engine.api import shuffled_deck
 from boodle.engine.events import Cut, Eliminated, Event, FirstDealt, SessionEnd, Split
 from boodle.engine.ledger import Ledger, seat, section
 from boodle.engine.stages.dealing import eliminated
-from boodle.engine.state import DealState, Move
+from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
@@ -250,7 +250,7 @@ class DealEngine(Protocol):
               widow: Sequence[Card] | None = None, *, number: int | None = None
               ) -> tuple[DealState, list[Event]]: ...
 
-    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]: ...
+    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]: ...
 
     def apply(self, ruleset: Ruleset, state: DealState, move: Move
               ) -> tuple[DealState, list[Event]]: ...
@@ -270,7 +270,7 @@ class _Reference:
         return reference.start_deal(ruleset, players, dealer, ledger, deck_order=deck_order,
                                     hands=hands, widow=widow, number=number)
 
-    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
+    def legal(self, ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
         return reference.legal_moves(ruleset, state)
 
     def apply(self, ruleset: Ruleset, state: DealState, move: Move

@@ -17,7 +17,7 @@ from typing import Any
 
 from boodle.engine.api import apply, legal_moves, shuffled_deck, start_deal
 from boodle.engine.ledger import Ledger
-from boodle.engine.state import DealState
+from boodle.engine.state import DealState, each_move, move_count, nth_move
 from boodle.language.model import Ruleset, StopsPhase
 from boodle.session.second_pack import draw_boodles
 from boodle.verify.concrete import ModelOracle, action_name
@@ -50,7 +50,7 @@ def stops_states(ruleset: Ruleset, players: int, seed: int) -> Iterator[DealStat
             moves = legal_moves(ruleset, state)
             if not moves:
                 break
-            state, _ = apply(ruleset, state, rng.choice(moves))
+            state, _ = apply(ruleset, state, nth_move(moves, rng.randrange(move_count(moves))))
 
 
 def _same(a: list[Any], b: list[Any]) -> bool:
@@ -67,7 +67,7 @@ def disagreements(oracle: ModelOracle, ruleset: Ruleset, state: DealState) -> li
     values = oracle.encode(state)
     width = len(oracle.system.state.flat())
     model = oracle.enabled(values)
-    engine = {action_name(layout, m): m for m in legal_moves(ruleset, state)}
+    engine = {action_name(layout, m): m for m in each_move(legal_moves(ruleset, state))}
     out = []
     if set(model) != set(engine):
         out.append(f"enabled: model {sorted(model)} vs engine {sorted(engine)}")

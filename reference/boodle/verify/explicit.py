@@ -45,7 +45,7 @@ from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError
 from boodle.engine.stages.antes import ante_targets
 from boodle.engine.stages.dealing import deal_order
-from boodle.engine.state import DealState, Move, Place
+from boodle.engine.state import DealState, Move, Place, each_move
 from boodle.engine.trace import render_text
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
@@ -383,7 +383,7 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
 def _legal(ctx: _Ctx, deal: Deal, state: DealState, nodes: list[_Node],
            key: int) -> tuple[Move, ...]:
     try:
-        moves = legal_moves(ctx.ruleset, state)
+        moves = tuple(each_move(legal_moves(ctx.ruleset, state)))  # balances are small here
     except BoodleError as e:
         _report(ctx, deal, nodes, key, "progress", f"no move can be made: {e.message}", state)
         return ()
