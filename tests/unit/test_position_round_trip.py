@@ -12,6 +12,7 @@ stakes before the deal, a widow sale in progress.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +22,7 @@ from boodle.conformance.engines import REFERENCE, playable
 from boodle.conformance.paths import load_variant, variant_paths
 from boodle.conformance.position import describe, parse, to_state
 from boodle.engine.ledger import Ledger
-from boodle.engine.state import DealState, PassMove
+from boodle.engine.state import DealState, Legal, Move, PassMove, move_count, nth_move
 from boodle.language.model import Ruleset
 
 
@@ -36,6 +37,11 @@ MOVES_TRIED = 4
 """Legal moves whose consequences are compared at each state (the first ones and the last)."""
 
 
+def _pick(legal: Sequence[Legal], rng: random.Random) -> Move:
+    """A legal move drawn at random, each amount of a range of bids counted as one move."""
+    return nth_move(legal, rng.randrange(move_count(legal)))
+
+
 def _same_state(ruleset: Ruleset, state: DealState) -> None:
     """The position of ``state`` reads back with the same legal moves and consequences (of
     :data:`MOVES_TRIED` of them, the last included: the walk plays one of them next)."""
@@ -45,7 +51,9 @@ def _same_state(ruleset: Ruleset, state: DealState) -> None:
     legal = REFERENCE.legal(ruleset, state) if state.step != "over" else ()
     assert (REFERENCE.legal(ruleset, again) if again.step != "over" else ()) == legal, text
     assert again.ledger == state.ledger and again.turn_up == state.turn_up, text
-    tried = legal if len(legal) <= MOVES_TRIED else (*legal[:MOVES_TRIED - 1], legal[-1])
+    count = move_count(legal)  # a range of bids stands for one move per amount
+    tried = [nth_move(legal, i) for i in sorted({*range(min(count, MOVES_TRIED - 1)), count - 1})
+             if i >= 0]
     for move in tried:
         ours = [e.to_json() for e in REFERENCE.apply(ruleset, state, move)[1]]
         theirs = [e.to_json() for e in REFERENCE.apply(ruleset, again, move)[1]]
@@ -78,7 +86,7 @@ def _walk(ruleset: Ruleset, state: DealState, seed: int) -> int:
         if state.step == "over":
             return checked
         legal = REFERENCE.legal(ruleset, state)
-        state = REFERENCE.apply(ruleset, state, legal[rng.randrange(len(legal))])[0]
+        state = REFERENCE.apply(ruleset, state, _pick(legal, rng))[0]
 
 
 @settings(max_examples=20, deadline=None,
@@ -125,7 +133,7 @@ def _until(ruleset: Ruleset, seed: int, stage: str | None, moves: int = 0) -> De
     while not ((stage is None or state.stage == stage) and made >= moves):
         assert state.step != "over", "the deal ended first"
         legal = REFERENCE.legal(ruleset, state)
-        state = REFERENCE.apply(ruleset, state, legal[rng.randrange(len(legal))])[0]
+        state = REFERENCE.apply(ruleset, state, _pick(legal, rng))[0]
         made += 1
     return state
 
@@ -153,7 +161,8 @@ def test_cards_out_of_play_after_a_widow_exchange() -> None:
         state = _until(ruleset, seed, None, 1)
         while state.stage == "widow" and state.step != "over":
             legal = REFERENCE.legal(ruleset, state)  # buy or bid when one may
-            move = next((m for m in legal if not isinstance(m, PassMove)), legal[0])
+            concrete = [nth_move(legal, i) for i in range(min(move_count(legal), 8))]
+            move = next((m for m in concrete if not isinstance(m, PassMove)), concrete[0])
             state = REFERENCE.apply(ruleset, state, move)[0]
         if state.out_of_play():
             break

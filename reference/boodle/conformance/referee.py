@@ -35,6 +35,8 @@ from boodle.conformance.wire import (
     Json,
     card_from_json,
     ledger_from_json,
+    legal_keys,
+    legal_to_json,
     move_key,
     move_to_json,
     normalize_event,
@@ -42,7 +44,18 @@ from boodle.conformance.wire import (
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, chips_json
 from boodle.engine.stages.dealing import eliminated
-from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.engine.state import (
+    BidMove,
+    BidRange,
+    DealState,
+    LeadMove,
+    Legal,
+    Move,
+    PassMove,
+    PlayMove,
+    move_count,
+    nth_move,
+)
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
@@ -68,8 +81,9 @@ def _chooser(case: str) -> Strategy:
     """A player choosing at random among the legal moves, seeded by the case id."""
     rng = random.Random(f"referee:{case}")
 
-    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
-        return legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    def choose(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+        count = move_count(legal)  # a range of bids counts each amount (one draw)
+        return nth_move(legal, rng.randrange(count) if count > 1 else 0)
     return choose
 
 
@@ -196,7 +210,7 @@ class _Replay:
             lines.extend(f"    {_j(e)}" for e in ours[max(0, i - CONTEXT):i])
         return "\n".join(lines)
 
-    def choose(self, engine: DealEngine, state: DealState, legal: tuple[Move, ...],
+    def choose(self, engine: DealEngine, state: DealState, legal: tuple[Legal, ...],
                ours: Sequence[Json]) -> Move:
         """The legal move the implementation made at this point (raises
         :class:`Disagreement` when its events before it differ from the reference's, when
@@ -204,7 +218,7 @@ class _Replay:
         self.agree(ours)
         i = len(ours)
         rest = self.theirs[i:]
-        keys = [move_key(move_to_json(m)) for m in legal]
+        keys = legal_keys(legal_to_json(legal))
         if not rest:
             mover = f"seat {state.to_move}"
             summary = (f"point {self.point}: the implementation's events end, but the "
@@ -213,7 +227,7 @@ class _Replay:
                                summary + "\n  a referee run plays on to the end of the "
                                "deal or session")
         matches: list[tuple[Move, list[Json]]] = []
-        for move in legal:
+        for move in _candidates(legal, rest[0] if rest else None):
             _, evs = engine.apply(self.ruleset, state, move)
             mine = [normalize_event(e.to_json()) for e in evs]
             if rest[:len(mine)] == mine:
@@ -246,6 +260,22 @@ class _Replay:
         self.moves.append((i, as_json))
         self.agree(mine, len(mine))
         raise AssertionError("a legal move whose events agree matched above")  # pragma: no cover
+
+
+def _candidates(legal: Sequence[Legal], event: Json | None) -> list[Move]:
+    """The concrete moves of ``legal`` the implementation's next ``event`` may be: every
+    move, and of a range of bids the one bid ``event`` names, if it lies in the range (a
+    range stands for one bid per chip: it is never enumerated)."""
+    moves: list[Move] = []
+    for entry in legal:
+        if not isinstance(entry, BidRange):
+            moves.append(entry)
+        elif event is not None and event.get("kind") == "widow-bid" \
+                and event.get("seat") == entry.seat and isinstance(event.get("amount"), int):
+            bid = BidMove(entry.seat, event["amount"])
+            if entry.holds(bid):
+                moves.append(bid)
+    return moves
 
 
 def _final_disagreement(point: int, index: int, key: str, want: object, got: object
@@ -299,7 +329,7 @@ class _SessionPlayer:
         now = [*self.run.ending, *self.run.current]
         return [*self.done, *(normalize_event(e.to_json()) for e in now)]
 
-    def __call__(self, ruleset: Ruleset, state: DealState, legal: tuple[Move, ...]) -> Move:
+    def __call__(self, ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
         assert self.run is not None
         return self.replay.choose(self.run.engine, state, legal, self.ours())
 
