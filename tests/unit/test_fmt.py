@@ -8,15 +8,19 @@ a comment on a line of its own going with the line after it, one after code stay
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from boodle.cli import main
 from boodle.language.build import load_file, load_text
 from boodle.language.errors import BoodleError
 from boodle.language.formatter import format_text
 from boodle.resources import variants_dir
+from ruleset_texts import ruleset_texts
 
 UGLY = (
     "# A house rule, written in a hurry.\n"
@@ -210,3 +214,44 @@ def test_a_link_keeps_being_a_link_to_the_rewritten_file(tmp_path: Path) -> None
 def test_a_missing_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fmt", str(tmp_path / "none.boodle")]) == 1
     assert "cannot read rules file" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- generated files
+
+_WORD = re.compile(r'"[^"\n]*"|#[^\n]*|[{}:,]|[^ \t\n{}:,"#]+')
+
+
+@st.composite
+def _respaced(draw: st.DrawFn) -> tuple[str, str, list[str]]:
+    """A generated rules file (no blank line, no comment), the same words with other space
+    between them and comments of their own put in, and those comments in order."""
+    text = draw(ruleset_texts())
+    out: list[str] = []
+    comments: list[str] = []
+    for word in _WORD.findall(text):
+        out.append(word)
+        if draw(st.integers(0, 9)) == 0:
+            comment = f"# note {len(comments)}"
+            comments.append(comment)
+            out.append(draw(st.sampled_from([" ", "\n", "\t"])) + comment + "\n")
+        else:
+            out.append(draw(st.sampled_from([" ", "  ", "\n", "\t", " \n   "])))
+    return text, "".join(out), comments
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_respaced())
+def test_generated_files_respaced_and_commented_format_alike(
+        case: tuple[str, str, list[str]]) -> None:
+    text, respaced, comments = case
+    try:
+        ruleset = load_text(text, "<generated>")
+    except BoodleError:
+        assume(False)
+        raise
+    formatted = format_text(respaced)
+    assert format_text(formatted) == formatted
+    assert load_text(formatted, "<formatted>") == ruleset
+    assert re.findall(r"# note \d+", formatted) == comments
+    if not comments:  # the space between words alone does not change the layout
+        assert formatted == format_text(text)

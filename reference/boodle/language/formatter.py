@@ -108,7 +108,8 @@ def _layout(text: str, decl: VariantDecl) -> list[Line]:
         blank = previous is not None and tok.line > previous.line + 1
         if tok.text.startswith("#"):
             comment = tok.text.rstrip()
-            if previous is not None and tok.line == previous.line and out:
+            if previous is not None and tok.line == previous.line and out \
+                    and out[-1].comment is None:
                 out[-1].comment = comment
             else:
                 out.append(_Out(depth, [], comment, blank))
@@ -118,15 +119,20 @@ def _layout(text: str, decl: VariantDecl) -> list[Line]:
             depth -= 1
             open_line = False
         elif tok.text == "{":
+            # '{' ends its head's line, before the comments written between them, which
+            # then belong to the block's first line
+            head = max(k for k, item in enumerate(out) if item.words)
             following = tokens[i + 1] if i + 1 < len(tokens) else None
             if following is not None and following.text == "}":
-                out[-1].words.append("{}")
+                out[head].words.append("{}")
                 previous = tok = following
                 tokens[i + 1] = _Token("", tok.line, tok.column)  # consumed
                 open_line = False
                 continue
-            out[-1].words.append("{")
+            out[head].words.append("{")
             depth += 1
+            for item in out[head + 1:]:
+                item.depth = depth
             open_line = False
         elif not tok.text:
             continue  # a '}' consumed by its empty block
