@@ -190,3 +190,42 @@ def test_a_ruleset_the_language_cannot_write_is_a_value_error() -> None:
                             *r.board[1:]))
     with pytest.raises(ValueError, match="cannot be written"):
         print_ruleset(odd)
+
+
+def test_the_diff_reads_michigans_rules_in_the_words_of_its_file() -> None:
+    # From spec/variants/michigan.boodle, by hand: each rule of play as its file says it,
+    # the rules it leaves out as their defaults (no trumps, no stop bonus, all pass none).
+    from boodle.language.ruleset_diff import rule_lines
+
+    assert rule_lines(load("michigan")) == {
+        "players": "3 to 8",
+        "chips": "whole",
+        "deck: suits": "♣ ♦ ♥ ♠",
+        "deck: ranks": "2 3 4 5 6 7 8 9 10 J Q K A",
+        "deck: remove": "none",
+        "board: A♥": "boodle A♥",
+        "board: K♣": "boodle K♣",
+        "board: Q♦": "boodle Q♦",
+        "board: J♠": "boodle J♠",
+        "board: kitty": "kitty",
+        "deal: first dealer": "high cut",
+        "deal: rotation": "left",
+        "deal: widow": "last in each round, hidden",
+        "deal: trumps": "none",
+        "deal: misdeal": "same dealer, no new ante",
+        "phase play: kind": "stops",
+        "phase play: first lead": "left of dealer, lowest of chosen suit",
+        "phase play: follow": "owner of next card",
+        "phase play: stop": "top rank, next card held by nobody",
+        "phase play: restart": "last player, lowest of other suit",
+        "phase play: if none": "lead lowest of same suit",
+        "phase play: all pass": "none",
+        "phase play: claims": "on play",
+        "phase play: going out": "ends deal, takes kitty, 1 per card to winner",
+        "phase play: stop bonus": "none",
+        "session: start": "50 chips",
+        "session: end": "after 1 rotation",
+        "session: leftover": "split equally",
+        "session: ties": "share",
+        "session: balance": "may go negative",
+    }
