@@ -211,6 +211,21 @@ def test_a_link_keeps_being_a_link_to_the_rewritten_file(tmp_path: Path) -> None
     assert target.read_text(encoding="utf-8") == CANONICAL
 
 
+def test_a_built_in_variants_name_is_never_rewritten(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, "house", UGLY)  # a file without .boodle: a bare name is a built-in's
+    assert main(["fmt", "michigan", "house"]) == 1
+    err = capsys.readouterr().err
+    assert "'michigan' is a built-in variant: fmt rewrites rules files only" in err
+    assert "'house' names no rules file" in err and "hint: name the file by its path, as " \
+        "in ./house" in err
+    assert (tmp_path / "house").read_text(encoding="utf-8") == UGLY
+    assert main(["fmt", "./house"]) == 0
+    assert (tmp_path / "house").read_text(encoding="utf-8") == CANONICAL
+
+
 def test_a_missing_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fmt", str(tmp_path / "none.boodle")]) == 1
     assert "cannot read rules file" in capsys.readouterr().err

@@ -48,6 +48,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     errors = changed = 0
     for name in args.files:
         try:
+            _refuse_builtin_name(name)
             text, formatted = format_file(name)
         except BoodleError as exc:
             print(exc.render(), file=sys.stderr)
@@ -75,6 +76,21 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     print(f"{changed} file{'s' * (changed != 1)} {verb}, {kept} unchanged"
           + (f", {errors} with errors" if errors else ""), file=sys.stderr)
     return EXIT_RULES if errors or (args.check and changed) else EXIT_OK
+
+
+def _refuse_builtin_name(name: str) -> None:
+    """A name without ``.boodle`` or ``/`` names a built-in variant (spec §11.1), which
+    ``fmt`` never rewrites: raises :class:`BoodleError` saying so."""
+    from boodle.language.variants import builtin_names, is_path
+
+    if is_path(name):
+        return
+    what = "is a built-in variant" if name in builtin_names() else "names no rules file"
+    raise BoodleError(
+        f"'{name}' {what}: fmt rewrites rules files only (a name without .boodle or / is a "
+        "built-in variant's, spec §11.1)",
+        hint=f"name the file by its path, as in ./{name}" if Path(name).is_file()
+        else "name a rules file, as in boodle fmt house.boodle")
 
 
 def write_atomically(path: Path, text: str) -> None:
