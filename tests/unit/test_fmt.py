@@ -20,6 +20,7 @@ from boodle.language.build import load_file, load_text
 from boodle.language.errors import BoodleError
 from boodle.language.formatter import format_text
 from boodle.resources import variants_dir
+from dsl_fuzz import mutated_texts
 from ruleset_texts import ruleset_texts
 
 UGLY = (
@@ -270,3 +271,23 @@ def test_generated_files_respaced_and_commented_format_alike(
     assert re.findall(r"# note \d+", formatted) == comments
     if not comments:  # the space between words alone does not change the layout
         assert formatted == format_text(text)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_texts())
+def test_mutated_variants_format_to_the_same_rules_or_fail_as_check_fails(
+        case: tuple[str, str]) -> None:
+    # The built-ins and their house rules changed by a few edits (dsl_fuzz): their comments,
+    # 'extends' and odd spacing.  A text that loads formats to the same ruleset, stably; one
+    # that does not is refused with the very error loading it gives.
+    file, text = case
+    try:
+        ruleset = load_text(text, file)
+    except BoodleError as exc:
+        with pytest.raises(BoodleError) as by_fmt:
+            format_text(text, file)
+        assert by_fmt.value.render() == exc.render()
+        return
+    formatted = format_text(text, file)
+    assert format_text(formatted, file) == formatted
+    assert load_text(formatted, file) == ruleset
