@@ -18,8 +18,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from lark import Token
-
 from boodle.language import model as m
 from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
 from boodle.language.errors import BoodleError, Span, did_you_mean
@@ -34,7 +32,7 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
-from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, parse
+from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, WordLit, parse
 
 __all__ = ["MAX_AMOUNT", "MAX_ANTE_LINES", "MAX_EXTENDS", "MAX_PHASES", "MAX_PLAYERS",
            "MAX_SECTIONS", "Resolved", "Resolver", "build", "default_resolver", "dropped_lines",
@@ -401,11 +399,9 @@ class _Builder:
     @staticmethod
     def unique(values: list[str], clause: Clause, what: str) -> tuple[str, ...]:
         seen: set[str] = set()
-        for value, tok in zip(values, clause.value, strict=True):
+        for value, word in zip(values, clause.value, strict=True):
             if value in seen:
-                span = Span(clause.span.file, tok.line, tok.column, tok.line,
-                            tok.column + len(tok), clause.span.text)
-                raise BoodleError(f"{what} {value} appears twice", span,
+                raise BoodleError(f"{what} {value} appears twice", word.span,
                                   hint=f"list each {what} once: delete this {value}")
             seen.add(value)
         return tuple(values)
@@ -476,9 +472,9 @@ class _Builder:
         name = name_lit.name if name_lit else default
         return m.Section(name, label or name.capitalize(), cast(m.SectionKind, key), span=span)
 
-    def rank_in_deck(self, tok: Token, span: Span) -> str:
+    def rank_in_deck(self, word: WordLit, span: Span) -> str:
         assert self.deck is not None
-        rank = canonical_rank(str(tok))
+        rank = canonical_rank(str(word))
         if rank not in self.deck.ranks:
             raise BoodleError(
                 f"rank {rank} is not in the deck", span,
