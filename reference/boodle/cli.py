@@ -93,8 +93,8 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
     return EXIT_USAGE
 
 
-COMMANDS = ("check", "variants", "play", "ledger", "simulate", "conformance", "verify", "docs",
-            "lsp")
+COMMANDS = ("check", "fmt", "variants", "play", "ledger", "simulate", "conformance", "verify",
+            "docs", "lsp")
 """The commands, in the order of ``boodle -h``."""
 
 
@@ -117,6 +117,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         check.add_argument("--drafts", action="store_true",
                            help="also check the drafts in spec/variants/drafts/")
         check.set_defaults(func=cmd_check)
+
+    if only in (None, "fmt"):
+        from boodle.language.fmt_cli import add_parser as add_fmt
+
+        add_fmt(sub)
 
     if only in (None, "variants"):
         variants = sub.add_parser("variants", help="list the built-in variants",

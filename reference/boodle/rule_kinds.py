@@ -4,7 +4,8 @@ A *rule kind* is a ``Literal`` of the model (:mod:`boodle.language.model`) whose
 are rules a variant may choose: the lead scopes (``lowest of other suit``, ``lowest black``,
 …).  Every back end that states the rules keeps, for each kind, one table keyed by the
 literal — the builder's facts (:mod:`boodle.language.kind_facts`), the reference engine, the
-z3 model of :mod:`boodle.verify` and the Hypothesis oracle of :mod:`boodle.testing`; the
+z3 model of :mod:`boodle.verify`, the Hypothesis oracle of :mod:`boodle.testing` and the
+printer of :mod:`boodle.language.printer` (the words that write it back); the
 compiled engine reads the reference engine's rows — so that there is no ``if``/``elif``
 chain with a default that would read a new member as some old one.  The z3 model and the oracle keep
 tables of their own rather than calls into the engine's: they are independent statements
@@ -60,6 +61,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.leads", "SCOPES"),
         Table("z3 model", "boodle.verify.lead_terms", "SCOPE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "SCOPE_PREDICATES"),
+        Table("printer", "boodle.language.printer", "SCOPE_WORDS"),
     )),
     "who leads": Kind(Who, (
         Table("builder", "boodle.language.kind_facts", "WHO_FACTS"),
@@ -67,6 +69,7 @@ KINDS: dict[str, Kind] = {
         Table("compiled engine", "boodle.compiled.deal", "LEADERS",
               excused=frozenset({"phase winner"})),  # compiled.tables.unsupported_features
         Table("z3 model", "boodle.verify.lead_terms", "LEADER_BRANCHES"),
+        Table("printer", "boodle.language.printer", "WHO_WORDS"),
     )),
 }
 """Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes)."""

@@ -90,7 +90,7 @@ def test_a_missing_comma_is_said_even_when_the_next_line_has_an_error_too() -> N
 
 # ---------------------------------------------------------------- a first word that is no command
 
-COMMANDS = "check, variants, play, ledger, simulate, conformance, verify, docs, lsp"
+COMMANDS = "check, fmt, variants, play, ledger, simulate, conformance, verify, docs, lsp"
 
 
 @pytest.mark.parametrize(("word", "hint"), [

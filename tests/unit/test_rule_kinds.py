@@ -21,14 +21,14 @@ def test_a_new_lead_scope_fails_naming_each_back_end_until_every_table_has_its_r
     members = (*KINDS["lead scope"].members(), "lowest of a colour")
     faults = missing_rows("lead scope", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "reference engine", "z3 model"]
+        "Hypothesis oracle", "builder", "printer", "reference engine", "z3 model"]
     assert all(said == "no row for 'lowest of a colour'" for said in faults.values())
 
 
 def test_a_row_for_no_member_is_a_fault_too() -> None:
     members = [m for m in KINDS["lead scope"].members() if m != "all"]
     faults = missing_rows("lead scope", members)
-    assert len(faults) == 4
+    assert len(faults) == 5
     assert all(said == "a row for 'all', no such member" for said in faults.values())
 
 
@@ -55,7 +55,7 @@ def test_a_new_who_fails_naming_each_back_end() -> None:
     members = (*KINDS["who leads"].members(), "player with most chips")
     faults = missing_rows("who leads", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "builder", "compiled engine", "reference engine", "z3 model"]
+        "builder", "compiled engine", "printer", "reference engine", "z3 model"]
 
 
 def test_what_the_compiled_engine_is_excused_from_it_refuses() -> None:

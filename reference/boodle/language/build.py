@@ -1,7 +1,9 @@
 """Syntax tree → validated :class:`~boodle.language.model.Ruleset` (spec §11).
 
-Two steps, each small: :func:`resolve` merges a variant with the chain of
-variants it ``extends`` (keyed clauses; spec §11.2), then :class:`_Builder`
+Two steps, each small: :func:`~boodle.language.extends.resolve` (in
+:mod:`boodle.language.extends`, with finding and reading the files) merges a
+variant with the chain of variants it ``extends`` (keyed clauses; spec §11.2),
+then :func:`build` (:class:`_Builder`)
 turns the merged clauses into the model and checks what the grammar cannot:
 every section, card and phase referred to exists, cards are in the deck,
 player ranges are possible, and every rule that could loop or block has its
@@ -13,18 +15,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
-
-from lark import Token
 
 from boodle.language import model as m
 from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
 from boodle.language.errors import BoodleError, Span, did_you_mean
-from boodle.language.grammar import MAX_SOURCE_BYTES
+from boodle.language.extends import (
+    MAX_EXTENDS,
+    Resolved,
+    Resolver,
+    _no_duplicates,
+    default_resolver,
+    dropped_lines,
+    read_rules_file,
+    resolve,
+)
 from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
-from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
+from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, WordLit, parse
+
+__all__ = ["MAX_AMOUNT", "MAX_ANTE_LINES", "MAX_EXTENDS", "MAX_PHASES", "MAX_PLAYERS",
+           "MAX_SECTIONS", "Resolved", "Resolver", "build", "default_resolver", "dropped_lines",
+           "load_file", "load_text", "read_rules_file", "resolve"]
 
 MAX_PLAYERS = 20
 MAX_AMOUNT = 1_000_000
@@ -35,16 +47,8 @@ MAX_PHASES = 16
 """Phases per variant (spec §11.3)."""
 MAX_ANTE_LINES = 64
 """Lines of one ante block (spec §11.3)."""
-MAX_EXTENDS = 16
-"""Variants in one ``extends`` chain, the extending file included (spec §11.3)."""
-
-_NAME = re.compile(r"[a-z][a-z0-9_]*(-[a-z0-9_]+)*")
 
 _T = TypeVar("_T")
-
-Resolver = Callable[[str, Path | None], tuple[str, str]]
-"""Finds a base variant: ``(name, dir of the extending file) -> (text, file name)``;
-raises ``KeyError`` when there is none."""
 
 
 # ---------------------------------------------------------------- entry points
@@ -65,311 +69,6 @@ def load_file(path: str | Path, resolver: Resolver | None = None) -> m.Ruleset:
     p = Path(path)
     return load_text(read_rules_file(p), str(p), resolver)
 
-
-def read_rules_file(path: Path) -> str:
-    """The text of a rules file, read as UTF-8 without reading more than the size limit.
-
-    Raises :class:`BoodleError` (no location) for a file that cannot be read,
-    is over :data:`~boodle.language.grammar.MAX_SOURCE_BYTES` (no location) or is not UTF-8
-    (at the line and column of the first byte that is not; spec §11.1, §11.3).
-    """
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_SOURCE_BYTES + 1)
-    except OSError as exc:
-        raise BoodleError(f"cannot read rules file {path}: {exc.strerror or exc}",
-                          hint="check the file's name and that it may be read") from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise BoodleError(f"rules file {path} is larger than {MAX_SOURCE_BYTES // 1024} KiB",
-                          hint="a variant is a few hundred lines at most")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _not_utf8(path, data, exc.start) from None
-
-
-def _not_utf8(path: Path, data: bytes, at: int) -> BoodleError:
-    """The error for a rules file whose byte ``at`` is not UTF-8: at its line and column
-    (the line shown with U+FFFD for what does not decode), naming the byte and, when it
-    is a letter in Latin-1 (Windows-1252), that letter: the file was saved in Latin-1."""
-    line = data.count(b"\n", 0, at) + 1
-    line_start = data.rfind(b"\n", 0, at) + 1
-    column = len(data[line_start:at].decode("utf-8", errors="replace")) + 1
-    text = data.decode("utf-8", errors="replace")
-    byte = data[at]
-    latin = bytes([byte]).decode("cp1252", errors="replace")
-    hint = "save the file as UTF-8"
-    if latin.isprintable() and latin != "\ufffd":
-        hint = (f"byte 0x{byte:02X} is '{latin}' in Latin-1: the file looks saved in Latin-1 "
-                "(Windows-1252); save it as UTF-8 (in most editors: Save with encoding, UTF-8)")
-    return BoodleError(f"rules file {path} is not UTF-8 text: line {line}, column {column} "
-                       f"holds byte 0x{byte:02X}",
-                       Span(str(path), line, column, line, column + 1, text), hint=hint)
-
-
-def default_resolver(name: str, here: Path | None) -> tuple[str, str]:
-    """A base variant from the extending file's folder, else a built-in one.
-
-    Names resolve only to ``NAME.boodle`` files directly in the extending
-    file's folder or to built-ins (no paths: spec §11.1).  A candidate that
-    is a link to a file in another folder is refused (:class:`BoodleError`,
-    no location; :func:`resolve` adds it), as is one that cannot be read;
-    raises ``KeyError`` when there is no candidate.
-    """
-    from boodle.language.variants import builtin_path
-    from boodle.resources import variants_dir
-
-    if not _NAME.fullmatch(name):
-        raise KeyError(name)
-    candidates = [(here, here / f"{name}.boodle")] if here is not None else []
-    candidates.append((variants_dir(), builtin_path(name)))
-    for folder, candidate in candidates:
-        if candidate.is_file():
-            target = candidate.resolve()
-            if target.parent != folder.resolve():
-                raise BoodleError(
-                    f"'extends {name}': {candidate.name} is a link to {target}, "
-                    "outside the extending file's folder",
-                    hint="a base variant must be a file in the same folder, or a built-in",
-                )
-            return read_rules_file(candidate), str(candidate)
-    raise KeyError(name)
-
-
-# ---------------------------------------------------------------- extends
-
-
-@dataclass(frozen=True)
-class Resolved:
-    """A variant with its base chain merged: clauses keyed as in spec §11.2."""
-
-    name: str
-    base: str | None
-    items: tuple[Clause, ...]
-    span: Span
-    own: tuple[Clause, ...] = ()
-    """The extending file's own top-level items (what it replaces, merges or removes)."""
-    base_items: tuple[Clause, ...] = ()
-    """The base chain merged without the extending file (to tell whose fault an error is)."""
-
-
-def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolved:
-    """Merge ``decl`` over the variants it extends, nearest last.
-
-    A variant that extends its own name (``variant michigan extends
-    michigan``, a house rule keeping the name it changes) extends the
-    built-in of that name: its base is looked up among the built-ins only
-    (``here`` is ``None`` for that step), never in its own folder (spec §11.1).
-    A cycle is a file reached twice.  Raises BoodleError for an ``extends``
-    that does not resolve or cycles.
-    """
-    chain = [decl]
-    files = [_file_key(decl.span.file)]
-    current = decl
-    while current.base is not None:
-        base = current.base
-        if len(chain) >= MAX_EXTENDS:
-            raise BoodleError(
-                f"'extends {base.name}': a chain of more than {MAX_EXTENDS} variants",
-                base.span, hint="extend a variant nearer the root",
-            )
-        own_name = base.name == current.name
-        try:
-            text, file = resolver(base.name, None if own_name else here)
-        except BoodleError as exc:
-            raise BoodleError(exc.message, base.span, exc.hint) from None
-        except KeyError:
-            from boodle.language.variants import builtin_names
-
-            raise BoodleError(
-                f"'extends {base.name}': no " + ("built-in " if own_name else "")
-                + "variant of that name",
-                base.span,
-                hint=("a variant that extends its own name extends the built-in of that name"
-                      if own_name else None) or _file_name_hint(base.name, builtin_names())
-                or did_you_mean(base.name, builtin_names())
-                or "name a built-in variant or a .boodle file in the same folder",
-            ) from None
-        if _file_key(file) in files:
-            at = files.index(_file_key(file))
-            # a file is shown where it is not NAME.boodle for its variant's NAME
-            steps = [d.name if Path(d.span.file).stem == d.name
-                     else f"{d.name} ({_shown_file(d.span.file)})" for d in chain]
-            cycle = " → ".join([*steps, steps[at]])
-            notes = tuple(
-                f"'extends {d.base.name}' in {_shown_file(d.span.file)} found "
-                f"{_shown_file(nxt.span.file)}, which is the variant '{nxt.name}'"
-                for d, nxt in zip(chain, [*chain[1:], chain[at]], strict=True)
-                if d.base is not None and d.base.name != nxt.name)
-            raise BoodleError(
-                f"'extends {base.name}' makes a cycle: {cycle}",
-                base.span,
-                hint="a variant may not extend itself, directly or through others"
-                + ("; a BASE.boodle in the folder is found before the built-in of that name: "
-                   "rename that file, or name its variant like the file (a variant that "
-                   "extends its own name extends the built-in)" if notes else ""),
-                notes=notes,
-            )
-        files.append(_file_key(file))
-        try:
-            current = parse(text, file)
-        except BoodleError as exc:
-            raise exc.with_note(f"while loading base variant {base.name}") from None
-        here = Path(file).parent
-        chain.append(current)
-    merged: dict[str, Clause] = {}
-    base_items: tuple[Clause, ...] = ()
-    for layer in reversed(chain):
-        if layer is decl:
-            base_items = tuple(merged.values())
-        _merge_layer(merged, layer)
-    base_name = decl.base.name if decl.base else None
-    own = decl.items if decl.base else ()
-    return Resolved(decl.name, base_name, tuple(merged.values()), decl.span, own, base_items)
-
-
-def _file_name_hint(name: str, builtins: Iterable[str]) -> str | None:
-    """``names are not paths: write extends michigan`` for a base named like its file with
-    the dot left out (``michiganboodle``, ``michigan-boodle``, the ``.`` deleted)."""
-    stem = re.sub(r"[-_]?boodle$", "", name)
-    if stem != name and stem in set(builtins):
-        return f"names are not paths: write extends {stem}"
-    return None
-
-
-_LINE_BLOCKS = {"deal": "deal", "session": "session", "widow_sale": "widow sale"}
-"""The blocks whose lines have defaults: a house rule's block without one of the base's lines
-gets the default, not the base's line (spec §11.2: a block replaces the base's whole)."""
-
-
-def dropped_lines(path: str | Path, changes: list[str]) -> list[str]:
-    """For a rules file that ``extends``: one note per ``deal``, ``session`` or ``widow
-    sale`` block it writes without some of its base's lines, quoting those lines, which the
-    block's replacing the base's whole (spec §11.2) puts back to their defaults.  Only lines
-    whose loss changes the rules count: those ``changes`` (``boodle check``'s lines, ``BLOCK:
-    KEY: BEFORE → AFTER``) show as a before that the after no longer has.  Empty for a file
-    that extends nothing.  Raises :class:`BoodleError` as :func:`load_file` does."""
-    p = Path(path)
-    decl = parse(read_rules_file(p), str(p))
-    if decl.base is None:
-        return []
-    resolved = resolve(decl, default_resolver, p.parent)
-    base = {c.key: c for c in resolved.base_items}
-    notes = []
-    for own in resolved.own:
-        if own.key not in _LINE_BLOCKS or own.key not in base:
-            continue
-        written = {line.key for line in own.value}
-        lost = [text for text in (_clause_text(line) for line in base[own.key].value
-                                  if line.key not in written)
-                if _changed(text, _LINE_BLOCKS[own.key], changes)]
-        if lost:
-            shown = [repr(x) for x in lost]
-            quoted = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-            what = (f"its lines {quoted} are not written here, so they take their defaults"
-                    if len(lost) > 1 else
-                    f"its line {quoted} is not written here, so it takes its default")
-            notes.append(f"the {_LINE_BLOCKS[own.key]} block replaces {resolved.base}'s whole "
-                         f"block: {what} (copy {'them' if len(lost) > 1 else 'it'} to keep "
-                         f"{'them' if len(lost) > 1 else 'it'})")
-    return notes
-
-
-def _changed(line: str, block: str, changes: list[str]) -> bool:
-    """Whether base line ``line`` (``KEY: VALUE``) of ``block`` is a before that a change
-    line (``BLOCK: KEY: BEFORE → AFTER``) no longer has after it."""
-    key, _, value = line.partition(":")
-    for change in changes:
-        before, arrow, after = change.removeprefix(f"{block}: ").partition(" → ")
-        if arrow and before.startswith(f"{key}:") and value.strip() in before \
-                and value.strip() not in after:
-            return True
-    return False
-
-
-def _clause_text(clause: Clause) -> str:
-    """A clause as written in its file (one line; comments and extra spaces dropped)."""
-    span = clause.span
-    line = span.source_line()
-    end = span.end_column - 1 if span.end_line == span.line else len(line)
-    return " ".join(re.sub(r"#.*", "", line[span.column - 1:end]).split())
-
-
-def _shown_file(file: str) -> str:
-    """A rules file as a cycle message shows it: relative to the working folder if inside it."""
-    if not file or file.startswith("<"):
-        return file
-    try:
-        return "./" + str(Path(file).resolve().relative_to(Path.cwd().resolve()))
-    except (OSError, RuntimeError, ValueError):
-        return file
-
-
-def _file_key(file: str) -> str:
-    """What identifies a rules file in an ``extends`` chain: its resolved path, or the
-    name as given for a text that is not a file (``<string>``)."""
-    if not file or file.startswith("<"):
-        return file
-    try:
-        return str(Path(file).resolve())
-    except (OSError, RuntimeError):  # a link loop: the name as given
-        return file
-
-
-def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
-    """Refuse a key written twice in one block: the second would silently win."""
-    first: dict[str, Clause] = {}
-    for clause in clauses:
-        if clause.key in first:
-            shown = clause.key.replace("_", " ").replace(":", " ")
-            raise BoodleError(
-                f"'{shown}' is written twice {where}",
-                clause.span,
-                hint="keep one; to change a base variant's rule, write it in the extending file",
-                notes=(f"first written at {first[clause.key].span}",),
-            )
-        first[clause.key] = clause
-
-
-def _merge_layer(merged: dict[str, Clause], layer: VariantDecl) -> None:
-    _no_duplicates(layer.items, f"in variant {layer.name}")
-    for item in layer.items:
-        if item.key.startswith("phase:"):
-            _no_duplicates(item.value.rules, f"in phase {item.value.name}")
-        if item.key.startswith("without:"):
-            phase_key = "phase:" + item.key.split(":", 1)[1]
-            if phase_key not in merged:
-                phases = [key.split(":", 1)[1] for key in merged if key.startswith("phase:")]
-                listed = "the base's phases: " + (", ".join(phases) or "none")
-                close = did_you_mean(item.value.name, phases)
-                raise BoodleError(
-                    f"'without phase {item.value.name}': the base has no such phase",
-                    item.span,
-                    hint=f"{close} ({listed})" if close else listed,
-                )
-            del merged[phase_key]
-        elif item.key == "sources" and "sources" in merged:
-            both = tuple(dict.fromkeys((*merged["sources"].value, *item.value)))
-            merged["sources"] = Clause("sources", both, item.span)
-        elif item.key.startswith("phase:") and item.key in merged:
-            merged[item.key] = _merge_phase(merged[item.key], item)
-        else:
-            merged[item.key] = item
-
-
-def _merge_phase(base: Clause, over: Clause) -> Clause:
-    old, new = cast(PhaseDecl, base.value), cast(PhaseDecl, over.value)
-    if old.kind != new.kind:
-        raise BoodleError(
-            f"phase {new.name} is '{new.kind}' here but '{old.kind}' in the base",
-            over.span,
-            hint="use another phase name, or 'without phase' and a new one",
-        )
-    rules = {rule.key: rule for rule in old.rules}
-    rules.update({rule.key: rule for rule in new.rules})
-    label = new.label if new.label is not None else old.label
-    decl = PhaseDecl(new.name, label, new.kind, tuple(rules.values()), new.span)
-    return Clause(over.key, decl, over.span)
 
 
 # ---------------------------------------------------------------- building
@@ -700,11 +399,9 @@ class _Builder:
     @staticmethod
     def unique(values: list[str], clause: Clause, what: str) -> tuple[str, ...]:
         seen: set[str] = set()
-        for value, tok in zip(values, clause.value, strict=True):
+        for value, word in zip(values, clause.value, strict=True):
             if value in seen:
-                span = Span(clause.span.file, tok.line, tok.column, tok.line,
-                            tok.column + len(tok), clause.span.text)
-                raise BoodleError(f"{what} {value} appears twice", span,
+                raise BoodleError(f"{what} {value} appears twice", word.span,
                                   hint=f"list each {what} once: delete this {value}")
             seen.add(value)
         return tuple(values)
@@ -775,9 +472,9 @@ class _Builder:
         name = name_lit.name if name_lit else default
         return m.Section(name, label or name.capitalize(), cast(m.SectionKind, key), span=span)
 
-    def rank_in_deck(self, tok: Token, span: Span) -> str:
+    def rank_in_deck(self, word: WordLit, span: Span) -> str:
         assert self.deck is not None
-        rank = canonical_rank(str(tok))
+        rank = canonical_rank(str(word))
         if rank not in self.deck.ranks:
             raise BoodleError(
                 f"rank {rank} is not in the deck", span,

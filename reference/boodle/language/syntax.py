@@ -5,7 +5,9 @@ parser and how it reads text are in :mod:`boodle.language.grammar`, what is said
 it stops (message, caret, hint) in :mod:`boodle.language.syntax_errors`.  The
 AST is deliberately thin: a :class:`VariantDecl` is a list of keyed
 :class:`Clause` items (``players``, ``board``, ``phase:play`` …), blocks hold
-clauses of their own.  Keys are what ``extends`` merges on (spec §11); the
+clauses of their own.  It holds no parser token: a name is a :class:`NameLit`,
+a card a :class:`CardLit`, a suit or a rank a :class:`WordLit`, each with its
+span; everything else is a plain value.  Keys are what ``extends`` merges on (spec §11); the
 meaning of each clause is given by :mod:`boodle.language.build`.
 """
 
@@ -36,7 +38,8 @@ from boodle.language.syntax_errors import (
     too_large_error,
 )
 
-__all__ = ["CardLit", "Clause", "NameLit", "PhaseDecl", "VariantDecl", "parse", "parse_fragment"]
+__all__ = ["CardLit", "Clause", "NameLit", "PhaseDecl", "VariantDecl", "WordLit", "parse",
+           "parse_fragment"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,18 @@ class NameLit:
 
     name: str
     span: Span = field(compare=False)
+
+
+@dataclass(frozen=True)
+class WordLit:
+    """A suit or a rank as written (``♥``, ``H``, ``10``, ``T``), with where it was written:
+    the AST holds no parser token.  ``str()`` of it is the text as written."""
+
+    text: str
+    span: Span = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -161,6 +176,9 @@ class _ToAst(Transformer[Token, Any]):
     def _name(self, tok: Token) -> NameLit:
         return NameLit(str(tok), token_span(tok, self.file, self.text))
 
+    def _word(self, tok: Token) -> WordLit:
+        return WordLit(str(tok), token_span(tok, self.file, self.text))
+
     @staticmethod
     def _label(children: list[Any]) -> str | None:
         return next((c for c in children if isinstance(c, _Label)), _Label(None)).text
@@ -206,10 +224,10 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("deck", tuple(c), meta)
 
     def suits(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("suits", tuple(c), meta)
+        return self._c("suits", tuple(self._word(t) for t in c), meta)
 
     def ranks(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("ranks", tuple(c), meta)
+        return self._c("ranks", tuple(self._word(t) for t in c), meta)
 
     def remove(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("remove", tuple(c), meta)
@@ -237,7 +255,8 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("boodle", (self._name(c[0]), self._label(c), "fixed", c[-1]), meta)
 
     def boodle_trump(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("boodle", (self._name(c[0]), self._label(c), "trumps", c[-1]), meta)
+        return self._c("boodle", (self._name(c[0]), self._label(c), "trumps", self._word(c[-1])),
+                       meta)
 
     def boodle_drawn(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("boodle", (self._name(c[0]), self._label(c), "drawn", None), meta)
@@ -250,10 +269,10 @@ class _ToAst(Transformer[Token, Any]):
         return ("fixed", tuple(c))
 
     def set_same_suit(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
-        return ("same suit", tuple(c))
+        return ("same suit", tuple(self._word(t) for t in c))
 
     def set_trumps(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
-        return ("trumps", tuple(c))
+        return ("trumps", tuple(self._word(t) for t in c))
 
     def kitty(self, meta: Any, c: list[Any]) -> Clause:
         name = next((self._name(t) for t in c if isinstance(t, Token)), None)
@@ -299,7 +318,7 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("first_dealer", "high cut", meta)
 
     def first_dealer_dealt(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("first_dealer", ("first dealt", c[0]), meta)
+        return self._c("first_dealer", ("first dealt", self._word(c[0])), meta)
 
     def rotation(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("rotation", str(c[0]), meta)
