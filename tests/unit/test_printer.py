@@ -210,6 +210,7 @@ def test_the_diff_reads_michigans_rules_in_the_words_of_its_file() -> None:
         "board: kitty": "kitty",
         "deal: first dealer": "high cut",
         "deal: rotation": "left",
+        "deal: cut": "player right of dealer",
         "deal: widow": "last in each round, hidden",
         "deal: trumps": "none",
         "deal: misdeal": "same dealer, no new ante",

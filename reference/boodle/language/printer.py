@@ -118,7 +118,8 @@ FIRST_DEALER: dict[str, Callable[[m.DealSpec], str]] = {
     "first dealt": lambda d: f"first {d.first_dealer_rank} dealt",
 }
 ROTATION = {"left": "left", "right": "right"}
-CUT: dict[str, str | None] = {"not stated": None, "player right of dealer": "player right of dealer",
+CUT: dict[str, str | None] = {"not stated": None,
+                              "player right of dealer": "player right of dealer",
                               "player left of dealer": "player left of dealer"}
 WIDOW_POSITION = {"last": "last in each round", "first": "first in each round", "none": "none"}
 WIDOW_VISIBILITY = {"hidden": "hidden", "exposed": "exposed"}
