@@ -12,14 +12,17 @@ machine against itself::
 Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
-that claims nothing), a player count and a seed, then plays
-deal after deal of one session (the deal passes left, chips carry over).
+that claims nothing, holding and poker ties paid to the lowest-numbered seat), a player
+count and a seed, then plays deal after deal of one session (the deal passes left, chips
+carry over).
 Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
 is worked out here from the rules text, independently of the engine:
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
 ``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``.
 Under ``claims: none`` every move is also checked to claim nothing but what
-going out takes (spec §6.6, §7).  Invariants after every step: the chips of
+going out takes (spec §6.6, §7); the claims a deal's holding phases make at its start are
+the ones :func:`expected_holding_claims` works out from the hands and the split rule's row of
+:data:`SPLIT_TAKERS` (spec §8.1).  Invariants after every step: the chips of
 seats and sections add up to the session's total and no section is negative
 (spec §9), and every card of the deck is in exactly one place with the hand
 counts right (spec §2).
@@ -60,17 +63,21 @@ from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     AnteLine,
     GoingOut,
+    HoldingPhase,
     LeadRule,
     Penalty,
+    PokerPhase,
     Ruleset,
     Scope,
+    Section,
+    Split,
     StopBonus,
     StopsPhase,
 )
 from boodle.session.second_pack import draw_boodles
 
-__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "expected_lead_fault",
-           "machine", "playable_variants"]
+__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "expected_holding_claims",
+           "expected_lead_fault", "machine", "playable_variants"]
 
 
 class Implementation(Protocol):
@@ -129,6 +136,13 @@ def _claims_nothing(rs: Ruleset) -> Ruleset:
     return _with_phase(rs, claims="none")
 
 
+def _ties_by_seat(rs: Ruleset) -> Ruleset:
+    """Every holding and poker phase pays a tie to the lowest-numbered seat (spec §8.1)."""
+    phases = tuple(replace(p, split="lowest seat") if isinstance(p, HoldingPhase | PokerPhase)
+                   else p for p in rs.phases)
+    return replace(rs, phases=phases)
+
+
 def _dealer_double(rs: Ruleset) -> Ruleset:
     return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
 
@@ -141,6 +155,7 @@ HOUSE_RULES = {
     "dealer pays double": _dealer_double,
     "fined leads": _fined_leads,
     "claims nothing": _claims_nothing,
+    "ties by seat": _ties_by_seat,
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 
@@ -234,6 +249,86 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     return None
 
 
+def _clockwise_order(winners: Sequence[int]) -> tuple[int, ...]:
+    return tuple(winners)
+
+
+def _first_clockwise(winners: Sequence[int]) -> tuple[int, ...]:
+    return tuple(winners[:1])
+
+
+def _lowest_numbered(winners: Sequence[int]) -> tuple[int, ...]:
+    return (min(winners),) if winners else ()
+
+
+SPLIT_TAKERS: dict[Split, Callable[[Sequence[int]], tuple[int, ...]]] = {
+    "share": _clockwise_order,
+    "first seat": _first_clockwise,
+    "lowest seat": _lowest_numbered,
+}
+"""Spec §8.1 and §8.2, read afresh for the oracle: given the winners of a section clockwise
+from the dealer's left, the seats that receive a claim of it, in the order they are paid
+(``share``: every winner; ``first seat``: the first; ``lowest seat``: the lowest-numbered)."""
+
+
+def _holds(section: Section, hand: Sequence[Card], suits: Sequence[str], trump: str | None
+           ) -> bool:
+    """Spec §8.1 read afresh: does ``hand`` hold every card of ``section`` (a ``same suit`` set:
+    its ranks in one suit; of trumps: its ranks in ``trump``)?"""
+    held = {(c.rank, c.suit) for c in hand}
+    if section.suit_rule == "same suit":
+        return any(all((r, s) in held for r in section.ranks) for s in suits)
+    if section.suit_rule == "trumps":
+        return trump is not None and all((r, trump) in held for r in section.ranks)
+    return bool(section.cards) and all((c.rank, c.suit) in held for c in section.cards)
+
+
+def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[int, str]]:
+    """The (seat, section) claims the holding phases played before the first move pay, in
+    order (spec §8.1; §6.6 ``claims: on holding``, paid as ``share`` in board order), from the
+    hands of ``state``: holding moves no card.  Seats still in are those dealt a card."""
+    n = len(state.hands)
+    order = [(state.dealer + k) % n for k in range(1, n + 1)]
+    live = [s for s in order if state.hand(s)]
+    out: list[tuple[int, str]] = []
+    for phase in ruleset.phases:
+        if isinstance(phase, HoldingPhase):
+            names, split = list(phase.sections), phase.split
+        elif isinstance(phase, StopsPhase):
+            if phase.claims == "on holding":
+                names = [s.name for s in ruleset.board if s.kind in ("boodle", "set")]
+                out += _takers(ruleset, state, live, names, "share")
+            break  # a stops phase has moves: what follows is not paid at the start
+        else:
+            continue
+        out += _takers(ruleset, state, live, names, split)
+    return out
+
+
+def _takers(ruleset: Ruleset, state: DealState, live: Sequence[int], names: Sequence[str],
+            split: Split) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for name in names:
+        section = ruleset.section(name)
+        winners = [s for s in live
+                   if _holds(section, state.hand(s), ruleset.deck.suits, state.trump)]
+        out += [(s, name) for s in SPLIT_TAKERS[split](winners)]
+    return out
+
+
+def _check_holding(ruleset: Ruleset, state: DealState, events: Sequence[Any]) -> None:
+    """The holding claims a deal's start made are those :func:`expected_holding_claims` says
+    (variants whose start the oracle reads alone: no widow sale, no turn-up payment)."""
+    if ruleset.widow_sale is not None or ruleset.deal.turn_up != "nothing":
+        return
+    paid = {n for p in ruleset.phases if isinstance(p, HoldingPhase) for n in p.sections}
+    if any(isinstance(p, StopsPhase) and p.claims == "on holding" for p in ruleset.phases):
+        paid |= {s.name for s in ruleset.board if s.kind in ("boodle", "set")}
+    made = [(e.seat, e.section) for e in events if e.kind == "claim" and e.section in paid]
+    want = expected_holding_claims(ruleset, state)
+    assert made == want, f"holding claims {made}; spec §8.1 pays {want}"
+
+
 @dataclass
 class _Table:
     """The session being played: rules, seats, the deal in progress and the chips in play."""
@@ -275,7 +370,8 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             rng = random.Random(seed)
             dealer = rng.randrange(players)
             ledger = Ledger.open(players, tuple(s.name for s in rs.board), 50)
-            state, _ = impl.start_deal(rs, players, dealer, ledger, _shuffled(rs, rng))
+            state, events = impl.start_deal(rs, players, dealer, ledger, _shuffled(rs, rng))
+            _check_holding(rs, state, events)
             self.table = _Table(rs, players, rng, state, ledger.total(), dealer)
 
         @precondition(lambda self: self.table is not None)
@@ -321,8 +417,9 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             if len(live) < t.ruleset.players.low:
                 return  # the session is over (spec §10); the machine stops dealing
             t.dealer = live[0]
-            t.state, _ = impl.start_deal(t.ruleset, n, t.dealer, ledger,
-                                         _shuffled(t.ruleset, t.rng))
+            t.state, events = impl.start_deal(t.ruleset, n, t.dealer, ledger,
+                                              _shuffled(t.ruleset, t.rng))
+            _check_holding(t.ruleset, t.state, events)
             t.deals += 1
 
         @invariant()

@@ -13,14 +13,12 @@ would claim, for callers that check the phase's rule first.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from boodle.engine.events import Claim, Event
 from boodle.engine.holders import award, paying_cards, qualifiers
 from boodle.engine.ledger import Account, seat, section
 from boodle.engine.state import DealState
 from boodle.language.cards import Card, card_of
-from boodle.language.model import Chips, Ruleset, derived
+from boodle.language.model import Chips, Ruleset, Split, derived
 
 __all__ = ["claims_of", "pay_holders", "take", "take_all"]
 
@@ -110,7 +108,7 @@ def pay_holders(
     ruleset: Ruleset,
     state: DealState,
     names: tuple[str, ...],
-    split: Literal["share", "first seat"],
+    split: Split,
     events: list[Event],
     phase: str | None = None,
 ) -> DealState:
@@ -154,7 +152,7 @@ def _pay_holders_one_by_one(
     ruleset: Ruleset,
     state: DealState,
     names: tuple[str, ...],
-    split: Literal["share", "first seat"],
+    split: Split,
     events: list[Event],
     phase: str | None,
 ) -> DealState:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boodle.language.model import Scope, Who
+from boodle.language.model import Scope, Split, Who
 
 
 @dataclass(frozen=True)
@@ -64,3 +64,22 @@ SCOPE_FACTS: dict[Scope, ScopeFacts] = {
     "all": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=True),
 }
 """The facts of each lead scope, one row per member of :data:`Scope`."""
+
+
+@dataclass(frozen=True)
+class SplitFacts:
+    """What the language says of a split rule (spec §8.1, §8.2, §9): ``divides``, several
+    winners each get a share (so ``chips`` decides whole shares or exact fractions), else one
+    of them takes the whole section; ``from_dealer``, the winners are read clockwise from
+    the dealer's left (else by seat number, seat 0 first, whoever deals)."""
+
+    divides: bool
+    from_dealer: bool
+
+
+SPLIT_FACTS: dict[Split, SplitFacts] = {
+    "share": SplitFacts(divides=True, from_dealer=True),
+    "first seat": SplitFacts(divides=False, from_dealer=True),
+    "lowest seat": SplitFacts(divides=False, from_dealer=False),
+}
+"""The facts of each split rule, one row per member of :data:`Split`."""

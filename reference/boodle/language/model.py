@@ -387,6 +387,14 @@ class StopsPhase:
     span: Span | None = _span()
 
 
+Split = Literal["share", "first seat", "lowest seat"]
+"""How several winners of one section are paid (spec §8.1, §8.2): ``share`` — equal
+shares, clockwise from the dealer's left (004 "Égalités"); ``first seat`` — the first
+winner clockwise from the dealer's left takes it all; ``lowest seat`` — the winner in the
+lowest-numbered seat (seat 0 first, whoever deals) takes it all (Alysoun/tripoley's
+``resolvePayCardClaims``, which pays the first qualifying player from seat 0)."""
+
+
 @dataclass(frozen=True)
 class HoldingPhase:
     """Claims by holding (spec §8.1): holders of the sections' cards take them at once.
@@ -394,13 +402,14 @@ class HoldingPhase:
     ``split``: when several players qualify for one section, ``share``
     divides it equally (``remainder`` stays on the section, or is kept as an
     exact fraction under ``chips exact``); ``first seat`` gives it all to the
-    first qualifying player from the dealer's left.
+    first qualifying player from the dealer's left; ``lowest seat`` to the
+    qualifying player in the lowest-numbered seat (:data:`Split`).
     """
 
     name: str
     label: str
     sections: tuple[str, ...]
-    split: Literal["share", "first seat"] = "share"
+    split: Split = "share"
     span: Span | None = _span()
 
 
@@ -413,7 +422,7 @@ class PokerPhase:
     pot: str
     best_of: int = 5
     ace_low_straight: bool = True
-    split: Literal["share", "first seat"] = "share"
+    split: Split = "share"
     span: Span | None = _span()
 
 

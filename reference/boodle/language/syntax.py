@@ -551,6 +551,9 @@ class _ToAst(Transformer[Token, Any]):
     def split_first_seat(self, meta: Any, c: list[Any]) -> str:
         return "first seat"
 
+    def split_lowest_seat(self, meta: Any, c: list[Any]) -> str:
+        return "lowest seat"
+
     def poker_pot(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("pot", c[0], meta)
 

@@ -7,13 +7,15 @@ ranked by :mod:`boodle.engine.poker_hands`; the pot goes to the best seat, or is
 among the tied seats as the phase's ``split`` and the variant's ``chips`` say
 (spec §9: whole shares, the remainder stays on the pot; or exact shares).
 No card moves.  The best seats are the phase's winners, for ``winner of
-PHASE`` leads (spec §6.1), first the first clockwise from the dealer's left.
+PHASE`` leads (spec §6.1), in the split's order: first the first clockwise from the
+dealer's left, or under ``split: lowest seat`` the lowest-numbered seat (the one who takes
+the pot).
 """
 
 from __future__ import annotations
 
 from boodle.engine.events import Claim, Event, Showdown
-from boodle.engine.holders import award
+from boodle.engine.holders import award, in_split_order
 from boodle.engine.ledger import seat, section
 from boodle.engine.poker_hands import showdown
 from boodle.engine.stage import Result, Stage, no_legal_moves, no_moves
@@ -38,7 +40,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     order = state.clockwise(state.dealer)  # eliminated players take no part (spec §8.2)
     best, shown = showdown({s: state.hand(s) for s in order}, phase.best_of,
                            phase.ace_low_straight)
-    winners = tuple(s for s in order if s in best)
+    winners = in_split_order([s for s in order if s in best], phase.split)
     events: list[Event] = [
         Showdown(phase.name, tuple((s, shown[s]) for s in order if s in shown), winners)]
     paid = award(phase.pot, winners, state.ledger.section(phase.pot), phase.split, ruleset.chips)
