@@ -12,9 +12,9 @@ machine against itself::
 Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
-that claims nothing, holding and poker ties paid to the lowest-numbered seat), a player
-count and a seed, then plays deal after deal of one session (the deal passes left, chips
-carry over).
+that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
+blocks the sets complete in it), a player count and a seed, then plays deal after deal of
+one session (the deal passes left, chips carry over).
 Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
 is worked out here from the rules text, independently of the engine:
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
@@ -22,7 +22,8 @@ is worked out here from the rules text, independently of the engine:
 Under ``claims: none`` every move is also checked to claim nothing but what
 going out takes (spec §6.6, §7); the claims a deal's holding phases make at its start are
 the ones :func:`expected_holding_claims` works out from the hands and the split rule's row of
-:data:`SPLIT_TAKERS` (spec §8.1).  Invariants after every step: the chips of
+:data:`SPLIT_TAKERS` (spec §8.1), and no move claims a section the widow blocks
+(:data:`WIDOW_SET_BLOCKS`, spec §5.2).  Invariants after every step: the chips of
 seats and sections add up to the session's total and no section is negative
 (spec §9), and every card of the deck is in exactly one place with the hand
 counts right (spec §2).
@@ -73,11 +74,12 @@ from boodle.language.model import (
     Split,
     StopBonus,
     StopsPhase,
+    WidowSets,
 )
 from boodle.session.second_pack import draw_boodles
 
-__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "expected_holding_claims",
-           "expected_lead_fault", "machine", "playable_variants"]
+__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "blocked_now",
+           "expected_holding_claims", "expected_lead_fault", "machine", "playable_variants"]
 
 
 class Implementation(Protocol):
@@ -143,6 +145,14 @@ def _ties_by_seat(rs: Ruleset) -> Ruleset:
     return replace(rs, phases=phases)
 
 
+def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
+    """A set complete in the widow blocks its section (spec §5.2), where that is allowed."""
+    if rs.deal.widow_position == "none" or not any(
+            s.kind == "set" and s.suit_rule == "same suit" for s in rs.board):
+        return rs
+    return replace(rs, deal=replace(rs.deal, widow_sets="blocks sets"))
+
+
 def _dealer_double(rs: Ruleset) -> Ruleset:
     return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
 
@@ -156,6 +166,7 @@ HOUSE_RULES = {
     "fined leads": _fined_leads,
     "claims nothing": _claims_nothing,
     "ties by seat": _ties_by_seat,
+    "widow blocks sets": _widow_blocks_sets,
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 
@@ -283,10 +294,37 @@ def _holds(section: Section, hand: Sequence[Card], suits: Sequence[str], trump: 
     return bool(section.cards) and all((c.rank, c.suit) in held for c in section.cards)
 
 
+def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],
+              trump: str | None) -> bool:
+    return False
+
+
+def _set_in_widow(section: Section, widow: Sequence[Card], suits: Sequence[str],
+                  trump: str | None) -> bool:
+    return section.kind == "set" and _holds(section, widow, suits, trump)
+
+
+WIDOW_SET_BLOCKS: dict[WidowSets, Callable[[Section, Sequence[Card], Sequence[str], str | None],
+                                           bool]] = {
+    "qualifies nobody": _no_block,
+    "blocks sets": _set_in_widow,
+}
+"""Spec §5.2 read afresh for the oracle: is ``section`` blocked for the deal by the widow's
+cards (``blocks sets``: a set whose cards, or ranks in one suit, all lie there)?"""
+
+
+def blocked_now(ruleset: Ruleset, state: DealState) -> set[str]:
+    """The sections the widow of ``state`` blocks (spec §5.2), by :data:`WIDOW_SET_BLOCKS`."""
+    test = WIDOW_SET_BLOCKS[ruleset.deal.widow_sets]
+    widow = state.widow()
+    return {s.name for s in ruleset.board if test(s, widow, ruleset.deck.suits, state.trump)}
+
+
 def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[int, str]]:
     """The (seat, section) claims the holding phases played before the first move pay, in
     order (spec §8.1; §6.6 ``claims: on holding``, paid as ``share`` in board order), from the
-    hands of ``state``: holding moves no card.  Seats still in are those dealt a card."""
+    hands of ``state``: holding moves no card.  Seats still in are those dealt a card.  A
+    section the widow blocks (spec §5.2) is paid to nobody."""
     n = len(state.hands)
     order = [(state.dealer + k) % n for k in range(1, n + 1)]
     live = [s for s in order if state.hand(s)]
@@ -308,7 +346,10 @@ def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[in
 def _takers(ruleset: Ruleset, state: DealState, live: Sequence[int], names: Sequence[str],
             split: Split) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
+    shut = blocked_now(ruleset, state)
     for name in names:
+        if name in shut:
+            continue
         section = ruleset.section(name)
         winners = [s for s in live
                    if _holds(section, state.hand(s), ruleset.deck.suits, state.trump)]
@@ -386,8 +427,11 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             legal = impl.legal_moves(t.ruleset, t.state)
             assert legal, "a deal that is not over has a legal move"
             stage = t.state.stage
+            shut = blocked_now(t.ruleset, t.state)
             t.state, events = impl.apply(t.ruleset, t.state, legal[pick % len(legal)])
             _check_claims(t.ruleset, stage, events)
+            taken = [e.section for e in events if e.kind == "claim" and e.section in shut]
+            assert not taken, f"{taken}: blocked by the widow (spec §5.2), yet claimed"
 
         @precondition(lambda self: self.table is not None)
         @rule(data=st.data())

@@ -8,7 +8,8 @@ hand carry over"; 004 "Égalités": several King-Queen holders share.
 Pure functions over hands; the engine turns an :class:`Award` into transfers
 (one per winner, from the section), and what the split leaves stays on the
 section (spec §9).  Widow cards qualify nobody: only players' hands are
-passed in.
+passed in; under ``widow: blocks sets`` a set complete in the widow blocks its section
+(:func:`blocked`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from dataclasses import dataclass
 
 from boodle.engine.shares import ChipMode, split
 from boodle.language.cards import Card, card_of
-from boodle.language.model import Chips, Deck, Section, Split
+from boodle.language.model import Chips, Deck, Section, Split, WidowSets
 
-__all__ = ["SPLITS", "Award", "SplitRow", "award", "in_split_order", "paying_cards", "qualifies",
-           "qualifiers"]
+__all__ = ["SPLITS", "WIDOW_SETS", "Award", "SplitRow", "award", "blocked", "in_split_order",
+           "paying_cards", "qualifies", "qualifiers"]
 
 
 def paying_cards(
@@ -87,6 +88,31 @@ def qualifiers(
     spec §9).
     """
     return tuple(s for s in order if qualifies(section, hands[s], deck, trump, drawn))
+
+
+def _never(section: Section, widow: Collection[Card], deck: Deck, trump: str | None) -> bool:
+    return False
+
+
+def _complete_in_widow(section: Section, widow: Collection[Card], deck: Deck,
+                       trump: str | None) -> bool:
+    return section.kind == "set" and qualifies(section, widow, deck, trump)
+
+
+WIDOW_SETS: dict[WidowSets, Callable[[Section, Collection[Card], Deck, str | None], bool]] = {
+    "qualifies nobody": _never,           # 004 phase 1: widow cards qualify nobody
+    "blocks sets": _complete_in_widow,    # Alysoun/tripoley: eightNineTenBlocked
+}
+"""The reference engine's row for each widow rule for sets (spec §5.2): whether ``section``
+is blocked for the deal by the ``widow``'s cards (``blocks sets``: a set whose cards, or for
+``same suit`` whose ranks in one suit, all lie in the widow)."""
+
+
+def blocked(section: Section, widow: Collection[Card], deck: Deck, trump: str | None,
+            rule: WidowSets) -> bool:
+    """Whether ``section`` is blocked by the ``widow`` under ``rule`` (:data:`WIDOW_SETS`):
+    nobody claims it this deal and its chips carry over (spec §5.2, §6.6, §7, §8.1)."""
+    return WIDOW_SETS[rule](section, widow, deck, trump)
 
 
 @dataclass(frozen=True)

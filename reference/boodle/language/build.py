@@ -23,7 +23,7 @@ from boodle.language import model as m
 from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
 from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
-from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
+from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS, WIDOW_SETS_FACTS
 from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
 
 MAX_PLAYERS = 20
@@ -571,6 +571,7 @@ class _Builder:
         self.no_widow = deal is not None and deal.widow_position == "none"
         if deal is not None and board is not None:
             attempt(lambda: self.check_trumps(deal))
+            attempt(lambda: self.check_widow_sets(deal))
         phases = attempt(self.phases) if board is not None else None
         claims_none = self.claims_none
         if claims_none is not None and phases is not None and deal is not None:
@@ -840,7 +841,8 @@ class _Builder:
         for line in clause.value:
             if line.key == "widow":
                 for opt in line.value:
-                    slot = "widow_visibility" if opt in ("hidden", "exposed") else "widow_position"
+                    slot = ("widow_visibility" if opt in ("hidden", "exposed")
+                            else "widow_sets" if opt in WIDOW_SETS_FACTS else "widow_position")
                     if slot in fields and fields[slot] != opt:
                         raise BoodleError(
                             f"widow: '{opt}' contradicts '{fields[slot]}'", line.span,
@@ -877,6 +879,25 @@ class _Builder:
             raise BoodleError("'turn up: dealer takes its boodle' but no card is turned up",
                               self.items["deal"].span,
                               hint="add 'trumps: last card of widow' to the deal block")
+
+    def check_widow_sets(self, deal: m.DealSpec) -> None:
+        """Spec §5.2 ``blocks sets``: it needs a widow, and a ``same suit`` set for it to
+        change anything (a set of fixed cards, or of trumps, complete in the widow is held
+        by nobody anyway).  The error points at the deal's widow line."""
+        facts = WIDOW_SETS_FACTS[deal.widow_sets]
+        where = next((c.span for c in self.items["deal"].value if c.key == "widow"),
+                     self.items["deal"].span)
+        if facts.needs_widow and deal.widow_position == "none":
+            raise BoodleError(f"widow: '{deal.widow_sets}' but the deal has no widow", where,
+                              hint="remove 'blocks sets', or deal a widow: "
+                                   "widow: last in each round, blocks sets")
+        if facts.needs_same_suit_set and not any(
+                s.kind == "set" and s.suit_rule == "same suit" for s in self.board):
+            raise BoodleError(
+                f"widow: '{deal.widow_sets}' changes nothing: the board has no 'same suit' set "
+                "(a set of named cards that lies in the widow is held by nobody anyway)", where,
+                hint="remove 'blocks sets', or make a set one of any suit: "
+                     "set run \"8-9-10\" 8 9 10 same suit")
 
     def widow_sale(self, deal: m.DealSpec) -> m.WidowSale | None:
         clause = self.items.get("widow_sale")

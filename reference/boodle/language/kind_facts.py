@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boodle.language.model import Scope, Split, Who
+from boodle.language.model import Scope, Split, Who, WidowSets
 
 
 @dataclass(frozen=True)
@@ -83,3 +83,21 @@ SPLIT_FACTS: dict[Split, SplitFacts] = {
     "lowest seat": SplitFacts(divides=False, from_dealer=False),
 }
 """The facts of each split rule, one row per member of :data:`Split`."""
+
+
+@dataclass(frozen=True)
+class WidowSetsFacts:
+    """What the language says of a widow rule for sets (spec §5.2): ``needs_widow``, it reads
+    the widow, so the deal must have one; ``needs_same_suit_set``, it changes a claim only for
+    a ``same suit`` set (a set of named cards, or of trumps, that lies complete in the widow
+    is held by nobody anyway), so the board must have one."""
+
+    needs_widow: bool
+    needs_same_suit_set: bool
+
+
+WIDOW_SETS_FACTS: dict[WidowSets, WidowSetsFacts] = {
+    "qualifies nobody": WidowSetsFacts(needs_widow=False, needs_same_suit_set=False),
+    "blocks sets": WidowSetsFacts(needs_widow=True, needs_same_suit_set=True),
+}
+"""The facts of each widow rule for sets, one row per member of :data:`WidowSets`."""

@@ -191,6 +191,14 @@ class AnteLine:
     span: Span | None = _span()
 
 
+WidowSets = Literal["qualifies nobody", "blocks sets"]
+"""What a set that lies complete in the widow does to its section (spec §3, §6.6, §8.1):
+``qualifies nobody`` — the widow takes part in no claim, so another player may still claim
+the set (a ``same suit`` set held in another suit); ``blocks sets`` — the section is blocked:
+nobody claims it (by holding, by play or by going out) and its chips carry over
+(Alysoun/tripoley's "Dead hand blocks pay cards", ``eightNineTenBlocked``)."""
+
+
 @dataclass(frozen=True)
 class DealSpec:
     """How cards are dealt and the deal passes (spec §5).
@@ -204,6 +212,8 @@ class DealSpec:
     ``first_dealer_rank`` deals (Hoyle's Games Modernized, Pope Joan: "the
     first knave"; spec §5.1).  ``turn_up``: with ``dealer takes boodle`` the
     dealer takes the boodle section the turned-up trump card pays (spec §5.2).
+    ``widow_sets``: whether a set complete in the widow blocks its section for the
+    deal (:data:`WidowSets`; spec §5.2).
     """
 
     first_dealer: Literal["high cut", "first dealt"] = "high cut"
@@ -216,6 +226,7 @@ class DealSpec:
     misdeal: Literal["same dealer, no new ante", "reshuffle and redeal"] = (
         "same dealer, no new ante"
     )
+    widow_sets: WidowSets = "qualifies nobody"
     span: Span | None = _span()
 
 

@@ -108,7 +108,8 @@ def rule_lines(r: Ruleset) -> dict[str, str]:
         "deal: first dealer": (d.first_dealer if d.first_dealer == "high cut"
                                else f"first {d.first_dealer_rank} dealt"),
         "deal: rotation": d.rotation,
-        "deal: widow": f"{_WIDOW[d.widow_position]}, {d.widow_visibility}",
+        "deal: widow": f"{_WIDOW[d.widow_position]}, {d.widow_visibility}"
+                       + ("" if d.widow_sets == "qualifies nobody" else f", {d.widow_sets}"),
         "deal: trumps": "last card of widow" if d.trumps != "none" else "none",
         "deal: misdeal": d.misdeal,
     })

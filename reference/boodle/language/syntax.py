@@ -322,6 +322,12 @@ class _ToAst(Transformer[Token, Any]):
     def widow_exposed(self, meta: Any, c: list[Any]) -> str:
         return "exposed"
 
+    def widow_blocks_sets(self, meta: Any, c: list[Any]) -> str:
+        return "blocks sets"
+
+    def widow_qualifies_nobody(self, meta: Any, c: list[Any]) -> str:
+        return "qualifies nobody"
+
     def trumps(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("trumps", "last widow card", meta)
 
