@@ -13,8 +13,8 @@ Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
 that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
-blocks the sets complete in it), a player count and a seed, then plays deal after deal of
-one session (the deal passes left, chips carry over).
+blocks the sets complete in it, short stacks anted section by section), a player count and a
+seed, then plays deal after deal of one session (the deal passes left, chips carry over).
 Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
 is worked out here from the rules text, independently of the engine:
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
@@ -23,8 +23,9 @@ Under ``claims: none`` every move is also checked to claim nothing but what
 going out takes (spec §6.6, §7); the claims a deal's holding phases make at its start are
 the ones :func:`expected_holding_claims` works out from the hands and the split rule's row of
 :data:`SPLIT_TAKERS` (spec §8.1), and no move claims a section the widow blocks
-(:data:`WIDOW_SET_BLOCKS`, spec §5.2).  Invariants after every step: the chips of
-seats and sections add up to the session's total and no section is negative
+(:data:`WIDOW_SET_BLOCKS`, spec §5.2); a short player's antes are the sections
+:func:`expected_short` works out and no claim takes another (spec §4).  Invariants after
+every step: the chips of seats and sections add up to the session's total and no section is negative
 (spec §9), and every card of the deck is in exactly one place with the hand
 counts right (spec §2).
 
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 try:
@@ -71,6 +72,7 @@ from boodle.language.model import (
     Ruleset,
     Scope,
     Section,
+    ShortStack,
     Split,
     StopBonus,
     StopsPhase,
@@ -153,6 +155,15 @@ def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
     return replace(rs, deal=replace(rs.deal, widow_sets="blocks sets"))
 
 
+def _short_stacks(rs: Ruleset) -> Ruleset:
+    """A short player antes section by section and takes only what they anted (spec §4),
+    where the rules allow it (physical chips, dues fixed before the ante)."""
+    if rs.session.negative != "eliminate" or any(a.chosen or a.payer == "widow"
+                                                 for a in rs.antes):
+        return rs
+    return replace(rs, short_stack="section by section")
+
+
 def _dealer_double(rs: Ruleset) -> Ruleset:
     return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
 
@@ -167,6 +178,7 @@ HOUSE_RULES = {
     "claims nothing": _claims_nothing,
     "ties by seat": _ties_by_seat,
     "widow blocks sets": _widow_blocks_sets,
+    "short stacks": _short_stacks,
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 
@@ -320,6 +332,83 @@ def blocked_now(ruleset: Ruleset, state: DealState) -> set[str]:
     return {s.name for s in ruleset.board if test(s, widow, ruleset.deck.suits, state.trump)}
 
 
+def _as_written(dues: Sequence[tuple[str, Any]], balance: Any) -> list[str] | None:
+    return None
+
+
+def _in_board_order(dues: Sequence[tuple[str, Any]], balance: Any) -> list[str] | None:
+    if balance >= sum(amount for _, amount in dues):
+        return None
+    paid = []
+    for name, amount in dues:
+        if amount > balance:
+            break
+        paid.append(name)
+        balance -= amount
+    return paid
+
+
+SHORT_STACK_DUES: dict[ShortStack, Callable[[Sequence[tuple[str, Any]], Any], list[str] | None]] = {
+    "as balance": _as_written,
+    "section by section": _in_board_order,
+}
+"""Spec §4 read afresh for the oracle: given a payer's dues per section in board order and
+their balance before the ante, the sections they ante when short (``None``: they are not
+short, or the rule has them pay as written)."""
+
+
+def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
+                   ) -> dict[int, list[str]]:
+    """The seats that are short at this deal's ante, each with the sections it antes in board
+    order (spec §4), from the ante lines and the balances before the ante alone."""
+    live = [s for s in range(players)
+            if ruleset.session.negative == "allowed" or ledger.seat(s) > 0]
+    payers = {"each player": live, "each other player": [s for s in live if s != dealer],
+              "dealer": [dealer], "widow": [dealer]}
+    order = {s.name: i for i, s in enumerate(ruleset.board)}
+    out: dict[int, list[str]] = {}
+    for who in live:
+        dues: dict[str, Any] = {}
+        for line in ruleset.antes:
+            if who in payers[line.payer] and not line.chosen:
+                for name in _expanded(ruleset, line.targets):
+                    dues[name] = dues.get(name, 0) + line.amount
+        anted = SHORT_STACK_DUES[ruleset.short_stack](
+            sorted(dues.items(), key=lambda d: order[d[0]]), ledger.seat(who))
+        if anted is not None:
+            out[who] = anted
+    return out
+
+
+def _expanded(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
+    """Spec §4: ``every section`` is the whole board, ``each boodle`` its boodles, in order."""
+    out: list[str] = []
+    for t in targets:
+        if t == "every section":
+            out += [s.name for s in ruleset.board]
+        elif t == "each boodle":
+            out += [s.name for s in ruleset.board if s.kind == "boodle"]
+        else:
+            out.append(t)
+    return out
+
+
+def _check_antes(short: dict[int, list[str]], events: Sequence[Any]) -> None:
+    """A short seat's ante events are its sections in board order (spec §4)."""
+    for who, anted in short.items():
+        paid = [e.transfer.dst.name for e in events if e.kind == "ante"
+                and getattr(e.transfer.src, "seat", None) == who]
+        assert paid == anted, f"seat {who} short: antes {paid}; spec §4 says {anted}"
+
+
+def _check_eligible(short: dict[int, list[str]], events: Sequence[Any]) -> None:
+    """A short seat claims only the sections it anted (spec §4)."""
+    for e in events:
+        if e.kind == "claim" and e.seat in short:
+            assert e.section in short[e.seat], \
+                f"{e}: seat {e.seat} did not ante {e.section} (spec §4), yet takes it"
+
+
 def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[int, str]]:
     """The (seat, section) claims the holding phases played before the first move pay, in
     order (spec §8.1; §6.6 ``claims: on holding``, paid as ``share`` in board order), from the
@@ -381,6 +470,7 @@ class _Table:
     total: Any
     dealer: int
     deals: int = 1
+    short: dict[int, list[str]] = field(default_factory=dict)
 
 
 def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
@@ -412,8 +502,12 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             dealer = rng.randrange(players)
             ledger = Ledger.open(players, tuple(s.name for s in rs.board), 50)
             state, events = impl.start_deal(rs, players, dealer, ledger, _shuffled(rs, rng))
-            _check_holding(rs, state, events)
-            self.table = _Table(rs, players, rng, state, ledger.total(), dealer)
+            short = expected_short(rs, players, dealer, ledger)
+            _check_antes(short, events)
+            _check_eligible(short, events)
+            if not short:
+                _check_holding(rs, state, events)
+            self.table = _Table(rs, players, rng, state, ledger.total(), dealer, short=short)
 
         @precondition(lambda self: self.table is not None)
         @rule(pick=st.integers(0, 10**6))
@@ -432,6 +526,7 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             _check_claims(t.ruleset, stage, events)
             taken = [e.section for e in events if e.kind == "claim" and e.section in shut]
             assert not taken, f"{taken}: blocked by the widow (spec §5.2), yet claimed"
+            _check_eligible(t.short, events)
 
         @precondition(lambda self: self.table is not None)
         @rule(data=st.data())
@@ -463,7 +558,11 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             t.dealer = live[0]
             t.state, events = impl.start_deal(t.ruleset, n, t.dealer, ledger,
                                               _shuffled(t.ruleset, t.rng))
-            _check_holding(t.ruleset, t.state, events)
+            t.short = expected_short(t.ruleset, n, t.dealer, ledger)
+            _check_antes(t.short, events)
+            _check_eligible(t.short, events)
+            if not t.short:
+                _check_holding(t.ruleset, t.state, events)
             t.deals += 1
 
         @invariant()

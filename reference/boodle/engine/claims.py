@@ -45,6 +45,8 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
     if found and ruleset.deal.widow_sets != "qualifies nobody":
         shut = blocked_sections(ruleset, state)
         found = tuple(name for name in found if name not in shut)
+    if found and state.short:  # spec §4: a short seat takes only the sections it anted
+        found = tuple(name for name in found if state.may_take(who, name))
     return found
 
 
@@ -137,7 +139,9 @@ def pay_holders(
     turn clockwise from the dealer's left; each share is one
     :class:`~boodle.engine.events.Claim`.  Widow cards qualify nobody: the section
     carries over (004 phase 1); under ``widow: blocks sets`` a set complete in the widow is
-    paid to nobody, whoever else holds it (:func:`blocked_sections`, spec §5.2).  With
+    paid to nobody, whoever else holds it (:func:`blocked_sections`, spec §5.2); a seat short
+    at the ante under ``short stack: section by section`` qualifies only for the sections it
+    anted (spec §4: the next qualifier takes it).  With
     ``phase`` (a holding phase), each section paid is recorded in ``DealState.taken``
     (spec §7 ``unless taken``).
     """
@@ -154,6 +158,8 @@ def pay_holders(
         if name in shut:  # spec §5.2 'blocks sets': nobody takes it this deal
             continue
         winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck, state.trump)
+        if state.short:  # spec §4: a seat that did not ante the section does not qualify
+            winners = tuple(w for w in winners if state.may_take(w, name))
         paid = award(name, winners, ledger.section(name), split, ruleset.chips)
         if paid is None:
             continue
@@ -186,6 +192,8 @@ def _pay_holders_one_by_one(
         if name in shut:
             continue
         winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck, state.trump)
+        if state.short:  # spec §4: a seat that did not ante the section does not qualify
+            winners = tuple(w for w in winners if state.may_take(w, name))
         paid = award(name, winners, state.ledger.section(name), split, ruleset.chips)
         if paid is None:
             continue

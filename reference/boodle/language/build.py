@@ -23,7 +23,12 @@ from boodle.language import model as m
 from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
 from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
-from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS, WIDOW_SETS_FACTS
+from boodle.language.kind_facts import (
+    SCOPE_FACTS,
+    SHORT_STACK_FACTS,
+    WHO_FACTS,
+    WIDOW_SETS_FACTS,
+)
 from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
 
 MAX_PLAYERS = 20
@@ -585,6 +590,8 @@ class _Builder:
         sale = (attempt(lambda: self.widow_sale(deal))
                 if deal is not None and board is not None and phases is not None else None)
         session = attempt(self.session)
+        short = (attempt(lambda: self.short_stack(antes, session))
+                 if antes is not None and session is not None else None)
         if errors:
             raise errors[0].with_more(errors[1:])
         assert players is not None and deal is not None and phases is not None
@@ -606,6 +613,7 @@ class _Builder:
             session=session,
             chips=cast(Any, self.items["chips"].value) if "chips" in self.items else "whole",
             carry="unclaimed",
+            short_stack=short or "as balance",
             span=self.r.span,
         )
 
@@ -792,6 +800,8 @@ class _Builder:
         _at_most(clause, len(clause.value), MAX_ANTE_LINES, "lines in the ante block")
         lines = []
         for line in clause.value:
+            if line.key == "short_stack":
+                continue  # read by short_stack()
             payer, amount, targets = line.value
             if amount > MAX_AMOUNT:
                 raise BoodleError(f"an ante of {amount} chips is too large", line.span,
@@ -823,6 +833,39 @@ class _Builder:
                 names.extend(expanded)
             lines.append(m.AnteLine(payer, amount, tuple(names), chosen, line.span))
         return tuple(lines)
+
+    def short_stack(self, antes: tuple[m.AnteLine, ...], session: m.SessionSpec
+                    ) -> m.ShortStack:
+        """The ante block's ``short stack:`` line (spec §4; default ``as balance``), checked
+        against the facts of its rule: ``section by section`` needs ``balance: eliminated at
+        zero`` and dues known before the ante (no ``chosen boodle`` line, no ``widow`` payer).
+        Errors point at the line."""
+        said = [c for c in self.items["ante"].value if c.key == "short_stack"]
+        if not said:
+            return "as balance"
+        if len(said) > 1:
+            raise BoodleError("the ante block has two 'short stack' lines", said[1].span,
+                              hint="keep one", notes=(f"the first is at {said[0].span}",))
+        line = said[0]
+        rule: m.ShortStack = line.value
+        facts = SHORT_STACK_FACTS[rule]
+        if facts.needs_elimination and session.negative != "eliminate":
+            raise BoodleError(
+                f"'short stack: {rule}', but balances may go negative: every player can pay "
+                "the whole ante", line.span,
+                hint="add 'balance: eliminated at zero' to the session block "
+                     "(physical chips), or delete this line")
+        if facts.fixed_dues:
+            for ante in antes:
+                what = ("a 'chosen boodle' stake" if ante.chosen
+                        else "an ante on the widow's behalf" if ante.payer == "widow" else None)
+                if what is not None:
+                    raise BoodleError(
+                        f"'short stack: {rule}' cannot be paid with {what}: a short player's "
+                        "dues are paid in board order, fixed before the ante", line.span,
+                        hint="delete the 'short stack' line, or that ante line",
+                        notes=(f"the ante line is at {ante.span}",))
+        return rule
 
     def expand_target(self, target: Clause) -> list[str]:
         if target.value == "every section":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boodle.language.model import Scope, Split, Who, WidowSets
+from boodle.language.model import Scope, ShortStack, Split, Who, WidowSets
 
 
 @dataclass(frozen=True)
@@ -101,3 +101,21 @@ WIDOW_SETS_FACTS: dict[WidowSets, WidowSetsFacts] = {
     "blocks sets": WidowSetsFacts(needs_widow=True, needs_same_suit_set=True),
 }
 """The facts of each widow rule for sets, one row per member of :data:`WidowSets`."""
+
+
+@dataclass(frozen=True)
+class ShortStackFacts:
+    """What the language says of a short-stack rule (spec §4): ``needs_elimination``, it is
+    about a player who cannot pay, so balances must not go negative (``balance: eliminated at
+    zero``); ``fixed_dues``, it reads every payer's dues before the ante is paid, so no line
+    may wait for a payer's choice (``chosen boodle``) or be paid on the widow's behalf."""
+
+    needs_elimination: bool
+    fixed_dues: bool
+
+
+SHORT_STACK_FACTS: dict[ShortStack, ShortStackFacts] = {
+    "as balance": ShortStackFacts(needs_elimination=False, fixed_dues=False),
+    "section by section": ShortStackFacts(needs_elimination=True, fixed_dues=True),
+}
+"""The facts of each short-stack rule, one row per member of :data:`ShortStack`."""

@@ -199,6 +199,15 @@ nobody claims it (by holding, by play or by going out) and its chips carry over
 (Alysoun/tripoley's "Dead hand blocks pay cards", ``eightNineTenBlocked``)."""
 
 
+ShortStack = Literal["as balance", "section by section"]
+"""What a player pays who cannot pay their whole ante (spec §4): ``as balance`` — every
+payment as written, the ``balance`` line deciding (a register goes negative; physical chips
+pay at most what they have, payment by payment, spec §9, §10); ``section by section`` — the
+player pays their due on each section in board order, each in full, until the first they
+cannot pay, and may take only the sections they anted this deal (Alysoun/tripoley's
+``distributePlayerAnte`` and ``playerEligibleForSection``)."""
+
+
 @dataclass(frozen=True)
 class DealSpec:
     """How cards are dealt and the deal passes (spec §5).
@@ -478,7 +487,8 @@ class Ruleset:
 
     ``base`` is the name of the variant it extends (documentation only: the
     fields already hold the merged result).  ``chips``: ``whole`` chips, or
-    ``exact`` fractions where a rule splits (spec §9).
+    ``exact`` fractions where a rule splits (spec §9).  ``short_stack``: what a player who
+    cannot pay the whole ante pays, and may take (:data:`ShortStack`, spec §4).
     """
 
     name: str
@@ -497,6 +507,7 @@ class Ruleset:
     session: SessionSpec
     chips: Literal["whole", "exact"] = "whole"
     carry: Literal["unclaimed"] = "unclaimed"
+    short_stack: ShortStack = "as balance"
     span: Span | None = _span()
 
     def section(self, name: str) -> Section:

@@ -103,6 +103,7 @@ def rule_lines(r: Ruleset) -> dict[str, str]:
         or "none",
     }
     lines.update({f"board: {s.name}": _section(s) for s in r.board})
+    lines["ante: short stack"] = r.short_stack
     d = r.deal
     lines.update({
         "deal: first dealer": (d.first_dealer if d.first_dealer == "high cut"

@@ -270,6 +270,12 @@ class _ToAst(Transformer[Token, Any]):
     def ante_line(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("ante_line", (c[0], int(c[1]), tuple(c[2:])), meta)
 
+    def short_stack_sections(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("short_stack", "section by section", meta)
+
+    def short_stack_balance(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("short_stack", "as balance", meta)
+
     def each_player(self, meta: Any, c: list[Any]) -> str:
         return "each player"
 

@@ -285,6 +285,8 @@ def _go_out(
     kitty = ruleset.kitty()
     if out.to == "kitty" and kitty is not None and kitty.name not in takes:
         takes.append(kitty.name)
+    if state.short:  # spec §4: a short winner takes only the sections it anted
+        takes = [name for name in takes if state.may_take(who, name)]
     if out.to == "kitty" and kitty is not None:
         state = _payments(phase, state, who, section(kitty.name), events)
     state = take_all(state, who, takes, events)
