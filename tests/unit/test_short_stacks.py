@@ -176,3 +176,30 @@ def test_the_oracle_reads_the_dues_afresh() -> None:
         _check_antes({A: HEARTS}, shared)  # A paid 0 on the last four sections too
     with pytest.raises(AssertionError, match="did not ante eight-nine-ten"):
         _check_eligible({A: HEARTS}, shared)  # and shared the 8-9-10
+
+
+def test_whole_sessions_of_short_stacks_keep_every_chip() -> None:
+    # 5 players from 12 chips: nine sections a deal, so players are soon short; every short
+    # ante is a prefix of the board order (spec §4), and the total never changes (spec §9).
+    from boodle.session.run import play_session
+
+    rs = tripoley("section by section")
+    rs = replace(rs, session=replace(rs.session, start_chips=12, rotations=3,
+                                     end_last_with_chips=True))
+    board = [s.name for s in rs.board]
+    short = 0
+    for seed in range(3):
+        result = play_session(rs, 5, seed)
+        assert sum(result.ledger.seats) + sum(a for _, a in result.ledger.sections) == 60
+        paid: dict[int, list[str]] = {}
+        for e in result.events:
+            if e.kind == "deal-start":
+                paid = {}
+            elif isinstance(e, Ante):
+                paid.setdefault(e.transfer.src.seat, []).append(  # type: ignore[union-attr]
+                    e.transfer.dst.name)  # type: ignore[union-attr]
+            elif e.kind == "deal":
+                for names in paid.values():
+                    assert names == board[:len(names)]
+                    short += len(names) < len(board)
+    assert short > 0  # the sessions did meet short stacks
