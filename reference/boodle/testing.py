@@ -12,15 +12,20 @@ machine against itself::
 Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
-that claims nothing), a player count and a seed, then plays
-deal after deal of one session (the deal passes left, chips carry over).
+that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
+blocks the sets complete in it, short stacks anted section by section), a player count and a
+seed, then plays deal after deal of one session (the deal passes left, chips carry over).
 Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
 is worked out here from the rules text, independently of the engine:
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
 ``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``.
 Under ``claims: none`` every move is also checked to claim nothing but what
-going out takes (spec §6.6, §7).  Invariants after every step: the chips of
-seats and sections add up to the session's total and no section is negative
+going out takes (spec §6.6, §7); the claims a deal's holding phases make at its start are
+the ones :func:`expected_holding_claims` works out from the hands and the split rule's row of
+:data:`SPLIT_TAKERS` (spec §8.1), and no move claims a section the widow blocks
+(:data:`WIDOW_SET_BLOCKS`, spec §5.2); a short player's antes are the sections
+:func:`expected_short` works out and no claim takes another (spec §4).  Invariants after
+every step: the chips of seats and sections add up to the session's total and no section is negative
 (spec §9), and every card of the deck is in exactly one place with the hand
 counts right (spec §2).
 
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 try:
@@ -69,17 +74,23 @@ from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     AnteLine,
     GoingOut,
+    HoldingPhase,
     LeadRule,
     Penalty,
+    PokerPhase,
     Ruleset,
     Scope,
+    Section,
+    ShortStack,
+    Split,
     StopBonus,
     StopsPhase,
+    WidowSets,
 )
 from boodle.session.second_pack import draw_boodles
 
-__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "expected_lead_fault",
-           "machine", "playable_variants"]
+__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "blocked_now",
+           "expected_holding_claims", "expected_lead_fault", "machine", "playable_variants"]
 
 
 class Implementation(Protocol):
@@ -139,6 +150,30 @@ def _claims_nothing(rs: Ruleset) -> Ruleset:
     return _with_phase(rs, claims="none")
 
 
+def _ties_by_seat(rs: Ruleset) -> Ruleset:
+    """Every holding and poker phase pays a tie to the lowest-numbered seat (spec §8.1)."""
+    phases = tuple(replace(p, split="lowest seat") if isinstance(p, HoldingPhase | PokerPhase)
+                   else p for p in rs.phases)
+    return replace(rs, phases=phases)
+
+
+def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
+    """A set complete in the widow blocks its section (spec §5.2), where that is allowed."""
+    if rs.deal.widow_position == "none" or not any(
+            s.kind == "set" and s.suit_rule == "same suit" for s in rs.board):
+        return rs
+    return replace(rs, deal=replace(rs.deal, widow_sets="blocks sets"))
+
+
+def _short_stacks(rs: Ruleset) -> Ruleset:
+    """A short player antes section by section and takes only what they anted (spec §4),
+    where the rules allow it (physical chips, dues fixed before the ante)."""
+    if rs.session.negative != "eliminate" or any(a.chosen or a.payer == "widow"
+                                                 for a in rs.antes):
+        return rs
+    return replace(rs, short_stack="section by section")
+
+
 def _dealer_double(rs: Ruleset) -> Ruleset:
     return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
 
@@ -151,6 +186,9 @@ HOUSE_RULES = {
     "dealer pays double": _dealer_double,
     "fined leads": _fined_leads,
     "claims nothing": _claims_nothing,
+    "ties by seat": _ties_by_seat,
+    "widow blocks sets": _widow_blocks_sets,
+    "short stacks": _short_stacks,
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 
@@ -244,6 +282,193 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     return None
 
 
+def _clockwise_order(winners: Sequence[int]) -> tuple[int, ...]:
+    return tuple(winners)
+
+
+def _first_clockwise(winners: Sequence[int]) -> tuple[int, ...]:
+    return tuple(winners[:1])
+
+
+def _lowest_numbered(winners: Sequence[int]) -> tuple[int, ...]:
+    return (min(winners),) if winners else ()
+
+
+SPLIT_TAKERS: dict[Split, Callable[[Sequence[int]], tuple[int, ...]]] = {
+    "share": _clockwise_order,
+    "first seat": _first_clockwise,
+    "lowest seat": _lowest_numbered,
+}
+"""Spec §8.1 and §8.2, read afresh for the oracle: given the winners of a section clockwise
+from the dealer's left, the seats that receive a claim of it, in the order they are paid
+(``share``: every winner; ``first seat``: the first; ``lowest seat``: the lowest-numbered)."""
+
+
+def _holds(section: Section, hand: Sequence[Card], suits: Sequence[str], trump: str | None
+           ) -> bool:
+    """Spec §8.1 read afresh: does ``hand`` hold every card of ``section`` (a ``same suit`` set:
+    its ranks in one suit; of trumps: its ranks in ``trump``)?"""
+    held = {(c.rank, c.suit) for c in hand}
+    if section.suit_rule == "same suit":
+        return any(all((r, s) in held for r in section.ranks) for s in suits)
+    if section.suit_rule == "trumps":
+        return trump is not None and all((r, trump) in held for r in section.ranks)
+    return bool(section.cards) and all((c.rank, c.suit) in held for c in section.cards)
+
+
+def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],
+              trump: str | None) -> bool:
+    return False
+
+
+def _set_in_widow(section: Section, widow: Sequence[Card], suits: Sequence[str],
+                  trump: str | None) -> bool:
+    return section.kind == "set" and _holds(section, widow, suits, trump)
+
+
+WIDOW_SET_BLOCKS: dict[WidowSets, Callable[[Section, Sequence[Card], Sequence[str], str | None],
+                                           bool]] = {
+    "qualifies nobody": _no_block,
+    "blocks sets": _set_in_widow,
+}
+"""Spec §5.2 read afresh for the oracle: is ``section`` blocked for the deal by the widow's
+cards (``blocks sets``: a set whose cards, or ranks in one suit, all lie there)?"""
+
+
+def blocked_now(ruleset: Ruleset, state: DealState) -> set[str]:
+    """The sections the widow of ``state`` blocks (spec §5.2), by :data:`WIDOW_SET_BLOCKS`."""
+    test = WIDOW_SET_BLOCKS[ruleset.deal.widow_sets]
+    widow = state.widow()
+    return {s.name for s in ruleset.board if test(s, widow, ruleset.deck.suits, state.trump)}
+
+
+def _as_written(dues: Sequence[tuple[str, Any]], balance: Any) -> list[str] | None:
+    return None
+
+
+def _in_board_order(dues: Sequence[tuple[str, Any]], balance: Any) -> list[str] | None:
+    if balance >= sum(amount for _, amount in dues):
+        return None
+    paid = []
+    for name, amount in dues:
+        if amount > balance:
+            break
+        paid.append(name)
+        balance -= amount
+    return paid
+
+
+SHORT_STACK_DUES: dict[ShortStack, Callable[[Sequence[tuple[str, Any]], Any], list[str] | None]] = {
+    "as balance": _as_written,
+    "section by section": _in_board_order,
+}
+"""Spec §4 read afresh for the oracle: given a payer's dues per section in board order and
+their balance before the ante, the sections they ante when short (``None``: they are not
+short, or the rule has them pay as written)."""
+
+
+def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
+                   ) -> dict[int, list[str]]:
+    """The seats that are short at this deal's ante, each with the sections it antes in board
+    order (spec §4), from the ante lines and the balances before the ante alone."""
+    live = [s for s in range(players)
+            if ruleset.session.negative == "allowed" or ledger.seat(s) > 0]
+    payers = {"each player": live, "each other player": [s for s in live if s != dealer],
+              "dealer": [dealer], "widow": [dealer]}
+    order = {s.name: i for i, s in enumerate(ruleset.board)}
+    out: dict[int, list[str]] = {}
+    for who in live:
+        dues: dict[str, Any] = {}
+        for line in ruleset.antes:
+            if who in payers[line.payer] and not line.chosen:
+                for name in _expanded(ruleset, line.targets):
+                    dues[name] = dues.get(name, 0) + line.amount
+        anted = SHORT_STACK_DUES[ruleset.short_stack](
+            sorted(dues.items(), key=lambda d: order[d[0]]), ledger.seat(who))
+        if anted is not None:
+            out[who] = anted
+    return out
+
+
+def _expanded(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
+    """Spec §4: ``every section`` is the whole board, ``each boodle`` its boodles, in order."""
+    out: list[str] = []
+    for t in targets:
+        if t == "every section":
+            out += [s.name for s in ruleset.board]
+        elif t == "each boodle":
+            out += [s.name for s in ruleset.board if s.kind == "boodle"]
+        else:
+            out.append(t)
+    return out
+
+
+def _check_antes(short: dict[int, list[str]], events: Sequence[Any]) -> None:
+    """A short seat's ante events are its sections in board order (spec §4)."""
+    for who, anted in short.items():
+        paid = [e.transfer.dst.name for e in events if e.kind == "ante"
+                and getattr(e.transfer.src, "seat", None) == who]
+        assert paid == anted, f"seat {who} short: antes {paid}; spec §4 says {anted}"
+
+
+def _check_eligible(short: dict[int, list[str]], events: Sequence[Any]) -> None:
+    """A short seat claims only the sections it anted (spec §4)."""
+    for e in events:
+        if e.kind == "claim" and e.seat in short:
+            assert e.section in short[e.seat], \
+                f"{e}: seat {e.seat} did not ante {e.section} (spec §4), yet takes it"
+
+
+def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[int, str]]:
+    """The (seat, section) claims the holding phases played before the first move pay, in
+    order (spec §8.1; §6.6 ``claims: on holding``, paid as ``share`` in board order), from the
+    hands of ``state``: holding moves no card.  Seats still in are those dealt a card.  A
+    section the widow blocks (spec §5.2) is paid to nobody."""
+    n = len(state.hands)
+    order = [(state.dealer + k) % n for k in range(1, n + 1)]
+    live = [s for s in order if state.hand(s)]
+    out: list[tuple[int, str]] = []
+    for phase in ruleset.phases:
+        if isinstance(phase, HoldingPhase):
+            names, split = list(phase.sections), phase.split
+        elif isinstance(phase, StopsPhase):
+            if phase.claims == "on holding":
+                names = [s.name for s in ruleset.board if s.kind in ("boodle", "set")]
+                out += _takers(ruleset, state, live, names, "share")
+            break  # a stops phase has moves: what follows is not paid at the start
+        else:
+            continue
+        out += _takers(ruleset, state, live, names, split)
+    return out
+
+
+def _takers(ruleset: Ruleset, state: DealState, live: Sequence[int], names: Sequence[str],
+            split: Split) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    shut = blocked_now(ruleset, state)
+    for name in names:
+        if name in shut:
+            continue
+        section = ruleset.section(name)
+        winners = [s for s in live
+                   if _holds(section, state.hand(s), ruleset.deck.suits, state.trump)]
+        out += [(s, name) for s in SPLIT_TAKERS[split](winners)]
+    return out
+
+
+def _check_holding(ruleset: Ruleset, state: DealState, events: Sequence[Any]) -> None:
+    """The holding claims a deal's start made are those :func:`expected_holding_claims` says
+    (variants whose start the oracle reads alone: no widow sale, no turn-up payment)."""
+    if ruleset.widow_sale is not None or ruleset.deal.turn_up != "nothing":
+        return
+    paid = {n for p in ruleset.phases if isinstance(p, HoldingPhase) for n in p.sections}
+    if any(isinstance(p, StopsPhase) and p.claims == "on holding" for p in ruleset.phases):
+        paid |= {s.name for s in ruleset.board if s.kind in ("boodle", "set")}
+    made = [(e.seat, e.section) for e in events if e.kind == "claim" and e.section in paid]
+    want = expected_holding_claims(ruleset, state)
+    assert made == want, f"holding claims {made}; spec §8.1 pays {want}"
+
+
 @dataclass
 class _Table:
     """The session being played: rules, seats, the deal in progress and the chips in play."""
@@ -255,6 +480,7 @@ class _Table:
     total: Any
     dealer: int
     deals: int = 1
+    short: dict[int, list[str]] = field(default_factory=dict)
 
 
 def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
@@ -285,8 +511,13 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             rng = random.Random(seed)
             dealer = rng.randrange(players)
             ledger = Ledger.open(players, tuple(s.name for s in rs.board), 50)
-            state, _ = impl.start_deal(rs, players, dealer, ledger, _shuffled(rs, rng))
-            self.table = _Table(rs, players, rng, state, ledger.total(), dealer)
+            state, events = impl.start_deal(rs, players, dealer, ledger, _shuffled(rs, rng))
+            short = expected_short(rs, players, dealer, ledger)
+            _check_antes(short, events)
+            _check_eligible(short, events)
+            if not short:
+                _check_holding(rs, state, events)
+            self.table = _Table(rs, players, rng, state, ledger.total(), dealer, short=short)
 
         @precondition(lambda self: self.table is not None)
         @rule(pick=st.integers(0, 10**6), data=st.data())
@@ -304,8 +535,12 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             entry = legal[pick % len(legal)]
             move = entry if not isinstance(entry, BidRange) else entry.bid(
                 entry.low + entry.step * data.draw(st.integers(0, entry.size - 1), label="bid"))
+            shut = blocked_now(t.ruleset, t.state)
             t.state, events = impl.apply(t.ruleset, t.state, move)
             _check_claims(t.ruleset, stage, events)
+            taken = [e.section for e in events if e.kind == "claim" and e.section in shut]
+            assert not taken, f"{taken}: blocked by the widow (spec §5.2), yet claimed"
+            _check_eligible(t.short, events)
 
         @precondition(lambda self: self.table is not None)
         @rule(data=st.data())
@@ -335,8 +570,13 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             if len(live) < t.ruleset.players.low:
                 return  # the session is over (spec §10); the machine stops dealing
             t.dealer = live[0]
-            t.state, _ = impl.start_deal(t.ruleset, n, t.dealer, ledger,
-                                         _shuffled(t.ruleset, t.rng))
+            t.state, events = impl.start_deal(t.ruleset, n, t.dealer, ledger,
+                                              _shuffled(t.ruleset, t.rng))
+            t.short = expected_short(t.ruleset, n, t.dealer, ledger)
+            _check_antes(t.short, events)
+            _check_eligible(t.short, events)
+            if not t.short:
+                _check_holding(t.ruleset, t.state, events)
             t.deals += 1
 
         @invariant()

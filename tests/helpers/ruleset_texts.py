@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+SPLITS = ["share", "first seat", "lowest seat"]
+"""The split rules of holding and poker phases (spec §8)."""
+
 SUITS = ("♣", "♦", "♥", "♠")
 LETTER = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 RANK_ORDERS = (
@@ -135,6 +138,9 @@ def ruleset_texts(draw: st.DrawFn) -> str:
             targets = ", ".join(draw(st.lists(st.sampled_from(names), min_size=1,
                                               max_size=3, unique=True)))
         ante.append(f"    {payer} {amount} on {targets}")
+    if draw(st.integers(0, 3)) == 0:  # needs 'balance: eliminated at zero' to build
+        stack = draw(st.sampled_from(["section by section", "as balance"]))
+        ante.append(f"    short stack: {stack}")
     out += ["  ante {", *ante, "  }"]
 
     # ---- deal
@@ -149,6 +155,8 @@ def ruleset_texts(draw: st.DrawFn) -> str:
     opts = [widow] if draw(st.booleans()) or widow != "last in each round" else []
     if draw(st.booleans()):
         opts.append(draw(st.sampled_from(["hidden", "exposed"])))
+    if opts and widow != "none" and draw(st.integers(0, 3)) == 0:
+        opts.append("blocks sets")  # needs a 'same suit' set to build
     if opts:
         deal.append("widow: " + ", ".join(opts))
     if trumps:
@@ -171,7 +179,7 @@ def ruleset_texts(draw: st.DrawFn) -> str:
         label = ' "Holding"' if draw(st.booleans()) else ""
         phases += [f"  phase hold{label} is holding {{", "    pays: " + ", ".join(holding_pays)]
         if draw(st.booleans()):
-            phases.append(f"    split: {draw(st.sampled_from(['share', 'first seat']))}")
+            phases.append(f"    split: {draw(st.sampled_from(SPLITS))}")
         phases.append("  }")
         earlier.append("hold")
     if pot and draw(st.booleans()):
@@ -181,7 +189,7 @@ def ruleset_texts(draw: st.DrawFn) -> str:
         if draw(st.booleans()):
             phases.append(f"    ace low straight: {draw(st.sampled_from(['yes', 'no']))}")
         if draw(st.booleans()):
-            phases.append(f"    split: {draw(st.sampled_from(['share', 'first seat']))}")
+            phases.append(f"    split: {draw(st.sampled_from(SPLITS))}")
         phases.append("  }")
         earlier.append("showdown")
         pokers.append("showdown")

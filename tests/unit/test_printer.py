@@ -208,6 +208,7 @@ def test_the_diff_reads_michigans_rules_in_the_words_of_its_file() -> None:
         "board: Q♦": "boodle Q♦",
         "board: J♠": "boodle J♠",
         "board: kitty": "kitty",
+        "ante: short stack": "as balance",
         "deal: first dealer": "high cut",
         "deal: rotation": "left",
         "deal: cut": "player right of dealer",

@@ -346,7 +346,7 @@ def test_two_keywords_are_suggested_only_where_they_fit() -> None:
     # 'every' and 'one' are keywords, but 'every one' starts no ante line
     text = "variant w extends michigan {\n  ante { everyone 1 on each boodle }\n}\n"
     assert _error(text).hint == ("a line of the ante block starts with one of: dealer, each, "
-                                 "widow; or close it with '}'")
+                                 "short, widow; or close it with '}'")
 
 
 def test_and_for_a_comma() -> None:

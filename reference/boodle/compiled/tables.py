@@ -26,7 +26,7 @@ from boodle.engine.leads import SCOPES, suit_allowed
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.kind_facts import WHO_FACTS
-from boodle.language.model import LeadRule, Ruleset, StopsPhase
+from boodle.language.model import LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
 
 WIDOW = -1
 """``own[c]`` of a widow card."""
@@ -47,6 +47,22 @@ Allowed = tuple[tuple[tuple[int, ...], ...], ...]
 # ---------------------------------------------------------------- what it runs
 
 
+WIDOW_SETS: dict[WidowSets, str] = {
+    "qualifies nobody": "the claim tables read the players' plays only: widow cards are "
+                        "never played",
+}
+"""How the compiled engine renders each widow rule for sets (spec §5.2); ``blocks sets`` is
+excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+
+
+SHORT_STACKS: dict[ShortStack, str] = {
+    "as balance": "every ante payment as written, from a register (the compiled engine has no "
+                  "elimination)",
+}
+"""How the compiled engine renders each short-stack rule (spec §4); ``section by section`` is
+excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+
+
 def unsupported_features(ruleset: Ruleset) -> list[str]:
     """Every feature of ``ruleset`` the compiled engine does not run (empty: it runs it).
 
@@ -57,8 +73,9 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     turn-up's boodle) or none (``claims: none``), and every going-out clause.  It
     does not run pre-play stages (widow sale or auction, holding and poker
     phases), drawn boodles, chosen-boodle antes, elimination, claims on
-    holding, lead-not-lowest penalties, or a going out that does not end the
-    deal; a caller falls back to the reference engine for those.
+    holding, lead-not-lowest penalties, a widow that blocks sets, short stacks paid section
+    by section, or a going out that does not end the deal; a caller falls back to the
+    reference engine for those.
     """
     out: list[str] = []
     others = [p.name for p in ruleset.phases if not isinstance(p, StopsPhase)]
@@ -77,6 +94,10 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
         out.append("chosen-boodle antes")
     if ruleset.session.negative != "allowed":
         out.append("elimination at zero balance")
+    if ruleset.deal.widow_sets not in WIDOW_SETS:
+        out.append(f"widow: {ruleset.deal.widow_sets}")
+    if ruleset.short_stack not in SHORT_STACKS:
+        out.append(f"short stack: {ruleset.short_stack}")
     for p in stops:
         out.extend(f"phase {p.name}: {what}" for what in _phase_gaps(p))
     return out

@@ -19,7 +19,16 @@ from boodle.engine.ledger import Ledger, seat, section
 from boodle.engine.state import DealState, Move
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import AnteLine, Deck, Fallback, LeadRule, Ruleset, StopsPhase
+from boodle.language.model import (
+    AnteLine,
+    Deck,
+    Fallback,
+    HoldingPhase,
+    LeadRule,
+    PokerPhase,
+    Ruleset,
+    StopsPhase,
+)
 
 
 def _phase(ruleset: Ruleset, **changes: object) -> Ruleset:
@@ -306,6 +315,37 @@ class LeftoverKept(RulesetMutant):
         return replace(ruleset, session=replace(ruleset.session, leftover=leftover))
 
 
+class TiesNotBySeat(RulesetMutant):
+    """§8.1, §8.2 ``split: lowest seat``: ties are shared instead of paid to the lowest seat."""
+
+    name, rules = "ties-not-by-seat", "a tie under 'split: lowest seat' is shared"
+
+    def change(self, ruleset: Ruleset) -> Ruleset:
+        phases = tuple(replace(p, split="share")
+                       if isinstance(p, HoldingPhase | PokerPhase) and p.split == "lowest seat"
+                       else p for p in ruleset.phases)
+        return replace(ruleset, phases=phases)
+
+
+class WidowBlocksNothing(RulesetMutant):
+    """§5.2 ``blocks sets``: a set complete in the widow blocks nothing (it qualifies nobody)."""
+
+    name, rules = "widow-blocks-nothing", "a set in the widow does not block its section"
+
+    def change(self, ruleset: Ruleset) -> Ruleset:
+        return replace(ruleset, deal=replace(ruleset.deal, widow_sets="qualifies nobody"))
+
+
+class ShortStackAsBalance(RulesetMutant):
+    """§4 ``short stack: section by section``: a short player pays line by line and may take
+    every section."""
+
+    name, rules = "short-stack-as-balance", "a short player antes as written and takes anything"
+
+    def change(self, ruleset: Ruleset) -> Ruleset:
+        return replace(ruleset, short_stack="as balance")
+
+
 MUTANTS: dict[str, Engine] = {
     m.name: m
     for m in (
@@ -327,6 +367,9 @@ MUTANTS: dict[str, Engine] = {
         PaymentsFromDealer(),
         RotationReversed(),
         LeftoverKept(),
+        TiesNotBySeat(),
+        WidowBlocksNothing(),
+        ShortStackAsBalance(),
     )
 }
 """Every built-in mutant by name."""

@@ -22,6 +22,7 @@ from boodle.language.syntax import Clause, PhaseDecl, parse
 CLAUSE_OF: dict[tuple[str, str], str] = {
     ("DealSpec", "widow_position"): "widow",
     ("DealSpec", "widow_visibility"): "widow",
+    ("DealSpec", "widow_sets"): "widow",
     ("DealSpec", "turn_up"): "turn_up",
     ("WidowSale", "mode"): "offer",
     ("WidowSale", "seen"): "offer",
@@ -43,6 +44,9 @@ CLAUSE_OF: dict[tuple[str, str], str] = {
     ("Deck", "removed"): "remove",
 }
 """Model field → the clause key that states it, where the two names differ."""
+
+_IN_ANTE_BLOCK = frozenset({"short_stack"})
+"""Ruleset fields stated by a line of the ante block (spec §4 ``short stack:``)."""
 
 _BLOCK_OF = {"Deck": "deck", "DealSpec": "deal", "WidowSale": "widow_sale",
              "SessionSpec": "session"}
@@ -81,6 +85,10 @@ class SpanIndex:
             return own
         key = CLAUSE_OF.get((type(obj).__name__, field), field)
         if isinstance(obj, m.Ruleset):
+            if field in _IN_ANTE_BLOCK:  # a line of the ante block, not a line of its own
+                ante = self.items.get("ante")
+                return next((c.span for c in (ante.value if ante else ())
+                             if isinstance(c, Clause) and c.key == key), None)
             item = self.items.get(key)
             return item.span if item else None
         for line in self._lines(obj):

@@ -42,7 +42,8 @@ FIELD_SECTION: dict[str, str] = {
     "StopsPhase.claims": "§6.6", "StopsPhase.stop_bonus": "§6.7",
     "StopsPhase.penalties": "§6.8", "StopsPhase.going_out": "§7",
     "Ruleset.carry": "§3", "Ruleset.chips": "§9", "Ruleset.players": "§1",
-    "Ruleset.board": "§3", "Ruleset.antes": "§4",
+    "Ruleset.board": "§3", "Ruleset.antes": "§4", "Ruleset.short_stack": "§4",
+    "DealSpec.widow_sets": "§5.2",
 }
 """Spec sections finer than the class docstring's."""
 

@@ -97,13 +97,14 @@ class VariantPage:
 
     # -- blocks
     def block(self, name: str, base: m.Ruleset | None) -> list[str]:
+        """The block of Ruleset field ``name``: its heading and rules; nothing when the field
+        says nothing (a rule whose default is told elsewhere: ``short stack: as balance``)."""
         value = getattr(self.r, name)
-        out = [f"## {self.t.text(f'Ruleset.{name}')}", ""]
         special = getattr(self, f"block_{name}", None)
-        if special is not None:
-            out += special(value, base)
-        else:
-            out += self.generic(name, value)
+        body = special(value, base) if special is not None else self.generic(name, value)
+        if not body and name != "phases":  # the phases' block also lists every claim
+            return []
+        out = [f"## {self.t.text(f'Ruleset.{name}')}", "", *body]
         out.append("")
         if name == "phases":
             out += self.claims()

@@ -120,7 +120,8 @@ def misdeal(
         undone.append(u)
     new = new_deal(ruleset, state.players, state.dealer, ledger, deck_order, hands, widow,
                    out=state.out)  # who is out was decided before this deal's ante
-    new, events = enter(ruleset, replace(new, stage="antes"), "deal")
+    # the ante stands (spec §5.3), and with it who was short and what they anted (spec §4)
+    new, events = enter(ruleset, replace(new, stage="antes", short=state.short), "deal")
     return new, [Misdeal(state.dealer, tuple(undone)), *events]
 
 

@@ -13,16 +13,14 @@ would claim, for callers that check the phase's rule first.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from boodle.engine.events import Claim, Event
-from boodle.engine.holders import award, paying_cards, qualifiers
+from boodle.engine.holders import award, blocked, paying_cards, qualifiers
 from boodle.engine.ledger import Account, seat, section
 from boodle.engine.state import DealState
 from boodle.language.cards import Card, card_of
-from boodle.language.model import Chips, Ruleset, derived
+from boodle.language.model import Chips, Ruleset, Split, derived
 
-__all__ = ["claims_of", "pay_holders", "take", "take_all"]
+__all__ = ["blocked_sections", "claims_of", "pay_holders", "take", "take_all"]
 
 
 def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple[str, ...]:
@@ -42,8 +40,25 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
         place = state.place(c)
         return c == card or (place is not None and place.kind == "played" and place.seat == who)
 
-    return tuple(name for name, boodle, cards in _sections_of(ruleset, state.trump, card)
-                 if boodle or all(mine(c) for c in cards))
+    found = tuple(name for name, boodle, cards in _sections_of(ruleset, state.trump, card)
+                  if boodle or all(mine(c) for c in cards))
+    if found and ruleset.deal.widow_sets != "qualifies nobody":
+        shut = blocked_sections(ruleset, state)
+        found = tuple(name for name in found if name not in shut)
+    if found and state.short:  # spec §4: a short seat takes only the sections it anted
+        found = tuple(name for name in found if state.may_take(who, name))
+    return found
+
+
+def blocked_sections(ruleset: Ruleset, state: DealState) -> frozenset[str]:
+    """The sections the widow blocks now (spec §5.2 ``blocks sets``): the sets whose cards all
+    lie in the widow, read as it is when the claim is made.  Empty under ``qualifies nobody``."""
+    rule = ruleset.deal.widow_sets
+    if rule == "qualifies nobody":
+        return frozenset()
+    widow = set(state.widow())
+    return frozenset(s.name for s in ruleset.board
+                     if blocked(s, widow, ruleset.deck, state.trump, rule))
 
 
 def _sections_of(ruleset: Ruleset, trump: str | None, card: Card
@@ -110,7 +125,7 @@ def pay_holders(
     ruleset: Ruleset,
     state: DealState,
     names: tuple[str, ...],
-    split: Literal["share", "first seat"],
+    split: Split,
     events: list[Event],
     phase: str | None = None,
 ) -> DealState:
@@ -123,8 +138,12 @@ def pay_holders(
     ``chips`` (spec §9: whole shares, the remainder stays on the section), in
     turn clockwise from the dealer's left; each share is one
     :class:`~boodle.engine.events.Claim`.  Widow cards qualify nobody: the section
-    carries over (004 phase 1).  With ``phase`` (a holding phase), each
-    section paid is recorded in ``DealState.taken`` (spec §7 ``unless taken``).
+    carries over (004 phase 1); under ``widow: blocks sets`` a set complete in the widow is
+    paid to nobody, whoever else holds it (:func:`blocked_sections`, spec §5.2); a seat short
+    at the ante under ``short stack: section by section`` qualifies only for the sections it
+    anted (spec §4: the next qualifier takes it).  With
+    ``phase`` (a holding phase), each section paid is recorded in ``DealState.taken``
+    (spec §7 ``unless taken``).
     """
     order = state.clockwise(state.dealer)  # players still in, from the dealer's left
     hands = {s: state.hand(s) for s in order}
@@ -134,8 +153,13 @@ def pay_holders(
     payments: list[tuple[Account, Account, Chips, str]] = []
     claims: list[tuple[int, str]] = []
     ledger = state.ledger  # a section's balance does not change as the others are paid
+    shut = blocked_sections(ruleset, state)
     for name in names:
+        if name in shut:  # spec §5.2 'blocks sets': nobody takes it this deal
+            continue
         winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck, state.trump)
+        if state.short:  # spec §4: a seat that did not ante the section does not qualify
+            winners = tuple(w for w in winners if state.may_take(w, name))
         paid = award(name, winners, ledger.section(name), split, ruleset.chips)
         if paid is None:
             continue
@@ -154,7 +178,7 @@ def _pay_holders_one_by_one(
     ruleset: Ruleset,
     state: DealState,
     names: tuple[str, ...],
-    split: Literal["share", "first seat"],
+    split: Split,
     events: list[Event],
     phase: str | None,
 ) -> DealState:
@@ -163,8 +187,13 @@ def _pay_holders_one_by_one(
     order = state.clockwise(state.dealer)
     hands = {s: state.hand(s) for s in order}
     taken = list(state.taken)
+    shut = blocked_sections(ruleset, state)
     for name in names:
+        if name in shut:
+            continue
         winners = qualifiers(ruleset.section(name), hands, order, ruleset.deck, state.trump)
+        if state.short:  # spec §4: a seat that did not ante the section does not qualify
+            winners = tuple(w for w in winners if state.may_take(w, name))
         paid = award(name, winners, state.ledger.section(name), split, ruleset.chips)
         if paid is None:
             continue

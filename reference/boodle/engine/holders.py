@@ -8,20 +8,21 @@ hand carry over"; 004 "Égalités": several King-Queen holders share.
 Pure functions over hands; the engine turns an :class:`Award` into transfers
 (one per winner, from the section), and what the split leaves stays on the
 section (spec §9).  Widow cards qualify nobody: only players' hands are
-passed in.
+passed in; under ``widow: blocks sets`` a set complete in the widow blocks its section
+(:func:`blocked`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from boodle.engine.shares import ChipMode, split
 from boodle.language.cards import Card, card_of
-from boodle.language.model import Chips, Deck, Section
+from boodle.language.model import Chips, Deck, Section, Split, WidowSets
 
-__all__ = ["Award", "award", "paying_cards", "qualifies", "qualifiers"]
+__all__ = ["SPLITS", "WIDOW_SETS", "Award", "SplitRow", "award", "blocked", "in_split_order",
+           "paying_cards", "qualifies", "qualifiers"]
 
 
 def paying_cards(
@@ -89,6 +90,31 @@ def qualifiers(
     return tuple(s for s in order if qualifies(section, hands[s], deck, trump, drawn))
 
 
+def _never(section: Section, widow: Collection[Card], deck: Deck, trump: str | None) -> bool:
+    return False
+
+
+def _complete_in_widow(section: Section, widow: Collection[Card], deck: Deck,
+                       trump: str | None) -> bool:
+    return section.kind == "set" and qualifies(section, widow, deck, trump)
+
+
+WIDOW_SETS: dict[WidowSets, Callable[[Section, Collection[Card], Deck, str | None], bool]] = {
+    "qualifies nobody": _never,           # 004 phase 1: widow cards qualify nobody
+    "blocks sets": _complete_in_widow,    # Alysoun/tripoley: eightNineTenBlocked
+}
+"""The reference engine's row for each widow rule for sets (spec §5.2): whether ``section``
+is blocked for the deal by the ``widow``'s cards (``blocks sets``: a set whose cards, or for
+``same suit`` whose ranks in one suit, all lie in the widow)."""
+
+
+def blocked(section: Section, widow: Collection[Card], deck: Deck, trump: str | None,
+            rule: WidowSets) -> bool:
+    """Whether ``section`` is blocked by the ``widow`` under ``rule`` (:data:`WIDOW_SETS`):
+    nobody claims it this deal and its chips carry over (spec §5.2, §6.6, §7, §8.1)."""
+    return WIDOW_SETS[rule](section, widow, deck, trump)
+
+
 @dataclass(frozen=True)
 class Award:
     """What a holding claim pays: ``share`` chips to each of ``seats`` from ``section``.
@@ -104,22 +130,60 @@ class Award:
     remainder: Chips
 
 
+@dataclass(frozen=True)
+class SplitRow:
+    """How the reference engine pays several winners of one section under a :data:`Split`.
+
+    ``order``: the winners, given clockwise from the dealer's left, in the order the rule
+    reads them (the first is the one who takes it all, or the first share).  ``divides``:
+    every winner gets an equal share (spec §9), else the first takes the whole section.
+    """
+
+    order: Callable[[Sequence[int]], tuple[int, ...]]
+    divides: bool
+
+
+def _clockwise(winners: Sequence[int]) -> tuple[int, ...]:
+    return tuple(winners)
+
+
+def _by_seat_number(winners: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(winners))
+
+
+SPLITS: dict[Split, SplitRow] = {
+    "share": SplitRow(_clockwise, divides=True),        # 004 "Égalités"
+    "first seat": SplitRow(_clockwise, divides=False),  # the first from the dealer's left
+    "lowest seat": SplitRow(_by_seat_number, divides=False),  # seat 0 first (Alysoun/tripoley)
+}
+"""The reference engine's row for each split rule (spec §8.1, §8.2), one per :data:`Split`."""
+
+
+def in_split_order(winners: Sequence[int], split_rule: Split) -> tuple[int, ...]:
+    """``winners`` (seats, clockwise from the dealer's left) in the order ``split_rule`` reads
+    them: the first is the one who takes the whole section, or the first share (spec §8.1)."""
+    return SPLITS[split_rule].order(winners)
+
+
 def award(
     section: str,
     winners: Sequence[int],
     balance: Chips,
-    split_rule: Literal["share", "first seat"],
+    split_rule: Split,
     chips: ChipMode,
 ) -> Award | None:
     """How ``balance`` chips on ``section`` go to ``winners`` (in clockwise order).
 
     ``share``: equal shares (spec §9: whole chips with the remainder left, or
-    exact); ``first seat``: the first winner takes it all.  ``None`` when
-    nobody qualifies: the section carries over (spec §3; 004 phase 1).
+    exact); ``first seat``: the first winner clockwise from the dealer's left takes it all;
+    ``lowest seat``: the winner in the lowest-numbered seat takes it all (:data:`SPLITS`).
+    ``None`` when nobody qualifies: the section carries over (spec §3; 004 phase 1).
     """
     if not winners:
         return None
-    if split_rule == "first seat" or len(winners) == 1:
-        return Award(section, (winners[0],), balance, 0)
-    share, remainder = split(balance, len(winners), chips)
-    return Award(section, tuple(winners), share, remainder)
+    row = SPLITS[split_rule]
+    ordered = row.order(winners)
+    if not row.divides or len(ordered) == 1:
+        return Award(section, (ordered[0],), balance, 0)
+    share, remainder = split(balance, len(ordered), chips)
+    return Award(section, ordered, share, remainder)

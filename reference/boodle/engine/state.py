@@ -291,6 +291,9 @@ class DealState:
       balance (spec §9), under the same rule.
     - ``forfeited``: seats that claim no section for the rest of the deal
       (``penalty: lead not lowest, …, forfeit boodles``, spec §6.8).
+    - ``short``: under ``short stack: section by section`` (spec §4), each seat that could
+      not pay its whole ante, with the sections it anted: it takes no other this deal
+      (:meth:`may_take`).  Empty for every other seat and rule.
     """
 
     players: int
@@ -321,6 +324,7 @@ class DealState:
     out: frozenset[int] = frozenset()
     capped: bool = False
     forfeited: frozenset[int] = frozenset()
+    short: tuple[tuple[int, frozenset[str]], ...] = ()
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )
@@ -393,6 +397,15 @@ class DealState:
         new = object.__new__(DealState)
         object.__setattr__(new, "__dict__", d)
         return new
+
+    def may_take(self, seat: int, section: str) -> bool:
+        """Whether ``seat`` may take ``section`` this deal: always, but for a seat that was short
+        at the ante under ``short stack: section by section``, which takes only the sections it
+        anted (spec §4, eligibility)."""
+        for who, anted in self.short:
+            if who == seat:
+                return section in anted
+        return True
 
     def deal_out(self) -> DealState:
         """Every card from the pack to the place the shuffle gave it (the deal, 001 §03)."""

@@ -31,7 +31,12 @@ from boodle.language.extends import (
     read_rules_file,
     resolve,
 )
-from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
+from boodle.language.kind_facts import (
+    SCOPE_FACTS,
+    SHORT_STACK_FACTS,
+    WHO_FACTS,
+    WIDOW_SETS_FACTS,
+)
 from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, WordLit, parse
 
 __all__ = ["MAX_AMOUNT", "MAX_ANTE_LINES", "MAX_EXTENDS", "MAX_PHASES", "MAX_PLAYERS",
@@ -270,6 +275,7 @@ class _Builder:
         self.no_widow = deal is not None and deal.widow_position == "none"
         if deal is not None and board is not None:
             attempt(lambda: self.check_trumps(deal))
+            attempt(lambda: self.check_widow_sets(deal))
         phases = attempt(self.phases) if board is not None else None
         claims_none = self.claims_none
         if claims_none is not None and phases is not None and deal is not None:
@@ -283,6 +289,8 @@ class _Builder:
         sale = (attempt(lambda: self.widow_sale(deal))
                 if deal is not None and board is not None and phases is not None else None)
         session = attempt(self.session)
+        short = (attempt(lambda: self.short_stack(antes, session))
+                 if antes is not None and session is not None else None)
         if errors:
             raise errors[0].with_more(errors[1:])
         assert players is not None and deal is not None and phases is not None
@@ -304,6 +312,7 @@ class _Builder:
             session=session,
             chips=cast(Any, self.items["chips"].value) if "chips" in self.items else "whole",
             carry="unclaimed",
+            short_stack=short or "as balance",
             span=self.r.span,
         )
 
@@ -488,6 +497,8 @@ class _Builder:
         _at_most(clause, len(clause.value), MAX_ANTE_LINES, "lines in the ante block")
         lines = []
         for line in clause.value:
+            if line.key == "short_stack":
+                continue  # read by short_stack()
             payer, amount, targets = line.value
             if amount > MAX_AMOUNT:
                 raise BoodleError(f"an ante of {amount} chips is too large", line.span,
@@ -520,6 +531,39 @@ class _Builder:
             lines.append(m.AnteLine(payer, amount, tuple(names), chosen, line.span))
         return tuple(lines)
 
+    def short_stack(self, antes: tuple[m.AnteLine, ...], session: m.SessionSpec
+                    ) -> m.ShortStack:
+        """The ante block's ``short stack:`` line (spec §4; default ``as balance``), checked
+        against the facts of its rule: ``section by section`` needs ``balance: eliminated at
+        zero`` and dues known before the ante (no ``chosen boodle`` line, no ``widow`` payer).
+        Errors point at the line."""
+        said = [c for c in self.items["ante"].value if c.key == "short_stack"]
+        if not said:
+            return "as balance"
+        if len(said) > 1:
+            raise BoodleError("the ante block has two 'short stack' lines", said[1].span,
+                              hint="keep one", notes=(f"the first is at {said[0].span}",))
+        line = said[0]
+        rule: m.ShortStack = line.value
+        facts = SHORT_STACK_FACTS[rule]
+        if facts.needs_elimination and session.negative != "eliminate":
+            raise BoodleError(
+                f"'short stack: {rule}', but balances may go negative: every player can pay "
+                "the whole ante", line.span,
+                hint="add 'balance: eliminated at zero' to the session block "
+                     "(physical chips), or delete this line")
+        if facts.fixed_dues:
+            for ante in antes:
+                what = ("a 'chosen boodle' stake" if ante.chosen
+                        else "an ante on the widow's behalf" if ante.payer == "widow" else None)
+                if what is not None:
+                    raise BoodleError(
+                        f"'short stack: {rule}' cannot be paid with {what}: a short player's "
+                        "dues are paid in board order, fixed before the ante", line.span,
+                        hint="delete the 'short stack' line, or that ante line",
+                        notes=(f"the ante line is at {ante.span}",))
+        return rule
+
     def expand_target(self, target: Clause) -> list[str]:
         if target.value == "every section":
             return self.section_names()
@@ -537,7 +581,8 @@ class _Builder:
         for line in clause.value:
             if line.key == "widow":
                 for opt in line.value:
-                    slot = "widow_visibility" if opt in ("hidden", "exposed") else "widow_position"
+                    slot = ("widow_visibility" if opt in ("hidden", "exposed")
+                            else "widow_sets" if opt in WIDOW_SETS_FACTS else "widow_position")
                     if slot in fields and fields[slot] != opt:
                         raise BoodleError(
                             f"widow: '{opt}' contradicts '{fields[slot]}'", line.span,
@@ -574,6 +619,25 @@ class _Builder:
             raise BoodleError("'turn up: dealer takes its boodle' but no card is turned up",
                               self.items["deal"].span,
                               hint="add 'trumps: last card of widow' to the deal block")
+
+    def check_widow_sets(self, deal: m.DealSpec) -> None:
+        """Spec §5.2 ``blocks sets``: it needs a widow, and a ``same suit`` set for it to
+        change anything (a set of fixed cards, or of trumps, complete in the widow is held
+        by nobody anyway).  The error points at the deal's widow line."""
+        facts = WIDOW_SETS_FACTS[deal.widow_sets]
+        where = next((c.span for c in self.items["deal"].value if c.key == "widow"),
+                     self.items["deal"].span)
+        if facts.needs_widow and deal.widow_position == "none":
+            raise BoodleError(f"widow: '{deal.widow_sets}' but the deal has no widow", where,
+                              hint="remove 'blocks sets', or deal a widow: "
+                                   "widow: last in each round, blocks sets")
+        if facts.needs_same_suit_set and not any(
+                s.kind == "set" and s.suit_rule == "same suit" for s in self.board):
+            raise BoodleError(
+                f"widow: '{deal.widow_sets}' changes nothing: the board has no 'same suit' set "
+                "(a set of named cards that lies in the widow is held by nobody anyway)", where,
+                hint="remove 'blocks sets', or make a set one of any suit: "
+                     "set run \"8-9-10\" 8 9 10 same suit")
 
     def widow_sale(self, deal: m.DealSpec) -> m.WidowSale | None:
         clause = self.items.get("widow_sale")

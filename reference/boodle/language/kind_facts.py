@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boodle.language.model import Scope, Who
+from boodle.language.model import Scope, ShortStack, Split, Who, WidowSets
 
 
 @dataclass(frozen=True)
@@ -64,3 +64,58 @@ SCOPE_FACTS: dict[Scope, ScopeFacts] = {
     "all": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=True),
 }
 """The facts of each lead scope, one row per member of :data:`Scope`."""
+
+
+@dataclass(frozen=True)
+class SplitFacts:
+    """What the language says of a split rule (spec §8.1, §8.2, §9): ``divides``, several
+    winners each get a share (so ``chips`` decides whole shares or exact fractions), else one
+    of them takes the whole section; ``from_dealer``, the winners are read clockwise from
+    the dealer's left (else by seat number, seat 0 first, whoever deals)."""
+
+    divides: bool
+    from_dealer: bool
+
+
+SPLIT_FACTS: dict[Split, SplitFacts] = {
+    "share": SplitFacts(divides=True, from_dealer=True),
+    "first seat": SplitFacts(divides=False, from_dealer=True),
+    "lowest seat": SplitFacts(divides=False, from_dealer=False),
+}
+"""The facts of each split rule, one row per member of :data:`Split`."""
+
+
+@dataclass(frozen=True)
+class WidowSetsFacts:
+    """What the language says of a widow rule for sets (spec §5.2): ``needs_widow``, it reads
+    the widow, so the deal must have one; ``needs_same_suit_set``, it changes a claim only for
+    a ``same suit`` set (a set of named cards, or of trumps, that lies complete in the widow
+    is held by nobody anyway), so the board must have one."""
+
+    needs_widow: bool
+    needs_same_suit_set: bool
+
+
+WIDOW_SETS_FACTS: dict[WidowSets, WidowSetsFacts] = {
+    "qualifies nobody": WidowSetsFacts(needs_widow=False, needs_same_suit_set=False),
+    "blocks sets": WidowSetsFacts(needs_widow=True, needs_same_suit_set=True),
+}
+"""The facts of each widow rule for sets, one row per member of :data:`WidowSets`."""
+
+
+@dataclass(frozen=True)
+class ShortStackFacts:
+    """What the language says of a short-stack rule (spec §4): ``needs_elimination``, it is
+    about a player who cannot pay, so balances must not go negative (``balance: eliminated at
+    zero``); ``fixed_dues``, it reads every payer's dues before the ante is paid, so no line
+    may wait for a payer's choice (``chosen boodle``) or be paid on the widow's behalf."""
+
+    needs_elimination: bool
+    fixed_dues: bool
+
+
+SHORT_STACK_FACTS: dict[ShortStack, ShortStackFacts] = {
+    "as balance": ShortStackFacts(needs_elimination=False, fixed_dues=False),
+    "section by section": ShortStackFacts(needs_elimination=True, fixed_dues=True),
+}
+"""The facts of each short-stack rule, one row per member of :data:`ShortStack`."""

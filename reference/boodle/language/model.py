@@ -191,6 +191,23 @@ class AnteLine:
     span: Span | None = _span()
 
 
+WidowSets = Literal["qualifies nobody", "blocks sets"]
+"""What a set that lies complete in the widow does to its section (spec §3, §6.6, §8.1):
+``qualifies nobody`` — the widow takes part in no claim, so another player may still claim
+the set (a ``same suit`` set held in another suit); ``blocks sets`` — the section is blocked:
+nobody claims it (by holding, by play or by going out) and its chips carry over
+(Alysoun/tripoley's "Dead hand blocks pay cards", ``eightNineTenBlocked``)."""
+
+
+ShortStack = Literal["as balance", "section by section"]
+"""What a player pays who cannot pay their whole ante (spec §4): ``as balance`` — every
+payment as written, the ``balance`` line deciding (a register goes negative; physical chips
+pay at most what they have, payment by payment, spec §9, §10); ``section by section`` — the
+player pays their due on each section in board order, each in full, until the first they
+cannot pay, and may take only the sections they anted this deal (Alysoun/tripoley's
+``distributePlayerAnte`` and ``playerEligibleForSection``)."""
+
+
 @dataclass(frozen=True)
 class DealSpec:
     """How cards are dealt and the deal passes (spec §5).
@@ -207,6 +224,8 @@ class DealSpec:
     player on the dealer's right; spec §5.1); a shuffle makes it immaterial to
     play, so it is stated for the rules text only.  ``turn_up``: with ``dealer takes boodle`` the
     dealer takes the boodle section the turned-up trump card pays (spec §5.2).
+    ``widow_sets``: whether a set complete in the widow blocks its section for the
+    deal (:data:`WidowSets`; spec §5.2).
     """
 
     first_dealer: Literal["high cut", "first dealt"] = "high cut"
@@ -220,6 +239,7 @@ class DealSpec:
     misdeal: Literal["same dealer, no new ante", "reshuffle and redeal"] = (
         "same dealer, no new ante"
     )
+    widow_sets: WidowSets = "qualifies nobody"
     span: Span | None = _span()
 
 
@@ -391,6 +411,14 @@ class StopsPhase:
     span: Span | None = _span()
 
 
+Split = Literal["share", "first seat", "lowest seat"]
+"""How several winners of one section are paid (spec §8.1, §8.2): ``share`` — equal
+shares, clockwise from the dealer's left (004 "Égalités"); ``first seat`` — the first
+winner clockwise from the dealer's left takes it all; ``lowest seat`` — the winner in the
+lowest-numbered seat (seat 0 first, whoever deals) takes it all (Alysoun/tripoley's
+``resolvePayCardClaims``, which pays the first qualifying player from seat 0)."""
+
+
 @dataclass(frozen=True)
 class HoldingPhase:
     """Claims by holding (spec §8.1): holders of the sections' cards take them at once.
@@ -398,13 +426,14 @@ class HoldingPhase:
     ``split``: when several players qualify for one section, ``share``
     divides it equally (``remainder`` stays on the section, or is kept as an
     exact fraction under ``chips exact``); ``first seat`` gives it all to the
-    first qualifying player from the dealer's left.
+    first qualifying player from the dealer's left; ``lowest seat`` to the
+    qualifying player in the lowest-numbered seat (:data:`Split`).
     """
 
     name: str
     label: str
     sections: tuple[str, ...]
-    split: Literal["share", "first seat"] = "share"
+    split: Split = "share"
     span: Span | None = _span()
 
 
@@ -417,7 +446,7 @@ class PokerPhase:
     pot: str
     best_of: int = 5
     ace_low_straight: bool = True
-    split: Literal["share", "first seat"] = "share"
+    split: Split = "share"
     span: Span | None = _span()
 
 
@@ -462,7 +491,8 @@ class Ruleset:
 
     ``base`` is the name of the variant it extends (documentation only: the
     fields already hold the merged result).  ``chips``: ``whole`` chips, or
-    ``exact`` fractions where a rule splits (spec §9).
+    ``exact`` fractions where a rule splits (spec §9).  ``short_stack``: what a player who
+    cannot pay the whole ante pays, and may take (:data:`ShortStack`, spec §4).
     """
 
     name: str
@@ -481,6 +511,7 @@ class Ruleset:
     session: SessionSpec
     chips: Literal["whole", "exact"] = "whole"
     carry: Literal["unclaimed"] = "unclaimed"
+    short_stack: ShortStack = "as balance"
     span: Span | None = _span()
 
     def section(self, name: str) -> Section:

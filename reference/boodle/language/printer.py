@@ -138,7 +138,10 @@ ALL_PASS: dict[str, str | None] = {"none": None, "end without winner": "deal end
 CLAIMS = {"on play": "on play", "on holding": "on holding", "none": "none"}
 OUT_TO = {"winner": "winner", "kitty": "kitty"}
 FAULT = {"cannot lead": "cannot lead", "lead not lowest": "lead not lowest"}
-SPLIT = {"share": "share", "first seat": "first seat"}
+SPLIT = {"share": "share", "first seat": "first seat", "lowest seat": "lowest seat"}
+WIDOW_SETS: dict[str, str | None] = {"qualifies nobody": None, "blocks sets": "blocks sets"}
+SHORT_STACK: dict[str, str | None] = {"as balance": None,
+                                      "section by section": "section by section"}
 LEFTOVER = {"split equally": "split equally", "stays": "stays"}
 TIES = {"share": "share", "one more deal": "one more deal"}
 BALANCE = {"allowed": "may go negative", "eliminate": "eliminated at zero"}
@@ -233,6 +236,8 @@ LITERALS: dict[str, Mapping[Any, object]] = {
     "DealSpec.trumps": TRUMPS,
     "DealSpec.turn_up": TURN_UP,
     "DealSpec.misdeal": MISDEAL,
+    "DealSpec.widow_sets": WIDOW_SETS,
+    "Ruleset.short_stack": SHORT_STACK,
     "WidowSale.mode": OFFER,
     "WidowSale.discard": DISCARD,
     "AnteLine.payer": PAYER,
@@ -348,8 +353,11 @@ DEAL: dict[str, Row[m.DealSpec]] = {
     "rotation": lambda d: _one("rotation", ROTATION[d.rotation]),
     "cut": lambda d: _one("cut", CUT[d.cut], unwritten="not stated"),
     "widow_position": lambda d: _one("widow", f"{WIDOW_POSITION[d.widow_position]}, "
-                                     f"{WIDOW_VISIBILITY[d.widow_visibility]}"),
+                                     f"{WIDOW_VISIBILITY[d.widow_visibility]}"
+                                     + (f", {WIDOW_SETS[d.widow_sets]}"
+                                        if WIDOW_SETS[d.widow_sets] else "")),
     "widow_visibility": With("widow_position"),
+    "widow_sets": With("widow_position"),
     "trumps": lambda d: _one("trumps", TRUMPS[d.trumps]),
     "turn_up": lambda d: _one("turn up", TURN_UP[d.turn_up], unwritten="nothing"),
     "misdeal": lambda d: _one("misdeal", MISDEAL[d.misdeal]),
@@ -560,8 +568,10 @@ RULESET: dict[str, Row[m.Ruleset]] = {
     "deck": lambda r: [_block("deck", "deck", DECK, r.deck)],
     "board": lambda r: [Block("board", "board", tuple(
         rule for s in r.board for rule in _rows(SECTION_FIELDS, s) if isinstance(rule, Rule)))],
-    "antes": lambda r: [Block("ante", "ante", tuple(
-        Rule("ante", line, (line,)) for line in ante_lines(r)))],
+    "antes": lambda r: [Block("ante", "ante", (
+        *(Rule("ante", line, (line,)) for line in ante_lines(r)),
+        *_one("short stack", SHORT_STACK[r.short_stack], unwritten="as balance")))],
+    "short_stack": With("antes"),
     "deal": lambda r: [_block("deal", "deal", DEAL, r.deal)],
     "widow_sale": lambda r: [] if r.widow_sale is None else [
         _block("widow sale", "widow sale", WIDOW_SALE, r.widow_sale)],
@@ -605,8 +615,9 @@ def rules(r: m.Ruleset) -> dict[str, str]:
     for part in parts(r):
         if isinstance(part, Rule):
             out[part.key] = part.words
-        elif part.key != "ante":
-            out.update({f"{part.key}: {rule.key}": rule.words for rule in part.rules})
+        else:  # ante lines add up: only the ante block's other rules (its short stack)
+            out.update({f"{part.key}: {rule.key}": rule.words for rule in part.rules
+                        if not (part.key == "ante" and rule.key == "ante")})
     return out
 
 

@@ -289,6 +289,12 @@ class _ToAst(Transformer[Token, Any]):
     def ante_line(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("ante_line", (c[0], int(c[1]), tuple(c[2:])), meta)
 
+    def short_stack_sections(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("short_stack", "section by section", meta)
+
+    def short_stack_balance(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("short_stack", "as balance", meta)
+
     def each_player(self, meta: Any, c: list[Any]) -> str:
         return "each player"
 
@@ -343,6 +349,12 @@ class _ToAst(Transformer[Token, Any]):
 
     def widow_exposed(self, meta: Any, c: list[Any]) -> str:
         return "exposed"
+
+    def widow_blocks_sets(self, meta: Any, c: list[Any]) -> str:
+        return "blocks sets"
+
+    def widow_qualifies_nobody(self, meta: Any, c: list[Any]) -> str:
+        return "qualifies nobody"
 
     def trumps(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("trumps", "last widow card", meta)
@@ -572,6 +584,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def split_first_seat(self, meta: Any, c: list[Any]) -> str:
         return "first seat"
+
+    def split_lowest_seat(self, meta: Any, c: list[Any]) -> str:
+        return "lowest seat"
 
     def poker_pot(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("pot", c[0], meta)

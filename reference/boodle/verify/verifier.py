@@ -25,7 +25,7 @@ from typing import Any
 
 from boodle.engine.support import pending_features
 from boodle.language.cards import Card
-from boodle.language.model import Deck, LeadRule, Ruleset, StopsPhase
+from boodle.language.model import Deck, LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
 from boodle.verify.bmc import BmcResult, bmc
 from boodle.verify.cex import model_state_json, model_state_lines, model_steps_lines
 from boodle.verify.explicit import ExplicitResult, check_deals
@@ -137,16 +137,37 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
     return gaps
 
 
+WIDOW_SET_TERMS: dict[WidowSets, str] = {
+    "qualifies nobody": "a widow card is never played, so no claim term reads the widow",
+}
+"""How the z3 model states each widow rule for sets (spec §5.2).  ``blocks sets`` is not
+modelled (excused in :data:`boodle.rule_kinds.KINDS`): a variant whose stops phase claims on
+play under it is "not covered" (:func:`unmodelled`); a holding phase is not modelled anyway."""
+
+
+SHORT_STACK_TERMS: dict[ShortStack, str] = {
+    "as balance": "the antes are not modelled step by step; every seat may claim every section",
+}
+"""How the z3 model states each short-stack rule (spec §4).  ``section by section`` is not
+modelled (excused in :data:`boodle.rule_kinds.KINDS`): who may take a section would be part of
+the state; such a variant is "not covered" (:func:`unmodelled`)."""
+
+
 def unmodelled(ruleset: Ruleset) -> list[str]:
     """Rules of the stops phase the z3 model does not have (the engine may play them): z3
     reports the variant "not covered" rather than prove something about another game."""
     out = []
+    if ruleset.short_stack not in SHORT_STACK_TERMS:
+        out.append(f"short stack: {ruleset.short_stack} (who may take a section)")
     stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
     if len(stops) > 1:
         out.append("several stops phases")
     for p in stops:
         if not p.going_out.ends_deal:
             out.append("going out without ending the deal")
+        if ruleset.deal.widow_sets not in WIDOW_SET_TERMS and (
+                p.claims == "on play" or p.going_out.takes):
+            out.append(f"widow: {ruleset.deal.widow_sets} (claims on play, going out's takes)")
     return out
 
 

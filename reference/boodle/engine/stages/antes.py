@@ -5,22 +5,27 @@ clockwise from the dealer's left (the dealer last), and target by target in
 the order the targets expand.  Each payment is one transfer and one
 :class:`~boodle.engine.events.Ante` event.  Source: 001 §02 (each player 1 on each
 boodle and 2 on the kitty); 000 step 2 (the dealer may pay double: lines add
-up).  A ``chosen boodle`` line waits for each payer's choice, a
+up).  Under ``short stack: section by section`` a payer who cannot pay their whole ante pays
+section by section in board order instead (:data:`SHORT_STACKS`, spec §4), and the sections
+they anted are kept in ``DealState.short``.  A ``chosen boodle`` line waits for each payer's
+choice, a
 :class:`~boodle.engine.state.StakeMove` (Newmarket: each player stakes "as he
 pleases" on a boodle card, games-of-playing-cards.pokerwiner.com).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from boodle.engine.events import Ante, Event
 from boodle.engine.faults import IllegalMove
-from boodle.engine.ledger import Account, seat, section
+from boodle.engine.ledger import Account, SeatAccount, SectionAccount, seat, section
 from boodle.engine.stage import Stage
 from boodle.engine.state import DealState, Move, StakeMove
 from boodle.language.errors import BoodleError
-from boodle.language.model import AnteLine, Chips, Ruleset, derived
+from boodle.language.model import AnteLine, Chips, Ruleset, ShortStack, derived
 
-__all__ = ["STAGE", "ante_targets", "apply", "enter", "legal_moves"]
+__all__ = ["SHORT_STACKS", "STAGE", "ante_targets", "apply", "enter", "legal_moves"]
 
 
 def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
@@ -116,9 +121,70 @@ def _pay_from(
                     state = _pay_all(state, due, events)
                 return state.evolve(stake=(i, j), to_move=payer), events
             due.extend(_payments(payer, ante_targets(ruleset, line.targets), line))
+    if due and ruleset.short_stack != "as balance":  # the builder allows no choice here
+        due, short = SHORT_STACKS[ruleset.short_stack](ruleset, state, due)
+        state = state.evolve(short=short)
     if due:
         state = _pay_all(state, due, events)
     return state.evolve(stake=None, to_move=None), events
+
+
+Payments = list[tuple[Account, Account, Chips, str]]
+Short = tuple[tuple[int, frozenset[str]], ...]
+
+
+def _as_balance(ruleset: Ruleset, state: DealState, due: Payments) -> tuple[Payments, Short]:
+    return due, ()
+
+
+def _section_by_section(ruleset: Ruleset, state: DealState, due: Payments
+                        ) -> tuple[Payments, Short]:
+    """Spec §4 ``short stack: section by section``: a payer whose balance is less than their
+    whole ante pays, at the place of their first payment, one transfer per section of their
+    dues on it, in board order, each in full, until the first section they cannot pay in full;
+    the rest stays with them.  The others pay as written.  Returns the payments and each short
+    payer with the sections they anted (Alysoun/tripoley ``distributePlayerAnte``)."""
+    totals: dict[int, Chips] = {}
+    for src, _, amount, _ in due:
+        assert isinstance(src, SeatAccount)  # the builder allows no widow line here
+        totals[src.seat] = totals.get(src.seat, 0) + amount
+    short = {s for s, total in totals.items() if state.ledger.seat(s) < total}
+    if not short:
+        return due, ()
+    position = {s.name: i for i, s in enumerate(ruleset.board)}
+    out: Payments = []
+    anted: list[tuple[int, frozenset[str]]] = []
+    for payment in due:
+        src = payment[0]
+        assert isinstance(src, SeatAccount)
+        if src.seat not in short:
+            out.append(payment)
+            continue
+        if any(s == src.seat for s, _ in anted):
+            continue  # paid already, at the place of its first payment
+        dues: dict[str, Chips] = {}
+        for s, dst, amount, _ in due:
+            if s == src and isinstance(dst, SectionAccount):
+                dues[dst.name] = dues.get(dst.name, 0) + amount
+        balance = state.ledger.seat(src.seat)
+        paid: list[str] = []
+        for name in sorted(dues, key=position.__getitem__):
+            if dues[name] > balance:
+                break
+            out.append((src, section(name), dues[name], "ante"))
+            balance -= dues[name]
+            paid.append(name)
+        anted.append((src.seat, frozenset(paid)))
+    return out, tuple(anted)
+
+
+SHORT_STACKS: dict[ShortStack, Callable[[Ruleset, DealState, Payments],
+                                        tuple[Payments, Short]]] = {
+    "as balance": _as_balance,                   # spec §9, §10: the balance line decides
+    "section by section": _section_by_section,   # Alysoun/tripoley distributePlayerAnte
+}
+"""The reference engine's row for each short-stack rule (spec §4): the ante's payments, in
+order, and the short seats with the sections each anted (:attr:`DealState.short`)."""
 
 
 def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:

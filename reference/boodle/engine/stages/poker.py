@@ -5,15 +5,19 @@ poker hand among the cards held (cards beyond five are ignored) … the best
 hand takes the Pot"; 004 "Égalités": tied hands share it.  The hands are
 ranked by :mod:`boodle.engine.poker_hands`; the pot goes to the best seat, or is split
 among the tied seats as the phase's ``split`` and the variant's ``chips`` say
-(spec §9: whole shares, the remainder stays on the pot; or exact shares).
+(spec §9: whole shares, the remainder stays on the pot; or exact shares).  Under ``short
+stack: section by section`` only the best seats that anted the pot take it; when none did,
+it stays (spec §4).
 No card moves.  The best seats are the phase's winners, for ``winner of
-PHASE`` leads (spec §6.1), first the first clockwise from the dealer's left.
+PHASE`` leads (spec §6.1), in the split's order: first the first clockwise from the
+dealer's left, or under ``split: lowest seat`` the lowest-numbered seat (the one who takes
+the pot).
 """
 
 from __future__ import annotations
 
 from boodle.engine.events import Claim, Event, Showdown
-from boodle.engine.holders import award
+from boodle.engine.holders import award, in_split_order
 from boodle.engine.ledger import seat, section
 from boodle.engine.poker_hands import showdown
 from boodle.engine.stage import Result, Stage, no_legal_moves, no_moves
@@ -38,10 +42,11 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     order = state.clockwise(state.dealer)  # eliminated players take no part (spec §8.2)
     best, shown = showdown({s: state.hand(s) for s in order}, phase.best_of,
                            phase.ace_low_straight)
-    winners = tuple(s for s in order if s in best)
+    winners = in_split_order([s for s in order if s in best], phase.split)
     events: list[Event] = [
         Showdown(phase.name, tuple((s, shown[s]) for s in order if s in shown), winners)]
-    paid = award(phase.pot, winners, state.ledger.section(phase.pot), phase.split, ruleset.chips)
+    takers = [w for w in winners if state.may_take(w, phase.pot)]  # spec §4: who anted it
+    paid = award(phase.pot, takers, state.ledger.section(phase.pot), phase.split, ruleset.chips)
     taken = state.taken
     if paid is not None:
         for who in paid.seats:

@@ -8,7 +8,7 @@ ends the deal (001 §06).  Sources: 001 §03-§07; spec §6.1-§6.8 and §7.
 
 from __future__ import annotations
 
-from boodle.engine.claims import claims_of, pay_holders, take_all
+from boodle.engine.claims import blocked_sections, claims_of, pay_holders, take_all
 from boodle.engine.events import (
     CarryOver,
     DealEnd,
@@ -274,15 +274,19 @@ def _go_out(
     """001 §06: the winner takes its sections and each opponent pays per card left.
 
     A section written ``takes SECTION unless taken in PHASE`` is not taken when
-    PHASE paid it in this deal (spec §7; 004's Chien house rule).
+    PHASE paid it in this deal (spec §7; 004's Chien house rule), nor one the widow blocks
+    (spec §5.2 ``blocks sets``).
     """
     events.append(GoOut(who))
     out = phase.going_out
     barred = {name for name, earlier in out.unless_taken if (earlier, name) in state.taken}
+    barred |= blocked_sections(ruleset, state)  # spec §5.2 'blocks sets': carried over
     takes = [name for name in out.takes if name not in barred]
     kitty = ruleset.kitty()
     if out.to == "kitty" and kitty is not None and kitty.name not in takes:
         takes.append(kitty.name)
+    if state.short:  # spec §4: a short winner takes only the sections it anted
+        takes = [name for name in takes if state.may_take(who, name)]
     if out.to == "kitty" and kitty is not None:
         state = _payments(phase, state, who, section(kitty.name), events)
     state = take_all(state, who, takes, events)

@@ -39,7 +39,8 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
         events.append(TurnUp(card, card.suit))
         if ruleset.deal.turn_up == "dealer takes boodle":
             for name in paid_by_turn_up(ruleset, state):
-                state = take(state, state.dealer, name, events)
+                if state.may_take(state.dealer, name):  # spec §4: a short dealer, unanted
+                    state = take(state, state.dealer, name, events)
     return state.evolve(to_move=None), events
 
 
