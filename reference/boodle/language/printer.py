@@ -570,7 +570,8 @@ RULESET: dict[str, Row[m.Ruleset]] = {
         rule for s in r.board for rule in _rows(SECTION_FIELDS, s) if isinstance(rule, Rule)))],
     "antes": lambda r: [Block("ante", "ante", (
         *(Rule("ante", line, (line,)) for line in ante_lines(r)),
-        *_one("short stack", SHORT_STACK[r.short_stack], unwritten="as balance")))],
+        *(p for p in _one("short stack", SHORT_STACK[r.short_stack], unwritten="as balance")
+          if isinstance(p, Rule))))],
     "short_stack": With("antes"),
     "deal": lambda r: [_block("deal", "deal", DEAL, r.deal)],
     "widow_sale": lambda r: [] if r.widow_sale is None else [
