@@ -10,16 +10,19 @@ HTML is searched for live scripts, event handlers and ``javascript:`` links.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from boodle.cli import main
 from boodle.docs.escape import code, md
+from boodle.docs.links import RuleRefs
 from boodle.docs.pages import cases_page, index_page, matrix_page
 from boodle.docs.site import pages
 from boodle.docs.specref import Case
 from boodle.docs.templates import languages, load
+from boodle.docs.variant_page import VariantPage
 from boodle.language.build import load_text
 from boodle.language.model import Ruleset
 from hostile_text import live_markup, render
@@ -119,3 +122,18 @@ def test_escaping_leaves_plain_words_alone() -> None:
     assert code("michigan.boodle:12") == "`michigan.boodle:12`"
     assert md("# not a heading") == "\\# not a heading"
     assert md("1. not a list") == "1\\. not a list"
+
+
+def test_a_markdown_link_in_the_boards_svg_stays_text() -> None:
+    # found by bench/fuzz_files.py (kept in tests/fixtures): the board's SVG is
+    # inline HTML in the page, and Markdown read a '[x](javascript:x)' in its <title> (the
+    # variant's title) as a live link
+    found = json.loads((ROOT / "tests" / "fixtures" / "svg-markdown-link.json")
+                       .read_text(encoding="utf-8"))
+    rules = load_text(found["text"], "hostile.boodle")
+    for lang in languages():
+        t = load(lang)
+        standalone = VariantPage(rules, t, RuleRefs(t, rules.name, [])).markdown()
+        assert live_markup(standalone) == [], lang  # boodle docs page
+        for name, page in pages(t, [rules], []).items():
+            assert live_markup(page) == [], (lang, name)

@@ -9,11 +9,22 @@ the ante lines that name it.  Text is escaped; the SVG has a ``<title>`` and
 
 from __future__ import annotations
 
-from html import escape
-
 from boodle.docs.templates import Templates
 from boodle.language.cards import SUIT_COLOUR
 from boodle.language.model import Ruleset, Section
+
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;",
+                         **{c: f"&#{ord(c)};" for c in "[]()`*_\\!{}|#~"}})
+"""The SVG's text as character references: what HTML reads as markup, and what Markdown reads
+as markup even inside the SVG's inline HTML (a ``[x](javascript:…)`` in a label became a live
+link: bench/fuzz_files.py)."""
+
+
+def escape(text: str) -> str:
+    """``text`` safe in the SVG both as HTML and as Markdown (the SVG sits inside a Markdown
+    page; a rules file's words are text, never markup: issue 20, item 8)."""
+    return text.translate(_ESCAPES)
+
 
 PER_ROW = 5
 W, H, GAP = 150, 120, 16
