@@ -49,6 +49,7 @@ def michigan() -> Ruleset:
         deal=DealSpec(
             first_dealer="high cut",
             rotation="left",
+            cut="player right of dealer",  # 001 §03 "droite coupe"
             widow_position="last",
             widow_visibility="hidden",
             misdeal="same dealer, no new ante",
