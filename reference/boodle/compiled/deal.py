@@ -342,7 +342,9 @@ def _stop_item(t: CompiledRules, p: int, c: int, nx: int, own: list[int]) -> Tra
 def _pass_dues(t: CompiledRules, who: int, n: int, seats: list[Chips], sections: list[Chips],
                trace: list[TraceItem] | None) -> None:
     """Spec §6.5, §6.8: the pass fee, then a ``cannot lead`` penalty, before passing."""
-    for amount, to in t.pass_dues:
+    for amount, to, if_able in t.pass_dues:
+        if if_able and seats[who] < amount:
+            continue
         if to >= 0:
             seats[who] -= amount
             sections[to] += amount

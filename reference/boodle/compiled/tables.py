@@ -185,7 +185,8 @@ class CompiledRules:
     ``out_takes`` (sections, the kitty appended under ``to kitty``),
     ``out_per_card``, ``out_to_kitty`` (section index or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
-    for each opponent), …), ``all_pass`` ``none``/``end``/``flip``.  Stop
+    for each opponent, charged only to a player with that much), …),
+    ``all_pass`` ``none``/``end``/``flip``.  Stop
     bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
     """
 
@@ -207,7 +208,7 @@ class CompiledRules:
     first_lead: CompiledLead
     restart: CompiledLead
     fallback: OptionsFn | None
-    pass_dues: tuple[tuple[int, int], ...]
+    pass_dues: tuple[tuple[int, int, bool], ...]
     all_pass: str
     bonus: tuple[int, int] | None
     out_takes: tuple[int, ...]
@@ -276,8 +277,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     if out.to == "kitty" and kitty >= 0 and kitty not in takes:
         takes.append(kitty)
     fb = phase.fallback
-    dues = [(fb.amount, names.index(fb.to))] if fb.amount > 0 and fb.to in names else []
-    dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to))
+    dues = [(fb.amount, names.index(fb.to), fb.if_able)] \
+        if fb.amount > 0 and fb.to in names else []
+    dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to), False)
              for p in phase.penalties if p.fault == "cannot lead"]
     bonus = phase.stop_bonus
     return CompiledRules(

@@ -280,6 +280,8 @@ def _pass_pins(reading: _Reading, e: Json) -> int | None:
     reading.pins.add("§6.5/pass-left")
     if reading.phase.fallback.amount:
         reading.pins.add("§6.5/pass-fee")
+    if reading.phase.fallback.if_able:
+        reading.pins.add("§6.5/pass-fee-if-able")
     if any(p.fault == "cannot lead" for p in reading.phase.penalties):
         reading.pins.add("§6.8/cannot-lead")
     return None

@@ -1115,9 +1115,13 @@ class _Builder:
             return m.Fallback("lead", rule, span=clause.span)
         if kind == "pass":
             return m.Fallback("pass", span=clause.span)
-        amount, to = arg
+        amount, to, if_able = arg
         _chips_at_most(clause, amount, "a payment to pass")
-        return m.Fallback("pass", amount=amount, to=self.section_ref(to), span=clause.span)
+        if if_able and amount == 0:
+            raise BoodleError("'pay 0 … if able': a fee of 0 chips is never charged", clause.span,
+                              hint="write: if none: pass left  (or a fee of 1 chip or more)")
+        return m.Fallback("pass", amount=amount, to=self.section_ref(to), if_able=if_able,
+                          span=clause.span)
 
     def going_out(self, clause: Clause | None, earlier: list[str]) -> m.GoingOut:
         if clause is None:

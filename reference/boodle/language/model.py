@@ -306,13 +306,17 @@ class Fallback:
 
     ``kind``: ``lead`` — lead by ``rule`` instead (001: lowest of the
     stopped suit); ``pass`` — the lead passes left, after paying ``amount``
-    chips to section ``to`` when ``amount`` > 0.
+    chips to section ``to`` when ``amount`` > 0.  ``if_able``: the fee is
+    charged only to a player who has at least ``amount`` chips; one with fewer
+    passes and pays nothing (``pay N to SECTION if able, pass left``;
+    Alysoun/tripoley's pass penalty, spec §6.5).
     """
 
     kind: Literal["lead", "pass"]
     rule: LeadRule | None = None
     amount: int = 0
     to: str | None = None
+    if_able: bool = False
     span: Span | None = _span()
 
 

@@ -211,7 +211,8 @@ def _stops(p: StopsPhase) -> dict[str, str]:
     if fb.kind == "lead" and fb.rule is not None:
         fallback = f"lead {describe(fb.rule)}"
     else:
-        fallback = (f"pay {fb.amount} to {fb.to}, " if fb.amount else "") + "pass left"
+        fallback = (f"pay {fb.amount} to {fb.to}{' if able' if fb.if_able else ''}, "
+                    if fb.amount else "") + "pass left"
     out = {
         "kind": "stops",
         "first lead": _lead(p.first_lead),

@@ -482,7 +482,10 @@ class _ToAst(Transformer[Token, Any]):
         return ("pass", None)
 
     def fallback_pay_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("pay and pass", (int(c[0]), c[1]))
+        return ("pay and pass", (int(c[0]), c[1], False))
+
+    def fallback_pay_if_able(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("pay and pass", (int(c[0]), c[1], True))
 
     def all_pass(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("all_pass", c[0], meta)

@@ -481,17 +481,19 @@ def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, Ch
     phase = layout.phase
     chips = _chips(layout, s, mutation)
     who = s.tomove
-    dues: list[tuple[int, str]] = []
-    if phase.fallback.amount > 0 and phase.fallback.to is not None:
-        dues.append((phase.fallback.amount, phase.fallback.to))
-    dues += [(p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead"]
-    for amount, to in dues:
+    dues: list[tuple[int, str, bool]] = []
+    fb = phase.fallback
+    if fb.amount > 0 and fb.to is not None:
+        dues.append((fb.amount, fb.to, fb.if_able))
+    dues += [(p.amount, p.to, False) for p in phase.penalties if p.fault == "cannot lead"]
+    for amount, to, if_able in dues:
         if to == "each opponent":
             for k in range(layout.n):
                 chips.move(("seat", who), ("seat", k), z3.RealVal(amount), "penalty", who != k)
-        else:
+        else:  # 'if able' (spec §6.5): only a seat with at least the fee pays it
+            able = chips.balance(("seat", who)) >= amount if if_able else True
             chips.move(("seat", who), ("section", layout.section_index(to)), z3.RealVal(amount),
-                       "penalty")
+                       "penalty", able)
     passes = s.passes + 1
     everyone = passes == layout.n
     nxt = layout.left(who)

@@ -190,11 +190,15 @@ def _penalise(phase: StopsPhase, state: DealState, who: int, events: list[Event]
 
 
 def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Result:
-    """Spec §6.5: pay any pass fee and penalty, pass the lead left; a full round ends or flips."""
+    """Spec §6.5: pay any pass fee and penalty, pass the lead left; a full round ends or flips.
+
+    A fee written ``if able`` is charged only to a player with at least its amount.
+    """
     events: list[Event] = []
     fb = phase.fallback
     dues: list[tuple[int, str]] = []
-    if fb.amount > 0 and fb.to is not None:
+    if fb.amount > 0 and fb.to is not None \
+            and (not fb.if_able or state.ledger.balance(seat(who)) >= fb.amount):
         dues.append((fb.amount, fb.to))
     dues.extend((p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead")
     for amount, to in dues:
