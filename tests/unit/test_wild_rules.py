@@ -93,3 +93,28 @@ def test_the_compiled_engine_charges_the_fee_as_the_reference_does() -> None:
 
 def test_the_z3_model_charges_the_fee_as_the_engine_does() -> None:
     model_agrees(load_variant("probe-fee-if-able"))
+
+
+# ---- item 2: a round of passes that charges every hand (spec §6.5)
+
+def test_an_all_pass_charge_names_its_section_and_a_wrong_one_is_located() -> None:
+    rules = house("    if none: pass left\n"
+                  "    all pass: deal ends without winner, 2 per card to kitty")
+    [stops] = rules.phases
+    assert (stops.all_pass, stops.all_pass_charge, stops.all_pass_to) == (
+        "end without winner", 2, "kitty")
+    err = build_error("    if none: pass left\n"
+                      "    all pass: deal ends without winner, 1 per card to kity")
+    assert err.span is not None and err.span.line == 4 and err.hint == "did you mean kitty?"
+    zero = build_error("    if none: pass left\n"
+                       "    all pass: deal ends without winner, 0 per card to kitty")
+    assert zero.span is not None and zero.span.line == 4
+    assert zero.hint == "write: all pass: deal ends without winner"
+
+
+def test_the_compiled_engine_charges_a_round_of_passes_as_the_reference_does() -> None:
+    engines_agree(load_variant("probe-all-pass-charge"))
+
+
+def test_the_z3_model_charges_a_round_of_passes_as_the_engine_does() -> None:
+    model_agrees(load_variant("probe-all-pass-charge"))

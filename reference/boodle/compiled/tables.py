@@ -186,7 +186,8 @@ class CompiledRules:
     ``out_per_card``, ``out_to_kitty`` (section index or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
     for each opponent, charged only to a player with that much), …),
-    ``all_pass`` ``none``/``end``/``flip``.  Stop
+    ``all_pass`` ``none``/``end``/``flip``; ``all_pass_charge``: (chips per card, section)
+    each player pays when a round of passes ends the deal ((0, -1): none).  Stop
     bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
     """
 
@@ -210,6 +211,7 @@ class CompiledRules:
     fallback: OptionsFn | None
     pass_dues: tuple[tuple[int, int, bool], ...]
     all_pass: str
+    all_pass_charge: tuple[int, int]
     bonus: tuple[int, int] | None
     out_takes: tuple[int, ...]
     out_per_card: int
@@ -294,6 +296,8 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         pass_dues=tuple(dues),
         all_pass={"none": "none", "end without winner": "end", "flip colour": "flip"}[
             phase.all_pass],
+        all_pass_charge=(phase.all_pass_charge, names.index(phase.all_pass_to))
+        if phase.all_pass_to is not None else (0, -1),
         bonus=None if bonus is None else (
             bonus.amount, -1 if bonus.source == "each opponent" else names.index(bonus.source)),
         out_takes=tuple(takes), out_per_card=out.per_card,

@@ -267,7 +267,11 @@ def _go_out_pins(reading: _Reading, e: Json) -> int | None:
 
 
 def _payment_pins(reading: _Reading, e: Json) -> int | None:
-    """A per-card payment to the kitty or the winner, excused or not (spec §7)."""
+    """A per-card payment to the kitty or the winner, excused or not (spec §7); before any
+    player went out, the charge of a round of passes (spec §6.5)."""
+    if not reading.gone_out:
+        reading.pins.add("§6.5/all-pass-charge")
+        return None
     reading.pins.add("§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
     if e["excused"]:
         reading.pins.add("§7/excused")

@@ -998,6 +998,14 @@ class _Builder:
                                  .value, pokers)
         fallback = self.fallback(rules.get("fallback"), earlier)
         all_pass: Any = rules["all_pass"].value if "all_pass" in rules else "none"
+        charge, charge_to = 0, None
+        if isinstance(all_pass, tuple):  # spec §6.5: '…, N per card to SECTION'
+            all_pass, charge, ref = all_pass
+            _chips_at_most(rules["all_pass"], charge, "a payment per card")
+            if charge == 0:
+                raise BoodleError("'0 per card' charges nothing", rules["all_pass"].span,
+                                  hint="write: all pass: deal ends without winner")
+            charge_to = self.section_ref(ref)
         self.check_exits(decl, rules, first, restart, fallback, all_pass)
         claims = rules.get("claims")
         if claims is not None and claims.value == "none":
@@ -1019,6 +1027,8 @@ class _Builder:
             follow=rules["follow"].value if "follow" in rules else "owner",
             stop_at_top="top rank" in stops,
             all_pass=all_pass,
+            all_pass_charge=charge,
+            all_pass_to=charge_to,
             claims=rules["claims"].value if "claims" in rules else "on play",
             going_out=self.going_out(rules.get("going_out"), earlier),
             stop_bonus=self.stop_bonus(rules.get("stop_bonus")),

@@ -370,7 +370,11 @@ class StopsPhase:
     of seat (001); ``turn`` — the turn goes round and each player plays the
     next card if they have it (with one holder per card this gives the same
     plays, spec §6.2).  ``stop_at_top``: a top-rank card stops the run; a run
-    always stops when nobody holds the next card.  ``claims`` (spec §6.6): ``on play``
+    always stops when nobody holds the next card.  ``all_pass_charge``, ``all_pass_to``:
+    when a round of passes ends the deal, every player pays ``all_pass_charge`` chips per
+    card left in hand to section ``all_pass_to``, where they carry over (``all pass: deal
+    ends without winner, N per card to SECTION``; dkmccandless/tripoli, spec §6.5; 0 and
+    ``None``: no charge).  ``claims`` (spec §6.6): ``on play``
     — playing a card takes its boodle and completed sets; ``on holding`` — the holders
     are paid at the phase start; ``none`` — the phase claims nothing (an earlier
     holding phase has paid the sections, 004; only going out takes chips).
@@ -384,6 +388,8 @@ class StopsPhase:
     follow: Literal["owner", "turn"] = "owner"
     stop_at_top: bool = True
     all_pass: Literal["none", "end without winner", "flip colour"] = "none"
+    all_pass_charge: int = 0
+    all_pass_to: str | None = None
     claims: Literal["on play", "on holding", "none"] = "on play"
     going_out: GoingOut = GoingOut()
     stop_bonus: StopBonus | None = None

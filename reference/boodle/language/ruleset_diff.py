@@ -221,7 +221,8 @@ def _stops(p: StopsPhase) -> dict[str, str]:
         "restart": _lead(p.restart),
         "if none": fallback,
         "all pass": {"none": "none", "end without winner": "deal ends without winner",
-                     "flip colour": "flip colour"}[p.all_pass],
+                     "flip colour": "flip colour"}[p.all_pass]
+        + (f", {p.all_pass_charge} per card to {p.all_pass_to}" if p.all_pass_to else ""),
         "claims": p.claims,
         "going out": _going_out(p),
         "stop bonus": (f"{p.stop_bonus.amount} from {p.stop_bonus.source}"

@@ -493,6 +493,9 @@ class _ToAst(Transformer[Token, Any]):
     def all_pass_end(self, meta: Any, c: list[Any]) -> str:
         return "end without winner"
 
+    def all_pass_end_charged(self, meta: Any, c: list[Any]) -> tuple[str, int, Any]:
+        return ("end without winner", int(c[0]), c[1])
+
     def all_pass_flip(self, meta: Any, c: list[Any]) -> str:
         return "flip colour"
 

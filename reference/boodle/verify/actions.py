@@ -497,6 +497,13 @@ def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, Ch
     passes = s.passes + 1
     everyone = passes == layout.n
     nxt = layout.left(who)
+    if phase.all_pass == "end without winner" and phase.all_pass_to is not None:
+        # spec §6.5: the round of passes ends the deal, each seat pays per card left
+        loc = list(s.loc)
+        charge = phase.all_pass_charge
+        payers = [(k, _hand_count(layout, loc, k) * charge if charge != 1
+                   else _hand_count(layout, loc, k), everyone) for k in range(layout.n)]
+        chips.gather(payers, ("section", layout.section_index(phase.all_pass_to)), "all pass")
     if phase.all_pass == "end without winner":
         post = s.with_(step=z3.If(everyone, OVER, LEAD), tomove=z3.If(everyone, NONE, nxt),
                        passes=passes)

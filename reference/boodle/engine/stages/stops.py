@@ -211,9 +211,24 @@ def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Re
     if state.passes < len(state.clockwise(who)):  # every player still in passed once
         return state, events
     if phase.all_pass == "end without winner":
+        if phase.all_pass_to is not None:
+            state = _all_pass_charge(phase, state, section(phase.all_pass_to), events)
         return end_deal(state, None, events)
     events.append(FlipColour(not state.flipped))
     return state.evolve(passes=0, flipped=not state.flipped), events
+
+
+def _all_pass_charge(phase: StopsPhase, state: DealState, dst: Account, events: list[Event]
+                     ) -> DealState:
+    """Spec §6.5: a round of passes ends the deal, and every player, clockwise from the
+    dealer's left, pays ``all_pass_charge`` per card left in hand to ``dst`` (it carries)."""
+    payers = state.clockwise(state.dealer)
+    counts = [len(state.hand(payer)) for payer in payers]
+    state, done = state.pay_all([(seat(payer), dst, phase.all_pass_charge * n, "all pass")
+                                 for payer, n in zip(payers, counts, strict=True)])
+    events.extend(Payment(payer, dst, n, False, t)
+                  for payer, n, t in zip(payers, counts, done, strict=True))
+    return state
 
 
 def _payees(state: DealState, who: int, to: str) -> list[Account]:
