@@ -118,3 +118,36 @@ def test_the_compiled_engine_charges_a_round_of_passes_as_the_reference_does() -
 
 def test_the_z3_model_charges_a_round_of_passes_as_the_engine_does() -> None:
     model_agrees(load_variant("probe-all-pass-charge"))
+
+
+# ---- item 3: a first lead that walks on to the next suit (spec §6.1)
+
+WALK = "    first lead: holder of lowest ♣ else ♦ else ♠ else ♥, {choice}"
+
+
+def test_a_walk_is_read_in_its_order_and_its_faults_are_located() -> None:
+    [stops] = house(WALK.format(choice="lowest ♣")).phases
+    assert (stops.first_lead.holder_suit, stops.first_lead.holder_walk) == ("♣", ("♦", "♠", "♥"))
+    wrong = build_error(WALK.format(choice="lowest ♦"))
+    assert wrong.span is not None and (wrong.span.line, wrong.span.column) == (3, 17)
+    assert wrong.hint is not None and wrong.hint.startswith("write 'lowest ♣'")
+    twice = build_error("    first lead: holder of lowest ♣ else ♦ else ♣, lowest ♣")
+    assert twice.hint == "drop 'else ♣'"
+
+
+def test_the_walk_s_candidates_are_each_suit_low_to_high_in_the_order_written() -> None:
+    from boodle.engine.leads import holder_candidates
+
+    rules = house(WALK.format(choice="lowest ♣"))
+    [stops] = rules.phases
+    cands = holder_candidates(rules, stops.first_lead)
+    assert [str(c) for c, _ in cands[12:15]] == ["A♣", "2♦", "3♦"]
+    assert [r.suit for _, r in cands[::13]] == ["♣", "♦", "♠", "♥"]
+
+
+def test_the_compiled_engine_walks_as_the_reference_does() -> None:
+    engines_agree(load_variant("probe-first-lead-walk"))
+
+
+def test_the_z3_model_walks_as_the_engine_does() -> None:
+    model_agrees(load_variant("probe-first-lead-walk"))

@@ -20,9 +20,9 @@ deal's order of receivers (spec §5.2).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from boodle.engine.leads import SCOPES, suit_allowed
+from boodle.engine.leads import SCOPES, holder_candidates, suit_allowed
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.kind_facts import WHO_FACTS
@@ -397,18 +397,10 @@ class _LeadCompiler:
             per_suit = (self._allowed(rule) if rule.choice == "lowest"
                         and SCOPES[rule.scope].lowest == "each suit" else None)
             return CompiledLead(rule.who, self.options(rule), per_suit=per_suit)
-        rank = self.ruleset.deck.rank_index
-        if rule.holder_suit is not None:
-            found = [c for c in self.cards if c.suit == rule.holder_suit]
-        elif rule.card is not None:
-            found = [c for c in self.cards
-                     if c.suit == rule.card.suit and rank(c) >= rank(rule.card)]
-        else:
-            found = []
-        cands = tuple(
-            (self.index[c], self.options(rule if rule.card is None or c == rule.card
-                                         else replace(rule, card=c)))
-            for c in sorted(found, key=rank))
+        found = holder_candidates(self.ruleset, rule) \
+            if rule.holder_suit is not None or rule.card is not None else []
+        cands = tuple((self.index[c], self.options(in_force)) for c, in_force in found
+                      if c in self.index)
         return CompiledLead("holder", self.options(rule), cands,
                             self.options(LeadRule("left of dealer", "lowest", "all")))
 

@@ -145,6 +145,8 @@ def _lead_pins(ruleset: Ruleset) -> set[str]:
     for rule in (p.first_lead, p.restart):
         if rule.who == "holder":
             pins.add("§6.1/holder-of-lowest-suit" if rule.holder_suit else "§6.1/holder-of-card")
+            if rule.holder_walk:
+                pins.add("§6.1/holder-walk")
         elif rule.who == "phase winner":
             pins.add("§6.1/winner-of")
         elif rule.who in _WHO:

@@ -21,6 +21,7 @@ __all__ = [
     "SCOPES",
     "ScopeRow",
     "describe",
+    "holder_candidates",
     "penalised_leads",
     "lead_fault",
     "lead_options",
@@ -93,18 +94,31 @@ def resolve_holder(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[
     lowest SUIT`` goes to the holder of the lowest held card of SUIT.  With
     no such card, the player on the dealer's left leads their lowest card.
     """
-    rank = ruleset.deck.rank_index
-    if rule.holder_suit is not None:
-        candidates = [c for c in state.cards if c.suit == rule.holder_suit]
-    else:  # a holder rule names a card or a suit (spec §6.1); the build makes sure
-        assert rule.card is not None
-        candidates = [c for c in state.cards if c.suit == rule.card.suit
-                      and rank(c) >= rank(rule.card)]
-    for c in sorted(candidates, key=rank):
+    for c, in_force in holder_candidates(ruleset, rule):
         holder = state.holder(c)
         if holder is not None:
-            return holder, rule if c == rule.card or rule.card is None else replace(rule, card=c)
+            return holder, in_force
     return state.left_of(state.dealer), LEFT_LOWEST
+
+
+def holder_candidates(ruleset: Ruleset, rule: LeadRule) -> list[tuple[Card, LeadRule]]:
+    """A ``holder`` rule's candidate cards in the order tried, each with the rule in force
+    when its holder leads (spec §6.1): CARD and the cards above it in its suit; or the cards
+    of ``holder_suit`` low to high, then of each suit of ``holder_walk`` in turn, where a
+    choice ``lowest`` of ``holder_suit`` becomes ``lowest`` of the suit reached."""
+    rank = ruleset.deck.rank_index
+    cards = ruleset.deck.cards()
+    if rule.holder_suit is None:  # a holder rule names a card or a suit; the build makes sure
+        assert rule.card is not None
+        above = sorted((c for c in cards if c.suit == rule.card.suit
+                        and rank(c) >= rank(rule.card)), key=rank)
+        return [(c, rule if c == rule.card else replace(rule, card=c)) for c in above]
+    out: list[tuple[Card, LeadRule]] = []
+    for suit in (rule.holder_suit, *rule.holder_walk):
+        in_force = replace(rule, suit=suit) if rule.scope == "suit" \
+            and rule.suit == rule.holder_suit and suit != rule.holder_suit else rule
+        out += [(c, in_force) for c in sorted((c for c in cards if c.suit == suit), key=rank)]
+    return out
 
 
 def rule_now(phase: StopsPhase, ruleset: Ruleset, state: DealState) -> LeadRule:

@@ -1094,8 +1094,22 @@ class _Builder:
                               clause.span, hint="use lowest of chosen suit, or of longest suit")
         if who == "holder":
             fields["card"] = self.in_deck(arg, "lead card")
-        elif who == "holder of lowest":
-            fields["holder_suit"] = arg
+        elif who == "holder of lowest":  # spec §6.1: 'lowest ♣ else ♦ …' walks on in that order
+            fields["holder_suit"], walk = arg[0], arg[1:]
+            assert self.deck is not None  # phases are built after the deck
+            for k, suit in enumerate(arg):
+                if suit not in self.deck.suits:
+                    raise BoodleError(f"no suit {suit} in the deck", clause.span,
+                                      hint="name suits of the deck's 'suits' line")
+                if suit in arg[:k]:
+                    raise BoodleError(f"'else {suit}': {suit} is already named in this walk",
+                                      clause.span, hint=f"drop 'else {suit}'")
+            fields["holder_walk"] = walk
+            if walk and choice == "lowest" and scope == "suit" and card_lit != arg[0]:
+                raise BoodleError(
+                    f"the walk starts with {arg[0]}, but the lead is 'lowest {card_lit}'",
+                    clause.span, hint=f"write 'lowest {arg[0]}': the lead follows the walk to "
+                    "the suit it stops at")
         elif who == "phase winner":
             if arg.name not in earlier:
                 raise BoodleError(
@@ -1325,6 +1339,9 @@ def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
     goes to the next card up, else to the dealer's left with their lowest card); otherwise
     only a total fallback does, since before any stop ``same suit`` allows nothing."""
     if first.who == "holder" and first.choice == "card":
+        return True
+    if first.who == "holder" and first.choice == "lowest" and first.scope == "suit" \
+            and first.suit == first.holder_suit:  # its holder holds that card (a walk's too)
         return True
     return fallback is None or not _may_find_nothing(fallback)
 

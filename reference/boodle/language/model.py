@@ -284,6 +284,11 @@ class LeadRule:
     ``last player`` (who played the stopped run's last card) | ``next
     player`` (left of the last player) | ``phase winner`` (of ``phase``).
 
+    ``holder_walk``: with ``holder_suit``, the suits tried next, in order, when no player
+    holds a card of it (``holder of lowest ♣ else ♦ else ♠ else ♥``; a choice ``lowest
+    SUIT`` of ``holder_suit`` follows the walk to the suit found; dkmccandless/tripoli,
+    spec §6.1).
+
     ``choice``: ``lowest`` | ``any`` | ``card`` (exactly ``card``).  With
     ``lowest`` and a suit scope (:data:`SUIT_SCOPES`) the lowest held card of
     each candidate suit is legal; with ``suit``/``black``/``red``/``all`` the
@@ -297,6 +302,7 @@ class LeadRule:
     card: Card | None = None
     phase: str | None = None
     holder_suit: str | None = None
+    holder_walk: tuple[str, ...] = ()
     span: Span | None = _span()
 
 

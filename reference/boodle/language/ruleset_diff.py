@@ -186,7 +186,8 @@ def _sale(r: Ruleset) -> dict[str, str]:
 
 def _who(rule: LeadRule) -> str:
     if rule.who == "holder":
-        return (f"holder of lowest {rule.holder_suit}" if rule.holder_suit
+        return (f"holder of lowest {' else '.join((rule.holder_suit, *rule.holder_walk))}"
+                if rule.holder_suit
                 else f"holder of {rule.card}")
     if rule.who == "phase winner":
         return f"winner of {rule.phase}"

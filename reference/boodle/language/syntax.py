@@ -428,7 +428,7 @@ class _ToAst(Transformer[Token, Any]):
         return ("holder", c[0])
 
     def who_holder_lowest(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("holder of lowest", _suit(c[0]))
+        return ("holder of lowest", tuple(_suit(s) for s in c))
 
     def who_last_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("last player", None)

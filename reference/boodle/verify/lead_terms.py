@@ -17,7 +17,7 @@ from typing import Literal
 import z3
 
 from boodle.engine.leads import LEFT_LOWEST
-from boodle.language.cards import SUIT_COLOUR
+from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import LeadRule, Scope, Who
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 
@@ -66,19 +66,23 @@ def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch
     """``holder of CARD`` / ``holder of lowest SUIT``: the first held candidate, else the
     dealer's left with their lowest card (:func:`boodle.engine.leads.resolve_holder`)."""
     deck = layout.ruleset.deck
-    if rule.holder_suit is not None:
-        cands = [c for c in layout.cards if c.suit == rule.holder_suit]
+    cands: list[tuple[Card, LeadRule]] = []
+    if rule.holder_suit is not None:  # the walk: each suit low to high, in the order written
+        for suit in (rule.holder_suit, *rule.holder_walk):
+            walked = replace(rule, suit=suit) if rule.scope == "suit" \
+                and rule.suit == rule.holder_suit else rule
+            cands += [(c, walked) for c in sorted((c for c in layout.cards if c.suit == suit),
+                                                  key=deck.rank_index)]
     elif rule.card is not None:
-        cands = [c for c in layout.cards
-                 if c.suit == rule.card.suit and deck.rank_index(c) >= deck.rank_index(rule.card)]
-    else:
-        cands = []
+        cands = [(c, rule if c == rule.card else replace(rule, card=c))
+                 for c in sorted((c for c in layout.cards if c.suit == rule.card.suit
+                                  and deck.rank_index(c) >= deck.rank_index(rule.card)),
+                                 key=deck.rank_index)]
     out: list[Branch] = []
     none_before: list[Expr] = []
-    for c in sorted(cands, key=deck.rank_index):
+    for c, in_force in cands:
         i = layout.index[c]
         held = _held_by_player(layout, s, i)
-        in_force = rule if c == rule.card or rule.card is None else replace(rule, card=c)
         out.append(Branch(z3.And(*none_before, held), in_force, s.loc[i]))
         none_before.append(z3.Not(held))
     out.append(Branch(z3.And(*none_before), LEFT_LOWEST, layout.left(s.ghosts.dealer)))

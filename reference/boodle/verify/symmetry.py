@@ -59,7 +59,8 @@ def _fixed_cards(ruleset: Ruleset) -> set[Card]:
 
 
 def _fixed_suits(ruleset: Ruleset) -> set[str]:
-    return {s for r in _rules(ruleset) for s in (r.suit, r.holder_suit) if s is not None}
+    return {s for r in _rules(ruleset) for s in (r.suit, r.holder_suit, *r.holder_walk)
+            if s is not None}
 
 
 def _is_symmetry(ruleset: Ruleset, p: Perm) -> bool:
