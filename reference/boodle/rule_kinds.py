@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import get_args
 
-from boodle.language.model import Scope, Who
+from boodle.language.model import Scope, TieBreak, Who
 
 
 @dataclass(frozen=True)
@@ -68,8 +68,15 @@ KINDS: dict[str, Kind] = {
               excused=frozenset({"phase winner"})),  # compiled.tables.unsupported_features
         Table("z3 model", "boodle.verify.lead_terms", "LEADER_BRANCHES"),
     )),
+    "tie break": Kind(TieBreak, (
+        Table("builder", "boodle.language.kind_facts", "TIE_FACTS"),
+        Table("reference engine", "boodle.engine.leads", "TIES"),
+        Table("z3 model", "boodle.verify.lead_terms", "TIE_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "TIE_ORDERS"),
+    )),
 }
-"""Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes)."""
+"""Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §6.1
+for the tie rules of a lowest lead, whose compiled rendering reads the engine's rows)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

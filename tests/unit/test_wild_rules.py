@@ -151,3 +151,48 @@ def test_the_compiled_engine_walks_as_the_reference_does() -> None:
 
 def test_the_z3_model_walks_as_the_engine_does() -> None:
     model_agrees(load_variant("probe-first-lead-walk"))
+
+
+# ---- item 1: the lowest-ranked card of a colour, ties by a stated rule (spec §6.1)
+
+def test_a_lowest_card_of_the_other_colour_and_its_tie_rule_are_read() -> None:
+    [stops] = house("    restart: last player, lowest opposite colour card, "
+                    "ties by suit order ♥ ♦ ♠ ♣\n    if none: pass left\n"
+                    "    all pass: deal ends without winner").phases
+    assert (stops.restart.scope, stops.restart.ties, stops.restart.tie_suits) == (
+        "opposite colour card", "suit order", ("♥", "♦", "♠", "♣"))
+    [stops] = house("    first lead: left of dealer, lowest card, ties by hand order").phases
+    assert (stops.first_lead.scope, stops.first_lead.ties) == ("all", "hand order")
+
+
+def test_a_tie_rule_where_nothing_ties_is_refused_where_written() -> None:
+    err = build_error("    restart: last player, lowest of other suit, ties by hand order")
+    assert err.span is not None and (err.span.line, err.span.column) == (3, 14)
+    assert err.hint is not None and "lowest opposite colour card" in err.hint
+    short = build_error("    first lead: left of dealer, lowest card, ties by suit order ♥ ♦ ♠")
+    assert "♣ is missing" in short.message
+    assert short.hint == "write: ties by suit order ♥ ♦ ♠ ♣"
+    first = build_error("    first lead: left of dealer, lowest opposite colour card")
+    assert "no run has stopped yet" in first.message
+
+
+def test_a_tied_card_that_loses_is_refused_saying_how_ties_go() -> None:
+    from boodle.engine.leads import lead_fault
+    from boodle.language.cards import parse_card
+
+    rules = load_variant("probe-opposite-card")
+    [stops] = rules.phases
+    hand = tuple(parse_card(c) for c in ("7♦", "7♥", "9♠"))
+    rule_id, why = lead_fault(rules, stops.restart, hand, parse_card("7♦"), "♣", False)
+    assert rule_id == "lead.lowest"
+    assert "ties in rank with 7♥, and ties go by suit order" in why
+
+
+@pytest.mark.parametrize("name", ["probe-opposite-card", "probe-ties-hand-order"])
+def test_the_compiled_engine_settles_ties_as_the_reference_does(name: str) -> None:
+    engines_agree(load_variant(name))
+
+
+@pytest.mark.parametrize("name", ["probe-opposite-card", "probe-ties-hand-order"])
+def test_the_z3_model_settles_ties_as_the_engine_does(name: str) -> None:
+    model_agrees(load_variant(name))

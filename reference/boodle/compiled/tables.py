@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from boodle.engine.leads import SCOPES, holder_candidates, suit_allowed
+from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.kind_facts import WHO_FACTS
@@ -418,7 +418,10 @@ class _LeadCompiler:
         if lowest == "each suit":
             return _lowest_per_suit(allowed)
         ranks = tuple(self.ruleset.deck.rank_index(c) for c in self.cards)
-        return _lowest_rank(allowed, ranks)
+        if rule.ties == "chosen":
+            return _lowest_rank(allowed, ranks)
+        return _tie_broken(_lowest_rank(allowed, ranks), self.ruleset, rule, self.cards,
+                           self.index)
 
     def _allowed(self, rule: LeadRule) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """``allowed[stopped + 1][flipped]``: the masks of the suits the scope allows."""
@@ -484,4 +487,18 @@ def _lowest_rank(allowed: Allowed, ranks: tuple[int, ...]) -> OptionsFn:
             return lows
         low = min(ranks[c] for c in lows)
         return [c for c in lows if ranks[c] == low]
+    return options
+
+
+def _tie_broken(base: OptionsFn, ruleset: Ruleset, rule: LeadRule, cards: tuple[Card, ...],
+                index: dict[Card, int]) -> OptionsFn:
+    """``base``'s lowest cards settled by the rule's tie row of the reference engine
+    (:data:`boodle.engine.leads.TIES`; spec §6.1)."""
+    settle = TIES[rule.ties]
+
+    def options(hand: int, stopped: int, flipped: bool) -> list[int]:
+        tied = base(hand, stopped, flipped)
+        if len(tied) < 2:
+            return tied
+        return [index[c] for c in settle(ruleset, rule, tuple(cards[i] for i in tied))]
     return options

@@ -134,6 +134,7 @@ _WHO = {"left of dealer": "§6.1/left-of-dealer", "dealer": "§6.1/dealer",
 _SCOPE = {"chosen suit": "§6.1/chosen-suit", "longest suit": "§6.1/longest-suit",
           "other suit": "§6.1/other-suit", "same suit": "§6.1/same-suit",
           "opposite colour": "§6.1/opposite-colour", "suit": "§6.1/lowest-suit",
+          "opposite colour card": "§6.1/opposite-colour-card",
           "black": "§6.1/lowest-colour", "red": "§6.1/lowest-colour", "all": "§6.1/lowest-card"}
 _STOP = {"top rank": "§6.3/top-rank", "widow": "§6.3/widow", "played": "§6.3/played",
          "not in deck": "§6.3/not-in-deck"}
@@ -152,6 +153,8 @@ def _lead_pins(ruleset: Ruleset) -> set[str]:
         elif rule.who in _WHO:
             pins.add(_WHO[rule.who])
         pins.add({"any": "§6.1/any-card", "card": "§6.1/card"}.get(rule.choice, _SCOPE[rule.scope]))
+        if rule.ties != "chosen":
+            pins.add(f"§6.1/ties-{rule.ties.replace(' ', '-')}")
     return pins
 
 

@@ -41,7 +41,7 @@ PARAMETERS: dict[str, frozenset[str]] = {
     "Section": frozenset({"cards", "ranks"}),
     "AnteLine": frozenset({"amount", "targets"}),
     "WidowSale": frozenset({"price", "price_to"}),
-    "LeadRule": frozenset({"suit", "card", "phase", "holder_suit", "holder_walk"}),
+    "LeadRule": frozenset({"suit", "card", "phase", "holder_suit", "holder_walk", "tie_suits"}),
     "Fallback": frozenset({"amount", "to"}),
     "Penalty": frozenset({"amount", "to"}),
     "StopBonus": frozenset({"amount", "source"}),

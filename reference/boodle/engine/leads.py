@@ -14,11 +14,20 @@ from typing import Literal, cast
 from boodle.engine.faults import NotSupported
 from boodle.engine.state import DealState
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import SUIT_SCOPES, LeadRule, Ruleset, Scope, StopsPhase, Who
+from boodle.language.model import (
+    SUIT_SCOPES,
+    LeadRule,
+    Ruleset,
+    Scope,
+    StopsPhase,
+    TieBreak,
+    Who,
+)
 
 __all__ = [
     "LEADERS",
     "SCOPES",
+    "TIES",
     "ScopeRow",
     "describe",
     "holder_candidates",
@@ -180,6 +189,7 @@ SCOPES: dict[Scope, ScopeRow] = {
     "other suit": ScopeRow(_other_suit, "each suit"),
     "same suit": ScopeRow(_same_suit, "each suit"),
     "opposite colour": ScopeRow(_opposite_colour, "each suit"),
+    "opposite colour card": ScopeRow(_opposite_colour, "whole set"),
     "suit": ScopeRow(_named_suit, "whole set"),
     "black": ScopeRow(_colour, "whole set"),
     "red": ScopeRow(_colour, "whole set"),
@@ -214,7 +224,38 @@ def options(
             by_suit = {s: cards for s, cards in by_suit.items() if len(cards) == most}
         return tuple(min(cards, key=rank) for cards in by_suit.values())
     low = min(rank(c) for c in scoped)
-    return tuple(c for c in scoped if rank(c) == low)
+    return TIES[rule.ties](ruleset, rule, tuple(c for c in scoped if rank(c) == low))
+
+
+def _leader_chooses(ruleset: Ruleset, rule: LeadRule, tied: tuple[Card, ...]
+                    ) -> tuple[Card, ...]:
+    """Every card of the lowest rank may be led: the leader chooses (spec §6.1)."""
+    return tied
+
+
+def _first_in(order: tuple[str, ...], tied: tuple[Card, ...]) -> tuple[Card, ...]:
+    return (min(tied, key=lambda c: order.index(c.suit)),)
+
+
+def _by_suit_order(ruleset: Ruleset, rule: LeadRule, tied: tuple[Card, ...]
+                   ) -> tuple[Card, ...]:
+    """Only the first in the rule's suit order (``ties by suit order ♣ ♦ ♠ ♥``)."""
+    return _first_in(rule.tie_suits, tied)
+
+
+def _by_hand_order(ruleset: Ruleset, rule: LeadRule, tied: tuple[Card, ...]
+                   ) -> tuple[Card, ...]:
+    """Only the first in the hand as kept, in deck order (the deck's ``suits`` line)."""
+    return _first_in(ruleset.deck.suits, tied)
+
+
+TIES: dict[TieBreak, Callable[[Ruleset, LeadRule, tuple[Card, ...]], tuple[Card, ...]]] = {
+    "chosen": _leader_chooses,
+    "suit order": _by_suit_order,
+    "hand order": _by_hand_order,
+}
+"""The engine's reading of every tie rule of a ``lowest`` lead (spec §6.1), one row per
+member of :data:`~boodle.language.model.TieBreak`; the compiled engine reads the same rows."""
 
 
 def lead_options(
@@ -285,9 +326,12 @@ def describe(rule: LeadRule) -> str:
     """The choice part of a lead rule as DSL-like text (``lowest of other suit``)."""
     if rule.choice == "card":
         return str(rule.card)
-    what = {"suit": f"{rule.suit}", "black": "black card", "red": "red card", "all": "card"}
+    what = {"suit": f"{rule.suit}", "black": "black card", "red": "red card", "all": "card",
+            "opposite colour card": "opposite colour card"}
     scope = f"of {rule.scope}" if rule.scope in SUIT_SCOPES else what[rule.scope]
-    return f"{rule.choice} {scope}"
+    ties = {"chosen": "", "suit order": ", ties by suit order " + " ".join(rule.tie_suits),
+            "hand order": ", ties by hand order"}[rule.ties]
+    return f"{rule.choice} {scope}{ties}"
 
 
 def lead_fault(
@@ -314,5 +358,7 @@ def lead_fault(
     if lowest != "whole set":
         why = f"the seat holds {lower}, lower than {card} (001 §04)"
     else:
-        why = f"{card} is not the lowest card allowed (may lead: {may})"
+        tied = allowed and ruleset.deck.rank_index(allowed[0]) == ruleset.deck.rank_index(card)
+        why = (f"{card} ties in rank with {may}, and ties go by {rule.ties}" if tied else
+               f"{card} is not the lowest card allowed (may lead: {may})")
     return "lead.lowest", f"{said}: {why}"

@@ -23,7 +23,7 @@ from boodle.language import model as m
 from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
 from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
-from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
+from boodle.language.kind_facts import SCOPE_FACTS, TIE_FACTS, WHO_FACTS
 from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl, parse
 
 MAX_PLAYERS = 20
@@ -1084,8 +1084,10 @@ class _Builder:
 
     def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
                   ) -> m.LeadRule:
-        (who, arg), (choice, scope, card_lit) = clause.value
+        (who, arg), (choice, scope, card_lit), ties = clause.value
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
+        if ties is not None:
+            fields["ties"], fields["tie_suits"] = self.tie_rule(clause, choice, scope, ties)
         if first and who in WHO_FACTS and WHO_FACTS[who].after_run:
             raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
                               clause.span, hint="write, for example: first lead: left of dealer, …")
@@ -1123,6 +1125,31 @@ class _Builder:
         elif isinstance(card_lit, str):
             fields["suit"] = card_lit
         return _lead_rule(who, fields)
+
+    def tie_rule(self, clause: Clause, choice: str, scope: str,
+                 ties: tuple[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]]:
+        """A written tie rule (spec §6.1): only a lowest card of a colour or of any suit has
+        ties; a suit order names every suit of the deck once."""
+        kind, suits = ties
+        if choice != "lowest" or SCOPE_FACTS[cast(m.Scope, scope)].per_suit or scope == "suit":
+            raise BoodleError(
+                "a tie rule needs a lead of the lowest card of a colour or of any suit: only "
+                "there can cards of equal rank tie", clause.span,
+                hint="lead 'lowest card', 'lowest black card', 'lowest red card' or 'lowest "
+                "opposite colour card', or drop the ties part")
+        if TIE_FACTS[cast(m.TieBreak, kind)].needs_suits:
+            assert self.deck is not None  # phases are built after the deck
+            missing = [s for s in self.deck.suits if s not in suits]
+            extra = [s for k, s in enumerate(suits) if s not in self.deck.suits or s in suits[:k]]
+            if missing or extra:
+                raise BoodleError(
+                    "a suit order names every suit of the deck once"
+                    + (f"; {' '.join(extra)} is not a suit of the deck, or named twice"
+                       if extra else f"; {' '.join(missing)} is missing"), clause.span,
+                    hint="write: ties by suit order " + " ".join(
+                        [s for k, s in enumerate(suits) if s in self.deck.suits
+                         and s not in suits[:k]] + missing))
+        return kind, suits
 
     def fallback(self, clause: Clause | None, earlier: list[str]) -> m.Fallback:
         if clause is None:
@@ -1352,6 +1379,8 @@ def _lead_words(rule: m.LeadRule) -> str:
         return str(rule.card)
     if SCOPE_FACTS[rule.scope].per_suit:
         return f"{rule.choice} of {rule.scope}"
+    if rule.scope == "opposite colour card":
+        return f"{rule.choice} opposite colour card"
     return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
         if rule.scope != "all" else f"{rule.choice} card"
 

@@ -259,6 +259,7 @@ Scope = Literal[
     "other suit",
     "same suit",
     "opposite colour",
+    "opposite colour card",
     "suit",
     "black",
     "red",
@@ -273,6 +274,10 @@ SUIT_SCOPES: tuple[Scope, ...] = (
     "opposite colour",
 )
 """Scopes where the lowest card *of each* candidate suit may be led."""
+
+TieBreak = Literal["chosen", "suit order", "hand order"]
+"""How a ``lowest`` lead settles cards of equal rank (spec §6.1): the leader chooses, the
+first in a stated suit order, or the first in the hand's order (deck order)."""
 
 
 @dataclass(frozen=True)
@@ -291,8 +296,11 @@ class LeadRule:
 
     ``choice``: ``lowest`` | ``any`` | ``card`` (exactly ``card``).  With
     ``lowest`` and a suit scope (:data:`SUIT_SCOPES`) the lowest held card of
-    each candidate suit is legal; with ``suit``/``black``/``red``/``all`` the
-    lowest held card(s) of that set are legal (ties: the player chooses).
+    each candidate suit is legal; with ``suit``/``black``/``red``/``all``/``opposite
+    colour card`` the lowest held card(s) of that set are legal, cards of equal rank
+    settled by ``ties`` (spec §6.1): ``chosen`` — the player chooses; ``suit order`` —
+    the first in ``tie_suits``; ``hand order`` — the first in the hand as it is kept, in
+    deck order (the deck's ``suits`` line).
     """
 
     who: Who
@@ -303,6 +311,8 @@ class LeadRule:
     phase: str | None = None
     holder_suit: str | None = None
     holder_walk: tuple[str, ...] = ()
+    ties: TieBreak = "chosen"
+    tie_suits: tuple[str, ...] = ()
     span: Span | None = _span()
 
 

@@ -416,7 +416,17 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("restart", c[0], meta)
 
     def lead_rule(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("lead_rule", (c[0], c[1]), meta)
+        ties = c[2] if len(c) > 2 else None
+        return self._c("lead_rule", (c[0], c[1], ties), meta)
+
+    def ties_chosen(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
+        return ("chosen", ())
+
+    def ties_suit_order(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
+        return ("suit order", tuple(_suit(s) for s in c))
+
+    def ties_hand_order(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
+        return ("hand order", ())
 
     def who_left_of_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("left of dealer", None)
@@ -444,6 +454,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def lowest_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
         return ("lowest", str(c[0]) if c else "all", None)
+
+    def lowest_opposite_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", "opposite colour card", None)
 
     def lowest_suit(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
         return ("lowest", "suit", _suit(c[0]))

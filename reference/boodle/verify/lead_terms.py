@@ -18,7 +18,7 @@ import z3
 
 from boodle.engine.leads import LEFT_LOWEST
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import LeadRule, Scope, Who
+from boodle.language.model import LeadRule, Scope, TieBreak, Who
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 
 __all__ = ["Branch", "LeadTerms", "branches", "lead_terms", "leader_now"]
@@ -154,6 +154,7 @@ SCOPE_TERMS: dict[Scope, tuple[SuitTerm, Literal["each suit", "longest suits", "
     "other suit": (_not_stopped_suit, "each suit"),
     "same suit": (_stopped_suit, "each suit"),
     "opposite colour": (_other_colour, "each suit"),
+    "opposite colour card": (_other_colour, "whole set"),
     "suit": (_the_named_suit, "whole set"),
     "black": (_the_colour, "whole set"),
     "red": (_the_colour, "whole set"),
@@ -241,7 +242,30 @@ def _options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
             out = [all_of([o, longest[layout.suit_of(i)]]) for i, o in enumerate(out)]
         return out
     lower = _lower_allowed(layout, held, ok)
-    return [all_of([held[i], ok[layout.suit_of(i)], z3.Not(lower[i])]) for i in cards]
+    out = [all_of([held[i], ok[layout.suit_of(i)], z3.Not(lower[i])]) for i in cards]
+    order = TIE_TERMS[rule.ties](layout, rule)
+    if order is None:
+        return out
+    # spec §6.1: of equal ranks only the first in the order; a card loses to a held allowed
+    # card of its rank in an earlier suit
+    pos = {suit: k for k, suit in enumerate(order)}
+
+    def beaten(i: int) -> Expr:
+        mine = pos[layout.cards[i].suit]
+        return any_of([all_of([held[j], ok[layout.suit_of(j)]]) for j in cards
+                       if layout.rank_of(j) == layout.rank_of(i)
+                       and pos[layout.cards[j].suit] < mine])
+    return [all_of([o, z3.Not(beaten(i))]) if not z3.is_false(o) else o
+            for i, o in enumerate(out)]
+
+
+TIE_TERMS: dict[TieBreak, Callable[[Layout, LeadRule], tuple[str, ...] | None]] = {
+    "chosen": lambda layout, rule: None,
+    "suit order": lambda layout, rule: rule.tie_suits,
+    "hand order": lambda layout, rule: layout.ruleset.deck.suits,
+}
+"""The model's own statement of every tie rule (spec §6.1): the suit order that settles
+equal ranks, or ``None`` when the leader chooses among them."""
 
 
 def _below_in_suit(layout: Layout, held: list[Expr]) -> list[Expr]:

@@ -164,7 +164,8 @@ def _rule(m: _Mapper, rule: LeadRule) -> LeadRule:
                    card=None if rule.card is None else m.card(rule.card),
                    suit=None if rule.suit is None else m.suit(rule.suit),
                    holder_suit=None if rule.holder_suit is None else m.suit(rule.holder_suit),
-                   holder_walk=_walk(m, rule))
+                   holder_walk=_walk(m, rule),
+                   tie_suits=tuple(dict.fromkeys(map(m.suit, rule.tie_suits))))
 
 
 def _walk(m: _Mapper, rule: LeadRule) -> tuple[str, ...]:
