@@ -9,6 +9,7 @@ over the protocol.
 
 from __future__ import annotations
 
+import json
 import random
 from itertools import islice
 
@@ -196,3 +197,55 @@ def test_the_compiled_engine_settles_ties_as_the_reference_does(name: str) -> No
 @pytest.mark.parametrize("name", ["probe-opposite-card", "probe-ties-hand-order"])
 def test_the_z3_model_settles_ties_as_the_engine_does(name: str) -> None:
     model_agrees(load_variant(name))
+
+
+# ---- the real-world variant: Tripoli as github.com/dkmccandless/tripoli plays it
+
+def test_the_lowest_club_tripoli_states_each_rule_of_its_program() -> None:
+    from boodle.language.variants import load
+
+    rules = load("tripoli-lowest-club")
+    [stops] = rules.phases
+    assert (stops.first_lead.holder_suit, stops.first_lead.holder_walk) == ("♣", ("♦", "♠", "♥"))
+    assert (stops.restart.who, stops.restart.scope, stops.restart.ties) == (
+        "last player", "opposite colour card", "chosen")
+    assert (stops.fallback.amount, stops.fallback.to, stops.fallback.if_able) == (
+        1, "kitty", False)
+    assert (stops.all_pass, stops.all_pass_charge, stops.all_pass_to) == (
+        "end without winner", 1, "kitty")
+    assert (stops.going_out.per_card, stops.going_out.to) == (1, "kitty")
+    assert not rules.session.has_end() and rules.session.start_chips == 0
+
+
+def test_the_lowest_club_tripoli_plays_sessions_that_run_on(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from boodle.cli import main
+
+    assert main(["play", "tripoli-lowest-club", "--players", "5", "--seed", "3",
+                 "--deals", "12", "--json"]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    ends = [e for e in events if e["kind"] == "deal-end"]
+    assert len(ends) == 12  # no end of its own: as many deals as asked, then it stops
+    for end in ends:  # balances start at 0 and run below it; chips stay conserved
+        assert sum(end["ledger"]["seats"]) + sum(end["ledger"]["sections"].values()) == 0
+
+
+def test_the_compiled_engine_plays_the_lowest_club_tripoli_as_the_reference() -> None:
+    from boodle.language.variants import load
+
+    engines_agree(load("tripoli-lowest-club"))
+
+
+def test_the_hypothesis_machine_plays_the_lowest_club_tripoli() -> None:
+    # The oracle's own tables (boodle.testing.TIE_ORDERS, SCOPE_PREDICATES) judge every lead
+    # probe, with conservation after every step, over whole deals and the next ones.
+    from hypothesis import HealthCheck, settings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    from boodle.testing import machine, playable_variants
+
+    assert "tripoli-lowest-club" in playable_variants()
+    run_state_machine_as_test(
+        machine(variants=["tripoli-lowest-club"]),
+        settings=settings(max_examples=6, stateful_step_count=220, deadline=None,
+                          suppress_health_check=list(HealthCheck), derandomize=True))
