@@ -249,3 +249,20 @@ def test_the_hypothesis_machine_plays_the_lowest_club_tripoli() -> None:
         machine(variants=["tripoli-lowest-club"]),
         settings=settings(max_examples=6, stateful_step_count=220, deadline=None,
                           suppress_health_check=list(HealthCheck), derandomize=True))
+
+
+# ---- item 2 (continued): going out pays into a named section (spec §7)
+
+def test_going_out_into_a_section_is_read_and_an_unknown_section_is_located() -> None:
+    [stops] = house("    going out: ends deal, takes kitty, 1 per card into A♥").phases
+    out = stops.going_out
+    assert (out.per_card, out.to, out.into, out.takes) == (1, "section", "A♥", ("kitty",))
+    err = build_error("    going out: ends deal, 1 per card into pott")
+    assert err.span is not None and err.span.line == 3
+    assert "no section 'pott'" in err.message
+
+
+def test_the_compiled_engine_and_z3_pay_into_a_section_as_the_reference_does() -> None:
+    rules = load_variant("probe-per-card-into")
+    engines_agree(rules)
+    model_agrees(rules)

@@ -183,7 +183,8 @@ class CompiledRules:
     ``turn_up_takes``: the dealer takes the boodle the turned card pays.
     Going out (spec §7):
     ``out_takes`` (sections, the kitty appended under ``to kitty``),
-    ``out_per_card``, ``out_to_kitty`` (section index or -1), ``out_excused``
+    ``out_per_card``, ``out_to_kitty`` (the section paid into first, the kitty or one named
+    ``into``, or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
     for each opponent, charged only to a player with that much), …),
     ``all_pass`` ``none``/``end``/``flip``; ``all_pass_charge``: (chips per card, section)
@@ -301,7 +302,8 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         bonus=None if bonus is None else (
             bonus.amount, -1 if bonus.source == "each opponent" else names.index(bonus.source)),
         out_takes=tuple(takes), out_per_card=out.per_card,
-        out_to_kitty=kitty if out.to == "kitty" else -1,
+        out_to_kitty=kitty if out.to == "kitty" else
+        names.index(out.into) if out.to == "section" and out.into in names else -1,
         out_excused=sum(1 << index[c] for c in out.excused if c in index),
     )
 

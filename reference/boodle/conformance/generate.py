@@ -277,7 +277,9 @@ def _payment_pins(reading: _Reading, e: Json) -> int | None:
     if not reading.gone_out:
         reading.pins.add("§6.5/all-pass-charge")
         return None
-    reading.pins.add("§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
+    into = "section" in e["payee"] and reading.phase.going_out.to == "section"
+    reading.pins.add("§7/per-card-into" if into else
+                     "§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
     if e["excused"]:
         reading.pins.add("§7/excused")
     return None

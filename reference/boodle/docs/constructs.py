@@ -46,6 +46,7 @@ PARAMETERS: dict[str, frozenset[str]] = {
     "Penalty": frozenset({"amount", "to"}),
     "StopBonus": frozenset({"amount", "source"}),
     "PokerPhase": frozenset({"pot"}),
+    "GoingOut": frozenset({"into"}),
     "StopsPhase": frozenset({"all_pass_charge"}),
     "DealSpec": frozenset({"first_dealer_rank"}),
 }

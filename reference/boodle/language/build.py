@@ -1203,6 +1203,10 @@ class _Builder:
                     raise BoodleError("payments go into the kitty, but the board has none",
                                       part.span, hint="add a kitty to the board, or pay the "
                                       "winner: 1 per card to winner")
+            elif part.key == "per_card_into":  # spec §7: into a named section, not taken
+                fields["per_card"], ref = part.value
+                _chips_at_most(part, part.value[0], "a payment per card")
+                fields["to"], fields["into"] = "section", self.section_ref(ref)
             else:
                 excused.append(self.in_deck(part.value, "excused card"))
         return m.GoingOut(takes=tuple(takes), excused=tuple(excused),

@@ -342,7 +342,9 @@ class GoingOut:
 
     ``ends_deal``: the deal ends at once.  ``takes``: sections the winner
     takes.  ``per_card``: chips each opponent pays per card left, ``to``
-    the winner or into ``kitty`` first (which the winner then takes).
+    the winner or into ``kitty`` first (which the winner then takes), or into
+    the section ``into`` first (``to="section"``: ``N per card into SECTION``),
+    which nobody takes unless ``takes`` names it.
     ``excused``: a holder of one of these cards pays nothing.
     ``unless_taken``: (section, phase) pairs: the winner takes that section
     of ``takes`` only if the earlier phase did not pay it this deal (004's
@@ -352,7 +354,8 @@ class GoingOut:
     ends_deal: bool = True
     takes: tuple[str, ...] = ()
     per_card: int = 1
-    to: Literal["winner", "kitty"] = "winner"
+    to: Literal["winner", "kitty", "section"] = "winner"
+    into: str | None = None
     excused: tuple[Card, ...] = ()
     unless_taken: tuple[tuple[str, str], ...] = ()
     span: Span | None = _span()

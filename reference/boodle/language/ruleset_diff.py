@@ -241,7 +241,8 @@ def _going_out(p: StopsPhase) -> str:
     unless = dict(out.unless_taken)
     parts += [f"takes {name}" + (f" unless taken in {unless[name]}" if name in unless else "")
               for name in out.takes]
-    parts.append(f"{out.per_card} per card to {out.to}")
+    parts.append(f"{out.per_card} per card into {out.into}" if out.to == "section"
+                 else f"{out.per_card} per card to {out.to}")
     parts += [f"holder of {c} excused" for c in out.excused]
     return ", ".join(parts)
 

@@ -536,6 +536,9 @@ class _ToAst(Transformer[Token, Any]):
     def out_per_card(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("per_card", (int(c[0]), str(c[1])), meta)
 
+    def out_per_card_into(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("per_card_into", (int(c[0]), c[1]), meta)
+
     def out_excused(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("excused", c[0], meta)
 

@@ -427,6 +427,8 @@ def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
         takes.append(kitty.name)
     if rules.to == "kitty" and kitty is not None:
         _payments(layout, chips, who, loc, ("section", layout.section_index(kitty.name)), s.loc)
+    if rules.to == "section" and rules.into is not None:  # spec §7: into a section
+        _payments(layout, chips, who, loc, ("section", layout.section_index(rules.into)), s.loc)
     for name in takes:
         barred = [g.taken[(earlier, n)] for n, earlier in rules.unless_taken if n == name]
         k = layout.section_index(name)

@@ -304,6 +304,8 @@ def _go_out(
         takes.append(kitty.name)
     if out.to == "kitty" and kitty is not None:
         state = _payments(phase, state, who, section(kitty.name), events)
+    if out.to == "section" and out.into is not None:  # spec §7: into a section, not taken
+        state = _payments(phase, state, who, section(out.into), events)
     state = take_all(state, who, takes, events)
     if out.to == "winner":
         state = _payments(phase, state, who, seat(who), events)
