@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import get_args
 
-from boodle.language.model import Scope, ShortStack, Split, Who, WidowSets
+from boodle.language.model import Scope, ShortStack, Split, TieBreak, Who, WidowSets
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,15 @@ KINDS: dict[str, Kind] = {
               excused=frozenset({"section by section"})),  # verify.verifier.unmodelled
         Table("Hypothesis oracle", "boodle.testing", "SHORT_STACK_DUES"),
     )),
+    "tie break": Kind(TieBreak, (
+        Table("builder", "boodle.language.kind_facts", "TIE_FACTS"),
+        Table("reference engine", "boodle.engine.leads", "TIES"),
+        Table("z3 model", "boodle.verify.lead_terms", "TIE_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "TIE_ORDERS"),
+    )),
 }
-"""Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §8.1,
+"""Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §6.1
+for the tie rules of a lowest lead, whose compiled rendering reads the engine's rows; §8.1,
 §8.2 for the split rules, which the compiled engine does not run: it refuses holding and poker
 phases, :func:`boodle.compiled.tables.unsupported_features`; §5.2 for the widow's sets; §4 for
 short stacks)."""

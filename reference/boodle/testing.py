@@ -85,6 +85,7 @@ from boodle.language.model import (
     Split,
     StopBonus,
     StopsPhase,
+    TieBreak,
     WidowSets,
 )
 from boodle.session.second_pack import draw_boodles
@@ -242,6 +243,7 @@ SCOPE_PREDICATES: dict[Scope, tuple[Callable[[LeadRule, str, str | None, bool], 
     "other suit": (_not_the_stopped, "of its suit"),
     "same suit": (_the_stopped, "of its suit"),
     "opposite colour": (_colour_against_stopped, "of its suit"),
+    "opposite colour card": (_colour_against_stopped, "of them all"),
     "suit": (_the_suit, "of them all"),
     "black": (_the_colour, "of them all"),
     "red": (_the_colour, "of them all"),
@@ -253,13 +255,22 @@ in ``suit`` (with the stopped suit, ``None`` before a stop, and the colour flip)
 whole allowed set."""
 
 
+TIE_ORDERS: dict[TieBreak, Callable[[Ruleset, LeadRule], tuple[str, ...] | None]] = {
+    "chosen": lambda ruleset, rule: None,
+    "suit order": lambda ruleset, rule: rule.tie_suits,
+    "hand order": lambda ruleset, rule: ruleset.deck.suits,
+}
+"""Spec §6.1, read afresh for the oracle: the suit order that settles a ``lowest`` lead's
+cards of equal rank, or ``None`` when the leader chooses among them (every one is legal)."""
+
+
 def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
     """Spec §6.1 and §6.5, read afresh: may a lead be in ``suit`` under ``rule``?"""
     return SCOPE_PREDICATES[rule.scope][0](rule, suit, stopped, flipped)
 
 
 def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
-                        legal: Sequence[Card]) -> str | None:
+                        legal: Sequence[Card], ruleset: Ruleset | None = None) -> str | None:
     """The rule id (spec §12) a lead of held ``card`` outside ``legal`` breaks, or ``None``
     when the rules text alone does not settle it here (a holder or exact-card rule)."""
     rule = phase.restart if state.restart else phase.first_lead
@@ -277,6 +288,10 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     lowest = SCOPE_PREDICATES[rule.scope][1]
     if lowest == "of a longest suit" and all(c.suit != card.suit for c in legal):
         return "lead.suit"
+    if lowest == "of them all" and rule.choice == "lowest" and legal and ruleset is not None \
+            and TIE_ORDERS[rule.ties](ruleset, rule) is None \
+            and ruleset.deck.rank_index(card) == ruleset.deck.rank_index(legal[0]):
+        return None  # spec §6.1: the leader chooses among equal ranks; this one is legal
     if lowest != "of them all" or rule.choice == "lowest":
         return "lead.lowest"
     return None
@@ -687,7 +702,7 @@ def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
         out.append((PassMove(who), "pass.not-allowed"))
     for c in hand:
         if c not in leads:
-            why = expected_lead_fault(phase, s, c, leads)
+            why = expected_lead_fault(phase, s, c, leads, t.ruleset)
             if why is not None:
                 out.append((LeadMove(who, c), why))
     return out

@@ -74,12 +74,17 @@ def test_a_whole_session_conserves_chips_and_cards(name: str, players: int) -> N
     deck = frozenset(ruleset.deck.cards())
     movers = [checking(make("random", random.Random(f"{SEED}:seat:{i}")), deck)
               for i in range(players)]
+    session = ruleset.session
+    if not session.has_end():  # 'end: never' (spec §10): two rotations of a register that runs on
+        result = play_session(ruleset, players, SEED, strategies=movers, deals=2 * players)
+        assert replay_chips(result.events, players, ruleset) == 2 * players == result.deals
+        assert not any(isinstance(e, SessionEnd) for e in result.events) and not result.winners
+        return
     result = play_session(ruleset, players, SEED, strategies=movers)
     deals = replay_chips(result.events, players, ruleset)
     # one rotation of the deal (the shipped sessions), plus at most one tie deal (spec §10);
     # under 'end: when a player has no chips' it ends early after a deal leaving someone at
     # 0, under 'end: last player with chips' after one leaving one player alone with chips
-    session = ruleset.session
     assert session.rotations is not None
     rotation = session.rotations * players
     last = [e for e in result.events if isinstance(e, DealEnd)][-1].ledger
@@ -104,6 +109,11 @@ def test_a_whole_session_conserves_chips_and_cards(name: str, players: int) -> N
 @pytest.mark.parametrize("name", builtin_names())
 def test_boodle_play_completes_a_session(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     n = load(name).players.low
+    if not load(name).session.has_end():  # 'end: never': as many deals as asked, no end
+        assert main(["play", name, "--players", str(n), "--seed", str(SEED), "--deals", "4"]) == 0
+        out = capsys.readouterr().out
+        assert "Deal 4:" in out and "Deal 5:" not in out and "Session end" not in out
+        return
     assert main(["play", name, "--players", str(n), "--seed", str(SEED)]) == 0
     out = capsys.readouterr().out
     assert "Session end" in out and "best:" in out

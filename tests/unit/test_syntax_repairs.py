@@ -110,13 +110,14 @@ EXAMPLES: list[tuple[Repair, str, str]] = [
      "delete the ',' before 'each': lines of a block are apart by spaces or a line break, not "
      "a comma (write it ante { dealer 2 on kitty each player 1 on each boodle })"),
     # the choices: grammar/boodle.lark's card_choice alternatives made of keywords only
-    # (lowest of SCOPE, lowest [COLOUR] card, any card; not lowest SUIT, not a card)
+    # (lowest of SCOPE, lowest [COLOUR] card, lowest opposite colour card, any card; not lowest
+    # SUIT, not a card)
     (closest_phrase, _in_variant("  phase play is stops {\n    restart: last player, lowest card "
                                  "of another suit\n  }\n"),
      "write it restart: last player, lowest of other suit (the choices there: any card, "
      "lowest black card, lowest card, lowest of any suit, lowest of chosen suit, lowest of "
      "longest suit, lowest of opposite colour, lowest of other suit, lowest of same suit, "
-     "lowest red card)"),
+     "lowest opposite colour card, lowest red card)"),
 ]
 
 # Each strategy and a slip that is not its own (by its purpose): it says nothing of it.

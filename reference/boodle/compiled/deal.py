@@ -229,6 +229,7 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
                 if passes < n:
                     continue
                 if t.all_pass == "end":
+                    _all_pass_charge(t, dealer, n, held, seats, sections, trace)
                     break
                 flipped = not flipped
                 passes = 0
@@ -342,7 +343,9 @@ def _stop_item(t: CompiledRules, p: int, c: int, nx: int, own: list[int]) -> Tra
 def _pass_dues(t: CompiledRules, who: int, n: int, seats: list[Chips], sections: list[Chips],
                trace: list[TraceItem] | None) -> None:
     """Spec §6.5, §6.8: the pass fee, then a ``cannot lead`` penalty, before passing."""
-    for amount, to in t.pass_dues:
+    for amount, to, if_able in t.pass_dues:
+        if if_able and seats[who] < amount:
+            continue
         if to >= 0:
             seats[who] -= amount
             sections[to] += amount
@@ -354,6 +357,23 @@ def _pass_dues(t: CompiledRules, who: int, n: int, seats: list[Chips], sections:
             seats[(who + i) % n] += amount
             if trace is not None:
                 trace.append(("penalty", who, amount, (who + i) % n))
+
+
+def _all_pass_charge(t: CompiledRules, dealer: int, n: int, held: list[int],
+                     seats: list[Chips], sections: list[Chips],
+                     trace: list[TraceItem] | None) -> None:
+    """Spec §6.5: the round of passes ends the deal; each player from the dealer's left pays
+    per card left in hand to the charge's section."""
+    per, to = t.all_pass_charge
+    if to < 0:
+        return
+    for i in range(1, n + 1):
+        payer = (dealer + i) % n
+        amount = per * held[payer]
+        seats[payer] -= amount
+        sections[to] += amount
+        if trace is not None:
+            trace.append(("pay", payer, amount))
 
 
 def _bonus(bonus: tuple[int, int], p: int, n: int, seats: list[Chips], sections: list[Chips],

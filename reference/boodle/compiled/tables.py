@@ -20,9 +20,9 @@ deal's order of receivers (spec §5.2).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from boodle.engine.leads import SCOPES, suit_allowed
+from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.kind_facts import WHO_FACTS
@@ -204,9 +204,12 @@ class CompiledRules:
     ``turn_up_takes``: the dealer takes the boodle the turned card pays.
     Going out (spec §7):
     ``out_takes`` (sections, the kitty appended under ``to kitty``),
-    ``out_per_card``, ``out_to_kitty`` (section index or -1), ``out_excused``
+    ``out_per_card``, ``out_to_kitty`` (the section paid into first, the kitty or one named
+    ``into``, or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
-    for each opponent), …), ``all_pass`` ``none``/``end``/``flip``.  Stop
+    for each opponent, charged only to a player with that much), …),
+    ``all_pass`` ``none``/``end``/``flip``; ``all_pass_charge``: (chips per card, section)
+    each player pays when a round of passes ends the deal ((0, -1): none).  Stop
     bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
     """
 
@@ -228,8 +231,9 @@ class CompiledRules:
     first_lead: CompiledLead
     restart: CompiledLead
     fallback: OptionsFn | None
-    pass_dues: tuple[tuple[int, int], ...]
+    pass_dues: tuple[tuple[int, int, bool], ...]
     all_pass: str
+    all_pass_charge: tuple[int, int]
     bonus: tuple[int, int] | None
     out_takes: tuple[int, ...]
     out_per_card: int
@@ -297,8 +301,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     if out.to == "kitty" and kitty >= 0 and kitty not in takes:
         takes.append(kitty)
     fb = phase.fallback
-    dues = [(fb.amount, names.index(fb.to))] if fb.amount > 0 and fb.to in names else []
-    dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to))
+    dues = [(fb.amount, names.index(fb.to), fb.if_able)] \
+        if fb.amount > 0 and fb.to in names else []
+    dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to), False)
              for p in phase.penalties if p.fault == "cannot lead"]
     bonus = phase.stop_bonus
     return CompiledRules(
@@ -313,10 +318,13 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         pass_dues=tuple(dues),
         all_pass={"none": "none", "end without winner": "end", "flip colour": "flip"}[
             phase.all_pass],
+        all_pass_charge=(phase.all_pass_charge, names.index(phase.all_pass_to))
+        if phase.all_pass_to is not None else (0, -1),
         bonus=None if bonus is None else (
             bonus.amount, -1 if bonus.source == "each opponent" else names.index(bonus.source)),
         out_takes=tuple(takes), out_per_card=out.per_card,
-        out_to_kitty=kitty if out.to == "kitty" else -1,
+        out_to_kitty=kitty if out.to == "kitty" else
+        names.index(out.into) if out.to == "section" and out.into in names else -1,
         out_excused=sum(1 << index[c] for c in out.excused if c in index),
     )
 
@@ -412,18 +420,10 @@ class _LeadCompiler:
             per_suit = (self._allowed(rule) if rule.choice == "lowest"
                         and SCOPES[rule.scope].lowest == "each suit" else None)
             return CompiledLead(rule.who, self.options(rule), per_suit=per_suit)
-        rank = self.ruleset.deck.rank_index
-        if rule.holder_suit is not None:
-            found = [c for c in self.cards if c.suit == rule.holder_suit]
-        elif rule.card is not None:
-            found = [c for c in self.cards
-                     if c.suit == rule.card.suit and rank(c) >= rank(rule.card)]
-        else:
-            found = []
-        cands = tuple(
-            (self.index[c], self.options(rule if rule.card is None or c == rule.card
-                                         else replace(rule, card=c)))
-            for c in sorted(found, key=rank))
+        found = holder_candidates(self.ruleset, rule) \
+            if rule.holder_suit is not None or rule.card is not None else []
+        cands = tuple((self.index[c], self.options(in_force)) for c, in_force in found
+                      if c in self.index)
         return CompiledLead("holder", self.options(rule), cands,
                             self.options(LeadRule("left of dealer", "lowest", "all")))
 
@@ -441,7 +441,10 @@ class _LeadCompiler:
         if lowest == "each suit":
             return _lowest_per_suit(allowed)
         ranks = tuple(self.ruleset.deck.rank_index(c) for c in self.cards)
-        return _lowest_rank(allowed, ranks)
+        if rule.ties == "chosen":
+            return _lowest_rank(allowed, ranks)
+        return _tie_broken(_lowest_rank(allowed, ranks), self.ruleset, rule, self.cards,
+                           self.index)
 
     def _allowed(self, rule: LeadRule) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """``allowed[stopped + 1][flipped]``: the masks of the suits the scope allows."""
@@ -507,4 +510,18 @@ def _lowest_rank(allowed: Allowed, ranks: tuple[int, ...]) -> OptionsFn:
             return lows
         low = min(ranks[c] for c in lows)
         return [c for c in lows if ranks[c] == low]
+    return options
+
+
+def _tie_broken(base: OptionsFn, ruleset: Ruleset, rule: LeadRule, cards: tuple[Card, ...],
+                index: dict[Card, int]) -> OptionsFn:
+    """``base``'s lowest cards settled by the rule's tie row of the reference engine
+    (:data:`boodle.engine.leads.TIES`; spec §6.1)."""
+    settle = TIES[rule.ties]
+
+    def options(hand: int, stopped: int, flipped: bool) -> list[int]:
+        tied = base(hand, stopped, flipped)
+        if len(tied) < 2:
+            return tied
+        return [index[c] for c in settle(ruleset, rule, tuple(cards[i] for i in tied))]
     return options

@@ -145,6 +145,7 @@ _WHO = {"left of dealer": "§6.1/left-of-dealer", "dealer": "§6.1/dealer",
 _SCOPE = {"chosen suit": "§6.1/chosen-suit", "longest suit": "§6.1/longest-suit",
           "other suit": "§6.1/other-suit", "same suit": "§6.1/same-suit",
           "opposite colour": "§6.1/opposite-colour", "suit": "§6.1/lowest-suit",
+          "opposite colour card": "§6.1/opposite-colour-card",
           "black": "§6.1/lowest-colour", "red": "§6.1/lowest-colour", "all": "§6.1/lowest-card"}
 _STOP = {"top rank": "§6.3/top-rank", "widow": "§6.3/widow", "played": "§6.3/played",
          "not in deck": "§6.3/not-in-deck"}
@@ -156,11 +157,15 @@ def _lead_pins(ruleset: Ruleset) -> set[str]:
     for rule in (p.first_lead, p.restart):
         if rule.who == "holder":
             pins.add("§6.1/holder-of-lowest-suit" if rule.holder_suit else "§6.1/holder-of-card")
+            if rule.holder_walk:
+                pins.add("§6.1/holder-walk")
         elif rule.who == "phase winner":
             pins.add("§6.1/winner-of")
         elif rule.who in _WHO:
             pins.add(_WHO[rule.who])
         pins.add({"any": "§6.1/any-card", "card": "§6.1/card"}.get(rule.choice, _SCOPE[rule.scope]))
+        if rule.ties != "chosen":
+            pins.add(f"§6.1/ties-{rule.ties.replace(' ', '-')}")
     return pins
 
 
@@ -278,8 +283,14 @@ def _go_out_pins(reading: _Reading, e: Json) -> int | None:
 
 
 def _payment_pins(reading: _Reading, e: Json) -> int | None:
-    """A per-card payment to the kitty or the winner, excused or not (spec §7)."""
-    reading.pins.add("§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
+    """A per-card payment to the kitty or the winner, excused or not (spec §7); before any
+    player went out, the charge of a round of passes (spec §6.5)."""
+    if not reading.gone_out:
+        reading.pins.add("§6.5/all-pass-charge")
+        return None
+    into = "section" in e["payee"] and reading.phase.going_out.to == "section"
+    reading.pins.add("§7/per-card-into" if into else
+                     "§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
     if e["excused"]:
         reading.pins.add("§7/excused")
     return None
@@ -291,6 +302,8 @@ def _pass_pins(reading: _Reading, e: Json) -> int | None:
     reading.pins.add("§6.5/pass-left")
     if reading.phase.fallback.amount:
         reading.pins.add("§6.5/pass-fee")
+    if reading.phase.fallback.if_able:
+        reading.pins.add("§6.5/pass-fee-if-able")
     if any(p.fault == "cannot lead" for p in reading.phase.penalties):
         reading.pins.add("§6.8/cannot-lead")
     return None

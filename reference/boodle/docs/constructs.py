@@ -41,11 +41,13 @@ PARAMETERS: dict[str, frozenset[str]] = {
     "Section": frozenset({"cards", "ranks"}),
     "AnteLine": frozenset({"amount", "targets"}),
     "WidowSale": frozenset({"price", "price_to"}),
-    "LeadRule": frozenset({"suit", "card", "phase", "holder_suit"}),
+    "LeadRule": frozenset({"suit", "card", "phase", "holder_suit", "holder_walk", "tie_suits"}),
     "Fallback": frozenset({"amount", "to"}),
     "Penalty": frozenset({"amount", "to"}),
     "StopBonus": frozenset({"amount", "source"}),
     "PokerPhase": frozenset({"pot"}),
+    "GoingOut": frozenset({"into"}),
+    "StopsPhase": frozenset({"all_pass_charge"}),
     "DealSpec": frozenset({"first_dealer_rank"}),
 }
 """Fields that are values inside other templates, not constructs of their own."""
@@ -53,8 +55,9 @@ PARAMETERS: dict[str, frozenset[str]] = {
 
 DERIVED: dict[tuple[str, str], tuple[Callable[[Any], str], tuple[str, ...]]] = {
     ("LeadRule", "who"): (
-        lambda r: "holder of lowest" if r.who == "holder" and r.holder_suit else r.who,
-        ("holder of lowest",),
+        lambda r: ("holder of lowest, walking on" if r.holder_walk else "holder of lowest")
+        if r.who == "holder" and r.holder_suit else r.who,
+        ("holder of lowest", "holder of lowest, walking on"),
     ),
     ("Fallback", "kind"): (
         lambda f: "pay and pass" if f.kind == "pass" and f.amount > 0 else f.kind,

@@ -33,6 +33,7 @@ CLAUSE_OF: dict[tuple[str, str], str] = {
     ("WidowSale", "before"): "when",
     ("StopsPhase", "stop_at_top"): "stop",
     ("StopsPhase", "penalties"): "penalty:",
+    ("StopsPhase", "all_pass_to"): "all_pass",
     ("HoldingPhase", "sections"): "pays",
     ("PokerPhase", "best_of"): "best",
     ("SessionSpec", "start_chips"): "start",

@@ -14,13 +14,23 @@ from typing import Literal, cast
 from boodle.engine.faults import NotSupported
 from boodle.engine.state import DealState
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import SUIT_SCOPES, LeadRule, Ruleset, Scope, StopsPhase, Who
+from boodle.language.model import (
+    SUIT_SCOPES,
+    LeadRule,
+    Ruleset,
+    Scope,
+    StopsPhase,
+    TieBreak,
+    Who,
+)
 
 __all__ = [
     "LEADERS",
     "SCOPES",
+    "TIES",
     "ScopeRow",
     "describe",
+    "holder_candidates",
     "penalised_leads",
     "lead_fault",
     "lead_options",
@@ -93,18 +103,31 @@ def resolve_holder(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[
     lowest SUIT`` goes to the holder of the lowest held card of SUIT.  With
     no such card, the player on the dealer's left leads their lowest card.
     """
-    rank = ruleset.deck.rank_index
-    if rule.holder_suit is not None:
-        candidates = [c for c in state.cards if c.suit == rule.holder_suit]
-    else:  # a holder rule names a card or a suit (spec §6.1); the build makes sure
-        assert rule.card is not None
-        candidates = [c for c in state.cards if c.suit == rule.card.suit
-                      and rank(c) >= rank(rule.card)]
-    for c in sorted(candidates, key=rank):
+    for c, in_force in holder_candidates(ruleset, rule):
         holder = state.holder(c)
         if holder is not None:
-            return holder, rule if c == rule.card or rule.card is None else replace(rule, card=c)
+            return holder, in_force
     return state.left_of(state.dealer), LEFT_LOWEST
+
+
+def holder_candidates(ruleset: Ruleset, rule: LeadRule) -> list[tuple[Card, LeadRule]]:
+    """A ``holder`` rule's candidate cards in the order tried, each with the rule in force
+    when its holder leads (spec §6.1): CARD and the cards above it in its suit; or the cards
+    of ``holder_suit`` low to high, then of each suit of ``holder_walk`` in turn, where a
+    choice ``lowest`` of ``holder_suit`` becomes ``lowest`` of the suit reached."""
+    rank = ruleset.deck.rank_index
+    cards = ruleset.deck.cards()
+    if rule.holder_suit is None:  # a holder rule names a card or a suit; the build makes sure
+        assert rule.card is not None
+        above = sorted((c for c in cards if c.suit == rule.card.suit
+                        and rank(c) >= rank(rule.card)), key=rank)
+        return [(c, rule if c == rule.card else replace(rule, card=c)) for c in above]
+    out: list[tuple[Card, LeadRule]] = []
+    for suit in (rule.holder_suit, *rule.holder_walk):
+        in_force = replace(rule, suit=suit) if rule.scope == "suit" \
+            and rule.suit == rule.holder_suit and suit != rule.holder_suit else rule
+        out += [(c, in_force) for c in sorted((c for c in cards if c.suit == suit), key=rank)]
+    return out
 
 
 def rule_now(phase: StopsPhase, ruleset: Ruleset, state: DealState) -> LeadRule:
@@ -166,6 +189,7 @@ SCOPES: dict[Scope, ScopeRow] = {
     "other suit": ScopeRow(_other_suit, "each suit"),
     "same suit": ScopeRow(_same_suit, "each suit"),
     "opposite colour": ScopeRow(_opposite_colour, "each suit"),
+    "opposite colour card": ScopeRow(_opposite_colour, "whole set"),
     "suit": ScopeRow(_named_suit, "whole set"),
     "black": ScopeRow(_colour, "whole set"),
     "red": ScopeRow(_colour, "whole set"),
@@ -200,7 +224,38 @@ def options(
             by_suit = {s: cards for s, cards in by_suit.items() if len(cards) == most}
         return tuple(min(cards, key=rank) for cards in by_suit.values())
     low = min(rank(c) for c in scoped)
-    return tuple(c for c in scoped if rank(c) == low)
+    return TIES[rule.ties](ruleset, rule, tuple(c for c in scoped if rank(c) == low))
+
+
+def _leader_chooses(ruleset: Ruleset, rule: LeadRule, tied: tuple[Card, ...]
+                    ) -> tuple[Card, ...]:
+    """Every card of the lowest rank may be led: the leader chooses (spec §6.1)."""
+    return tied
+
+
+def _first_in(order: tuple[str, ...], tied: tuple[Card, ...]) -> tuple[Card, ...]:
+    return (min(tied, key=lambda c: order.index(c.suit)),)
+
+
+def _by_suit_order(ruleset: Ruleset, rule: LeadRule, tied: tuple[Card, ...]
+                   ) -> tuple[Card, ...]:
+    """Only the first in the rule's suit order (``ties by suit order ♣ ♦ ♠ ♥``)."""
+    return _first_in(rule.tie_suits, tied)
+
+
+def _by_hand_order(ruleset: Ruleset, rule: LeadRule, tied: tuple[Card, ...]
+                   ) -> tuple[Card, ...]:
+    """Only the first in the hand as kept, in deck order (the deck's ``suits`` line)."""
+    return _first_in(ruleset.deck.suits, tied)
+
+
+TIES: dict[TieBreak, Callable[[Ruleset, LeadRule, tuple[Card, ...]], tuple[Card, ...]]] = {
+    "chosen": _leader_chooses,
+    "suit order": _by_suit_order,
+    "hand order": _by_hand_order,
+}
+"""The engine's reading of every tie rule of a ``lowest`` lead (spec §6.1), one row per
+member of :data:`~boodle.language.model.TieBreak`; the compiled engine reads the same rows."""
 
 
 def lead_options(
@@ -271,9 +326,12 @@ def describe(rule: LeadRule) -> str:
     """The choice part of a lead rule as DSL-like text (``lowest of other suit``)."""
     if rule.choice == "card":
         return str(rule.card)
-    what = {"suit": f"{rule.suit}", "black": "black card", "red": "red card", "all": "card"}
+    what = {"suit": f"{rule.suit}", "black": "black card", "red": "red card", "all": "card",
+            "opposite colour card": "opposite colour card"}
     scope = f"of {rule.scope}" if rule.scope in SUIT_SCOPES else what[rule.scope]
-    return f"{rule.choice} {scope}"
+    ties = {"chosen": "", "suit order": ", ties by suit order " + " ".join(rule.tie_suits),
+            "hand order": ", ties by hand order"}[rule.ties]
+    return f"{rule.choice} {scope}{ties}"
 
 
 def lead_fault(
@@ -300,5 +358,7 @@ def lead_fault(
     if lowest != "whole set":
         why = f"the seat holds {lower}, lower than {card} (001 §04)"
     else:
-        why = f"{card} is not the lowest card allowed (may lead: {may})"
+        tied = allowed and ruleset.deck.rank_index(allowed[0]) == ruleset.deck.rank_index(card)
+        why = (f"{card} ties in rank with {may}, and ties go by {rule.ties}" if tied else
+               f"{card} is not the lowest card allowed (may lead: {may})")
     return "lead.lowest", f"{said}: {why}"

@@ -93,7 +93,7 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else [])):
         if rule.choice == "card" and rule.card is None:
             raise BoodleError(f"phase {p.name}: a lead rule of one card names no card")
-    for name in p.going_out.takes:
+    for name in (*p.going_out.takes, *([p.going_out.into] if p.going_out.into else [])):
         need(name, f"phase {p.name}: going out")
     if p.going_out.to == "kitty" and ruleset.kitty() is None:
         raise BoodleError(f"phase {p.name}: going out pays into the kitty, but the board has none")

@@ -34,6 +34,7 @@ from boodle.language.extends import (
 from boodle.language.kind_facts import (
     SCOPE_FACTS,
     SHORT_STACK_FACTS,
+    TIE_FACTS,
     WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
@@ -759,6 +760,14 @@ class _Builder:
                                  .value, pokers)
         fallback = self.fallback(rules.get("fallback"), earlier)
         all_pass: Any = rules["all_pass"].value if "all_pass" in rules else "none"
+        charge, charge_to = 0, None
+        if isinstance(all_pass, tuple):  # spec §6.5: '…, N per card to SECTION'
+            all_pass, charge, ref = all_pass
+            _chips_at_most(rules["all_pass"], charge, "a payment per card")
+            if charge == 0:
+                raise BoodleError("'0 per card' charges nothing", rules["all_pass"].span,
+                                  hint="write: all pass: deal ends without winner")
+            charge_to = self.section_ref(ref)
         self.check_exits(decl, rules, first, restart, fallback, all_pass)
         claims = rules.get("claims")
         if claims is not None and claims.value == "none":
@@ -780,6 +789,8 @@ class _Builder:
             follow=rules["follow"].value if "follow" in rules else "owner",
             stop_at_top="top rank" in stops,
             all_pass=all_pass,
+            all_pass_charge=charge,
+            all_pass_to=charge_to,
             claims=rules["claims"].value if "claims" in rules else "on play",
             going_out=self.going_out(rules.get("going_out"), earlier),
             stop_bonus=self.stop_bonus(rules.get("stop_bonus")),
@@ -835,8 +846,10 @@ class _Builder:
 
     def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
                   ) -> m.LeadRule:
-        (who, arg), (choice, scope, card_lit) = clause.value
+        (who, arg), (choice, scope, card_lit), ties = clause.value
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
+        if ties is not None:
+            fields["ties"], fields["tie_suits"] = self.tie_rule(clause, choice, scope, ties)
         if first and who in WHO_FACTS and WHO_FACTS[who].after_run:
             raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
                               clause.span, hint="write, for example: first lead: left of dealer, …")
@@ -845,8 +858,22 @@ class _Builder:
                               clause.span, hint="use lowest of chosen suit, or of longest suit")
         if who == "holder":
             fields["card"] = self.in_deck(arg, "lead card")
-        elif who == "holder of lowest":
-            fields["holder_suit"] = arg
+        elif who == "holder of lowest":  # spec §6.1: 'lowest ♣ else ♦ …' walks on in that order
+            fields["holder_suit"], walk = arg[0], arg[1:]
+            assert self.deck is not None  # phases are built after the deck
+            for k, suit in enumerate(arg):
+                if suit not in self.deck.suits:
+                    raise BoodleError(f"no suit {suit} in the deck", clause.span,
+                                      hint="name suits of the deck's 'suits' line")
+                if suit in arg[:k]:
+                    raise BoodleError(f"'else {suit}': {suit} is already named in this walk",
+                                      clause.span, hint=f"drop 'else {suit}'")
+            fields["holder_walk"] = walk
+            if walk and choice == "lowest" and scope == "suit" and card_lit != arg[0]:
+                raise BoodleError(
+                    f"the walk starts with {arg[0]}, but the lead is 'lowest {card_lit}'",
+                    clause.span, hint=f"write 'lowest {arg[0]}': the lead follows the walk to "
+                    "the suit it stops at")
         elif who == "phase winner":
             if arg.name not in earlier:
                 raise BoodleError(
@@ -860,6 +887,31 @@ class _Builder:
         elif isinstance(card_lit, str):
             fields["suit"] = card_lit
         return _lead_rule(who, fields)
+
+    def tie_rule(self, clause: Clause, choice: str, scope: str,
+                 ties: tuple[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]]:
+        """A written tie rule (spec §6.1): only a lowest card of a colour or of any suit has
+        ties; a suit order names every suit of the deck once."""
+        kind, suits = ties
+        if choice != "lowest" or SCOPE_FACTS[cast(m.Scope, scope)].per_suit or scope == "suit":
+            raise BoodleError(
+                "a tie rule needs a lead of the lowest card of a colour or of any suit: only "
+                "there can cards of equal rank tie", clause.span,
+                hint="lead 'lowest card', 'lowest black card', 'lowest red card' or 'lowest "
+                "opposite colour card', or drop the ties part")
+        if TIE_FACTS[cast(m.TieBreak, kind)].needs_suits:
+            assert self.deck is not None  # phases are built after the deck
+            missing = [s for s in self.deck.suits if s not in suits]
+            extra = [s for k, s in enumerate(suits) if s not in self.deck.suits or s in suits[:k]]
+            if missing or extra:
+                raise BoodleError(
+                    "a suit order names every suit of the deck once"
+                    + (f"; {' '.join(extra)} is not a suit of the deck, or named twice"
+                       if extra else f"; {' '.join(missing)} is missing"), clause.span,
+                    hint="write: ties by suit order " + " ".join(
+                        [s for k, s in enumerate(suits) if s in self.deck.suits
+                         and s not in suits[:k]] + missing))
+        return kind, suits
 
     def fallback(self, clause: Clause | None, earlier: list[str]) -> m.Fallback:
         if clause is None:
@@ -876,9 +928,13 @@ class _Builder:
             return m.Fallback("lead", rule, span=clause.span)
         if kind == "pass":
             return m.Fallback("pass", span=clause.span)
-        amount, to = arg
+        amount, to, if_able = arg
         _chips_at_most(clause, amount, "a payment to pass")
-        return m.Fallback("pass", amount=amount, to=self.section_ref(to), span=clause.span)
+        if if_able and amount == 0:
+            raise BoodleError("'pay 0 … if able': a fee of 0 chips is never charged", clause.span,
+                              hint="write: if none: pass left  (or a fee of 1 chip or more)")
+        return m.Fallback("pass", amount=amount, to=self.section_ref(to), if_able=if_able,
+                          span=clause.span)
 
     def going_out(self, clause: Clause | None, earlier: list[str]) -> m.GoingOut:
         if clause is None:
@@ -909,6 +965,10 @@ class _Builder:
                     raise BoodleError("payments go into the kitty, but the board has none",
                                       part.span, hint="add a kitty to the board, or pay the "
                                       "winner: 1 per card to winner")
+            elif part.key == "per_card_into":  # spec §7: into a named section, not taken
+                fields["per_card"], ref = part.value
+                _chips_at_most(part, part.value[0], "a payment per card")
+                fields["to"], fields["into"] = "section", self.section_ref(ref)
             else:
                 excused.append(self.in_deck(part.value, "excused card"))
         return m.GoingOut(takes=tuple(takes), excused=tuple(excused),
@@ -1073,6 +1133,9 @@ def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
     only a total fallback does, since before any stop ``same suit`` allows nothing."""
     if first.who == "holder" and first.choice == "card":
         return True
+    if first.who == "holder" and first.choice == "lowest" and first.scope == "suit" \
+            and first.suit == first.holder_suit:  # its holder holds that card (a walk's too)
+        return True
     return fallback is None or not _may_find_nothing(fallback)
 
 
@@ -1082,6 +1145,8 @@ def _lead_words(rule: m.LeadRule) -> str:
         return str(rule.card)
     if SCOPE_FACTS[rule.scope].per_suit:
         return f"{rule.choice} of {rule.scope}"
+    if rule.scope == "opposite colour card":
+        return f"{rule.choice} opposite colour card"
     return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
         if rule.scope != "all" else f"{rule.choice} card"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boodle.language.model import Scope, ShortStack, Split, Who, WidowSets
+from boodle.language.model import Scope, ShortStack, Split, TieBreak, Who, WidowSets
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ SCOPE_FACTS: dict[Scope, ScopeFacts] = {
     "other suit": ScopeFacts(per_suit=True, after_stop=True, colour=False, total=False),
     "same suit": ScopeFacts(per_suit=True, after_stop=True, colour=False, total=False),
     "opposite colour": ScopeFacts(per_suit=True, after_stop=True, colour=True, total=False),
+    "opposite colour card": ScopeFacts(per_suit=False, after_stop=True, colour=True,
+                                       total=False),
     "suit": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=False),
     "black": ScopeFacts(per_suit=False, after_stop=False, colour=True, total=False),
     "red": ScopeFacts(per_suit=False, after_stop=False, colour=True, total=False),
@@ -119,3 +121,21 @@ SHORT_STACK_FACTS: dict[ShortStack, ShortStackFacts] = {
     "section by section": ShortStackFacts(needs_elimination=True, fixed_dues=True),
 }
 """The facts of each short-stack rule, one row per member of :data:`ShortStack`."""
+
+
+@dataclass(frozen=True)
+class TieFacts:
+    """What the language says of a tie rule of a ``lowest`` lead (spec §6.1): ``chooses``,
+    the leader picks among equal ranks (several legal leads); ``needs_suits``, the rule
+    lists the suits in order (``ties by suit order ♣ ♦ ♠ ♥``)."""
+
+    chooses: bool
+    needs_suits: bool
+
+
+TIE_FACTS: dict[TieBreak, TieFacts] = {
+    "chosen": TieFacts(chooses=True, needs_suits=False),
+    "suit order": TieFacts(chooses=False, needs_suits=True),
+    "hand order": TieFacts(chooses=False, needs_suits=False),
+}
+"""The facts of each tie rule, one row per member of :data:`TieBreak`."""

@@ -283,6 +283,7 @@ Scope = Literal[
     "other suit",
     "same suit",
     "opposite colour",
+    "opposite colour card",
     "suit",
     "black",
     "red",
@@ -298,6 +299,10 @@ SUIT_SCOPES: tuple[Scope, ...] = (
 )
 """Scopes where the lowest card *of each* candidate suit may be led."""
 
+TieBreak = Literal["chosen", "suit order", "hand order"]
+"""How a ``lowest`` lead settles cards of equal rank (spec §6.1): the leader chooses, the
+first in a stated suit order, or the first in the hand's order (deck order)."""
+
 
 @dataclass(frozen=True)
 class LeadRule:
@@ -308,10 +313,18 @@ class LeadRule:
     ``last player`` (who played the stopped run's last card) | ``next
     player`` (left of the last player) | ``phase winner`` (of ``phase``).
 
+    ``holder_walk``: with ``holder_suit``, the suits tried next, in order, when no player
+    holds a card of it (``holder of lowest ♣ else ♦ else ♠ else ♥``; a choice ``lowest
+    SUIT`` of ``holder_suit`` follows the walk to the suit found; dkmccandless/tripoli,
+    spec §6.1).
+
     ``choice``: ``lowest`` | ``any`` | ``card`` (exactly ``card``).  With
     ``lowest`` and a suit scope (:data:`SUIT_SCOPES`) the lowest held card of
-    each candidate suit is legal; with ``suit``/``black``/``red``/``all`` the
-    lowest held card(s) of that set are legal (ties: the player chooses).
+    each candidate suit is legal; with ``suit``/``black``/``red``/``all``/``opposite
+    colour card`` the lowest held card(s) of that set are legal, cards of equal rank
+    settled by ``ties`` (spec §6.1): ``chosen`` — the player chooses; ``suit order`` —
+    the first in ``tie_suits``; ``hand order`` — the first in the hand as it is kept, in
+    deck order (the deck's ``suits`` line).
     """
 
     who: Who
@@ -321,6 +334,9 @@ class LeadRule:
     card: Card | None = None
     phase: str | None = None
     holder_suit: str | None = None
+    holder_walk: tuple[str, ...] = ()
+    ties: TieBreak = "chosen"
+    tie_suits: tuple[str, ...] = ()
     span: Span | None = _span()
 
 
@@ -330,13 +346,17 @@ class Fallback:
 
     ``kind``: ``lead`` — lead by ``rule`` instead (001: lowest of the
     stopped suit); ``pass`` — the lead passes left, after paying ``amount``
-    chips to section ``to`` when ``amount`` > 0.
+    chips to section ``to`` when ``amount`` > 0.  ``if_able``: the fee is
+    charged only to a player who has at least ``amount`` chips; one with fewer
+    passes and pays nothing (``pay N to SECTION if able, pass left``;
+    Alysoun/tripoley's pass penalty, spec §6.5).
     """
 
     kind: Literal["lead", "pass"]
     rule: LeadRule | None = None
     amount: int = 0
     to: str | None = None
+    if_able: bool = False
     span: Span | None = _span()
 
 
@@ -346,7 +366,9 @@ class GoingOut:
 
     ``ends_deal``: the deal ends at once.  ``takes``: sections the winner
     takes.  ``per_card``: chips each opponent pays per card left, ``to``
-    the winner or into ``kitty`` first (which the winner then takes).
+    the winner or into ``kitty`` first (which the winner then takes), or into
+    the section ``into`` first (``to="section"``: ``N per card into SECTION``),
+    which nobody takes unless ``takes`` names it.
     ``excused``: a holder of one of these cards pays nothing.
     ``unless_taken``: (section, phase) pairs: the winner takes that section
     of ``takes`` only if the earlier phase did not pay it this deal (004's
@@ -356,7 +378,8 @@ class GoingOut:
     ends_deal: bool = True
     takes: tuple[str, ...] = ()
     per_card: int = 1
-    to: Literal["winner", "kitty"] = "winner"
+    to: Literal["winner", "kitty", "section"] = "winner"
+    into: str | None = None
     excused: tuple[Card, ...] = ()
     unless_taken: tuple[tuple[str, str], ...] = ()
     span: Span | None = _span()
@@ -390,7 +413,11 @@ class StopsPhase:
     of seat (001); ``turn`` — the turn goes round and each player plays the
     next card if they have it (with one holder per card this gives the same
     plays, spec §6.2).  ``stop_at_top``: a top-rank card stops the run; a run
-    always stops when nobody holds the next card.  ``claims`` (spec §6.6): ``on play``
+    always stops when nobody holds the next card.  ``all_pass_charge``, ``all_pass_to``:
+    when a round of passes ends the deal, every player pays ``all_pass_charge`` chips per
+    card left in hand to section ``all_pass_to``, where they carry over (``all pass: deal
+    ends without winner, N per card to SECTION``; dkmccandless/tripoli, spec §6.5; 0 and
+    ``None``: no charge).  ``claims`` (spec §6.6): ``on play``
     — playing a card takes its boodle and completed sets; ``on holding`` — the holders
     are paid at the phase start; ``none`` — the phase claims nothing (an earlier
     holding phase has paid the sections, 004; only going out takes chips).
@@ -404,6 +431,8 @@ class StopsPhase:
     follow: Literal["owner", "turn"] = "owner"
     stop_at_top: bool = True
     all_pass: Literal["none", "end without winner", "flip colour"] = "none"
+    all_pass_charge: int = 0
+    all_pass_to: str | None = None
     claims: Literal["on play", "on holding", "none"] = "on play"
     going_out: GoingOut = GoingOut()
     stop_bonus: StopBonus | None = None

@@ -450,7 +450,17 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("restart", c[0], meta)
 
     def lead_rule(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("lead_rule", (c[0], c[1]), meta)
+        ties = c[2] if len(c) > 2 else None
+        return self._c("lead_rule", (c[0], c[1], ties), meta)
+
+    def ties_chosen(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
+        return ("chosen", ())
+
+    def ties_suit_order(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
+        return ("suit order", tuple(_suit(s) for s in c))
+
+    def ties_hand_order(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
+        return ("hand order", ())
 
     def who_left_of_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("left of dealer", None)
@@ -462,7 +472,7 @@ class _ToAst(Transformer[Token, Any]):
         return ("holder", c[0])
 
     def who_holder_lowest(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("holder of lowest", _suit(c[0]))
+        return ("holder of lowest", tuple(_suit(s) for s in c))
 
     def who_last_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("last player", None)
@@ -478,6 +488,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def lowest_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
         return ("lowest", str(c[0]) if c else "all", None)
+
+    def lowest_opposite_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
+        return ("lowest", "opposite colour card", None)
 
     def lowest_suit(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
         return ("lowest", "suit", _suit(c[0]))
@@ -516,13 +529,19 @@ class _ToAst(Transformer[Token, Any]):
         return ("pass", None)
 
     def fallback_pay_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("pay and pass", (int(c[0]), c[1]))
+        return ("pay and pass", (int(c[0]), c[1], False))
+
+    def fallback_pay_if_able(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("pay and pass", (int(c[0]), c[1], True))
 
     def all_pass(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("all_pass", c[0], meta)
 
     def all_pass_end(self, meta: Any, c: list[Any]) -> str:
         return "end without winner"
+
+    def all_pass_end_charged(self, meta: Any, c: list[Any]) -> tuple[str, int, Any]:
+        return ("end without winner", int(c[0]), c[1])
 
     def all_pass_flip(self, meta: Any, c: list[Any]) -> str:
         return "flip colour"
@@ -550,6 +569,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def out_per_card(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("per_card", (int(c[0]), str(c[1])), meta)
+
+    def out_per_card_into(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("per_card_into", (int(c[0]), c[1]), meta)
 
     def out_excused(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("excused", c[0], meta)

@@ -427,6 +427,8 @@ def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
         takes.append(kitty.name)
     if rules.to == "kitty" and kitty is not None:
         _payments(layout, chips, who, loc, ("section", layout.section_index(kitty.name)), s.loc)
+    if rules.to == "section" and rules.into is not None:  # spec §7: into a section
+        _payments(layout, chips, who, loc, ("section", layout.section_index(rules.into)), s.loc)
     for name in takes:
         barred = [g.taken[(earlier, n)] for n, earlier in rules.unless_taken if n == name]
         k = layout.section_index(name)
@@ -481,20 +483,29 @@ def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, Ch
     phase = layout.phase
     chips = _chips(layout, s, mutation)
     who = s.tomove
-    dues: list[tuple[int, str]] = []
-    if phase.fallback.amount > 0 and phase.fallback.to is not None:
-        dues.append((phase.fallback.amount, phase.fallback.to))
-    dues += [(p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead"]
-    for amount, to in dues:
+    dues: list[tuple[int, str, bool]] = []
+    fb = phase.fallback
+    if fb.amount > 0 and fb.to is not None:
+        dues.append((fb.amount, fb.to, fb.if_able))
+    dues += [(p.amount, p.to, False) for p in phase.penalties if p.fault == "cannot lead"]
+    for amount, to, if_able in dues:
         if to == "each opponent":
             for k in range(layout.n):
                 chips.move(("seat", who), ("seat", k), z3.RealVal(amount), "penalty", who != k)
-        else:
+        else:  # 'if able' (spec §6.5): only a seat with at least the fee pays it
+            able = chips.balance(("seat", who)) >= amount if if_able else True
             chips.move(("seat", who), ("section", layout.section_index(to)), z3.RealVal(amount),
-                       "penalty")
+                       "penalty", able)
     passes = s.passes + 1
     everyone = passes == layout.n
     nxt = layout.left(who)
+    if phase.all_pass == "end without winner" and phase.all_pass_to is not None:
+        # spec §6.5: the round of passes ends the deal, each seat pays per card left
+        loc = list(s.loc)
+        charge = phase.all_pass_charge
+        payers = [(k, _hand_count(layout, loc, k) * charge if charge != 1
+                   else _hand_count(layout, loc, k), everyone) for k in range(layout.n)]
+        chips.gather(payers, ("section", layout.section_index(phase.all_pass_to)), "all pass")
     if phase.all_pass == "end without winner":
         post = s.with_(step=z3.If(everyone, OVER, LEAD), tomove=z3.If(everyone, NONE, nxt),
                        passes=passes)

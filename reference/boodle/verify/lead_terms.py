@@ -17,8 +17,8 @@ from typing import Literal
 import z3
 
 from boodle.engine.leads import LEFT_LOWEST
-from boodle.language.cards import SUIT_COLOUR
-from boodle.language.model import LeadRule, Scope, Who
+from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.model import LeadRule, Scope, TieBreak, Who
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 
 __all__ = ["Branch", "LeadTerms", "branches", "lead_terms", "leader_now"]
@@ -66,19 +66,23 @@ def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch
     """``holder of CARD`` / ``holder of lowest SUIT``: the first held candidate, else the
     dealer's left with their lowest card (:func:`boodle.engine.leads.resolve_holder`)."""
     deck = layout.ruleset.deck
-    if rule.holder_suit is not None:
-        cands = [c for c in layout.cards if c.suit == rule.holder_suit]
+    cands: list[tuple[Card, LeadRule]] = []
+    if rule.holder_suit is not None:  # the walk: each suit low to high, in the order written
+        for suit in (rule.holder_suit, *rule.holder_walk):
+            walked = replace(rule, suit=suit) if rule.scope == "suit" \
+                and rule.suit == rule.holder_suit else rule
+            cands += [(c, walked) for c in sorted((c for c in layout.cards if c.suit == suit),
+                                                  key=deck.rank_index)]
     elif rule.card is not None:
-        cands = [c for c in layout.cards
-                 if c.suit == rule.card.suit and deck.rank_index(c) >= deck.rank_index(rule.card)]
-    else:
-        cands = []
+        cands = [(c, rule if c == rule.card else replace(rule, card=c))
+                 for c in sorted((c for c in layout.cards if c.suit == rule.card.suit
+                                  and deck.rank_index(c) >= deck.rank_index(rule.card)),
+                                 key=deck.rank_index)]
     out: list[Branch] = []
     none_before: list[Expr] = []
-    for c in sorted(cands, key=deck.rank_index):
+    for c, in_force in cands:
         i = layout.index[c]
         held = _held_by_player(layout, s, i)
-        in_force = rule if c == rule.card or rule.card is None else replace(rule, card=c)
         out.append(Branch(z3.And(*none_before, held), in_force, s.loc[i]))
         none_before.append(z3.Not(held))
     out.append(Branch(z3.And(*none_before), LEFT_LOWEST, layout.left(s.ghosts.dealer)))
@@ -150,6 +154,7 @@ SCOPE_TERMS: dict[Scope, tuple[SuitTerm, Literal["each suit", "longest suits", "
     "other suit": (_not_stopped_suit, "each suit"),
     "same suit": (_stopped_suit, "each suit"),
     "opposite colour": (_other_colour, "each suit"),
+    "opposite colour card": (_other_colour, "whole set"),
     "suit": (_the_named_suit, "whole set"),
     "black": (_the_colour, "whole set"),
     "red": (_the_colour, "whole set"),
@@ -237,7 +242,30 @@ def _options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
             out = [all_of([o, longest[layout.suit_of(i)]]) for i, o in enumerate(out)]
         return out
     lower = _lower_allowed(layout, held, ok)
-    return [all_of([held[i], ok[layout.suit_of(i)], z3.Not(lower[i])]) for i in cards]
+    out = [all_of([held[i], ok[layout.suit_of(i)], z3.Not(lower[i])]) for i in cards]
+    order = TIE_TERMS[rule.ties](layout, rule)
+    if order is None:
+        return out
+    # spec §6.1: of equal ranks only the first in the order; a card loses to a held allowed
+    # card of its rank in an earlier suit
+    pos = {suit: k for k, suit in enumerate(order)}
+
+    def beaten(i: int) -> Expr:
+        mine = pos[layout.cards[i].suit]
+        return any_of([all_of([held[j], ok[layout.suit_of(j)]]) for j in cards
+                       if layout.rank_of(j) == layout.rank_of(i)
+                       and pos[layout.cards[j].suit] < mine])
+    return [all_of([o, z3.Not(beaten(i))]) if not z3.is_false(o) else o
+            for i, o in enumerate(out)]
+
+
+TIE_TERMS: dict[TieBreak, Callable[[Layout, LeadRule], tuple[str, ...] | None]] = {
+    "chosen": lambda layout, rule: None,
+    "suit order": lambda layout, rule: rule.tie_suits,
+    "hand order": lambda layout, rule: layout.ruleset.deck.suits,
+}
+"""The model's own statement of every tie rule (spec §6.1): the suit order that settles
+equal ranks, or ``None`` when the leader chooses among them."""
 
 
 def _below_in_suit(layout: Layout, held: list[Expr]) -> list[Expr]:

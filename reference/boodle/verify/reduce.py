@@ -163,7 +163,19 @@ def _rule(m: _Mapper, rule: LeadRule) -> LeadRule:
     return replace(rule,
                    card=None if rule.card is None else m.card(rule.card),
                    suit=None if rule.suit is None else m.suit(rule.suit),
-                   holder_suit=None if rule.holder_suit is None else m.suit(rule.holder_suit))
+                   holder_suit=None if rule.holder_suit is None else m.suit(rule.holder_suit),
+                   holder_walk=_walk(m, rule),
+                   tie_suits=tuple(dict.fromkeys(map(m.suit, rule.tie_suits))))
+
+
+def _walk(m: _Mapper, rule: LeadRule) -> tuple[str, ...]:
+    """The walk's suits mapped into the reduced deck, each once, after the first suit."""
+    first = None if rule.holder_suit is None else m.suit(rule.holder_suit)
+    out: list[str] = []
+    for s in map(m.suit, rule.holder_walk):
+        if s != first and s not in out:
+            out.append(s)
+    return tuple(out)
 
 
 def _phase(m: _Mapper, p: StopsPhase) -> StopsPhase:

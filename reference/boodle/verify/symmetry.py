@@ -59,7 +59,11 @@ def _fixed_cards(ruleset: Ruleset) -> set[Card]:
 
 
 def _fixed_suits(ruleset: Ruleset) -> set[str]:
-    return {s for r in _rules(ruleset) for s in (r.suit, r.holder_suit) if s is not None}
+    rules = list(_rules(ruleset))
+    if any(r.ties != "chosen" for r in rules):  # a tie order tells every suit apart
+        return set(ruleset.deck.suits)
+    return {s for r in rules for s in (r.suit, r.holder_suit, *r.holder_walk)
+            if s is not None}
 
 
 def _is_symmetry(ruleset: Ruleset, p: Perm) -> bool:

@@ -190,11 +190,15 @@ def _penalise(phase: StopsPhase, state: DealState, who: int, events: list[Event]
 
 
 def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Result:
-    """Spec §6.5: pay any pass fee and penalty, pass the lead left; a full round ends or flips."""
+    """Spec §6.5: pay any pass fee and penalty, pass the lead left; a full round ends or flips.
+
+    A fee written ``if able`` is charged only to a player with at least its amount.
+    """
     events: list[Event] = []
     fb = phase.fallback
     dues: list[tuple[int, str]] = []
-    if fb.amount > 0 and fb.to is not None:
+    if fb.amount > 0 and fb.to is not None \
+            and (not fb.if_able or state.ledger.balance(seat(who)) >= fb.amount):
         dues.append((fb.amount, fb.to))
     dues.extend((p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead")
     for amount, to in dues:
@@ -207,9 +211,24 @@ def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Re
     if state.passes < len(state.clockwise(who)):  # every player still in passed once
         return state, events
     if phase.all_pass == "end without winner":
+        if phase.all_pass_to is not None:
+            state = _all_pass_charge(phase, state, section(phase.all_pass_to), events)
         return end_deal(state, None, events)
     events.append(FlipColour(not state.flipped))
     return state.evolve(passes=0, flipped=not state.flipped), events
+
+
+def _all_pass_charge(phase: StopsPhase, state: DealState, dst: Account, events: list[Event]
+                     ) -> DealState:
+    """Spec §6.5: a round of passes ends the deal, and every player, clockwise from the
+    dealer's left, pays ``all_pass_charge`` per card left in hand to ``dst`` (it carries)."""
+    payers = state.clockwise(state.dealer)
+    counts = [len(state.hand(payer)) for payer in payers]
+    state, done = state.pay_all([(seat(payer), dst, phase.all_pass_charge * n, "all pass")
+                                 for payer, n in zip(payers, counts, strict=True)])
+    events.extend(Payment(payer, dst, n, False, t)
+                  for payer, n, t in zip(payers, counts, done, strict=True))
+    return state
 
 
 def _payees(state: DealState, who: int, to: str) -> list[Account]:
@@ -289,6 +308,8 @@ def _go_out(
         takes = [name for name in takes if state.may_take(who, name)]
     if out.to == "kitty" and kitty is not None:
         state = _payments(phase, state, who, section(kitty.name), events)
+    if out.to == "section" and out.into is not None:  # spec §7: into a section, not taken
+        state = _payments(phase, state, who, section(out.into), events)
     state = take_all(state, who, takes, events)
     if out.to == "winner":
         state = _payments(phase, state, who, seat(who), events)
