@@ -136,7 +136,7 @@ FOLLOW = {"owner": "owner of next card", "turn": "next in turn"}
 ALL_PASS: dict[str, str | None] = {"none": None, "end without winner": "deal ends without winner",
                                    "flip colour": "flip colour"}
 CLAIMS = {"on play": "on play", "on holding": "on holding", "none": "none"}
-OUT_TO = {"winner": "winner", "kitty": "kitty"}
+OUT_TO = {"winner": "winner", "kitty": "kitty", "section": "section"}  # section: 'into NAME'
 FAULT = {"cannot lead": "cannot lead", "lead not lowest": "lead not lowest"}
 SPLIT = {"share": "share", "first seat": "first seat", "lowest seat": "lowest seat"}
 WIDOW_SETS: dict[str, str | None] = {"qualifies nobody": None, "blocks sets": "blocks sets"}
@@ -150,14 +150,15 @@ CARRY = {"unclaimed": "unclaimed"}
 FALLBACK: dict[str, Callable[[m.Fallback], str]] = {
     "lead": lambda f: f"lead {_choice(f.rule)}" if f.rule is not None else _unwritable(
         "an 'if none' lead without a lead rule"),
-    "pass": lambda f: (f"pay {f.amount} to {f.to}, " if f.to is not None else "") + "pass left",
+    "pass": lambda f: (f"pay {f.amount} to {f.to}{' if able' if f.if_able else ''}, "
+                       if f.to is not None else "") + "pass left",
 }
 
 WHO_WORDS: dict[m.Who, Callable[[m.LeadRule], str]] = {
     "left of dealer": lambda r: "left of dealer",
     "dealer": lambda r: "dealer",
-    "holder": lambda r: (f"holder of lowest {r.holder_suit}" if r.holder_suit is not None
-                         else f"holder of {r.card}"),
+    "holder": lambda r: ("holder of lowest " + " else ".join((r.holder_suit, *r.holder_walk))
+                         if r.holder_suit is not None else f"holder of {r.card}"),
     "last player": lambda r: "last player",
     "next player": lambda r: "next player",
     "phase winner": lambda r: f"winner of {r.phase}",
@@ -175,9 +176,18 @@ SCOPE_WORDS: dict[m.Scope, Callable[[m.LeadRule], str]] = {
     "black": lambda r: "black card",
     "red": lambda r: "red card",
     "all": lambda r: "card",
+    "opposite colour card": lambda r: "opposite colour card",
 }
 """What follows ``lowest`` in a lead rule (spec §6.4), one row per member of
 :data:`~boodle.language.model.Scope` (a rule kind: :mod:`boodle.rule_kinds`)."""
+
+LEAD_TIES: dict[str, Callable[[m.LeadRule], str | None]] = {
+    "chosen": lambda r: None,
+    "suit order": lambda r: "ties by suit order " + " ".join(r.tie_suits),
+    "hand order": lambda r: "ties by hand order",
+}
+"""The tie rule of a ``lowest`` lead (spec §6.1), one row per member of
+:data:`~boodle.language.model.TieBreak`; ``ties by choice`` is the default, not written."""
 
 CHOICE: dict[str, Callable[[m.LeadRule], str]] = {
     "lowest": lambda r: f"lowest {SCOPE_WORDS[r.scope](r)}",
@@ -246,6 +256,7 @@ LITERALS: dict[str, Mapping[Any, object]] = {
     "LeadRule.who": WHO_WORDS,
     "LeadRule.choice": CHOICE,
     "LeadRule.scope": SCOPE_WORDS,
+    "LeadRule.ties": LEAD_TIES,
     "Fallback.kind": FALLBACK,
     "GoingOut.to": OUT_TO,
     "Penalty.fault": FAULT,
@@ -285,8 +296,11 @@ def _choice(rule: m.LeadRule) -> str:
     return CHOICE[rule.choice](rule)
 
 
+
+
 def _lead(rule: m.LeadRule) -> str:
-    return f"{WHO_WORDS[rule.who](rule)}, {_choice(rule)}"
+    ties = LEAD_TIES[rule.ties](rule)
+    return f"{WHO_WORDS[rule.who](rule)}, {_choice(rule)}" + (f", {ties}" if ties else "")
 
 
 def _sorted_removed(d: m.Deck) -> list[str]:
@@ -396,13 +410,14 @@ LEAD_RULE: dict[str, Row[m.LeadRule]] = {
     "who": Elsewhere("the 'first lead' and 'restart' lines of the stops phase "
                      "(WHO_WORDS and CHOICE)"),
     "choice": With("who"), "scope": With("who"), "suit": With("who"), "card": With("who"),
-    "phase": With("who"), "holder_suit": With("who"),
+    "phase": With("who"), "holder_suit": With("who"), "holder_walk": With("who"),
+    "ties": With("who"), "tie_suits": With("who"),
     "span": Elsewhere("where it was written: not part of the rules"),
 }
 
 FALLBACK_FIELDS: dict[str, Row[m.Fallback]] = {
     "kind": Elsewhere("the 'if none' line of the stops phase (FALLBACK)"),
-    "rule": With("kind"), "amount": With("kind"), "to": With("kind"),
+    "rule": With("kind"), "amount": With("kind"), "to": With("kind"), "if_able": With("kind"),
     "span": Elsewhere("where it was written: not part of the rules"),
 }
 
@@ -415,7 +430,8 @@ def _going_out(out: m.GoingOut) -> str:
             parts.append(f"takes {name} unless taken in {unless.pop(0)[1]}")
         else:
             parts.append(f"takes {name}")
-    parts.append(f"{out.per_card} per card to {OUT_TO[out.to]}")
+    parts.append(f"{out.per_card} per card into {out.into}" if out.to == "section"
+                 else f"{out.per_card} per card to {OUT_TO[out.to]}")
     parts += [f"holder of {c} excused" for c in out.excused]
     return ", ".join(parts)
 
@@ -423,7 +439,7 @@ def _going_out(out: m.GoingOut) -> str:
 GOING_OUT: dict[str, Row[m.GoingOut]] = {
     "ends_deal": Elsewhere("the 'going out' line of the stops phase"),
     "takes": With("ends_deal"), "per_card": With("ends_deal"), "to": With("ends_deal"),
-    "excused": With("ends_deal"), "unless_taken": With("ends_deal"),
+    "excused": With("ends_deal"), "unless_taken": With("ends_deal"), "into": With("ends_deal"),
     "span": Elsewhere("where it was written: not part of the rules"),
 }
 
@@ -471,7 +487,11 @@ STOPS: dict[str, Row[m.StopsPhase]] = {
                                   + "next card held by nobody"),
     "restart": lambda p: _one("restart", _lead(p.restart)),
     "fallback": lambda p: _fallback(p.fallback),
-    "all_pass": lambda p: _one("all pass", ALL_PASS[p.all_pass]),
+    "all_pass": lambda p: _one("all pass", None if ALL_PASS[p.all_pass] is None else
+                               f"{ALL_PASS[p.all_pass]}, {p.all_pass_charge} per card to "
+                               f"{p.all_pass_to}" if p.all_pass_to is not None
+                               else ALL_PASS[p.all_pass]),
+    "all_pass_charge": With("all_pass"), "all_pass_to": With("all_pass"),
     "claims": lambda p: _one("claims", CLAIMS[p.claims]),
     "going_out": lambda p: _one("going out", _going_out(p.going_out)),
     "stop_bonus": lambda p: _one("stop bonus", None if p.stop_bonus is None else
