@@ -320,14 +320,23 @@ def verify(subjects: list[Subject], options: Options = Options(),
 def _distrust_model(results: list[Result]) -> list[Result]:
     """A z3 proof is about the model: at a player count where the engine was found to play
     another game (an ``engine = model`` counterexample), every "proven" of that count
-    becomes "unknown" (issue 16: "proven" must hold of the engine that plays)."""
+    becomes "unknown", and so does the "proven" of a property the engine itself was seen
+    to break there (issue 16: "proven" must hold of the engine that plays)."""
     broken = {r.players for r in results if r.prop == ENGINE_MODEL
               and r.status == "counterexample"}
+    refuted = {(r.players, r.prop) for r in results if r.method in ("exhaustive", "engine")
+               and r.status == "counterexample"}
     for r in results:
-        if r.method == "z3" and r.status == "proven" and r.players in broken:
+        if r.method != "z3" or r.status != "proven":
+            continue
+        if r.players in broken:
             r.status = "unknown"
             r.detail = ("proven of the z3 model, but the engine does not play that model at "
                         "this count (see the engine = model counterexample)")
+        elif (r.players, r.prop) in refuted:
+            r.status = "unknown"
+            r.detail = ("proven of the z3 model, but the engine breaks it at this count (see "
+                        "the counterexample)")
     return results
 
 
