@@ -44,6 +44,7 @@ from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset, StopsPhase
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
+from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
 __all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "engine_faults", "kinds_of",
@@ -298,8 +299,6 @@ def engine_faults(ruleset: Ruleset, state: DealState, total: Any) -> list[tuple[
     """What the engine alone gets wrong in ``state`` (property, why): chips that do not add up
     to ``total`` or a section below zero (spec §9), a card not in exactly one place or hand
     counts that disagree (§2)."""
-    from boodle.verify.explicit import _cards_wrong as cards_wrong
-
     out = []
     ledger = state.ledger
     if ledger.total() != total:
@@ -308,7 +307,7 @@ def engine_faults(ruleset: Ruleset, state: DealState, total: Any) -> list[tuple[
     low = [name for name, amount in ledger.sections if amount < 0]
     if low:
         out.append(("chip conservation", f"section {', '.join(low)} below zero"))
-    why = cards_wrong(ruleset, state)
+    why = _cards_wrong(ruleset, state)  # the exhaustive search's own check
     if why:
         out.append(("card conservation", why))
     return out
@@ -385,6 +384,7 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
                 players, deal, list(moves), list(trail), {"state": describe_state(state)})
 
     comparer.seen |= kinds_of(state, state, events)
+    keys = {state_key(state)}
     while True:
         result.states += 1
         for prop, why in engine_faults(ruleset, state, total):
@@ -424,6 +424,9 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
         move, state, more = successors[rng.randrange(len(successors))]
         moves.append(str(move))
         trail.extend(more)
-        if len(moves) > 10_000:
-            report("termination", "a random deal went on for 10,000 moves")
+        key = state_key(state)
+        if key in keys:
+            report("termination", f"after {move} the deal is back in a state it was in "
+                   f"before: it can go round for ever, in {describe_state(state)}")
             return
+        keys.add(key)

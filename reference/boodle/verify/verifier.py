@@ -101,9 +101,9 @@ class Options:
     bmc_seconds: float = 30.0
     max_states: int | None = None
     engine: bool = True
-    engine_deals: int = 2
+    engine_deals: int = 1
     coverage_deals: int = 40
-    engine_states: int | None = 1_000
+    engine_states: int | None = 500
 
 
 @dataclass
@@ -543,6 +543,7 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
                    note if f.status == "proven" else f.detail, spent)
         if f.status == "counterexample":
             _explain(run, subject, system, f, r)
+            _settle(r)
         out.append(r)
     for r in out:
         if r.prop == "termination" and r.status == "proven":
@@ -627,6 +628,20 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
     r.detail += (f"; real: reached from the start of play in {found.depth} moves on {where}"
                  if found.found else f"; not reached within {found.depth} moves on {where}: "
                  "the invariant may be too weak, or the fault deeper")
+
+
+def _settle(r: Result) -> None:
+    """No spurious counterexample (issue 16): a failed induction is a COUNTEREXAMPLE only when
+    bounded model checking reached the bad state from the very start of play (the antes and
+    any deal: :attr:`BmcResult.exact`); otherwise it is ``unknown``, the induction
+    counterexample kept in the trace (the state may be unreachable: the invariant too weak,
+    or a start that no earlier stage leaves)."""
+    found = r.data.get("bmc", {})
+    if found.get("found") and found.get("exact start"):
+        return
+    r.status = "unknown"
+    r.detail = ("not proven: the induction fails, but no trace from the start of play reaches "
+                "it (" + r.detail + ")")
 
 
 def _target(f: Finding) -> str:

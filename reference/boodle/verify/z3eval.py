@@ -125,7 +125,10 @@ class Evaluator:
     ``variables``: the z3 constants the terms may mention; ``definitions``:
     constants defined by a term (the amount constants of
     :mod:`boodle.verify.actions`), evaluated on demand.  Compiled sub-terms
-    are shared; a term mentioning any other constant raises ``KeyError``.
+    are shared, and a term of more than one argument is computed once per environment (its
+    value kept in the environment: the guards share long chains of "no lower card held");
+    an environment is therefore one state's, not reused for another.  A term mentioning
+    any other constant raises ``KeyError``.
     """
 
     def __init__(self, variables: list[Expr], definitions: Mapping[Expr, Expr] | None = None):
@@ -140,6 +143,8 @@ class Evaluator:
         if key in self.cache:
             return self.cache[key]
         fn = self._build(term)
+        if term.num_args() > 1:  # a sub-term terms share (the lead options' prefix chains)
+            fn = _memo(key, fn)  # is computed once per environment
         self.cache[key] = fn
         return fn
 
