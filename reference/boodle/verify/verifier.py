@@ -9,11 +9,16 @@ search saw every reachable state of the reduced deck, a
 out of time, **incomplete** when the exhaustive search reached its bound
 (``Options.max_states``) before it saw every deal (or was not begun, the deck
 having more deals than the bound), and **not covered** when a method cannot
-model the variant (said with the reason).  Rulesets whose stops phase, deck and board are the
-same (names, labels, antes and the stages before play aside) share their
-step-by-step proofs of the chip conjuncts (:func:`_key`), and rulesets whose
-cards move alike (:func:`_dynamics_key`) share every other step-by-step
-proof; Init is checked for each.
+model the variant (said with the reason).  The ``engine = model`` row
+(:mod:`boodle.verify.engine_model`) compares the engine with the z3 model on the exhaustive
+search's states (method ``exhaustive``) and on random deals at every allowed count (method
+``engine``); a disagreement is a counterexample, and the z3 "proven" of that count becomes
+"unknown" (:func:`_distrust_model`); a failed induction is a counterexample only when bounded
+model checking reaches it from the start of play (:func:`_settle`).  Rulesets whose stops
+phase, deck and board are the same (names, labels, antes and the stages before play aside)
+share their step-by-step proofs of the chip conjuncts (:func:`_key`), and rulesets whose
+cards move alike (:func:`_dynamics_key`) share every other step-by-step proof; Init is
+checked for each.
 """
 
 from __future__ import annotations
@@ -102,7 +107,7 @@ class Options:
     max_states: int | None = None
     engine: bool = True
     engine_deals: int = 1
-    coverage_deals: int = 40
+    coverage_deals: int = 15
     engine_states: int | None = 500
 
 
@@ -513,6 +518,8 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
                        "the z3 model does not have " + ", ".join(lacking))
                 for p in PROPERTIES[:5]]
     system = System(rs, n, subject.mutation)
+    # the engine = model check of this count, run after it in this process, uses these terms
+    run.oracles.setdefault(_oracle_key(rs, n, subject.mutation), ModelOracle(system))
     prover = Prover(system)
     t = time.perf_counter()
     findings = check_init(system, prover)
@@ -809,7 +816,7 @@ def _engine(run: _Run, subject: Subject, n: int) -> list[Result]:
         return [Result(subject.name, n, ENGINE_MODEL, "engine", "not covered", gap)]
     possible = possible_kinds(rs)
     decks = [("full deck", rs)]
-    for suits, ranks in coverage_decks(rs, n):
+    for suits, ranks in dict.fromkeys(coverage_decks(rs, n)):  # each deck once
         try:
             small = reduce(rs, suits, ranks)
         except ReductionError:
