@@ -292,9 +292,9 @@ def methods(options: Options) -> str:
         parts.append(f"exhaustive: every deal of a reduced deck ({decks}), dealer seat 0{bound}")
     else:
         parts.append("exhaustive search off")
-    parts.append(f"engine = model: every searched state and {options.engine_deals} random "
-                 "deals of the full deck at every count, small decks for coverage"
-                 if options.engine else "engine = model off")
+    deals = f"{options.engine_deals} random deal{'' if options.engine_deals == 1 else 's'}"
+    parts.append(f"engine = model: the searched states and {deals} of the full deck at every "
+                 "count, small decks for coverage" if options.engine else "engine = model off")
     return "; ".join(parts)
 
 
