@@ -377,10 +377,12 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
     deal = {f"seat {s}": [str(c) for c in h] for s, h in enumerate(state.hands)}
     deal["widow"] = [str(c) for c in state.widow()]
 
+    where = label if label == "full deck" else f"{label} deck"
+
     def report(prop: str, why: str) -> None:
         if prop not in result.violations:
             result.violations[prop] = Counterexample(
-                prop, f"{why} (random deal on the {label} deck, dealer seat {dealer})", label,
+                prop, f"{why} (random deal on the {where}, dealer seat {dealer})", label,
                 players, deal, list(moves), list(trail), {"state": describe_state(state)})
 
     comparer.seen |= kinds_of(state, state, events)

@@ -860,7 +860,8 @@ def _engine(run: _Run, subject: Subject, n: int) -> list[Result]:
     seen_decks = ", ".join(result.decks)
     row = _engine_row(subject.name, n, "engine", result.violations.get(ENGINE_MODEL),
                       comparers, True, spent, seen_decks, possible)
-    row.detail = f"{result.deals} random deals ({seen_decks}): " + row.detail
+    row.detail = (f"{result.deals} random deal{'' if result.deals == 1 else 's'} "
+                  f"({seen_decks}): " + row.detail)
     out.append(row)
     assert set(KINDS) >= possible
     return out
