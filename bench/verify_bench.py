@@ -8,6 +8,10 @@ Run from the repository root (``PYTHONPATH=reference`` or an installed boodle)::
     python bench/verify_bench.py --json bench-verify.json
     python bench/verify_bench.py --only exhaustive  # one method (the other's columns read 0)
 
+The engine = model check (issue 16) is measured as what it adds to the exhaustive search
+(the search with the check, less the search without it: its comparisons on the searched
+states, and its random deals at every count).
+
 It runs the same checks as ``boodle verify`` in one process (one core) and
 prints, per variant: CPU and wall seconds of the z3 proofs and of the
 exhaustive search, the states searched and the states per second, then the
@@ -40,9 +44,12 @@ TARGET = 60.0
 def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]],
              only: str | None = None) -> dict[str, Any]:
     row: dict[str, Any] = {"variant": subject.name, "states": 0, "decks": [], "not proven": []}
-    for method, opts in (("z3", Options(z3=True, exhaustive=False, players=options.players)),
-                         ("exhaustive", Options(z3=False, exhaustive=True,
-                                                players=options.players))):
+    for method, opts in (("z3", Options(z3=True, exhaustive=False, engine=False,
+                                        players=options.players)),
+                         ("exhaustive", Options(z3=False, exhaustive=True, engine=False,
+                                                players=options.players)),
+                         ("engine", Options(z3=False, exhaustive=True, engine=True,
+                                            players=options.players))):
         if only is not None and method != only:
             row.update({f"{method} cpu": 0.0, f"{method} wall": 0.0,
                         f"{method} counterexamples": 0})
@@ -52,6 +59,8 @@ def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]],
         row[f"{method} cpu"] = round(time.process_time() - cpu, 2)
         row[f"{method} wall"] = round(time.perf_counter() - wall, 2)
         row[f"{method} counterexamples"] = sum(r.status == "counterexample" for r in results)
+        if method == "engine":
+            continue
         if method == "exhaustive":
             runs = {(r.players, r.deck): r.states for r in results if r.method == "exhaustive"}
             row["states"] = sum(runs.values())
@@ -59,7 +68,10 @@ def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]],
         else:
             row["not proven"] = sorted({f"{r.players}p {r.prop}" for r in results
                                         if r.method == "z3" and r.status != "proven"})
-    row["cpu"] = round(row["z3 cpu"] + row["exhaustive cpu"], 2)
+    # the engine = model check's own cost: the exhaustive search with it, less without it
+    row["engine cpu"] = round(max(0.0, row["engine cpu"] - row["exhaustive cpu"]), 2)
+    row["engine wall"] = round(max(0.0, row["engine wall"] - row["exhaustive wall"]), 2)
+    row["cpu"] = round(row["z3 cpu"] + row["exhaustive cpu"] + row["engine cpu"], 2)
     row["states/cpu s"] = (round(row["states"] / row["exhaustive cpu"])
                            if row["exhaustive cpu"] else 0)
     row["states/wall s"] = (round(row["states"] / row["exhaustive wall"])
@@ -74,26 +86,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("variants", nargs="*", help="default: every built-in variant")
     parser.add_argument("--players", type=int, action="append")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
-    parser.add_argument("--only", choices=("z3", "exhaustive"), help="measure one method only")
+    parser.add_argument("--only", choices=("z3", "exhaustive", "engine"),
+                        help="measure one method only (engine: with the exhaustive search)")
     args = parser.parse_args(argv)
     names = args.variants or builtin_names()
     options = Options(players=tuple(args.players) if args.players else None)
     cache: dict[Any, list[Any]] = {}
     rows = []
-    print(f"{'variant':<28} {'z3 cpu':>8} {'exh cpu':>8} {'states':>9} {'states/cpu s':>12} "
-          f"{'states/wall s':>13}  wall")
+    print(f"{'variant':<28} {'z3 cpu':>8} {'exh cpu':>8} {'eng cpu':>8} {'states':>9} "
+          f"{'states/cpu s':>12} {'states/wall s':>13}  wall")
     for name in names:
         row = _measure(Subject(name, load(name)), options, cache, args.only)
         rows.append(row)
-        wall = row["z3 wall"] + row["exhaustive wall"]
+        wall = row["z3 wall"] + row["exhaustive wall"] + row["engine wall"]
         print(f"{name:<28} {row['z3 cpu']:>8.1f} {row['exhaustive cpu']:>8.1f} "
+              f"{row['engine cpu']:>8.1f} "
               f"{row['states']:>9,} {row['states/cpu s']:>12,} {row['states/wall s']:>13,}  "
               f"{wall:.1f}"
               + (f"  not proven: {row['not proven']}" if row["not proven"] else ""), flush=True)
     z3_cpu = sum(r["z3 cpu"] for r in rows)
     ex_cpu = sum(r["exhaustive cpu"] for r in rows)
-    total = z3_cpu + ex_cpu
-    print(f"{'total':<28} {z3_cpu:>8.1f} {ex_cpu:>8.1f} {sum(r['states'] for r in rows):>9,}")
+    eng_cpu = sum(r["engine cpu"] for r in rows)
+    total = z3_cpu + ex_cpu + eng_cpu
+    print(f"{'total':<28} {z3_cpu:>8.1f} {ex_cpu:>8.1f} {eng_cpu:>8.1f} "
+          f"{sum(r['states'] for r in rows):>9,}")
     print(f"CPU {total:.1f} s for {len(rows)} variants"
           + (f", {args.only} only" if args.only else "") + f" (target {TARGET:.0f} s): "
           + ("met" if total <= TARGET else f"missed by {total - TARGET:.0f} s")
@@ -103,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         doc = {"machine": platform.platform(), "python": platform.python_version(),
                "target seconds": TARGET, "cpu seconds": round(total, 2),
                "z3 cpu seconds": round(z3_cpu, 2), "exhaustive cpu seconds": round(ex_cpu, 2),
+               "engine = model cpu seconds": round(eng_cpu, 2),
                "z3 proofs": {kind: sum(k[0] == kind for k in cache)
                              for kind in ("chips", "card dynamics")},
                "rows": rows}

@@ -15,8 +15,9 @@ any suit, the dealer paying double, a fine for a lead that is not the lowest, a 
 that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
 blocks the sets complete in it, short stacks anted section by section), a player count and a
 seed, then plays deal after deal of one session (the deal passes left, chips carry over).
-Rules draw a legal move, or an **illegal probe** whose rule id (spec §12)
-is worked out here from the rules text, independently of the engine:
+Rules play a drawn legal move, or make every **illegal probe** of the state, each
+with the rule id (spec §12) worked out here from the rules text, independently of the
+engine (all of them, so which one fails first does not depend on earlier draws):
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
 ``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``.
 Under ``claims: none`` every move is also checked to claim nothing but what
@@ -27,7 +28,11 @@ the ones :func:`expected_holding_claims` works out from the hands and the split 
 :func:`expected_short` works out and no claim takes another (spec §4).  Invariants after
 every step: the chips of seats and sections add up to the session's total and no section is negative
 (spec §9), and every card of the deck is in exactly one place with the hand
-counts right (spec §2).
+counts right (spec §2).  Those invariants pass an engine whose bug conserves chips (a
+wrong payer, a run past the widow): so every move is also checked against an **oracle**
+(:func:`machine`'s ``oracle``): the reference engine by default for another
+implementation (the same legal moves, the same state after each move: cards, run, seat to
+move, chips), or the z3 model of :mod:`boodle.verify` in the stops phase.
 
 Needs Hypothesis (``pip install 'boodle[testing]'``; the ``test`` extra has it too).
 """
@@ -69,6 +74,7 @@ from boodle.engine.state import (
     Move,
     PassMove,
     PlayMove,
+    each_move,
 )
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
@@ -90,7 +96,7 @@ from boodle.language.model import (
 )
 from boodle.session.second_pack import draw_boodles
 
-__all__ = ["HOUSE_RULES", "Implementation", "ReferenceMachine", "blocked_now",
+__all__ = ["HOUSE_RULES", "Implementation", "Oracle", "ReferenceMachine", "blocked_now",
            "expected_holding_claims", "expected_lead_fault", "machine", "playable_variants"]
 
 
@@ -498,13 +504,29 @@ class _Table:
     short: dict[int, list[str]] = field(default_factory=dict)
 
 
+Oracle = Literal["auto", "reference", "model", "none"]
+"""What the machine checks every step against: the reference engine, the z3 model, or nothing
+(only the invariants and the rule ids of probes)."""
+
+
 def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
-            step_count: int = 300) -> type[RuleBasedStateMachine]:
+            step_count: int = 300, oracle: Oracle = "auto") -> type[RuleBasedStateMachine]:
     """A state machine class driving ``impl`` (see the module docstring).
 
     ``variants``: built-in names to draw from (default: :func:`playable_variants`);
     ``step_count``: steps per example (a whole deal takes up to ~45 moves).
+    ``oracle``: every step is checked move by move against it: ``reference``, this
+    package's engine (``impl``'s legal moves must be the reference's, each move's state
+    after it the reference's: every card's place, the run, the seat to move, passes, the
+    colour flip, the winner, every chip; a probe the reference refuses must be refused);
+    ``model``, the z3 model of :mod:`boodle.verify` in the stops phase (its enabled moves and
+    successors, every seat in; needs z3; a model is compiled per ruleset and player count,
+    so it is slow); ``auto`` (default): ``reference`` for another implementation, ``none``
+    for the reference engine itself; ``none``: no oracle.
     """
+    if oracle == "auto":  # the reference engine is its own reference: nothing to compare
+        oracle = "none" if impl is reference_engine else "reference"
+    step_oracle = _StepOracle(oracle)
     names = st.sampled_from(list(variants)) if variants is not None else \
         st.deferred(lambda: st.sampled_from(playable_variants()))
 
@@ -547,34 +569,36 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             legal = impl.legal_moves(t.ruleset, t.state)
             assert legal, "a deal that is not over has a legal move"
             stage = t.state.stage
+            before = t.state
             entry = legal[pick % len(legal)]
             move = entry if not isinstance(entry, BidRange) else entry.bid(
                 entry.low + entry.step * data.draw(st.integers(0, entry.size - 1), label="bid"))
             shut = blocked_now(t.ruleset, t.state)
             t.state, events = impl.apply(t.ruleset, t.state, move)
+            step_oracle.check(t.ruleset, t.players, before, legal, move, t.state)
             _check_claims(t.ruleset, stage, events)
             taken = [e.section for e in events if e.kind == "claim" and e.section in shut]
             assert not taken, f"{taken}: blocked by the widow (spec §5.2), yet claimed"
             _check_eligible(t.short, events)
 
         @precondition(lambda self: self.table is not None)
-        @rule(data=st.data())
-        def probe_illegal(self, data: st.DataObject) -> None:
-            """Make an illegal move; it must be refused with the rule id of spec §12."""
+        @rule()
+        def probe_illegal(self) -> None:
+            """Make every illegal probe of the state (:func:`_probes`, in order); each must be
+            refused with the rule id of spec §12.  All of them, not one drawn: which probe
+            fails first does not depend on what Hypothesis drew before."""
             t = self.table
             assert t is not None
-            probes = _probes(t, impl)
-            if not probes:
-                return
-            move, rule_id = data.draw(st.sampled_from(probes), label="probe")
             before = t.state
-            try:
-                impl.apply(t.ruleset, t.state, move)
-            except IllegalMove as e:
-                assert e.rule == rule_id, f"{move}: refused with {e.rule}, spec §12 says {rule_id}"
-            else:
-                raise AssertionError(f"{move} was accepted; spec §12 refuses it ({rule_id})")
-            assert t.state is before
+            for move, rule_id in _probes(t, impl):
+                try:
+                    impl.apply(t.ruleset, t.state, move)
+                except IllegalMove as e:
+                    assert e.rule == rule_id, \
+                        f"{move}: refused with {e.rule}, spec §12 says {rule_id}"
+                else:
+                    raise AssertionError(f"{move} was accepted; spec §12 refuses it ({rule_id})")
+                assert t.state is before
 
         def _next_deal(self, t: _Table) -> None:
             ledger = t.state.ledger
@@ -624,6 +648,74 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
     BoodleMachine.TestCase.settings = settings(
         max_examples=20, stateful_step_count=step_count, deadline=None)
     return BoodleMachine
+
+
+@dataclass
+class _StepOracle:
+    """Checks one step of the machine against the reference engine or the z3 model (see
+    :func:`machine`'s ``oracle``)."""
+
+    kind: Oracle
+    models: dict[tuple[int, int], Any] | None = None
+
+    def check(self, ruleset: Ruleset, players: int, before: DealState,
+              legal: Sequence[Legal], move: Move, after: DealState) -> None:
+        """``before``, its ``legal`` moves and ``after`` (``move`` played) as the oracle has
+        them; an ``AssertionError`` naming the first difference."""
+        if self.kind == "reference":
+            want_legal = reference_engine.legal_moves(ruleset, before)
+            assert set(legal) == set(want_legal), \
+                f"legal moves {sorted(map(str, legal))}, the reference engine has " \
+                f"{sorted(map(str, want_legal))}"
+            want, _ = reference_engine.apply(ruleset, before, move)
+            diff = _state_difference(after, want)
+            assert diff is None, f"after {move}: {diff} (the reference engine's in brackets)"
+        elif self.kind == "model":
+            self._model(ruleset, players, before, legal, move, after)
+
+    def _model(self, ruleset: Ruleset, players: int, before: DealState,
+               legal: Sequence[Legal], move: Move, after: DealState) -> None:
+        name = before.stage.removeprefix("phase:")
+        if before.out or not any(isinstance(p, StopsPhase) and p.name == name
+                                 for p in ruleset.phases):
+            return  # the model has the stops phase, every seat in
+        from boodle.verify.concrete import ModelOracle, action_name
+        from boodle.verify.induction import System
+
+        if self.models is None:
+            self.models = {}
+        key = (id(ruleset), players)
+        got = self.models.get(key)
+        if got is None or got[0] is not ruleset:
+            got = self.models[key] = (ruleset, ModelOracle(System(ruleset, players)))
+        oracle = got[1]
+        layout = oracle.system.layout
+        enabled = oracle.enabled(oracle.encode(before))
+        names = {action_name(layout, m) for m in each_move(legal)}  # no bid in the stops phase
+        assert names == set(enabled), \
+            f"legal moves {sorted(names)}, the z3 model enables {sorted(enabled)}"
+        width = len(oracle.system.state.flat())
+        if after.out:
+            return
+        assert enabled[action_name(layout, move)] == oracle.encode(after)[:width], \
+            f"after {move}: the state is not the z3 model's successor"
+
+
+_COMPARED = ("stage", "places", "step", "to_move", "current", "restart", "stopped",
+             "last_player", "passes", "flipped", "winner", "ledger", "forfeited", "out")
+
+
+def _state_difference(got: DealState, want: DealState) -> str | None:
+    """The first field of :data:`_COMPARED` where ``got`` differs from ``want``, as text."""
+    for name in _COMPARED:
+        a, b = getattr(got, name), getattr(want, name)
+        if a != b:
+            if name == "places":
+                cards = [f"{c}: {p} [{q}]" for c, p, q in
+                         zip(want.cards, a, b, strict=False) if p != q]
+                return "cards moved differently: " + ", ".join(cards[:4])
+            return f"{name} {a} [{b}]"
+    return None
 
 
 def _check_claims(ruleset: Ruleset, stage: str, events: Sequence[Any]) -> None:

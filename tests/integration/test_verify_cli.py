@@ -28,9 +28,14 @@ def test_verify_json_without_z3(capsys) -> None:  # type: ignore[no-untyped-def]
     assert doc["kind"] == "verify-report" and doc["counterexamples"] == 0
     exhaustive = [r for r in doc["results"] if r["method"] == "exhaustive"]
     assert {r["property"] for r in exhaustive} == {"chip conservation", "card conservation",
-                                                   "termination", "progress", "well-formedness"}
+                                                   "termination", "progress", "well-formedness",
+                                                   "engine = model"}
     assert all(r["players"] == 4 and r["deck"] == "2x3" and r["status"] == "checked"
                for r in exhaustive)
+    # and the engine compared with the model in random deals at every count (issue 16)
+    engine = [r for r in doc["results"] if r["method"] == "engine"]
+    assert [(r["players"], r["property"], r["status"]) for r in engine] == [
+        (4, "engine = model", "checked")]
     assert not any(r["method"] == "z3" for r in doc["results"])
 
 
@@ -95,8 +100,12 @@ def test_progress_goes_to_stderr_one_line_per_count_and_method(capsys) -> None: 
     lines = captured.err.splitlines()
     assert [line.split(":")[0] for line in lines] == [
         "[1/1] michigan-classic, 3 players, exhaustive",
-        "[1/1] michigan-classic, 4 players, exhaustive"]
-    assert all("5 checked" in line and "s CPU" in line for line in lines)
+        "[1/1] michigan-classic, 4 players, exhaustive",
+        "[1/1] michigan-classic, 3 players, engine",
+        "[1/1] michigan-classic, 4 players, engine"]
+    # the search checks five properties and compares its states with the model
+    assert all("6 checked" in line and "s CPU" in line for line in lines[:2])
+    assert all("1 checked" in line and "s CPU" in line for line in lines[2:])
 
 
 def test_a_variant_that_plays_none_of_the_counts_is_left_out_not_unverified(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -147,7 +156,8 @@ def _untimed(text: str) -> str:
 
 
 def _run(capsys, *args: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    main(["verify", "michigan-classic", "pope-joan", "--no-z3", "--deck", "2x3", *args])
+    main(["verify", "michigan-classic", "pope-joan", "--no-z3", "--no-engine", "--deck", "2x3",
+          *args])
     captured = capsys.readouterr()
     return captured.out, captured.err
 
@@ -193,7 +203,7 @@ def test_runs_that_share_proofs_go_to_one_task() -> None:
 
     rules = load("michigan")
     subjects = [Subject("a", rules), Subject("b", rules)]
-    plan = [_steps(s, Options()) for s in subjects]
+    plan = [_steps(s, Options(engine=False)) for s in subjects]
     tasks = _tasks(subjects, plan)
     assert tasks == [*([(k, "exhaustive", n)] for k in (0, 1) for n in (3, 4)),
                      *([(0, "z3", n), (1, "z3", n)] for n in (8, 7, 6, 5, 4, 3))]

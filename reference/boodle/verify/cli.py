@@ -81,6 +81,9 @@ def add_parser(sub: Any) -> None:
                    f"(default {DEFAULT_MAX_STATES:,}: a minute or two)")
     p.add_argument("--no-z3", action="store_true", help="skip the z3 proofs")
     p.add_argument("--no-exhaustive", action="store_true", help="skip the exhaustive search")
+    p.add_argument("--no-engine", action="store_true",
+                   help="skip the engine = model check (the engine compared with the z3 "
+                   "model move by move on the exhaustive search's states and on random deals)")
     p.add_argument("--jobs", type=positive_int, metavar="N", default=None,
                    help="share the runs (a variant's method at a player count) out over N "
                    "processes (default: the number of cores, "
@@ -120,6 +123,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         z3=not args.no_z3,
         exhaustive=not args.no_exhaustive,
         max_states=args.max_states,
+        engine=not args.no_engine,
     )
     if args.deck:
         options = replace(options, decks=tuple(args.deck))

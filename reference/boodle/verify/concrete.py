@@ -116,6 +116,25 @@ class ModelOracle:
         return [(a, ev.compile(a.guard), [ev.compile(t) for t in a.post.flat()])
                 for a in self.system.actions]
 
+    @cached_property
+    def guards(self) -> list[tuple[Action, Fn]]:
+        """Per action: its guard as a closure (the post-states are compiled on first use,
+        :meth:`posts`: a state enables few actions, and most terms are in the posts)."""
+        ev = self.evaluator
+        return [(a, ev.compile(a.guard)) for a in self.system.actions]
+
+    def posts(self, action: Action) -> list[Fn]:
+        """``action``'s post-state terms as closures, compiled once."""
+        got = self._posts.get(action.name)
+        if got is None:
+            ev = self.evaluator
+            got = self._posts[action.name] = [ev.compile(t) for t in action.post.flat()]
+        return got
+
+    @cached_property
+    def _posts(self) -> dict[str, list[Fn]]:
+        return {}
+
     def encode(self, state: DealState) -> list[Any]:
         """:func:`encode` for this system."""
         return encode(self.system.layout, state, self.system.state)
@@ -124,5 +143,5 @@ class ModelOracle:
         """The actions the model enables in the state ``values``, each with its successor's
         state values (aligned with ``SymState.flat()``)."""
         env = self.evaluator.env(values)
-        return {a.name: [post(env) for post in posts]
-                for a, guard, posts in self.compiled if guard(env)}
+        return {a.name: [post(env) for post in self.posts(a)]
+                for a, guard in self.guards if guard(env)}

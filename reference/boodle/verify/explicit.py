@@ -67,6 +67,10 @@ position notation (``dealt``, ``before_play``: no rule reads them)."""
 Key = tuple[Any, ...]
 """A state's identity (:func:`state_key`)."""
 
+Observer = Callable[[DealState, list[tuple[Move, DealState, list[Event]]]], "str | None"]
+"""What :func:`check_deals` calls with each state not over and every legal move's successor
+(:meth:`boodle.verify.engine_model.Comparer.observe`): a disagreement as text, or ``None``."""
+
 
 _KEYED = tuple(f.name for f in fields(DealState) if f.name not in _SKIP | {"cards", "places"})
 _keyed = itemgetter(*_KEYED)
@@ -216,6 +220,9 @@ class _Ctx:
     cards: tuple[Card, ...] = ()
     tick: Callable[[ExplicitResult], None] | None = None
     """Called every :data:`TICK` states with the result so far (progress)."""
+    observe: Observer | None = None
+    """Called with every state that is not over and its successors (move, state, events);
+    a text it returns is an ``engine = model`` violation in that state."""
     started: float = 0.0
     """The reduced deck's cards (``ruleset.deck.cards()``, computed once)."""
     started_cpu: float = 0.0
@@ -234,7 +241,8 @@ class _Ctx:
 def check_deals(ruleset: Ruleset, players: int, deck: str,
                 start: tuple[int, ...] | None = None,
                 mutation: Mutation = NO_MUTATION, max_states: int | None = None,
-                tick: Callable[[ExplicitResult], None] | None = None) -> ExplicitResult:
+                tick: Callable[[ExplicitResult], None] | None = None,
+                observe: Observer | None = None) -> ExplicitResult:
     """Explore every deal of ``ruleset`` (already reduced; ``deck`` names it, ``"2x3"``).
 
     ``start``: each seat's chips before the ante (default :func:`default_start`).
@@ -243,7 +251,9 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     symmetries) than ``max_states`` is not searched at all: every deal is one state at
     least, so the search could not end within the bound (``deals_raw`` is then 0).
     ``tick``: called with the result so far every :data:`TICK` states (``boodle verify``
-    shows it as progress).
+    shows it as progress).  ``observe``: called with every state that is not over and its
+    successors (the engine = model check, :mod:`boodle.verify.engine_model`); a text it
+    returns is kept as the ``engine = model`` violation of that state.
 
     Python's cyclic garbage collector is paused for the search and restored
     after it: the search and the engine make no reference cycles (none were
@@ -254,7 +264,7 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _check_deals(ruleset, players, deck, start, mutation, max_states, tick)
+        return _check_deals(ruleset, players, deck, start, mutation, max_states, tick, observe)
     finally:
         if paused:
             gc.enable()
@@ -262,7 +272,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
 
 def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ...] | None,
                  mutation: Mutation, max_states: int | None,
-                 tick: Callable[[ExplicitResult], None] | None) -> ExplicitResult:
+                 tick: Callable[[ExplicitResult], None] | None,
+                 observe: Observer | None = None) -> ExplicitResult:
     t0, cpu0 = time.perf_counter(), time.process_time()
     group = suit_symmetries(ruleset)
     chips = default_start(ruleset, players) if start is None else start
@@ -276,7 +287,7 @@ def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ..
         return result
     cards = ruleset.deck.cards()
     ctx = _Ctx(ruleset, mutation.start_ruleset(ruleset), mutation, players, deck, chips, result,
-               cards, tick, t0, cpu0)
+               cards, tick, observe, t0, cpu0)
     order = {c: k for k, c in enumerate(cards)}
     for deal in deals(ruleset, players):
         if max_states is not None and result.states >= max_states:
@@ -363,11 +374,15 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
             continue
         moves = _legal(ctx, deal, state, nodes, key)
         out = edges[key]
+        seen: list[tuple[Move, DealState, list[Event]]] | None = \
+            None if ctx.observe is None else []
         for move in moves:
             nxt = _step(ctx, deal, state, move, nodes, key)
             if nxt is None:
                 continue
             new, more = nxt
+            if seen is not None:
+                seen.append((move, new, more))
             result.transitions += 1
             fresh = len(nodes)
             k = ids.setdefault(_key(new, deck, _placed(ctx, new.places)[1]), fresh)
@@ -377,6 +392,10 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
                 edges.append([])
                 _check_state(ctx, deal, new, total, nodes, k)
                 queue.append((new, k))
+        if seen is not None and ctx.observe is not None:
+            why = ctx.observe(state, seen)
+            if why is not None:
+                _report(ctx, deal, nodes, key, "engine = model", why, state)
     _check_cycles(ctx, deal, nodes, edges)
 
 

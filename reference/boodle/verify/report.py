@@ -79,6 +79,8 @@ def _cell(results: list[Result]) -> str:
             parts.append("proven")
         elif r.status == "checked" and r.method == "exhaustive":
             parts.append(f"{r.states:,} states")
+        elif r.status == "checked" and r.method == "engine":
+            parts.append(f"{r.states:,} random states")
         elif r.status == "checked":
             parts.append("checked")
         elif r.status == "unknown":
@@ -103,7 +105,8 @@ def _exhaustive_detail(r: Result) -> str:
 def _variant_block(name: str, results: list[Result]) -> list[str]:
     counts = sorted({r.players for r in results if r.players})
     times = [f"{method} {_run_seconds(results, method):.1f} s"
-             for method in ("z3", "exhaustive") if any(r.method == method for r in results)]
+             for method in ("z3", "exhaustive", "engine")
+             if any(r.method == method for r in results)]
     lines = [f"{name} — {', '.join(times) or 'static checks only'}"]
     head = ["property", *[f"{n} players" for n in counts]]
     rows = [head]
@@ -169,8 +172,12 @@ def _grouped_notes(results: list[Result]) -> list[_Note]:
         elif r.status in ("not covered", "unknown", "incomplete"):
             head = f"{r.method} {r.status}"
             suffix = f", deck {r.deck}" if r.status == "incomplete" and r.deck else ""
+        elif r.method == "exhaustive" and r.prop == "engine = model":
+            head, suffix = "engine = model, exhaustive", f", deck {r.deck}" if r.deck else ""
         elif r.method == "exhaustive":
             suffix, detail = (f", deck {r.deck}" if r.deck else ""), _exhaustive_detail(r)
+        elif r.method == "engine":
+            head = "engine = model, random deals"
         note = grouped.setdefault((head, suffix, detail), _Note(head, suffix, detail, [], []))
         if r.prop not in note.props:
             note.props.append(r.prop)
@@ -285,6 +292,9 @@ def methods(options: Options) -> str:
         parts.append(f"exhaustive: every deal of a reduced deck ({decks}), dealer seat 0{bound}")
     else:
         parts.append("exhaustive search off")
+    deals = f"{options.engine_deals} random deal{'' if options.engine_deals == 1 else 's'}"
+    parts.append(f"engine = model: the searched states and {deals} of the full deck at every "
+                 "count, small decks for coverage" if options.engine else "engine = model off")
     return "; ".join(parts)
 
 

@@ -9,11 +9,16 @@ search saw every reachable state of the reduced deck, a
 out of time, **incomplete** when the exhaustive search reached its bound
 (``Options.max_states``) before it saw every deal (or was not begun, the deck
 having more deals than the bound), and **not covered** when a method cannot
-model the variant (said with the reason).  Rulesets whose stops phase, deck and board are the
-same (names, labels, antes and the stages before play aside) share their
-step-by-step proofs of the chip conjuncts (:func:`_key`), and rulesets whose
-cards move alike (:func:`_dynamics_key`) share every other step-by-step
-proof; Init is checked for each.
+model the variant (said with the reason).  The ``engine = model`` row
+(:mod:`boodle.verify.engine_model`) compares the engine with the z3 model on the exhaustive
+search's states (method ``exhaustive``) and on random deals at every allowed count (method
+``engine``); a disagreement is a counterexample, and the z3 "proven" of that count becomes
+"unknown" (:func:`_distrust_model`); a failed induction is a counterexample only when bounded
+model checking reaches it from the start of play (:func:`_settle`).  Rulesets whose stops
+phase, deck and board are the same (names, labels, antes and the stages before play aside)
+share their step-by-step proofs of the chip conjuncts (:func:`_key`), and rulesets whose
+cards move alike (:func:`_dynamics_key`) share every other step-by-step proof; Init is
+checked for each.
 """
 
 from __future__ import annotations
@@ -27,7 +32,14 @@ from boodle.engine.support import pending_features
 from boodle.language.cards import Card
 from boodle.language.model import Deck, LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
 from boodle.verify.bmc import BmcResult, bmc
-from boodle.verify.cex import model_state_json, model_state_lines, model_steps_lines
+from boodle.verify.cex import (
+    Counterexample,
+    model_state_json,
+    model_state_lines,
+    model_steps_lines,
+)
+from boodle.verify.concrete import ModelOracle
+from boodle.verify.engine_model import Comparer, check_random, possible_kinds
 from boodle.verify.explicit import ExplicitResult, check_deals
 from boodle.verify.induction import (
     Finding,
@@ -47,8 +59,13 @@ from boodle.verify.wellformed import session_end, well_formed
 __all__ = ["PROPERTIES", "Options", "Result", "Subject", "symbolic_gaps", "unmodelled", "verify"]
 
 PROPERTIES = ("chip conservation", "card conservation", "termination", "progress",
-              "well-formedness", "session end")
-"""The properties of issue 5, in the order the report prints them."""
+              "well-formedness", "session end", "engine = model")
+"""The properties of issue 5, in the order the report prints them, then the check that the
+engine that plays is the model z3 proved things about (issue 16): its row says how many
+states were compared and which transition kinds were never exercised."""
+
+ENGINE_MODEL = "engine = model"
+"""The property of :mod:`boodle.verify.engine_model`."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +87,14 @@ class Options:
     searched exhaustively; ``bmc_depth`` / ``bmc_seconds``: the bounded
     search after a failed induction, per deck; ``max_states``: the exhaustive
     search's bound per variant and player count (``None``: none; ``boodle verify``
-    sets one), past which its properties are "incomplete".
+    sets one), past which its properties are "incomplete".  ``engine``: compare the engine
+    with the model (:mod:`boodle.verify.engine_model`) on every state of the exhaustive
+    search and, at every allowed count, on ``engine_deals`` random deals of the full deck
+    and up to ``coverage_deals`` random deals of each small deck chosen to reach the rarer
+    transitions (an all-pass, a colour flip …), stopping early once every kind is seen.
+    ``engine_states``: in one exhaustive search, every stops-phase state is compared up to
+    this many, then only those whose moves make a combination of kinds compared fewer than
+    20 times (``None``: every state; the report says how many were left out).
     """
 
     players: tuple[int, ...] | None = None
@@ -81,6 +105,10 @@ class Options:
     bmc_depth: int = 8
     bmc_seconds: float = 30.0
     max_states: int | None = None
+    engine: bool = True
+    engine_deals: int = 1
+    coverage_deals: int = 15
+    engine_states: int | None = 500
 
 
 @dataclass
@@ -237,6 +265,39 @@ class _Run:
     options: Options
     cache: dict[tuple[Any, ...], list[Finding]] = field(default_factory=dict)
     live: Callable[[str], None] | None = None
+    oracles: dict[tuple[Any, ...], ModelOracle] = field(default_factory=dict)
+    """Compiled models by :func:`_oracle_key` (variants whose stops phase, deck and board are
+    the same share one)."""
+
+
+def _oracle_key(ruleset: Ruleset, n: int, mutation: Mutation) -> tuple[Any, ...]:
+    """Two rulesets with equal keys have the same model (names and labels aside): the deck,
+    the board, the stops phase, the chip rules, the trump rule, the player count, the fault."""
+    board = tuple(replace(s, label="") for s in ruleset.board)
+    stops = tuple(replace(p, label="") for p in ruleset.phases if isinstance(p, StopsPhase))
+    return (ruleset.deck, board, stops, ruleset.session.negative, ruleset.deal.trumps,
+            ruleset.deal.widow_position, ruleset.chips, n, mutation)
+
+
+def _comparer(run: _Run, ruleset: Ruleset, n: int, mutation: Mutation) -> Comparer:
+    """A :class:`Comparer` of ``ruleset`` at ``n`` players, its model compiled once per
+    :func:`_oracle_key`."""
+    key = _oracle_key(ruleset, n, mutation)
+    oracle = run.oracles.get(key)
+    if oracle is None:
+        oracle = run.oracles[key] = ModelOracle(System(ruleset, n, mutation))
+    return Comparer(oracle, ruleset, mutation)
+
+
+def _model_gap(ruleset: Ruleset) -> str | None:
+    """Why the model cannot be compared with the engine for ``ruleset`` (``None``: it can)."""
+    if not any(isinstance(p, StopsPhase) for p in ruleset.phases):
+        return "no stops phase"
+    pending = pending_features(ruleset)
+    lacking = [*pending, *[u for u in unmodelled(ruleset) if not any(u in p for p in pending)]]
+    if lacking:
+        return "the z3 model does not have " + ", ".join(lacking)
+    return None
 
 
 Step = tuple[int, str, int]
@@ -275,11 +336,34 @@ def verify(subjects: list[Subject], options: Options = Options(),
                     progress(_progress_line(k, len(subjects), subject, method, n, got))
     out: list[Result] = []
     for k, (subject, (uncovered, steps)) in enumerate(zip(subjects, plan, strict=True)):
-        out += _static(subject)
-        out += _uncovered(subject, uncovered, options)
+        mine = [*_static(subject), *_uncovered(subject, uncovered, options)]
         for method, n in steps:
-            out += done[(k, method, n)][0]
+            mine += done[(k, method, n)][0]
+        out += _distrust_model(mine)
     return out
+
+
+def _distrust_model(results: list[Result]) -> list[Result]:
+    """A z3 proof is about the model: at a player count where the engine was found to play
+    another game (an ``engine = model`` counterexample), every "proven" of that count
+    becomes "unknown", and so does the "proven" of a property the engine itself was seen
+    to break there (issue 16: "proven" must hold of the engine that plays)."""
+    broken = {r.players for r in results if r.prop == ENGINE_MODEL
+              and r.status == "counterexample"}
+    refuted = {(r.players, r.prop) for r in results if r.method in ("exhaustive", "engine")
+               and r.status == "counterexample"}
+    for r in results:
+        if r.method != "z3" or r.status != "proven":
+            continue
+        if r.players in broken:
+            r.status = "unknown"
+            r.detail = ("proven of the z3 model, but the engine does not play that model at "
+                        "this count (see the engine = model counterexample)")
+        elif (r.players, r.prop) in refuted:
+            r.status = "unknown"
+            r.detail = ("proven of the z3 model, but the engine breaks it at this count (see "
+                        "the counterexample)")
+    return results
 
 
 def _steps(subject: Subject, options: Options) -> tuple[list[int], list[tuple[str, int]]]:
@@ -292,14 +376,22 @@ def _steps(subject: Subject, options: Options) -> tuple[list[int], list[tuple[st
         steps += [("z3", n) for n in counts]
     if options.exhaustive:
         steps += [("exhaustive", n) for n in counts if n in options.explicit_players]
-    return [n for n in counts if n not in {m for _, m in steps}], steps
+    covered = {m for _, m in steps}
+    if options.engine:
+        steps += [("engine", n) for n in counts]
+    return [n for n in counts if n not in covered], steps
 
 
 def _step(run: _Run, subject: Subject, method: str, n: int) -> tuple[list[Result], float]:
     """The results of one run, each carrying its wall time, and its CPU seconds."""
     t = time.process_time()
     wall = time.perf_counter()
-    got = _symbolic(run, subject, n) if method == "z3" else _exhaustive(run, subject, n)
+    if method == "z3":
+        got = _symbolic(run, subject, n)
+    elif method == "engine":
+        got = _engine(run, subject, n)
+    else:
+        got = _exhaustive(run, subject, n)
     for r in got:  # the run's own time, shared by the properties it checked
         r.seconds = time.perf_counter() - wall
     return got, time.process_time() - t
@@ -447,6 +539,8 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
                        "the z3 model does not have " + ", ".join(lacking))
                 for p in PROPERTIES[:5]]
     system = System(rs, n, subject.mutation)
+    # the engine = model check of this count, run after it in this process, uses these terms
+    run.oracles.setdefault(_oracle_key(rs, n, subject.mutation), ModelOracle(system))
     prover = Prover(system)
     t = time.perf_counter()
     findings = check_init(system, prover)
@@ -477,6 +571,7 @@ def _symbolic(run: _Run, subject: Subject, n: int) -> list[Result]:
                    note if f.status == "proven" else f.detail, spent)
         if f.status == "counterexample":
             _explain(run, subject, system, f, r)
+            _settle(r)
         out.append(r)
     for r in out:
         if r.prop == "termination" and r.status == "proven":
@@ -563,6 +658,20 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
                  "the invariant may be too weak, or the fault deeper")
 
 
+def _settle(r: Result) -> None:
+    """No spurious counterexample (issue 16): a failed induction is a COUNTEREXAMPLE only when
+    bounded model checking reached the bad state from the very start of play (the antes and
+    any deal: :attr:`BmcResult.exact`); otherwise it is ``unknown``, the induction
+    counterexample kept in the trace (the state may be unreachable: the invariant too weak,
+    or a start that no earlier stage leaves)."""
+    found = r.data.get("bmc", {})
+    if found.get("found") and found.get("exact start"):
+        return
+    r.status = "unknown"
+    r.detail = ("not proven: the induction fails, but no trace from the start of play reaches "
+                "it (" + r.detail + ")")
+
+
 def _target(f: Finding) -> str:
     if f.check == "progress":
         return "deadlock"
@@ -608,9 +717,22 @@ def _exhaustive(run: _Run, subject: Subject, n: int) -> list[Result]:
         if len(small.ruleset.deck.cards()) < n + 1:
             continue
         where = f"{subject.name}, {n} players, exhaustive on {small.label}"
+        gap = _model_gap(small.ruleset) if run.options.engine else "off"
+        comparer = None if gap is not None else _comparer(run, small.ruleset, n,
+                                                          subject.mutation)
+        if comparer is not None:
+            comparer.budget = run.options.engine_states
         res = check_deals(small.ruleset, n, small.label, mutation=subject.mutation,
-                          max_states=run.options.max_states, tick=_ticker(run.live, where))
-        return _from_explicit(subject, n, res)
+                          max_states=run.options.max_states, tick=_ticker(run.live, where),
+                          observe=None if comparer is None else comparer.observe)
+        out = _from_explicit(subject, n, res)
+        if comparer is not None:
+            out.append(_engine_row(subject.name, n, "exhaustive", res.violations.get(
+                ENGINE_MODEL), [comparer], res.complete, res.seconds, small.label,
+                possible_kinds(small.ruleset)))
+        elif gap != "off" and gap is not None:
+            out.append(Result(subject.name, n, ENGINE_MODEL, "exhaustive", "not covered", gap))
+        return out
     return [Result(subject.name, n, p, "exhaustive", "not covered", why) for p in PROPERTIES[:5]]
 
 
@@ -687,3 +809,112 @@ def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result
             r.data = cex.to_json()
         out.append(r)
     return out
+
+
+# ---------------------------------------------------------------- engine = model
+
+
+def coverage_decks(ruleset: Ruleset, n: int) -> list[tuple[int, int]]:
+    """Small decks (suits, ranks) whose random deals reach the transitions the full deck
+    rarely does at ``n`` players: one suit of ``2n + 2`` ranks (after a stop every card left
+    is of the stopped suit: a restart in another suit finds none, so every player passes:
+    the all-pass and the colour flip), two suits of ``n + 3`` ranks (runs through the widow,
+    stop bonuses, going out with cards left), and 2 × 5."""
+    return [(1, min(13, 2 * n + 2)), (2, min(13, n + 3)), (2, 5)]
+
+
+def _engine(run: _Run, subject: Subject, n: int) -> list[Result]:
+    """The engine = model check on random deals at ``n`` players (every allowed count): the
+    full deck, then the :func:`coverage_decks` until every kind the rules can make is seen;
+    engine-alone faults (chips, cards, progress) are counterexamples of their property."""
+    from boodle.verify.agreement import playable_ruleset
+    from boodle.verify.engine_model import KINDS
+
+    t = time.perf_counter()
+    rs = playable_ruleset(subject.ruleset, 16)
+    gap = _model_gap(rs)
+    if gap is not None:
+        return [Result(subject.name, n, ENGINE_MODEL, "engine", "not covered", gap)]
+    possible = possible_kinds(rs)
+    decks = [("full deck", rs)]
+    for suits, ranks in dict.fromkeys(coverage_decks(rs, n)):  # each deck once
+        try:
+            small = reduce(rs, suits, ranks)
+        except ReductionError:
+            continue
+        if len(small.ruleset.deck.cards()) >= n + 2:  # every hand and the widow a card
+            decks.append((small.label, small.ruleset))
+    comparers: list[Comparer] = []
+    result = None
+    for k, (label, deck_rs) in enumerate(decks):
+        comparer = _comparer(run, deck_rs, n, subject.mutation)
+        comparers.append(comparer)
+
+        def all_seen() -> bool:
+            return possible <= set().union(*(c.seen for c in comparers))
+
+        if k > 0 and all_seen():
+            break
+        deals = run.options.engine_deals if k == 0 else run.options.coverage_deals
+        got = check_random([(label, deck_rs, comparer)], n, deals, seed=16 + k,
+                           stop_when=None if k == 0 else all_seen)
+        if result is None:
+            result = got
+        else:
+            result.decks += got.decks
+            result.deals += got.deals
+            result.states += got.states
+            result.violations.update(
+                {p: c for p, c in got.violations.items() if p not in result.violations})
+        if result.violations:
+            break
+    assert result is not None
+    spent = time.perf_counter() - t
+    out = []
+    for prop, cex in result.violations.items():
+        if prop == ENGINE_MODEL:
+            continue
+        r = Result(subject.name, n, prop, "engine", "counterexample", cex.why, spent,
+                   result.states, cex.deck)
+        r.trace, r.data = cex.text(), cex.to_json()
+        out.append(r)
+    seen_decks = ", ".join(result.decks)
+    row = _engine_row(subject.name, n, "engine", result.violations.get(ENGINE_MODEL),
+                      comparers, True, spent, seen_decks, possible)
+    row.detail = (f"{result.deals} random deal{'' if result.deals == 1 else 's'} "
+                  f"({seen_decks}): " + row.detail)
+    out.append(row)
+    assert set(KINDS) >= possible
+    return out
+
+
+def _engine_row(name: str, n: int, method: str, cex: Counterexample | None,
+                comparers: list[Comparer], complete: bool, seconds: float, deck: str,
+                possible: set[str]) -> Result:
+    """The ``engine = model`` result of one method at one count: a counterexample, or the
+    states compared and the kinds the rules can make that no transition exercised."""
+    compared = sum(c.compared for c in comparers)
+    seen: set[str] = set().union(*(c.seen for c in comparers))
+    missing = [k for k in possible if k not in seen]
+    missing.sort()
+    alone: dict[str, int] = {}
+    for c in comparers:
+        for why, count in c.engine_only.items():
+            alone[why] = alone.get(why, 0) + count
+    skipped = sum(c.skipped for c in comparers)
+    left = (f" (of {compared + skipped:,} in the stops phase: every one up to the budget, "
+            "then those whose moves make kinds compared fewer than 20 times)" if skipped else "")
+    summary = (f"{compared:,} states compared with the model{left}, "
+               f"{sum(c.transitions for c in comparers):,} moves, "
+               f"{sum(c.refusals for c in comparers):,} refusals; "
+               + ("every action kind the rules can make exercised" if not missing else
+                  "not exercised: " + ", ".join(missing)))
+    if alone:
+        summary += "; on the engine alone (no model state): " + ", ".join(
+            f"{count:,} states ({why})" for why, count in sorted(alone.items()))
+    status = "counterexample" if cex else ("checked" if complete else "incomplete")
+    r = Result(name, n, ENGINE_MODEL, method, status, cex.why if cex else summary, seconds,
+               compared, deck)
+    if cex is not None:
+        r.trace, r.data = cex.text(), cex.to_json()
+    return r

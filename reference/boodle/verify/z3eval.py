@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 import z3
+from z3.z3 import _to_expr_ref
 
 from boodle.verify.layout import Expr, Layout, SymState
 
@@ -125,7 +126,10 @@ class Evaluator:
     ``variables``: the z3 constants the terms may mention; ``definitions``:
     constants defined by a term (the amount constants of
     :mod:`boodle.verify.actions`), evaluated on demand.  Compiled sub-terms
-    are shared; a term mentioning any other constant raises ``KeyError``.
+    are shared, and a term of more than one argument is computed once per environment (its
+    value kept in the environment: the guards share long chains of "no lower card held");
+    an environment is therefore one state's, not reused for another.  A term mentioning
+    any other constant raises ``KeyError``.
     """
 
     def __init__(self, variables: list[Expr], definitions: Mapping[Expr, Expr] | None = None):
@@ -136,31 +140,49 @@ class Evaluator:
 
     def compile(self, term: Expr) -> Fn:
         """The closure computing ``term`` from an environment (see :meth:`env`)."""
-        key = term.get_id()
-        if key in self.cache:
-            return self.cache[key]
-        fn = self._build(term)
-        self.cache[key] = fn
+        return self._compile_ast(term.ctx, term.as_ast())
+
+    def _compile_ast(self, ctx: Any, ast: Any) -> Fn:
+        """:meth:`compile` of a raw AST of context ``ctx``, walked through z3's C API (the
+        Python wrappers' ``decl()``, ``arg()`` cost most of the time otherwise)."""
+        ref = ctx.ref()
+        key = z3.Z3_get_ast_id(ref, ast)
+        got = self.cache.get(key)
+        if got is not None:
+            return got
+        fn = self._build(ctx, ast, key)
+        if z3.Z3_get_ast_kind(ref, ast) == z3.Z3_APP_AST and z3.Z3_get_app_num_args(ref, ast) > 1:
+            fn = _memo(key, fn)  # a sub-term terms share (the lead options' prefix chains)
+        self.cache[key] = fn  # is computed once per environment
         return fn
 
-    def _build(self, term: Expr) -> Fn:
-        kind = term.decl().kind()
-        if kind == z3.Z3_OP_UNINTERPRETED and term.num_args() == 0:
-            key = term.get_id()
+    def _build(self, ctx: Any, ast: Any, key: int) -> Fn:
+        ref = ctx.ref()
+        ast_kind = z3.Z3_get_ast_kind(ref, ast)
+        if ast_kind == z3.Z3_NUMERAL_AST:
+            value = value_of(_to_expr_ref(ast, ctx))
+            return lambda env: value
+        if ast_kind != z3.Z3_APP_AST:
+            raise NotImplementedError(f"no evaluation rule for {_to_expr_ref(ast, ctx)}")
+        kind = z3.Z3_get_decl_kind(ref, z3.Z3_get_app_decl(ref, ast))
+        count = z3.Z3_get_app_num_args(ref, ast)
+        if kind == z3.Z3_OP_UNINTERPRETED and count == 0:
             if key in self.slots:
                 slot = self.slots[key]
                 return lambda env: env[slot]
             if key in self.defs:
                 return _memo(key, self.compile(self.defs[key]))
-            raise KeyError(f"no value for {term}")
+            raise KeyError(f"no value for {_to_expr_ref(ast, ctx)}")
         if kind in (z3.Z3_OP_TRUE, z3.Z3_OP_FALSE, z3.Z3_OP_ANUM):
-            value = value_of(term)
+            value = value_of(_to_expr_ref(ast, ctx))
             return lambda env: value
         make = _TABLE.get(kind)
         if make is None:
+            term = _to_expr_ref(ast, ctx)
             raise NotImplementedError(f"no evaluation rule for z3 operator {term.decl()}")
-        args = [self.compile(term.arg(k)) for k in range(term.num_args())]
-        if kind == z3.Z3_OP_ADD and z3.is_real(term):
+        args = [self._compile_ast(ctx, z3.Z3_get_app_arg(ref, ast, k)) for k in range(count)]
+        if kind == z3.Z3_OP_ADD and z3.Z3_get_sort_kind(
+                ref, z3.Z3_get_sort(ref, ast)) == z3.Z3_REAL_SORT:
             return lambda env: _real(sum(a(env) for a in args))
         return make(args)
 

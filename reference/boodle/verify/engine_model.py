@@ -1,0 +1,434 @@
+"""The engine that plays, held to the z3 model move by move, inside ``boodle verify`` (issue 16).
+
+The proofs of :mod:`boodle.verify.induction` are about the model; this module checks that
+the reference engine (:func:`boodle.engine.legal_moves`, :func:`boodle.engine.apply`, the
+functions ``boodle play`` and ``boodle serve`` call) plays that model's game.  In a state of
+the stops phase, :class:`Comparer` asks both the same questions:
+
+- **enabled moves**: the actions the model's guards enable must be exactly the engine's
+  legal moves;
+- **successors**: each legal move's state after the move, computed from the very z3 terms
+  the proofs use (:class:`~boodle.verify.concrete.ModelOracle`), must equal the engine's
+  state after it: every card's place, the run, the seat to move, passes, the colour flip,
+  the winner, every seat's and section's chips, the forfeits;
+- **refusals**: every card or pass the model does not enable must be refused by the engine
+  (:class:`~boodle.engine.faults.IllegalMove`).
+
+States of other stages (antes, the widow sale or auction, holding and poker phases) and
+states with an eliminated seat have no model state: they are checked on the engine alone
+(:func:`engine_faults`: chips add up to the deal's total, no section below zero, every card
+in one place, a legal move while the deal is not over, every listed move accepted).
+
+Two sources of states: every state of the exhaustive search (:mod:`boodle.verify.explicit`
+calls :meth:`Comparer.observe`), and :func:`check_random`: random deals of a deck (the full
+deck, and small decks chosen to reach the rarer transitions) at a player count, each move
+drawn at random, every state compared.  Every transition is classified
+(:func:`kinds_of`); :func:`possible_kinds` lists those the ruleset can make, so the report
+says which were never exercised.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from boodle.engine.api import apply, is_terminal, legal_moves, shuffled_deck, start_deal
+from boodle.engine.events import Event
+from boodle.engine.faults import IllegalMove
+from boodle.engine.ledger import Ledger, LedgerError
+from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, each_move
+from boodle.language.errors import BoodleError
+from boodle.language.model import Ruleset, StopsPhase
+from boodle.verify.cex import Counterexample
+from boodle.verify.concrete import ModelOracle, action_name
+from boodle.verify.explicit import _cards_wrong, state_key
+from boodle.verify.mutation import NO_MUTATION, Mutation
+
+__all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "engine_faults", "kinds_of",
+           "possible_kinds"]
+
+KINDS: dict[str, str] = {
+    "lead": "a first lead (spec §6.1)",
+    "restart": "a lead after a stop (§6.4)",
+    "follow": "a follow (§6.2)",
+    "stop": "a run stops (§6.3)",
+    "stop at the widow": "a run stops at a widow card (§6.3)",
+    "stop bonus": "a stop bonus paid (§6.7)",
+    "claim on play": "a section claimed by playing its card (§6.6)",
+    "going out": "a player goes out and is paid (§7)",
+    "pass": "a pass (§6.5)",
+    "colour flip": "every player passed: the colour flips (§6.5)",
+    "all-pass end": "every player passed: the deal ends without a winner (§6.5)",
+    "penalty": "a fine for a lead or a pass (§6.8)",
+    "capped payment": "a seat pays down to zero, capped at its balance (§9)",
+    "split remainder": "a section shared with a remainder left on it (§8.1, §9)",
+    "eliminated seat": "a deal played with a seat out (§10)",
+}
+"""The transition kinds the report accounts for, each with the rule it exercises."""
+
+MODELLED = frozenset(KINDS) - {"split remainder", "eliminated seat"}
+"""The kinds z3 models step by step (a stops-phase move with every seat in); the other two
+happen in stages, or with seats, the model does not describe and are checked on the engine
+alone."""
+
+
+def _stops(ruleset: Ruleset) -> StopsPhase | None:
+    return next((p for p in ruleset.phases if isinstance(p, StopsPhase)), None)
+
+
+def possible_kinds(ruleset: Ruleset) -> set[str]:
+    """The kinds of :data:`KINDS` the rules of ``ruleset`` can make (what the rules say, not
+    what a deal reaches): a pass only under ``if none: pass``, a stop bonus only with one …"""
+    phase = _stops(ruleset)
+    if phase is None:
+        return set()
+    out = {"lead", "restart", "follow", "stop", "going out"}
+    if ruleset.deal.widow_position != "none":
+        out.add("stop at the widow")
+    if phase.stop_bonus is not None:
+        out.add("stop bonus")
+    if phase.claims == "on play" and any(s.kind in ("boodle", "set") for s in ruleset.board):
+        out.add("claim on play")
+    if phase.fallback.kind == "pass":
+        out.add("pass")
+        if phase.all_pass == "flip colour":
+            out.add("colour flip")
+        elif phase.all_pass == "end without winner":
+            out.add("all-pass end")
+    if phase.penalties or (phase.fallback.kind == "pass" and phase.fallback.amount > 0):
+        out.add("penalty")
+    if ruleset.session.negative == "eliminate":
+        out |= {"capped payment", "eliminated seat"}
+    shared = phase.claims == "on holding" or any(
+        getattr(p, "split", None) == "share" for p in ruleset.phases)
+    if shared and ruleset.chips == "whole":
+        out.add("split remainder")
+    return out
+
+
+def kinds_of(before: DealState, after: DealState, events: Iterable[Event]) -> set[str]:
+    """The kinds of :data:`KINDS` one transition (``before`` → ``after`` with ``events``;
+    the start of a deal has no ``before`` state to speak of: pass the state itself) made."""
+    out: set[str] = set()
+    claimed: dict[str, int] = {}
+    gone_out = False
+    for e in events:
+        k = e.kind
+        if k == "lead":
+            out.add("restart" if getattr(e, "restart", False) else "lead")
+        elif k == "play":
+            out.add("follow")
+        elif k == "stop":
+            out.add("stop")
+            if getattr(e, "reason", None) == "widow":
+                out.add("stop at the widow")
+        elif k == "stop-bonus":
+            out.add("stop bonus")
+        elif k == "claim":
+            name = getattr(e, "section", "")
+            claimed[name] = claimed.get(name, 0) + 1
+            if after.stage.startswith("phase:") and not gone_out and before.step in (
+                    "lead", "follow") and before is not after:
+                out.add("claim on play")
+        elif k == "go-out":
+            out.add("going out")
+            gone_out = True
+        elif k == "pass":
+            out.add("pass")
+        elif k == "flip-colour":
+            out.add("colour flip")
+        elif k == "deal-end" and getattr(e, "winner", 0) is None:
+            out.add("all-pass end")
+        elif k == "penalty":
+            out.add("penalty")
+    if any(c > 1 and after.ledger.section(name) != 0 for name, c in claimed.items()):
+        out.add("split remainder")
+    if after.capped and any(a == 0 != b for a, b in zip(after.ledger.seats,
+                                                        before.ledger.seats, strict=True)):
+        out.add("capped payment")
+    if after.out:
+        out.add("eliminated seat")
+    return out
+
+
+def describe_state(state: DealState) -> str:
+    """One line: hands, widow, cards played, whose move and the run, chips."""
+    hands = "; ".join(f"seat {s} {' '.join(map(str, h)) or '—'}"
+                      for s, h in enumerate(state.hands))
+    widow = " ".join(map(str, state.widow())) or "—"
+    played = " ".join(f"{s}:{c}" for s, c in state.played()) or "—"
+    run = (f"step {state.step}, seat {state.to_move} to move"
+           + (f", run at {state.current}" if state.current is not None else "")
+           + (f", restart after a stop in {state.stopped}" if state.restart else "")
+           + (f", {state.passes} passes" if state.passes else "")
+           + (", colour flipped" if state.flipped else ""))
+    return (f"[{state.stage}] {hands}; widow {widow}; played {played}; {run}; chips "
+            f"{state.ledger}")
+
+
+Successor = tuple[Move, DealState, list[Event]]
+"""A legal move and the engine's state and events after it."""
+
+
+@dataclass
+class Comparer:
+    """Compares the engine with the model (``oracle``, built for ``ruleset`` and the player
+    count) in states of ``ruleset``; counts what it compared and the kinds it saw.
+
+    ``mutation``: a fault injected in both the model and the engine's results (the
+    verifier's own tests); the engine's successors are passed through its ``after_apply``.
+    """
+
+    oracle: ModelOracle
+    ruleset: Ruleset
+    mutation: Mutation = NO_MUTATION
+    compared: int = 0
+    """States compared with the model."""
+    transitions: int = 0
+    """Moves whose successor was compared."""
+    refusals: int = 0
+    """Moves the model does not enable that the engine was asked to refuse."""
+    engine_only: dict[str, int] = field(default_factory=dict)
+    """States not compared, by why (``eliminated seat``, a stage the model does not have)."""
+    seen: set[str] = field(default_factory=set)
+    """The kinds of :data:`KINDS` exercised."""
+    budget: int | None = None
+    """Compare every state up to this many, then only those whose moves make a combination
+    of kinds compared fewer than :attr:`per_kind` times (``None``: every state)."""
+    per_kind: int = 20
+    skipped: int = 0
+    """Stops-phase states left uncompared by the budget."""
+    signatures: dict[tuple[str, frozenset[str]], int] = field(default_factory=dict)
+    """How many compared states had each (step, kinds of its moves)."""
+
+    def observe(self, state: DealState, successors: list[Successor]) -> str | None:
+        """Compare ``state`` and its successors (every legal move's, from the engine); the
+        disagreement as text, or ``None``.  Records the kinds of the transitions."""
+        kinds: set[str] = set()
+        for _, new, events in successors:
+            kinds |= kinds_of(state, new, events)
+        self.seen |= kinds
+        if not self._in_stops(state):
+            self.engine_only["stages before play"] = \
+                self.engine_only.get("stages before play", 0) + 1
+            return None
+        try:
+            values = self.oracle.encode(state)
+        except ValueError as e:
+            why = "eliminated seat" if state.out else str(e)
+            self.engine_only[why] = self.engine_only.get(why, 0) + 1
+            return None
+        signature = (state.step, frozenset(kinds))
+        times = self.signatures.get(signature, 0)
+        if self.budget is not None and self.compared >= self.budget and times >= self.per_kind:
+            self.skipped += 1
+            return None
+        self.signatures[signature] = times + 1
+        self.compared += 1
+        return self._compare(state, values, successors)
+
+    def _in_stops(self, state: DealState) -> bool:
+        name = state.stage.removeprefix("phase:")
+        return any(isinstance(p, StopsPhase) and p.name == name for p in self.ruleset.phases)
+
+    def _compare(self, state: DealState, values: list[Any],
+                 successors: list[Successor]) -> str | None:
+        layout = self.oracle.system.layout
+        width = len(self.oracle.system.state.flat())
+        model = self.oracle.enabled(values)
+        engine = {action_name(layout, m): (m, new) for m, new, _ in successors}
+        if set(model) != set(engine):
+            only_model = sorted(set(model) - set(engine))
+            only_engine = sorted(set(engine) - set(model))
+            return (f"enabled moves differ in {describe_state(state)}: the model also enables "
+                    f"{only_model or 'nothing'}, the engine also lists {only_engine or 'nothing'}")
+        for name, (move, new) in engine.items():
+            self.transitions += 1
+            try:
+                want = self.oracle.encode(new)[:width]
+            except ValueError as e:
+                return f"after {move} in {describe_state(state)}: no model state ({e})"
+            got = model[name]
+            if got != want:  # ints, Fractions and bools compare by value (True == 1)
+                return (f"after {move} in {describe_state(state)}: "
+                        f"{self._differences(got, want)}")
+        return self._refusals(state, set(model))
+
+    def _refusals(self, state: DealState, enabled: set[str]) -> str | None:
+        """The engine must refuse what the model does not enable: a pass, each card the seat
+        to move holds, and one card it does not hold (a card it does not hold is refused by
+        one test of the engine, ``lead.not-held``; one stands for all)."""
+        who = state.to_move
+        if who is None:
+            return None
+        follow = state.step == "follow"
+        probes: list[Move] = [] if "pass" in enabled else [PassMove(who)]
+        hand = set(state.hand(who))
+        other = next((c for c in self.oracle.system.layout.cards if c not in hand), None)
+        for card in [*state.hand(who), *([other] if other is not None else [])]:
+            if f"card {card}" not in enabled:
+                probes.append(PlayMove(who, card) if follow else LeadMove(who, card))
+        for move in probes:
+            self.refusals += 1
+            try:
+                apply(self.ruleset, state, move)
+            except IllegalMove:
+                continue
+            except (BoodleError, LedgerError, ValueError, AssertionError):
+                continue  # refused, if not with the rule id of spec §12 (the machine checks ids)
+            return f"{move} accepted in {describe_state(state)}, which the model refuses"
+        return None
+
+    def _differences(self, got: list[Any], want: list[Any]) -> str:
+        names = [str(t) for t in self.oracle.system.state.flat()]
+        layout = self.oracle.system.layout
+        cards = [str(c) for c in layout.cards]
+
+        def label(k: int, n: str) -> str:
+            return f"place of {cards[k]}" if k < len(cards) else n
+
+        return ", ".join(f"{label(k, n)}: model {g} vs engine {w}"
+                         for k, (n, g, w) in enumerate(zip(names, got, want, strict=True))
+                         if g != w)
+
+
+def engine_faults(ruleset: Ruleset, state: DealState, total: Any) -> list[tuple[str, str]]:
+    """What the engine alone gets wrong in ``state`` (property, why): chips that do not add up
+    to ``total`` or a section below zero (spec §9), a card not in exactly one place or hand
+    counts that disagree (§2)."""
+    out = []
+    ledger = state.ledger
+    if ledger.total() != total:
+        out.append(("chip conservation", f"seats and sections hold {ledger.total()} chips, "
+                    f"not {total}"))
+    low = [name for name, amount in ledger.sections if amount < 0]
+    if low:
+        out.append(("chip conservation", f"section {', '.join(low)} below zero"))
+    why = _cards_wrong(ruleset, state)  # the exhaustive search's own check
+    if why:
+        out.append(("card conservation", why))
+    return out
+
+
+@dataclass
+class RandomResult:
+    """What :func:`check_random` saw: ``states`` (every stage), ``deals`` per deck, the
+    comparer's counts and kinds, the first violation by property, the time."""
+
+    players: int
+    decks: list[str] = field(default_factory=list)
+    deals: int = 0
+    states: int = 0
+    violations: dict[str, Counterexample] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals: int,
+                 seed: int = 16, stop_when: Callable[[], bool] | None = None,
+                 start_chips: tuple[int, ...] = (3, 8, 50)) -> RandomResult:
+    """Play ``deals`` random deals on each deck (label, ruleset, its comparer), each move drawn
+    at random, and compare every state; the engine alone is checked in every state of every
+    stage (:func:`engine_faults`, progress, listed moves accepted).
+
+    ``stop_when``: checked after each deal; true ends the run early (every kind seen).
+    Each deal starts from a ledger of ``start_chips`` chips a seat (drawn), so that payments
+    capped at a balance are reached; under ``balance: eliminated at zero`` one deal in three
+    starts with a seat at zero (an eliminated seat, spec §10) when the count allows it.
+    """
+    t0 = time.perf_counter()
+    rng = random.Random(seed)
+    result = RandomResult(players)
+    for label, ruleset, comparer in decks:
+        result.decks.append(label)
+        names = tuple(s.name for s in ruleset.board)
+        for _ in range(deals):
+            ledger = Ledger.open(players, names, rng.choice(start_chips))
+            if (ruleset.session.negative == "eliminate" and players - 1 >= ruleset.players.low
+                    and rng.random() < 1 / 3):
+                seats = list(ledger.seats)
+                seats[rng.randrange(players)] = 0
+                ledger = Ledger(tuple(seats), ledger.sections)
+            _random_deal(ruleset, comparer, players, rng, ledger, label, result)
+            result.deals += 1
+            if result.violations or (stop_when is not None and stop_when()):
+                break
+        if result.violations:
+            break
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random.Random,
+                 ledger: Ledger, label: str, result: RandomResult) -> None:
+    dealer = rng.randrange(players)
+    order = shuffled_deck(ruleset, rng)
+    mutation = comparer.mutation
+    try:
+        state, events = start_deal(mutation.start_ruleset(ruleset), players, dealer, ledger,
+                                   order)
+    except BoodleError:
+        return  # a deal the rules cannot start from this ledger (too few players in)
+    total = ledger.total()
+    trail: list[Event] = list(events)
+    moves: list[str] = []
+    deal = {f"seat {s}": [str(c) for c in h] for s, h in enumerate(state.hands)}
+    deal["widow"] = [str(c) for c in state.widow()]
+
+    where = label if label == "full deck" else f"{label} deck"
+
+    def report(prop: str, why: str) -> None:
+        if prop not in result.violations:
+            result.violations[prop] = Counterexample(
+                prop, f"{why} (random deal on the {where}, dealer seat {dealer})", label,
+                players, deal, list(moves), list(trail), {"state": describe_state(state)})
+
+    comparer.seen |= kinds_of(state, state, events)
+    keys = {state_key(state)}
+    while True:
+        result.states += 1
+        for prop, why in engine_faults(ruleset, state, total):
+            report(prop, f"{why} in {describe_state(state)}")
+            return
+        if is_terminal(state):
+            return
+        try:
+            legal = legal_moves(ruleset, state)
+        except BoodleError as e:
+            report("progress", f"no move can be made: {e.message} in {describe_state(state)}")
+            return
+        if not legal:
+            report("progress", f"the deal is not over and no move is legal in "
+                   f"{describe_state(state)}")
+            return
+        successors: list[Successor] = []
+        for move in each_move(legal):  # bids: a balance of at most 50 chips here
+            try:
+                new, more = apply(ruleset, state, move)
+            except IllegalMove as e:
+                report("well-formedness", f"{move} is listed as legal but refused ({e.rule})")
+                return
+            except LedgerError as e:
+                report("chip conservation", f"{move}: {e}")
+                return
+            successors.append((move, mutation.after_apply(new, more), more))
+        wrong = [(prop, f"after {move}: {why}") for move, new, _ in successors
+                 for prop, why in engine_faults(ruleset, new, total)]
+        for prop, why in wrong:
+            report(prop, f"{why}, in {describe_state(state)}")
+        differs = comparer.observe(state, successors)
+        if differs is not None:
+            report("engine = model", differs)
+        if wrong or differs is not None:
+            return
+        move, state, more = successors[rng.randrange(len(successors))]
+        moves.append(str(move))
+        trail.extend(more)
+        key = state_key(state)
+        if key in keys:
+            report("termination", f"after {move} the deal is back in a state it was in "
+                   f"before: it can go round for ever, in {describe_state(state)}")
+            return
+        keys.add(key)
