@@ -18,6 +18,7 @@ from boodle.docs import constructs, translate
 from boodle.docs import site as docs_site
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.links import RuleRefs
+from boodle.docs.pages import cases_page
 from boodle.docs.site import all_templates
 from boodle.docs.specref import find_cases
 from boodle.docs.templates import MissingText, Templates, languages, load
@@ -253,6 +254,36 @@ def test_conformance_case_links_are_generic(tmp_path: Path, michigan: Ruleset) -
     text = page(michigan, refs=RuleRefs(load("en"), "michigan", find_cases(tmp_path)))
     restart = next(line for line in text.splitlines() if "After a stop" in line)
     assert "restart-by-last-player" in restart and "restart-other-suit-1a2b" not in restart
+
+
+def test_the_cases_pinning_a_rule_fold_into_one_link_to_their_list(tmp_path: Path,
+                                                                   michigan: Ruleset) -> None:
+    # issue 21: five case ids and "(+22)" after every rule; now one link per rule
+    for i in range(7):
+        (tmp_path / f"c{i}.json").write_text(json.dumps(
+            {"id": f"restart-case-{i}", "variant": "michigan", "rules": ["spec §6.4"]}))
+    cases = find_cases(tmp_path)
+    refs = RuleRefs(load("en"), "michigan", cases)
+    text = page(michigan, refs=refs)
+    restart = next(line for line in text.splitlines() if "After a stop" in line)
+    [group] = refs.groups.values()
+    assert restart.endswith(f"· pinned by [7 cases](../reference/cases.md#{group.anchor}))</small>")
+    assert "restart-case-" not in restart and "(+" not in restart
+    assert [c.id for c in group.cases] == [f"restart-case-{i}" for i in range(7)]
+    listing = cases_page(cases, load("en"), refs.groups.values())
+    [line] = [x for x in listing.splitlines() if group.anchor in x]
+    assert line.startswith(f'- <a id="{group.anchor}"></a>**michigan**, §6.4 (7 cases): ')
+    assert line.count("](#case-restart-case-") == 7
+    fr = RuleRefs(load("fr"), "michigan", cases)
+    assert "vérifiée par [7 cas](" in page(michigan, "fr", fr) or \
+        "vérifiée par [7 cas](" in page(michigan, "fr", fr)
+
+
+def test_a_default_rule_says_so_without_doubled_parentheses(michigan: Ruleset) -> None:
+    for lang in LANGUAGES:
+        text = page_text(page(michigan, lang))
+        assert "((" not in text and "))" not in text, lang
+    assert "<small>(default, not written · spec [§2]" in page(michigan)
 
 
 def test_the_site_builds_strictly_with_every_page() -> None:

@@ -5,7 +5,10 @@ Each function returns one page's Markdown; :mod:`boodle.docs.site` writes them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from boodle.docs.escape import code, md
+from boodle.docs.links import PinGroup
 from boodle.docs.rules_text import Speaker
 from boodle.docs.spans import SpanIndex
 from boodle.docs.specref import Case, case_anchor
@@ -121,14 +124,29 @@ def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     return "\n".join(out) + "\n"
 
 
-def cases_page(cases: list[Case], t: Templates) -> str:
-    """Every conformance case that pins spec sections, grouped by section, each anchored."""
+def cases_page(cases: list[Case], t: Templates, groups: Iterable[PinGroup] = ()) -> str:
+    """Every conformance case that pins spec sections, each anchored (``#case-ID``); first,
+    the cases of each rule the variant pages link to (``groups``: one anchored line per
+    group, :class:`~boodle.docs.links.PinGroup`), by variant and section."""
     out = [f"# {t.text('page.cases_title')}", "", t.text("page.cases_intro"), ""]
     if not cases:
         return "\n".join([*out, t.text("page.cases_none"), ""])
+    listed = sorted(groups, key=lambda g: (g.variant, _section_key(g.section), g.anchor))
+    if listed:
+        out += [f"## {t.text('page.cases_groups')}", "", t.text("page.cases_groups_intro"), ""]
+        for g in listed:
+            links = ", ".join(f"[{code(c.id)}](#{case_anchor(c.id)})" for c in g.cases)
+            out.append(f'- <a id="{g.anchor}"></a>**{md(g.variant)}**, {md(g.section)} '
+                       f"({t.text('page.rule_cases_n', n=len(g.cases))}): {links}")
+        out += ["", f"## {t.text('page.cases_every')}", ""]
     for c in cases:
         where = md(", ".join(c.sections)) or "—"
         desc = f": {md(c.description)}" if c.description else ""
         out.append(f'- <a id="{case_anchor(c.id)}"></a>**{code(c.id)}** '
                    f'({md(c.variant or "—")}; {where}){desc} — {code("conformance/" + c.file)}')
     return "\n".join(out) + "\n"
+
+
+def _section_key(section: str) -> tuple[int, ...]:
+    """``§6.10`` after ``§6.9``: a section's numbers, compared as numbers."""
+    return tuple(int(x) for x in section.lstrip("§").split(".") if x.isdigit())

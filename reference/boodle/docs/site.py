@@ -24,7 +24,7 @@ from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
 from boodle.docs.includes import included_page, site_map
-from boodle.docs.links import RuleRefs
+from boodle.docs.links import PinGroup, RuleRefs
 from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
 from boodle.docs.specref import Case, checkout_root, find_cases
 from boodle.docs.templates import Templates, languages
@@ -67,12 +67,15 @@ def conformance_cases() -> list[Case]:
     return find_cases(root / "conformance") if root else []
 
 
-def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, str]:
-    """Every page of one language: site path → Markdown."""
+def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
+          groups: dict[str, PinGroup] | None = None) -> dict[str, str]:
+    """Every page of one language: site path → Markdown.  ``groups`` collects the groups
+    of cases the rules link to (the cases page lists them)."""
     sx = _suffix(t)
+    groups = {} if groups is None else groups
     out = {f"index{sx}.md": index_page(rules, t), f"matrix{sx}.md": matrix_page(rules, t)}
     for r in rules:
-        refs = RuleRefs(t, r.name, cases)
+        refs = RuleRefs(t, r.name, cases, groups=groups)
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
         out[f"examples/{r.name}{sx}.md"] = (
             f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
@@ -82,10 +85,12 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, 
     return out
 
 
-def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, str]:
-    """The pages that exist in English only."""
+def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
+                  groups: dict[str, PinGroup] | None = None) -> dict[str, str]:
+    """The pages that exist in English only (``groups``: the groups of cases the variant
+    pages link to, listed on the cases page)."""
     out = {"reference/language.md": reference_markdown(t)}
-    out["reference/cases.md"] = cases_page(cases, t)
+    out["reference/cases.md"] = cases_page(cases, t, (groups or {}).values())
     out["reference/protocol.md"] = included_page("conformance/PROTOCOL.md",
                                                  "reference/protocol.md",
                                                  t.text("page.protocol_title"), t)
@@ -149,8 +154,10 @@ def build_docs(out: Path) -> list[Path]:
     rules = rulesets()
     cases = conformance_cases()
     english = next(t for t in ts if t.lang == "en")
-    everything = english_pages(english, rules, cases)
+    groups: dict[str, PinGroup] = {}
+    everything: dict[str, str] = {}
     for t in ts:
-        everything.update(pages(t, rules, cases))
+        everything.update(pages(t, rules, cases, groups))
+    everything.update(english_pages(english, rules, cases, groups))
     everything["assets/boodle.css"] = CSS
     return write_owned(out, dict(everything), MANIFEST)
