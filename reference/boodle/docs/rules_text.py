@@ -24,7 +24,7 @@ from typing import Any
 from boodle.docs.constructs import construct_value, constructs, is_parameter
 from boodle.docs.escape import md
 from boodle.docs.templates import Templates
-from boodle.language.cards import SUITS, Card
+from boodle.language.cards import SUIT_COLOUR, SUITS, Card
 from boodle.language.errors import Span
 from boodle.language.model import Ruleset
 
@@ -59,7 +59,7 @@ class Speaker:
         if isinstance(v, bool):
             return self.t.text("value.yes" if v else "value.no")
         if isinstance(v, Card):
-            return self.t.card(v)
+            return card_html(v, self.t)
         if isinstance(v, int):
             return str(v)
         if isinstance(v, tuple | frozenset | list):
@@ -128,6 +128,20 @@ class Speaker:
                 if text.strip():
                     out.append(Rule(key, text, span, _tags(v if items is None else item)))
         return out
+
+
+RED = "#c62828"
+"""The colour of hearts and diamonds on every page (the site's CSS and the board use it)."""
+
+
+def card_html(card: Card, t: Templates | None = None) -> str:
+    """A card as its symbol text (its rank as ``t``'s language writes it), a red suit
+    wrapped in ``<span class="card-red" style="color:…">``: red on the site (its CSS) and on
+    a page read outside it (``boodle docs page``: the inline style)."""
+    text = t.card(card) if t is not None else str(card)
+    if SUIT_COLOUR[card.suit] != "red":
+        return text
+    return f'<span class="card-red" style="color:{RED}">{text}</span>'
 
 
 _SPACES = re.compile(r"[ \t\r\n]+")

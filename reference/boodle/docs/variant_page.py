@@ -17,10 +17,9 @@ from typing import Any
 from boodle.docs.board_svg import board_svg
 from boodle.docs.constructs import constructs
 from boodle.docs.escape import cell, code, md
-from boodle.docs.example import card_html
 from boodle.docs.links import RuleRefs
 from boodle.docs.numbers import numbers
-from boodle.docs.rules_text import Rule, Speaker, squash
+from boodle.docs.rules_text import Rule, Speaker, card_html, squash
 from boodle.docs.spans import SpanIndex
 from boodle.docs.templates import Templates
 from boodle.docs.translate import localized, with_terms
