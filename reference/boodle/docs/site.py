@@ -19,11 +19,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from boodle.conformance.paths import suite_dir
 from boodle.docs import constructs, translate
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
-from boodle.docs.includes import included_page, site_map
+from boodle.docs.includes import included_page, shipped_map, site_map
 from boodle.docs.links import PinGroup, RuleRefs
 from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
 from boodle.docs.specref import Case, checkout_root, find_cases
@@ -62,9 +63,15 @@ def rulesets() -> list[m.Ruleset]:
 
 
 def conformance_cases() -> list[Case]:
-    """The conformance cases of the checkout (none when installed without it)."""
+    """The conformance cases: the checkout's ``conformance/``, else the suite an installed
+    package ships (``boodle/data/conformance``); none if neither is there."""
     root = checkout_root()
-    return find_cases(root / "conformance") if root else []
+    if root is not None:
+        return find_cases(root / "conformance")
+    try:
+        return find_cases(suite_dir())
+    except FileNotFoundError:
+        return []
 
 
 def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
@@ -98,7 +105,7 @@ def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
                                                      "reference/verification.md",
                                                      t.text("page.verification_title"), t)
     root = checkout_root()
-    for source, page in (site_map(root) if root else {}).items():
+    for source, page in (site_map(root) if root else shipped_map()).items():
         if source.startswith("spec/") and source.endswith(".md") and page.startswith("spec/"):
             out[page] = included_page(source, page, source, t)
     out.setdefault("spec/rules.md", included_page("spec/rules.md", "spec/rules.md",
@@ -111,11 +118,10 @@ def skipped_outside_checkout() -> list[str]:
     conformance/, mkdocs.yml beside grammar/), one sentence each; empty in a checkout."""
     if checkout_root() is not None:
         return []
-    return ["the spec pages other than spec/rules.md (spec/index.md, spec/michigan.md …) "
-            "are skipped: they are made from the checkout's spec/*.md",
-            "spec/rules.md, reference/protocol.md and reference/verification.md say that "
-            "their source file is missing, and reference/cases.md lists no conformance case "
-            "(both come from the checkout's spec/ and conformance/ folders)"]
+    return ["spec/index.md is skipped: it is made from the checkout's spec/README.md",
+            "reference/verification.md says that its source file is missing (the checkout's "
+            "spec/verification.md); spec/rules.md, spec/michigan.md, reference/protocol.md and "
+            "reference/cases.md are made from the copies the package ships"]
 
 
 def next_step(out: Path) -> str:
