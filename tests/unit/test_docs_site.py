@@ -124,13 +124,45 @@ def test_michigan_rules_in_plain_english(michigan: Ruleset) -> None:
            "a suit they choose." in text
     assert ("After a stop, the player who played the last card of the stopped run leads the "
             "lowest card they hold of a suit other than the one that stopped.") in text
-    assert "Each player, the dealer included, puts 2 chips on each of: Kitty." in text
-    assert ("They take Kitty. Each opponent pays them 1 chip per card left in hand.") in text
+    assert "Each player, the dealer included, puts 2 chips on the Kitty." in text
+    assert "puts 1 chip on each of: A♥, K♣, Q♦, J♠." in text
+    assert ("They take the Kitty. Each opponent pays them 1 chip per card left in hand.") in text
     # each numbered rule links to the line that states it: restart is line 48 of michigan.boodle
     source = Path(michigan.span.file).read_text(encoding="utf-8").splitlines()  # type: ignore[union-attr]
     line = next(i for i, s in enumerate(source, 1) if s.strip().startswith("restart:"))
     assert f"[michigan.boodle:{line}](../sources/michigan.md#__codelineno-0-{line})" in text
     assert "spec [§6.4](../spec/rules.md#64-restart)" in text
+
+
+# issue 21: the sentences a player says, not the rules file's structure ("puts 2 chips on each
+# of: Kitty", "They take Chien", "the best hand takes Pot", "each playing for themself")
+NATURAL = {
+    "en": ("michigan", ["each playing for themselves.", "puts 2 chips on the Kitty.",
+                        "They take the Kitty.", "by playing K♣ in the Stops phase"]),
+    "fr": ("michigan", ["chacun pour soi.", "met 2 jetons sur la case Kitty.",
+                        "Il prend la case Kitty."]),
+    "it": ("michigan", ["pone 2 fiches sulla casella Piatto.", "Incassa la casella Piatto."]),
+    "pt": ("michigan", ["coloca 2 fichas no compartimento", "Ele recolhe o compartimento"]),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_read_as_a_player_says_them(lang: str) -> None:
+    name, sentences = NATURAL[lang]
+    text = page(load_variant(name), lang)
+    for sentence in sentences:
+        assert sentence in text, (lang, sentence)
+    for wrong in ("on each of: Kitty", "They take Kitty", "themself", "sur chacune de\u00a0: Kitty",
+                  "su la ", "em o ", "su ciascuna di: Piatto", "em cada um de: Kitty"):
+        assert wrong not in text, (lang, wrong)
+    tripoli = page(load_variant("tripoli"), lang)
+    pot = {"en": "the best hand takes the Pot.", "fr": "la meilleure main prend la case Pot.",
+           "it": "la migliore mano prende la casella Pot.",
+           "pt": "a melhor mão recolhe o compartimento Pote."}[lang]
+    assert pot in tripoli, (lang, pot)
+    chien = {"en": "They take the Chien.", "fr": "Il prend la case Chien.",
+             "it": "Incassa la casella Chien.", "pt": "Ele recolhe o compartimento Chien."}[lang]
+    assert chien in tripoli, (lang, chien)
 
 
 def test_counts_take_the_singular_as_each_language_does() -> None:
@@ -224,7 +256,7 @@ def test_a_house_rule_page_shows_only_what_it_changes() -> None:
                       "house.boodle")
     text = page(house)
     assert "[Michigan (home profile)](michigan.md)" in text
-    assert "## Antes" in text and "The dealer puts 2 chips on each of: Kitty." in text
+    assert "## Antes" in text and "The dealer puts 2 chips on the Kitty." in text
     for unchanged in ("## The deal", "## Phases", "## The board", "## Session end"):
         assert unchanged not in text
     # with 4 players the dealer pays 1·4 + 2 + 2 = 8, the others 6 (001 §02 plus the house line)
