@@ -330,6 +330,38 @@ def test_the_site_builds_strictly_with_every_page() -> None:
             assert (site / f"{root}{rel}" / "index.html").is_file(), root + rel
 
 
+def test_the_sidebar_starts_with_the_variants_the_home_profile_first() -> None:
+    # issue 21: mkdocs sorted by file name (the examples first, michigan-cadaco before michigan)
+    _, site = built_site()
+    for lang in LANGUAGES:
+        root = "" if lang == "en" else f"{lang}/"
+        html = (site / root / "matrix" / "index.html").read_text(encoding="utf-8")
+        start = html.index("md-nav--primary")
+        nav = html[start:html.index('class="md-content"', start)]
+        links = re.findall(r'href="(?:\.\./)+(?:(?:fr|it|pt)/)?([a-z]+)/([a-z0-9-]+)/"', nav)
+        folders = list(dict.fromkeys(folder for folder, _ in links))
+        assert folders[:3] == ["variants", "examples", "sources"], (lang, folders)
+        variants = [name for folder, name in links if folder == "variants"]
+        assert variants[:2] == ["michigan", "boodle"], (lang, variants)
+        # Michigan's house rules next, then the other Michigans, then each family with its own
+        assert variants.index("michigan-widow-sale") < variants.index("michigan-cadaco")
+        assert variants.index("tripoli") + 1 == variants.index("tripoli-chien-once")
+        assert variants.index("newmarket") < variants.index("pope-joan")
+        assert [n for f, n in links if f == "examples"] == variants
+
+
+def test_the_index_lists_the_home_profile_first() -> None:
+    from boodle.docs.pages import index_page, site_order
+
+    rules = docs_site.rulesets()
+    order = site_order({r.name: r.base for r in rules})
+    assert order[0] == "michigan" and order[1] == "boodle" and len(order) == len(rules)
+    for lang in LANGUAGES:
+        text = index_page(rules, load(lang))
+        items = re.findall(r"^- \[[^]]+\]\(variants/([a-z0-9-]+)\.md\)", text, re.M)
+        assert items == order, lang
+
+
 def test_rule_links_land_on_highlighted_lines() -> None:
     _, site = built_site()
     for name in builtin_names():
