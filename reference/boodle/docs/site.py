@@ -27,6 +27,7 @@ from boodle.docs.example import example_markdown
 from boodle.docs.includes import included_page, shipped_map, site_map
 from boodle.docs.links import PinGroup, RuleRefs
 from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
+from boodle.docs.seed_example import seed_example_markdown
 from boodle.docs.specref import Case, checkout_root, find_cases
 from boodle.docs.templates import Templates, languages
 from boodle.docs.templates import load as load_templates
@@ -84,8 +85,10 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
     for r in rules:
         refs = RuleRefs(t, r.name, cases, groups=groups)
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
+        seed = seed_example_markdown(r, t)
         out[f"examples/{r.name}{sx}.md"] = (
             f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
+            + (f"{seed}\n## {t.text('page.example_deal_heading')}\n\n" if seed else "")
             + example_markdown(r, t))
         if builtin_path(r.name).is_file():  # the site shows the built-in rules files
             out[f"sources/{r.name}{sx}.md"] = source_page(localized(r, t), t)
