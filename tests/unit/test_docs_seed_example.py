@@ -32,7 +32,7 @@ def test_the_seed_example_plays_as_001_says() -> None:
     assert plays == ["- A leads " + RED.format("9♦"), "- C plays " + RED.format("10♦"),
                      "- A plays " + RED.format("J♦"), "- B plays " + RED.format("Q♦"),
                      "- B restarts with 3♣"]
-    assert "    - B takes Q♦: 4 chips<br>" in text
+    assert "    - B takes the Q♦: 4 chips<br>" in text
     assert "    - stop: " + RED.format("K♦") + " is in the widow" in text
     assert "Ledger: A 42, B 62, C 41, D 43 · board: A♥ 4, K♣ 4, Q♦ 0, J♠ 4, Kitty 0" in text
     assert ("B took 4 chips during play, then 8 + 2 + 3 + 1 = 14 chips on going out: 18 chips "
@@ -50,6 +50,11 @@ def test_the_michigan_example_page_shows_the_seed_then_the_generated_deal(lang: 
     generated = example.index("## " + t.text("page.example_deal_heading"))
     assert seed < generated < example.index(t.text("page.example_intro", players=4, seed=1))
     assert "8 + 2 + 3 + 1 = 14" in example
+    # the section with its article, as the seed says it ("prend case de 4")
+    claim = {"en": "B takes the Q♦: 4 chips", "fr": "B prend la case D♦\u00a0: 4 jetons",
+             "it": "B conquista la casella Q♦: 4 fiches",
+             "pt": "B recolhe o compartimento D♦: 4 fichas"}[lang]
+    assert f"    - {claim}<br>" in example, lang
     other = pages(t, [load_variant("tripoli")], [])
     assert "## " + t.text("page.example_deal_heading") not in "".join(other.values())
 

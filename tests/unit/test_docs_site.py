@@ -140,9 +140,11 @@ NATURAL = {
     "en": ("michigan", ["each playing for themselves.", "puts 2 chips on the Kitty.",
                         "They take the Kitty.", "by playing K♣ in the Stops phase"]),
     "fr": ("michigan", ["chacun pour soi.", "met 2 jetons sur la case Kitty.",
-                        "Il prend la case Kitty."]),
-    "it": ("michigan", ["pone 2 fiches sulla casella Piatto.", "Incassa la casella Piatto."]),
-    "pt": ("michigan", ["coloca 2 fichas no compartimento", "Ele recolhe o compartimento"]),
+                        "Il prend la case Kitty.", "met 1 jeton sur chacune des cases\u00a0: A♥"]),
+    "it": ("michigan", ["pone 2 fiches sulla casella Piatto.", "Incassa la casella Piatto.",
+                        "pone 1 fiche su ciascuna delle caselle: A♥"]),
+    "pt": ("michigan", ["coloca 2 fichas no compartimento", "Ele recolhe o compartimento",
+                        "coloca 1 ficha em cada um dos compartimentos: A♥"]),
 }
 
 
