@@ -167,6 +167,18 @@ def test_the_rules_read_as_a_player_says_them(lang: str) -> None:
     assert chien in tripoli, (lang, chien)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_phase_heading_says_its_kind_once(lang: str) -> None:
+    # "Phase 3: Stops (stops)": the label is the kind's own word; "Hearts (holding)" stays
+    headings = [line for line in page(load_variant("tripoli"), lang).splitlines()
+                if line.startswith("### ") and "(" not in line[:4]][:3]
+    kinds = [h.rsplit("(", 1)[-1].rstrip(")").casefold() for h in headings if h.endswith(")")]
+    assert len(headings) == 3 and len(kinds) == 1, headings
+    for h in headings:
+        words = re.findall(r"\w+", h.split(":", 1)[-1].casefold())
+        assert len(words) == len(set(words)), (lang, h)
+
+
 def test_counts_take_the_singular_as_each_language_does() -> None:
     # French counts zero in the singular ("0 jeton"), English, Italian, Portuguese do not
     assert [load(lang).count(0, "chip") for lang in LANGUAGES] == \

@@ -151,9 +151,16 @@ class VariantPage:
                 fields = {f"{type(phase).__name__}.{f}" for f in constructs(type(phase))
                           if getattr(phase, f) != getattr(old[phase.name], f, None)}
                 rules = [r for r in rules if r.key in fields]
-            out += [f"### {self.t.text('page.phase_heading', n=i, title=self.say.phrase(phase))}",
+            out += [f"### {self.t.text('page.phase_heading', n=i, title=self.phase_title(phase))}",
                     "", *self.refs.numbered(rules), ""]
         return out
+
+    def phase_title(self, phase: m.Phase) -> str:
+        """A phase's label and its kind (``Hearts (holding)``), or its label alone where the
+        label is the kind's own word (``Stops``, not ``Stops (stops)``; ``Poker``)."""
+        full = squash(self.say.phrase(phase))
+        kind = squash(self.say.phrase(dataclasses.replace(phase, label=""))).strip(" ()")
+        return md(phase.label) if kind.casefold() == phase.label.casefold() else full
 
     # -- extras
     def numbers_table(self) -> list[str]:
