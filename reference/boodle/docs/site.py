@@ -2,11 +2,14 @@
 
 Pages per language (``NAME.md`` for English, ``NAME.fr.md`` … for the
 others, as mkdocs-static-i18n's suffix layout expects): the index, one page,
-one worked example and the rules file per built-in variant, and the
-comparison matrix.  Pages in English only (the other languages fall back to
+one worked example and the rules file per built-in variant (a seed's own
+worked example first where there is one: :mod:`boodle.docs.seed_example`), and
+the comparison matrix.  Pages in English only (the other languages fall back to
 them, with their title in the reader's language and a note that says so:
 :mod:`boodle.docs.mkdocs_hooks`): the DSL reference, the spec, the
-conformance protocol, cases and the verification notes.  Before writing
+conformance protocol, cases and the verification notes; the cases page is
+written last, since it lists the groups of cases the rules of every variant
+page link to (:class:`boodle.docs.links.PinGroup`).  Before writing
 anything the templates of every language are checked against the model and
 the grammar (:func:`boodle.docs.constructs.check`), and the other languages
 for a translation of every built-in variant's title, description and labels
