@@ -179,6 +179,17 @@ def test_a_phase_heading_says_its_kind_once(lang: str) -> None:
         assert len(words) == len(set(words)), (lang, h)
 
 
+@pytest.mark.parametrize("lang", OTHERS)
+def test_no_translated_title_keeps_english_words(lang: str) -> None:
+    # the Italian page of michigan-pay-the-widow was titled "Michigan, pay-the-widow"
+    english = {"pay", "the", "paid", "dealer", "drawn", "until", "with", "without", "board",
+               "once", "equal", "stakes", "seeds", "cloth", "home", "profile"}
+    for name in builtin_names():
+        title = load(lang).table[f"variants.{name}.title"]
+        words = set(re.findall(r"\w+", title.replace(name, "").lower()))
+        assert not words & english, (lang, name, title)
+
+
 def test_counts_take_the_singular_as_each_language_does() -> None:
     # French counts zero in the singular ("0 jeton"), English, Italian, Portuguese do not
     assert [load(lang).count(0, "chip") for lang in LANGUAGES] == \
