@@ -11,8 +11,8 @@ its index, a variant page, a worked example, the matrix and a rules file;
 each page's language switcher offers the same page in the four languages,
 and what a page in another language shows (text, navigation, header) holds
 no English wording of the templates or of the rules files' titles and labels.
-At 1,280 px (a laptop), the Michigan, Tripoli and matrix pages in English, French
-and Italian are screenshot and measured: no page scrolls sideways, every table
+At 1,280 px (a laptop), the Michigan, Tripoli and matrix pages in the four
+languages are screenshot and measured: no page scrolls sideways, every table
 column is in view (none behind its frame's scroll bar), the board is visible.
 """
 
@@ -148,9 +148,10 @@ def test_every_language_renders_in_its_own_words(server: str, browser, lang: str
 
 
 AT_1280 = (("", "variants/michigan/"), ("", "variants/tripoli/"), ("", "matrix/"),
-           ("fr/", "variants/tripoli/"), ("fr/", "matrix/"), ("it/", "variants/michigan/"))
-"""The pages screenshot at 1,280 px (issue 21): Michigan, Tripoli, the matrix, French and
-Italian pages."""
+           ("fr/", "variants/tripoli/"), ("fr/", "matrix/"), ("it/", "variants/michigan/"),
+           ("it/", "matrix/"), ("pt/", "variants/tripoli/"), ("pt/", "matrix/"))
+"""The pages screenshot at 1,280 px (issue 21): Michigan, Tripoli and the matrix, in the four
+languages."""
 
 _LAYOUT = """
 const out = {inner: window.innerWidth, page: document.documentElement.scrollWidth, tables: []};
