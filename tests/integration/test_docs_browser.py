@@ -156,11 +156,15 @@ languages."""
 _LAYOUT = """
 const out = {inner: window.innerWidth, page: document.documentElement.scrollWidth, tables: []};
 document.querySelectorAll('article table').forEach((table, i) => {
-  const box = table.parentElement;  // the theme wraps each table in a scrolling frame
+  // the theme lets a wide table scroll inside its wrappers (md-typeset__table and
+  // md-typeset__scrollwrap): none may scroll, and every heading ends inside the table's box
+  const frames = [table, table.parentElement, table.parentElement.parentElement];
+  const edge = table.getBoundingClientRect().right;
   const heads = Array.from(table.querySelectorAll('th')).map(th => th.getBoundingClientRect());
-  out.tables.push({i: i, scroll: box.scrollWidth, client: box.clientWidth,
+  out.tables.push({i: i, scroll: Math.max(...frames.map(f => f.scrollWidth - f.clientWidth)),
                    columns: heads.length,
-                   hidden: heads.filter(r => r.right > window.innerWidth + 1 || r.width < 8).length,
+                   hidden: heads.filter(r => r.right > Math.min(edge, window.innerWidth) + 1
+                                             || r.width < 8).length,
                    head: table.querySelector('tr').innerText.slice(0, 80)});
 });
 return out;
@@ -179,7 +183,7 @@ def test_rules_pages_fit_a_1280_px_screen(server: str, browser, root: str, path:
     assert layout["page"] <= layout["inner"], f"{root}{path} scrolls sideways: {layout['page']}px"
     assert layout["tables"], f"no table on {root}{path}"
     for table in layout["tables"]:  # every column in view, none behind a scroll bar
-        assert table["scroll"] <= table["client"] + 1, (root + path, table)
+        assert table["scroll"] <= 1, (root + path, table)
         assert table["hidden"] == 0, (root + path, table)
     if path.startswith("variants/"):
         board = browser.find_element("css selector", "svg.boodle-board")

@@ -44,7 +44,12 @@ CSS = """\
 .card-red { color: #c62828; }
 .boodle-board-frame { overflow-x: auto; margin: 1em 0; }
 .boodle-board { display: block; margin: 0 auto; }
+.md-typeset table:not([class]) th { min-width: 3rem; }
+.md-typeset table:not([class]) th, .md-typeset table:not([class]) td { padding: .9em .8em; }
 """
+"""The site's own styles.  The theme gives every table heading at least 5rem and 1.25em of
+padding each side, so a table of 7 columns (a variant's antes per player count) was wider
+than the text column of a 1,280 px screen; narrower minimums let it fit (issue 21)."""
 
 
 def all_templates() -> list[Templates]:
