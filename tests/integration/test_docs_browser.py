@@ -11,6 +11,9 @@ its index, a variant page, a worked example, the matrix and a rules file;
 each page's language switcher offers the same page in the four languages,
 and what a page in another language shows (text, navigation, header) holds
 no English wording of the templates or of the rules files' titles and labels.
+At 1,280 px (a laptop), the Michigan, Tripoli and matrix pages in the four
+languages are screenshot and measured: no page scrolls sideways, every table
+column is in view (none behind its frame's scroll bar), the board is visible.
 """
 
 from __future__ import annotations
@@ -141,4 +144,55 @@ def test_every_language_renders_in_its_own_words(server: str, browser, lang: str
             "document.querySelectorAll('pre, code').forEach(e => e.remove());"
             "return document.body.innerText")
         found = sorted(f for f in fragments if f in text)
+        assert not found, f"English on {root}{path}: {found[:5]}"
+
+
+AT_1280 = (("", "variants/michigan/"), ("", "variants/tripoli/"), ("", "matrix/"),
+           ("fr/", "variants/tripoli/"), ("fr/", "matrix/"), ("it/", "variants/michigan/"),
+           ("it/", "matrix/"), ("pt/", "variants/tripoli/"), ("pt/", "matrix/"))
+"""The pages screenshot at 1,280 px (issue 21): Michigan, Tripoli and the matrix, in the four
+languages."""
+
+_LAYOUT = """
+const out = {inner: window.innerWidth, page: document.documentElement.scrollWidth, tables: []};
+document.querySelectorAll('article table').forEach((table, i) => {
+  // the theme lets a wide table scroll inside its wrappers (md-typeset__table and
+  // md-typeset__scrollwrap): none may scroll, and every heading ends inside the table's box
+  const frames = [table, table.parentElement, table.parentElement.parentElement];
+  const edge = table.getBoundingClientRect().right;
+  const heads = Array.from(table.querySelectorAll('th')).map(th => th.getBoundingClientRect());
+  out.tables.push({i: i, scroll: Math.max(...frames.map(f => f.scrollWidth - f.clientWidth)),
+                   columns: heads.length,
+                   hidden: heads.filter(r => r.right > Math.min(edge, window.innerWidth) + 1
+                                             || r.width < 8).length,
+                   head: table.querySelector('tr').innerText.slice(0, 80)});
+});
+return out;
+"""
+
+
+@pytest.mark.parametrize(("root", "path"), AT_1280)
+def test_rules_pages_fit_a_1280_px_screen(server: str, browser, root: str, path: str) -> None:  # type: ignore[no-untyped-def]
+    shots = _shots()
+    browser.set_window_size(1280, 1600)
+    name = f"1280-{root.strip('/') or 'en'}-{path.strip('/').replace('/', '-')}.png"
+    errors = _visit(browser, f"{server}/{root}{path}", shots / name)
+    assert errors == [], f"console errors on {root}{path}: {errors}"
+    layout = browser.execute_script(_LAYOUT)
+    assert 1264 <= layout["inner"] <= 1280, layout["inner"]
+    assert layout["page"] <= layout["inner"], f"{root}{path} scrolls sideways: {layout['page']}px"
+    assert layout["tables"], f"no table on {root}{path}"
+    for table in layout["tables"]:  # every column in view, none behind a scroll bar
+        assert table["scroll"] <= 1, (root + path, table)
+        assert table["hidden"] == 0, (root + path, table)
+    if path.startswith("variants/"):
+        board = browser.find_element("css selector", "svg.boodle-board")
+        assert board.is_displayed() and board.size["width"] > 300, board.size
+        assert board.location["x"] + board.size["width"] <= layout["inner"]
+    lang = root.strip("/")
+    if lang:
+        text = browser.execute_script(
+            "document.querySelectorAll('pre, code').forEach(e => e.remove());"
+            "return document.body.innerText")
+        found = sorted(f for f in english_fragments(lang) if f in text)
         assert not found, f"English on {root}{path}: {found[:5]}"

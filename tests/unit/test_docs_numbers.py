@@ -28,13 +28,38 @@ from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
 def table(ruleset: Ruleset) -> dict[int, list[str]]:
-    """Player count → the cells of its row in the page's numbers table."""
+    """Player count → the cells of its row in the page's numbers table, one cell per section
+    in board order (a column shared by sections with the same antes is repeated for each)."""
     t = load("en")
     page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [])).markdown()
     lines = page.split(t.text("page.numbers_heading"), 1)[1].splitlines()
+    head = next(c.strip() for c in lines if c.startswith("| "))
+    heads = [c.strip() for c in head.strip("|").split("|")]
     rows = [line for line in lines if line.startswith("| ") and line[2:3].isdigit()]
-    return {int(cells[0]): cells for cells in
-            ([c.strip() for c in row.strip("|").split("|")] for row in rows)}
+    if len(heads) < 5:  # hand sizes only
+        return {int(cells[0]): cells for cells in
+                ([c.strip() for c in row.strip("|").split("|")] for row in rows)}
+    each = t.text("page.numbers_each", labels="")
+    columns = [[x.strip() for x in h.removesuffix(each).split(", ")] for h in heads[3:-2]]
+    order = [s.label for s in ruleset.board]
+    assert sorted(x for c in columns for x in c) == sorted(order), heads
+    out: dict[int, list[str]] = {}
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        by_label = {label: cells[3 + i] for i, c in enumerate(columns) for label in c}
+        out[int(cells[0])] = cells[:3] + [by_label[x] for x in order] + cells[-2:]
+    return out
+
+
+def test_sections_with_the_same_antes_share_a_column() -> None:
+    # issue 21: the per-player table must fit at 1,280 px; Tripoli's had 13 columns
+    t = load("en")
+    page = VariantPage(load_variant("tripoli"), t, RuleRefs(t, "tripoli", [])).markdown()
+    assert ("| players | cards per hand | widow | A♥, K♥, Q♥, J♥, 10♥, Pot, Chien, King-Queen "
+            "(each) | dealer pays | each other pays |") in page
+    michigan = VariantPage(load_variant("michigan"), t, RuleRefs(t, "michigan", [])).markdown()
+    # 001 §02: with 4 players each boodle receives 4, the Kitty 8; 6 chips each
+    assert "| 4 | 11 · 11 · 10 · 10 | 10 | 4 | 8 | 6 | 6 |" in michigan
 
 
 # Michigan by hand: 52 cards over n players + the widow, first hands dealt get the extra cards

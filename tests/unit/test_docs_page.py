@@ -4,7 +4,10 @@ play and verify their house rule but not document it: ``docs build`` writes the 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from boodle.cli import main
 
@@ -22,7 +25,7 @@ def test_a_house_rules_page_shows_its_changes_with_plain_references(tmp_path: Pa
     assert main(["docs", "page", str(_friday(tmp_path))]) == 0
     page = capsys.readouterr().out
     assert page.startswith("# Friday night\n")
-    assert ("This house rule is Michigan (home profile) (the built-in variant `michigan`) with "
+    assert ("This house rule is Michigan (home profile), the built-in variant `michigan`, with "
             "the changes below") in page
     # the one change, line 3 of the file, spec §10 (session); written as plain text
     assert ("1. Each player starts with 30 chips. <small>(`friday.boodle:3` · spec §10)</small>"
@@ -64,3 +67,27 @@ def test_a_rules_file_with_an_error_gets_its_caret_and_no_page(tmp_path: Path, c
     assert captured.out == ""
     assert "bad.boodle:2:23: error: unexpected '}'" in captured.err
     assert "hint: add 'chips' after '30'" in captured.err
+
+
+RED = re.compile(r'<span class="card-red" style="color:#c62828">([^<]+)</span>')
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "pt"])
+def test_a_page_read_outside_the_site_shows_red_cards_red_and_no_doubled_parentheses(
+        tmp_path: Path, capsys, lang: str) -> None:  # type: ignore[no-untyped-def]
+    # issue 21: outside mkdocs there is no stylesheet, so the colour is an inline style
+    for source in (str(_friday(tmp_path)), "pope-joan"):
+        assert main(["docs", "page", source, "--lang", lang]) == 0
+        page = capsys.readouterr().out
+        reds = RED.findall(page)
+        assert reds and all(card[-1] in "♥♦" for card in reds), (source, reds[:5])
+        # the cards of the hands and the cards that pay a section are all wrapped (a
+        # section's label, such as 'A♥ 4' on the ledger, is the rules file's text, not a card)
+        hands = [line for line in page.splitlines() if re.match(r"- [A-H]\u00a0?: ", line)]
+        paid = [line for line in page.splitlines() if re.match(r"(\d+\.|-) \*\*", line)]
+        assert hands and (paid or source != "pope-joan")
+        for line in hands + [line.split("**", 2)[2] for line in paid]:
+            bare = re.findall(r"(?<![\w>])(?:10|[2-9JQKAVDRF])[♥♦]", RED.sub("", line))
+            assert not bare, (source, lang, line)
+        shown = re.sub(r"\]\([^)]*\)", "]", re.sub(r"<[^>]+>", "", page))
+        assert "((" not in shown and "))" not in shown and ") (" not in shown, (source, lang)

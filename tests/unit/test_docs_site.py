@@ -18,6 +18,7 @@ from boodle.docs import constructs, translate
 from boodle.docs import site as docs_site
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.links import RuleRefs
+from boodle.docs.pages import cases_page
 from boodle.docs.site import all_templates
 from boodle.docs.specref import find_cases
 from boodle.docs.templates import MissingText, Templates, languages, load
@@ -123,13 +124,70 @@ def test_michigan_rules_in_plain_english(michigan: Ruleset) -> None:
            "a suit they choose." in text
     assert ("After a stop, the player who played the last card of the stopped run leads the "
             "lowest card they hold of a suit other than the one that stopped.") in text
-    assert "Each player, the dealer included, puts 2 chips on each of: Kitty." in text
-    assert ("They take Kitty. Each opponent pays them 1 chip per card left in hand.") in text
+    assert "Each player, the dealer included, puts 2 chips on the Kitty." in text
+    assert "puts 1 chip on each of: A♥, K♣, Q♦, J♠." in text
+    assert ("They take the Kitty. Each opponent pays them 1 chip per card left in hand.") in text
     # each numbered rule links to the line that states it: restart is line 49 of michigan.boodle
     source = Path(michigan.span.file).read_text(encoding="utf-8").splitlines()  # type: ignore[union-attr]
     line = next(i for i, s in enumerate(source, 1) if s.strip().startswith("restart:"))
     assert f"[michigan.boodle:{line}](../sources/michigan.md#__codelineno-0-{line})" in text
     assert "spec [§6.4](../spec/rules.md#64-restart)" in text
+
+
+# issue 21: the sentences a player says, not the rules file's structure ("puts 2 chips on each
+# of: Kitty", "They take Chien", "the best hand takes Pot", "each playing for themself")
+NATURAL = {
+    "en": ("michigan", ["each playing for themselves.", "puts 2 chips on the Kitty.",
+                        "They take the Kitty.", "by playing K♣ in the Stops phase"]),
+    "fr": ("michigan", ["chacun pour soi.", "met 2 jetons sur la case Kitty.",
+                        "Il prend la case Kitty.", "met 1 jeton sur chacune des cases\u00a0: A♥"]),
+    "it": ("michigan", ["pone 2 fiches sulla casella Piatto.", "Incassa la casella Piatto.",
+                        "pone 1 fiche su ciascuna delle caselle: A♥"]),
+    "pt": ("michigan", ["coloca 2 fichas no compartimento", "Ele recolhe o compartimento",
+                        "coloca 1 ficha em cada um dos compartimentos: A♥"]),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_read_as_a_player_says_them(lang: str) -> None:
+    name, sentences = NATURAL[lang]
+    text = page(load_variant(name), lang)
+    for sentence in sentences:
+        assert sentence in text, (lang, sentence)
+    for wrong in ("on each of: Kitty", "They take Kitty", "themself", "sur chacune de\u00a0: Kitty",
+                  "su la ", "em o ", "su ciascuna di: Piatto", "em cada um de: Kitty"):
+        assert wrong not in text, (lang, wrong)
+    tripoli = page(load_variant("tripoli"), lang)
+    pot = {"en": "the best hand takes the Pot.", "fr": "la meilleure main prend la case Pot.",
+           "it": "la migliore mano prende la casella Pot.",
+           "pt": "a melhor mão recolhe o compartimento Pote."}[lang]
+    assert pot in tripoli, (lang, pot)
+    chien = {"en": "They take the Chien.", "fr": "Il prend la case Chien.",
+             "it": "Incassa la casella Chien.", "pt": "Ele recolhe o compartimento Chien."}[lang]
+    assert chien in tripoli, (lang, chien)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_phase_heading_says_its_kind_once(lang: str) -> None:
+    # "Phase 3: Stops (stops)": the label is the kind's own word; "Hearts (holding)" stays
+    headings = [line for line in page(load_variant("tripoli"), lang).splitlines()
+                if line.startswith("### ") and "(" not in line[:4]][:3]
+    kinds = [h.rsplit("(", 1)[-1].rstrip(")").casefold() for h in headings if h.endswith(")")]
+    assert len(headings) == 3 and len(kinds) == 1, headings
+    for h in headings:
+        words = re.findall(r"\w+", h.split(":", 1)[-1].casefold())
+        assert len(words) == len(set(words)), (lang, h)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_no_translated_title_keeps_english_words(lang: str) -> None:
+    # the Italian page of michigan-pay-the-widow was titled "Michigan, pay-the-widow"
+    english = {"pay", "the", "paid", "dealer", "drawn", "until", "with", "without", "board",
+               "once", "equal", "stakes", "seeds", "cloth", "home", "profile"}
+    for name in builtin_names():
+        title = load(lang).table[f"variants.{name}.title"]
+        words = set(re.findall(r"\w+", title.replace(name, "").lower()))
+        assert not words & english, (lang, name, title)
 
 
 def test_counts_take_the_singular_as_each_language_does() -> None:
@@ -223,11 +281,11 @@ def test_a_house_rule_page_shows_only_what_it_changes() -> None:
                       "house.boodle")
     text = page(house)
     assert "[Michigan (home profile)](michigan.md)" in text
-    assert "## Antes" in text and "The dealer puts 2 chips on each of: Kitty." in text
+    assert "## Antes" in text and "The dealer puts 2 chips on the Kitty." in text
     for unchanged in ("## The deal", "## Phases", "## The board", "## Session end"):
         assert unchanged not in text
     # with 4 players the dealer pays 1·4 + 2 + 2 = 8, the others 6 (001 §02 plus the house line)
-    assert "| 4 | 11 · 11 · 10 · 10 | 10 | 4 | 4 | 4 | 4 | 10 | 8 | 6 |" in text
+    assert "| 4 | 11 · 11 · 10 · 10 | 10 | 4 | 10 | 8 | 6 |" in text  # 4 on each boodle
 
 
 def test_conformance_case_links_are_generic(tmp_path: Path, michigan: Ruleset) -> None:
@@ -255,6 +313,36 @@ def test_conformance_case_links_are_generic(tmp_path: Path, michigan: Ruleset) -
     assert "restart-by-last-player" in restart and "restart-other-suit-1a2b" not in restart
 
 
+def test_the_cases_pinning_a_rule_fold_into_one_link_to_their_list(tmp_path: Path,
+                                                                   michigan: Ruleset) -> None:
+    # issue 21: five case ids and "(+22)" after every rule; now one link per rule
+    for i in range(7):
+        (tmp_path / f"c{i}.json").write_text(json.dumps(
+            {"id": f"restart-case-{i}", "variant": "michigan", "rules": ["spec §6.4"]}))
+    cases = find_cases(tmp_path)
+    refs = RuleRefs(load("en"), "michigan", cases)
+    text = page(michigan, refs=refs)
+    restart = next(line for line in text.splitlines() if "After a stop" in line)
+    [group] = refs.groups.values()
+    assert restart.endswith(f"· pinned by [7 cases](../reference/cases.md#{group.anchor}))</small>")
+    assert "restart-case-" not in restart and "(+" not in restart
+    assert [c.id for c in group.cases] == [f"restart-case-{i}" for i in range(7)]
+    listing = cases_page(cases, load("en"), refs.groups.values())
+    [line] = [x for x in listing.splitlines() if group.anchor in x]
+    assert line.startswith(f'- <a id="{group.anchor}"></a>**michigan**, §6.4 (7 cases): ')
+    assert line.count("](#case-restart-case-") == 7
+    fr = RuleRefs(load("fr"), "michigan", cases)
+    assert "vérifiée par [7 cas](" in page(michigan, "fr", fr) or \
+        "vérifiée par [7 cas](" in page(michigan, "fr", fr)
+
+
+def test_a_default_rule_says_so_without_doubled_parentheses(michigan: Ruleset) -> None:
+    for lang in LANGUAGES:
+        text = page_text(page(michigan, lang))
+        assert "((" not in text and "))" not in text, lang
+    assert "<small>(default, not written · spec [§2]" in page(michigan)
+
+
 def test_the_site_builds_strictly_with_every_page() -> None:
     docs, site = built_site()
     for lang in LANGUAGES:
@@ -265,6 +353,38 @@ def test_the_site_builds_strictly_with_every_page() -> None:
         for rel in ("matrix", "reference/language", "reference/protocol",
                     "reference/verification", "reference/cases", "spec/rules"):
             assert (site / f"{root}{rel}" / "index.html").is_file(), root + rel
+
+
+def test_the_sidebar_starts_with_the_variants_the_home_profile_first() -> None:
+    # issue 21: mkdocs sorted by file name (the examples first, michigan-cadaco before michigan)
+    _, site = built_site()
+    for lang in LANGUAGES:
+        root = "" if lang == "en" else f"{lang}/"
+        html = (site / root / "matrix" / "index.html").read_text(encoding="utf-8")
+        start = html.index("md-nav--primary")
+        nav = html[start:html.index('class="md-content"', start)]
+        links = re.findall(r'href="(?:\.\./)+(?:(?:fr|it|pt)/)?([a-z]+)/([a-z0-9-]+)/"', nav)
+        folders = list(dict.fromkeys(folder for folder, _ in links))
+        assert folders[:3] == ["variants", "examples", "sources"], (lang, folders)
+        variants = [name for folder, name in links if folder == "variants"]
+        assert variants[:2] == ["michigan", "boodle"], (lang, variants)
+        # Michigan's house rules next, then the other Michigans, then each family with its own
+        assert variants.index("michigan-widow-sale") < variants.index("michigan-cadaco")
+        assert variants.index("tripoli") + 1 == variants.index("tripoli-chien-once")
+        assert variants.index("newmarket") < variants.index("pope-joan")
+        assert [n for f, n in links if f == "examples"] == variants
+
+
+def test_the_index_lists_the_home_profile_first() -> None:
+    from boodle.docs.pages import index_page, site_order
+
+    rules = docs_site.rulesets()
+    order = site_order({r.name: r.base for r in rules})
+    assert order[0] == "michigan" and order[1] == "boodle" and len(order) == len(rules)
+    for lang in LANGUAGES:
+        text = index_page(rules, load(lang))
+        items = re.findall(r"^- \[[^]]+\]\(variants/([a-z0-9-]+)\.md\)", text, re.M)
+        assert items == order, lang
 
 
 def test_rule_links_land_on_highlighted_lines() -> None:

@@ -46,8 +46,8 @@ def _escape_block(m: re.Match[str]) -> str:
 
 def cell(text: str) -> str:
     """``text`` as one Markdown table cell: :func:`md` on one line (a line break would end
-    the row)."""
-    return md(" ".join(text.split()))
+    the row); a non-breaking space stays (French typography, before ``:``)."""
+    return md(re.sub(r"[ \t\r\n]+", " ", text).strip())
 
 
 def code(text: str) -> str:

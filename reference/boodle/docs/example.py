@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from boodle.docs.escape import md
+from boodle.docs.rules_text import card_html
 from boodle.docs.templates import Templates
 from boodle.docs.translate import localized, with_terms
 from boodle.engine.events import (
@@ -51,7 +52,7 @@ from boodle.engine.events import (
 )
 from boodle.engine.ledger import Account, Ledger, SeatAccount
 from boodle.engine.trace import seat_name
-from boodle.language.cards import SUIT_COLOUR, Card
+from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.session.run import play_session
@@ -63,14 +64,6 @@ SEED = 1
 def example_players(ruleset: Ruleset) -> int:
     """Four players where the variant allows them, else its minimum."""
     return 4 if 4 in ruleset.players else ruleset.players.low
-
-
-def card_html(card: Card, t: Templates | None = None) -> str:
-    """A card as its symbol text (its rank as ``t``'s language writes it), red suits wrapped
-    in ``<span class="card-red">``."""
-    text = t.card(card) if t is not None else str(card)
-    return f'<span class="card-red">{text}</span>' if SUIT_COLOUR[card.suit] == "red" \
-        else text
 
 
 def _cards(cards: tuple[Card, ...], t: Templates) -> str:

@@ -14,9 +14,11 @@ import posixpath
 import re
 from pathlib import Path
 
+from boodle.conformance.paths import suite_dir
 from boodle.docs.specref import checkout_root
 from boodle.docs.templates import Templates
 from boodle.language.variants import builtin_names
+from boodle.resources import spec_prose
 
 _LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
 
@@ -50,11 +52,36 @@ def rewrite_links(text: str, source: str, page: str, pages: dict[str, str]) -> s
     return _LINK.sub(one, text)
 
 
+def shipped(source: str) -> Path | None:
+    """Where an installed package keeps the copy of repo file ``source`` it ships (the
+    spec's prose and the conformance suite's documents: ``pyproject.toml``'s
+    force-include), or ``None``."""
+    try:
+        if source.startswith("spec/") and source.count("/") == 1:
+            return spec_prose(source.removeprefix("spec/"))
+        if source.startswith("conformance/"):
+            return suite_dir() / source.removeprefix("conformance/")
+    except FileNotFoundError:
+        return None
+    return None
+
+
 def included_page(source: str, page: str, title: str, t: Templates) -> str:
-    """The page made from repo file ``source`` (or a note that it does not exist yet)."""
+    """The page made from repo file ``source`` of the checkout, else of the copy an
+    installed package ships (:func:`shipped`), or a note that it does not exist."""
     root = checkout_root()
-    path = root / source if root else None
+    path = root / source if root else shipped(source)
     if path is None or not path.is_file():
         return f"# {title}\n\n{t.text('page.included_missing', path=source)}\n"
     text = path.read_text(encoding="utf-8")
-    return rewrite_links(text, source, page, site_map(root) if root else {})
+    return rewrite_links(text, source, page, site_map(root) if root else shipped_map())
+
+
+def shipped_map() -> dict[str, str]:
+    """:func:`site_map` without a checkout: the pages an installed package can make."""
+    pages = {"spec/rules.md": "spec/rules.md", "spec/michigan.md": "spec/michigan.md",
+             "conformance/PROTOCOL.md": "reference/protocol.md",
+             "grammar/boodle.lark": "reference/language.md"}
+    for name in builtin_names():
+        pages[f"spec/variants/{name}.boodle"] = f"sources/{name}.md"
+    return pages

@@ -8,6 +8,8 @@ languages add ``.fr``, ``.it``, ``.pt`` before ``.md``): ``variants/NAME.md``,
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass, field
 
 from boodle.docs.escape import code
@@ -38,6 +40,24 @@ def spec_link(section: str, up: str | None = "../") -> str:
     return f"[{section}]({up}spec/rules.md#{anchor})" if anchor else section
 
 
+@dataclass(frozen=True)
+class PinGroup:
+    """The conformance cases that pin one rule of one variant (spec ``section``): the
+    list a rule's "pinned by N cases" link opens on the cases page."""
+
+    variant: str
+    section: str
+    cases: tuple[Case, ...]
+
+    @property
+    def anchor(self) -> str:
+        """The group's anchor on the cases page: readable (variant, section), and unique
+        (a short hash of the case ids: two rules pinned by the same cases share it)."""
+        digest = hashlib.sha256(" ".join(c.id for c in self.cases).encode()).hexdigest()[:8]
+        words = re.sub(r"[^a-z0-9]+", "-", f"{self.variant} {self.section}".lower())
+        return f"pins-{words.strip('-')}-{digest}"
+
+
 @dataclass
 class RuleRefs:
     """Prints the references of rules of one variant page in one language."""
@@ -48,9 +68,14 @@ class RuleRefs:
     up: str | None = "../"
     """How a page reaches the site's root; ``None`` for a page standing alone (every
     reference plain text: ``friday.boodle:12 · §5.4``)."""
+    groups: dict[str, PinGroup] = field(default_factory=dict)
+    """Every group of cases a rule links to, by anchor, filled as rules are printed: the
+    cases page lists them (share one dict between the pages of a site)."""
 
     def refs(self, rule: Rule) -> str:
-        """`` — michigan.boodle:45 · §6.1 · pinned by case-id`` for one rule."""
+        """``michigan.boodle:45 · spec §6.1 · pinned by 20 cases`` for one rule: one link to
+        the rules-file line, one to the spec section, and one to the list of the cases that
+        pin it (the case itself when there is one)."""
         where = (source_link(rule.span, self.up) if self.up is not None else
                  code(lines_text(rule.span))) if rule.span else self.t.text("page.rule_default")
         parts = [where]
@@ -58,11 +83,16 @@ class RuleRefs:
         if section:
             parts.append(self.t.text("page.rule_spec", section=spec_link(section, self.up)))
         pinned = cases_for(self.cases, self.variant, section, rule.tags)
-        if pinned:
-            links = ", ".join(f"[{c.id}]({self.up}reference/cases.md#{case_anchor(c.id)})"
-                              for c in pinned[:5])
-            more = f" (+{len(pinned) - 5})" if len(pinned) > 5 else ""
-            parts.append(f"{self.t.text('page.rule_cases')} {links}{more}")
+        if pinned and section is not None:
+            cases = f"{self.up}reference/cases.md"
+            if len(pinned) == 1:
+                link = f"[{pinned[0].id}]({cases}#{case_anchor(pinned[0].id)})"
+            else:
+                group = PinGroup(self.variant, section, tuple(pinned))
+                self.groups.setdefault(group.anchor, group)
+                many = self.t.text("page.rule_cases_n", n=len(pinned))
+                link = f"[{many}]({cases}#{group.anchor})"
+            parts.append(f"{self.t.text('page.rule_cases')} {link}")
         return " · ".join(parts)
 
     def numbered(self, rules: list[Rule]) -> list[str]:

@@ -15,6 +15,12 @@ link to its line looked broken (one INFO line each).
 :func:`on_page_content` adds the ids of the finished HTML, so mkdocs finds
 those anchors and still reports any anchor that is really missing.
 
+Without a ``nav:`` mkdocs sorts the sidebar by file name (the examples
+first, ``michigan-cadaco`` before ``michigan``); :func:`on_nav` puts the
+variants first, in the site's order (:func:`boodle.docs.pages.site_order`:
+the home profile first), then the comparison, the worked examples, the rules
+files, the reference and the spec.
+
 The pages that exist in English only (the spec, the DSL reference, the
 conformance pages) fall back to English in the other languages' builds;
 :func:`on_page_markdown` gives such a page its title in the reader's
@@ -24,6 +30,7 @@ is in English.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from pathlib import Path
@@ -101,3 +108,43 @@ def on_post_page(output: str, page: Any, config: Any, **kwargs: Any) -> str:
         return f'<link rel="alternate" href="{href}" hreflang="{lang}">'
 
     return _ALTERNATE.sub(root, output)
+
+
+SECTION_ORDER = ("index", "variants", "matrix", "examples", "sources", "reference", "spec")
+"""The sidebar's order, by the folder (or page) of the site each entry holds."""
+
+
+def _where(item: Any) -> str:
+    """The site folder of a navigation entry (``variants``) or its page's name (``matrix``)."""
+    file = getattr(item, "file", None)
+    if file is not None:
+        return str(file.src_uri).split("/")[0].split(".")[0]
+    children = getattr(item, "children", None) or []
+    return _where(children[0]) if children else ""
+
+
+def _stem(item: Any) -> str:
+    """A page's name without folder, language or ``.md``: ``variants/michigan.fr.md`` →
+    ``michigan``."""
+    file = getattr(item, "file", None)
+    return str(file.src_uri).rsplit("/", 1)[-1].split(".")[0] if file is not None else ""
+
+
+@functools.cache
+def _variant_rank() -> dict[str, int]:
+    from boodle.docs.pages import site_order
+    from boodle.language.variants import builtin_names, load
+
+    return {n: i for i, n in enumerate(site_order({n: load(n).base for n in builtin_names()}))}
+
+
+def on_nav(nav: Any, config: Any, files: Any, **kwargs: Any) -> Any:
+    """The variants first (the home profile at their head), then the other sections."""
+    rank = {name: i for i, name in enumerate(SECTION_ORDER)}
+    nav.items.sort(key=lambda item: rank.get(_where(item), len(rank)))
+    variants = _variant_rank()
+    for item in nav.items:
+        children = getattr(item, "children", None)
+        if children and _where(item) in ("variants", "examples", "sources"):
+            children.sort(key=lambda c: (variants.get(_stem(c), len(variants)), _stem(c)))
+    return nav

@@ -5,8 +5,13 @@ Each function returns one page's Markdown; :mod:`boodle.docs.site` writes them.
 
 from __future__ import annotations
 
-from boodle.docs.escape import code, md
-from boodle.docs.rules_text import Speaker
+from collections.abc import Iterable
+from typing import Any
+
+from boodle.docs.escape import cell, code, md
+from boodle.docs.links import PinGroup
+from boodle.docs.numbers import numbers
+from boodle.docs.rules_text import Speaker, card_html
 from boodle.docs.spans import SpanIndex
 from boodle.docs.specref import Case, case_anchor
 from boodle.docs.templates import Templates
@@ -15,12 +20,43 @@ from boodle.language import model as m
 from boodle.language.errors import Span
 from boodle.language.variants import builtin_path
 
+HOME = "michigan"
+"""The home profile (001): the variant the site shows first."""
+
+
+def site_order(bases: dict[str, str | None]) -> list[str]:
+    """The variants in the order the site lists them (index, matrix, navigation): the home
+    profile, then its house rules, then each other variant followed by its house rules,
+    family by family (the first word of the name: ``michigan-cadaco`` is a Michigan).
+
+    ``bases``: variant name → the name of the built-in variant it extends, or ``None``."""
+
+    def root(name: str) -> str:
+        seen = {name}
+        while bases.get(name) in bases and bases[name] not in seen:
+            name = bases[name] or name
+            seen.add(name)
+        return name
+
+    def key(name: str) -> tuple[bool, str, bool, str, bool, str]:
+        top = root(name)
+        family = top.split("-")[0]
+        return (family != HOME.split("-")[0], family, top != HOME, top, name != top, name)
+
+    return sorted(bases, key=key)
+
+
+def ordered(rulesets: list[m.Ruleset]) -> list[m.Ruleset]:
+    """``rulesets`` in :func:`site_order`."""
+    by_name = {r.name: r for r in rulesets}
+    return [by_name[n] for n in site_order({r.name: r.base for r in rulesets})]
+
 
 def index_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     """The home page: what the site is, every variant with its links, the other pages."""
     out = [f"# {t.text('page.index_title')}", "", t.text("page.index_intro"), "",
            f"## {t.text('page.variants_heading')}", ""]
-    for r in (localized(x, t) for x in rulesets):
+    for r in (localized(x, t) for x in ordered(rulesets)):
         house = ""
         if r.base and any(b.name == r.base for b in rulesets):
             house = " (" + t.text("page.house_rule_of", base=r.base,
@@ -66,69 +102,191 @@ def dsl_words(span: Span) -> str:
     return " ".join(text.split(":", 1)[-1].split())
 
 
+MATRIX_PLAYERS = 4
+"""The table size of the matrix's antes row (every built-in variant allows 4 players)."""
+
+
 class _Cells:
-    """The matrix cells of one variant: the rules file's own words, or the default."""
+    """The matrix cells of one variant, each a few words or symbols: cards as cards (red
+    suits red), counts with their unit, and the rules file's own words (code) for the lead
+    rules and payments, whose defaults are left out rather than said in full."""
 
     def __init__(self, r: m.Ruleset, t: Templates) -> None:
         self.r, self.t, self.say = r, t, Speaker(r, t)
         self.where = SpanIndex.of(r)
+        self.none = t.text("page.matrix.none")
 
-    def rule(self, obj: object, name: str) -> str:
-        value = getattr(obj, name)
-        span = self.where(obj, name, value)
+    def written(self, obj: object, name: str) -> str | None:
+        """The rules file's words for field ``name`` of ``obj``, or ``None`` if not written."""
+        span = self.where(obj, name, getattr(obj, name))
         if span is not None and span.text:
             return code(dsl_words(span)).replace("|", "\\|")  # a bar ends a column even here
-        shown = md(value) if isinstance(value, str) else self.say.field(obj, name)
-        return f"{shown} ({self.t.text('page.matrix.default')})"
+        return None
+
+    def rule(self, obj: object, name: str) -> str:
+        shown = self.written(obj, name)
+        return shown if shown is not None else self.t.text("page.matrix.default")
+
+    def cell_text(self, key: str, **kw: Any) -> str:
+        return self.t.text(f"page.matrix.{key}", **kw)
+
+    def deck(self) -> str:
+        deck, t = self.r.deck, self.t
+        out = t.count(len(deck.cards()), "card")
+        if deck.removed:
+            order = sorted(deck.removed, key=lambda c: (deck.suits.index(c.suit)
+                                                        if c.suit in deck.suits else 9,
+                                                        deck.ranks.index(c.rank)
+                                                        if c.rank in deck.ranks else 99))
+            gone = " ".join(card_html(c, t) for c in order)
+            out += " " + self.cell_text("deck_without", cards=gone)
+        return out
+
+    def board(self) -> str:
+        parts = ["-".join(card_html(c, self.t) for c in s.cards)
+                 if s.suit_rule == "fixed" and s.cards else cell(s.label) for s in self.r.board]
+        return ", ".join(parts) or self.none
+
+    def antes(self) -> str:
+        nums = numbers(self.r)
+        row = next((x for x in nums.rows if x.players == MATRIX_PLAYERS), None)
+        if row is None or row.dealer_pays is None or row.other_pays is None:
+            return self.none
+        out = self.cell_text("antes_cell", dealer=str(row.dealer_pays), other=str(row.other_pays))
+        for amount in nums.chosen:
+            out += " " + self.cell_text("antes_chosen", n=amount)
+        return out
+
+    def widow(self) -> str:
+        deal, sale = self.r.deal, self.r.widow_sale
+        out = [self.cell_text(f"widow_{deal.widow_position}")]
+        if deal.widow_position != "none" and deal.widow_visibility == "exposed":
+            out.append(self.cell_text("widow_exposed"))
+        if sale is not None:
+            seen = self.cell_text("widow_seen" if sale.seen else "widow_unseen")
+            key = "widow_sale" if sale.mode == "sale" else "widow_auction"
+            out.append(self.cell_text(key, price=sale.price, seen=seen))
+        return ", ".join(out)
+
+    def restart(self, stops: m.StopsPhase) -> str:
+        fallback = self.written(stops, "fallback")
+        return self.rule(stops, "restart") + (f" · {fallback}" if fallback else "")
+
+    def bonus(self, stops: m.StopsPhase) -> str:
+        b = stops.stop_bonus
+        return self.cell_text("bonus_cell", amount=b.amount, source=self.say.word(b.source)) if b \
+            else self.none
+
+    def penalties(self, stops: m.StopsPhase) -> str:
+        return "; ".join(
+            self.cell_text("penalty_cell", fault=self.t.text(f"page.example_fault.{p.fault}"),
+                   amount=p.amount, to=self.say.word(p.to)) for p in stops.penalties) \
+            or self.none
+
+    def session(self) -> str:
+        s, out = self.r.session, []
+        if s.end_never:
+            out.append(self.cell_text("session_never"))
+        if s.rotations is not None:
+            out.append(self.t.count(s.rotations, "rotation"))
+        if s.end_when_broke:
+            out.append(self.cell_text("session_broke"))
+        if s.end_last_with_chips:
+            out.append(self.cell_text("session_last"))
+        if s.end_target is not None:
+            out.append(self.cell_text("session_target", n=s.end_target))
+        text = self.cell_text("session_or").join(out)
+        if s.ties == "one more deal" and not s.end_never:
+            text += " · " + self.cell_text("session_tie_deal")
+        return text + " · " + self.cell_text("session_start", n=s.start_chips)
 
     def all(self) -> dict[str, str]:
         r, t = self.r, self.t
         stops = _stops(r)
-        none = t.text("page.matrix.none")
-        widow = self.rule(r.deal, "widow_position")
-        if r.widow_sale is not None:
-            widow += " · " + self.rule(r.widow_sale, "mode")
         out = {
             "players": f"{r.players.low}–{r.players.high}",
             "ace": _ace(r, t),
-            "board": ", ".join(md(s.label) for s in r.board) or none,
-            "phases": ", ".join(self.say.phrase(p) for p in r.phases) or none,
-            "session": self.rule(r.session, "rotations") + " · " + self.rule(r.session, "ties"),
+            "deck": self.deck(),
+            "board": self.board(),
+            "antes": self.antes(),
+            "widow": self.widow(),
+            "phases": " · ".join(md(p.label) for p in r.phases) or self.none,
+            "session": self.session(),
         }
-        rules = {"lead": ("first_lead",), "restart": ("restart", "fallback"),
-                 "claims": ("claims",), "payments": ("going_out",)}
-        for row, names in rules.items():
-            out[row] = " · ".join(self.rule(stops, n) for n in names) if stops else none
-        out["widow"] = widow
+        if stops is None:
+            for row in ("lead", "restart", "claims", "payments", "bonus", "penalties"):
+                out[row] = self.none
+            return out
+        out["lead"] = self.rule(stops, "first_lead")
+        out["restart"] = self.restart(stops)
+        out["claims"] = self.cell_text(f"claims_{stops.claims.replace(' ', '_')}")
+        out["payments"] = self.rule(stops, "going_out")
+        out["bonus"] = self.bonus(stops)
+        out["penalties"] = self.penalties(stops)
         return out
 
 
-MATRIX_ROWS = ("players", "ace", "board", "lead", "restart", "widow", "claims", "payments",
-               "phases", "session")
+MATRIX_ROWS = ("players", "ace", "deck", "board", "antes", "widow", "lead", "restart",
+               "claims", "payments", "bonus", "penalties", "phases", "session")
 """The rule dimensions of the comparison matrix, one row each."""
 
 
 def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
-    """One row per rule dimension, one column per variant."""
-    cells = {r.name: _Cells(localized(r, t), t).all() for r in rulesets}
-    head = [t.text("page.matrix_rule"), *(f"[{r.name}](variants/{r.name}.md)" for r in rulesets)]
+    """The variants compared: one table of the variants that stand alone (a column each,
+    one row per rule dimension), then, family by family, the house rules, each with the
+    rows where it differs from its base (or its description, where no row differs)."""
+    rules = ordered(rulesets)
+    names = {r.name for r in rules}
+    cells = {r.name: _Cells(localized(r, t), t).all() for r in rules}
+    bases = [r for r in rules if not (r.base and r.base in names)]
     out = ["---", "hide:", "  - navigation", "  - toc", "---", "",
            f"# {t.text('page.matrix_title')}", "", t.text("page.matrix_intro"), "",
-           "| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+           f"## {t.text('page.matrix_bases')}", ""]
+    head = [t.text("page.matrix_rule"), *(f"[{r.name}](variants/{r.name}.md)" for r in bases)]
+    out += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for row in MATRIX_ROWS:
-        values = [cells[r.name][row] for r in rulesets]  # escaped for a table cell already
-        out.append(f"| **{t.text('page.matrix.' + row)}** | " + " | ".join(values) + " |")
+        label = t.text("page.matrix." + row, n=MATRIX_PLAYERS)
+        out.append(f"| **{label}** | " + " | ".join(cells[r.name][row] for r in bases) + " |")
+    for base in bases:
+        house = [r for r in rules if r.base == base.name]
+        if not house:
+            continue
+        title = md(localized(base, t).title)
+        out += ["", f"## {t.text('page.matrix_house', base=title)}", "",
+                f"| {t.text('page.matrix_house_rule')} | {t.text('page.matrix_changes')} |",
+                "| --- | --- |"]
+        for r in house:
+            changed = [t.text("page.matrix_change", cell=cells[r.name][row],
+                              row=t.text("page.matrix." + row, n=MATRIX_PLAYERS))
+                       for row in MATRIX_ROWS if cells[r.name][row] != cells[base.name][row]]
+            what = "<br>".join(changed) or cell(localized(r, t).about)
+            out.append(f"| [{md(localized(r, t).title)}](variants/{r.name}.md) | {what} |")
     return "\n".join(out) + "\n"
 
 
-def cases_page(cases: list[Case], t: Templates) -> str:
-    """Every conformance case that pins spec sections, grouped by section, each anchored."""
+def cases_page(cases: list[Case], t: Templates, groups: Iterable[PinGroup] = ()) -> str:
+    """Every conformance case that pins spec sections, each anchored (``#case-ID``); first,
+    the cases of each rule the variant pages link to (``groups``: one anchored line per
+    group, :class:`~boodle.docs.links.PinGroup`), by variant and section."""
     out = [f"# {t.text('page.cases_title')}", "", t.text("page.cases_intro"), ""]
     if not cases:
         return "\n".join([*out, t.text("page.cases_none"), ""])
+    listed = sorted(groups, key=lambda g: (g.variant, _section_key(g.section), g.anchor))
+    if listed:
+        out += [f"## {t.text('page.cases_groups')}", "", t.text("page.cases_groups_intro"), ""]
+        for g in listed:
+            links = ", ".join(f"[{code(c.id)}](#{case_anchor(c.id)})" for c in g.cases)
+            out.append(f'- <a id="{g.anchor}"></a>**{md(g.variant)}**, {md(g.section)} '
+                       f"({t.text('page.rule_cases_n', n=len(g.cases))}): {links}")
+        out += ["", f"## {t.text('page.cases_every')}", ""]
     for c in cases:
         where = md(", ".join(c.sections)) or "—"
         desc = f": {md(c.description)}" if c.description else ""
         out.append(f'- <a id="{case_anchor(c.id)}"></a>**{code(c.id)}** '
                    f'({md(c.variant or "—")}; {where}){desc} — {code("conformance/" + c.file)}')
     return "\n".join(out) + "\n"
+
+
+def _section_key(section: str) -> tuple[int, ...]:
+    """``§6.10`` after ``§6.9``: a section's numbers, compared as numbers."""
+    return tuple(int(x) for x in section.lstrip("§").split(".") if x.isdigit())

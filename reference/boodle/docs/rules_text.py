@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import string
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 from boodle.docs.constructs import construct_value, constructs, is_parameter
 from boodle.docs.escape import md
 from boodle.docs.templates import Templates
-from boodle.language.cards import SUITS, Card
+from boodle.language.cards import SUIT_COLOUR, SUITS, Card
 from boodle.language.errors import Span
 from boodle.language.model import Ruleset
 
@@ -59,7 +60,7 @@ class Speaker:
         if isinstance(v, bool):
             return self.t.text("value.yes" if v else "value.no")
         if isinstance(v, Card):
-            return self.t.card(v)
+            return card_html(v, self.t)
         if isinstance(v, int):
             return str(v)
         if isinstance(v, tuple | frozenset | list):
@@ -102,16 +103,27 @@ class Speaker:
         base = f"{cls}.{name}"
         fields = _Fields(self, obj)
         if isinstance(v, bool):
-            return self.t.fill(self.t.raw(f"{base}.{'yes' if v else 'no'}"), fields)
+            return self.t.fill(self.template(f"{base}.{'yes' if v else 'no'}", obj, name), fields)
         if isinstance(v, str) and self.t.has(f"{base}.{v}"):
-            return self.t.fill(self.t.raw(f"{base}.{v}"), fields)
+            return self.t.fill(self.template(f"{base}.{v}", obj, name), fields)
         if v is None:
             return self.t.fill(self.t.raw(f"{base}.none"), fields)
         if isinstance(v, tuple | frozenset) and not v:
             return self.t.fill(self.t.raw(f"{base}.empty"), fields)
         if isinstance(v, str) and not self.t.has(base):
             self.t.raw(f"{base}.{v}")  # raises MissingText naming the literal's key
-        return self.t.fill(self.t.raw(base), _Fields(self, obj, self.value(v)))
+        return self.t.fill(self.template(base, obj, name), _Fields(self, obj, self.value(v)))
+
+    def template(self, key: str, obj: Any, name: str) -> str:
+        """The template of ``key`` for ``obj``, or its ``KEY.one`` form where there is one and
+        every list the template names holds one item: "on the Kitty" for one section, "on
+        each of: A♥, K♣" for several (``{value}`` is field ``name`` itself)."""
+        text = self.t.raw(key)
+        if not self.t.has(f"{key}.one"):
+            return text
+        used = {name if f == "value" else f for _, f, _, _ in string.Formatter().parse(text) if f}
+        lists = [getattr(obj, f) for f in sorted(used) if isinstance(getattr(obj, f, None), tuple)]
+        return self.t.raw(f"{key}.one") if lists and all(len(x) == 1 for x in lists) else text
 
     def rules(self, obj: Any, where: SpanFinder | None = None) -> list[Rule]:
         """The numbered rules of a rule block: one per construct field (tuples: one per item)."""
@@ -128,6 +140,20 @@ class Speaker:
                 if text.strip():
                     out.append(Rule(key, text, span, _tags(v if items is None else item)))
         return out
+
+
+RED = "#c62828"
+"""The colour of hearts and diamonds on every page (the site's CSS and the board use it)."""
+
+
+def card_html(card: Card, t: Templates | None = None) -> str:
+    """A card as its symbol text (its rank as ``t``'s language writes it), a red suit
+    wrapped in ``<span class="card-red" style="color:…">``: red on the site (its CSS) and on
+    a page read outside it (``boodle docs page``: the inline style)."""
+    text = t.card(card) if t is not None else str(card)
+    if SUIT_COLOUR[card.suit] != "red":
+        return text
+    return f'<span class="card-red" style="color:{RED}">{text}</span>'
 
 
 _SPACES = re.compile(r"[ \t\r\n]+")

@@ -2,11 +2,14 @@
 
 Pages per language (``NAME.md`` for English, ``NAME.fr.md`` … for the
 others, as mkdocs-static-i18n's suffix layout expects): the index, one page,
-one worked example and the rules file per built-in variant, and the
-comparison matrix.  Pages in English only (the other languages fall back to
+one worked example and the rules file per built-in variant (a seed's own
+worked example first where there is one: :mod:`boodle.docs.seed_example`), and
+the comparison matrix.  Pages in English only (the other languages fall back to
 them, with their title in the reader's language and a note that says so:
 :mod:`boodle.docs.mkdocs_hooks`): the DSL reference, the spec, the
-conformance protocol, cases and the verification notes.  Before writing
+conformance protocol, cases and the verification notes; the cases page is
+written last, since it lists the groups of cases the rules of every variant
+page link to (:class:`boodle.docs.links.PinGroup`).  Before writing
 anything the templates of every language are checked against the model and
 the grammar (:func:`boodle.docs.constructs.check`), and the other languages
 for a translation of every built-in variant's title, description and labels
@@ -19,13 +22,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from boodle.conformance.paths import suite_dir
 from boodle.docs import constructs, translate
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
-from boodle.docs.includes import included_page, site_map
-from boodle.docs.links import RuleRefs
+from boodle.docs.includes import included_page, shipped_map, site_map
+from boodle.docs.links import PinGroup, RuleRefs
 from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
+from boodle.docs.seed_example import seed_example_markdown
 from boodle.docs.specref import Case, checkout_root, find_cases
 from boodle.docs.templates import Templates, languages
 from boodle.docs.templates import load as load_templates
@@ -39,7 +44,12 @@ CSS = """\
 .card-red { color: #c62828; }
 .boodle-board-frame { overflow-x: auto; margin: 1em 0; }
 .boodle-board { display: block; margin: 0 auto; }
+.md-typeset table:not([class]) th { min-width: 3rem; }
+.md-typeset table:not([class]) th, .md-typeset table:not([class]) td { padding: .9em .8em; }
 """
+"""The site's own styles.  The theme gives every table heading at least 5rem and 1.25em of
+padding each side, so a table of 7 columns (a variant's antes per player count) was wider
+than the text column of a 1,280 px screen; narrower minimums let it fit (issue 21)."""
 
 
 def all_templates() -> list[Templates]:
@@ -62,30 +72,43 @@ def rulesets() -> list[m.Ruleset]:
 
 
 def conformance_cases() -> list[Case]:
-    """The conformance cases of the checkout (none when installed without it)."""
+    """The conformance cases: the checkout's ``conformance/``, else the suite an installed
+    package ships (``boodle/data/conformance``); none if neither is there."""
     root = checkout_root()
-    return find_cases(root / "conformance") if root else []
+    if root is not None:
+        return find_cases(root / "conformance")
+    try:
+        return find_cases(suite_dir())
+    except FileNotFoundError:
+        return []
 
 
-def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, str]:
-    """Every page of one language: site path → Markdown."""
+def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
+          groups: dict[str, PinGroup] | None = None) -> dict[str, str]:
+    """Every page of one language: site path → Markdown.  ``groups`` collects the groups
+    of cases the rules link to (the cases page lists them)."""
     sx = _suffix(t)
+    groups = {} if groups is None else groups
     out = {f"index{sx}.md": index_page(rules, t), f"matrix{sx}.md": matrix_page(rules, t)}
     for r in rules:
-        refs = RuleRefs(t, r.name, cases)
+        refs = RuleRefs(t, r.name, cases, groups=groups)
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
+        seed = seed_example_markdown(r, t)
         out[f"examples/{r.name}{sx}.md"] = (
             f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
+            + (f"{seed}\n## {t.text('page.example_deal_heading')}\n\n" if seed else "")
             + example_markdown(r, t))
         if builtin_path(r.name).is_file():  # the site shows the built-in rules files
             out[f"sources/{r.name}{sx}.md"] = source_page(localized(r, t), t)
     return out
 
 
-def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> dict[str, str]:
-    """The pages that exist in English only."""
+def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
+                  groups: dict[str, PinGroup] | None = None) -> dict[str, str]:
+    """The pages that exist in English only (``groups``: the groups of cases the variant
+    pages link to, listed on the cases page)."""
     out = {"reference/language.md": reference_markdown(t)}
-    out["reference/cases.md"] = cases_page(cases, t)
+    out["reference/cases.md"] = cases_page(cases, t, (groups or {}).values())
     out["reference/protocol.md"] = included_page("conformance/PROTOCOL.md",
                                                  "reference/protocol.md",
                                                  t.text("page.protocol_title"), t)
@@ -93,7 +116,7 @@ def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case]) -> di
                                                      "reference/verification.md",
                                                      t.text("page.verification_title"), t)
     root = checkout_root()
-    for source, page in (site_map(root) if root else {}).items():
+    for source, page in (site_map(root) if root else shipped_map()).items():
         if source.startswith("spec/") and source.endswith(".md") and page.startswith("spec/"):
             out[page] = included_page(source, page, source, t)
     out.setdefault("spec/rules.md", included_page("spec/rules.md", "spec/rules.md",
@@ -106,11 +129,10 @@ def skipped_outside_checkout() -> list[str]:
     conformance/, mkdocs.yml beside grammar/), one sentence each; empty in a checkout."""
     if checkout_root() is not None:
         return []
-    return ["the spec pages other than spec/rules.md (spec/index.md, spec/michigan.md …) "
-            "are skipped: they are made from the checkout's spec/*.md",
-            "spec/rules.md, reference/protocol.md and reference/verification.md say that "
-            "their source file is missing, and reference/cases.md lists no conformance case "
-            "(both come from the checkout's spec/ and conformance/ folders)"]
+    return ["spec/index.md is skipped: it is made from the checkout's spec/README.md",
+            "reference/verification.md says that its source file is missing (the checkout's "
+            "spec/verification.md); spec/rules.md, spec/michigan.md, reference/protocol.md and "
+            "reference/cases.md are made from the copies the package ships"]
 
 
 def next_step(out: Path) -> str:
@@ -149,8 +171,10 @@ def build_docs(out: Path) -> list[Path]:
     rules = rulesets()
     cases = conformance_cases()
     english = next(t for t in ts if t.lang == "en")
-    everything = english_pages(english, rules, cases)
+    groups: dict[str, PinGroup] = {}
+    everything: dict[str, str] = {}
     for t in ts:
-        everything.update(pages(t, rules, cases))
+        everything.update(pages(t, rules, cases, groups))
+    everything.update(english_pages(english, rules, cases, groups))
     everything["assets/boodle.css"] = CSS
     return write_owned(out, dict(everything), MANIFEST)

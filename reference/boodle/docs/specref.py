@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from boodle.language import model as m
-from boodle.resources import variants_dir
+from boodle.resources import spec_prose, variants_dir
 
 FIELD_SECTION: dict[str, str] = {
     "DealSpec.first_dealer": "§5.1", "DealSpec.rotation": "§5.1",
@@ -111,9 +111,15 @@ def checkout_root() -> Path | None:
 
 
 def spec_file() -> Path | None:
-    """``spec/rules.md`` of the project folder, if there is one."""
+    """``spec/rules.md`` of the project folder, else the copy an installed package ships
+    (``boodle/data/spec/rules.md``); ``None`` if neither is there."""
     root = checkout_root()
-    return root / "spec" / "rules.md" if root else None
+    if root is not None:
+        return root / "spec" / "rules.md"
+    try:
+        return spec_prose("rules.md")
+    except FileNotFoundError:
+        return None
 
 
 def slugify(text: str) -> str:

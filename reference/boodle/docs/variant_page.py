@@ -17,10 +17,9 @@ from typing import Any
 from boodle.docs.board_svg import board_svg
 from boodle.docs.constructs import constructs
 from boodle.docs.escape import cell, code, md
-from boodle.docs.example import card_html
 from boodle.docs.links import RuleRefs
-from boodle.docs.numbers import numbers
-from boodle.docs.rules_text import Rule, Speaker, squash
+from boodle.docs.numbers import Row, numbers
+from boodle.docs.rules_text import Rule, Speaker, card_html, squash
 from boodle.docs.spans import SpanIndex
 from boodle.docs.templates import Templates
 from boodle.docs.translate import localized, with_terms
@@ -153,25 +152,38 @@ class VariantPage:
                 fields = {f"{type(phase).__name__}.{f}" for f in constructs(type(phase))
                           if getattr(phase, f) != getattr(old[phase.name], f, None)}
                 rules = [r for r in rules if r.key in fields]
-            out += [f"### {self.t.text('page.phase_heading', n=i, title=self.say.phrase(phase))}",
+            out += [f"### {self.t.text('page.phase_heading', n=i, title=self.phase_title(phase))}",
                     "", *self.refs.numbered(rules), ""]
         return out
 
+    def phase_title(self, phase: m.Phase) -> str:
+        """A phase's label and its kind (``Hearts (holding)``), or its label alone where the
+        label is the kind's own word (``Stops``, not ``Stops (stops)``; ``Poker``)."""
+        full = squash(self.say.phrase(phase))
+        kind = squash(self.say.phrase(dataclasses.replace(phase, label=""))).strip(" ()")
+        return md(phase.label) if kind.casefold() == phase.label.casefold() else full
+
     # -- extras
     def numbers_table(self) -> list[str]:
+        """The antes and deal sizes per player count: one row per count; sections that
+        receive the same ante at every count share one column (Michigan's four boodles,
+        Tripoli's eight sections), so the table fits a laptop's width."""
         nums = numbers(self.r)
         t = self.t
         out = [f"### {t.text('page.numbers_heading')}", "", t.text("page.numbers_intro"), ""]
         head = [t.text("page.numbers_players"), t.text("page.numbers_hands"),
                 t.text("page.numbers_widow")]
+        groups = self.section_groups(nums.rows) if nums.unavailable is None else []
+        for group in groups:
+            labels = ", ".join(cell(self.r.board[i].label) for i in group)
+            head.append(labels if len(group) == 1 else t.text("page.numbers_each", labels=labels))
         if nums.unavailable is None:
-            head += [cell(s.label) for s in self.r.board]
             head += [t.text("page.numbers_dealer_pays"), t.text("page.numbers_other_pays")]
         out += ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
         for row in nums.rows:
             cells = [str(row.players), " · ".join(map(str, row.hands)), str(row.widow)]
             if nums.unavailable is None and row.sections is not None:
-                cells += [str(v) for v in row.sections]
+                cells += [str(row.sections[group[0]]) for group in groups]
                 cells += [str(row.dealer_pays), str(row.other_pays)]
             out.append("| " + " | ".join(cells) + " |")
         if nums.unavailable is not None:
@@ -179,6 +191,15 @@ class VariantPage:
         for amount in nums.chosen:
             out += ["", t.text("page.numbers_chosen", n=amount)]
         return out
+
+    def section_groups(self, rows: tuple[Row, ...]) -> list[list[int]]:
+        """The board's sections (indices, board order) grouped by their column of antes:
+        sections with the same ante at every player count are one group."""
+        groups: dict[tuple[object, ...], list[int]] = {}
+        for i in range(len(self.r.board)):
+            column = tuple(row.sections[i] if row.sections is not None else None for row in rows)
+            groups.setdefault(column, []).append(i)
+        return list(groups.values())
 
     def claims(self) -> list[str]:
         t = self.t
