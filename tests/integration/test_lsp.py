@@ -223,7 +223,7 @@ async def test_hover_on_a_card_says_what_it_pays(client: LanguageClient,
         position=lsp.Position(line=1, character=26)))  # on 'A♥'
     assert found is not None and isinstance(found.contents, lsp.MarkupContent)
     # en.toml page.claim_line and page.claim_play, michigan's boodle A♥ and phase "Stops"
-    assert "**A♥**: by playing A♥ in the phase Stops." in found.contents.value
+    assert "**A♥**: by playing A♥ in the Stops phase." in found.contents.value
     assert _span(found.range) == (1, 26, 1, 28) if found.range else False
 
 
@@ -419,3 +419,34 @@ async def test_an_error_in_the_base_points_at_its_line(client: LanguageClient,
     (base,) = first.related_information
     michigan = from_fs_path(str((variants_dir() / "michigan.boodle").resolve()))
     assert base.location.uri == michigan and _span(base.location)[:2] == (24, 11)
+
+
+UGLY = "variant   friday   extends michigan{\ntitle \"Friday night\"   # shown\n" \
+       "deal{rotation : right}\n}\n"
+"""FRIDAY laid out badly: the canonical form (``boodle fmt``'s rules, tests/unit/test_fmt.py)
+indents each line of a block by two spaces, puts one space before '{', none before ':',
+two before a trailing comment."""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_formatting_gives_the_canonical_layout(client: LanguageClient,
+                                                     tmp_path: Path) -> None:
+    uri = _open(client, tmp_path, "ugly.boodle", UGLY)
+    await _diagnostics(client, uri)
+    edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits is not None and len(edits) == 1
+    assert _span(edits[0].range) == (0, 0, 4, 0)  # the whole text: 4 lines and an empty one
+    assert edits[0].new_text == ('variant friday extends michigan {\n'
+                                 '  title "Friday night"  # shown\n'
+                                 '  deal {\n'
+                                 '    rotation: right\n'
+                                 '  }\n'
+                                 '}\n')
+    # a text with an error is not formatted (its diagnostics say why)
+    broken = _open(client, tmp_path, "broken.boodle", UGLY.replace("right", "rigth"))
+    await _diagnostics(client, broken)
+    assert not await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+        text_document=lsp.TextDocumentIdentifier(uri=broken),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))

@@ -21,6 +21,7 @@ from boodle.docs.translate import localized, with_terms
 from boodle.engine import apply, legal_moves, start_deal
 from boodle.engine.events import Claim, DealCards, Event, GoOut, transfers_in
 from boodle.engine.ledger import Ledger, SeatAccount
+from boodle.engine.state import BidRange
 from boodle.engine.trace import seat_name
 from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError
@@ -68,7 +69,8 @@ def play_seed_example(ruleset: Ruleset, example: SeedExample) -> list[Event]:
     out = list(events)
     for word in example.played:
         card = parse_card(word)
-        moves = [mv for mv in legal_moves(ruleset, state) if getattr(mv, "card", None) == card]
+        moves = [mv for mv in legal_moves(ruleset, state)
+                 if not isinstance(mv, BidRange) and getattr(mv, "card", None) == card]
         if len(moves) != 1:
             raise BoodleError(f"docs: {example.source} plays {word}, which is not a legal move "
                               f"of {ruleset.name} there", hint="the seed's example and the "

@@ -34,6 +34,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from boodle import __version__
+from boodle.language.errors import BoodleError
+from boodle.language.formatter import format_text
 from boodle.lsp import analysis as an
 from boodle.lsp import features as ft
 
@@ -329,6 +331,29 @@ def make_server() -> BoodleServer:
         except Exception as exc:
             logging.getLogger(__name__).exception("symbols: %s", exc)
             return []
+
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: BoodleServer,
+                   params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit]:
+        """The canonical layout of the document (``boodle fmt``'s, comments kept), as one
+        edit of the whole text; none for a text with errors (its diagnostics say them) or
+        already canonical."""
+        uri = params.text_document.uri
+        try:
+            text = _text(ls, uri)
+            formatted = format_text(text, _path(uri))
+        except BoodleError:
+            return []
+        except Exception as exc:
+            logging.getLogger(__name__).exception("formatting: %s", exc)
+            return []
+        if formatted == text:
+            return []
+        lines = text.split("\n")
+        end = lsp.Position(line=len(lines) - 1,
+                           character=len(lines[-1].encode("utf-16-le")) // 2)
+        return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end),
+                             new_text=formatted)]
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
                     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
