@@ -152,6 +152,9 @@ def _plant(folder: Path, outside: Path, paths: list[str], rng: random.Random) ->
     done: list[str] = []
     for rel in rng.sample(paths, rng.randint(1, min(3, len(paths)))):
         target = folder / rel
+        if any(p.is_symlink() or (p.exists() and not p.is_dir())
+               for p in (folder / rel).parents if folder in p.parents):
+            continue  # its folder is already a link, a FIFO or a file planted before
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.is_symlink() or target.is_file():
             target.unlink()
