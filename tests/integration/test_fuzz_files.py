@@ -9,22 +9,15 @@ manifest naming files outside either write or refuse with an error, and change n
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from pathlib import Path
 from types import ModuleType
 
+from bench_modules import load_bench
 from hostile_text import live_markup
-
-BENCH = Path(__file__).parents[2] / "bench" / "fuzz_files.py"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fuzz_files", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("fuzz_files")
 
 
 def test_the_detector_sees_the_fragments_raw() -> None:

@@ -10,19 +10,13 @@ message and does not exit.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
-BENCH = Path(__file__).parents[2] / "bench" / "fuzz_protocol.py"
+from bench_modules import load_bench
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fuzz_protocol", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("fuzz_protocol")
 
 
 def test_the_runner_survives_a_hostile_implementation() -> None:
