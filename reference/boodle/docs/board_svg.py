@@ -14,10 +14,11 @@ from boodle.language.cards import SUIT_COLOUR
 from boodle.language.model import Ruleset, Section
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;",
-                         **{c: f"&#{ord(c)};" for c in "[]()`*_\\!{}|#~"}})
+                         **{c: f"&#{ord(c)};" for c in "[]`*_\\!{}|~"}})
 """The SVG's text as character references: what HTML reads as markup, and what Markdown reads
 as markup even inside the SVG's inline HTML (a ``[x](javascript:…)`` in a label became a live
-link: bench/fuzz_files.py)."""
+link: bench/fuzz_files.py). Parentheses and ``#`` stay: without ``[`` no link or image can
+start, and a reference's ``;`` would read as a semicolon in French typography's checks."""
 
 
 def escape(text: str) -> str:
