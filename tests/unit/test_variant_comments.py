@@ -31,6 +31,7 @@ from boodle.engine.events import (
     WidowExchange,
 )
 from boodle.engine.ledger import Ledger, SectionAccount
+from boodle.engine.state import move_count, nth_move
 from boodle.language.model import Ruleset
 from boodle.language.variants import builtin_path, load
 
@@ -50,7 +51,8 @@ def _deals(rules: Ruleset, players: int, count: int, seed: int) -> list[Deal]:
                                    deck_order=shuffled_deck(rules, rng))
         while not is_terminal(state):
             assert to_move(state) is not None
-            state, more = apply(rules, state, rng.choice(legal_moves(rules, state)))
+            legal = legal_moves(rules, state)  # a range of bids counts each amount
+            state, more = apply(rules, state, nth_move(legal, rng.randrange(move_count(legal))))
             events.extend(more)
         deals.append(events)
     return deals
