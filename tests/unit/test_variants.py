@@ -95,6 +95,22 @@ def test_check_shows_what_a_house_rule_changes_from_its_base(
                      "      ante: + each player 1 on every section"]
 
 
+def test_check_shows_a_changed_turn_up_and_a_changed_phase_label(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # boodle check hid both before 2026-12-02: a house rule of Pope Joan whose dealer no
+    # longer takes the turned-up boodle (its deal block without 'turn up', spec §5.2), and
+    # tripoli-boodle-cards, whose first phase is labelled "Boodles" (tripoli's: "Hearts")
+    house = tmp_path / "no-turn-up.boodle"
+    house.write_text("variant no-turn-up extends pope-joan {\n  deal {\n"
+                     "    first dealer: first J dealt\n    trumps: last card of widow\n"
+                     "  }\n}\n", encoding="utf-8")
+    assert main(["check", str(house), "tripoli-boodle-cards"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "      deal: turn up: dealer takes its boodle → nothing" in out
+    assert "      phase hearts: label: Hearts → Boodles" in out
+
+
 def test_check_says_which_phases_a_deal_skips(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

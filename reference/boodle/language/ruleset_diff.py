@@ -82,19 +82,17 @@ def _documentation(base: Ruleset, derived: Ruleset) -> list[str]:
     return out
 
 
-_NOT_COMPARED = frozenset({"title", "about", "source", "version", "carry", "deal: turn up"})
+_NOT_COMPARED = frozenset({"title", "about", "source", "version", "carry"})
 """Rules of :func:`~boodle.language.printer.rules` the diff leaves out: the documentation
-(``title`` and ``about`` are listed apart, last), ``carry`` (it has one value), and the
-dealer's turn-up, which ``boodle check`` has never listed (kept so, as this step changes no
-output)."""
+(``title`` and ``about`` are listed apart, last) and ``carry`` (it has one value).  The
+dealer's turn-up and a phase's label are compared: a house rule that changes them changes
+what the rules say (``boodle check`` hid both before 2026-12-02)."""
 
 
 def rule_lines(r: Ruleset) -> dict[str, str]:
     """Every rule of play of ``r`` (not its ante lines) as ``key → words``, in file order:
-    the printer's rules (:func:`boodle.language.printer.rules`) without the documentation
-    and a phase's label."""
-    return {key: words for key, words in rules(r).items()
-            if key not in _NOT_COMPARED and not key.endswith(": label")}
+    the printer's rules (:func:`boodle.language.printer.rules`) without the documentation."""
+    return {key: words for key, words in rules(r).items() if key not in _NOT_COMPARED}
 
 
 def base_of(ruleset: Ruleset, file: str | None) -> Ruleset | None:
