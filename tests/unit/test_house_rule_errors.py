@@ -302,3 +302,18 @@ def test_a_path_that_exists_but_is_not_a_file_is_not_called_missing(capsys, tmp_
     assert "/dev/null is not a regular file" in capsys.readouterr().out
     assert main(["play", "--resume", str(tmp_path)]) == 1
     assert f"{tmp_path} is a folder, not a ledger file" in capsys.readouterr().err
+
+
+def test_a_holder_leading_another_card_is_refused_where_it_is_written() -> None:
+    # 'first lead: holder of 7♦, 8♦' built as "holder of 8♦" (the lead's card overwrote the
+    # holder's); spec §6.1: the holder of a card leads that card ('holder of 2♣, 2♣')
+    text = ("variant odd extends michigan {\n  phase play \"Stops\" is stops {\n"
+            "    first lead: holder of 7♦, 8♦\n  }\n}\n")
+    err = _error(text, "odd.boodle")
+    assert err.span is not None and err.span.line == 3
+    assert err.message == "'holder of 7♦, 8♦': the holder of 7♦ leads, but the lead names " \
+        "another card, 8♦"
+    assert err.hint == "write 'holder of 7♦, 7♦' (the holder of a card leads it), or " \
+        "'holder of 8♦, 8♦'"
+    assert load_text(text.replace("7♦, 8♦", "7♦, 7♦"), "odd.boodle").phases[0].first_lead \
+        .card is not None

@@ -883,7 +883,15 @@ class _Builder:
                 )
             fields["phase"] = arg.name
         if isinstance(card_lit, CardLit):
-            fields["card"] = self.in_deck(card_lit, "lead card")
+            card = self.in_deck(card_lit, "lead card")
+            if who == "holder" and fields["card"] != card:  # one card field (spec §6.1)
+                held = fields["card"]
+                raise BoodleError(
+                    f"'holder of {held}, {card}': the holder of {held} leads, but the lead "
+                    f"names another card, {card}", clause.span,
+                    hint=f"write 'holder of {held}, {held}' (the holder of a card leads it), "
+                    f"or 'holder of {card}, {card}'")
+            fields["card"] = card
         elif isinstance(card_lit, str):
             fields["suit"] = card_lit
         return _lead_rule(who, fields)
