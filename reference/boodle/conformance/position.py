@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.wire import chips_from_json
@@ -196,7 +197,7 @@ def parse(text: str) -> Position:
 def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
     """The version-2 fields (``key:value``, in the order of :data:`EXTENSIONS`, each once)."""
     seen: list[str] = []
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # DealState fields of version 2 (turn_up, eliminated, …)
     for k, field in enumerate(fields, start=len(FIELDS)):
         key, colon, value = field.partition(":")
         if not colon or key not in EXTENSIONS:
@@ -224,7 +225,7 @@ def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
         else:
             changes["before_play"] = tuple(_pre_move(r, k, m, pos.players)
                                            for m in value.split(","))
-    return replace(pos, **changes)  # type: ignore[arg-type]
+    return replace(pos, **changes)
 
 
 def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
