@@ -1,9 +1,9 @@
 """The runner against deliberately broken implementations (issue 9: implementations misbehave).
 
 Each adapter of ``conformance_adapters.py`` goes wrong on the second case of
-every process it runs.  Four cases are run (a timeout of 2 s for the hanging
+every process it runs.  Four cases are run (a timeout of 6 s for the hanging
 adapter, 10 s otherwise, so that a loaded machine does not time out a sound
-answer); by hand:
+answer: 2 s proved too short on a loaded machine); by hand:
 cases 1 and 3 are answered by a fresh process and pass, cases 2 and 4 hit the
 fault and are errors, and the runner restarts the implementation after each.
 The report lists each case exactly once, and no process carrying the
@@ -83,14 +83,14 @@ def test_a_sound_adapter_passes_everything(four_cases) -> None:  # type: ignore[
 
 
 @pytest.mark.parametrize(("mode", "why"), [
-    ("hang", "no answer within 2 s"),
+    ("hang", "no answer within 6 s"),
     ("crash", "exited (status 3)"),
     ("garbage", "not JSON"),
     ("wrong-id", "answered case id"),
     ("flood", "flooded output"),
 ])
 def test_a_fault_costs_one_error_and_a_restart(four_cases, mode: str, why: str) -> None:  # type: ignore[no-untyped-def]
-    report, left = _run(mode, four_cases, 2.0 if mode == "hang" else 10.0)
+    report, left = _run(mode, four_cases, 6.0 if mode == "hang" else 10.0)
     assert [o.id for o in report.outcomes] == [c.id for c in four_cases]
     assert _outcomes(report) == ["pass", "error"] * 2
     assert all(why in o.summary for o in report.outcomes if o.outcome == "error")
