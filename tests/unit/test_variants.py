@@ -111,6 +111,29 @@ def test_check_shows_a_changed_turn_up_and_a_changed_phase_label(
     assert "      phase hearts: label: Hearts → Boodles" in out
 
 
+def test_check_shows_a_label_changed_in_case_only_and_a_pass_fee_of_0_chips(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # boodle check hid both before 2026-12-02 and said "nothing": a house rule of Newmarket
+    # (spec/variants/newmarket.boodle: 'kitty "Kitty"', 'if none: pass left') whose kitty is
+    # labelled "kitty" (spec §3: a label is the section's own text, case kept) and whose
+    # restarter with no card pays a fee of 0 chips to the kitty (spec §6.5).  By hand, in
+    # the words of the two files: the kitty's line 'kitty' (its label "Kitty" is the
+    # default, not written) becomes 'kitty "kitty"'; 'pass left' becomes 'pay 0 to kitty,
+    # pass left'.
+    house = tmp_path / "lower-kitty.boodle"
+    house.write_text("variant lower-kitty extends newmarket {\n  board {\n"
+                     "    boodle A♥\n    boodle K♣\n    boodle Q♦\n    boodle J♠\n"
+                     '    kitty "kitty"\n  }\n'
+                     "  phase play is stops {\n    if none: pay 0 to kitty, pass left\n  }\n}\n",
+                     encoding="utf-8")
+    assert main(["check", str(house)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == ["    changes from newmarket:",
+                       '      board: kitty: kitty → kitty "kitty"',
+                       "      phase play: if none: pass left → pay 0 to kitty, pass left"]
+
+
 def test_check_says_which_phases_a_deal_skips(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
