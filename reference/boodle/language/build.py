@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -38,6 +39,7 @@ from boodle.language.kind_facts import (
     WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
+from boodle.language.origin import Origin, field_spans
 from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, WordLit, parse
 
 __all__ = ["MAX_AMOUNT", "MAX_ANTE_LINES", "MAX_EXTENDS", "MAX_PHASES", "MAX_PLAYERS",
@@ -86,10 +88,13 @@ def build(resolved: Resolved) -> m.Ruleset:
     Every independent error is found in one run (:meth:`_Builder.ruleset`): the
     first is raised, the others are its ``more``.  An error found in a base file's
     text is caused by what the extending file replaced (a smaller deck, a board
-    without the kitty): :func:`_blame` points it at the extending file.
+    without the kitty): :func:`_blame` points it at the extending file.  The ruleset keeps
+    its :class:`~boodle.language.origin.Origin`: the span of each line that states a field,
+    and ``resolved`` (its base, resolved alone, included), so nothing downstream reads the
+    text again.
     """
     try:
-        return _Builder(resolved).ruleset()
+        ruleset = _Builder(resolved).ruleset()
     except BoodleError as exc:
         first = _blame(resolved, BoodleError(exc.message, exc.span, exc.hint, exc.rule,
                                              exc.notes))
@@ -100,6 +105,7 @@ def build(resolved: Resolved) -> m.Ruleset:
                 seen.add((other.message, other.span))
                 more.append(other)
         raise first.with_more(more) from None
+    return replace(ruleset, origin=Origin(field_spans(ruleset, resolved.items), resolved))
 
 
 _DOCUMENTATION = ("title", "about", "sources", "version")

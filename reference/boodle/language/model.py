@@ -18,6 +18,7 @@ from typing import Literal, TypeVar, cast
 
 from boodle.language.cards import Card, card_of
 from boodle.language.errors import Span
+from boodle.language.origin import Origin
 
 Chips = int | Fraction
 """A chip amount: whole chips in play, exact fractions where a rule splits (spec §9)."""
@@ -519,7 +520,10 @@ class Ruleset:
     """A whole variant, validated and with every ``extends`` resolved.
 
     ``base`` is the name of the variant it extends (documentation only: the
-    fields already hold the merged result).  ``chips``: ``whole`` chips, or
+    fields already hold the merged result).  ``origin``: where each rule was written and the
+    ruleset it extends (:class:`~boodle.language.origin.Origin`), kept by the builder so that
+    nothing downstream reads the text again; like ``span``, out of equality, hashing and
+    ``repr`` (``None`` for a ruleset not built from text).  ``chips``: ``whole`` chips, or
     ``exact`` fractions where a rule splits (spec §9).  ``short_stack``: what a player who
     cannot pay the whole ante pays, and may take (:data:`ShortStack`, spec §4).
     """
@@ -542,6 +546,7 @@ class Ruleset:
     carry: Literal["unclaimed"] = "unclaimed"
     short_stack: ShortStack = "as balance"
     span: Span | None = _span()
+    origin: Origin | None = field(default=None, compare=False, repr=False)
 
     def section(self, name: str) -> Section:
         """The section called ``name``; raises ``KeyError`` if none."""

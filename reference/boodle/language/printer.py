@@ -589,6 +589,8 @@ RULESET: dict[str, Row[m.Ruleset]] = {
     "phases": lambda r: [_phase(p) for p in r.phases],
     "session": lambda r: [_block("session", "session", SESSION, r.session)],
     "span": _SPAN,
+    "origin": Elsewhere("where each rule was written and the ruleset it extends: not part "
+                        "of the rules"),
 }
 """The whole ruleset, in the order the printer writes it."""
 

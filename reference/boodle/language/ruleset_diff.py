@@ -19,8 +19,8 @@ added.  Of the documentation, ``title`` and ``about`` are listed when they diffe
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
+from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.language.printer import ante_lines, rules
 
@@ -95,17 +95,17 @@ def rule_lines(r: Ruleset) -> dict[str, str]:
     return {key: words for key, words in rules(r).items() if key not in _NOT_COMPARED}
 
 
-def base_of(ruleset: Ruleset, file: str | None) -> Ruleset | None:
-    """The variant ``ruleset`` extends, loaded as ``extends`` finds it (spec §11.1).
+def base_of(ruleset: Ruleset) -> Ruleset | None:
+    """The variant ``ruleset`` extends, as ``extends`` found it (spec §11.1): built by the
+    builder from the clauses it resolved (``ruleset.origin``), no file read again.
 
-    ``file``: where ``ruleset`` was read from (its folder is searched
-    first).  ``None`` if it extends nothing.  Raises
-    :class:`~boodle.language.errors.BoodleError` if the base does not load.
+    ``None`` if it extends nothing.  Raises :class:`~boodle.language.errors.BoodleError` if
+    the base does not build alone, or if ``ruleset`` names a base but was not built from
+    text (it has no ``origin``).
     """
     if ruleset.base is None:
         return None
-    from boodle.language.build import default_resolver, load_text
-
-    here = Path(file).parent if file and ruleset.base != ruleset.name else None
-    text, where = default_resolver(ruleset.base, here)  # its own name: the built-in
-    return load_text(text, where)
+    if ruleset.origin is None:
+        raise BoodleError(f"ruleset {ruleset.name} extends {ruleset.base} but was not built "
+                          "from a rules file", hint="load it with boodle.language.variants.load")
+    return ruleset.origin.base()

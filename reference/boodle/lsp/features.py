@@ -67,14 +67,20 @@ def literal_at(analysis: Analysis, line: int, column: int) -> CardLit | NameLit 
 
 
 def _phases(analysis: Analysis) -> dict[str, Span]:
-    """Where each phase is declared (in this file or in a base)."""
+    """Where each phase is declared (in this file or in a base): the model's spans, or the
+    clauses' while the file does not build."""
+    if analysis.ruleset is not None:
+        return {p.name: p.span for p in analysis.ruleset.phases if p.span is not None}
     items = analysis.resolved.items if analysis.resolved is not None else (
         analysis.decl.items if analysis.decl is not None else ())
     return {item.value.name: item.span for item in items if isinstance(item.value, PhaseDecl)}
 
 
 def _sections(analysis: Analysis) -> dict[str, Span]:
-    """Where each section of the board is declared (in this file or in a base)."""
+    """Where each section of the board is declared (in this file or in a base): the model's
+    spans, or the clauses' while the file does not build."""
+    if analysis.ruleset is not None:
+        return {s.name: s.span for s in analysis.ruleset.board if s.span is not None}
     items = analysis.resolved.items if analysis.resolved is not None else (
         analysis.decl.items if analysis.decl is not None else ())
     out: dict[str, Span] = {}
@@ -280,10 +286,10 @@ def page_rules(analysis: Analysis, t: Templates) -> list[Any]:
     from boodle.docs.spans import SpanIndex
     from boodle.docs.translate import localized
 
-    assert analysis.ruleset is not None and analysis.resolved is not None
+    assert analysis.ruleset is not None
     r = localized(analysis.ruleset, t)
     say = Speaker(r, t)
-    where = SpanIndex(analysis.resolved.items)
+    where = SpanIndex(analysis.ruleset.origin)
     out: list[Rule] = []
     for name in constructs(m.Ruleset):
         value = getattr(r, name)
@@ -507,7 +513,11 @@ def definition(analysis: Analysis, line: int, column: int) -> Location | None:
     decl = analysis.decl
     if lit is None or decl is None:
         return None
-    if lit is decl.base:
+    if lit is decl.base and analysis.resolved is not None \
+            and analysis.resolved.parent is not None:  # the file extends found
+        return Location(str(Path(analysis.resolved.parent.span.file).resolve()),
+                        Range(0, 0, 0, 0))
+    if lit is decl.base:  # extends did not resolve (a cycle): the file its name finds
         from boodle.language.build import default_resolver
 
         here = Path(analysis.path).parent if not analysis.path.startswith("<") else None
