@@ -32,7 +32,17 @@ from boodle.docs.templates import Templates
 from boodle.language import model as m
 from boodle.language.cards import Card
 from boodle.language.errors import Span
-from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl
+from boodle.language.syntax import (
+    BoodleDecl,
+    CardLit,
+    Clause,
+    NameLit,
+    PhaseDecl,
+    PoolDecl,
+    SetDecl,
+    VariantDecl,
+    WordLit,
+)
 from boodle.lsp.analysis import Analysis, Range, span_range
 
 # ---------------------------------------------------------------- what is under the cursor
@@ -53,6 +63,9 @@ def literals(value: Any) -> Iterator[CardLit | NameLit]:
     elif isinstance(value, tuple | list):
         for item in value:
             yield from literals(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type | WordLit):
+        for f in dataclasses.fields(value):  # a typed clause value (LeadDecl …), in its order
+            yield from literals(getattr(value, f.name))
 
 
 def literal_at(analysis: Analysis, line: int, column: int) -> CardLit | NameLit | None:
@@ -99,13 +112,12 @@ def _section_name(entry: Any) -> str | None:
     if not isinstance(entry, Clause):
         return None
     value = entry.value
-    if entry.key in ("boodle", "set"):
-        if isinstance(value[0], NameLit):
-            return value[0].name
-        card = value[3]
-        return str(card.card) if isinstance(card, CardLit) else None
-    if entry.key in ("kitty", "pot"):
-        return value[0].name if isinstance(value[0], NameLit) else entry.key
+    if isinstance(value, BoodleDecl | SetDecl) and value.name is not None:
+        return value.name.name
+    if isinstance(value, BoodleDecl):
+        return str(value.item.card) if isinstance(value.item, CardLit) else None
+    if isinstance(value, PoolDecl):
+        return value.name.name if value.name is not None else entry.key
     return None
 
 
