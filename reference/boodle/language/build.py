@@ -1000,7 +1000,7 @@ class _Builder:
             return m.GoingOut()
         takes: list[str] = []
         excused: list[Card] = []
-        unless: list[tuple[str, str]] = []
+        unless: list[m.UnlessTaken] = []
         # spec §7: a written line pays per card only with its 'N per card' clause
         fields: dict[str, Any] = {"ends_deal": False, "per_card": 0, "span": clause.span}
         for part in clause.value:
@@ -1016,7 +1016,7 @@ class _Builder:
                         phase.span, hint=did_you_mean(phase.name, earlier)
                         or "name a holding or poker phase written before this one")
                 takes.append(self.section_ref(ref))
-                unless.append((takes[-1], phase.name))
+                unless.append(m.UnlessTaken(takes[-1], phase.name))
             elif part.key == "per_card":
                 fields["per_card"], fields["to"] = part.value.amount, part.value.to
                 _chips_at_most(part, part.value.amount, "a payment per card")

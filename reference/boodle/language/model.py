@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, TypeVar, cast
+from typing import Literal, NamedTuple, TypeVar, cast
 
 from boodle.language.cards import Card, card_of
 from boodle.language.errors import Span
@@ -361,6 +361,15 @@ class Fallback:
     span: Span | None = _span()
 
 
+class UnlessTaken(NamedTuple):
+    """``takes SECTION unless taken in PHASE`` (spec §7): the winner takes ``section`` only if
+    the earlier phase ``phase`` did not pay it this deal.  A named pair (it unpacks as
+    ``section, phase``), not a bare tuple whose order a reader must know."""
+
+    section: str
+    phase: str
+
+
 @dataclass(frozen=True)
 class GoingOut:
     """Going out (spec §7): the first to play their last card.
@@ -371,7 +380,7 @@ class GoingOut:
     the section ``into`` first (``to="section"``: ``N per card into SECTION``),
     which nobody takes unless ``takes`` names it.
     ``excused``: a holder of one of these cards pays nothing.
-    ``unless_taken``: (section, phase) pairs: the winner takes that section
+    ``unless_taken``: :class:`UnlessTaken` pairs: the winner takes that section
     of ``takes`` only if the earlier phase did not pay it this deal (004's
     house rule for the Chien; spec §7).
     """
@@ -382,7 +391,7 @@ class GoingOut:
     to: Literal["winner", "kitty", "section"] = "winner"
     into: str | None = None
     excused: tuple[Card, ...] = ()
-    unless_taken: tuple[tuple[str, str], ...] = ()
+    unless_taken: tuple[UnlessTaken, ...] = ()
     span: Span | None = _span()
 
 

@@ -417,8 +417,8 @@ def _going_out(out: m.GoingOut) -> str:
     parts = ["ends deal"] if out.ends_deal else []
     unless = list(out.unless_taken)
     for name in out.takes:
-        if unless and unless[0][0] == name:
-            parts.append(f"takes {name} unless taken in {unless.pop(0)[1]}")
+        if unless and unless[0].section == name:
+            parts.append(f"takes {name} unless taken in {unless.pop(0).phase}")
         else:
             parts.append(f"takes {name}")
     parts.append(f"{out.per_card} per card into {out.into}" if out.to == "section"
