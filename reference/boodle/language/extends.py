@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, cast
 from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
+from boodle.resources import builtin_names, builtin_path, variants_dir
 
 if TYPE_CHECKING:
     from boodle.language.model import Ruleset
@@ -87,9 +88,6 @@ def default_resolver(name: str, here: Path | None) -> tuple[str, str]:
     no location; :func:`resolve` adds it), as is one that cannot be read;
     raises ``KeyError`` when there is no candidate.
     """
-    from boodle.language.variants import builtin_path
-    from boodle.resources import variants_dir
-
     if not _NAME.fullmatch(name):
         raise KeyError(name)
     candidates = [(here, here / f"{name}.boodle")] if here is not None else []
@@ -154,8 +152,6 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
         except BoodleError as exc:
             raise BoodleError(exc.message, base.span, exc.hint) from None
         except KeyError:
-            from boodle.language.variants import builtin_names
-
             raise BoodleError(
                 f"'extends {base.name}': no " + ("built-in " if own_name else "")
                 + "variant of that name",
