@@ -263,12 +263,10 @@ def _check_one(target: str) -> int:
 def _print_changes(ruleset: Ruleset, target: str) -> int:
     """For a file with ``extends``: what it changes from its base, one line each (spec §11.2)."""
     from boodle.language.ruleset_diff import base_of, diff
-    from boodle.language.variants import builtin_path
 
-    path = target if target.endswith(".boodle") else str(builtin_path(target))
     try:
-        base = base_of(ruleset, path)
-    except (BoodleError, KeyError) as exc:
+        base = base_of(ruleset)
+    except BoodleError as exc:
         print(_indent(f"cannot load its base {ruleset.base}: {exc}"))
         return 1
     if base is not None:
@@ -277,7 +275,7 @@ def _print_changes(ruleset: Ruleset, target: str) -> int:
         changes = diff(base, ruleset) or ["nothing"]
         print(_indent(f"changes from {base.name}:\n" + "\n".join("  " + c for c in changes)))
         if target.endswith(".boodle"):
-            for note in dropped_lines(path, changes):
+            for note in dropped_lines(ruleset, changes):
                 print(_indent(f"note: {note}"))
     return 0
 

@@ -35,6 +35,19 @@ def variants_dir() -> Path:
     return _first_existing(_PACKAGE / "data" / "variants", _CHECKOUT / "spec" / "variants")
 
 
+def builtin_path(name: str) -> Path:
+    """Where built-in variant ``name`` lives (the file may not exist).  Here, not in
+    :mod:`boodle.language.variants`, so that ``extends`` (:mod:`boodle.language.extends`)
+    finds a built-in without importing the module that loads variants (which imports the
+    builder: the two imported each other)."""
+    return variants_dir() / f"{name}.boodle"
+
+
+def builtin_names() -> list[str]:
+    """Names of the built-in variants, sorted."""
+    return sorted(p.stem for p in variants_dir().glob("*.boodle"))
+
+
 def spec_prose(name: str) -> Path:
     """A normative prose file of ``spec/`` (``rules.md``, ``michigan.md``): what
     ``boodle conformance export`` copies for implementers without a checkout."""

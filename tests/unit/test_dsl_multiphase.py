@@ -101,6 +101,8 @@ def test_going_out_takes_a_section_unless_an_earlier_phase_took_it() -> None:
     out = load_text(text, "t.boodle").phases[-1].going_out  # type: ignore[union-attr]
     assert out.takes == ("game", "chien")
     assert out.unless_taken == (("chien", "hearts"),)
+    (unless,) = out.unless_taken  # a named pair: the section, then the phase
+    assert (unless.section, unless.phase) == ("chien", "hearts")
     err = error_of(BASE.replace("takes game,", "takes game, takes chien unless taken in play,"))
     assert "no earlier phase of that name" in str(err)
     err = error_of(BASE.replace("takes game,", "takes game, takes chein unless taken in hearts,"))

@@ -258,3 +258,26 @@ def test_no_completion_in_a_label_or_a_comment() -> None:
     assert completions(text, HERE, 1, 13) == []  # inside '"Mine'
     assert completions(text, HERE, 2, 22) == []  # after '# my '
     assert {c.label for c in completions(text, HERE, 2, 2)} >= {"players", "deck"}
+
+
+def test_the_base_is_built_from_what_extends_found_and_kept_while_its_text_is_unchanged(
+    tmp_path: Path,
+) -> None:
+    # a house rule of a copy of michigan.boodle ('home', players 3 to 8) that restates its
+    # players line changes nothing (spec §11.2); once the base says 'players 3 to 6', the same
+    # house rule changes the players: the base is read again only through 'extends'
+    michigan = (variants_dir() / "michigan.boodle").read_text(encoding="utf-8")
+    home = tmp_path / "home.boodle"
+    home.write_text(michigan.replace("variant michigan {", "variant home {"), encoding="utf-8")
+    house = tmp_path / "house.boodle"
+    text = "variant house extends home {\n  players 3 to 8\n}\n"
+    first, again = analyse(text, str(house)), analyse(text, str(house))
+    assert first.base is not None and first.base.name == "home"
+    assert again.base is first.base  # not built again for a keystroke
+    nothing = "this house rule changes nothing from home"
+    assert nothing in [d.message for d in first.diagnostics]
+    home.write_text(michigan.replace("variant michigan {", "variant home {")
+                    .replace("players 3 to 8", "players 3 to 6"), encoding="utf-8")
+    changed = analyse(text, str(house))
+    assert changed.base is not None and changed.base.players.high == 6
+    assert nothing not in [d.message for d in changed.diagnostics]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,65 @@ def test_check_shows_a_changed_turn_up_and_a_changed_phase_label(
     out = capsys.readouterr().out.splitlines()
     assert "      deal: turn up: dealer takes its boodle → nothing" in out
     assert "      phase hearts: label: Hearts → Boodles" in out
+
+
+def test_check_shows_a_label_changed_in_case_only_and_a_pass_fee_of_0_chips(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # boodle check hid both before 2026-12-02 and said "nothing": a house rule of Newmarket
+    # (spec/variants/newmarket.boodle: 'kitty "Kitty"', 'if none: pass left') whose kitty is
+    # labelled "kitty" (spec §3: a label is the section's own text, case kept) and whose
+    # restarter with no card pays a fee of 0 chips to the kitty (spec §6.5).  By hand, in
+    # the words of the two files: the kitty's line 'kitty' (its label "Kitty" is the
+    # default, not written) becomes 'kitty "kitty"'; 'pass left' becomes 'pay 0 to kitty,
+    # pass left'.
+    house = tmp_path / "lower-kitty.boodle"
+    house.write_text("variant lower-kitty extends newmarket {\n  board {\n"
+                     "    boodle A♥\n    boodle K♣\n    boodle Q♦\n    boodle J♠\n"
+                     '    kitty "kitty"\n  }\n'
+                     "  phase play is stops {\n    if none: pay 0 to kitty, pass left\n  }\n}\n",
+                     encoding="utf-8")
+    assert main(["check", str(house)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == ["    changes from newmarket:",
+                       '      board: kitty: kitty → kitty "kitty"',
+                       "      phase play: if none: pass left → pay 0 to kitty, pass left"]
+
+
+def test_check_shows_the_board_written_in_another_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # boodle check said "nothing" before 2026-12-02: michigan.boodle's board is A♥ K♣ Q♦ J♠
+    # and the kitty; this house rule writes the same five sections the other way round, the
+    # order a short stack pays them in (spec §4)
+    house = tmp_path / "reorder.boodle"
+    house.write_text("variant reorder extends michigan {\n  board {\n    kitty \"Kitty\"\n"
+                     "    boodle J♠\n    boodle Q♦\n    boodle K♣\n    boodle A♥\n  }\n}\n",
+                     encoding="utf-8")
+    assert main(["check", str(house)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ["    changes from michigan:",
+                        "      board: order: A♥, K♣, Q♦, J♠, kitty → kitty, J♠, Q♦, K♣, A♥"]
+
+
+def test_check_shows_phases_played_in_another_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # tripoley.boodle plays hearts, poker, then michigan; this house rule removes the three
+    # and writes them back, as tripoley's file writes them, poker first (spec §8: the order
+    # of the phases is the order of play); boodle check said "nothing" before 2026-12-02
+    text = builtin_path("tripoley").read_text(encoding="utf-8")
+    found = {name: re.search(rf"^  phase {name} .*?^  }}\n", text, re.M | re.S)
+             for name in ("hearts", "poker", "michigan")}
+    block = {name: match.group(0) for name, match in found.items() if match is not None}
+    house = tmp_path / "poker-first.boodle"
+    house.write_text("variant poker-first extends tripoley {\n  without phase hearts\n"
+                     "  without phase poker\n  without phase michigan\n" + block["poker"]
+                     + block["hearts"] + block["michigan"] + "}\n", encoding="utf-8")
+    assert main(["check", str(house)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:3] == ["    changes from tripoley:",
+                        "      phases: order: hearts, poker, michigan → poker, hearts, michigan"]
 
 
 def test_check_says_which_phases_a_deal_skips(

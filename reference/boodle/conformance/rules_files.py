@@ -31,9 +31,10 @@ def canonical_rules(value: object) -> object:
     """The JSON value of a resolved ruleset (or any part of it) that :func:`rules_hash` hashes.
 
     A dataclass becomes an object of its fields plus ``"type"`` (its class name, so that
-    two kinds of phase with the same fields differ); spans (where in which file a clause
-    was written) are left out, so the value depends on the rules alone, not on their
-    layout.  Tuples become lists, sets sorted lists, cards their text (``10♥``).
+    two kinds of phase with the same fields differ); the fields kept out of equality (the
+    spans, where in which file a clause was written, and the ruleset's ``origin``) are left
+    out, so the value depends on the rules alone, not on their layout.  Tuples become lists,
+    sets sorted lists, cards their text (``10♥``).
     """
     if isinstance(value, Card):
         return str(value)
@@ -41,7 +42,7 @@ def canonical_rules(value: object) -> object:
         out: dict[str, object] = {"type": type(value).__name__}
         for f in dataclasses.fields(value):
             item = getattr(value, f.name)
-            if f.name != "span" and not isinstance(item, Span):
+            if f.compare and f.name != "span" and not isinstance(item, Span):
                 out[f.name] = canonical_rules(item)
         return out
     if isinstance(value, (tuple, list)):

@@ -36,7 +36,7 @@ from boodle.resources import grammar_path
 
 PARAMETERS: dict[str, frozenset[str]] = {
     "*": frozenset({"span", "name", "label"}),
-    "Ruleset": frozenset({"title", "about", "sources", "version", "base"}),
+    "Ruleset": frozenset({"title", "about", "sources", "version", "base", "origin"}),
     "PlayerRange": frozenset({"low", "high"}),
     "Section": frozenset({"cards", "ranks"}),
     "AnteLine": frozenset({"amount", "targets"}),

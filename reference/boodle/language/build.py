@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -38,7 +39,28 @@ from boodle.language.kind_facts import (
     WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
-from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, WordLit, parse
+from boodle.language.origin import Origin, field_spans
+from boodle.language.syntax import (
+    AllPassDecl,
+    AnteDecl,
+    BoodleDecl,
+    CardLit,
+    Clause,
+    DealerSwapDecl,
+    FallbackDecl,
+    LeadDecl,
+    NameLit,
+    OfferDecl,
+    PenaltyDecl,
+    PhaseDecl,
+    PlayersDecl,
+    PoolDecl,
+    SetDecl,
+    StopBonusDecl,
+    TiesDecl,
+    WordLit,
+    parse,
+)
 
 __all__ = ["MAX_AMOUNT", "MAX_ANTE_LINES", "MAX_EXTENDS", "MAX_PHASES", "MAX_PLAYERS",
            "MAX_SECTIONS", "Resolved", "Resolver", "build", "default_resolver", "dropped_lines",
@@ -86,10 +108,13 @@ def build(resolved: Resolved) -> m.Ruleset:
     Every independent error is found in one run (:meth:`_Builder.ruleset`): the
     first is raised, the others are its ``more``.  An error found in a base file's
     text is caused by what the extending file replaced (a smaller deck, a board
-    without the kitty): :func:`_blame` points it at the extending file.
+    without the kitty): :func:`_blame` points it at the extending file.  The ruleset keeps
+    its :class:`~boodle.language.origin.Origin`: the span of each line that states a field,
+    and ``resolved`` (its base, resolved alone, included), so nothing downstream reads the
+    text again.
     """
     try:
-        return _Builder(resolved).ruleset()
+        ruleset = _Builder(resolved).ruleset()
     except BoodleError as exc:
         first = _blame(resolved, BoodleError(exc.message, exc.span, exc.hint, exc.rule,
                                              exc.notes))
@@ -100,6 +125,7 @@ def build(resolved: Resolved) -> m.Ruleset:
                 seen.add((other.message, other.span))
                 more.append(other)
         raise first.with_more(more) from None
+    return replace(ruleset, origin=Origin(field_spans(ruleset, resolved.items), resolved))
 
 
 _DOCUMENTATION = ("title", "about", "sources", "version")
@@ -323,7 +349,8 @@ class _Builder:
     # -- players
     def players(self) -> m.PlayerRange:
         clause = self.need("players", "players 3 to 8")
-        low, high = clause.value
+        players: PlayersDecl = clause.value
+        low, high = players.low, players.high
         if low < 2:
             raise BoodleError(
                 f"players {low} to {high}: a stops game needs at least 2 players",
@@ -451,33 +478,39 @@ class _Builder:
 
     def section(self, entry: Clause) -> m.Section:
         key, value, span = entry.key, entry.value, entry.span
-        if key == "boodle":
-            name_lit, label, rule, item = value
+        if isinstance(value, BoodleDecl):
+            name_lit, label, rule, item = value.name, value.label, value.rule, value.item
             if rule == "fixed":
+                assert isinstance(item, CardLit)
                 card = self.in_deck(item, "boodle card")
                 name = name_lit.name if name_lit else str(card)
                 return m.Section(name, label or str(card), "boodle", (card,), (), "fixed", span)
             if rule == "trumps":
+                assert isinstance(item, WordLit) and name_lit is not None
                 rank = self.rank_in_deck(item, span)
                 return m.Section(name_lit.name, label or name_lit.name, "boodle", (), (rank,),
                                  "trumps", span)
+            assert name_lit is not None
             return m.Section(name_lit.name, label or name_lit.name, "boodle", (), (), "drawn", span)
-        if key == "set":
-            name_lit, label, rule, items = value
+        if isinstance(value, SetDecl):
+            name_lit, label, rule, items = value.name, value.label, value.rule, value.items
             if rule == "fixed":
-                cards = tuple(self.in_deck(lit, "set card") for lit in items)
+                cards = tuple(self.in_deck(lit, "set card") for lit in items
+                              if isinstance(lit, CardLit))
                 if len(set(cards)) != len(cards):
                     raise BoodleError("a set names the same card twice", span,
                                       hint="list each card of a set once")
                 return m.Section(name_lit.name, label or name_lit.name, "set", cards, (), "fixed",
                                  span)
-            ranks = tuple(self.rank_in_deck(tok, span) for tok in items)
+            ranks = tuple(self.rank_in_deck(tok, span) for tok in items
+                          if isinstance(tok, WordLit))
             if len(set(ranks)) != len(ranks):
                 raise BoodleError("a set names the same rank twice", span,
                                   hint="list each rank of a set once")
             return m.Section(name_lit.name, label or name_lit.name, "set", (), ranks,
                              cast(m.SuitRule, rule), span)
-        name_lit, label = value
+        pool: PoolDecl = value
+        name_lit, label = pool.name, pool.label
         default = "kitty" if key == "kitty" else "pot"
         name = name_lit.name if name_lit else default
         return m.Section(name, label or name.capitalize(), cast(m.SectionKind, key), span=span)
@@ -500,7 +533,8 @@ class _Builder:
         for line in clause.value:
             if line.key == "short_stack":
                 continue  # read by short_stack()
-            payer, amount, targets = line.value
+            ante: AnteDecl = line.value
+            payer, amount, targets = ante.payer, ante.amount, ante.targets
             if amount > MAX_AMOUNT:
                 raise BoodleError(f"an ante of {amount} chips is too large", line.span,
                                   hint=f"antes are at most {MAX_AMOUNT} chips")
@@ -529,7 +563,8 @@ class _Builder:
                         )
                     named_by[name] = target
                 names.extend(expanded)
-            lines.append(m.AnteLine(payer, amount, tuple(names), chosen, line.span))
+            lines.append(m.AnteLine(cast(m.Payer, payer), amount, tuple(names), chosen,
+                                    line.span))
         return tuple(lines)
 
     def short_stack(self, antes: tuple[m.AnteLine, ...], session: m.SessionSpec
@@ -590,17 +625,19 @@ class _Builder:
                             hint=f"keep one of '{fields[slot]}' and '{opt}'",
                         )
                     fields[slot] = opt
-            elif line.key == "first_dealer" and isinstance(line.value, tuple):
+            elif line.key == "first_dealer" and line.value.rank is None:
+                fields["first_dealer"] = line.value.rule
+            elif line.key == "first_dealer":
                 fields["first_dealer"] = "first dealt"  # spec §5.1: the first RANK dealt face up
-                rank = self.rank_in_deck(line.value[1], line.span)
+                rank = self.rank_in_deck(line.value.rank, line.span)
                 assert self.deck is not None
                 if not any(c.rank == rank for c in self.deck.cards()):
                     raise BoodleError(f"'first dealer: first {rank} dealt': the deck has no {rank}",
                                       line.span, hint="name a rank with a card left in the deck")
                 fields["first_dealer_rank"] = rank
             else:
-                slot = {"first_dealer": "first_dealer", "rotation": "rotation", "cut": "cut",
-                        "trumps": "trumps", "turn_up": "turn_up", "misdeal": "misdeal"}[line.key]
+                slot = {"rotation": "rotation", "cut": "cut", "trumps": "trumps",
+                        "turn_up": "turn_up", "misdeal": "misdeal"}[line.key]
                 fields[slot] = line.value
         return m.DealSpec(**fields)
 
@@ -652,7 +689,8 @@ class _Builder:
             raise BoodleError("the widow sale has no offer line", clause.span,
                               hint="add, for example: offer: sale unseen at 2")
         _no_duplicates(clause.value, "in the widow sale")
-        mode, seen, price = lines["offer"].value
+        offer: OfferDecl = lines["offer"].value
+        mode, seen, price = offer.mode, offer.seen, offer.price
         if mode == "sale" and price == 0:
             raise BoodleError("a widow sale needs a price", lines["offer"].span,
                               hint="write, for example: offer: sale unseen at 2")
@@ -666,9 +704,12 @@ class _Builder:
         if price_to is None and not to_dealer:
             raise BoodleError("the widow sale says nowhere for the price to go", clause.span,
                               hint="add: price to: kitty  (or: price to: dealer)")
-        look, first = lines["dealer_swap"].value if "dealer_swap" in lines else (False, False)
+        swap: DealerSwapDecl = (lines["dealer_swap"].value if "dealer_swap" in lines
+                                else DealerSwapDecl(may_look=False, first=False))
+        look, first = swap.may_look, swap.first
         return m.WidowSale(
-            mode=mode, price=price, seen=seen, price_to="dealer" if to_dealer else price_to or "",
+            mode=cast(Any, mode), price=price, seen=seen,
+            price_to="dealer" if to_dealer else price_to or "",
             dealer_swap="dealer_swap" in lines,
             dealer_may_look=look,
             to_dealer=to_dealer,
@@ -759,10 +800,12 @@ class _Builder:
         restart = self.lead_rule(need("restart", "restart: last player, lowest of other suit")
                                  .value, pokers)
         fallback = self.fallback(rules.get("fallback"), earlier)
-        all_pass: Any = rules["all_pass"].value if "all_pass" in rules else "none"
+        written: AllPassDecl = (rules["all_pass"].value if "all_pass" in rules
+                                else AllPassDecl("none"))
+        all_pass: Any = written.rule
         charge, charge_to = 0, None
-        if isinstance(all_pass, tuple):  # spec §6.5: '…, N per card to SECTION'
-            all_pass, charge, ref = all_pass
+        if written.to is not None:  # spec §6.5: '…, N per card to SECTION'
+            charge, ref = written.charge, written.to
             _chips_at_most(rules["all_pass"], charge, "a payment per card")
             if charge == 0:
                 raise BoodleError("'0 per card' charges nothing", rules["all_pass"].span,
@@ -773,7 +816,7 @@ class _Builder:
         if claims is not None and claims.value == "none":
             self.claims_none = claims
             for key, clause in rules.items():
-                if key.startswith("penalty:") and clause.value[3]:
+                if key.startswith("penalty:") and clause.value.forfeit:
                     raise BoodleError(
                         "'forfeit boodles' under 'claims: none': the phase claims nothing, "
                         "so there is nothing to forfeit", clause.span,
@@ -846,7 +889,11 @@ class _Builder:
 
     def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
                   ) -> m.LeadRule:
-        (who, arg), (choice, scope, card_lit), ties = clause.value
+        lead: LeadDecl = clause.value
+        who, arg = lead.who.kind, lead.who.arg
+        choice, card_lit = lead.choice.choice, lead.choice.arg
+        scope = cast(m.Scope, lead.choice.scope)
+        ties = lead.ties
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
         if ties is not None:
             fields["ties"], fields["tie_suits"] = self.tie_rule(clause, choice, scope, ties)
@@ -857,8 +904,10 @@ class _Builder:
             raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
                               clause.span, hint="use lowest of chosen suit, or of longest suit")
         if who == "holder":
+            assert isinstance(arg, CardLit)
             fields["card"] = self.in_deck(arg, "lead card")
-        elif who == "holder of lowest":  # spec §6.1: 'lowest ♣ else ♦ …' walks on in that order
+        elif who == "holder of lowest":
+            assert isinstance(arg, tuple)  # spec §6.1: 'lowest ♣ else ♦ …' walks on in that order
             fields["holder_suit"], walk = arg[0], arg[1:]
             assert self.deck is not None  # phases are built after the deck
             for k, suit in enumerate(arg):
@@ -875,6 +924,7 @@ class _Builder:
                     clause.span, hint=f"write 'lowest {arg[0]}': the lead follows the walk to "
                     "the suit it stops at")
         elif who == "phase winner":
+            assert isinstance(arg, NameLit)
             if arg.name not in earlier:
                 raise BoodleError(
                     f"'winner of {arg.name}': no earlier poker phase of that name", arg.span,
@@ -897,10 +947,10 @@ class _Builder:
         return _lead_rule(who, fields)
 
     def tie_rule(self, clause: Clause, choice: str, scope: str,
-                 ties: tuple[str, tuple[str, ...]]) -> tuple[str, tuple[str, ...]]:
+                 ties: TiesDecl) -> tuple[str, tuple[str, ...]]:
         """A written tie rule (spec §6.1): only a lowest card of a colour or of any suit has
         ties; a suit order names every suit of the deck once."""
-        kind, suits = ties
+        kind, suits = ties.rule, ties.suits
         if choice != "lowest" or SCOPE_FACTS[cast(m.Scope, scope)].per_suit or scope == "suit":
             raise BoodleError(
                 "a tie rule needs a lead of the lowest card of a colour or of any suit: only "
@@ -924,19 +974,20 @@ class _Builder:
     def fallback(self, clause: Clause | None, earlier: list[str]) -> m.Fallback:
         if clause is None:
             return m.Fallback("lead", m.LeadRule("last player", "lowest", "chosen suit"))
-        kind, arg = clause.value
-        if kind == "lead":
-            choice, scope, card_lit = arg
+        written: FallbackDecl = clause.value
+        if written.kind == "lead":
+            assert written.lead is not None
+            choice, scope, card_lit = written.lead.choice, written.lead.scope, written.lead.arg
             rule = m.LeadRule(
-                "last player", choice, scope,
+                "last player", cast(Any, choice), cast(m.Scope, scope),
                 suit=card_lit if isinstance(card_lit, str) else None,
                 card=self.in_deck(card_lit, "lead card") if isinstance(card_lit, CardLit) else None,
                 span=clause.span,
             )
             return m.Fallback("lead", rule, span=clause.span)
-        if kind == "pass":
+        if written.kind == "pass" or written.fee is None:
             return m.Fallback("pass", span=clause.span)
-        amount, to, if_able = arg
+        amount, to, if_able = written.fee.amount, written.fee.to, written.fee.if_able
         _chips_at_most(clause, amount, "a payment to pass")
         if if_able and amount == 0:
             raise BoodleError("'pay 0 … if able': a fee of 0 chips is never charged", clause.span,
@@ -949,7 +1000,7 @@ class _Builder:
             return m.GoingOut()
         takes: list[str] = []
         excused: list[Card] = []
-        unless: list[tuple[str, str]] = []
+        unless: list[m.UnlessTaken] = []
         # spec §7: a written line pays per card only with its 'N per card' clause
         fields: dict[str, Any] = {"ends_deal": False, "per_card": 0, "span": clause.span}
         for part in clause.value:
@@ -958,24 +1009,24 @@ class _Builder:
             elif part.key == "takes":
                 takes.append(self.section_ref(part.value))
             elif part.key == "takes_unless":  # spec §7: not if an earlier phase paid it
-                ref, phase = part.value
+                ref, phase = part.value.section, part.value.phase
                 if phase.name not in earlier:
                     raise BoodleError(
                         f"'unless taken in {phase.name}': no earlier phase of that name",
                         phase.span, hint=did_you_mean(phase.name, earlier)
                         or "name a holding or poker phase written before this one")
                 takes.append(self.section_ref(ref))
-                unless.append((takes[-1], phase.name))
+                unless.append(m.UnlessTaken(takes[-1], phase.name))
             elif part.key == "per_card":
-                fields["per_card"], fields["to"] = part.value
-                _chips_at_most(part, part.value[0], "a payment per card")
-                if part.value[1] == "kitty" and not any(s.kind == "kitty" for s in self.board):
+                fields["per_card"], fields["to"] = part.value.amount, part.value.to
+                _chips_at_most(part, part.value.amount, "a payment per card")
+                if part.value.to == "kitty" and not any(s.kind == "kitty" for s in self.board):
                     raise BoodleError("payments go into the kitty, but the board has none",
                                       part.span, hint="add a kitty to the board, or pay the "
                                       "winner: 1 per card to winner")
             elif part.key == "per_card_into":  # spec §7: into a named section, not taken
-                fields["per_card"], ref = part.value
-                _chips_at_most(part, part.value[0], "a payment per card")
+                fields["per_card"], ref = part.value.amount, part.value.into
+                _chips_at_most(part, part.value.amount, "a payment per card")
                 fields["to"], fields["into"] = "section", self.section_ref(ref)
             else:
                 excused.append(self.in_deck(part.value, "excused card"))
@@ -985,16 +1036,18 @@ class _Builder:
     def stop_bonus(self, clause: Clause | None) -> m.StopBonus | None:
         if clause is None:
             return None
-        amount, source = clause.value
+        bonus: StopBonusDecl = clause.value
+        amount, source = bonus.amount, bonus.source
         _chips_at_most(clause, amount, "a stop bonus")
         src = source if isinstance(source, str) else self.section_ref(source)
         return m.StopBonus(amount, src, clause.span)
 
     def penalty(self, clause: Clause) -> m.Penalty:
-        fault, amount, to, forfeit = clause.value
+        penalty: PenaltyDecl = clause.value
+        fault, amount, to, forfeit = penalty.fault, penalty.amount, penalty.to, penalty.forfeit
         _chips_at_most(clause, amount, "a penalty")
         payee = to if isinstance(to, str) else self.section_ref(to)
-        return m.Penalty(fault, amount, payee, forfeit, clause.span)
+        return m.Penalty(cast(Any, fault), amount, payee, forfeit, clause.span)
 
     def holding_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.HoldingPhase:
         rules = {rule.key: rule for rule in decl.rules}

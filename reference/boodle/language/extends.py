@@ -15,11 +15,15 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
+from boodle.resources import builtin_names, builtin_path, variants_dir
+
+if TYPE_CHECKING:
+    from boodle.language.model import Ruleset
 
 MAX_EXTENDS = 16
 """Variants in one ``extends`` chain, the extending file included (spec §11.3)."""
@@ -84,9 +88,6 @@ def default_resolver(name: str, here: Path | None) -> tuple[str, str]:
     no location; :func:`resolve` adds it), as is one that cannot be read;
     raises ``KeyError`` when there is no candidate.
     """
-    from boodle.language.variants import builtin_path
-    from boodle.resources import variants_dir
-
     if not _NAME.fullmatch(name):
         raise KeyError(name)
     candidates = [(here, here / f"{name}.boodle")] if here is not None else []
@@ -119,6 +120,10 @@ class Resolved:
     """The extending file's own top-level items (what it replaces, merges or removes)."""
     base_items: tuple[Clause, ...] = ()
     """The base chain merged without the extending file (to tell whose fault an error is)."""
+    parent: Resolved | None = None
+    """The base variant resolved alone, as :func:`resolve` of its own file gives it (``None``
+    for a variant that extends nothing): its ruleset is what the extending file changes
+    (``boodle check``), built without reading the base's file again."""
 
 
 def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolved:
@@ -147,8 +152,6 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
         except BoodleError as exc:
             raise BoodleError(exc.message, base.span, exc.hint) from None
         except KeyError:
-            from boodle.language.variants import builtin_names
-
             raise BoodleError(
                 f"'extends {base.name}': no " + ("built-in " if own_name else "")
                 + "variant of that name",
@@ -186,14 +189,15 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
         here = Path(file).parent
         chain.append(current)
     merged: dict[str, Clause] = {}
-    base_items: tuple[Clause, ...] = ()
-    for layer in reversed(chain):
-        if layer is decl:
-            base_items = tuple(merged.values())
+    found: Resolved | None = None
+    for layer in reversed(chain):  # the root first: each layer resolved over the ones below
+        below = tuple(merged.values())
         _merge_layer(merged, layer)
-    base_name = decl.base.name if decl.base else None
-    own = decl.items if decl.base else ()
-    return Resolved(decl.name, base_name, tuple(merged.values()), decl.span, own, base_items)
+        found = Resolved(layer.name, layer.base.name if layer.base else None,
+                         tuple(merged.values()), layer.span,
+                         layer.items if layer.base else (), below, found)
+    assert found is not None
+    return found
 
 
 def _file_name_hint(name: str, builtins: Iterable[str]) -> str | None:
@@ -210,18 +214,17 @@ _LINE_BLOCKS = {"deal": "deal", "session": "session", "widow_sale": "widow sale"
 gets the default, not the base's line (spec §11.2: a block replaces the base's whole)."""
 
 
-def dropped_lines(path: str | Path, changes: list[str]) -> list[str]:
-    """For a rules file that ``extends``: one note per ``deal``, ``session`` or ``widow
+def dropped_lines(ruleset: Ruleset, changes: list[str]) -> list[str]:
+    """For a ruleset whose file ``extends``: one note per ``deal``, ``session`` or ``widow
     sale`` block it writes without some of its base's lines, quoting those lines, which the
     block's replacing the base's whole (spec §11.2) puts back to their defaults.  Only lines
     whose loss changes the rules count: those ``changes`` (``boodle check``'s lines, ``BLOCK:
-    KEY: BEFORE → AFTER``) show as a before that the after no longer has.  Empty for a file
-    that extends nothing.  Raises :class:`BoodleError` as :func:`load_file` does."""
-    p = Path(path)
-    decl = parse(read_rules_file(p), str(p))
-    if decl.base is None:
+    KEY: BEFORE → AFTER``) show as a before that the after no longer has.  Read from the
+    clauses the builder kept (``ruleset.origin``; no file is read again).  Empty for a
+    ruleset that extends nothing or was not built from text."""
+    if ruleset.origin is None or ruleset.origin.resolved.base is None:
         return []
-    resolved = resolve(decl, default_resolver, p.parent)
+    resolved = ruleset.origin.resolved
     base = {c.key: c for c in resolved.base_items}
     notes = []
     for own in resolved.own:

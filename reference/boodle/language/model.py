@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, TypeVar, cast
+from typing import Literal, NamedTuple, TypeVar, cast
 
 from boodle.language.cards import Card, card_of
 from boodle.language.errors import Span
+from boodle.language.origin import Origin
 
 Chips = int | Fraction
 """A chip amount: whole chips in play, exact fractions where a rule splits (spec §9)."""
@@ -360,6 +361,15 @@ class Fallback:
     span: Span | None = _span()
 
 
+class UnlessTaken(NamedTuple):
+    """``takes SECTION unless taken in PHASE`` (spec §7): the winner takes ``section`` only if
+    the earlier phase ``phase`` did not pay it this deal.  A named pair (it unpacks as
+    ``section, phase``), not a bare tuple whose order a reader must know."""
+
+    section: str
+    phase: str
+
+
 @dataclass(frozen=True)
 class GoingOut:
     """Going out (spec §7): the first to play their last card.
@@ -370,7 +380,7 @@ class GoingOut:
     the section ``into`` first (``to="section"``: ``N per card into SECTION``),
     which nobody takes unless ``takes`` names it.
     ``excused``: a holder of one of these cards pays nothing.
-    ``unless_taken``: (section, phase) pairs: the winner takes that section
+    ``unless_taken``: :class:`UnlessTaken` pairs: the winner takes that section
     of ``takes`` only if the earlier phase did not pay it this deal (004's
     house rule for the Chien; spec §7).
     """
@@ -381,7 +391,7 @@ class GoingOut:
     to: Literal["winner", "kitty", "section"] = "winner"
     into: str | None = None
     excused: tuple[Card, ...] = ()
-    unless_taken: tuple[tuple[str, str], ...] = ()
+    unless_taken: tuple[UnlessTaken, ...] = ()
     span: Span | None = _span()
 
 
@@ -519,7 +529,10 @@ class Ruleset:
     """A whole variant, validated and with every ``extends`` resolved.
 
     ``base`` is the name of the variant it extends (documentation only: the
-    fields already hold the merged result).  ``chips``: ``whole`` chips, or
+    fields already hold the merged result).  ``origin``: where each rule was written and the
+    ruleset it extends (:class:`~boodle.language.origin.Origin`), kept by the builder so that
+    nothing downstream reads the text again; like ``span``, out of equality, hashing and
+    ``repr`` (``None`` for a ruleset not built from text).  ``chips``: ``whole`` chips, or
     ``exact`` fractions where a rule splits (spec §9).  ``short_stack``: what a player who
     cannot pay the whole ante pays, and may take (:data:`ShortStack`, spec §4).
     """
@@ -542,6 +555,7 @@ class Ruleset:
     carry: Literal["unclaimed"] = "unclaimed"
     short_stack: ShortStack = "as balance"
     span: Span | None = _span()
+    origin: Origin | None = field(default=None, compare=False, repr=False)
 
     def section(self, name: str) -> Section:
         """The section called ``name``; raises ``KeyError`` if none."""

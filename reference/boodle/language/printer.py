@@ -316,21 +316,12 @@ DECK: dict[str, Row[m.Deck]] = {
 }
 
 def _section(s: m.Section) -> list[Part]:
-    """A section's line; its words (what ``boodle check`` shows) leave out a label that is
-    the section's name, capitalised or not, and show any other, as the check always has."""
-    label = f' "{s.label}"' if s.label not in (s.name, s.name.capitalize()) else ""
-    if s.kind in ("kitty", "pot"):
-        words = f"{s.kind}{label}" if s.name == s.kind else f"{s.kind} {s.name}{label}"
-    elif s.suit_rule == "drawn":
-        words = f"{s.kind} {s.name}{label} drawn from second pack"
-    elif s.suit_rule in ("trumps", "same suit"):
-        words = f"{s.kind} {s.name}{label} {' '.join(s.ranks)} " + (
-            "of trumps" if s.suit_rule == "trumps" else "same suit")
-    else:
-        cards = " ".join(str(c) for c in s.cards)
-        words = (f"boodle {cards}{label}" if s.kind == "boodle" and cards == s.name
-                 else f"{s.kind} {s.name}{label} {cards}")
-    return [Rule(s.name, words, (SECTION[s.kind](s),))]
+    """A section's line; its words (what ``boodle check`` compares) are the line itself, so a
+    label that is not the builder's default shows, whatever its case (``set hearts "Hearts"
+    …``; before 2026-12-02 the words left out a label equal to the name capitalised or not,
+    and a change of its case alone was hidden)."""
+    line = SECTION[s.kind](s)
+    return [Rule(s.name, line, (line,))]
 
 
 SECTION_FIELDS: dict[str, Row[m.Section]] = {
@@ -426,8 +417,8 @@ def _going_out(out: m.GoingOut) -> str:
     parts = ["ends deal"] if out.ends_deal else []
     unless = list(out.unless_taken)
     for name in out.takes:
-        if unless and unless[0][0] == name:
-            parts.append(f"takes {name} unless taken in {unless.pop(0)[1]}")
+        if unless and unless[0].section == name:
+            parts.append(f"takes {name} unless taken in {unless.pop(0).phase}")
         else:
             parts.append(f"takes {name}")
     parts.append(f"{out.per_card} per card into {out.into}" if out.to == "section"
@@ -470,12 +461,11 @@ def _kind(word: str) -> Callable[[object], list[Part]]:
 
 
 def _fallback(f: m.Fallback) -> list[Part]:
-    """The ``if none`` line; its words leave out a payment of 0 chips (``pass left``), as
-    ``boodle check`` always has."""
-    line = f"if none: {FALLBACK[f.kind](f)}"
-    if f.kind == "pass" and not f.amount:
-        return [Rule("if none", "pass left", (line,))]
-    return [Rule("if none", FALLBACK[f.kind](f), (line,))]
+    """The ``if none`` line; its words are the line's, a fee of 0 chips included (``pay 0 to
+    kitty, pass left``: the engine charges nothing, but the rules file says a fee, and
+    ``boodle check`` shows a change to or from it; before 2026-12-02 it was hidden)."""
+    words = FALLBACK[f.kind](f)
+    return [Rule("if none", words, (f"if none: {words}",))]
 
 
 STOPS: dict[str, Row[m.StopsPhase]] = {
@@ -599,6 +589,8 @@ RULESET: dict[str, Row[m.Ruleset]] = {
     "phases": lambda r: [_phase(p) for p in r.phases],
     "session": lambda r: [_block("session", "session", SESSION, r.session)],
     "span": _SPAN,
+    "origin": Elsewhere("where each rule was written and the ruleset it extends: not part "
+                        "of the rules"),
 }
 """The whole ruleset, in the order the printer writes it."""
 

@@ -19,8 +19,8 @@ added.  Of the documentation, ``title`` and ``about`` are listed when they diffe
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
+from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.language.printer import ante_lines, rules
 
@@ -32,7 +32,9 @@ def diff(base: Ruleset, derived: Ruleset) -> list[str]:
 
     ``KEY: old → new`` for a changed rule, ``KEY: + new`` for an added one,
     ``KEY: - old`` for a removed one; ``ante: + LINE`` / ``ante: - LINE``; a
-    phase added or removed whole is one line (``phase poker: kind: - poker``).
+    phase added or removed whole is one line (``phase poker: kind: - poker``); sections or
+    phases in another order, ``board: order: …`` or ``phases: order: …`` (hidden before
+    2026-12-02).
     """
     old, new = rule_lines(base), rule_lines(derived)
     out: list[str] = []
@@ -54,7 +56,22 @@ def diff(base: Ruleset, derived: Ruleset) -> list[str]:
     at = next((i for i, line in enumerate(out) if not line.startswith(("players", "chips",
                                                                         "deck", "board"))),
               len(out))
-    return [*out[:at], *antes, *out[at:], *_documentation(base, derived)]
+    board = _order("board", [s.name for s in base.board], [s.name for s in derived.board])
+    ends = next((i for i, line in enumerate(out) if line.startswith("session")), len(out))
+    phases = _order("phases", [p.name for p in base.phases], [p.name for p in derived.phases])
+    return [*out[:at], *board, *antes, *out[at:ends], *phases, *out[ends:],
+            *_documentation(base, derived)]
+
+
+def _order(key: str, old: list[str], new: list[str]) -> list[str]:
+    """``KEY: order: A, B → B, A`` when the names both have are in another order (the
+    board's order is the order a short stack pays in, spec §4, and the order of a claim's
+    sections; the phases' is the order of play, spec §6-8), else nothing.  Names added or
+    removed have their own lines."""
+    both = set(old) & set(new)
+    before, after = [n for n in old if n in both], [n for n in new if n in both]
+    return [] if before == after else [f"{key}: order: {', '.join(before)} → "
+                                       f"{', '.join(after)}"]
 
 
 def _counted(lines: list[str], extra: Counter[str]) -> list[str]:
@@ -95,17 +112,17 @@ def rule_lines(r: Ruleset) -> dict[str, str]:
     return {key: words for key, words in rules(r).items() if key not in _NOT_COMPARED}
 
 
-def base_of(ruleset: Ruleset, file: str | None) -> Ruleset | None:
-    """The variant ``ruleset`` extends, loaded as ``extends`` finds it (spec §11.1).
+def base_of(ruleset: Ruleset) -> Ruleset | None:
+    """The variant ``ruleset`` extends, as ``extends`` found it (spec §11.1): built by the
+    builder from the clauses it resolved (``ruleset.origin``), no file read again.
 
-    ``file``: where ``ruleset`` was read from (its folder is searched
-    first).  ``None`` if it extends nothing.  Raises
-    :class:`~boodle.language.errors.BoodleError` if the base does not load.
+    ``None`` if it extends nothing.  Raises :class:`~boodle.language.errors.BoodleError` if
+    the base does not build alone, or if ``ruleset`` names a base but was not built from
+    text (it has no ``origin``).
     """
     if ruleset.base is None:
         return None
-    from boodle.language.build import default_resolver, load_text
-
-    here = Path(file).parent if file and ruleset.base != ruleset.name else None
-    text, where = default_resolver(ruleset.base, here)  # its own name: the built-in
-    return load_text(text, where)
+    if ruleset.origin is None:
+        raise BoodleError(f"ruleset {ruleset.name} extends {ruleset.base} but was not built "
+                          "from a rules file", hint="load it with boodle.language.variants.load")
+    return ruleset.origin.base()

@@ -7,8 +7,11 @@ AST is deliberately thin: a :class:`VariantDecl` is a list of keyed
 :class:`Clause` items (``players``, ``board``, ``phase:play`` …), blocks hold
 clauses of their own.  It holds no parser token: a name is a :class:`NameLit`,
 a card a :class:`CardLit`, a suit or a rank a :class:`WordLit`, each with its
-span; everything else is a plain value.  Keys are what ``extends`` merges on (spec §11); the
-meaning of each clause is given by :mod:`boodle.language.build`.
+span; a clause of several parts is a typed dataclass (:class:`BoodleDecl`,
+:class:`LeadDecl`, :class:`FallbackDecl` …, one per shape, no tuple whose layout
+``syntax`` and ``build`` must agree on); everything else is a plain value.  Keys are what
+``extends`` merges on (spec §11); the meaning of each clause is given by
+:mod:`boodle.language.build`.
 """
 
 from __future__ import annotations
@@ -38,14 +41,18 @@ from boodle.language.syntax_errors import (
     too_large_error,
 )
 
-__all__ = ["CardLit", "Clause", "NameLit", "PhaseDecl", "VariantDecl", "WordLit", "parse",
-           "parse_fragment"]
+__all__ = ["AllPassDecl", "AnteDecl", "BoodleDecl", "CardLit", "ChoiceDecl", "Clause",
+           "DealerSwapDecl", "FallbackDecl", "FeeDecl", "FirstDealerDecl", "LeadDecl", "NameLit",
+           "OfferDecl", "PenaltyDecl", "PerCardDecl", "PhaseDecl", "PlayersDecl", "PoolDecl",
+           "SectionRef", "SetDecl", "StopBonusDecl", "TakesUnlessDecl", "TiesDecl", "VariantDecl",
+           "WhoDecl", "WordLit", "parse", "parse_fragment"]
 
 
 @dataclass(frozen=True)
 class Clause:
-    """One keyed statement.  ``value`` is a plain value, a :class:`CardLit`,
-    a tuple of those, or a nested tuple of clauses for blocks."""
+    """One keyed statement.  ``value`` is a plain value, a literal (:class:`CardLit`,
+    :class:`NameLit`, :class:`WordLit`), a typed clause value (:class:`LeadDecl` …), a tuple
+    of those, or a nested tuple of clauses for blocks."""
 
     key: str
     value: Any
@@ -79,6 +86,189 @@ class WordLit:
 
     def __str__(self) -> str:
         return self.text
+
+
+SectionRef = CardLit | NameLit
+"""A section named by its name or, for a boodle, its card (``kitty``, ``A♥``)."""
+
+
+@dataclass(frozen=True)
+class PlayersDecl:
+    """``players LOW to HIGH``."""
+
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class BoodleDecl:
+    """A ``boodle`` line of the board: ``rule`` ``fixed`` (``item`` its card), ``trumps``
+    (``item`` the rank, ``RANK of trumps``) or ``drawn`` (``drawn from second pack``, no
+    item); ``name`` ``None`` for a boodle named by its card."""
+
+    name: NameLit | None
+    label: str | None
+    rule: str
+    item: CardLit | WordLit | None
+
+
+@dataclass(frozen=True)
+class SetDecl:
+    """A ``set`` line of the board: ``rule`` ``fixed`` (``items`` its cards), ``same suit``
+    or ``trumps`` (``items`` its ranks)."""
+
+    name: NameLit
+    label: str | None
+    rule: str
+    items: tuple[CardLit, ...] | tuple[WordLit, ...]
+
+
+@dataclass(frozen=True)
+class PoolDecl:
+    """A ``kitty`` or ``pot`` line of the board (``name`` ``None``: the kind's own name)."""
+
+    name: NameLit | None
+    label: str | None
+
+
+@dataclass(frozen=True)
+class AnteDecl:
+    """An ante line: ``payer`` (``each player``, ``dealer``, ``each other player``,
+    ``widow``) puts ``amount`` chips on each target: a section, or a ``target`` clause
+    (``each boodle``, ``every section``, ``chosen boodle``)."""
+
+    payer: str
+    amount: int
+    targets: tuple[CardLit | NameLit | Clause, ...]
+
+
+@dataclass(frozen=True)
+class FirstDealerDecl:
+    """``first dealer: high cut`` (``rank`` ``None``), or ``first RANK dealt``."""
+
+    rule: str
+    rank: WordLit | None = None
+
+
+@dataclass(frozen=True)
+class OfferDecl:
+    """``offer: sale|auction seen|unseen [at N]`` (``price`` 0 when not written)."""
+
+    mode: str
+    seen: bool
+    price: int
+
+
+@dataclass(frozen=True)
+class DealerSwapDecl:
+    """``dealer: may [look and] swap [first]``."""
+
+    may_look: bool
+    first: bool
+
+
+@dataclass(frozen=True)
+class WhoDecl:
+    """Who leads (before the comma of a lead rule): ``kind`` as the builder reads it
+    (``holder``: ``arg`` the card; ``holder of lowest``: ``arg`` the suits of the walk;
+    ``phase winner``: ``arg`` the phase's name; else no ``arg``)."""
+
+    kind: str
+    arg: CardLit | NameLit | tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ChoiceDecl:
+    """What may be led: ``choice`` ``lowest``, ``any`` or ``card``; ``scope`` (a
+    :data:`~boodle.language.model.Scope`); ``arg`` the suit of ``lowest SUIT`` or the card
+    of an exact lead."""
+
+    choice: str
+    scope: str
+    arg: CardLit | str | None = None
+
+
+@dataclass(frozen=True)
+class TiesDecl:
+    """``ties by …``: ``rule`` a :data:`~boodle.language.model.TieBreak`; ``suits`` the order
+    of ``ties by suit order``."""
+
+    rule: str
+    suits: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LeadDecl:
+    """A lead rule (``first lead:``, ``restart:``): who, what, and how ties are settled."""
+
+    who: WhoDecl
+    choice: ChoiceDecl
+    ties: TiesDecl | None = None
+
+
+@dataclass(frozen=True)
+class FeeDecl:
+    """``pay N to SECTION [if able]`` of an ``if none: …, pass left``."""
+
+    amount: int
+    to: SectionRef
+    if_able: bool
+
+
+@dataclass(frozen=True)
+class FallbackDecl:
+    """``if none:``: ``kind`` ``lead`` (``lead`` what is led), ``pass`` or ``pay and pass``
+    (``fee``)."""
+
+    kind: str
+    lead: ChoiceDecl | None = None
+    fee: FeeDecl | None = None
+
+
+@dataclass(frozen=True)
+class AllPassDecl:
+    """``all pass:``: ``rule`` and, for ``deal ends without winner, N per card to SECTION``,
+    the ``charge`` and where it goes (``to``)."""
+
+    rule: str
+    charge: int = 0
+    to: SectionRef | None = None
+
+
+@dataclass(frozen=True)
+class TakesUnlessDecl:
+    """``takes SECTION unless taken in PHASE`` of a ``going out`` line."""
+
+    section: SectionRef
+    phase: NameLit
+
+
+@dataclass(frozen=True)
+class PerCardDecl:
+    """``N per card to winner|kitty`` (``to``), or ``N per card into SECTION`` (``into``)."""
+
+    amount: int
+    to: str | None = None
+    into: SectionRef | None = None
+
+
+@dataclass(frozen=True)
+class PenaltyDecl:
+    """``penalty: FAULT, pay N to PAYEE[, forfeit boodles]`` (``to``: a section or ``each
+    opponent``)."""
+
+    fault: str
+    amount: int
+    to: SectionRef | str
+    forfeit: bool
+
+
+@dataclass(frozen=True)
+class StopBonusDecl:
+    """``stop bonus: N from SOURCE`` (a section or ``each opponent``)."""
+
+    amount: int
+    source: SectionRef | str
 
 
 @dataclass(frozen=True)
@@ -208,7 +398,7 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("version", int(c[0]), meta)
 
     def players(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("players", (int(c[0]), int(c[1])), meta)
+        return self._c("players", PlayersDecl(int(c[0]), int(c[1])), meta)
 
     def chips(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("chips", str(c[0]), meta)
@@ -249,21 +439,23 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("board", tuple(c), meta)
 
     def boodle_card(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("boodle", (None, self._label(c), "fixed", c[0]), meta)
+        return self._c("boodle", BoodleDecl(None, self._label(c), "fixed", c[0]), meta)
 
     def boodle_named(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("boodle", (self._name(c[0]), self._label(c), "fixed", c[-1]), meta)
-
-    def boodle_trump(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("boodle", (self._name(c[0]), self._label(c), "trumps", self._word(c[-1])),
+        return self._c("boodle", BoodleDecl(self._name(c[0]), self._label(c), "fixed", c[-1]),
                        meta)
 
+    def boodle_trump(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("boodle", BoodleDecl(self._name(c[0]), self._label(c), "trumps",
+                                            self._word(c[-1])), meta)
+
     def boodle_drawn(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("boodle", (self._name(c[0]), self._label(c), "drawn", None), meta)
+        return self._c("boodle", BoodleDecl(self._name(c[0]), self._label(c), "drawn", None),
+                       meta)
 
     def card_set(self, meta: Any, c: list[Any]) -> Clause:
         rule, items = c[-1]
-        return self._c("set", (self._name(c[0]), self._label(c), rule, items), meta)
+        return self._c("set", SetDecl(self._name(c[0]), self._label(c), rule, items), meta)
 
     def set_fixed(self, meta: Any, c: list[Any]) -> tuple[str, tuple[Any, ...]]:
         return ("fixed", tuple(c))
@@ -276,18 +468,18 @@ class _ToAst(Transformer[Token, Any]):
 
     def kitty(self, meta: Any, c: list[Any]) -> Clause:
         name = next((self._name(t) for t in c if isinstance(t, Token)), None)
-        return self._c("kitty", (name, self._label(c)), meta)
+        return self._c("kitty", PoolDecl(name, self._label(c)), meta)
 
     def pot(self, meta: Any, c: list[Any]) -> Clause:
         name = next((self._name(t) for t in c if isinstance(t, Token)), None)
-        return self._c("pot", (name, self._label(c)), meta)
+        return self._c("pot", PoolDecl(name, self._label(c)), meta)
 
     # ante
     def ante(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("ante", tuple(c), meta)
 
     def ante_line(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("ante_line", (c[0], int(c[1]), tuple(c[2:])), meta)
+        return self._c("ante_line", AnteDecl(c[0], int(c[1]), tuple(c[2:])), meta)
 
     def short_stack_sections(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("short_stack", "section by section", meta)
@@ -321,10 +513,10 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("deal", tuple(c), meta)
 
     def first_dealer(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("first_dealer", "high cut", meta)
+        return self._c("first_dealer", FirstDealerDecl("high cut"), meta)
 
     def first_dealer_dealt(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("first_dealer", ("first dealt", self._word(c[0])), meta)
+        return self._c("first_dealer", FirstDealerDecl("first dealt", self._word(c[0])), meta)
 
     def rotation(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("rotation", str(c[0]), meta)
@@ -377,7 +569,7 @@ class _ToAst(Transformer[Token, Any]):
 
     def offer(self, meta: Any, c: list[Any]) -> Clause:
         price = int(c[2]) if len(c) > 2 else 0
-        return self._c("offer", (str(c[0]), str(c[1]) == "seen", price), meta)
+        return self._c("offer", OfferDecl(str(c[0]), str(c[1]) == "seen", price), meta)
 
     def price_to(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("price_to", c[0], meta)
@@ -385,18 +577,17 @@ class _ToAst(Transformer[Token, Any]):
     def price_to_dealer(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("price_to", "dealer", meta)
 
-    # dealer_swap values: (the dealer may look first, the dealer's chance comes first)
     def dealer_swap(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("dealer_swap", (False, False), meta)
+        return self._c("dealer_swap", DealerSwapDecl(may_look=False, first=False), meta)
 
     def dealer_swap_first(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("dealer_swap", (False, True), meta)
+        return self._c("dealer_swap", DealerSwapDecl(may_look=False, first=True), meta)
 
     def dealer_look_swap(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("dealer_swap", (True, False), meta)
+        return self._c("dealer_swap", DealerSwapDecl(may_look=True, first=False), meta)
 
     def dealer_look_swap_first(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("dealer_swap", (True, True), meta)
+        return self._c("dealer_swap", DealerSwapDecl(may_look=True, first=True), meta)
 
     def barred(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("barred", True, meta)
@@ -451,55 +642,55 @@ class _ToAst(Transformer[Token, Any]):
 
     def lead_rule(self, meta: Any, c: list[Any]) -> Clause:
         ties = c[2] if len(c) > 2 else None
-        return self._c("lead_rule", (c[0], c[1], ties), meta)
+        return self._c("lead_rule", LeadDecl(c[0], c[1], ties), meta)
 
-    def ties_chosen(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
-        return ("chosen", ())
+    def ties_chosen(self, meta: Any, c: list[Any]) -> TiesDecl:
+        return TiesDecl("chosen")
 
-    def ties_suit_order(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
-        return ("suit order", tuple(_suit(s) for s in c))
+    def ties_suit_order(self, meta: Any, c: list[Any]) -> TiesDecl:
+        return TiesDecl("suit order", tuple(_suit(s) for s in c))
 
-    def ties_hand_order(self, meta: Any, c: list[Any]) -> tuple[str, tuple[str, ...]]:
-        return ("hand order", ())
+    def ties_hand_order(self, meta: Any, c: list[Any]) -> TiesDecl:
+        return TiesDecl("hand order")
 
-    def who_left_of_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("left of dealer", None)
+    def who_left_of_dealer(self, meta: Any, c: list[Any]) -> WhoDecl:
+        return WhoDecl("left of dealer")
 
-    def who_dealer(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("dealer", None)
+    def who_dealer(self, meta: Any, c: list[Any]) -> WhoDecl:
+        return WhoDecl("dealer")
 
-    def who_holder(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("holder", c[0])
+    def who_holder(self, meta: Any, c: list[Any]) -> WhoDecl:
+        return WhoDecl("holder", c[0])
 
-    def who_holder_lowest(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("holder of lowest", tuple(_suit(s) for s in c))
+    def who_holder_lowest(self, meta: Any, c: list[Any]) -> WhoDecl:
+        return WhoDecl("holder of lowest", tuple(_suit(s) for s in c))
 
-    def who_last_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("last player", None)
+    def who_last_player(self, meta: Any, c: list[Any]) -> WhoDecl:
+        return WhoDecl("last player")
 
-    def who_next_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("next player", None)
+    def who_next_player(self, meta: Any, c: list[Any]) -> WhoDecl:
+        return WhoDecl("next player")
 
-    def who_phase_winner(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("phase winner", self._name(c[0]))
+    def who_phase_winner(self, meta: Any, c: list[Any]) -> WhoDecl:
+        return WhoDecl("phase winner", self._name(c[0]))
 
-    def lowest_of(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
-        return ("lowest", c[0], None)
+    def lowest_of(self, meta: Any, c: list[Any]) -> ChoiceDecl:
+        return ChoiceDecl("lowest", c[0])
 
-    def lowest_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
-        return ("lowest", str(c[0]) if c else "all", None)
+    def lowest_card(self, meta: Any, c: list[Any]) -> ChoiceDecl:
+        return ChoiceDecl("lowest", str(c[0]) if c else "all")
 
-    def lowest_opposite_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
-        return ("lowest", "opposite colour card", None)
+    def lowest_opposite_card(self, meta: Any, c: list[Any]) -> ChoiceDecl:
+        return ChoiceDecl("lowest", "opposite colour card")
 
-    def lowest_suit(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
-        return ("lowest", "suit", _suit(c[0]))
+    def lowest_suit(self, meta: Any, c: list[Any]) -> ChoiceDecl:
+        return ChoiceDecl("lowest", "suit", _suit(c[0]))
 
-    def any_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
-        return ("any", "all", None)
+    def any_card(self, meta: Any, c: list[Any]) -> ChoiceDecl:
+        return ChoiceDecl("any", "all")
 
-    def exact_card(self, meta: Any, c: list[Any]) -> tuple[str, str, Any]:
-        return ("card", "all", c[0])
+    def exact_card(self, meta: Any, c: list[Any]) -> ChoiceDecl:
+        return ChoiceDecl("card", "all", c[0])
 
     def colour_scope(self, meta: Any, c: list[Any]) -> str:
         return str(c[0])
@@ -522,29 +713,29 @@ class _ToAst(Transformer[Token, Any]):
     def fallback(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("fallback", c[0], meta)
 
-    def fallback_lead(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("lead", c[0])
+    def fallback_lead(self, meta: Any, c: list[Any]) -> FallbackDecl:
+        return FallbackDecl("lead", lead=c[0])
 
-    def fallback_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("pass", None)
+    def fallback_pass(self, meta: Any, c: list[Any]) -> FallbackDecl:
+        return FallbackDecl("pass")
 
-    def fallback_pay_pass(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("pay and pass", (int(c[0]), c[1], False))
+    def fallback_pay_pass(self, meta: Any, c: list[Any]) -> FallbackDecl:
+        return FallbackDecl("pay and pass", fee=FeeDecl(int(c[0]), c[1], if_able=False))
 
-    def fallback_pay_if_able(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
-        return ("pay and pass", (int(c[0]), c[1], True))
+    def fallback_pay_if_able(self, meta: Any, c: list[Any]) -> FallbackDecl:
+        return FallbackDecl("pay and pass", fee=FeeDecl(int(c[0]), c[1], if_able=True))
 
     def all_pass(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("all_pass", c[0], meta)
 
-    def all_pass_end(self, meta: Any, c: list[Any]) -> str:
-        return "end without winner"
+    def all_pass_end(self, meta: Any, c: list[Any]) -> AllPassDecl:
+        return AllPassDecl("end without winner")
 
-    def all_pass_end_charged(self, meta: Any, c: list[Any]) -> tuple[str, int, Any]:
-        return ("end without winner", int(c[0]), c[1])
+    def all_pass_end_charged(self, meta: Any, c: list[Any]) -> AllPassDecl:
+        return AllPassDecl("end without winner", int(c[0]), c[1])
 
-    def all_pass_flip(self, meta: Any, c: list[Any]) -> str:
-        return "flip colour"
+    def all_pass_flip(self, meta: Any, c: list[Any]) -> AllPassDecl:
+        return AllPassDecl("flip colour")
 
     def claims_on_play(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("claims", "on play", meta)
@@ -565,20 +756,20 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("takes", c[0], meta)
 
     def out_takes_unless(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("takes_unless", (c[0], self._name(c[1])), meta)
+        return self._c("takes_unless", TakesUnlessDecl(c[0], self._name(c[1])), meta)
 
     def out_per_card(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("per_card", (int(c[0]), str(c[1])), meta)
+        return self._c("per_card", PerCardDecl(int(c[0]), to=str(c[1])), meta)
 
     def out_per_card_into(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("per_card_into", (int(c[0]), c[1]), meta)
+        return self._c("per_card_into", PerCardDecl(int(c[0]), into=c[1]), meta)
 
     def out_excused(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("excused", c[0], meta)
 
     def penalty(self, meta: Any, c: list[Any]) -> Clause:
         forfeit = len(c) > 3
-        return self._c(f"penalty:{c[0]}", (c[0], int(c[1]), c[2], forfeit), meta)
+        return self._c(f"penalty:{c[0]}", PenaltyDecl(c[0], int(c[1]), c[2], forfeit), meta)
 
     def fault_cannot_lead(self, meta: Any, c: list[Any]) -> str:
         return "cannot lead"
@@ -593,7 +784,7 @@ class _ToAst(Transformer[Token, Any]):
         return c[0]
 
     def stop_bonus(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("stop_bonus", (int(c[0]), c[1]), meta)
+        return self._c("stop_bonus", StopBonusDecl(int(c[0]), c[1]), meta)
 
     def pays(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("pays", tuple(c), meta)

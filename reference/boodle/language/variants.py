@@ -12,17 +12,9 @@ from pathlib import Path
 
 from boodle.language.errors import BoodleError, did_you_mean
 from boodle.language.model import Ruleset
-from boodle.resources import variants_dir
+from boodle.resources import builtin_names, builtin_path, variants_dir
 
-
-def builtin_path(name: str) -> Path:
-    """Where built-in variant ``name`` lives (the file may not exist)."""
-    return variants_dir() / f"{name}.boodle"
-
-
-def builtin_names() -> list[str]:
-    """Names of the built-in variants, sorted."""
-    return sorted(p.stem for p in variants_dir().glob("*.boodle"))
+__all__ = ["builtin_names", "builtin_path", "draft_paths", "is_path", "load"]
 
 
 def draft_paths() -> list[Path]:

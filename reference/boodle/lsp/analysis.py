@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Literal
 
 from boodle.language import model as m
-from boodle.language.build import Resolved, build, default_resolver, load_text, resolve
+from boodle.language.build import Resolved, build, default_resolver, resolve
 from boodle.language.errors import BoodleError, Span
 from boodle.language.grammar import BOM
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
@@ -145,7 +145,7 @@ def _analyse(text: str, path: str, further: bool) -> Analysis:
         resolved = resolve(decl, default_resolver, here)
     except BoodleError as exc:
         return Analysis(text, path, _diagnostics(exc, "rules", path, decl, bom), decl)
-    base = _base_ruleset(decl, here)
+    base = _base_ruleset(resolved)
     try:
         ruleset = build(resolved)
     except BoodleError as exc:
@@ -228,29 +228,33 @@ def _further_syntax_errors(text: str, path: str, first: Diagnostic) -> list[Diag
 # ---------------------------------------------------------------- warnings
 
 
-def _base_ruleset(decl: VariantDecl, here: Path | None) -> m.Ruleset | None:
-    """The ruleset of the variant ``decl`` extends (its own name: the built-in), or
-    ``None`` when it extends nothing or the base does not load.  Kept between analyses
-    while the base file is unchanged (same size and modification time): a keystroke in a
-    house rule does not build its base again."""
-    if decl.base is None:
+def _base_ruleset(resolved: Resolved) -> m.Ruleset | None:
+    """The ruleset of the variant ``resolved`` extends, built from the clauses ``extends``
+    found (``resolved.parent``: no file read again), or ``None`` when it extends nothing or
+    the base does not build alone.  Kept between analyses while the texts of the base's
+    chain are unchanged: a keystroke in a house rule does not build its base again."""
+    parent = resolved.parent
+    if parent is None:
         return None
-    try:
-        text, where = default_resolver(decl.base.name, None if decl.base.name == decl.name
-                                       else here)
-        stat = Path(where).stat()
-        key = (where, stat.st_mtime_ns, stat.st_size, text)
-        if key not in _BASES:
-            if len(_BASES) >= 16:
-                _BASES.clear()
-            _BASES[key] = load_text(text, where)
-        return _BASES[key]
-    except (BoodleError, KeyError, OSError):
-        return None
+    key: list[tuple[str, str]] = []
+    layer: Resolved | None = parent
+    while layer is not None:
+        key.append((layer.span.file, layer.span.text))
+        layer = layer.parent
+    found = _BASES.get(tuple(key))
+    if found is None:
+        try:
+            found = build(parent)
+        except BoodleError:
+            return None
+        if len(_BASES) >= 16:
+            _BASES.clear()
+        _BASES[tuple(key)] = found
+    return found
 
 
-_BASES: dict[tuple[str, int, int, str], m.Ruleset] = {}
-"""Built base rulesets by file, modification time, size and text."""
+_BASES: dict[tuple[tuple[str, str], ...], m.Ruleset] = {}
+"""Built base rulesets by the file and text of each variant of the base's chain."""
 
 
 def _restated_lines(resolved: Resolved, bom: int) -> list[Diagnostic]:

@@ -32,7 +32,17 @@ from boodle.docs.templates import Templates
 from boodle.language import model as m
 from boodle.language.cards import Card
 from boodle.language.errors import Span
-from boodle.language.syntax import CardLit, Clause, NameLit, PhaseDecl, VariantDecl
+from boodle.language.syntax import (
+    BoodleDecl,
+    CardLit,
+    Clause,
+    NameLit,
+    PhaseDecl,
+    PoolDecl,
+    SetDecl,
+    VariantDecl,
+    WordLit,
+)
 from boodle.lsp.analysis import Analysis, Range, span_range
 
 # ---------------------------------------------------------------- what is under the cursor
@@ -53,6 +63,9 @@ def literals(value: Any) -> Iterator[CardLit | NameLit]:
     elif isinstance(value, tuple | list):
         for item in value:
             yield from literals(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type | WordLit):
+        for f in dataclasses.fields(value):  # a typed clause value (LeadDecl …), in its order
+            yield from literals(getattr(value, f.name))
 
 
 def literal_at(analysis: Analysis, line: int, column: int) -> CardLit | NameLit | None:
@@ -67,14 +80,20 @@ def literal_at(analysis: Analysis, line: int, column: int) -> CardLit | NameLit 
 
 
 def _phases(analysis: Analysis) -> dict[str, Span]:
-    """Where each phase is declared (in this file or in a base)."""
+    """Where each phase is declared (in this file or in a base): the model's spans, or the
+    clauses' while the file does not build."""
+    if analysis.ruleset is not None:
+        return {p.name: p.span for p in analysis.ruleset.phases if p.span is not None}
     items = analysis.resolved.items if analysis.resolved is not None else (
         analysis.decl.items if analysis.decl is not None else ())
     return {item.value.name: item.span for item in items if isinstance(item.value, PhaseDecl)}
 
 
 def _sections(analysis: Analysis) -> dict[str, Span]:
-    """Where each section of the board is declared (in this file or in a base)."""
+    """Where each section of the board is declared (in this file or in a base): the model's
+    spans, or the clauses' while the file does not build."""
+    if analysis.ruleset is not None:
+        return {s.name: s.span for s in analysis.ruleset.board if s.span is not None}
     items = analysis.resolved.items if analysis.resolved is not None else (
         analysis.decl.items if analysis.decl is not None else ())
     out: dict[str, Span] = {}
@@ -93,13 +112,12 @@ def _section_name(entry: Any) -> str | None:
     if not isinstance(entry, Clause):
         return None
     value = entry.value
-    if entry.key in ("boodle", "set"):
-        if isinstance(value[0], NameLit):
-            return value[0].name
-        card = value[3]
-        return str(card.card) if isinstance(card, CardLit) else None
-    if entry.key in ("kitty", "pot"):
-        return value[0].name if isinstance(value[0], NameLit) else entry.key
+    if isinstance(value, BoodleDecl | SetDecl) and value.name is not None:
+        return value.name.name
+    if isinstance(value, BoodleDecl):
+        return str(value.item.card) if isinstance(value.item, CardLit) else None
+    if isinstance(value, PoolDecl):
+        return value.name.name if value.name is not None else entry.key
     return None
 
 
@@ -280,10 +298,10 @@ def page_rules(analysis: Analysis, t: Templates) -> list[Any]:
     from boodle.docs.spans import SpanIndex
     from boodle.docs.translate import localized
 
-    assert analysis.ruleset is not None and analysis.resolved is not None
+    assert analysis.ruleset is not None
     r = localized(analysis.ruleset, t)
     say = Speaker(r, t)
-    where = SpanIndex(analysis.resolved.items)
+    where = SpanIndex(analysis.ruleset.origin)
     out: list[Rule] = []
     for name in constructs(m.Ruleset):
         value = getattr(r, name)
@@ -507,7 +525,11 @@ def definition(analysis: Analysis, line: int, column: int) -> Location | None:
     decl = analysis.decl
     if lit is None or decl is None:
         return None
-    if lit is decl.base:
+    if lit is decl.base and analysis.resolved is not None \
+            and analysis.resolved.parent is not None:  # the file extends found
+        return Location(str(Path(analysis.resolved.parent.span.file).resolve()),
+                        Range(0, 0, 0, 0))
+    if lit is decl.base:  # extends did not resolve (a cycle): the file its name finds
         from boodle.language.build import default_resolver
 
         here = Path(analysis.path).parent if not analysis.path.startswith("<") else None
