@@ -17,7 +17,9 @@ examples in ``conformance/FORMAT.md``)::
 Version 2 adds optional fields after the nine, each ``key:value``, in this order, written
 only when the state needs them (so a position of version 1 reads the same in both):
 ``up:CARD`` the card turned up for trumps (spec §5.2); ``elim:LETTERS`` the seats
-eliminated before the deal (spec §10); ``dealt:HANDS/WIDOW`` the hands and the widow as
+eliminated before the deal (spec §10); ``short:X=S+S…,…`` the seats short at the ante under
+``short stack: section by section``, each with the sections it anted (spec §4: it takes no
+other this deal; ``X=-`` for none); ``dealt:HANDS/WIDOW`` the hands and the widow as
 dealt, when a widow exchange has moved cards since (cards in no other place are then out
 of play); ``pre:MOVES`` the moves made before the stops phase, comma separated
 (``Bpass``, ``Cbuy``, ``Dswap``, ``Abid3``, ``Bstake=Q♦``).  A position may so stand before
@@ -41,6 +43,7 @@ from typing import Any
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.wire import chips_from_json
 from boodle.engine.ledger import Ledger, chips_json
+from boodle.engine.stages.antes import ante_targets
 from boodle.engine.state import (
     BidMove,
     BuyMove,
@@ -65,8 +68,9 @@ _TO_MOVE = re.compile(r"([A-T]|-)(?:\+(\d+))?")
 _AMOUNT = re.compile(r"-?\d+(?:/\d+)?")
 _SECTION = re.compile(r"([^\s=,]+)=(-?\d+(?:/\d+)?)")
 FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "seats", "board")
-EXTENSIONS = ("up", "elim", "dealt", "pre")
+EXTENSIONS = ("up", "elim", "short", "dealt", "pre")
 """The optional fields of version 2, in the order written (``key:value``)."""
+_SHORT_SEAT = re.compile(r"([A-T])=(-|[^\s=,+]+(?:\+[^\s=,+]+)*)")
 _PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|bid(\d+)|stake=([^\s,=]+))")
 
 _DUMMY_CHIPS = 10**6
@@ -104,6 +108,10 @@ class Position:
     hands, the widow and the played cards say)."""
     before_play: tuple[Move, ...] = ()
     """Version 2: the moves made before the stops phase, in order."""
+    short: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """Version 2: under ``short stack: section by section`` (spec §4), each seat that could
+    not pay its whole ante (ascending), with the sections it anted, in board order: it takes
+    no other section this deal."""
 
 
 def seat_letter(seat: int) -> str:
@@ -216,6 +224,8 @@ def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
             changes["turn_up"] = cards[0]
         elif key == "elim":
             changes["eliminated"] = tuple(sorted({_seat(r, k, s, pos.players) for s in value}))
+        elif key == "short":
+            changes["short"] = _short_seats(r, k, value, pos.players)
         elif key == "dealt":
             groups = value.split("/")
             if len(groups) != pos.players + 1:
@@ -226,6 +236,30 @@ def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
             changes["before_play"] = tuple(_pre_move(r, k, m, pos.players)
                                            for m in value.split(","))
     return replace(pos, **changes)
+
+
+def _short_seats(r: _Reader, index: int, value: str, players: int
+                 ) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """``A=A♥+K♥,C=-``: each short seat with the sections it anted (ascending seats)."""
+    out: dict[int, tuple[str, ...]] = {}
+    for item in value.split(","):
+        m = _SHORT_SEAT.fullmatch(item)
+        if not m:
+            raise r.error(index, f"not a short seat: {item!r}",
+                          "a seat letter, =, then the sections it anted joined by +, or - "
+                          "for none: short:A=A♥+K♥,C=-")
+        seat = _seat(r, index, m.group(1), players)
+        if seat in out:
+            raise r.error(index, f"seat {m.group(1)} is written twice")
+        names: list[str] = []
+        for name in () if m.group(2) == "-" else m.group(2).split("+"):
+            with contextlib.suppress(ValueError):
+                name = str(parse_card(name))
+            if name in names:
+                raise r.error(index, f"{name} is written twice for seat {m.group(1)}")
+            names.append(name)
+        out[seat] = tuple(names)
+    return tuple(sorted(out.items()))
 
 
 def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
@@ -297,7 +331,13 @@ def to_state(ruleset: Ruleset, position: Position | str, engine: Engine = REFERE
     ledger = _ledger(r, ruleset, pos)
     widow = _check_cards(r, ruleset, pos)
     _check_run(r, ruleset, pos)
-    state = _replay(r, ruleset, pos, widow, engine)
+    scratch = _short_balances(r, ruleset, pos)
+    state = _replay(r, ruleset, pos, widow, engine, scratch)
+    played = engine.ruleset(ruleset)  # a mutant may ante otherwise: its short seats are its own
+    if played.short_stack == ruleset.short_stack and _short_of(ruleset, state) != pos.short:
+        raise r.error(r.index_of("short"), "the ante leaves "
+                      f"{_short_text(_short_of(ruleset, state)) or 'no seat'} short, not "
+                      f"{_short_text(pos.short) or 'none'} (spec §4)")
     return replace(state, ledger=ledger)
 
 
@@ -356,10 +396,66 @@ def _check_run(r: _Reader, ruleset: Ruleset, pos: Position) -> None:
             raise r.error(5, f"{high} does not follow {low} in a run (spec §6.2)")
 
 
+def _dues(ruleset: Ruleset, pos: Position, seat: int) -> dict[str, Chips]:
+    """What the ante lines ask of ``seat`` this deal, per section (spec §4; under ``short stack:
+    section by section`` every line is paid by a player, on fixed sections)."""
+    dues: dict[str, Chips] = {}
+    for line in ruleset.antes:
+        pays = {"each player": True, "each other player": seat != pos.dealer,
+                "dealer": seat == pos.dealer, "widow": False}[line.payer]
+        if pays:
+            for name in ante_targets(ruleset, line.targets):
+                dues[name] = dues.get(name, 0) + line.amount
+    return dues
+
+
+def _short_balances(r: _Reader, ruleset: Ruleset, pos: Position) -> dict[int, Chips]:
+    """The balance before the ante that makes each seat of ``short:`` short with the sections
+    it anted (the largest such balance), checking that it can be: a short seat antes its dues
+    section by section in board order, each in full, until the first it cannot pay (spec §4),
+    so the sections it anted are the first of its dues in board order, and not all of them."""
+    if not pos.short:
+        return {}
+    index = r.index_of("short")
+    if ruleset.short_stack != "section by section":
+        raise r.error(index, "a seat is short with the sections it anted only under 'short "
+                      f"stack: section by section' (spec §4), and {ruleset.name} antes "
+                      f"'{ruleset.short_stack}'")
+    order = [s.name for s in ruleset.board]
+    balances: dict[int, Chips] = {}
+    for seat, anted in pos.short:
+        letter = seat_letter(seat)
+        if seat in pos.eliminated:
+            raise r.error(index, f"seat {letter} is eliminated: it antes nothing and is not "
+                          "short (spec §4, §10)")
+        for name in anted:
+            if name not in order:
+                raise r.error(index, f"no section {name!r} on the board",
+                              "the board is " + ", ".join(order))
+        dues = sorted(_dues(ruleset, pos, seat).items(), key=lambda d: order.index(d[0]))
+        paid = [name for name, _ in dues[:len(anted)]]
+        if len(anted) >= len(dues):
+            raise r.error(index, f"seat {letter} anted every section it owed: it is not short "
+                          "(spec §4)", f"leave {letter} out of short:…")
+        if sorted(anted, key=order.index) != paid:
+            first = ", ".join(paid) or "none"
+            raise r.error(index, f"seat {letter} cannot have anted {'+'.join(anted) or '-'}: "
+                          "a short seat antes its sections in board order, each in full, "
+                          "until the first it cannot pay (spec §4)",
+                          f"its first {len(anted)} sections with a due are {first}")
+        balance = sum((d for _, d in dues[:len(anted)]), start=0) + dues[len(anted)][1] - 1
+        if balance <= 0:
+            raise r.error(index, f"seat {letter} had no chip before the ante: it is eliminated "
+                          "(elim:…), not short (spec §10)")
+        balances[seat] = balance
+    return balances
+
+
 def _replay(r: _Reader, ruleset: Ruleset, pos: Position, widow: tuple[Card, ...],
-            engine: Engine) -> DealState:
+            engine: Engine, short: dict[int, Chips] | None = None) -> DealState:
     """Deal the hands the cards came from, replay the moves before play (version 2), then the
-    plays, passes forced."""
+    plays, passes forced.  ``short``: the balance each short seat starts the ante with (it
+    antes just the sections ``short:`` says; every other seat has plenty)."""
     if pos.dealt is not None:
         dealt = [list(h) for h in pos.dealt[:-1]]
         widow = pos.dealt[-1]
@@ -377,7 +473,8 @@ def _replay(r: _Reader, ruleset: Ruleset, pos: Position, widow: tuple[Card, ...]
                       "a seat eliminated before the deal (balance: eliminated at zero) is "
                       "written in elim:… (version 2)")
     names = tuple(s.name for s in ruleset.board)
-    scratch = Ledger(tuple(0 if s in pos.eliminated else _DUMMY_CHIPS
+    short = short or {}
+    scratch = Ledger(tuple(0 if s in pos.eliminated else short.get(s, _DUMMY_CHIPS)
                            for s in range(pos.players)),
                      tuple((n, 0) for n in names))
     try:
@@ -529,7 +626,21 @@ def from_state(ruleset: Ruleset, state: DealState) -> Position:
         eliminated=tuple(sorted(state.out)),
         dealt=_dealt(state),
         before_play=state.before_play,
+        short=_short_of(ruleset, state),
     )
+
+
+def _short_of(ruleset: Ruleset, state: DealState) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The short seats of ``state`` (spec §4), ascending, each with the sections it anted in
+    board order."""
+    order = [s.name for s in ruleset.board]
+    return tuple((seat, tuple(n for n in order if n in anted))
+                 for seat, anted in sorted(state.short, key=lambda item: item[0]))
+
+
+def _short_text(short: tuple[tuple[int, tuple[str, ...]], ...]) -> str:
+    """``A=A♥+K♥,C=-``: the value of the ``short:`` field."""
+    return ",".join(f"{seat_letter(s)}={'+'.join(a) or '-'}" for s, a in short)
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
@@ -551,6 +662,8 @@ def format_position(pos: Position) -> str:
         fields.append(f"up:{pos.turn_up}")
     if pos.eliminated:
         fields.append("elim:" + "".join(seat_letter(s) for s in pos.eliminated))
+    if pos.short:
+        fields.append("short:" + _short_text(pos.short))
     if pos.dealt is not None:
         fields.append("dealt:" + "/".join(_cards(g) for g in pos.dealt))
     if pos.before_play:
