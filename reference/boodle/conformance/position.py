@@ -16,13 +16,15 @@ examples in ``conformance/FORMAT.md``)::
 
 Version 2 adds optional fields after the nine, each ``key:value``, in this order, written
 only when the state needs them (so a position of version 1 reads the same in both):
-``up:CARD`` the card turned up for trumps (spec §5.2); ``elim:LETTERS`` the seats
-eliminated before the deal (spec §10); ``short:X=S+S…,…`` the seats short at the ante under
-``short stack: section by section``, each with the sections it anted (spec §4: it takes no
-other this deal; ``X=-`` for none); ``dealt:HANDS/WIDOW`` the hands and the widow as
-dealt, when a widow exchange has moved cards since (cards in no other place are then out
-of play); ``pre:MOVES`` the moves made before the stops phase, comma separated
-(``Bpass``, ``Cbuy``, ``Dswap``, ``Abid3``, ``Bstake=Q♦``).  A position may so stand before
+``drawn:CARDS`` the session's boodle cards drawn from a second pack, one per ``drawn from
+second pack`` section in board order (spec §3); ``up:CARD`` the card turned up for trumps
+(spec §5.2); ``elim:LETTERS`` the seats eliminated before the deal (spec §10);
+``short:X=S+S…,…`` the seats short at the ante under ``short stack: section by section``,
+each with the sections it anted (spec §4: it takes no other this deal; ``X=-`` for none);
+``dealt:HANDS/WIDOW`` the hands and the widow as dealt, when a widow exchange has moved
+cards since (cards in no other place are then out of play); ``pre:MOVES`` the moves made
+before the stops phase, comma separated (``Bpass``, ``Cbuy``, ``Dswap``, ``Abid3``,
+``Bstake=Q♦``).  A position may so stand before
 the stops phase (a widow sale or a stake awaited: no card played yet).
 
 Cards are written as in the rules language (``10♥``, ``TH``); amounts as
@@ -58,6 +60,7 @@ from boodle.engine.state import (
 from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError, Span
 from boodle.language.model import Chips, Ruleset, StopsPhase
+from boodle.session.second_pack import bind_drawn, unbound_sections
 
 _CARD = r"(?:10|[2-9TJQKA])[♣♦♥♠CDHS]"
 _CARDS = re.compile(rf"(?:{_CARD})+")
@@ -68,7 +71,7 @@ _TO_MOVE = re.compile(r"([A-T]|-)(?:\+(\d+))?")
 _AMOUNT = re.compile(r"-?\d+(?:/\d+)?")
 _SECTION = re.compile(r"([^\s=,]+)=(-?\d+(?:/\d+)?)")
 FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "seats", "board")
-EXTENSIONS = ("up", "elim", "short", "dealt", "pre")
+EXTENSIONS = ("drawn", "up", "elim", "short", "dealt", "pre")
 """The optional fields of version 2, in the order written (``key:value``)."""
 _SHORT_SEAT = re.compile(r"([A-T])=(-|[^\s=,+]+(?:\+[^\s=,+]+)*)")
 _PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|bid(\d+)|stake=([^\s,=]+))")
@@ -99,6 +102,9 @@ class Position:
     passes: int
     seats: tuple[Chips, ...]
     board: tuple[tuple[str, Chips], ...]
+    drawn: tuple[Card, ...] = ()
+    """Version 2: the boodle cards drawn for the session, one per drawn section in board order
+    (spec §3; the ruleset the position is played under binds them, :func:`bound_ruleset`)."""
     turn_up: Card | None = None
     """Version 2: the card turned up for trumps (it is the widow's last card as dealt)."""
     eliminated: tuple[int, ...] = ()
@@ -131,10 +137,14 @@ class _Reader:
             (m.start(), m.group()) for m in re.finditer(r"\S+", text)
         ]
 
-    def error(self, index: int, message: str, hint: str | None = None) -> PositionError:
+    def error(self, index: int, message: str, hint: str | None = None,
+              what: str | None = None) -> PositionError:
+        """The error at field ``index`` (past the last: at the end of the text), named by its
+        field, or ``what``."""
         col, field = self.fields[index] if index < len(self.fields) else (len(self.text), " ")
         span = Span("<position>", 1, col + 1, 1, col + 1 + len(field), self.text)
-        what = FIELDS[index] if index < len(FIELDS) else field.partition(":")[0] or "field"
+        what = what or (FIELDS[index] if index < len(FIELDS)
+                        else field.partition(":")[0].strip() or "field")
         return PositionError(f"{what}: {message}", span, hint)
 
     def index_of(self, key: str) -> int:
@@ -217,7 +227,9 @@ def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
                                                  "before " + seen[-1]),
                           "the order is " + ", ".join(EXTENSIONS))
         seen.append(key)
-        if key == "up":
+        if key == "drawn":
+            changes["drawn"] = r.cards(k, value)
+        elif key == "up":
             cards = r.cards(k, value)
             if len(cards) != 1:
                 raise r.error(k, f"one card is turned up, not {value!r}")
@@ -325,6 +337,7 @@ def to_state(ruleset: Ruleset, position: Position | str, engine: Engine = REFERE
     text = position if isinstance(position, str) else format_position(position)
     pos = parse(position) if isinstance(position, str) else position
     r = _Reader(text)
+    ruleset = _bound(r, ruleset, pos)
     if pos.players not in ruleset.players:
         raise r.error(0, f"{ruleset.name} is for {ruleset.players.low} to "
                       f"{ruleset.players.high} players, not {pos.players}")
@@ -339,6 +352,40 @@ def to_state(ruleset: Ruleset, position: Position | str, engine: Engine = REFERE
                       f"{_short_text(_short_of(ruleset, state)) or 'no seat'} short, not "
                       f"{_short_text(pos.short) or 'none'} (spec §4)")
     return replace(state, ledger=ledger)
+
+
+def bound_ruleset(ruleset: Ruleset, position: Position | str) -> Ruleset:
+    """The rules ``position`` is played under: ``ruleset`` with the boodle cards of its
+    ``drawn:`` field bound to the ``drawn from second pack`` sections (spec §3), or
+    ``ruleset`` itself when it draws none.  Raises :class:`PositionError` when the cards do
+    not fit the sections (one per section, cards of the deck, none twice), or are missing."""
+    text = position if isinstance(position, str) else format_position(position)
+    pos = parse(position) if isinstance(position, str) else position
+    return _bound(_Reader(text), ruleset, pos)
+
+
+def drawn_cards(ruleset: Ruleset) -> tuple[Card, ...]:
+    """The cards bound to the drawn sections of ``ruleset``, in board order (none unbound)."""
+    return tuple(s.cards[0] for s in ruleset.board if s.suit_rule == "drawn" and s.cards)
+
+
+def _bound(r: _Reader, ruleset: Ruleset, pos: Position) -> Ruleset:
+    index = r.index_of("drawn")
+    unbound = unbound_sections(ruleset)
+    if unbound and not pos.drawn:
+        raise r.error(len(r.fields), f"{ruleset.name} draws its boodle cards from a second "
+                      "pack once per session (spec §3): the position names them, one for "
+                      f"each of {', '.join(unbound)}", "add drawn:CARDS (version 2)", "drawn")
+    if unbound:
+        try:
+            return bind_drawn(ruleset, pos.drawn)[0]
+        except BoodleError as exc:
+            raise r.error(index, exc.message) from None
+    if pos.drawn and pos.drawn != drawn_cards(ruleset):
+        now = "".join(map(str, drawn_cards(ruleset)))
+        raise r.error(index, f"{ruleset.name} " + (f"has drawn {now}" if now else
+                      "draws no boodle card from a second pack") + " (spec §3)")
+    return ruleset
 
 
 def _ledger(r: _Reader, ruleset: Ruleset, pos: Position) -> Ledger:
@@ -627,6 +674,7 @@ def from_state(ruleset: Ruleset, state: DealState) -> Position:
         dealt=_dealt(state),
         before_play=state.before_play,
         short=_short_of(ruleset, state),
+        drawn=drawn_cards(ruleset),
     )
 
 
@@ -658,6 +706,8 @@ def format_position(pos: Position) -> str:
     hands = "/".join(_cards(h) for h in pos.hands)
     fields = [str(pos.players), seat_letter(pos.dealer), hands, widow, played,
               _cards(pos.run), mover, seats, board]
+    if pos.drawn:
+        fields.append("drawn:" + _cards(pos.drawn))
     if pos.turn_up is not None:
         fields.append(f"up:{pos.turn_up}")
     if pos.eliminated:
