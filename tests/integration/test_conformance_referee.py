@@ -202,3 +202,28 @@ def test_the_judge_never_crashes_on_an_altered_answer() -> None:
             v = judge(case, {**result, "events": events})
             assert v.outcome in ("pass", "fail", "error"), v
             assert v.outcome == "pass" or v.summary
+
+
+def test_a_one_shot_referee_run_takes_its_variant_from_the_rules_file(tmp_path: Path) -> None:
+    # a one-shot command answers no 'started', so it declares no variant: the rules file
+    # given with --rules says which to play (no --variant needed), and the reference judges
+    # by that file (a mutant that exempts the dealer from the ante fails it, spec §4)
+    rules = tmp_path / "house.boodle"
+    rules.write_text('variant my-house extends michigan {\n  title "A house rule"\n}\n',
+                     encoding="utf-8")
+
+    def run(serve: str) -> subprocess.CompletedProcess[str]:
+        impl = f"{PY} -m boodle.cli conformance serve --one-shot --rules {rules}{serve}"
+        return subprocess.run([PY, "-m", "boodle.cli", "conformance", "run", "--mode",
+                               "one-shot", "--impl", impl, "--rules", str(rules),
+                               "--referee-only", "--referee-deals", "1", "--seed", "3"],
+                              capture_output=True, text=True, timeout=300, check=False)
+
+    out = run("")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "referee: 1 of 1 run passed (100.0%)" in out.stdout
+    assert "no variant to play" not in out.stdout + out.stderr
+    broken = run(" --mutant ante-dealer-exempt")
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert "referee: 0 of 1 run passed (0.0%)" in broken.stdout
+    assert "my-house.referee-1." in broken.stdout and "§4/order" in broken.stdout

@@ -128,3 +128,38 @@ def test_play_prints_the_position_after_every_move(capsys) -> None:  # type: ign
     assert last.to_move is None and any(not hand for hand in last.hands)  # someone went out
     for line in lines[::7]:
         to_state(michigan, line[6:])  # every printed position can happen
+
+
+SHORT = ("3 A K♥/Q♥3♣/J♥4♣5♣ * - - A 0,13,13 A♥=3,K♥=2,Q♥=0,J♥=0,10♥=2,king-queen=2,"
+         "eight-nine-ten=2,kitty=2,pot=2")
+
+
+def test_a_short_seat_is_read_and_written_back() -> None:
+    # spec §4 'short stack: section by section': A anted A♥ alone and may take nothing else
+    ruleset = load_variant("probe-short-stacks")
+    state = to_state(ruleset, SHORT + " short:A=AH")
+    assert state.short == ((0, frozenset({"A♥"})),)
+    assert describe(ruleset, state).endswith(" short:A=A♥")
+    assert parse(SHORT + " short:C=-,A=A♥+K♥").short == ((0, ("A♥", "K♥")), (2, ()))
+
+
+@pytest.mark.parametrize(("short", "says"), [
+    ("A=K♥", "cannot have anted K♥"),            # the first due in board order is A♥'s
+    ("A=-", "no chip before the ante"),          # 1 due on A♥: anting none means 0 chips
+    ("A=A♥+K♥+Q♥+J♥+10♥+king-queen+eight-nine-ten+kitty+pot", "not short"),
+    ("A=A♥+chien", "no section 'chien'"),
+    ("A=A♥,A=A♥", "written twice"),
+    ("A=A♥+A♥", "written twice"),
+    ("A:A♥", "not a short seat"),
+])
+def test_impossible_short_seats_are_refused(short: str, says: str) -> None:
+    ruleset = load_variant("probe-short-stacks")
+    with pytest.raises(PositionError) as err:
+        to_state(ruleset, f"{SHORT} short:{short}")
+    assert says in err.value.message and err.value.message.startswith("short:")
+
+
+def test_a_short_seat_needs_the_section_by_section_rule() -> None:
+    with pytest.raises(PositionError) as err:
+        to_state(load_variant("tripoley"), SHORT + " short:A=A♥")
+    assert "short stack: section by section" in err.value.message

@@ -6,7 +6,8 @@ a widow sale or auction, the stops phase, the end), the position printed reads b
 state with the same legal moves, and every one of those moves has the same events there.
 The cases version 1 could not describe are pinned by name: Pope Joan's turn-up, a seat
 eliminated before the deal, Rummoli's hand out of play after a widow exchange, Newmarket's
-stakes before the deal, a widow sale in progress.
+stakes before the deal, a widow sale in progress; and the seats short at the ante under
+`short stack: section by section`, with the sections they anted.
 """
 
 from __future__ import annotations
@@ -18,16 +19,35 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boodle.conformance.engines import REFERENCE, playable
+from boodle.conformance.engines import REFERENCE, session_playable
 from boodle.conformance.paths import load_variant, variant_paths
-from boodle.conformance.position import describe, parse, to_state
+from boodle.conformance.position import (
+    PositionError,
+    bound_ruleset,
+    describe,
+    parse,
+    to_state,
+)
 from boodle.engine.ledger import Ledger
 from boodle.engine.state import DealState, Legal, Move, PassMove, move_count, nth_move
 from boodle.language.model import Ruleset
+from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
 def _variants() -> list[str]:
-    return [n for n in sorted(variant_paths()) if playable(load_variant(n))]
+    """Every variant the reference plays: the variants whose boodle cards are drawn once per
+    session (spec §3) too, which a position names (drawn:…)."""
+    return [n for n in sorted(variant_paths()) if session_playable(load_variant(n))]
+
+
+def _rules(name: str, seed: int) -> Ruleset:
+    """The variant ``name``, with its drawn boodle cards (if any) drawn from ``seed``."""
+    ruleset = load_variant(name)
+    drawn = unbound_sections(ruleset)
+    if drawn:
+        ruleset = bind_drawn(ruleset, random.Random(seed).sample(ruleset.deck.cards(),
+                                                                 len(drawn)))[0]
+    return ruleset
 
 
 VARIANTS = _variants()
@@ -46,7 +66,9 @@ def _same_state(ruleset: Ruleset, state: DealState) -> None:
     """The position of ``state`` reads back with the same legal moves and consequences (of
     :data:`MOVES_TRIED` of them, the last included: the walk plays one of them next)."""
     text = describe(ruleset, state)
-    again = to_state(ruleset, text)
+    base = load_variant(ruleset.name)  # read back as a case would: the variant, by name
+    assert bound_ruleset(base, text) == ruleset, text
+    again = to_state(base, text)
     assert describe(ruleset, again) == text
     legal = REFERENCE.legal(ruleset, state) if state.step != "over" else ()
     assert (REFERENCE.legal(ruleset, again) if again.step != "over" else ()) == legal, text
@@ -62,7 +84,8 @@ def _same_state(ruleset: Ruleset, state: DealState) -> None:
 
 def _deal(ruleset: Ruleset, seed: int, out: int = 0) -> DealState:
     """A seeded deal's first state; ``out`` seats start at zero (eliminated, where the
-    variant eliminates at zero)."""
+    variant eliminates at zero); under ``short stack: section by section`` seat A starts
+    with 1 to 12 chips, so that it is often short at the ante."""
     rng = random.Random(seed)
     low, high = ruleset.players.low, min(ruleset.players.high, 6)
     players = rng.randint(max(low, 2 + out), max(high, 2 + out))
@@ -71,6 +94,8 @@ def _deal(ruleset: Ruleset, seed: int, out: int = 0) -> DealState:
     seats = [ruleset.session.start_chips] * players
     for s in range(1, out + 1):
         seats[s] = 0
+    if ruleset.short_stack == "section by section":  # seat A may be short at the ante (§4)
+        seats[0] = rng.randint(1, 12)
     ledger = Ledger(tuple(seats), tuple((s.name, 0) for s in ruleset.board))
     dealer = 0
     return REFERENCE.start(ruleset, players, dealer, ledger, deck_order=deck)[0]
@@ -93,13 +118,13 @@ def _walk(ruleset: Ruleset, state: DealState, seed: int) -> int:
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(VARIANTS), st.integers(0, 10**6))
 def test_every_state_of_every_variant_reads_back_as_itself(name: str, seed: int) -> None:
-    ruleset = load_variant(name)
+    ruleset = _rules(name, seed)
     assert _walk(ruleset, _deal(ruleset, seed), seed) >= 1
 
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_a_deal_of_each_variant_round_trips(name: str) -> None:
-    ruleset = load_variant(name)
+    ruleset = _rules(name, 15)
     assert _walk(ruleset, _deal(ruleset, 15), 15) >= 1
 
 
@@ -205,7 +230,8 @@ START = "4 D 9♦J♦5♠6♥/Q♦3♣/10♦2♥7♠4♣/8♣ * - - A 44,44,44,4
 
 @pytest.mark.parametrize(("extra", "field", "says", "hint"), [
     ("trump:9♦", "trump", "not a field of a position", "up:…"),
-    ("pre:Apass up:2♣", "up", "comes before pre", "the order is up, elim, dealt, pre"),
+    ("pre:Apass up:2♣", "up", "comes before pre",
+     "the order is drawn, up, elim, short, dealt, pre"),
     ("up:2♣ up:5♣", "up", "comes twice", "the order is"),
     ("pre:Afold", "pre", "not a move before play", "bidN"),
     ("elim:Z", "elim", "no seat 'Z'", "seats are A to D"),
@@ -228,3 +254,41 @@ def test_version_2_fields_are_checked_with_a_caret_and_a_hint(
     # the caret is under the field at fault
     at = error.span.column - 1
     assert text[at:].split(" ", 1)[0].startswith(field), (text[at:], field)
+
+
+def test_a_short_stack_is_written_and_read() -> None:
+    # spec §4's example: 'short stack: section by section', 4 players, B deals, A has 5
+    # chips: A antes 1 on A♥, K♥, Q♥, J♥ and 10♥ in board order and nothing on K-Q, 8-9-10,
+    # the kitty and the pot, which A may then not take. The position says so, and reads
+    # back to the same short seat at every point of the deal
+    ruleset = load_variant("probe-short-stacks")
+    deck = list(ruleset.deck.cards())
+    random.Random(5).shuffle(deck)
+    ledger = Ledger((5, 50, 50, 50), tuple((s.name, 0) for s in ruleset.board))
+    state = REFERENCE.start(ruleset, 4, 1, ledger, deck_order=deck)[0]
+    assert dict(state.short) == {0: frozenset({"A♥", "K♥", "Q♥", "J♥", "10♥"})}
+    text = describe(ruleset, state)
+    assert text.endswith(" short:A=A♥+K♥+Q♥+J♥+10♥"), text
+    assert to_state(ruleset, text).short == state.short
+    assert _walk(ruleset, state, 5) > 1
+    # without the field the same text reads as a deal where A anted everything
+    assert to_state(ruleset, text.rsplit(" ", 1)[0]).short == ()
+
+
+def test_the_boodle_cards_drawn_for_the_session_are_written_and_read() -> None:
+    # michigan-random-boodles: four boodles 'drawn from second pack' once per session (spec
+    # §3, 000 "Variantes"); a position names the cards, so the variant alone reads it back
+    ruleset = _rules("michigan-random-boodles", 8)
+    state = _deal(ruleset, 8)
+    text = describe(ruleset, state)
+    cards = "".join(str(s.cards[0]) for s in ruleset.board if s.suit_rule == "drawn")
+    assert text.endswith(f" drawn:{cards}"), text
+    base = load_variant("michigan-random-boodles")
+    assert bound_ruleset(base, text) == ruleset
+    _walk(ruleset, state, 8)
+    without = text.rsplit(" ", 1)[0]
+    with pytest.raises(PositionError, match="names them"):
+        to_state(base, without)
+    with pytest.raises(PositionError, match="draws no boodle card"):
+        to_state(load_variant("michigan"), text.replace("first=", "A♥=").replace(
+            "second=", "K♣=").replace("third=", "Q♦=").replace("fourth=", "J♠="))

@@ -31,7 +31,13 @@ from boodle.conformance.cases import (
     read_case_text,
     select,
 )
-from boodle.conformance.paths import cases_dir, load_variant, suite_dir, variant_paths
+from boodle.conformance.paths import (
+    cases_dir,
+    given_rules,
+    load_variant,
+    suite_dir,
+    variant_paths,
+)
 from boodle.conformance.wire import Json
 from boodle.language.errors import BoodleError
 from boodle.resources import spec_prose
@@ -107,10 +113,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                      help="with --rules: the cache folder (default ~/.cache/boodle, or "
                      "$XDG_CACHE_HOME/boodle)")
     run.add_argument("--referee-deals", type=non_negative_int, default=0, metavar="N",
-                     help="also play N referee deals per variant the implementation declares "
-                     "(or of --variant V): it is given the setup alone, plays with its own "
-                     "choices and reports its events, and the reference judges every move "
-                     "and consequence (feature 'referee', PROTOCOL.md); prints the pass rate")
+                     help="also play N referee deals per variant: of --variant V, else of the "
+                     "--rules files, else of those the implementation declares: it is given "
+                     "the setup alone, plays with its own choices and reports its events, and "
+                     "the reference judges every move and consequence (feature 'referee', "
+                     "PROTOCOL.md); prints the pass rate")
     run.add_argument("--referee-sessions", type=non_negative_int, default=0, metavar="N",
                      help="also play N referee sessions per variant (every chance outcome "
                      "of a whole session given)")
@@ -272,8 +279,6 @@ def _builtin_names() -> list[str]:
 def _select(every: list[Case], variant: str | None, globs: list[str]) -> list[Case]:
     """``select``, or :class:`BoodleError` for an unknown variant (with a did-you-mean) or
     a selection that matches no case."""
-    from boodle.conformance.paths import given_rules
-
     names = sorted({c.variant for c in every})
     if variant is not None and variant not in names:
         if variant in _builtin_names() or variant in given_rules():
@@ -363,22 +368,39 @@ def _referee_only(args: argparse.Namespace) -> list[Case]:
 
 def _referee_extra(args: argparse.Namespace) -> Callable[[Json], tuple[list[Case], list[str]]]:
     """The referee runs of ``--referee-deals`` and ``--referee-sessions``, made once the
-    implementation has said what it plays (:func:`.referee.referee_cases`): of the variants its
-    ``started`` declares, or of ``--variant V`` (declared or not: the runner then skips them
-    saying why, once)."""
+    implementation has said what it plays (:func:`.referee.referee_cases`): of ``--variant V``;
+    else of the variants the ``--rules`` files declare; else of the variants its ``started``
+    declares.  A variant named by ``--variant`` or ``--rules`` is played whether the
+    implementation declares it or not: in one-shot mode nothing is declared (no ``started``),
+    and in session mode the runner skips what the implementation does not declare, saying
+    why, once."""
     from boodle.conformance.referee import Declared, referee_cases
 
     def extra(started: Json) -> tuple[list[Case], list[str]]:
         declared = [Declared.of(v) for v in started.get("variants", [])]
         warnings: list[str] = []
-        if args.variant is not None and args.variant not in {d.name for d in declared}:
-            declared.append(Declared(args.variant, load_variant(args.variant).version))
-        elif not declared:
+        if args.variant is not None:
+            wanted: list[str] | None = [args.variant]
+        elif args.rules:  # the names their 'variant NAME' lines declare, in the order given
+            wanted = list(given_rules())  # read (and checked) before the run
+        else:
+            wanted = None
+        names = {d.name for d in declared}
+        for name in wanted or ():
+            if name not in names:
+                declared.append(Declared(name, load_variant(name).version))
+                names.add(name)
+        if not declared:
             warnings.append("referee runs: no variant to play (the implementation declared "
-                            "none; in one-shot mode, give --variant V)")
-        cases, more = referee_cases(declared, args.referee_deals, args.seed or "0",
-                                    args.variant, args.referee_sessions)
-        return cases, warnings + more
+                            "none; in one-shot mode, give --variant V or --rules FILE)")
+        cases: list[Case] = []
+        only_ones: list[str | None] = [*wanted] if wanted is not None else [None]
+        for only in only_ones:
+            made, more = referee_cases(declared, args.referee_deals, args.seed or "0",
+                                       only, args.referee_sessions)
+            cases.extend(made)
+            warnings.extend(more)
+        return cases, warnings
     return extra
 
 

@@ -26,7 +26,7 @@ from boodle.conformance import PROTOCOLS
 from boodle.conformance.counting import count
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.paths import load_variant
-from boodle.conformance.position import to_state
+from boodle.conformance.position import bound_ruleset, to_state
 from boodle.conformance.wire import (
     Json,
     card_from_json,
@@ -49,13 +49,17 @@ class CaseSetupError(BoodleError):
 
 
 def ruleset_of(request: Mapping[str, Any]) -> Ruleset:
-    """The variant a request names; raises :class:`BoodleError` if unknown or of another version."""
+    """The rules a request is played under: the variant it names, with the boodle cards a
+    position setup's ``drawn:`` names bound (spec §3, :func:`.position.bound_ruleset`).
+    Raises :class:`BoodleError` if the variant is unknown or of another version, or for
+    drawn cards that do not fit it."""
     variant = request["variant"]
     ruleset = load_variant(variant["name"])
     if ruleset.version != variant["version"]:
         raise BoodleError(f"variant {ruleset.name} is at rules version {ruleset.version}, "
                           f"the case wants version {variant['version']}")
-    return ruleset
+    position = request.get("setup", {}).get("position")
+    return bound_ruleset(ruleset, position) if isinstance(position, str) else ruleset
 
 
 def setup(ruleset: Ruleset, spec: Mapping[str, Any], engine: Engine = REFERENCE

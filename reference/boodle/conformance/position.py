@@ -16,11 +16,15 @@ examples in ``conformance/FORMAT.md``)::
 
 Version 2 adds optional fields after the nine, each ``key:value``, in this order, written
 only when the state needs them (so a position of version 1 reads the same in both):
-``up:CARD`` the card turned up for trumps (spec §5.2); ``elim:LETTERS`` the seats
-eliminated before the deal (spec §10); ``dealt:HANDS/WIDOW`` the hands and the widow as
-dealt, when a widow exchange has moved cards since (cards in no other place are then out
-of play); ``pre:MOVES`` the moves made before the stops phase, comma separated
-(``Bpass``, ``Cbuy``, ``Dswap``, ``Abid3``, ``Bstake=Q♦``).  A position may so stand before
+``drawn:CARDS`` the session's boodle cards drawn from a second pack, one per ``drawn from
+second pack`` section in board order (spec §3); ``up:CARD`` the card turned up for trumps
+(spec §5.2); ``elim:LETTERS`` the seats eliminated before the deal (spec §10);
+``short:X=S+S…,…`` the seats short at the ante under ``short stack: section by section``,
+each with the sections it anted (spec §4: it takes no other this deal; ``X=-`` for none);
+``dealt:HANDS/WIDOW`` the hands and the widow as dealt, when a widow exchange has moved
+cards since (cards in no other place are then out of play); ``pre:MOVES`` the moves made
+before the stops phase, comma separated (``Bpass``, ``Cbuy``, ``Dswap``, ``Abid3``,
+``Bstake=Q♦``).  A position may so stand before
 the stops phase (a widow sale or a stake awaited: no card played yet).
 
 Cards are written as in the rules language (``10♥``, ``TH``); amounts as
@@ -41,6 +45,7 @@ from typing import Any
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.wire import chips_from_json
 from boodle.engine.ledger import Ledger, chips_json
+from boodle.engine.stages.antes import ante_targets
 from boodle.engine.state import (
     BidMove,
     BuyMove,
@@ -55,6 +60,7 @@ from boodle.engine.state import (
 from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError, Span
 from boodle.language.model import Chips, Ruleset, StopsPhase
+from boodle.session.second_pack import bind_drawn, unbound_sections
 
 _CARD = r"(?:10|[2-9TJQKA])[♣♦♥♠CDHS]"
 _CARDS = re.compile(rf"(?:{_CARD})+")
@@ -65,8 +71,9 @@ _TO_MOVE = re.compile(r"([A-T]|-)(?:\+(\d+))?")
 _AMOUNT = re.compile(r"-?\d+(?:/\d+)?")
 _SECTION = re.compile(r"([^\s=,]+)=(-?\d+(?:/\d+)?)")
 FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "seats", "board")
-EXTENSIONS = ("up", "elim", "dealt", "pre")
+EXTENSIONS = ("drawn", "up", "elim", "short", "dealt", "pre")
 """The optional fields of version 2, in the order written (``key:value``)."""
+_SHORT_SEAT = re.compile(r"([A-T])=(-|[^\s=,+]+(?:\+[^\s=,+]+)*)")
 _PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|bid(\d+)|stake=([^\s,=]+))")
 
 _DUMMY_CHIPS = 10**6
@@ -95,6 +102,9 @@ class Position:
     passes: int
     seats: tuple[Chips, ...]
     board: tuple[tuple[str, Chips], ...]
+    drawn: tuple[Card, ...] = ()
+    """Version 2: the boodle cards drawn for the session, one per drawn section in board order
+    (spec §3; the ruleset the position is played under binds them, :func:`bound_ruleset`)."""
     turn_up: Card | None = None
     """Version 2: the card turned up for trumps (it is the widow's last card as dealt)."""
     eliminated: tuple[int, ...] = ()
@@ -104,6 +114,10 @@ class Position:
     hands, the widow and the played cards say)."""
     before_play: tuple[Move, ...] = ()
     """Version 2: the moves made before the stops phase, in order."""
+    short: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """Version 2: under ``short stack: section by section`` (spec §4), each seat that could
+    not pay its whole ante (ascending), with the sections it anted, in board order: it takes
+    no other section this deal."""
 
 
 def seat_letter(seat: int) -> str:
@@ -123,10 +137,14 @@ class _Reader:
             (m.start(), m.group()) for m in re.finditer(r"\S+", text)
         ]
 
-    def error(self, index: int, message: str, hint: str | None = None) -> PositionError:
+    def error(self, index: int, message: str, hint: str | None = None,
+              what: str | None = None) -> PositionError:
+        """The error at field ``index`` (past the last: at the end of the text), named by its
+        field, or ``what``."""
         col, field = self.fields[index] if index < len(self.fields) else (len(self.text), " ")
         span = Span("<position>", 1, col + 1, 1, col + 1 + len(field), self.text)
-        what = FIELDS[index] if index < len(FIELDS) else field.partition(":")[0] or "field"
+        what = what or (FIELDS[index] if index < len(FIELDS)
+                        else field.partition(":")[0].strip() or "field")
         return PositionError(f"{what}: {message}", span, hint)
 
     def index_of(self, key: str) -> int:
@@ -209,13 +227,17 @@ def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
                                                  "before " + seen[-1]),
                           "the order is " + ", ".join(EXTENSIONS))
         seen.append(key)
-        if key == "up":
+        if key == "drawn":
+            changes["drawn"] = r.cards(k, value)
+        elif key == "up":
             cards = r.cards(k, value)
             if len(cards) != 1:
                 raise r.error(k, f"one card is turned up, not {value!r}")
             changes["turn_up"] = cards[0]
         elif key == "elim":
             changes["eliminated"] = tuple(sorted({_seat(r, k, s, pos.players) for s in value}))
+        elif key == "short":
+            changes["short"] = _short_seats(r, k, value, pos.players)
         elif key == "dealt":
             groups = value.split("/")
             if len(groups) != pos.players + 1:
@@ -226,6 +248,30 @@ def _extensions(r: _Reader, pos: Position, fields: list[str]) -> Position:
             changes["before_play"] = tuple(_pre_move(r, k, m, pos.players)
                                            for m in value.split(","))
     return replace(pos, **changes)
+
+
+def _short_seats(r: _Reader, index: int, value: str, players: int
+                 ) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """``A=A♥+K♥,C=-``: each short seat with the sections it anted (ascending seats)."""
+    out: dict[int, tuple[str, ...]] = {}
+    for item in value.split(","):
+        m = _SHORT_SEAT.fullmatch(item)
+        if not m:
+            raise r.error(index, f"not a short seat: {item!r}",
+                          "a seat letter, =, then the sections it anted joined by +, or - "
+                          "for none: short:A=A♥+K♥,C=-")
+        seat = _seat(r, index, m.group(1), players)
+        if seat in out:
+            raise r.error(index, f"seat {m.group(1)} is written twice")
+        names: list[str] = []
+        for name in () if m.group(2) == "-" else m.group(2).split("+"):
+            with contextlib.suppress(ValueError):
+                name = str(parse_card(name))
+            if name in names:
+                raise r.error(index, f"{name} is written twice for seat {m.group(1)}")
+            names.append(name)
+        out[seat] = tuple(names)
+    return tuple(sorted(out.items()))
 
 
 def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
@@ -291,14 +337,55 @@ def to_state(ruleset: Ruleset, position: Position | str, engine: Engine = REFERE
     text = position if isinstance(position, str) else format_position(position)
     pos = parse(position) if isinstance(position, str) else position
     r = _Reader(text)
+    ruleset = _bound(r, ruleset, pos)
     if pos.players not in ruleset.players:
         raise r.error(0, f"{ruleset.name} is for {ruleset.players.low} to "
                       f"{ruleset.players.high} players, not {pos.players}")
     ledger = _ledger(r, ruleset, pos)
     widow = _check_cards(r, ruleset, pos)
     _check_run(r, ruleset, pos)
-    state = _replay(r, ruleset, pos, widow, engine)
+    scratch = _short_balances(r, ruleset, pos)
+    state = _replay(r, ruleset, pos, widow, engine, scratch)
+    played = engine.ruleset(ruleset)  # a mutant may ante otherwise: its short seats are its own
+    if played.short_stack == ruleset.short_stack and _short_of(ruleset, state) != pos.short:
+        raise r.error(r.index_of("short"), "the ante leaves "
+                      f"{_short_text(_short_of(ruleset, state)) or 'no seat'} short, not "
+                      f"{_short_text(pos.short) or 'none'} (spec §4)")
     return replace(state, ledger=ledger)
+
+
+def bound_ruleset(ruleset: Ruleset, position: Position | str) -> Ruleset:
+    """The rules ``position`` is played under: ``ruleset`` with the boodle cards of its
+    ``drawn:`` field bound to the ``drawn from second pack`` sections (spec §3), or
+    ``ruleset`` itself when it draws none.  Raises :class:`PositionError` when the cards do
+    not fit the sections (one per section, cards of the deck, none twice), or are missing."""
+    text = position if isinstance(position, str) else format_position(position)
+    pos = parse(position) if isinstance(position, str) else position
+    return _bound(_Reader(text), ruleset, pos)
+
+
+def drawn_cards(ruleset: Ruleset) -> tuple[Card, ...]:
+    """The cards bound to the drawn sections of ``ruleset``, in board order (none unbound)."""
+    return tuple(s.cards[0] for s in ruleset.board if s.suit_rule == "drawn" and s.cards)
+
+
+def _bound(r: _Reader, ruleset: Ruleset, pos: Position) -> Ruleset:
+    index = r.index_of("drawn")
+    unbound = unbound_sections(ruleset)
+    if unbound and not pos.drawn:
+        raise r.error(len(r.fields), f"{ruleset.name} draws its boodle cards from a second "
+                      "pack once per session (spec §3): the position names them, one for "
+                      f"each of {', '.join(unbound)}", "add drawn:CARDS (version 2)", "drawn")
+    if unbound:
+        try:
+            return bind_drawn(ruleset, pos.drawn)[0]
+        except BoodleError as exc:
+            raise r.error(index, exc.message) from None
+    if pos.drawn and pos.drawn != drawn_cards(ruleset):
+        now = "".join(map(str, drawn_cards(ruleset)))
+        raise r.error(index, f"{ruleset.name} " + (f"has drawn {now}" if now else
+                      "draws no boodle card from a second pack") + " (spec §3)")
+    return ruleset
 
 
 def _ledger(r: _Reader, ruleset: Ruleset, pos: Position) -> Ledger:
@@ -356,10 +443,66 @@ def _check_run(r: _Reader, ruleset: Ruleset, pos: Position) -> None:
             raise r.error(5, f"{high} does not follow {low} in a run (spec §6.2)")
 
 
+def _dues(ruleset: Ruleset, pos: Position, seat: int) -> dict[str, Chips]:
+    """What the ante lines ask of ``seat`` this deal, per section (spec §4; under ``short stack:
+    section by section`` every line is paid by a player, on fixed sections)."""
+    dues: dict[str, Chips] = {}
+    for line in ruleset.antes:
+        pays = {"each player": True, "each other player": seat != pos.dealer,
+                "dealer": seat == pos.dealer, "widow": False}[line.payer]
+        if pays:
+            for name in ante_targets(ruleset, line.targets):
+                dues[name] = dues.get(name, 0) + line.amount
+    return dues
+
+
+def _short_balances(r: _Reader, ruleset: Ruleset, pos: Position) -> dict[int, Chips]:
+    """The balance before the ante that makes each seat of ``short:`` short with the sections
+    it anted (the largest such balance), checking that it can be: a short seat antes its dues
+    section by section in board order, each in full, until the first it cannot pay (spec §4),
+    so the sections it anted are the first of its dues in board order, and not all of them."""
+    if not pos.short:
+        return {}
+    index = r.index_of("short")
+    if ruleset.short_stack != "section by section":
+        raise r.error(index, "a seat is short with the sections it anted only under 'short "
+                      f"stack: section by section' (spec §4), and {ruleset.name} antes "
+                      f"'{ruleset.short_stack}'")
+    order = [s.name for s in ruleset.board]
+    balances: dict[int, Chips] = {}
+    for seat, anted in pos.short:
+        letter = seat_letter(seat)
+        if seat in pos.eliminated:
+            raise r.error(index, f"seat {letter} is eliminated: it antes nothing and is not "
+                          "short (spec §4, §10)")
+        for name in anted:
+            if name not in order:
+                raise r.error(index, f"no section {name!r} on the board",
+                              "the board is " + ", ".join(order))
+        dues = sorted(_dues(ruleset, pos, seat).items(), key=lambda d: order.index(d[0]))
+        paid = [name for name, _ in dues[:len(anted)]]
+        if len(anted) >= len(dues):
+            raise r.error(index, f"seat {letter} anted every section it owed: it is not short "
+                          "(spec §4)", f"leave {letter} out of short:…")
+        if sorted(anted, key=order.index) != paid:
+            first = ", ".join(paid) or "none"
+            raise r.error(index, f"seat {letter} cannot have anted {'+'.join(anted) or '-'}: "
+                          "a short seat antes its sections in board order, each in full, "
+                          "until the first it cannot pay (spec §4)",
+                          f"its first {len(anted)} sections with a due are {first}")
+        balance = sum((d for _, d in dues[:len(anted)]), start=0) + dues[len(anted)][1] - 1
+        if balance <= 0:
+            raise r.error(index, f"seat {letter} had no chip before the ante: it is eliminated "
+                          "(elim:…), not short (spec §10)")
+        balances[seat] = balance
+    return balances
+
+
 def _replay(r: _Reader, ruleset: Ruleset, pos: Position, widow: tuple[Card, ...],
-            engine: Engine) -> DealState:
+            engine: Engine, short: dict[int, Chips] | None = None) -> DealState:
     """Deal the hands the cards came from, replay the moves before play (version 2), then the
-    plays, passes forced."""
+    plays, passes forced.  ``short``: the balance each short seat starts the ante with (it
+    antes just the sections ``short:`` says; every other seat has plenty)."""
     if pos.dealt is not None:
         dealt = [list(h) for h in pos.dealt[:-1]]
         widow = pos.dealt[-1]
@@ -377,7 +520,8 @@ def _replay(r: _Reader, ruleset: Ruleset, pos: Position, widow: tuple[Card, ...]
                       "a seat eliminated before the deal (balance: eliminated at zero) is "
                       "written in elim:… (version 2)")
     names = tuple(s.name for s in ruleset.board)
-    scratch = Ledger(tuple(0 if s in pos.eliminated else _DUMMY_CHIPS
+    short = short or {}
+    scratch = Ledger(tuple(0 if s in pos.eliminated else short.get(s, _DUMMY_CHIPS)
                            for s in range(pos.players)),
                      tuple((n, 0) for n in names))
     try:
@@ -529,7 +673,22 @@ def from_state(ruleset: Ruleset, state: DealState) -> Position:
         eliminated=tuple(sorted(state.out)),
         dealt=_dealt(state),
         before_play=state.before_play,
+        short=_short_of(ruleset, state),
+        drawn=drawn_cards(ruleset),
     )
+
+
+def _short_of(ruleset: Ruleset, state: DealState) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The short seats of ``state`` (spec §4), ascending, each with the sections it anted in
+    board order."""
+    order = [s.name for s in ruleset.board]
+    return tuple((seat, tuple(n for n in order if n in anted))
+                 for seat, anted in sorted(state.short, key=lambda item: item[0]))
+
+
+def _short_text(short: tuple[tuple[int, tuple[str, ...]], ...]) -> str:
+    """``A=A♥+K♥,C=-``: the value of the ``short:`` field."""
+    return ",".join(f"{seat_letter(s)}={'+'.join(a) or '-'}" for s, a in short)
 
 
 def _cards(cards: tuple[Card, ...]) -> str:
@@ -547,10 +706,14 @@ def format_position(pos: Position) -> str:
     hands = "/".join(_cards(h) for h in pos.hands)
     fields = [str(pos.players), seat_letter(pos.dealer), hands, widow, played,
               _cards(pos.run), mover, seats, board]
+    if pos.drawn:
+        fields.append("drawn:" + _cards(pos.drawn))
     if pos.turn_up is not None:
         fields.append(f"up:{pos.turn_up}")
     if pos.eliminated:
         fields.append("elim:" + "".join(seat_letter(s) for s in pos.eliminated))
+    if pos.short:
+        fields.append("short:" + _short_text(pos.short))
     if pos.dealt is not None:
         fields.append("dealt:" + "/".join(_cards(g) for g in pos.dealt))
     if pos.before_play:

@@ -15,12 +15,20 @@ from collections.abc import Generator, Iterator, Sequence
 
 from boodle.conformance.position import describe
 from boodle.engine.api import apply, legal_moves, start_deal
-from boodle.engine.events import DealCards, DealStart, Event, WidowBid, transfers_in
+from boodle.engine.events import (
+    BoodlesDrawn,
+    DealCards,
+    DealStart,
+    Event,
+    WidowBid,
+    transfers_in,
+)
 from boodle.engine.ledger import Ledger
 from boodle.engine.state import BidRange, DealState, Legal, Move
 from boodle.engine.trace import render_text
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
+from boodle.session.second_pack import bind_boodles, unbound_sections
 
 Chunk = tuple[list[Event], str | None]
 """Some events of the trace and the position after them (``None``: none to show)."""
@@ -39,11 +47,14 @@ def _track(ledger: Ledger | None, event: Event) -> Ledger | None:
 
 
 def positions(ruleset: Ruleset, events: Sequence[Event]) -> Iterator[Chunk]:
-    """The trace cut after each move, with the position there."""
+    """The trace cut after each move, with the position there (the session's drawn boodle
+    cards, spec §3, bound from its ``boodles-drawn`` event on)."""
     ledger: Ledger | None = None
     i = 0
     while i < len(events):
         event = events[i]
+        if isinstance(event, BoodlesDrawn) and unbound_sections(ruleset):
+            ruleset = bind_boodles(ruleset, dict(event.draws))  # for the session (spec §3)
         if isinstance(event, DealStart) and ledger is None:
             ledger = Ledger.open(event.players, tuple(s.name for s in ruleset.board),
                                  ruleset.session.start_chips)
