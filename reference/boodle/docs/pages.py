@@ -8,16 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from boodle.docs.constructs import construct_value
 from boodle.docs.escape import cell, code, md
 from boodle.docs.links import PinGroup
 from boodle.docs.numbers import numbers
 from boodle.docs.rules_text import Speaker, card_html
-from boodle.docs.spans import SpanIndex
 from boodle.docs.specref import Case, case_anchor
 from boodle.docs.templates import Templates
 from boodle.docs.translate import localized
 from boodle.language import model as m
-from boodle.language.errors import Span
 from boodle.language.variants import builtin_path
 
 HOME = "michigan"
@@ -93,39 +92,20 @@ def _stops(r: m.Ruleset) -> m.StopsPhase | None:
     return next((p for p in r.phases if isinstance(p, m.StopsPhase)), None)
 
 
-def dsl_words(span: Span) -> str:
-    """The rules-file text of a one-line construct after its ``key:`` (comments dropped)."""
-    lines = span.text.splitlines()[span.line - 1:span.end_line]
-    text = " ".join(line.split("#")[0].strip() for line in lines)
-    if span.end_line == span.line:
-        text = lines[0][span.column - 1:span.end_column - 1] if lines else text
-    return " ".join(text.split(":", 1)[-1].split())
-
-
 MATRIX_PLAYERS = 4
 """The table size of the matrix's antes row (every built-in variant allows 4 players)."""
 
 
 class _Cells:
-    """The matrix cells of one variant, each a few words or symbols: cards as cards (red
-    suits red), counts with their unit, and the rules file's own words (code) for the lead
-    rules and payments, whose defaults are left out rather than said in full."""
+    """The matrix cells of one variant, each a few words or symbols in the page's language:
+    cards as cards (red suits red), counts with their unit, sections and phases by their
+    labels, and the lead rules and payments in the short ``page.matrix.*`` phrases (one per
+    literal of the model: who leads, which card, how ties and a player unable to lead are
+    settled, what going out pays), never the rules file's English words."""
 
     def __init__(self, r: m.Ruleset, t: Templates) -> None:
         self.r, self.t, self.say = r, t, Speaker(r, t)
-        self.where = SpanIndex.of(r)
         self.none = t.text("page.matrix.none")
-
-    def written(self, obj: object, name: str) -> str | None:
-        """The rules file's words for field ``name`` of ``obj``, or ``None`` if not written."""
-        span = self.where(obj, name, getattr(obj, name))
-        if span is not None and span.text:
-            return code(dsl_words(span)).replace("|", "\\|")  # a bar ends a column even here
-        return None
-
-    def rule(self, obj: object, name: str) -> str:
-        shown = self.written(obj, name)
-        return shown if shown is not None else self.t.text("page.matrix.default")
 
     def cell_text(self, key: str, **kw: Any) -> str:
         return self.t.text(f"page.matrix.{key}", **kw)
@@ -168,9 +148,57 @@ class _Cells:
             out.append(self.cell_text(key, price=sale.price, seen=seen))
         return ", ".join(out)
 
+    def lead(self, rule: m.LeadRule, who_shown: bool = True) -> str:
+        """Who leads and what (``dealer's left: lowest of a chosen suit``); only what, if
+        not ``who_shown``."""
+        say = self.say
+        if rule.choice == "any":
+            what = self.cell_text("choice.any")
+        elif rule.choice == "card":
+            what = say.value(rule.card)
+        else:
+            what = self.cell_text(f"scope.{rule.scope}", suit=rule.suit or "")
+        if rule.choice == "lowest" and rule.ties != "chosen":
+            what += self.cell_text(f"ties.{rule.ties}", suits=say.value(rule.tie_suits))
+        if not who_shown:
+            return what
+        who = self.cell_text(f"who.{construct_value(rule, 'who')}", card=say.value(rule.card),
+                             suit=rule.holder_suit or "", walk=say.value(rule.holder_walk),
+                             phase=say.word(rule.phase or ""))
+        return self.cell_text("lead_cell", who=who, what=what)
+
     def restart(self, stops: m.StopsPhase) -> str:
-        fallback = self.written(stops, "fallback")
-        return self.rule(stops, "restart") + (f" · {fallback}" if fallback else "")
+        """The restart rule, then what a player does holding no card it allows (``else
+        pass``; ``else lowest of the same suit``, said without its player when it is the
+        restart's; nothing when the fallback is the restart rule itself)."""
+        f, again = stops.fallback, stops.restart
+        out = self.lead(again)
+        if f.rule == again:
+            return out
+        same = f.rule is not None and construct_value(f.rule, "who") == construct_value(
+            again, "who") and f.rule.phase == again.phase and f.rule.card == again.card
+        text = self.cell_text(f"fallback.{construct_value(f, 'kind')}", amount=f.amount,
+                              to=self.say.word(f.to or ""),
+                              rule=self.lead(f.rule, not same) if f.rule is not None else "")
+        return f"{out} · {text}" + (self.cell_text("fallback.if_able") if f.if_able else "")
+
+    def payments(self, stops: m.StopsPhase) -> str:
+        """What going out pays (``takes Kitty, 1 chip a card from each opponent``)."""
+        g, say, out = stops.going_out, self.say, []
+        if not g.ends_deal:
+            out.append(self.cell_text("payments.goes_on"))
+        if g.takes:
+            out.append(self.cell_text("payments.takes",
+                                      sections=", ".join(say.word(s) for s in g.takes)))
+        if g.per_card:
+            out.append(self.cell_text(f"payments.to.{g.to}", n=g.per_card,
+                                      into=say.word(g.into or "")))
+        if g.excused:
+            out.append(self.cell_text("payments.excused", cards=say.value(g.excused)))
+        for section, phase in g.unless_taken:
+            out.append(self.cell_text("payments.unless_taken", section=say.word(section),
+                                      phase=say.word(phase)))
+        return ", ".join(out) or self.none
 
     def bonus(self, stops: m.StopsPhase) -> str:
         b = stops.stop_bonus
@@ -217,10 +245,10 @@ class _Cells:
             for row in ("lead", "restart", "claims", "payments", "bonus", "penalties"):
                 out[row] = self.none
             return out
-        out["lead"] = self.rule(stops, "first_lead")
+        out["lead"] = self.lead(stops.first_lead)
         out["restart"] = self.restart(stops)
         out["claims"] = self.cell_text(f"claims_{stops.claims.replace(' ', '_')}")
-        out["payments"] = self.rule(stops, "going_out")
+        out["payments"] = self.payments(stops)
         out["bonus"] = self.bonus(stops)
         out["penalties"] = self.penalties(stops)
         return out
