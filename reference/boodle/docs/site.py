@@ -39,6 +39,7 @@ from boodle.docs.variant_page import VariantPage
 from boodle.language import model as m
 from boodle.language.variants import builtin_names, builtin_path, load
 from boodle.owned_files import write_owned
+from boodle.resources import mkdocs_config
 
 CSS = """\
 .card-red { color: #c62828; }
@@ -50,6 +51,25 @@ CSS = """\
 """The site's own styles.  The theme gives every table heading at least 5rem and 1.25em of
 padding each side, so a table of 7 columns (a variant's antes per player count) was wider
 than the text column of a 1,280 px screen; narrower minimums let it fit (issue 21)."""
+
+
+HOOKS = ".boodle_hooks.py"
+"""The file of the output folder that mkdocs.yml's ``hooks:`` names (``docs/.boodle_hooks.py``):
+it loads :mod:`boodle.docs.mkdocs_hooks` from the boodle package installed, so the site builds
+from a wheel as from a checkout (a path into ``reference/`` exists only in a checkout).  A
+dotfile: mkdocs leaves it out of the site."""
+
+HOOKS_TEXT = '''"""Written by `boodle docs build`: the site's hooks, from the installed boodle."""
+
+from boodle.docs.mkdocs_hooks import (  # noqa: F401
+    on_nav,
+    on_page_content,
+    on_page_markdown,
+    on_post_build,
+    on_post_page,
+)
+'''
+"""The hooks file's text: mkdocs calls the module's ``on_*`` functions."""
 
 
 def all_templates() -> list[Templates]:
@@ -138,7 +158,7 @@ def skipped_outside_checkout() -> list[str]:
 def next_step(out: Path) -> str:
     """What to run after writing the pages into ``out``: ``mkdocs build --strict`` where a
     mkdocs.yml beside ``out`` names it as its docs_dir (mkdocs' default ``docs``), else how
-    to get one."""
+    to get one (the project's, which an installed package ships: :func:`mkdocs_config`)."""
     config = out.resolve().parent / "mkdocs.yml"
     if config.is_file():
         found = re.search(r"^docs_dir:\s*['\"]?([^'\"\s#]+)", config.read_text(encoding="utf-8"),
@@ -147,9 +167,12 @@ def next_step(out: Path) -> str:
                 == out.resolve():
             where = "" if config.parent == Path.cwd().resolve() else f" in {config.parent}"
             return f"now run{where}: mkdocs build --strict"
-    return (f"no mkdocs.yml beside {out} names it as its docs_dir: to build the site, put "
-            f"the project's mkdocs.yml beside it with 'docs_dir: {out.name}', then run "
-            "mkdocs build --strict there")
+    shipped = mkdocs_config()
+    edit = "" if out.name == "docs" and not config.is_file() else f", with 'docs_dir: {out.name}'"
+    if out.name != "docs":
+        edit += f" and the hooks line '- {out.name}/{HOOKS}'"
+    return (f"no mkdocs.yml beside {out} names it as its docs_dir: to build the site, copy "
+            f"the project's ({shipped}) beside it{edit}, then run mkdocs build --strict there")
 
 
 MANIFEST = ".boodle-docs.json"
@@ -177,4 +200,5 @@ def build_docs(out: Path) -> list[Path]:
         everything.update(pages(t, rules, cases, groups))
     everything.update(english_pages(english, rules, cases, groups))
     everything["assets/boodle.css"] = CSS
+    everything[HOOKS] = HOOKS_TEXT
     return write_owned(out, dict(everything), MANIFEST)
