@@ -30,6 +30,7 @@ from dataclasses import replace
 
 from boodle.docs.templates import Templates
 from boodle.language import model as m
+from boodle.language.variants import builtin_names, load
 
 CARD_LIKE = re.compile(r"^[0-9JQKA♣♦♥♠()\-– ]+$")
 """A label that is only ranks, suits, digits and dashes: written, not translated."""
@@ -76,11 +77,30 @@ def localized(r: m.Ruleset, t: Templates) -> m.Ruleset:
         return r
     return replace(
         r,
-        title=t.table.get(f"variants.{r.name}.title", r.title),
-        about=t.table.get(f"variants.{r.name}.about", r.about),
+        title=_own_words(r, "title", t),
+        about=_own_words(r, "about", t),
         board=tuple(replace(s, label=label(s.label, t)) for s in r.board),
         phases=tuple(replace(p, label=label(p.label, t)) for p in r.phases),
     )
+
+
+def _own_words(r: m.Ruleset, field: str, t: Templates) -> str:
+    """The translation of ``r``'s title or description (``field``): its own, else, where
+    ``r`` keeps the text of the built-in variant it extends (a house rule without its own
+    ``about``), that variant's; else the text as written."""
+    text: str = getattr(r, field)
+    name, base, seen = r.name, r.base, set()
+    while True:
+        key = f"variants.{name}.{field}"
+        if key in t.table:
+            return t.table[key]
+        if not base or base in seen or base not in builtin_names():
+            return text
+        seen.add(base)
+        parent = load(base)
+        if getattr(parent, field) != text:
+            return text
+        name, base = base, parent.base
 
 
 def terms(r: m.Ruleset, t: Templates) -> dict[str, str]:
