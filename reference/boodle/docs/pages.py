@@ -10,7 +10,7 @@ from typing import Any
 
 from boodle.docs.constructs import construct_value
 from boodle.docs.escape import cell, code, md
-from boodle.docs.links import PinGroup
+from boodle.docs.links import PinGroup, cases_page_path
 from boodle.docs.numbers import numbers
 from boodle.docs.rules_text import Speaker, card_html
 from boodle.docs.specref import Case, case_anchor
@@ -292,18 +292,44 @@ def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     return "\n".join(out) + "\n"
 
 
-def cases_page(cases: list[Case], t: Templates, groups: Iterable[PinGroup] = ()) -> str:
-    """Every conformance case that pins spec sections, each anchored (``#case-ID``); first,
-    the cases of each rule the variant pages link to (``groups``: one anchored line per
-    group, :class:`~boodle.docs.links.PinGroup`), by variant and section."""
+def cases_pages(cases: list[Case], t: Templates,
+                groups: Iterable[PinGroup] = ()) -> dict[str, str]:
+    """The conformance cases that pin spec sections: ``reference/cases.md``, how many each
+    variant has, with a link to its page, and one page per variant
+    (:func:`~boodle.docs.links.cases_page_path`): first the cases of each rule its variant
+    page links to (``groups``: one anchored line per group, by section), then every case of
+    the variant, each anchored (``#case-ID``).  Site path → Markdown."""
     out = [f"# {t.text('page.cases_title')}", "", t.text("page.cases_intro"), ""]
     if not cases:
-        return "\n".join([*out, t.text("page.cases_none"), ""])
-    listed = sorted(groups, key=lambda g: (g.variant, _section_key(g.section), g.anchor))
-    if listed:
+        return {"reference/cases.md": "\n".join([*out, t.text("page.cases_none"), ""])}
+    by_page: dict[str, list[Case]] = {}
+    for c in cases:
+        by_page.setdefault(cases_page_path(c.variant), []).append(c)
+    listed: dict[str, list[PinGroup]] = {}
+    for g in sorted(groups, key=lambda g: (g.variant, _section_key(g.section), g.anchor)):
+        listed.setdefault(cases_page_path(g.variant), []).append(g)
+    names = {cases_page_path(c.variant): c.variant for c in cases}
+    for path, some in listed.items():  # a rule pinned only by cases that name no variant
+        names.setdefault(path, some[0].variant)
+    out += [f"## {t.text('page.cases_variants')}", "", t.text("page.cases_variants_intro"), ""]
+    pages: dict[str, str] = {}
+    for path in sorted(names, key=lambda p: (names[p] is None, names[p] or "")):
+        name = names[path] or t.text("page.cases_no_variant")
+        own = by_page.get(path, [])
+        out.append("- " + t.text("page.cases_variant_item", variant=md(name),
+                                 link=path.removeprefix("reference/"), n=len(own)))
+        pages[path] = _variant_cases(md(name), own, listed.get(path, []), t)
+    return {"reference/cases.md": "\n".join(out) + "\n", **pages}
+
+
+def _variant_cases(name: str, cases: list[Case], groups: list[PinGroup], t: Templates) -> str:
+    """The cases page of one variant: its groups of cases by rule, then every case."""
+    out = [f"# {t.text('page.cases_variant_title', variant=name)}", "",
+           t.text("page.cases_intro"), ""]
+    if groups:
         out += [f"## {t.text('page.cases_groups')}", "", t.text("page.cases_groups_intro"), ""]
-        for g in listed:
-            links = ", ".join(f"[{code(c.id)}](#{case_anchor(c.id)})" for c in g.cases)
+        for g in groups:
+            links = ", ".join(f"[{code(c.id)}]({_case_link(c, g.variant)})" for c in g.cases)
             out.append(f'- <a id="{g.anchor}"></a>**{md(g.variant)}**, {md(g.section)} '
                        f"({t.text('page.rule_cases_n', n=len(g.cases))}): {links}")
         out += ["", f"## {t.text('page.cases_every')}", ""]
@@ -313,6 +339,14 @@ def cases_page(cases: list[Case], t: Templates, groups: Iterable[PinGroup] = ())
         out.append(f'- <a id="{case_anchor(c.id)}"></a>**{code(c.id)}** '
                    f'({md(c.variant or "—")}; {where}){desc} — {code("conformance/" + c.file)}')
     return "\n".join(out) + "\n"
+
+
+def _case_link(case: Case, variant: str | None) -> str:
+    """A link from the cases page of ``variant`` to ``case`` (on another page if it names
+    another variant)."""
+    here, there = cases_page_path(variant), cases_page_path(case.variant)
+    page = "" if here == there else there.rsplit("/", 1)[-1]
+    return f"{page}#{case_anchor(case.id)}"
 
 
 def _section_key(section: str) -> tuple[int, ...]:

@@ -19,6 +19,8 @@ without text fails the build with the list of keys to add.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 
@@ -29,7 +31,7 @@ from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
 from boodle.docs.includes import included_page, shipped_map, site_map
 from boodle.docs.links import PinGroup, RuleRefs
-from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
+from boodle.docs.pages import cases_pages, index_page, matrix_page, source_page
 from boodle.docs.seed_example import seed_example_markdown
 from boodle.docs.specref import Case, checkout_root, find_cases
 from boodle.docs.templates import Templates, languages
@@ -103,6 +105,15 @@ def conformance_cases() -> list[Case]:
         return []
 
 
+def nav_title(text: str) -> str:
+    """Front matter that gives a page its sidebar entry: the variant's title alone for its
+    worked example (under "Examples"), the file's name for its rules file (under "Sources"),
+    where the page's heading ("Worked example: …") made every entry of a section start with
+    the same words (issue 21).  HTML-escaped (mkdocs shows a page's ``title`` as it is), in
+    a JSON string, which YAML reads as it is."""
+    return f"---\ntitle: {json.dumps(html.escape(text, quote=False), ensure_ascii=False)}\n---\n\n"
+
+
 def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
           groups: dict[str, PinGroup] | None = None) -> dict[str, str]:
     """Every page of one language: site path → Markdown.  ``groups`` collects the groups
@@ -115,11 +126,13 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
         seed = seed_example_markdown(r, t)
         out[f"examples/{r.name}{sx}.md"] = (
-            f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
+            nav_title(localized(r, t).title)
+            + f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
             + (f"{seed}\n## {t.text('page.example_deal_heading')}\n\n" if seed else "")
             + example_markdown(r, t))
         if builtin_path(r.name).is_file():  # the site shows the built-in rules files
-            out[f"sources/{r.name}{sx}.md"] = source_page(localized(r, t), t)
+            out[f"sources/{r.name}{sx}.md"] = nav_title(f"{r.name}.boodle") + source_page(
+                localized(r, t), t)
     return out
 
 
@@ -128,7 +141,7 @@ def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
     """The pages that exist in English only (``groups``: the groups of cases the variant
     pages link to, listed on the cases page)."""
     out = {"reference/language.md": reference_markdown(t)}
-    out["reference/cases.md"] = cases_page(cases, t, (groups or {}).values())
+    out.update(cases_pages(cases, t, (groups or {}).values()))
     out["reference/protocol.md"] = included_page("conformance/PROTOCOL.md",
                                                  "reference/protocol.md",
                                                  t.text("page.protocol_title"), t)
