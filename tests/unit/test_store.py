@@ -303,6 +303,18 @@ def test_resume_from_the_command_line(db: Path, capsys: pytest.CaptureFixture[st
     assert main(["play", "--resume", str(db)]) == 1  # complete now
 
 
+def test_resume_of_a_session_killed_in_its_first_deal_says_so(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tried as a new user (kill -9 during deal 1): "resumed session 's' after deal 0", a
+    deal that does not exist; now it says that no deal was recorded."""
+    with pytest.raises(Crash):
+        record_new(db, info_for(), MICHIGAN, crash_after(1))
+    assert main(["play", "--resume", str(db)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "resumed session 's' from its first deal (none was recorded)\n"
+    assert "Deal 1:" in captured.out
+
+
 def test_resume_says_which_session_before_the_deals(db: Path) -> None:
     # issue 21: the line came last, after thousands of lines of play
     with pytest.raises(Crash):
