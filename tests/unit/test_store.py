@@ -364,3 +364,27 @@ def test_a_damaged_row_is_an_error_not_a_traceback(db: Path,
     assert main(["ledger", str(db)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: the ledger's deal 2 of session 's' is damaged: LedgerError")
+
+
+def test_a_damaged_opening_and_a_missing_table_are_named_as_such(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tried as a new user damaging a ledger by hand: its opening (row 0, the cut) was
+    "deal 0", which `boodle ledger` never lists, and a file without the deal table "has no
+    session table" though it has one."""
+    record_new(db, info_for(), MICHIGAN, nothing)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE deal SET events = '{not json' WHERE number = 0")
+    conn.commit()
+    conn.close()
+    assert main(["ledger", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the ledger's opening (the cut and the draws before deal 1) "
+                          "of session 's' is damaged: JSONDecodeError"), err
+    assert "deal 0" not in err
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE deal")
+    conn.commit()
+    conn.close()
+    assert main(["ledger", str(db)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"error: {db} is not a boodle ledger (no deal table)")
