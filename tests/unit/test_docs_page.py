@@ -109,3 +109,10 @@ def test_a_house_rule_keeping_its_bases_description_shows_it_in_the_pages_langua
     assert english not in page
     assert load_t(lang).text("variants.michigan.about") in page.split("\n## ")[0]
     assert page.startswith("# Friday night\n")  # its own title stays as written
+    # a house rule of that house rule (a file extending a file): the same words
+    (tmp_path / "f2.boodle").write_text('variant f2 extends friday {\n  title "F2"\n}\n',
+                                        encoding="utf-8")
+    assert main(["docs", "page", str(tmp_path / "f2.boodle"), "--lang", lang]) == 0
+    page = capsys.readouterr().out
+    assert english not in page
+    assert load_t(lang).text("variants.michigan.about") in page.split("\n## ")[0]

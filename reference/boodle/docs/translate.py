@@ -25,6 +25,7 @@ words as they are.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
@@ -86,21 +87,24 @@ def localized(r: m.Ruleset, t: Templates) -> m.Ruleset:
 
 def _own_words(r: m.Ruleset, field: str, t: Templates) -> str:
     """The translation of ``r``'s title or description (``field``): its own, else, where
-    ``r`` keeps the text of the built-in variant it extends (a house rule without its own
-    ``about``), that variant's; else the text as written."""
+    ``r`` keeps the text of a built-in variant (a house rule without its own ``about``, of a
+    built-in or of a file that extends one), that variant's; else the text as written."""
     text: str = getattr(r, field)
-    name, base, seen = r.name, r.base, set()
-    while True:
+    for name in (r.name, _builtin_words(field).get(text)):
         key = f"variants.{name}.{field}"
-        if key in t.table:
+        if name is not None and key in t.table:
             return t.table[key]
-        if not base or base in seen or base not in builtin_names():
-            return text
-        seen.add(base)
-        parent = load(base)
-        if getattr(parent, field) != text:
-            return text
-        name, base = base, parent.base
+    return text
+
+
+@functools.cache
+def _builtin_words(field: str) -> dict[str, str]:
+    """The built-in variants' English ``title`` or ``about`` → the variant's name (the
+    first in name order that writes it)."""
+    out: dict[str, str] = {}
+    for name in builtin_names():
+        out.setdefault(getattr(load(name), field), name)
+    return out
 
 
 def terms(r: m.Ruleset, t: Templates) -> dict[str, str]:
