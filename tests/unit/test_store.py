@@ -388,3 +388,15 @@ def test_a_damaged_opening_and_a_missing_table_are_named_as_such(
     assert main(["ledger", str(db)]) == 1
     assert capsys.readouterr().err.startswith(
         f"error: {db} is not a boodle ledger (no deal table)")
+
+
+def test_a_new_ledger_given_as_a_folder_says_so(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Tried as a new user: `--ledger DIR` was "cannot open ledger DIR: unable to open
+    database file" (SQLite's words); a folder is refused as one, with the edit."""
+    assert main(["play", "michigan", "--players", "4", "--deals", "1",
+                 "--ledger", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"error: {tmp_path} is a folder, not a ledger file\n"
+                   f"  hint: name a file in it, as in --ledger {tmp_path / 'club.sqlite'}\n")
+    assert list(tmp_path.iterdir()) == []

@@ -117,9 +117,11 @@ def connect(path: Path, create: bool = False,
     folds the ``-wal`` file back and removes it, as a writer does.
     Raises :class:`BoodleError` if the file is missing (unless ``create``) or not a ledger.
     """
+    if path.is_dir():
+        raise BoodleError(f"{path} is a folder, not a ledger file",
+                          hint=f"name a file in it, as in --ledger {path / 'club.sqlite'}")
     if not create and not path.is_file():
-        raise BoodleError(f"{path} is a folder, not a ledger file" if path.is_dir()
-                          else f"no ledger file {path}")
+        raise BoodleError(f"no ledger file {path}")
     try:
         writable = os.access(path, os.W_OK) and os.access(path.absolute().parent, os.W_OK)
         conn = (_open_read_only(path) if read_only and not writable
