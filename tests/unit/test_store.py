@@ -281,7 +281,11 @@ def test_boodle_ledger_exits_1_on_an_inconsistent_ledger(db: Path,
     (["play", "--resume", "X", "--players", "4"], "do not give --players"),
     (["play", "--resume", "X", "michigan"], "do not give VARIANT"),
     (["play", "michigan", "--players", "4", "--session", "s"], "add --ledger FILE.sqlite"),
-    (["play", "michigan"], "give a VARIANT and --players N"),
+    (["play"], "give a VARIANT and --players N (or --resume FILE.sqlite)"),
+    # found trying the CLI as a new user: "give a VARIANT and --players N" to one who gave
+    # the variant, or the players
+    (["play", "michigan"], "error: give --players N: how many play michigan\n"),
+    (["play", "--players", "4"], "error: give the VARIANT to play: a built-in variant's name"),
 ])
 def test_options_that_do_not_go_together_are_usage_errors(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
