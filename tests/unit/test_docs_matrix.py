@@ -122,7 +122,7 @@ def test_michigan_lead_and_restart_in_french_say_the_seeds_rules() -> None:
 def test_every_literal_of_a_lead_rule_has_a_short_matrix_phrase() -> None:
     """A new ``who``, scope or tie-break in the model needs its matrix phrase too (the build
     checks the other languages against English)."""
-    from typing import get_args
+    from typing import get_args, get_type_hints
 
     from boodle.docs.constructs import DERIVED
     from boodle.language import model as mdl
@@ -131,7 +131,9 @@ def test_every_literal_of_a_lead_rule_has_a_short_matrix_phrase() -> None:
     whos = [*get_args(mdl.Who), *DERIVED[("LeadRule", "who")][1]]
     keys = [f"who.{w}" for w in whos] + [f"scope.{s}" for s in get_args(mdl.Scope)]
     keys += [f"ties.{x}" for x in get_args(mdl.TieBreak) if x != "chosen"]
-    keys += [f"fallback.{k}" for k in ("lead", "pass", *DERIVED[("Fallback", "kind")][1])]
-    keys += [f"payments.to.{x}" for x in ("winner", "kitty", "section")]
+    kinds = get_args(get_type_hints(mdl.Fallback)["kind"])
+    keys += [f"fallback.{k}" for k in (*kinds, *DERIVED[("Fallback", "kind")][1])]
+    keys += [f"payments.to.{x}" for x in get_args(get_type_hints(mdl.GoingOut)["to"])]
+    assert "fallback.pass" in keys and "payments.to.kitty" in keys
     missing = [k for k in keys if not t.has(f"page.matrix.{k}")]
     assert not missing
