@@ -382,8 +382,13 @@ def _check_play_usage(args: argparse.Namespace) -> None:
                  if v is not None]
         if given:
             problem = f"--resume continues the stored session; do not give {', '.join(given)}"
-    elif args.variant is None or args.players is None:
+    elif args.variant is None and args.players is None:
         problem = "give a VARIANT and --players N (or --resume FILE.sqlite)"
+    elif args.players is None:
+        problem = f"give --players N: how many play {args.variant}"
+    elif args.variant is None:
+        problem = ("give the VARIANT to play: a built-in variant's name (boodle variants "
+                   "lists them) or a .boodle file")
     elif args.session is not None and args.ledger is None:
         problem = "--session names a session in a ledger: add --ledger FILE.sqlite"
     elif args.strategy is not None and args.strategy not in STRATEGIES:

@@ -54,6 +54,12 @@ def spec_prose(name: str) -> Path:
     return _first_existing(_PACKAGE / "data" / "spec" / name, _CHECKOUT / "spec" / name)
 
 
+def mkdocs_config() -> Path:
+    """The rules site's ``mkdocs.yml`` (the checkout's, else the copy a wheel ships), for a
+    reader who builds the site from an installed package."""
+    return _first_existing(_PACKAGE / "data" / "mkdocs.yml", _CHECKOUT / "mkdocs.yml")
+
+
 def cache_dir() -> Path | None:
     """The folder where boodle keeps what it can rebuild (the grammar's parse tables):
     ``$XDG_CACHE_HOME/boodle``, else ``~/.cache/boodle``, created if need be.

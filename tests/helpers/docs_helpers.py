@@ -33,7 +33,7 @@ def built_site() -> tuple[Path, Path]:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
-    from boodle.docs.site import build_docs
+    from boodle.docs.site import HOOKS, build_docs
 
     tmp = Path(tempfile.mkdtemp(prefix="boodle-site-"))
     docs, site = tmp / "docs", tmp / "site"
@@ -44,7 +44,7 @@ def built_site() -> tuple[Path, Path]:
     logger.setLevel(logging.INFO)
     try:
         config = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(docs), site_dir=str(site),
-                             strict=True)
+                             hooks=[str(docs / HOOKS)], strict=True)
         build(config)  # raises mkdocs.exceptions.Abort on any warning (strict)
     finally:
         logger.removeHandler(handler)

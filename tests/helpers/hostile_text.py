@@ -45,8 +45,13 @@ class Live(HTMLParser):
 
 
 def render(page: str) -> tuple[str, Live]:
-    """``page`` (Markdown) as the site renders it: its HTML, and what is live in it."""
-    html = markdown.markdown(page, extensions=EXTENSIONS)
+    """``page`` (Markdown) as the site renders it: its HTML, and what is live in it.  Its
+    front matter is read as mkdocs reads it, and its ``title`` put in the HTML as it is (the
+    sidebar and the browser's tab show it so)."""
+    from mkdocs.utils.meta import get_data
+
+    body, meta = get_data(page)
+    html = f"<span>{meta.get('title', '')}</span>" + markdown.markdown(body, extensions=EXTENSIONS)
     parser = Live()
     parser.feed(html)
     return html, parser

@@ -139,7 +139,10 @@ def test_every_language_renders_in_its_own_words(server: str, browser, lang: str
             search = browser.find_element("css selector", "input.md-search__input")
             assert search.get_attribute("placeholder") != "Search"
             assert "Made with" not in browser.page_source
-        # the rules files and the DSL words quoted in the matrix are code: left out
+        if path == "matrix/" and lang != "en":  # issue 21: its lead, restart and payment
+            # cells were the rules files' English words, in code; now the page's language
+            assert browser.find_elements("css selector", "article code") == [], root
+        # the rules files quoted on the other pages are code: left out
         text = browser.execute_script(
             "document.querySelectorAll('pre, code').forEach(e => e.remove());"
             "return document.body.innerText")

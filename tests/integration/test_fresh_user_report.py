@@ -284,3 +284,43 @@ def test_positions_add_lines_and_drop_none(capsys) -> None:  # type: ignore[no-u
     assert "\n\nDeal 1: " in with_positions  # the blank line before each deal is kept
     kept = [line for line in with_positions.splitlines() if not line.startswith("    @ ")]
     assert kept == plain.splitlines()
+
+
+def test_the_site_builds_from_the_generated_folder_alone_without_the_checkout(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """issue 21: mkdocs.yml's hooks named reference/boodle/docs/mkdocs_hooks.py, a file of
+    the checkout: beside the pages of an installed package, mkdocs refused the config. Now
+    the hooks file is one of the pages `boodle docs build` writes, loading the installed
+    package's hooks; the project's mkdocs.yml, copied beside them, loads as it is."""
+    import shutil
+
+    from mkdocs.config import load_config
+
+    from boodle.docs.site import HOOKS, build_docs, next_step
+    from boodle.resources import mkdocs_config
+
+    shutil.copyfile(mkdocs_config(), tmp_path / "mkdocs.yml")
+    build_docs(tmp_path / "docs")
+    config = load_config(str(tmp_path / "mkdocs.yml"))  # raised: hook file not found
+    hooks = config["plugins"]
+    names = [name for name in hooks if name.endswith(HOOKS)]
+    assert names == [f"docs/{HOOKS}"]
+    module = hooks[names[0]]
+    assert Path(module.__file__).resolve() == (tmp_path / "docs" / HOOKS).resolve()
+    for event in ("on_nav", "on_page_markdown", "on_page_content", "on_post_page",
+                  "on_post_build"):
+        assert callable(getattr(module, event)), event
+    assert next_step(tmp_path / "docs") == f"now run in {tmp_path.resolve()}: mkdocs build --strict"
+    advice = next_step(tmp_path / "pages")  # another folder: which two lines to change
+    assert "'docs_dir: pages'" in advice and f"'- pages/{HOOKS}'" in advice
+
+
+def test_the_wheel_ships_the_sites_mkdocs_yml() -> None:
+    """Without a checkout, the advice names the copy the wheel ships (resources.mkdocs_config
+    looks for it at boodle/data/mkdocs.yml first)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    wheel = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    shipped = wheel["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert shipped["mkdocs.yml"] == "boodle/data/mkdocs.yml"

@@ -18,7 +18,7 @@ import pytest
 from boodle.cli import main
 from boodle.docs.escape import code, md
 from boodle.docs.links import RuleRefs
-from boodle.docs.pages import cases_page, index_page, matrix_page
+from boodle.docs.pages import cases_pages, index_page, matrix_page
 from boodle.docs.site import pages
 from boodle.docs.specref import Case
 from boodle.docs.templates import languages, load
@@ -112,7 +112,8 @@ def test_index_matrix_and_cases_pages_escape_rules_text(hostile: Ruleset) -> Non
     case = Case(id="evil`<script>x", file="x`<img src=x onerror=alert(1)>.json",
                 variant="<b>hostile</b>", sections=("§3 <script>",),
                 description="<script>alert(1)</script> [c](javascript:c)")
-    _assert_inert(cases_page([case], t))
+    for text in cases_pages([case], t).values():
+        _assert_inert(text)
 
 
 def test_escaping_leaves_plain_words_alone() -> None:

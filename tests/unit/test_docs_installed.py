@@ -57,10 +57,10 @@ def test_docs_build_from_an_installed_package_lists_the_shipped_cases(installed:
     michigan = site.pages(t, [load_variant("michigan")], cases, groups)
     english = site.english_pages(t, site.rulesets(), cases, groups)
     page = michigan["variants/michigan.md"]
-    assert "· pinned by [" in page and "](../reference/cases.md#pins-michigan-" in page
+    assert "· pinned by [" in page and "](../reference/cases/michigan.md#pins-michigan-" in page
     assert "spec [§6.1](../spec/rules.md#61-first-lead)" in page  # the shipped spec's anchors
-    listing = english["reference/cases.md"]
-    assert t.text("page.cases_none") not in listing
+    assert t.text("page.cases_none") not in english["reference/cases.md"]
+    listing = english["reference/cases/michigan.md"]
     assert '<a id="case-michigan-deal-from-the-pack-3-players-' in listing
     for group in groups:
         assert f'<a id="{group}"></a>' in listing

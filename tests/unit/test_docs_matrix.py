@@ -81,3 +81,59 @@ def test_the_matrix_in_every_language(lang: str) -> None:
     assert change == ("**x**\u00a0: y" if lang == "fr" else "**x**: y")
     assert change.replace("x", load(lang).text("page.matrix.claims")).replace(
         "y", load(lang).text("page.matrix.claims_on_holding")) in text
+
+
+ENGLISH_DSL_WORDS = ("left of dealer", "lowest of", "last player", "per card", "ends deal",
+                     "pass left", "else pass", "takes kitty", "any card", "`")
+"""The rules files' own (English) words the lead, restart and payments cells showed on every
+language's page before (``left of dealer, lowest of chosen suit`` in code)."""
+
+
+@pytest.mark.parametrize("lang", ["fr", "it", "pt"])
+def test_lead_restart_and_payment_cells_are_in_the_pages_language(lang: str) -> None:
+    t = load(lang)
+    text = matrix_page(rulesets(), t)
+    lines = text.splitlines()
+    start = lines.index(f"## {t.text('page.matrix_bases')}")
+    rows = _rows(lines[start + 4:lines.index("", start + 2)])
+    for row in ("lead", "restart", "payments"):
+        for c in rows[t.text(f"page.matrix.{row}")]:
+            for word in ENGLISH_DSL_WORDS:
+                assert word not in c.lower(), (lang, row, c)
+
+
+def test_michigan_lead_and_restart_in_french_say_the_seeds_rules() -> None:
+    """001 §03 "Gauche commence", §04 "Entamez la plus basse détenue de la couleur choisie",
+    §05 "Dernier au stop repart avec plus basse d'une autre couleur si possible ; avec
+    seulement ancienne, peut la reprendre à sa plus basse restante", §02/§06 the kitty goes
+    to the player who goes out, paid 1 chip a card left (the seed's words, in short)."""
+    t = load("fr")
+    lines = matrix_page(rulesets(), t).splitlines()
+    start = lines.index(f"## {t.text('page.matrix_bases')}")
+    rows = _rows(lines[start + 4:lines.index("", start + 2)])
+    lead, restart, pay = (rows[t.text(f"page.matrix.{r}")][0]
+                          for r in ("lead", "restart", "payments"))
+    assert lead == "à gauche du donneur\u00a0: la plus petite d'une couleur choisie"
+    assert restart == ("dernier joueur\u00a0: la plus petite d'une autre couleur · sinon "
+                       "la plus petite de la même couleur")
+    assert pay == "prend Kitty, 1 jeton par carte de chaque adversaire"
+
+
+def test_every_literal_of_a_lead_rule_has_a_short_matrix_phrase() -> None:
+    """A new ``who``, scope or tie-break in the model needs its matrix phrase too (the build
+    checks the other languages against English)."""
+    from typing import get_args, get_type_hints
+
+    from boodle.docs.constructs import DERIVED
+    from boodle.language import model as mdl
+
+    t = load("en")
+    whos = [*get_args(mdl.Who), *DERIVED[("LeadRule", "who")][1]]
+    keys = [f"who.{w}" for w in whos] + [f"scope.{s}" for s in get_args(mdl.Scope)]
+    keys += [f"ties.{x}" for x in get_args(mdl.TieBreak) if x != "chosen"]
+    kinds = get_args(get_type_hints(mdl.Fallback)["kind"])
+    keys += [f"fallback.{k}" for k in (*kinds, *DERIVED[("Fallback", "kind")][1])]
+    keys += [f"payments.to.{x}" for x in get_args(get_type_hints(mdl.GoingOut)["to"])]
+    assert "fallback.pass" in keys and "payments.to.kitty" in keys
+    missing = [k for k in keys if not t.has(f"page.matrix.{k}")]
+    assert not missing

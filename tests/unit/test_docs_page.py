@@ -91,3 +91,28 @@ def test_a_page_read_outside_the_site_shows_red_cards_red_and_no_doubled_parenth
             assert not bare, (source, lang, line)
         shown = re.sub(r"\]\([^)]*\)", "]", re.sub(r"<[^>]+>", "", page))
         assert "((" not in shown and "))" not in shown and ") (" not in shown, (source, lang)
+
+
+@pytest.mark.parametrize("lang", ["fr", "it", "pt"])
+def test_a_house_rule_keeping_its_bases_description_shows_it_in_the_pages_language(
+        tmp_path: Path, capsys, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """Tried as a new user: friday.boodle (a title, no `about`) in French opened with
+    Michigan's description in English, "Four boodle sections and a kitty; …", under a
+    French page; the description kept from michigan is michigan's, translated."""
+    from boodle.docs.templates import load as load_t
+    from boodle.language.variants import load
+
+    assert main(["docs", "page", str(_friday(tmp_path)), "--lang", lang]) == 0
+    page = capsys.readouterr().out
+    english = load("michigan").about
+    assert english.startswith("Four boodle sections and a kitty")  # michigan.boodle's about
+    assert english not in page
+    assert load_t(lang).text("variants.michigan.about") in page.split("\n## ")[0]
+    assert page.startswith("# Friday night\n")  # its own title stays as written
+    # a house rule of that house rule (a file extending a file): the same words
+    (tmp_path / "f2.boodle").write_text('variant f2 extends friday {\n  title "F2"\n}\n',
+                                        encoding="utf-8")
+    assert main(["docs", "page", str(tmp_path / "f2.boodle"), "--lang", lang]) == 0
+    page = capsys.readouterr().out
+    assert english not in page
+    assert load_t(lang).text("variants.michigan.about") in page.split("\n## ")[0]

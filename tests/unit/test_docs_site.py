@@ -18,7 +18,7 @@ from boodle.docs import constructs, translate
 from boodle.docs import site as docs_site
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.links import RuleRefs
-from boodle.docs.pages import cases_page
+from boodle.docs.pages import cases_pages
 from boodle.docs.site import all_templates
 from boodle.docs.specref import find_cases
 from boodle.docs.templates import MissingText, Templates, languages, load
@@ -300,8 +300,8 @@ def test_conformance_case_links_are_generic(tmp_path: Path, michigan: Ruleset) -
     cases = find_cases(tmp_path)
     assert [c.id for c in cases] == ["restart-other-suit-1a2b", "tripoli-restart"]
     text = page(michigan, refs=RuleRefs(load("en"), "michigan", cases))
-    assert "pinned by [restart-other-suit-1a2b](../reference/cases.md#case-restart-other-suit-" \
-           "1a2b)" in text
+    assert "pinned by [restart-other-suit-1a2b](../reference/cases/michigan.md#case-restart-" \
+           "other-suit-1a2b)" in text
     assert "tripoli-restart" not in text
     # a case pinning the rule itself (§6.4/last-player, as conformance/spec-rules.json names
     # rules) is preferred to one pinning only its section
@@ -324,10 +324,11 @@ def test_the_cases_pinning_a_rule_fold_into_one_link_to_their_list(tmp_path: Pat
     text = page(michigan, refs=refs)
     restart = next(line for line in text.splitlines() if "After a stop" in line)
     [group] = refs.groups.values()
-    assert restart.endswith(f"· pinned by [7 cases](../reference/cases.md#{group.anchor}))</small>")
+    assert restart.endswith(
+        f"· pinned by [7 cases](../reference/cases/michigan.md#{group.anchor}))</small>")
     assert "restart-case-" not in restart and "(+" not in restart
     assert [c.id for c in group.cases] == [f"restart-case-{i}" for i in range(7)]
-    listing = cases_page(cases, load("en"), refs.groups.values())
+    listing = cases_pages(cases, load("en"), refs.groups.values())["reference/cases/michigan.md"]
     [line] = [x for x in listing.splitlines() if group.anchor in x]
     assert line.startswith(f'- <a id="{group.anchor}"></a>**michigan**, §6.4 (7 cases): ')
     assert line.count("](#case-restart-case-") == 7
@@ -374,6 +375,12 @@ def test_the_sidebar_starts_with_the_variants_the_home_profile_first() -> None:
         assert variants[at + 1:at + 3] == ["tripoli-boodle-cards", "tripoli-chien-once"]
         assert variants.index("newmarket") < variants.index("pope-joan")
         assert [n for f, n in links if f == "examples"] == variants
+        # issue 21: each example's entry is its variant's title, not "Worked example: …"
+        # again and again; the 60 and more pages of cases per variant are not in it
+        titles = re.findall(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', nav, re.S)
+        prefix = load(lang).text("page.example_title", title="").rstrip(" :\u00a0")
+        assert not any(x.startswith(prefix) for x in titles), (lang, prefix)
+        assert "/cases/" not in nav.replace("reference/cases/\"", ""), lang
 
 
 def test_the_index_lists_the_home_profile_first() -> None:
@@ -432,3 +439,61 @@ def test_the_boodle_lexer_is_registered_and_knows_the_grammar_words() -> None:
     assert (Name.Constant, "10♥") in tokens
     assert (Comment.Single, "# 001 §05") in tokens
     assert all(kind is not Number.Integer for kind, text in tokens if text == "10♥")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_sidebar_entries_of_examples_and_sources_are_distinct(lang: str) -> None:
+    """issue 21: every entry under "Examples" read "Worked example: …" (and under "Sources"
+    "Rules file: …"): the sidebar repeated the section's name; now the front matter's
+    title names the variant alone."""
+    import yaml
+
+    from boodle.docs.site import pages, rulesets
+    from boodle.docs.templates import load as load_t
+
+    t = load_t(lang)
+    out = pages(t, rulesets(), [])
+    prefix = t.text("page.example_title", title="").rstrip(" :\u00a0")
+    for folder in ("examples", "sources"):
+        titles = []
+        for path, text in out.items():
+            if path.startswith(folder + "/"):
+                assert text.startswith("---\n"), path
+                titles.append(yaml.safe_load(text.split("---\n")[1])["title"])
+        assert len(titles) == len(builtin_names()) or folder == "sources"
+        assert len(set(titles)) == len(titles), (folder, titles)
+        assert not any(x.startswith(prefix) for x in titles), titles
+    home = yaml.safe_load(out[f"examples/michigan{'' if lang == 'en' else '.' + lang}.md"]
+                          .split("---\n")[1])["title"]
+    assert home == {"en": "Michigan (home profile)", "fr": "Michigan (profil familial)"}.get(
+        lang, home)  # michigan.boodle's title; fr.toml's [variants.michigan]
+
+
+def test_the_cases_pages_are_of_a_reasonable_size_and_every_case_is_reachable() -> None:
+    """issue 21: reference/cases.md listed every case of the suite on one page of 1.4 MB
+    (the site's page 1.1 MB). Now a summary with one page per variant, none over 200 KB of
+    Markdown; every case is still listed, once, and every link of the rules' "pinned by"
+    and of the summary finds its page and anchor."""
+    from boodle.docs.links import PinGroup
+    from boodle.docs.site import conformance_cases, english_pages, pages, rulesets
+
+    t = load("en")
+    cases, groups = conformance_cases(), {}  # type: ignore[var-annotated]
+    rules = rulesets()
+    variant_pages = pages(t, rules, cases, groups)
+    english = english_pages(t, rules, cases, groups)
+    listing = {k: v for k, v in english.items() if k.startswith("reference/cases")}
+    assert all(len(v.encode()) < 200_000 for v in listing.values()), \
+        sorted((len(v), k) for k, v in listing.items())[-1]
+    anchors = {k: set(re.findall(r'<a id="([^"]+)"></a>', v)) for k, v in listing.items()}
+    every = [a for k, found in anchors.items() for a in found if a.startswith("case-")]
+    assert len(every) == len(set(every)) == len({c.id for c in cases})
+    group: PinGroup
+    for group in groups.values():
+        assert any(group.anchor in found for found in anchors.values())
+    for path, text in variant_pages.items():
+        for page, anchor in re.findall(r"\]\(\.\./(reference/cases[^)#]*)#([^)]+)\)", text):
+            assert anchor in anchors[page], (path, page, anchor)
+    for link in re.findall(r"\]\((cases/[^)]+\.md)\)", listing["reference/cases.md"]):
+        assert f"reference/{link}" in listing, link
+    assert len(listing) > 20  # a page per variant, the probes' too

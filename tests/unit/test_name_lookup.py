@@ -57,3 +57,18 @@ def test_a_path_to_a_folder_or_nothing_is_an_error(tmp_path: Path) -> None:
         load(str(tmp_path / "dir.boodle"))
     with pytest.raises(BoodleError, match="no such rules file"):
         load(str(tmp_path / "absent.boodle"))
+
+
+def test_a_link_that_leads_nowhere_says_so(tmp_path: Path) -> None:
+    """Tried as a new user: a link to a moved file, or a loop of links, was "no such rules
+    file: loop.boodle", though `ls` shows the file there."""
+    loop = tmp_path / "loop.boodle"
+    loop.symlink_to(loop.name)
+    gone = tmp_path / "moved.boodle"
+    gone.symlink_to(tmp_path / "old" / "house.boodle")
+    for link, target in ((loop, "loop.boodle"), (gone, str(tmp_path / "old" / "house.boodle"))):
+        with pytest.raises(BoodleError) as caught:
+            load(str(link))
+        assert str(caught.value).startswith(
+            f"error: {link} is a symbolic link to {target}, which leads to no file"), caught.value
+        assert caught.value.hint == "point the link at the rules file, or give the file's own path"

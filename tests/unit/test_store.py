@@ -281,7 +281,11 @@ def test_boodle_ledger_exits_1_on_an_inconsistent_ledger(db: Path,
     (["play", "--resume", "X", "--players", "4"], "do not give --players"),
     (["play", "--resume", "X", "michigan"], "do not give VARIANT"),
     (["play", "michigan", "--players", "4", "--session", "s"], "add --ledger FILE.sqlite"),
-    (["play", "michigan"], "give a VARIANT and --players N"),
+    (["play"], "give a VARIANT and --players N (or --resume FILE.sqlite)"),
+    # found trying the CLI as a new user: "give a VARIANT and --players N" to one who gave
+    # the variant, or the players
+    (["play", "michigan"], "error: give --players N: how many play michigan\n"),
+    (["play", "--players", "4"], "error: give the VARIANT to play: a built-in variant's name"),
 ])
 def test_options_that_do_not_go_together_are_usage_errors(
         argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -301,6 +305,18 @@ def test_resume_from_the_command_line(db: Path, capsys: pytest.CaptureFixture[st
     assert "Deal 2:" in captured.out and "Deal 1:" not in captured.out
     assert rows_of(db)[1] is not None
     assert main(["play", "--resume", str(db)]) == 1  # complete now
+
+
+def test_resume_of_a_session_killed_in_its_first_deal_says_so(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tried as a new user (kill -9 during deal 1): "resumed session 's' after deal 0", a
+    deal that does not exist; now it says that no deal was recorded."""
+    with pytest.raises(Crash):
+        record_new(db, info_for(), MICHIGAN, crash_after(1))
+    assert main(["play", "--resume", str(db)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "resumed session 's' from its first deal (none was recorded)\n"
+    assert "Deal 1:" in captured.out
 
 
 def test_resume_says_which_session_before_the_deals(db: Path) -> None:
@@ -352,3 +368,39 @@ def test_a_damaged_row_is_an_error_not_a_traceback(db: Path,
     assert main(["ledger", str(db)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: the ledger's deal 2 of session 's' is damaged: LedgerError")
+
+
+def test_a_damaged_opening_and_a_missing_table_are_named_as_such(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tried as a new user damaging a ledger by hand: its opening (row 0, the cut) was
+    "deal 0", which `boodle ledger` never lists, and a file without the deal table "has no
+    session table" though it has one."""
+    record_new(db, info_for(), MICHIGAN, nothing)
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE deal SET events = '{not json' WHERE number = 0")
+    conn.commit()
+    conn.close()
+    assert main(["ledger", str(db)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the ledger's opening (the cut and the draws before deal 1) "
+                          "of session 's' is damaged: JSONDecodeError"), err
+    assert "deal 0" not in err
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE deal")
+    conn.commit()
+    conn.close()
+    assert main(["ledger", str(db)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"error: {db} is not a boodle ledger (no deal table)")
+
+
+def test_a_new_ledger_given_as_a_folder_says_so(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Tried as a new user: `--ledger DIR` was "cannot open ledger DIR: unable to open
+    database file" (SQLite's words); a folder is refused as one, with the edit."""
+    assert main(["play", "michigan", "--players", "4", "--deals", "1",
+                 "--ledger", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"error: {tmp_path} is a folder, not a ledger file\n"
+                   f"  hint: name a file in it, as in --ledger {tmp_path / 'club.sqlite'}\n")
+    assert list(tmp_path.iterdir()) == []

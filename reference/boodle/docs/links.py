@@ -3,7 +3,8 @@
 Site layout (paths relative to the docs folder; the pages of the other
 languages add ``.fr``, ``.it``, ``.pt`` before ``.md``): ``variants/NAME.md``,
 ``examples/NAME.md``, ``sources/NAME.md`` (the rules file), ``matrix.md``,
-``reference/*.md``, ``spec/*.md``.  Every link is relative, so ``mkdocs build --strict`` checks it.
+``reference/*.md``, ``reference/cases/VARIANT.md`` (the conformance cases of a variant),
+``spec/*.md``.  Every link is relative, so ``mkdocs build --strict`` checks it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,17 @@ def spec_link(section: str, up: str | None = "../") -> str:
     ``up`` is ``None``: a page standing alone, outside the site)."""
     anchor = spec_anchors().get(section) if up is not None else None
     return f"[{section}]({up}spec/rules.md#{anchor})" if anchor else section
+
+
+CASES_FOLDER = "reference/cases"
+"""The cases pages, one per variant (``reference/cases/michigan.md``), beside the summary
+``reference/cases.md``: one page of every case was 1.4 MB."""
+
+
+def cases_page_path(variant: str | None) -> str:
+    """The site path of the cases page of ``variant`` (``None``: the cases naming none)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", (variant or "").lower()).strip("-")
+    return f"{CASES_FOLDER}/{slug or '-'}.md"
 
 
 @dataclass(frozen=True)
@@ -84,14 +96,14 @@ class RuleRefs:
             parts.append(self.t.text("page.rule_spec", section=spec_link(section, self.up)))
         pinned = cases_for(self.cases, self.variant, section, rule.tags)
         if pinned and section is not None:
-            cases = f"{self.up}reference/cases.md"
             if len(pinned) == 1:
+                cases = f"{self.up}{cases_page_path(pinned[0].variant)}"
                 link = f"[{pinned[0].id}]({cases}#{case_anchor(pinned[0].id)})"
             else:
                 group = PinGroup(self.variant, section, tuple(pinned))
                 self.groups.setdefault(group.anchor, group)
                 many = self.t.text("page.rule_cases_n", n=len(pinned))
-                link = f"[{many}]({cases}#{group.anchor})"
+                link = f"[{many}]({self.up}{cases_page_path(self.variant)}#{group.anchor})"
             parts.append(f"{self.t.text('page.rule_cases')} {link}")
         return " · ".join(parts)
 

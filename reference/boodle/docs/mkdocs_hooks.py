@@ -77,7 +77,11 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
     note = ["", f"*{t.text('page.english_only_note')}*", ""]
     if at is None:
         return "\n".join(note + lines)
-    if key is not None:
+    if key is None and page.file.src_uri.startswith("reference/cases/"):  # a variant's cases
+        title = t.text("page.cases_variant_title", variant=lines[at][2:].split(": ", 1)[-1])
+        page.meta["title"] = title.replace("`", "")
+        lines[at] = f"# {title}"
+    elif key is not None:
         title = t.text(key)
         page.meta["title"] = title.replace("`", "")  # the navigation shows it as plain text
         lines[at] = f"# {title}"
@@ -138,9 +142,28 @@ def _variant_rank() -> dict[str, int]:
     return {n: i for i, n in enumerate(site_order({n: load(n).base for n in builtin_names()}))}
 
 
+NOT_IN_NAV = "reference/cases/"
+"""The pages left out of the sidebar: the conformance cases of each variant (one entry per
+variant, 60 and more), reached from the cases page and the rules' "pinned by" links.
+(mkdocs.yml's ``not_in_nav`` says so too, but the i18n plugin builds its own sidebar.)"""
+
+
+def _in_nav(item: Any) -> bool:
+    file = getattr(item, "file", None)
+    if file is not None:
+        return not str(file.src_uri).startswith(NOT_IN_NAV)
+    children = getattr(item, "children", None)
+    if children:
+        children[:] = [c for c in children if _in_nav(c)]
+        return bool(children)
+    return True
+
+
 def on_nav(nav: Any, config: Any, files: Any, **kwargs: Any) -> Any:
-    """The variants first (the home profile at their head), then the other sections."""
+    """The variants first (the home profile at their head), then the other sections; the
+    pages of :data:`NOT_IN_NAV` left out."""
     rank = {name: i for i, name in enumerate(SECTION_ORDER)}
+    nav.items[:] = [item for item in nav.items if _in_nav(item)]
     nav.items.sort(key=lambda item: rank.get(_where(item), len(rank)))
     variants = _variant_rank()
     for item in nav.items:

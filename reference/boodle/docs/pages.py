@@ -8,16 +8,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from boodle.docs.constructs import construct_value
 from boodle.docs.escape import cell, code, md
-from boodle.docs.links import PinGroup
+from boodle.docs.links import PinGroup, cases_page_path
 from boodle.docs.numbers import numbers
 from boodle.docs.rules_text import Speaker, card_html
-from boodle.docs.spans import SpanIndex
 from boodle.docs.specref import Case, case_anchor
 from boodle.docs.templates import Templates
 from boodle.docs.translate import localized
 from boodle.language import model as m
-from boodle.language.errors import Span
 from boodle.language.variants import builtin_path
 
 HOME = "michigan"
@@ -93,39 +92,20 @@ def _stops(r: m.Ruleset) -> m.StopsPhase | None:
     return next((p for p in r.phases if isinstance(p, m.StopsPhase)), None)
 
 
-def dsl_words(span: Span) -> str:
-    """The rules-file text of a one-line construct after its ``key:`` (comments dropped)."""
-    lines = span.text.splitlines()[span.line - 1:span.end_line]
-    text = " ".join(line.split("#")[0].strip() for line in lines)
-    if span.end_line == span.line:
-        text = lines[0][span.column - 1:span.end_column - 1] if lines else text
-    return " ".join(text.split(":", 1)[-1].split())
-
-
 MATRIX_PLAYERS = 4
 """The table size of the matrix's antes row (every built-in variant allows 4 players)."""
 
 
 class _Cells:
-    """The matrix cells of one variant, each a few words or symbols: cards as cards (red
-    suits red), counts with their unit, and the rules file's own words (code) for the lead
-    rules and payments, whose defaults are left out rather than said in full."""
+    """The matrix cells of one variant, each a few words or symbols in the page's language:
+    cards as cards (red suits red), counts with their unit, sections and phases by their
+    labels, and the lead rules and payments in the short ``page.matrix.*`` phrases (one per
+    literal of the model: who leads, which card, how ties and a player unable to lead are
+    settled, what going out pays), never the rules file's English words."""
 
     def __init__(self, r: m.Ruleset, t: Templates) -> None:
         self.r, self.t, self.say = r, t, Speaker(r, t)
-        self.where = SpanIndex.of(r)
         self.none = t.text("page.matrix.none")
-
-    def written(self, obj: object, name: str) -> str | None:
-        """The rules file's words for field ``name`` of ``obj``, or ``None`` if not written."""
-        span = self.where(obj, name, getattr(obj, name))
-        if span is not None and span.text:
-            return code(dsl_words(span)).replace("|", "\\|")  # a bar ends a column even here
-        return None
-
-    def rule(self, obj: object, name: str) -> str:
-        shown = self.written(obj, name)
-        return shown if shown is not None else self.t.text("page.matrix.default")
 
     def cell_text(self, key: str, **kw: Any) -> str:
         return self.t.text(f"page.matrix.{key}", **kw)
@@ -168,9 +148,57 @@ class _Cells:
             out.append(self.cell_text(key, price=sale.price, seen=seen))
         return ", ".join(out)
 
+    def lead(self, rule: m.LeadRule, who_shown: bool = True) -> str:
+        """Who leads and what (``dealer's left: lowest of a chosen suit``); only what, if
+        not ``who_shown``."""
+        say = self.say
+        if rule.choice == "any":
+            what = self.cell_text("choice.any")
+        elif rule.choice == "card":
+            what = say.value(rule.card)
+        else:
+            what = self.cell_text(f"scope.{rule.scope}", suit=rule.suit or "")
+        if rule.choice == "lowest" and rule.ties != "chosen":
+            what += self.cell_text(f"ties.{rule.ties}", suits=say.value(rule.tie_suits))
+        if not who_shown:
+            return what
+        who = self.cell_text(f"who.{construct_value(rule, 'who')}", card=say.value(rule.card),
+                             suit=rule.holder_suit or "", walk=say.value(rule.holder_walk),
+                             phase=say.word(rule.phase or ""))
+        return self.cell_text("lead_cell", who=who, what=what)
+
     def restart(self, stops: m.StopsPhase) -> str:
-        fallback = self.written(stops, "fallback")
-        return self.rule(stops, "restart") + (f" · {fallback}" if fallback else "")
+        """The restart rule, then what a player does holding no card it allows (``else
+        pass``; ``else lowest of the same suit``, said without its player when it is the
+        restart's; nothing when the fallback is the restart rule itself)."""
+        f, again = stops.fallback, stops.restart
+        out = self.lead(again)
+        if f.rule == again:
+            return out
+        same = f.rule is not None and construct_value(f.rule, "who") == construct_value(
+            again, "who") and f.rule.phase == again.phase and f.rule.card == again.card
+        text = self.cell_text(f"fallback.{construct_value(f, 'kind')}", amount=f.amount,
+                              to=self.say.word(f.to or ""),
+                              rule=self.lead(f.rule, not same) if f.rule is not None else "")
+        return f"{out} · {text}" + (self.cell_text("fallback.if_able") if f.if_able else "")
+
+    def payments(self, stops: m.StopsPhase) -> str:
+        """What going out pays (``takes Kitty, 1 chip a card from each opponent``)."""
+        g, say, out = stops.going_out, self.say, []
+        if not g.ends_deal:
+            out.append(self.cell_text("payments.goes_on"))
+        if g.takes:
+            out.append(self.cell_text("payments.takes",
+                                      sections=", ".join(say.word(s) for s in g.takes)))
+        if g.per_card:
+            out.append(self.cell_text(f"payments.to.{g.to}", n=g.per_card,
+                                      into=say.word(g.into or "")))
+        if g.excused:
+            out.append(self.cell_text("payments.excused", cards=say.value(g.excused)))
+        for section, phase in g.unless_taken:
+            out.append(self.cell_text("payments.unless_taken", section=say.word(section),
+                                      phase=say.word(phase)))
+        return ", ".join(out) or self.none
 
     def bonus(self, stops: m.StopsPhase) -> str:
         b = stops.stop_bonus
@@ -217,10 +245,10 @@ class _Cells:
             for row in ("lead", "restart", "claims", "payments", "bonus", "penalties"):
                 out[row] = self.none
             return out
-        out["lead"] = self.rule(stops, "first_lead")
+        out["lead"] = self.lead(stops.first_lead)
         out["restart"] = self.restart(stops)
         out["claims"] = self.cell_text(f"claims_{stops.claims.replace(' ', '_')}")
-        out["payments"] = self.rule(stops, "going_out")
+        out["payments"] = self.payments(stops)
         out["bonus"] = self.bonus(stops)
         out["penalties"] = self.penalties(stops)
         return out
@@ -264,18 +292,44 @@ def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     return "\n".join(out) + "\n"
 
 
-def cases_page(cases: list[Case], t: Templates, groups: Iterable[PinGroup] = ()) -> str:
-    """Every conformance case that pins spec sections, each anchored (``#case-ID``); first,
-    the cases of each rule the variant pages link to (``groups``: one anchored line per
-    group, :class:`~boodle.docs.links.PinGroup`), by variant and section."""
+def cases_pages(cases: list[Case], t: Templates,
+                groups: Iterable[PinGroup] = ()) -> dict[str, str]:
+    """The conformance cases that pin spec sections: ``reference/cases.md``, how many each
+    variant has, with a link to its page, and one page per variant
+    (:func:`~boodle.docs.links.cases_page_path`): first the cases of each rule its variant
+    page links to (``groups``: one anchored line per group, by section), then every case of
+    the variant, each anchored (``#case-ID``).  Site path → Markdown."""
     out = [f"# {t.text('page.cases_title')}", "", t.text("page.cases_intro"), ""]
     if not cases:
-        return "\n".join([*out, t.text("page.cases_none"), ""])
-    listed = sorted(groups, key=lambda g: (g.variant, _section_key(g.section), g.anchor))
-    if listed:
+        return {"reference/cases.md": "\n".join([*out, t.text("page.cases_none"), ""])}
+    by_page: dict[str, list[Case]] = {}
+    for c in cases:
+        by_page.setdefault(cases_page_path(c.variant), []).append(c)
+    listed: dict[str, list[PinGroup]] = {}
+    for g in sorted(groups, key=lambda g: (g.variant, _section_key(g.section), g.anchor)):
+        listed.setdefault(cases_page_path(g.variant), []).append(g)
+    names = {cases_page_path(c.variant): c.variant for c in cases}
+    for path, some in listed.items():  # a rule pinned only by cases that name no variant
+        names.setdefault(path, some[0].variant)
+    out += [f"## {t.text('page.cases_variants')}", "", t.text("page.cases_variants_intro"), ""]
+    pages: dict[str, str] = {}
+    for path in sorted(names, key=lambda p: (names[p] is None, names[p] or "")):
+        name = names[path] or t.text("page.cases_no_variant")
+        own = by_page.get(path, [])
+        out.append("- " + t.text("page.cases_variant_item", variant=md(name),
+                                 link=path.removeprefix("reference/"), n=len(own)))
+        pages[path] = _variant_cases(md(name), own, listed.get(path, []), t)
+    return {"reference/cases.md": "\n".join(out) + "\n", **pages}
+
+
+def _variant_cases(name: str, cases: list[Case], groups: list[PinGroup], t: Templates) -> str:
+    """The cases page of one variant: its groups of cases by rule, then every case."""
+    out = [f"# {t.text('page.cases_variant_title', variant=name)}", "",
+           t.text("page.cases_intro"), ""]
+    if groups:
         out += [f"## {t.text('page.cases_groups')}", "", t.text("page.cases_groups_intro"), ""]
-        for g in listed:
-            links = ", ".join(f"[{code(c.id)}](#{case_anchor(c.id)})" for c in g.cases)
+        for g in groups:
+            links = ", ".join(f"[{code(c.id)}]({_case_link(c, g.variant)})" for c in g.cases)
             out.append(f'- <a id="{g.anchor}"></a>**{md(g.variant)}**, {md(g.section)} '
                        f"({t.text('page.rule_cases_n', n=len(g.cases))}): {links}")
         out += ["", f"## {t.text('page.cases_every')}", ""]
@@ -285,6 +339,14 @@ def cases_page(cases: list[Case], t: Templates, groups: Iterable[PinGroup] = ())
         out.append(f'- <a id="{case_anchor(c.id)}"></a>**{code(c.id)}** '
                    f'({md(c.variant or "—")}; {where}){desc} — {code("conformance/" + c.file)}')
     return "\n".join(out) + "\n"
+
+
+def _case_link(case: Case, variant: str | None) -> str:
+    """A link from the cases page of ``variant`` to ``case`` (on another page if it names
+    another variant)."""
+    here, there = cases_page_path(variant), cases_page_path(case.variant)
+    page = "" if here == there else there.rsplit("/", 1)[-1]
+    return f"{page}#{case_anchor(case.id)}"
 
 
 def _section_key(section: str) -> tuple[int, ...]:

@@ -19,6 +19,8 @@ without text fails the build with the list of keys to add.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 
@@ -29,7 +31,7 @@ from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
 from boodle.docs.includes import included_page, shipped_map, site_map
 from boodle.docs.links import PinGroup, RuleRefs
-from boodle.docs.pages import cases_page, index_page, matrix_page, source_page
+from boodle.docs.pages import cases_pages, index_page, matrix_page, source_page
 from boodle.docs.seed_example import seed_example_markdown
 from boodle.docs.specref import Case, checkout_root, find_cases
 from boodle.docs.templates import Templates, languages
@@ -39,6 +41,7 @@ from boodle.docs.variant_page import VariantPage
 from boodle.language import model as m
 from boodle.language.variants import builtin_names, builtin_path, load
 from boodle.owned_files import write_owned
+from boodle.resources import mkdocs_config
 
 CSS = """\
 .card-red { color: #c62828; }
@@ -50,6 +53,25 @@ CSS = """\
 """The site's own styles.  The theme gives every table heading at least 5rem and 1.25em of
 padding each side, so a table of 7 columns (a variant's antes per player count) was wider
 than the text column of a 1,280 px screen; narrower minimums let it fit (issue 21)."""
+
+
+HOOKS = ".boodle_hooks.py"
+"""The file of the output folder that mkdocs.yml's ``hooks:`` names (``docs/.boodle_hooks.py``):
+it loads :mod:`boodle.docs.mkdocs_hooks` from the boodle package installed, so the site builds
+from a wheel as from a checkout (a path into ``reference/`` exists only in a checkout).  A
+dotfile: mkdocs leaves it out of the site."""
+
+HOOKS_TEXT = '''"""Written by `boodle docs build`: the site's hooks, from the installed boodle."""
+
+from boodle.docs.mkdocs_hooks import (  # noqa: F401
+    on_nav,
+    on_page_content,
+    on_page_markdown,
+    on_post_build,
+    on_post_page,
+)
+'''
+"""The hooks file's text: mkdocs calls the module's ``on_*`` functions."""
 
 
 def all_templates() -> list[Templates]:
@@ -83,6 +105,15 @@ def conformance_cases() -> list[Case]:
         return []
 
 
+def nav_title(text: str) -> str:
+    """Front matter that gives a page its sidebar entry: the variant's title alone for its
+    worked example (under "Examples"), the file's name for its rules file (under "Sources"),
+    where the page's heading ("Worked example: …") made every entry of a section start with
+    the same words (issue 21).  HTML-escaped (mkdocs shows a page's ``title`` as it is), in
+    a JSON string, which YAML reads as it is."""
+    return f"---\ntitle: {json.dumps(html.escape(text, quote=False), ensure_ascii=False)}\n---\n\n"
+
+
 def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
           groups: dict[str, PinGroup] | None = None) -> dict[str, str]:
     """Every page of one language: site path → Markdown.  ``groups`` collects the groups
@@ -95,11 +126,13 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
         out[f"variants/{r.name}{sx}.md"] = VariantPage(r, t, refs).markdown()
         seed = seed_example_markdown(r, t)
         out[f"examples/{r.name}{sx}.md"] = (
-            f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
+            nav_title(localized(r, t).title)
+            + f"# {t.text('page.example_title', title=md(localized(r, t).title))}\n\n"
             + (f"{seed}\n## {t.text('page.example_deal_heading')}\n\n" if seed else "")
             + example_markdown(r, t))
         if builtin_path(r.name).is_file():  # the site shows the built-in rules files
-            out[f"sources/{r.name}{sx}.md"] = source_page(localized(r, t), t)
+            out[f"sources/{r.name}{sx}.md"] = nav_title(f"{r.name}.boodle") + source_page(
+                localized(r, t), t)
     return out
 
 
@@ -108,7 +141,7 @@ def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
     """The pages that exist in English only (``groups``: the groups of cases the variant
     pages link to, listed on the cases page)."""
     out = {"reference/language.md": reference_markdown(t)}
-    out["reference/cases.md"] = cases_page(cases, t, (groups or {}).values())
+    out.update(cases_pages(cases, t, (groups or {}).values()))
     out["reference/protocol.md"] = included_page("conformance/PROTOCOL.md",
                                                  "reference/protocol.md",
                                                  t.text("page.protocol_title"), t)
@@ -138,7 +171,7 @@ def skipped_outside_checkout() -> list[str]:
 def next_step(out: Path) -> str:
     """What to run after writing the pages into ``out``: ``mkdocs build --strict`` where a
     mkdocs.yml beside ``out`` names it as its docs_dir (mkdocs' default ``docs``), else how
-    to get one."""
+    to get one (the project's, which an installed package ships: :func:`mkdocs_config`)."""
     config = out.resolve().parent / "mkdocs.yml"
     if config.is_file():
         found = re.search(r"^docs_dir:\s*['\"]?([^'\"\s#]+)", config.read_text(encoding="utf-8"),
@@ -147,9 +180,12 @@ def next_step(out: Path) -> str:
                 == out.resolve():
             where = "" if config.parent == Path.cwd().resolve() else f" in {config.parent}"
             return f"now run{where}: mkdocs build --strict"
-    return (f"no mkdocs.yml beside {out} names it as its docs_dir: to build the site, put "
-            f"the project's mkdocs.yml beside it with 'docs_dir: {out.name}', then run "
-            "mkdocs build --strict there")
+    shipped = mkdocs_config()
+    edit = "" if out.name == "docs" and not config.is_file() else f", with 'docs_dir: {out.name}'"
+    if out.name != "docs":
+        edit += f" and the hooks line '- {out.name}/{HOOKS}'"
+    return (f"no mkdocs.yml beside {out} names it as its docs_dir: to build the site, copy "
+            f"the project's ({shipped}) beside it{edit}, then run mkdocs build --strict there")
 
 
 MANIFEST = ".boodle-docs.json"
@@ -177,4 +213,5 @@ def build_docs(out: Path) -> list[Path]:
         everything.update(pages(t, rules, cases, groups))
     everything.update(english_pages(english, rules, cases, groups))
     everything["assets/boodle.css"] = CSS
+    everything[HOOKS] = HOOKS_TEXT
     return write_owned(out, dict(everything), MANIFEST)

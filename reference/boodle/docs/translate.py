@@ -25,11 +25,13 @@ words as they are.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 
 from boodle.docs.templates import Templates
 from boodle.language import model as m
+from boodle.language.variants import builtin_names, load
 
 CARD_LIKE = re.compile(r"^[0-9JQKA♣♦♥♠()\-– ]+$")
 """A label that is only ranks, suits, digits and dashes: written, not translated."""
@@ -76,11 +78,33 @@ def localized(r: m.Ruleset, t: Templates) -> m.Ruleset:
         return r
     return replace(
         r,
-        title=t.table.get(f"variants.{r.name}.title", r.title),
-        about=t.table.get(f"variants.{r.name}.about", r.about),
+        title=_own_words(r, "title", t),
+        about=_own_words(r, "about", t),
         board=tuple(replace(s, label=label(s.label, t)) for s in r.board),
         phases=tuple(replace(p, label=label(p.label, t)) for p in r.phases),
     )
+
+
+def _own_words(r: m.Ruleset, field: str, t: Templates) -> str:
+    """The translation of ``r``'s title or description (``field``): its own, else, where
+    ``r`` keeps the text of a built-in variant (a house rule without its own ``about``, of a
+    built-in or of a file that extends one), that variant's; else the text as written."""
+    text: str = getattr(r, field)
+    for name in (r.name, _builtin_words(field).get(text)):
+        key = f"variants.{name}.{field}"
+        if name is not None and key in t.table:
+            return t.table[key]
+    return text
+
+
+@functools.cache
+def _builtin_words(field: str) -> dict[str, str]:
+    """The built-in variants' English ``title`` or ``about`` → the variant's name (the
+    first in name order that writes it)."""
+    out: dict[str, str] = {}
+    for name in builtin_names():
+        out.setdefault(getattr(load(name), field), name)
+    return out
 
 
 def terms(r: m.Ruleset, t: Templates) -> dict[str, str]:

@@ -40,6 +40,11 @@ def load(name_or_path: str) -> Ruleset:
                               hint="give a .boodle file, or a built-in variant's name")
         if path.is_file():
             return load_file(path)
+        if path.is_symlink():  # exists() follows it: a dangling link, or a loop of links
+            raise BoodleError(
+                f"{name_or_path} is a symbolic link to {os.readlink(path)}, which leads to "
+                "no file (it is missing, or the links go round in a loop)",
+                hint="point the link at the rules file, or give the file's own path")
         raise BoodleError(
             f"{name_or_path} is not a regular file" if path.exists()
             else f"no such rules file: {name_or_path}" if path.suffix == ".boodle"

@@ -414,7 +414,27 @@ def _symbol(server: LanguageServer, text: str, symbol: ft.Symbol) -> lsp.Documen
                               children=[_symbol(server, text, c) for c in symbol.children])
 
 
+class OneLine(logging.Formatter):
+    """A log record on one line, its exception as ``(Type: message)``: what the server (and
+    pygls, for a message that is not JSON) logs reaches the editor's output as a sentence,
+    never a traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None:
+            text += f" ({type(exc).__name__}: {exc})"
+        return f"boodle lsp: {record.levelname.lower()}: {text}"
+
+
 def main(_args: Any = None) -> int:
-    """Run the server on stdin and stdout until the editor shuts it down."""
+    """Run the server on stdin and stdout until the editor shuts it down (its log, warnings
+    and errors, on stderr one line each: :class:`OneLine`)."""
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(OneLine())
+        handler.setLevel(logging.WARNING)
+        root.addHandler(handler)
     make_server().start_io()
     return 0

@@ -46,8 +46,8 @@ def cmd_play_recorded(args: argparse.Namespace, ruleset: Ruleset | None) -> int:
     emit = _emitter(args.json)
     if args.resume is not None:
         def say(info: SessionInfo, before: int) -> None:  # first, before the deals' lines
-            print(f"resumed session '{info.name}' after deal {before}", file=sys.stderr,
-                  flush=True)
+            where = f"after deal {before}" if before else "from its first deal (none was recorded)"
+            print(f"resumed session '{info.name}' {where}", file=sys.stderr, flush=True)
 
         resume(Path(args.resume), args.session, load_rules, emit, say)
         return EXIT_OK

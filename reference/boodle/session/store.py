@@ -117,9 +117,11 @@ def connect(path: Path, create: bool = False,
     folds the ``-wal`` file back and removes it, as a writer does.
     Raises :class:`BoodleError` if the file is missing (unless ``create``) or not a ledger.
     """
+    if path.is_dir():
+        raise BoodleError(f"{path} is a folder, not a ledger file",
+                          hint=f"name a file in it, as in --ledger {path / 'club.sqlite'}")
     if not create and not path.is_file():
-        raise BoodleError(f"{path} is a folder, not a ledger file" if path.is_dir()
-                          else f"no ledger file {path}")
+        raise BoodleError(f"no ledger file {path}")
     try:
         writable = os.access(path, os.W_OK) and os.access(path.absolute().parent, os.W_OK)
         conn = (_open_read_only(path) if read_only and not writable
@@ -157,8 +159,9 @@ def _open_read_only(path: Path) -> sqlite3.Connection:
 
 def _require_schema(conn: sqlite3.Connection, path: Path) -> None:
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-    if not {"session", "deal", "ending"} <= tables:
-        raise BoodleError(f"{path} is not a boodle ledger (no session table)")
+    missing = [t for t in ("session", "deal", "ending") if t not in tables]
+    if missing:
+        raise BoodleError(f"{path} is not a boodle ledger (no {' or '.join(missing)} table)")
 
 
 @contextmanager
@@ -218,6 +221,12 @@ def _bases(value: Any) -> tuple[tuple[str, str, str], ...]:
     return tuple((n, f, t) for n, f, t in value)
 
 
+def unit_name(number: int) -> str:
+    """A recorded row as the messages name it: ``deal 3``, and row 0 ``opening (the cut
+    and the draws before deal 1)``, which ``boodle ledger`` lists as no deal."""
+    return f"deal {number}" if number else "opening (the cut and the draws before deal 1)"
+
+
 def deal_rows(conn: sqlite3.Connection, info: SessionInfo) -> list[DealRow]:
     """The session's recorded deals in order, the opening (number 0) first.
 
@@ -227,7 +236,7 @@ def deal_rows(conn: sqlite3.Connection, info: SessionInfo) -> list[DealRow]:
                         "WHERE session = ? ORDER BY number", (info.name,)).fetchall()
     out: list[DealRow] = []
     for number, events, transfers, seats, board, prog in rows:
-        with _decoding(f"deal {number} of session '{info.name}'"):
+        with _decoding(f"{unit_name(number)} of session '{info.name}'"):
             out.append(DealRow(number, json.loads(events), json.loads(transfers),
                                _ledger(json.loads(seats), json.loads(board)),
                                _progress(json.loads(prog))))
@@ -335,15 +344,15 @@ def replay_problems(run: SessionRun, rows: list[DealRow]) -> list[str]:
     ledgers) and are not used by the resume.
     """
     last = rows[-1]
-    with _decoding(f"deal {last.number}"):
+    with _decoding(unit_name(last.number)):
         if len(rows) >= 2:
             run.restore(rows[-2].progress)
         events = run.opening if len(rows) == 1 else run.next_deal()
     if json.loads(_events_json(events)) != last.events:
-        return [f"deal {last.number}: its recorded events are not what the session's rules "
+        return [f"{unit_name(last.number)}: its recorded events are not what the session's rules "
                 "and seed play from the deal before"]
     if _progress_json(run.progress()) != _progress_json(last.progress):
-        return [f"deal {last.number}: the recorded progress (ledger, dealer or random "
+        return [f"{unit_name(last.number)}: the recorded progress (ledger, dealer or random "
                 "generators) is not what the session's rules and seed give"]
     return []
 
@@ -482,7 +491,7 @@ def check(conn: sqlite3.Connection, info: SessionInfo) -> list[str]:
         problems.append(f"deal numbers {[r.number for r in rows]} are not 0, 1, 2 …")
     previous: Ledger | None = None
     for row in rows:
-        where = f"deal {row.number}"
+        where = unit_name(row.number)
         if row.number > 0:
             starts = [e.get("number") for e in row.events if e.get("kind") == "deal-start"]
             ends = [e for e in row.events if e.get("kind") == "deal-end"]
