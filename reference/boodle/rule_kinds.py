@@ -24,7 +24,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import get_args
 
-from boodle.language.model import Scope, ShortStack, Split, TieBreak, Who, WidowSets
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    PaidTo,
+    Scope,
+    ShortStack,
+    Split,
+    TieBreak,
+    Who,
+    WidowSets,
+)
 
 
 @dataclass(frozen=True)
@@ -100,12 +110,38 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.lead_terms", "TIE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "TIE_ORDERS"),
     )),
+    "all pass": Kind(AllPass, (
+        Table("builder", "boodle.language.kind_facts", "ALL_PASS_FACTS"),
+        Table("reference engine", "boodle.engine.stages.stops", "ALL_PASSES"),
+        Table("compiled engine", "boodle.compiled.tables", "ALL_PASSES"),
+        Table("z3 model", "boodle.verify.actions", "ALL_PASS_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "ALL_PASS_ENDS"),
+        Table("printer", "boodle.language.printer", "ALL_PASS"),
+    )),
+    "claims": Kind(ClaimRule, (
+        Table("builder", "boodle.language.kind_facts", "CLAIM_FACTS"),
+        Table("reference engine", "boodle.engine.stages.stops", "CLAIMS"),
+        Table("compiled engine", "boodle.compiled.tables", "CLAIMS"),
+        Table("z3 model", "boodle.verify.actions", "CLAIM_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "CLAIM_RULES"),
+        Table("printer", "boodle.language.printer", "CLAIMS"),
+    )),
+    "going-out payments": Kind(PaidTo, (
+        Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),
+        Table("reference engine", "boodle.engine.stages.stops", "PAID_TO"),
+        Table("compiled engine", "boodle.compiled.tables", "PAID_TO"),
+        Table("z3 model", "boodle.verify.actions", "PAID_TO_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "GOING_OUT_PAYEES"),
+        Table("printer", "boodle.language.printer", "OUT_TO"),
+    )),
 }
 """Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §6.1
 for the tie rules of a lowest lead, whose compiled rendering reads the engine's rows; §8.1,
 §8.2 for the split rules, which the compiled engine does not run: it refuses holding and poker
 phases, :func:`boodle.compiled.tables.unsupported_features`; §5.2 for the widow's sets; §4 for
-short stacks)."""
+short stacks; §6.5 for what a round of passes does; §6.6 for the claims of a stops phase,
+whose ``on holding`` the compiled engine refuses by its row's ``runs``; §7 for where going
+out's payments go)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

@@ -25,8 +25,18 @@ from dataclasses import dataclass, field
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.kind_facts import WHO_FACTS
-from boodle.language.model import LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
+from boodle.language.kind_facts import ALL_PASS_FACTS, WHO_FACTS
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    GoingOut,
+    LeadRule,
+    PaidTo,
+    Ruleset,
+    ShortStack,
+    StopsPhase,
+    WidowSets,
+)
 
 WIDOW = -1
 """``own[c]`` of a widow card."""
@@ -61,6 +71,59 @@ SHORT_STACKS: dict[ShortStack, str] = {
 }
 """How the compiled engine renders each short-stack rule (spec §4); ``section by section`` is
 excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+
+
+@dataclass(frozen=True)
+class ClaimRendering:
+    """How the compiled engine renders a claims rule (spec §6.6): ``plays_claim``, the claim
+    tables list what playing each card claims (else they are empty); ``runs``, the deal loop
+    plays it (else :func:`unsupported_features` refuses it)."""
+
+    plays_claim: bool
+    runs: bool
+
+
+CLAIMS: dict[ClaimRule, ClaimRendering] = {
+    "on play": ClaimRendering(plays_claim=True, runs=True),
+    # the deal loop does not pay holders at the phase start; the claim tables are still
+    # built as under 'on play' for the players' views of a reference deal (strict=False)
+    "on holding": ClaimRendering(plays_claim=True, runs=False),
+    "none": ClaimRendering(plays_claim=False, runs=True),
+}
+"""How the compiled engine renders each claims rule, one row per member of :data:`ClaimRule`."""
+
+
+ALL_PASSES: dict[AllPass, str] = {
+    # with 'none' the fallback leads, so no round of passes is played (a pass fallback
+    # without an exit is refused, _phase_gaps); like the reference engine's row, it flips
+    "none": "flip",
+    "end without winner": "end",
+    "flip colour": "flip",
+}
+"""What the deal loop does after a round of passes (spec §6.5): ``end`` the deal, or
+``flip`` the colour; one row per member of :data:`AllPass`."""
+
+
+def _to_winner(out: GoingOut, names: tuple[str, ...], kitty: int) -> tuple[int, bool]:
+    return -1, False
+
+
+def _into_kitty(out: GoingOut, names: tuple[str, ...], kitty: int) -> tuple[int, bool]:
+    return kitty, True
+
+
+def _into_section(out: GoingOut, names: tuple[str, ...], kitty: int) -> tuple[int, bool]:
+    return (names.index(out.into) if out.into in names else -1), False
+
+
+PAID_TO: dict[PaidTo, Callable[[GoingOut, tuple[str, ...], int], tuple[int, bool]]] = {
+    "winner": _to_winner,
+    "kitty": _into_kitty,
+    "section": _into_section,
+}
+"""Where going out's payments go (spec §7), one row per member of :data:`PaidTo`: (the
+section index paid into before the sections are taken, or -1 for the winner, paid after;
+whether the winner takes that section too)."""
 
 
 def unsupported_features(ruleset: Ruleset) -> list[str]:
@@ -105,7 +168,7 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
 
 def _phase_gaps(p: StopsPhase) -> list[str]:
     out: list[str] = []
-    if p.claims == "on holding":
+    if not CLAIMS[p.claims].runs:
         out.append(f"claims {p.claims}")
     if not p.going_out.ends_deal:
         out.append("going out without ending the deal")
@@ -116,7 +179,7 @@ def _phase_gaps(p: StopsPhase) -> list[str]:
         out.append(f"first lead by the {p.first_lead.who}")
     if p.fallback.kind == "lead" and p.fallback.rule is None:
         out.append("a lead fallback without a rule")
-    if p.fallback.kind == "pass" and p.all_pass == "none":
+    if p.fallback.kind == "pass" and not ALL_PASS_FACTS[p.all_pass].exits:
         out.append("passes without an all-pass rule")
     if any(pen.fault != "cannot lead" or pen.forfeit_boodles for pen in p.penalties):
         out.append("penalty other than 'cannot lead'")
@@ -208,8 +271,8 @@ class CompiledRules:
     ``into``, or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
     for each opponent, charged only to a player with that much), …),
-    ``all_pass`` ``none``/``end``/``flip``; ``all_pass_charge``: (chips per card, section)
-    each player pays when a round of passes ends the deal ((0, -1): none).  Stop
+    ``all_pass`` ``end``/``flip`` (:data:`ALL_PASSES`); ``all_pass_charge``: (chips per
+    card, section) each player pays when a round of passes ends the deal ((0, -1): none).  Stop
     bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
     """
 
@@ -298,8 +361,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     t = _LeadCompiler(ruleset, cards, index, suit_of, suit_masks)
     out = phase.going_out
     takes = [names.index(n) for n in out.takes]
-    if out.to == "kitty" and kitty >= 0 and kitty not in takes:
-        takes.append(kitty)
+    into, taken = PAID_TO[out.to](out, names, kitty)
+    if taken and into >= 0 and into not in takes:
+        takes.append(into)
     fb = phase.fallback
     dues = [(fb.amount, names.index(fb.to), fb.if_able)] \
         if fb.amount > 0 and fb.to in names else []
@@ -316,15 +380,13 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
         fallback=t.options(fb.rule) if fb.kind == "lead" and fb.rule else None,
         pass_dues=tuple(dues),
-        all_pass={"none": "none", "end without winner": "end", "flip colour": "flip"}[
-            phase.all_pass],
+        all_pass=ALL_PASSES[phase.all_pass],
         all_pass_charge=(phase.all_pass_charge, names.index(phase.all_pass_to))
         if phase.all_pass_to is not None else (0, -1),
         bonus=None if bonus is None else (
             bonus.amount, -1 if bonus.source == "each opponent" else names.index(bonus.source)),
         out_takes=tuple(takes), out_per_card=out.per_card,
-        out_to_kitty=kitty if out.to == "kitty" else
-        names.index(out.into) if out.to == "section" and out.into in names else -1,
+        out_to_kitty=into,
         out_excused=sum(1 << index[c] for c in out.excused if c in index),
     )
 
@@ -370,8 +432,8 @@ def _claims(
                 others = [Card(r, c.suit) for r in s.ranks if r != c.rank]
                 if c.rank in s.ranks and all(o in index for o in others):
                     claims[i].append((k, tuple(index[o] for o in others)))
-    if _stops(ruleset).claims == "none":  # spec §6.6: playing claims nothing (the turn-up's
-        claims = [[] for _ in cards]       # boodle, boodle_of, is not a claim of the phase)
+    if not CLAIMS[_stops(ruleset).claims].plays_claim:  # spec §6.6: playing claims nothing
+        claims = [[] for _ in cards]  # (the turn-up's boodle, boodle_of, is not a claim)
     return tuple(tuple(c) for c in claims), tuple(tuple(b) for b in boodle_of)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
-from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
+from boodle.language.kind_facts import ALL_PASS_FACTS, PAID_TO_FACTS, SCOPE_FACTS, WHO_FACTS
 from boodle.language.model import Ruleset, StopsPhase
 from boodle.session.second_pack import unbound_sections
 
@@ -76,7 +76,7 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     if fb.kind == "lead" and fb.rule is None:
         raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
     if fb.kind == "pass":
-        if p.all_pass == "none":
+        if not ALL_PASS_FACTS[p.all_pass].exits:
             raise BoodleError(
                 f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
                 "happens when every player passes (the deal could go round forever)",
@@ -84,7 +84,7 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             )
         if fb.amount > 0:
             need(fb.to, f"phase {p.name}: the pass fallback")
-    if p.all_pass == "flip colour" and not SCOPE_FACTS[p.restart.scope].colour:
+    if ALL_PASS_FACTS[p.all_pass].needs_colour and not SCOPE_FACTS[p.restart.scope].colour:
         raise BoodleError(
             f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
         )
@@ -95,7 +95,7 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             raise BoodleError(f"phase {p.name}: a lead rule of one card names no card")
     for name in (*p.going_out.takes, *([p.going_out.into] if p.going_out.into else [])):
         need(name, f"phase {p.name}: going out")
-    if p.going_out.to == "kitty" and ruleset.kitty() is None:
+    if PAID_TO_FACTS[p.going_out.to].needs_kitty and ruleset.kitty() is None:
         raise BoodleError(f"phase {p.name}: going out pays into the kitty, but the board has none")
     for pen in p.penalties:
         if pen.to != "each opponent":

@@ -32,6 +32,9 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
+    ALL_PASS_FACTS,
+    CLAIM_FACTS,
+    PAID_TO_FACTS,
     SCOPE_FACTS,
     SHORT_STACK_FACTS,
     TIE_FACTS,
@@ -770,7 +773,8 @@ class _Builder:
             charge_to = self.section_ref(ref)
         self.check_exits(decl, rules, first, restart, fallback, all_pass)
         claims = rules.get("claims")
-        if claims is not None and claims.value == "none":
+        if claims is not None and not (CLAIM_FACTS[claims.value].on_play
+                                       or CLAIM_FACTS[claims.value].at_start):
             self.claims_none = claims
             for key, clause in rules.items():
                 if key.startswith("penalty:") and clause.value[3]:
@@ -799,7 +803,7 @@ class _Builder:
         )
 
     def check_exits(self, decl: PhaseDecl, rules: dict[str, Clause], first: m.LeadRule,
-                    restart: m.LeadRule, fallback: m.Fallback, all_pass: str) -> None:
+                    restart: m.LeadRule, fallback: m.Fallback, all_pass: m.AllPass) -> None:
         stop = rules.get("stop")
         if stop is None or "next card held by nobody" not in stop.value:
             raise BoodleError(
@@ -815,13 +819,13 @@ class _Builder:
                 rules["restart"].span,
                 hint="add: if none: lead lowest of same suit  (or: if none: pass left)",
             )
-        if fallback.kind == "pass" and all_pass == "none":
+        if fallback.kind == "pass" and not ALL_PASS_FACTS[all_pass].exits:
             raise BoodleError(
                 "players may pass, but nothing ends a round where every player passes",
                 rules["fallback"].span,
                 hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
             )
-        if all_pass == "flip colour" and not SCOPE_FACTS[restart.scope].colour:
+        if ALL_PASS_FACTS[all_pass].needs_colour and not SCOPE_FACTS[restart.scope].colour:
             raise BoodleError("'all pass: flip colour' needs a restart by colour",
                               rules["all_pass"].span,
                               hint="restart: last player, lowest of opposite colour")
@@ -969,7 +973,8 @@ class _Builder:
             elif part.key == "per_card":
                 fields["per_card"], fields["to"] = part.value
                 _chips_at_most(part, part.value[0], "a payment per card")
-                if part.value[1] == "kitty" and not any(s.kind == "kitty" for s in self.board):
+                if PAID_TO_FACTS[part.value[1]].needs_kitty \
+                        and not any(s.kind == "kitty" for s in self.board):
                     raise BoodleError("payments go into the kitty, but the board has none",
                                       part.span, hint="add a kitty to the board, or pay the "
                                       "winner: 1 per card to winner")

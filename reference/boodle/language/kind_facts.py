@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boodle.language.model import Scope, ShortStack, Split, TieBreak, Who, WidowSets
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    PaidTo,
+    Scope,
+    ShortStack,
+    Split,
+    TieBreak,
+    Who,
+    WidowSets,
+)
 
 
 @dataclass(frozen=True)
@@ -139,3 +149,63 @@ TIE_FACTS: dict[TieBreak, TieFacts] = {
     "hand order": TieFacts(chooses=False, needs_suits=False),
 }
 """The facts of each tie rule, one row per member of :data:`TieBreak`."""
+
+
+@dataclass(frozen=True)
+class AllPassFacts:
+    """What the language says of an all-pass rule (spec §6.5): ``exits``, it says what a
+    round of passes does, so a pass fallback may use it (without one the deal could go round
+    for ever); ``needs_colour``, it flips the colour of the restart rule, so that rule must
+    read a colour; ``ends_deal``, a round of passes ends the deal."""
+
+    exits: bool
+    needs_colour: bool
+    ends_deal: bool
+
+
+ALL_PASS_FACTS: dict[AllPass, AllPassFacts] = {
+    "none": AllPassFacts(exits=False, needs_colour=False, ends_deal=False),
+    "end without winner": AllPassFacts(exits=True, needs_colour=False, ends_deal=True),
+    "flip colour": AllPassFacts(exits=True, needs_colour=True, ends_deal=False),
+}
+"""The facts of each all-pass rule, one row per member of :data:`AllPass`."""
+
+
+@dataclass(frozen=True)
+class ClaimFacts:
+    """What the language says of a claims rule of a stops phase (spec §6.6): ``on_play``,
+    playing a card claims its boodle and the sets it completes; ``at_start``, the holders of
+    the boodle and set sections are paid when the phase starts.  With neither, only going
+    out takes chips, so every boodle and set section must be paid by something else."""
+
+    on_play: bool
+    at_start: bool
+
+
+CLAIM_FACTS: dict[ClaimRule, ClaimFacts] = {
+    "on play": ClaimFacts(on_play=True, at_start=False),
+    "on holding": ClaimFacts(on_play=False, at_start=True),
+    "none": ClaimFacts(on_play=False, at_start=False),
+}
+"""The facts of each claims rule, one row per member of :data:`ClaimRule`."""
+
+
+@dataclass(frozen=True)
+class PaidToFacts:
+    """What the language says of where going out's payments go (spec §7): ``needs_kitty``,
+    they go into the kitty, so the board must have one; ``needs_into``, they go into the
+    section the rule names (``N per card into SECTION``); ``to_winner``, the player who went
+    out receives them directly."""
+
+    needs_kitty: bool
+    needs_into: bool
+    to_winner: bool
+
+
+PAID_TO_FACTS: dict[PaidTo, PaidToFacts] = {
+    "winner": PaidToFacts(needs_kitty=False, needs_into=False, to_winner=True),
+    "kitty": PaidToFacts(needs_kitty=True, needs_into=False, to_winner=False),
+    "section": PaidToFacts(needs_kitty=False, needs_into=True, to_winner=False),
+}
+"""The facts of each destination of going out's payments, one row per member of
+:data:`PaidTo`."""

@@ -360,6 +360,13 @@ class Fallback:
     span: Span | None = _span()
 
 
+PaidTo = Literal["winner", "kitty", "section"]
+"""Where going out's payments per card go (spec §7): ``winner`` — to the player who went
+out, after the sections are taken; ``kitty`` — into the kitty first, which the winner then
+takes; ``section`` — into the section ``into`` first, which nobody takes unless ``takes``
+names it."""
+
+
 @dataclass(frozen=True)
 class GoingOut:
     """Going out (spec §7): the first to play their last card.
@@ -378,7 +385,7 @@ class GoingOut:
     ends_deal: bool = True
     takes: tuple[str, ...] = ()
     per_card: int = 1
-    to: Literal["winner", "kitty", "section"] = "winner"
+    to: PaidTo = "winner"
     into: str | None = None
     excused: tuple[Card, ...] = ()
     unless_taken: tuple[tuple[str, str], ...] = ()
@@ -403,6 +410,19 @@ class StopBonus:
     amount: int
     source: str
     span: Span | None = _span()
+
+
+AllPass = Literal["none", "end without winner", "flip colour"]
+"""What a round of passes does (spec §6.5): ``none`` — no rule says (the builder refuses it
+with a pass fallback; told nothing, the engines flip a colour no rule reads);
+``end without winner`` — the deal ends, nobody went out; ``flip colour`` — the colour of
+the restart rule flips for the next lead."""
+
+
+ClaimRule = Literal["on play", "on holding", "none"]
+"""How a stops phase pays its boodle and set sections (spec §6.6): ``on play`` — playing a
+card takes its boodle and the sets it completes; ``on holding`` — the holders are paid at
+the phase start; ``none`` — the phase claims nothing (only going out takes chips)."""
 
 
 @dataclass(frozen=True)
@@ -430,10 +450,10 @@ class StopsPhase:
     fallback: Fallback
     follow: Literal["owner", "turn"] = "owner"
     stop_at_top: bool = True
-    all_pass: Literal["none", "end without winner", "flip colour"] = "none"
+    all_pass: AllPass = "none"
     all_pass_charge: int = 0
     all_pass_to: str | None = None
-    claims: Literal["on play", "on holding", "none"] = "on play"
+    claims: ClaimRule = "on play"
     going_out: GoingOut = GoingOut()
     stop_bonus: StopBonus | None = None
     penalties: tuple[Penalty, ...] = ()

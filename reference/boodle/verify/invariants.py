@@ -25,6 +25,7 @@ import z3
 
 from boodle.engine.stages.dealing import deal_order
 from boodle.language.model import HoldingPhase, PokerPhase
+from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -116,7 +117,8 @@ def exact_start(layout: Layout) -> bool:
     rs = layout.ruleset
     return (rs.widow_sale is None and rs.deal.trumps == "none"
             and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
-            and layout.phase.claims != "on holding" and not any(a.chosen for a in rs.antes)
+            and not CLAIM_TERMS[layout.phase.claims].at_start
+            and not any(a.chosen for a in rs.antes)
             and rs.session.negative == "allowed")
 
 
@@ -258,7 +260,7 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
         terms += [z3.Not(f) for f in s.forfeit]  # nobody forfeits without the rule
     if layout.phase.fallback.kind != "pass":
         terms += [s.passes == 0, z3.Not(s.flipped)]
-    elif layout.phase.all_pass == "end without winner":
+    elif ALL_PASS_TERMS[layout.phase.all_pass].ends_deal:
         terms.append(z3.Not(s.flipped))  # an all-pass ends the deal: no colour ever flips
     return terms
 
@@ -345,7 +347,7 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
         passed = ("passers had no lead", *_BASE)
         out.append(Conjunct("passers had no lead", "termination", _passed, passed, "passed",
                             heavy=True, only_when=_passing))
-        if layout.phase.all_pass != "end without winner":
+        if not ALL_PASS_TERMS[layout.phase.all_pass].ends_deal:
             out.append(Conjunct("after a flip nobody passes", "termination", _flipped,
                                 ("after a flip nobody passes", "players hold cards", *passed),
                                 "flipped", heavy=True, only_when=lambda layout, s: s.flipped))

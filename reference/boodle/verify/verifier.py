@@ -31,6 +31,7 @@ from typing import Any
 from boodle.engine.support import pending_features
 from boodle.language.cards import Card
 from boodle.language.model import Deck, LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
+from boodle.verify.actions import CLAIM_TERMS
 from boodle.verify.bmc import BmcResult, bmc
 from boodle.verify.cex import (
     Counterexample,
@@ -153,8 +154,8 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
         gaps.append(f"the widow {ruleset.widow_sale.mode}")
     gaps += [f"phase {p.name}" for p in ruleset.phases if not isinstance(p, StopsPhase)]
     stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    if stops and stops[0].claims == "on holding":
-        gaps.append("claims on holding")
+    if stops and CLAIM_TERMS[stops[0].claims].at_start:
+        gaps.append(f"claims {stops[0].claims}")
     if ruleset.session.negative == "eliminate":
         gaps.append("eliminated seats (z3 assumes every seat still in)")
         if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
@@ -194,7 +195,7 @@ def unmodelled(ruleset: Ruleset) -> list[str]:
         if not p.going_out.ends_deal:
             out.append("going out without ending the deal")
         if ruleset.deal.widow_sets not in WIDOW_SET_TERMS and (
-                p.claims == "on play" or p.going_out.takes):
+                CLAIM_TERMS[p.claims].plays_claim or p.going_out.takes):
             out.append(f"widow: {ruleset.deal.widow_sets} (claims on play, going out's takes)")
     return out
 
