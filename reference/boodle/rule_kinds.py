@@ -27,7 +27,9 @@ from typing import get_args
 from boodle.language.model import (
     AllPass,
     ClaimRule,
+    FallbackKind,
     PaidTo,
+    Payer,
     Scope,
     ShortStack,
     Split,
@@ -126,6 +128,21 @@ KINDS: dict[str, Kind] = {
         Table("Hypothesis oracle", "boodle.testing", "CLAIM_RULES"),
         Table("printer", "boodle.language.printer", "CLAIMS"),
     )),
+    "fallback": Kind(FallbackKind, (
+        Table("builder", "boodle.language.kind_facts", "FALLBACK_FACTS"),
+        Table("reference engine", "boodle.engine.leads", "FALLBACKS"),
+        Table("compiled engine", "boodle.compiled.tables", "FALLBACKS"),
+        Table("z3 model", "boodle.verify.lead_terms", "FALLBACK_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "FALLBACK_RULES"),
+        Table("printer", "boodle.language.printer", "FALLBACK"),
+    )),
+    "ante payers": Kind(Payer, (  # the compiled engine and verify.explicit read the engine's
+        Table("builder", "boodle.language.kind_facts", "PAYER_FACTS"),
+        Table("reference engine", "boodle.engine.stages.antes", "PAYERS"),
+        Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
+        Table("printer", "boodle.language.printer", "PAYER"),
+    )),
     "going-out payments": Kind(PaidTo, (
         Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),
         Table("reference engine", "boodle.engine.stages.stops", "PAID_TO"),
@@ -140,8 +157,9 @@ for the tie rules of a lowest lead, whose compiled rendering reads the engine's 
 §8.2 for the split rules, which the compiled engine does not run: it refuses holding and poker
 phases, :func:`boodle.compiled.tables.unsupported_features`; §5.2 for the widow's sets; §4 for
 short stacks; §6.5 for what a round of passes does; §6.6 for the claims of a stops phase,
-whose ``on holding`` the compiled engine refuses by its row's ``runs``; §7 for where going
-out's payments go)."""
+whose ``on holding`` the compiled engine refuses by its row's ``runs``; §6.5 for the ``if
+none`` rule; §7 for where going out's payments go; §4 for who pays an ante line, whose
+compiled rendering reads the engine's rows)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

@@ -83,10 +83,13 @@ from boodle.language.model import (
     AllPass,
     AnteLine,
     ClaimRule,
+    Fallback,
+    FallbackKind,
     GoingOut,
     HoldingPhase,
     LeadRule,
     PaidTo,
+    Payer,
     Penalty,
     PokerPhase,
     Ruleset,
@@ -289,9 +292,10 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     if rule.who == "holder" or rule.choice == "card":
         return None
     if legal and not all(_suit_allowed(rule, c.suit, stopped, state.flipped) for c in legal):
-        if phase.fallback.rule is None:
+        instead = FALLBACK_RULES[phase.fallback.kind](phase.fallback)
+        if instead is None:
             return None
-        rule = phase.fallback.rule  # spec §6.5: the fallback is in force
+        rule = instead  # spec §6.5: the fallback is in force
         if rule.choice == "card":
             return None
     if not _suit_allowed(rule, card.suit, stopped, state.flipped):
@@ -306,6 +310,14 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     if lowest != "of them all" or rule.choice == "lowest":
         return "lead.lowest"
     return None
+
+
+FALLBACK_RULES: dict[FallbackKind, Callable[[Fallback], LeadRule | None]] = {
+    "lead": lambda fb: fb.rule,
+    "pass": lambda fb: None,
+}
+"""The lead rule in force when the rule of the moment allows no card held (spec §6.5), one
+row per member of :data:`FallbackKind`: the fallback's own, or ``None``: the seat passes."""
 
 
 def _clockwise_order(winners: Sequence[int]) -> tuple[int, ...]:
@@ -393,14 +405,23 @@ their balance before the ante, the sections they ante when short (``None``: they
 short, or the rule has them pay as written)."""
 
 
+ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
+    "each player": lambda dealer, live: list(live),
+    "each other player": lambda dealer, live: [s for s in live if s != dealer],
+    "dealer": lambda dealer, live: [dealer],
+    "widow": lambda dealer, live: [dealer],  # the widow's share, paid by the dealer
+}
+"""Who pays an ante line (spec §4), one row per member of :data:`Payer`, given the dealer and
+the seats still in."""
+
+
 def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
                    ) -> dict[int, list[str]]:
     """The seats that are short at this deal's ante, each with the sections it antes in board
     order (spec §4), from the ante lines and the balances before the ante alone."""
     live = [s for s in range(players)
             if ruleset.session.negative == "allowed" or ledger.seat(s) > 0]
-    payers = {"each player": live, "each other player": [s for s in live if s != dealer],
-              "dealer": [dealer], "widow": [dealer]}
+    payers = {payer: row(dealer, live) for payer, row in ANTE_PAYERS.items()}
     order = {s.name: i for i, s in enumerate(ruleset.board)}
     out: dict[int, list[str]] = {}
     for who in live:

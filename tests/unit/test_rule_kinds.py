@@ -102,6 +102,7 @@ def test_a_new_tie_rule_fails_naming_each_back_end() -> None:
     ("all pass", "deal passes to the left"),
     ("claims", "on going out"),
     ("going-out payments", "each opponent"),
+    ("fallback", "pay and lead"),
 ])
 def test_a_new_member_of_the_phase_kinds_fails_naming_every_back_end(kind: str,
                                                                       new_member: str) -> None:
@@ -113,6 +114,19 @@ def test_a_new_member_of_the_phase_kinds_fails_naming_every_back_end(kind: str,
         "Hypothesis oracle", "builder", "compiled engine", "printer", "reference engine",
         "z3 model"]
     assert all(said == f"no row for {new_member!r}" for said in faults.values())
+
+
+def test_a_new_ante_payer_fails_naming_each_back_end() -> None:
+    # Spec §4: who pays an ante line is stated by the engine (read by the compiled engine and
+    # the explicit-state checker, which keep no copy), the z3 model and the oracle.
+    from pathlib import Path
+
+    import boodle.compiled.tables as tables
+
+    faults = missing_rows("ante payers", (*KINDS["ante payers"].members(), "winner"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "printer", "reference engine", "z3 model"]
+    assert "each other player" not in Path(tables.__file__).read_text(encoding="utf-8")
 
 
 def test_the_compiled_engine_refuses_claims_on_holding_by_its_row() -> None:

@@ -23,12 +23,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
+from boodle.engine.stages.antes import PAYERS
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.kind_facts import ALL_PASS_FACTS, WHO_FACTS
+from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, WHO_FACTS
 from boodle.language.model import (
     AllPass,
     ClaimRule,
+    Fallback,
+    FallbackKind,
     GoingOut,
     LeadRule,
     PaidTo,
@@ -177,9 +180,9 @@ def _phase_gaps(p: StopsPhase) -> list[str]:
         out.append("lead by a phase winner")
     if WHO_FACTS[p.first_lead.who].after_run:
         out.append(f"first lead by the {p.first_lead.who}")
-    if p.fallback.kind == "lead" and p.fallback.rule is None:
+    if FALLBACK_FACTS[p.fallback.kind].leads and p.fallback.rule is None:
         out.append("a lead fallback without a rule")
-    if p.fallback.kind == "pass" and not ALL_PASS_FACTS[p.all_pass].exits:
+    if FALLBACK_FACTS[p.fallback.kind].passes and not ALL_PASS_FACTS[p.all_pass].exits:
         out.append("passes without an all-pass rule")
     if any(pen.fault != "cannot lead" or pen.forfeit_boodles for pen in p.penalties):
         out.append("penalty other than 'cannot lead'")
@@ -336,6 +339,22 @@ class CompiledRules:
         return self._receivers[key]
 
 
+def _lead_instead(t: _LeadCompiler, fb: Fallback) -> OptionsFn | None:
+    return None if fb.rule is None else t.options(fb.rule)  # no rule: refused, _phase_gaps
+
+
+def _pass_instead(t: _LeadCompiler, fb: Fallback) -> OptionsFn | None:
+    return None
+
+
+FALLBACKS: dict[FallbackKind, Callable[[_LeadCompiler, Fallback], OptionsFn | None]] = {
+    "lead": _lead_instead,
+    "pass": _pass_instead,
+}
+"""The deal loop's ``if none`` rule (spec §6.5), one row per member of :data:`FallbackKind`:
+the options of the lead rule to lead by instead, or ``None``: the seat passes."""
+
+
 def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     """Compile ``ruleset``; raises :class:`BoodleError` if it needs an unsupported feature.
 
@@ -378,7 +397,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         section_names=names, kitty=kitty, claim_tables=tables, trumps=trumps,
         turn_up_takes=trumps and ruleset.deal.turn_up == "dealer takes boodle",
         first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
-        fallback=t.options(fb.rule) if fb.kind == "lead" and fb.rule else None,
+        fallback=FALLBACKS[fb.kind](t, fb),
         pass_dues=tuple(dues),
         all_pass=ALL_PASSES[phase.all_pass],
         all_pass_charge=(phase.all_pass_charge, names.index(phase.all_pass_to))
@@ -450,8 +469,7 @@ def _antes(
     everyone = [(dealer + 1 + i) % players for i in range(players)]
     kinds = {s.name: s.kind for s in ruleset.board}
     for line in ruleset.antes:
-        payers = {"each player": everyone, "dealer": [dealer],
-                  "each other player": everyone[:-1], "widow": [dealer]}[line.payer]
+        payers = PAYERS[line.payer](dealer, everyone)
         targets: list[str] = []
         for t in line.targets:
             if t == "each boodle":

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
-from boodle.language.kind_facts import ALL_PASS_FACTS, PAID_TO_FACTS, SCOPE_FACTS, WHO_FACTS
+from boodle.language.kind_facts import (
+    ALL_PASS_FACTS,
+    FALLBACK_FACTS,
+    PAID_TO_FACTS,
+    SCOPE_FACTS,
+    WHO_FACTS,
+)
 from boodle.language.model import Ruleset, StopsPhase
 from boodle.session.second_pack import unbound_sections
 
@@ -73,9 +79,9 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             raise BoodleError(f"{what} names section {name!r}, which is not on the board")
 
     fb = p.fallback
-    if fb.kind == "lead" and fb.rule is None:
+    if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
         raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
-    if fb.kind == "pass":
+    if FALLBACK_FACTS[fb.kind].passes:
         if not ALL_PASS_FACTS[p.all_pass].exits:
             raise BoodleError(
                 f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "

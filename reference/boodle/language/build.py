@@ -34,7 +34,9 @@ from boodle.language.extends import (
 from boodle.language.kind_facts import (
     ALL_PASS_FACTS,
     CLAIM_FACTS,
+    FALLBACK_FACTS,
     PAID_TO_FACTS,
+    PAYER_FACTS,
     SCOPE_FACTS,
     SHORT_STACK_FACTS,
     TIE_FACTS,
@@ -512,7 +514,7 @@ class _Builder:
             if chosen and len(targets) > 1:
                 raise BoodleError("'chosen boodle' must be the only target of its ante line",
                                   line.span, hint="put the other targets on a line of their own")
-            if payer == "widow" and self.no_widow:
+            if PAYER_FACTS[payer].for_widow and self.no_widow:
                 raise BoodleError("an ante for the widow, but the deal has no widow", line.span,
                                   hint="give the deal a widow (widow: last in each round) "
                                   "or delete this line")
@@ -559,7 +561,8 @@ class _Builder:
         if facts.fixed_dues:
             for ante in antes:
                 what = ("a 'chosen boodle' stake" if ante.chosen
-                        else "an ante on the widow's behalf" if ante.payer == "widow" else None)
+                        else "an ante on the widow's behalf" if PAYER_FACTS[ante.payer].for_widow
+                        else None)
                 if what is not None:
                     raise BoodleError(
                         f"'short stack: {rule}' cannot be paid with {what}: a short player's "
@@ -819,7 +822,7 @@ class _Builder:
                 rules["restart"].span,
                 hint="add: if none: lead lowest of same suit  (or: if none: pass left)",
             )
-        if fallback.kind == "pass" and not ALL_PASS_FACTS[all_pass].exits:
+        if FALLBACK_FACTS[fallback.kind].passes and not ALL_PASS_FACTS[all_pass].exits:
             raise BoodleError(
                 "players may pass, but nothing ends a round where every player passes",
                 rules["fallback"].span,
@@ -829,13 +832,14 @@ class _Builder:
             raise BoodleError("'all pass: flip colour' needs a restart by colour",
                               rules["all_pass"].span,
                               hint="restart: last player, lowest of opposite colour")
-        if fallback.kind == "lead" and can_fail and not _covers(restart, fallback.rule):
+        leads = FALLBACK_FACTS[fallback.kind].leads
+        if leads and can_fail and not _covers(restart, fallback.rule):
             raise BoodleError(
                 "the 'if none' lead can itself find no card for some hands",
                 rules["fallback"].span,
                 hint="use 'if none: lead lowest of chosen suit', or a pass",
             )
-        if fallback.kind == "lead" and _may_find_nothing(first) \
+        if leads and _may_find_nothing(first) \
                 and not _covers_first(first, fallback.rule):
             assert fallback.rule is not None
             raise BoodleError(

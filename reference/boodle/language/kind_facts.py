@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from boodle.language.model import (
     AllPass,
     ClaimRule,
+    FallbackKind,
     PaidTo,
+    Payer,
     Scope,
     ShortStack,
     Split,
@@ -209,3 +211,38 @@ PAID_TO_FACTS: dict[PaidTo, PaidToFacts] = {
 }
 """The facts of each destination of going out's payments, one row per member of
 :data:`PaidTo`."""
+
+
+@dataclass(frozen=True)
+class FallbackFacts:
+    """What the language says of an ``if none`` rule (spec §6.5): ``passes``, a player may
+    pass, so a round of passes needs an all-pass exit; ``leads``, it names a lead rule, which
+    must find a card whenever the rule it stands in for finds none."""
+
+    passes: bool
+    leads: bool
+
+
+FALLBACK_FACTS: dict[FallbackKind, FallbackFacts] = {
+    "lead": FallbackFacts(passes=False, leads=True),
+    "pass": FallbackFacts(passes=True, leads=False),
+}
+"""The facts of each ``if none`` rule, one row per member of :data:`FallbackKind`."""
+
+
+@dataclass(frozen=True)
+class PayerFacts:
+    """What the language says of who pays an ante line (spec §4): ``for_widow``, the line is
+    the widow's share, paid on its behalf (by the dealer), so the deal must have a widow, and
+    a short player's dues cannot be fixed before the ante."""
+
+    for_widow: bool
+
+
+PAYER_FACTS: dict[Payer, PayerFacts] = {
+    "each player": PayerFacts(for_widow=False),
+    "dealer": PayerFacts(for_widow=False),
+    "each other player": PayerFacts(for_widow=False),
+    "widow": PayerFacts(for_widow=True),
+}
+"""The facts of each payer of an ante line, one row per member of :data:`Payer`."""

@@ -340,6 +340,11 @@ class LeadRule:
     span: Span | None = _span()
 
 
+FallbackKind = Literal["lead", "pass"]
+"""What the restarter does holding no card the restart rule allows (spec §6.5): ``lead`` by
+the fallback's own lead rule, or ``pass`` the lead to the left."""
+
+
 @dataclass(frozen=True)
 class Fallback:
     """What the restarter does holding no card the restart rule allows (spec §6.5).
@@ -352,7 +357,7 @@ class Fallback:
     Alysoun/tripoley's pass penalty, spec §6.5).
     """
 
-    kind: Literal["lead", "pass"]
+    kind: FallbackKind
     rule: LeadRule | None = None
     amount: int = 0
     to: str | None = None

@@ -39,7 +39,7 @@ from boodle.verify.layout import (
     any_of,
     sum_of,
 )
-from boodle.verify.lead_terms import branches, lead_terms
+from boodle.verify.lead_terms import branches, lead_terms, passes
 from boodle.verify.mutation import Mutation
 from boodle.verify.terms import (
     INT0,
@@ -243,7 +243,7 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
             z3.simplify(fined)) else fined)
         out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
                           tuple(chips.flags), tuple(chips.section_defs), chips.free()))
-    if layout.phase.fallback.kind == "pass":
+    if passes(layout):
         post, chips = _pass(layout, s, mutation)
         out.append(Action("pass", "pass", None, z3.And(leading, lt.must_pass), leading, post,
                           tuple(chips.defs), (), tuple(chips.flags),

@@ -46,6 +46,7 @@ from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
 from boodle.verify.explicit import _cards_wrong, state_key
+from boodle.verify.lead_terms import FALLBACK_TERMS
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
 __all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "engine_faults", "kinds_of",
@@ -94,12 +95,13 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
     if CLAIM_TERMS[phase.claims].plays_claim and any(s.kind in ("boodle", "set")
                                                       for s in ruleset.board):
         out.add("claim on play")
-    if phase.fallback.kind == "pass":
+    passing = FALLBACK_TERMS[phase.fallback.kind].passes
+    if passing:
         out.add("pass")
         event = ALL_PASS_TERMS[phase.all_pass].event
         if event is not None:
             out.add(event)
-    if phase.penalties or (phase.fallback.kind == "pass" and phase.fallback.amount > 0):
+    if phase.penalties or (passing and phase.fallback.amount > 0):
         out.add("penalty")
     if ruleset.session.negative == "eliminate":
         out |= {"capped payment", "eliminated seat"}

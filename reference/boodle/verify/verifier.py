@@ -53,6 +53,7 @@ from boodle.verify.induction import (
     check_ranking,
 )
 from boodle.verify.invariants import exact_start
+from boodle.verify.lead_terms import passes
 from boodle.verify.mutation import NO_MUTATION, Mutation
 from boodle.verify.reduce import ReductionError, reduce
 from boodle.verify.wellformed import session_end, well_formed
@@ -621,7 +622,7 @@ def _bound(system: System) -> str:
     n, cards = layout.n, len(layout.cards)
     widow = layout.ruleset.deal.widow_position != "none"
     plays = cards - (cards // (n + 1) if widow else 0) - (n - 1)
-    if layout.phase.fallback.kind != "pass":
+    if not passes(layout):
         return f"ranking: cards in players' hands; at most {plays} moves per deal"
     return (f"ranking: (cards in hands, pass measure); at most {plays} plays and {n} passes "
             f"before each lead or the end: at most {plays + n * (plays + 1)} moves per deal")
