@@ -27,6 +27,7 @@ from typing import get_args
 from boodle.language.model import (
     AllPass,
     ClaimRule,
+    EndRule,
     FallbackKind,
     PaidTo,
     Payer,
@@ -142,6 +143,11 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
         Table("printer", "boodle.language.printer", "PAYER"),
+    )),
+    "session end": Kind(EndRule, (  # the simulator reads the session's rows; z3 has no session
+        Table("builder", "boodle.language.kind_facts", "END_FACTS"),
+        Table("reference engine", "boodle.session.run", "ENDS_AFTER_DEAL"),
+        Table("verifier", "boodle.verify.wellformed", "END_WORDS"),
     )),
     "going-out payments": Kind(PaidTo, (
         Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),

@@ -196,3 +196,27 @@ def test_the_oracle_catches_a_round_of_passes_that_does_the_wrong_thing() -> Non
         _check_all_pass(rules, before(2), PassMove(0), [flip])
     with pytest.raises(AssertionError, match="before every player passed"):
         _check_all_pass(rules, before(1), PassMove(0), [end])
+
+
+def test_a_new_end_rule_fails_naming_each_back_end() -> None:
+    # Spec §10: the end rules of a session are stated by the builder's facts, the session
+    # (read by the simulator, which keeps no copy) and the verifier's session-end check.
+    from pathlib import Path
+
+    import boodle.simulate.runner as runner
+
+    faults = missing_rows("session end", (*KINDS["session end"].members(), "first to 100"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["builder", "reference engine",
+                                                        "verifier"]
+    assert "end_when_broke" not in Path(runner.__file__).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("variant", "ends"), [
+    ("michigan", ("rotations",)),  # 'end: after 1 rotation'
+    ("michigan-until-broke", ("rotations", "no chips")),  # 'after 10 rotations', 'no chips'
+    ("tripoli", ("rotations", "last with chips")),  # 'after 1 rotation', 'last player …'
+    ("tripoli-lowest-club", ("never",)),  # 'end: never'
+])
+def test_a_sessions_end_rules_are_its_end_lines(variant: str, ends: tuple[str, ...]) -> None:
+    # each built-in's rules file, its 'end:' lines (spec §10)
+    assert load(variant).session.ends() == ends

@@ -34,6 +34,7 @@ from boodle.language.extends import (
 from boodle.language.kind_facts import (
     ALL_PASS_FACTS,
     CLAIM_FACTS,
+    END_FACTS,
     FALLBACK_FACTS,
     PAID_TO_FACTS,
     PAYER_FACTS,
@@ -1126,10 +1127,8 @@ def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
     return m.LeadRule(cast(m.Who, who), **fields)
 
 
-_UNBOUNDED_ENDS = frozenset({"end_last", "end_target", "end_never"})
-"""The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10): the
-session runs until its target, or on; ``when a player has no chips`` keeps the default, as
-it always has."""
+_UNBOUNDED_ENDS = frozenset(f.line for f in END_FACTS.values() if f.replaces_rotations)
+"""The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10)."""
 
 
 def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:

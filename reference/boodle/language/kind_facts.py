@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from boodle.language.model import (
     AllPass,
     ClaimRule,
+    EndRule,
     FallbackKind,
     PaidTo,
     Payer,
@@ -246,3 +247,24 @@ PAYER_FACTS: dict[Payer, PayerFacts] = {
     "widow": PayerFacts(for_widow=True),
 }
 """The facts of each payer of an ante line, one row per member of :data:`Payer`."""
+
+
+@dataclass(frozen=True)
+class EndFacts:
+    """What the language says of an end rule of a session (spec §10): ``line``, the key of
+    its ``end`` line in the syntax tree; ``replaces_rotations``, written without ``after N
+    rotations`` it replaces the default ``after 1 rotation`` (the session runs until its
+    target, or on; ``when a player has no chips`` keeps the default, as it always has)."""
+
+    line: str
+    replaces_rotations: bool
+
+
+END_FACTS: dict[EndRule, EndFacts] = {
+    "rotations": EndFacts("end_rotations", replaces_rotations=False),
+    "no chips": EndFacts("end_broke", replaces_rotations=False),
+    "last with chips": EndFacts("end_last", replaces_rotations=True),
+    "target": EndFacts("end_target", replaces_rotations=True),
+    "never": EndFacts("end_never", replaces_rotations=True),
+}
+"""The facts of each end rule, one row per member of :data:`EndRule`."""

@@ -507,6 +507,13 @@ class PokerPhase:
 Phase = StopsPhase | HoldingPhase | PokerPhase
 
 
+EndRule = Literal["rotations", "no chips", "last with chips", "target", "never"]
+"""An end rule of a session (spec §10), one ``end`` line each: ``rotations`` — after so many
+rotations; ``no chips`` — after a deal that leaves a player with no chips; ``last with
+chips`` — after a deal that leaves at most one player with chips; ``target`` — after a deal
+at whose end a player has the target or more; ``never`` — the session has no end."""
+
+
 @dataclass(frozen=True)
 class SessionSpec:
     """A session of deals and its end (spec §10).
@@ -529,6 +536,14 @@ class SessionSpec:
     ties: Literal["share", "one more deal"] = "share"
     negative: Literal["allowed", "eliminate"] = "allowed"
     span: Span | None = _span()
+
+    def ends(self) -> tuple[EndRule, ...]:
+        """The end rules the session has (spec §10), in the order of :data:`EndRule`."""
+        said: dict[EndRule, bool] = {
+            "rotations": self.rotations is not None, "no chips": self.end_when_broke,
+            "last with chips": self.end_last_with_chips, "target": self.end_target is not None,
+            "never": self.end_never}
+        return tuple(end for end, has in said.items() if has)
 
     def has_end(self) -> bool:
         """Whether the session has an end at all (not ``end: never``)."""
