@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import get_args
 
+from boodle.language.features import FeatureKey
 from boodle.language.model import (
     AllPass,
     ClaimRule,
@@ -148,6 +149,12 @@ KINDS: dict[str, Kind] = {
         Table("builder", "boodle.language.kind_facts", "END_FACTS"),
         Table("reference engine", "boodle.session.run", "ENDS_AFTER_DEAL"),
         Table("verifier", "boodle.verify.wellformed", "END_WORDS"),
+    )),
+    "engine feature": Kind(FeatureKey, (  # boodle.language.features (issue 19, step 2)
+        Table("reference engine", "boodle.engine.support", "SUPPORT"),
+        Table("compiled engine", "boodle.compiled.tables", "SUPPORT"),
+        Table("z3 model (stages)", "boodle.verify.verifier", "SYMBOLIC"),
+        Table("z3 model (rules)", "boodle.verify.verifier", "MODELLED"),
     )),
     "going-out payments": Kind(PaidTo, (
         Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),

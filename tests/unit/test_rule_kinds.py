@@ -220,3 +220,27 @@ def test_a_new_end_rule_fails_naming_each_back_end() -> None:
 def test_a_sessions_end_rules_are_its_end_lines(variant: str, ends: tuple[str, ...]) -> None:
     # each built-in's rules file, its 'end:' lines (spec §10)
     assert load(variant).session.ends() == ends
+
+
+def test_a_new_feature_fails_naming_each_engine() -> None:
+    # Issue 19 step 2: one list of features (boodle.language.features), each engine saying
+    # of every one whether it runs it, instead of three hand-kept lists.
+    members = (*KINDS["engine feature"].members(), "a second pack per deal")
+    faults = missing_rows("engine feature", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "reference engine", "z3 model", "z3 model"]
+
+
+def test_the_features_of_a_ruleset_are_read_from_its_rules() -> None:
+    # rummoli's rules file: a poker phase, and a stops phase led by its winner; the widow
+    # sale of michigan-widow-sale ('widow sale: sale'); the engines' lists are read from them.
+    from boodle.language.features import Feature, features
+
+    rummoli = features(load("rummoli"))
+    assert Feature("other phases", detail="poker") in rummoli
+    assert any(f.key == "lead by a phase winner" for f in rummoli)
+    assert any("lead by a phase winner" in u for u in unsupported_features(load("rummoli")))
+    sale = features(load("michigan-widow-sale"))
+    assert Feature("widow sale", detail="sale") in sale
+    assert "widow sale" in unsupported_features(load("michigan-widow-sale"))
+    assert not any(f.key == "widow sale" for f in features(load("michigan")))

@@ -19,14 +19,15 @@ deal's order of receivers (spec §5.2).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.engine.stages.antes import PAYERS
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, WHO_FACTS
+from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.model import (
     AllPass,
     ClaimRule,
@@ -98,7 +99,7 @@ CLAIMS: dict[ClaimRule, ClaimRendering] = {
 
 ALL_PASSES: dict[AllPass, str] = {
     # with 'none' the fallback leads, so no round of passes is played (a pass fallback
-    # without an exit is refused, _phase_gaps); like the reference engine's row, it flips
+    # without an exit is refused, SUPPORT); like the reference engine's row, it flips
     "none": "flip",
     "end without winner": "end",
     "flip colour": "flip",
@@ -129,6 +130,51 @@ section index paid into before the sections are taken, or -1 for the winner, pai
 whether the winner takes that section too)."""
 
 
+def _in_phase(words: Callable[[Feature], str]) -> Refusal:
+    def said(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+        return [f"phase {f.phase}: {words(f)}" for f in found]
+    return said
+
+
+def _said(words: str) -> Refusal:
+    return lambda ruleset, found: [words]
+
+
+def _claims_refused(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    return [f"phase {f.phase}: claims {f.detail}" for f in found
+            if not CLAIMS[cast(ClaimRule, f.detail)].runs]
+
+
+SUPPORT: dict[FeatureKey, Refusal | None] = {
+    "other phases": lambda rs, found: [
+        "phases other than stops: " + ", ".join(f.detail for f in found)],
+    "no stops phase": _said("0 stops phases (exactly one is played)"),
+    "several stops phases": lambda rs, found: [
+        f"{found[0].detail} stops phases (exactly one is played)"],
+    "widow sale": lambda rs, found: [f"widow {f.detail}" for f in found],
+    "trump sections without trumps": _said("trump sections without a trump suit"),
+    "trump turn-up": None,  # the claim tables per trump suit, and the turn-up's boodle
+    "drawn boodles": _said("boodles drawn from a second pack"),
+    "chosen antes": _said("chosen-boodle antes"),
+    "elimination": _said("elimination at zero balance"),
+    "few players still in": None,  # refused with elimination
+    "widow sets": lambda rs, found: [f"widow: {f.detail}" for f in found
+                                     if f.detail not in WIDOW_SETS],
+    "short stack": lambda rs, found: [f"short stack: {f.detail}" for f in found
+                                      if f.detail not in SHORT_STACKS],
+    "claims": _claims_refused,
+    "going out without ending the deal": _in_phase(
+        lambda f: "going out without ending the deal"),
+    "lead by a phase winner": _in_phase(lambda f: "lead by a phase winner"),
+    "first lead after a run": _in_phase(lambda f: f"first lead by the {f.detail}"),
+    "lead fallback without a rule": _in_phase(lambda f: "a lead fallback without a rule"),
+    "passes without an all-pass rule": _in_phase(lambda f: "passes without an all-pass rule"),
+    "penalty other than cannot lead": _in_phase(lambda f: "penalty other than 'cannot lead'"),
+}
+"""What the compiled engine says of each feature (:mod:`boodle.language.features`), in the
+order it says them: ``None``, it runs it."""
+
+
 def unsupported_features(ruleset: Ruleset) -> list[str]:
     """Every feature of ``ruleset`` the compiled engine does not run (empty: it runs it).
 
@@ -141,52 +187,9 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     phases), drawn boodles, chosen-boodle antes, elimination, claims on
     holding, lead-not-lowest penalties, a widow that blocks sets, short stacks paid section
     by section, or a going out that does not end the deal; a caller falls back to the
-    reference engine for those.
+    reference engine for those.  What it says of each is :data:`SUPPORT`'s row.
     """
-    out: list[str] = []
-    others = [p.name for p in ruleset.phases if not isinstance(p, StopsPhase)]
-    if others:
-        out.append("phases other than stops: " + ", ".join(others))
-    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    if len(stops) != 1:
-        out.append(f"{len(stops)} stops phases (exactly one is played)")
-    if ruleset.widow_sale is not None:
-        out.append(f"widow {ruleset.widow_sale.mode}")
-    if ruleset.deal.trumps == "none" and any(s.suit_rule == "trumps" for s in ruleset.board):
-        out.append("trump sections without a trump suit")
-    if any(s.suit_rule == "drawn" for s in ruleset.board):
-        out.append("boodles drawn from a second pack")
-    if any(line.chosen for line in ruleset.antes):
-        out.append("chosen-boodle antes")
-    if ruleset.session.negative != "allowed":
-        out.append("elimination at zero balance")
-    if ruleset.deal.widow_sets not in WIDOW_SETS:
-        out.append(f"widow: {ruleset.deal.widow_sets}")
-    if ruleset.short_stack not in SHORT_STACKS:
-        out.append(f"short stack: {ruleset.short_stack}")
-    for p in stops:
-        out.extend(f"phase {p.name}: {what}" for what in _phase_gaps(p))
-    return out
-
-
-def _phase_gaps(p: StopsPhase) -> list[str]:
-    out: list[str] = []
-    if not CLAIMS[p.claims].runs:
-        out.append(f"claims {p.claims}")
-    if not p.going_out.ends_deal:
-        out.append("going out without ending the deal")
-    rules = [p.first_lead, p.restart, *([p.fallback.rule] if p.fallback.rule else [])]
-    if any(r.who == "phase winner" for r in rules):
-        out.append("lead by a phase winner")
-    if WHO_FACTS[p.first_lead.who].after_run:
-        out.append(f"first lead by the {p.first_lead.who}")
-    if FALLBACK_FACTS[p.fallback.kind].leads and p.fallback.rule is None:
-        out.append("a lead fallback without a rule")
-    if FALLBACK_FACTS[p.fallback.kind].passes and not ALL_PASS_FACTS[p.all_pass].exits:
-        out.append("passes without an all-pass rule")
-    if any(pen.fault != "cannot lead" or pen.forfeit_boodles for pen in p.penalties):
-        out.append("penalty other than 'cannot lead'")
-    return out
+    return refused(SUPPORT, ruleset)
 
 
 def supports(ruleset: Ruleset) -> bool:
@@ -340,7 +343,7 @@ class CompiledRules:
 
 
 def _lead_instead(t: _LeadCompiler, fb: Fallback) -> OptionsFn | None:
-    return None if fb.rule is None else t.options(fb.rule)  # no rule: refused, _phase_gaps
+    return None if fb.rule is None else t.options(fb.rule)  # no rule: refused, SUPPORT
 
 
 def _pass_instead(t: _LeadCompiler, fb: Fallback) -> OptionsFn | None:

@@ -7,8 +7,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
+from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.kind_facts import (
     ALL_PASS_FACTS,
     FALLBACK_FACTS,
@@ -19,29 +22,50 @@ from boodle.language.kind_facts import (
 from boodle.language.model import Ruleset, StopsPhase
 from boodle.session.second_pack import unbound_sections
 
-__all__ = ["check_playable", "pending_features", "stops_phase"]
+__all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
+
+
+def _in_phase(words: str) -> Refusal:
+    def said(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+        return [f"phase {f.phase}: {words}" for f in found]
+    return said
+
+
+SUPPORT: dict[FeatureKey, Refusal | None] = {
+    "several stops phases": lambda rs, found: ["several stops phases"],
+    "going out without ending the deal": _in_phase("going out without ending the deal"),
+    # runs every other feature; a phase of a kind no stage plays is skipped, not refused
+    # (boodle.engine.machine.skipped_phases), and a ruleset with no stops phase plays none
+    "no stops phase": None,
+    "other phases": None,
+    "widow sale": None,
+    "trump sections without trumps": None,
+    "trump turn-up": None,
+    "drawn boodles": None,
+    "chosen antes": None,
+    "elimination": None,
+    "few players still in": None,
+    "widow sets": None,
+    "short stack": None,
+    "claims": None,
+    "lead by a phase winner": None,
+    "first lead after a run": None,  # refused by check_playable, as by the builder
+    "lead fallback without a rule": None,  # idem
+    "passes without an all-pass rule": None,  # idem
+    "penalty other than cannot lead": None,
+}
+"""What the reference engine says of each feature (:mod:`boodle.language.features`): ``None``,
+it runs it."""
 
 
 def pending_features(ruleset: Ruleset) -> list[str]:
-    """Every feature of ``ruleset`` this engine refuses to play yet (empty: playable).
+    """Every feature of ``ruleset`` this engine refuses to play yet (empty: playable), as
+    :data:`SUPPORT` says.
 
     Phases of a kind no stage plays are not listed here: a deal skips them
     (:func:`boodle.engine.machine.skipped_phases`).
     """
-    out: list[str] = []
-    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    if len(stops) > 1:
-        out.append("several stops phases")
-    for p in stops:
-        out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
-    return out
-
-
-def _stops_pending(p: StopsPhase) -> list[str]:
-    out: list[str] = []
-    if not p.going_out.ends_deal:
-        out.append("going out without ending the deal")
-    return out
+    return refused(SUPPORT, ruleset)
 
 
 def stops_phase(ruleset: Ruleset) -> StopsPhase:
