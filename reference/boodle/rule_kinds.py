@@ -35,6 +35,7 @@ from boodle.language.model import (
     Scope,
     ShortStack,
     Split,
+    SuitRule,
     TieBreak,
     Who,
     WidowSets,
@@ -155,6 +156,14 @@ KINDS: dict[str, Kind] = {
         Table("compiled engine", "boodle.compiled.tables", "SUPPORT"),
         Table("z3 model (stages)", "boodle.verify.verifier", "SYMBOLIC"),
         Table("z3 model (rules)", "boodle.verify.verifier", "MODELLED"),
+    )),
+    "suit rule": Kind(SuitRule, (  # which cards pay a boodle or set section (spec §3)
+        Table("reference engine", "boodle.engine.holders", "PAYING_CARDS"),
+        Table("compiled engine", "boodle.compiled.tables", "CLAIMED_BY"),
+        Table("z3 model", "boodle.verify.actions", "SECTION_CLAIMS"),
+        Table("Hypothesis oracle", "boodle.testing", "HOLDS"),
+        Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
+        Table("printer (sets)", "boodle.language.printer", "SET"),
     )),
     "going-out payments": Kind(PaidTo, (
         Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),

@@ -99,6 +99,7 @@ from boodle.language.model import (
     Split,
     StopBonus,
     StopsPhase,
+    SuitRule,
     TieBreak,
     WidowSets,
 )
@@ -347,11 +348,25 @@ def _holds(section: Section, hand: Sequence[Card], suits: Sequence[str], trump: 
     """Spec §8.1 read afresh: does ``hand`` hold every card of ``section`` (a ``same suit`` set:
     its ranks in one suit; of trumps: its ranks in ``trump``)?"""
     held = {(c.rank, c.suit) for c in hand}
-    if section.suit_rule == "same suit":
-        return any(all((r, s) in held for r in section.ranks) for s in suits)
-    if section.suit_rule == "trumps":
-        return trump is not None and all((r, trump) in held for r in section.ranks)
+    return HOLDS[section.suit_rule](section, held, suits, trump)
+
+
+def _holds_its_cards(section: Section, held: set[tuple[str, str]], suits: Sequence[str],
+                     trump: str | None) -> bool:
     return bool(section.cards) and all((c.rank, c.suit) in held for c in section.cards)
+
+
+HOLDS: dict[SuitRule, Callable[[Section, set[tuple[str, str]], Sequence[str], str | None],
+                               bool]] = {
+    "fixed": _holds_its_cards,
+    "same suit": lambda section, held, suits, trump: any(
+        all((r, s) in held for r in section.ranks) for s in suits),
+    "trumps": lambda section, held, suits, trump: trump is not None and all(
+        (r, trump) in held for r in section.ranks),
+    "drawn": _holds_its_cards,  # the card drawn for the session, bound to the section
+}
+"""Whether a hand (its (rank, suit) pairs) holds every card of a section (spec §3, §8.1), one
+row per member of :data:`SuitRule`, given the deck's suits and the deal's trump suit."""
 
 
 def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],

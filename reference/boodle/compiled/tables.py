@@ -37,8 +37,10 @@ from boodle.language.model import (
     LeadRule,
     PaidTo,
     Ruleset,
+    Section,
     ShortStack,
     StopsPhase,
+    SuitRule,
     WidowSets,
 )
 
@@ -437,19 +439,18 @@ def _claims(
     claims: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in cards]
     boodle_of: list[list[int]] = [[] for _ in cards]
     for k, s in enumerate(ruleset.board):
-        fixed = s.cards if s.suit_rule == "fixed" else (
-            tuple(Card(r, trump) for r in s.ranks) if s.suit_rule == "trumps" and trump else ())
+        fixed = CLAIMED_BY[s.suit_rule](s, trump)
         if s.kind == "boodle":
-            for c in fixed:
+            for c in fixed or ():
                 if c in index:
                     claims[index[c]].append((k, ()))
                     boodle_of[index[c]].append(k)
-        elif s.kind == "set" and s.suit_rule in ("fixed", "trumps"):
+        elif s.kind == "set" and fixed is not None:
             for c in fixed:
                 others = [o for o in fixed if o != c]
                 if c in index and all(o in index for o in others):
                     claims[index[c]].append((k, tuple(index[o] for o in others)))
-        elif s.kind == "set" and s.suit_rule == "same suit":
+        elif s.kind == "set":  # CLAIMED_BY: any one suit
             for i, c in enumerate(cards):
                 others = [Card(r, c.suit) for r in s.ranks if r != c.rank]
                 if c.rank in s.ranks and all(o in index for o in others):
@@ -457,6 +458,16 @@ def _claims(
     if not CLAIMS[_stops(ruleset).claims].plays_claim:  # spec §6.6: playing claims nothing
         claims = [[] for _ in cards]  # (the turn-up's boodle, boodle_of, is not a claim)
     return tuple(tuple(c) for c in claims), tuple(tuple(b) for b in boodle_of)
+
+
+CLAIMED_BY: dict[SuitRule, Callable[[Section, str | None], tuple[Card, ...] | None]] = {
+    "fixed": lambda s, trump: s.cards,
+    "same suit": lambda s, trump: None,  # its ranks in any one suit
+    "trumps": lambda s, trump: tuple(Card(r, trump) for r in s.ranks) if trump else (),
+    "drawn": lambda s, trump: (),  # refused (SUPPORT: boodles drawn from a second pack)
+}
+"""The cards whose play claims a section (spec §3, §6.6), one row per member of
+:data:`SuitRule`, for one trump suit (or none); ``None``: its ranks in any one suit."""
 
 
 def _stops(ruleset: Ruleset) -> StopsPhase:

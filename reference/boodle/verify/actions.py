@@ -26,7 +26,7 @@ from typing import Literal
 import z3
 
 from boodle.language.cards import Card
-from boodle.language.model import AllPass, ClaimRule, PaidTo, Ruleset, Section
+from boodle.language.model import AllPass, ClaimRule, PaidTo, Ruleset, Section, SuitRule
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -258,31 +258,58 @@ def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: 
 
     ``loc``: the places after the card is played.
     """
-    card = layout.cards[i]
-    mine = layout.played(who)
-    g = s.ghosts
     if section.kind not in ("boodle", "set"):
         return z3.BoolVal(False)
-    if section.suit_rule == "same suit":
-        if card.rank not in section.ranks:
-            return z3.BoolVal(False)
-        idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
-        return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in idx])
-    if section.suit_rule == "trumps":
-        if card.rank not in section.ranks:
-            return z3.BoolVal(False)
-        idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
-        need = [z3.BoolVal(False) if j is None else loc[j] == mine for j in idx]
-        mine_all = z3.BoolVal(True) if section.kind == "boodle" else z3.And(*need)
-        return z3.And(g.trump == layout.suit_of(i), mine_all)
-    if section.suit_rule == "drawn" and not section.cards:
-        return g.drawn[section.name] == i
-    if card not in section.cards:
+    return SECTION_CLAIMS[section.suit_rule](layout, s, section, i, layout.played(who), loc)
+
+
+def _claims_same_suit(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                      loc: list[Expr]) -> Expr:
+    card = layout.cards[i]
+    if card.rank not in section.ranks:
+        return z3.BoolVal(False)
+    idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
+    return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in idx])
+
+
+def _claims_of_trumps(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                      loc: list[Expr]) -> Expr:
+    card = layout.cards[i]
+    if card.rank not in section.ranks:
+        return z3.BoolVal(False)
+    idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
+    need = [z3.BoolVal(False) if j is None else loc[j] == mine for j in idx]
+    mine_all = z3.BoolVal(True) if section.kind == "boodle" else z3.And(*need)
+    return z3.And(s.ghosts.trump == layout.suit_of(i), mine_all)
+
+
+def _claims_its_cards(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                      loc: list[Expr]) -> Expr:
+    if layout.cards[i] not in section.cards:
         return z3.BoolVal(False)
     if section.kind == "boodle":
         return z3.BoolVal(True)
     others = [layout.index.get(c) for c in section.cards]
     return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in others])
+
+
+def _claims_drawn(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                  loc: list[Expr]) -> Expr:
+    if section.cards:  # bound for the session: its card, as a fixed boodle
+        return _claims_its_cards(layout, s, section, i, mine, loc)
+    return s.ghosts.drawn[section.name] == i
+
+
+SECTION_CLAIMS: dict[SuitRule, Callable[[Layout, SymState, Section, int, Expr, list[Expr]],
+                                        Expr]] = {
+    "fixed": _claims_its_cards,
+    "same suit": _claims_same_suit,
+    "trumps": _claims_of_trumps,
+    "drawn": _claims_drawn,
+}
+"""Whether playing card ``i`` claims a boodle or set section (spec §3, §6.6), one row per
+member of :data:`SuitRule`, given the player's ``played`` place and the places after the
+play."""
 
 
 def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
