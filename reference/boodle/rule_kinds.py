@@ -24,7 +24,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import get_args
 
-from boodle.language.model import Scope, ShortStack, Split, TieBreak, Who, WidowSets
+from boodle.language.features import FeatureKey
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    EndRule,
+    FallbackKind,
+    PaidTo,
+    Payer,
+    Scope,
+    ShortStack,
+    Split,
+    SuitRule,
+    TieBreak,
+    Who,
+    WidowSets,
+)
 
 
 @dataclass(frozen=True)
@@ -100,12 +115,73 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.lead_terms", "TIE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "TIE_ORDERS"),
     )),
+    "all pass": Kind(AllPass, (
+        Table("builder", "boodle.language.kind_facts", "ALL_PASS_FACTS"),
+        Table("reference engine", "boodle.engine.stages.stops", "ALL_PASSES"),
+        Table("compiled engine", "boodle.compiled.tables", "ALL_PASSES"),
+        Table("z3 model", "boodle.verify.actions", "ALL_PASS_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "ALL_PASS_ENDS"),
+        Table("printer", "boodle.language.printer", "ALL_PASS"),
+    )),
+    "claims": Kind(ClaimRule, (
+        Table("builder", "boodle.language.kind_facts", "CLAIM_FACTS"),
+        Table("reference engine", "boodle.engine.stages.stops", "CLAIMS"),
+        Table("compiled engine", "boodle.compiled.tables", "CLAIMS"),
+        Table("z3 model", "boodle.verify.actions", "CLAIM_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "CLAIM_RULES"),
+        Table("printer", "boodle.language.printer", "CLAIMS"),
+    )),
+    "fallback": Kind(FallbackKind, (
+        Table("builder", "boodle.language.kind_facts", "FALLBACK_FACTS"),
+        Table("reference engine", "boodle.engine.leads", "FALLBACKS"),
+        Table("compiled engine", "boodle.compiled.tables", "FALLBACKS"),
+        Table("z3 model", "boodle.verify.lead_terms", "FALLBACK_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "FALLBACK_RULES"),
+        Table("printer", "boodle.language.printer", "FALLBACK"),
+    )),
+    "ante payers": Kind(Payer, (  # the compiled engine and verify.explicit read the engine's
+        Table("builder", "boodle.language.kind_facts", "PAYER_FACTS"),
+        Table("reference engine", "boodle.engine.stages.antes", "PAYERS"),
+        Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
+        Table("printer", "boodle.language.printer", "PAYER"),
+    )),
+    "session end": Kind(EndRule, (  # the simulator reads the session's rows; z3 has no session
+        Table("builder", "boodle.language.kind_facts", "END_FACTS"),
+        Table("reference engine", "boodle.session.run", "ENDS_AFTER_DEAL"),
+        Table("verifier", "boodle.verify.wellformed", "END_WORDS"),
+    )),
+    "engine feature": Kind(FeatureKey, (  # boodle.language.features (issue 19, step 2)
+        Table("reference engine", "boodle.engine.support", "SUPPORT"),
+        Table("compiled engine", "boodle.compiled.tables", "SUPPORT"),
+        Table("z3 model (stages)", "boodle.verify.verifier", "SYMBOLIC"),
+        Table("z3 model (rules)", "boodle.verify.verifier", "MODELLED"),
+    )),
+    "suit rule": Kind(SuitRule, (  # which cards pay a boodle or set section (spec §3)
+        Table("reference engine", "boodle.engine.holders", "PAYING_CARDS"),
+        Table("compiled engine", "boodle.compiled.tables", "CLAIMED_BY"),
+        Table("z3 model", "boodle.verify.actions", "SECTION_CLAIMS"),
+        Table("Hypothesis oracle", "boodle.testing", "HOLDS"),
+        Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
+        Table("printer (sets)", "boodle.language.printer", "SET"),
+    )),
+    "going-out payments": Kind(PaidTo, (
+        Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),
+        Table("reference engine", "boodle.engine.stages.stops", "PAID_TO"),
+        Table("compiled engine", "boodle.compiled.tables", "PAID_TO"),
+        Table("z3 model", "boodle.verify.actions", "PAID_TO_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "GOING_OUT_PAYEES"),
+        Table("printer", "boodle.language.printer", "OUT_TO"),
+    )),
 }
 """Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §6.1
 for the tie rules of a lowest lead, whose compiled rendering reads the engine's rows; §8.1,
 §8.2 for the split rules, which the compiled engine does not run: it refuses holding and poker
 phases, :func:`boodle.compiled.tables.unsupported_features`; §5.2 for the widow's sets; §4 for
-short stacks)."""
+short stacks; §6.5 for what a round of passes does; §6.6 for the claims of a stops phase,
+whose ``on holding`` the compiled engine refuses by its row's ``runs``; §6.5 for the ``if
+none`` rule; §7 for where going out's payments go; §4 for who pays an ante line, whose
+compiled rendering reads the engine's rows)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

@@ -24,11 +24,13 @@ Under ``claims: none`` every move is also checked to claim nothing but what
 going out takes (spec §6.6, §7); the claims a deal's holding phases make at its start are
 the ones :func:`expected_holding_claims` works out from the hands and the split rule's row of
 :data:`SPLIT_TAKERS` (spec §8.1), and no move claims a section the widow blocks
-(:data:`WIDOW_SET_BLOCKS`, spec §5.2); a short player's antes are the sections
-:func:`expected_short` works out and no claim takes another (spec §4).  Invariants after
-every step: the chips of seats and sections add up to the session's total and no section is negative
-(spec §9), and every card of the deck is in exactly one place with the hand
-counts right (spec §2).  Those invariants pass an engine whose bug conserves chips (a
+(:data:`WIDOW_SET_BLOCKS`, spec §5.2); going out's payments go where :data:`GOING_OUT_PAYEES`
+says (spec §7), and the pass that completes a round of passes ends the deal or flips the colour
+as :data:`ALL_PASS_ENDS` says, no other pass doing either (spec §6.5); a short player's antes
+are the sections :func:`expected_short` works out and no claim takes another (spec §4).
+Invariants after every step: the chips of seats and sections add up to the session's total
+and no section is negative (spec §9), and every card of the deck is in exactly one place
+with the hand counts right (spec §2).  Those invariants pass an engine whose bug conserves chips (a
 wrong payer, a run past the widow): so every move is also checked against an **oracle**
 (:func:`machine`'s ``oracle``): the reference engine by default for another
 implementation (the same legal moves, the same state after each move: cards, run, seat to
@@ -78,10 +80,16 @@ from boodle.engine.state import (
 )
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
+    AllPass,
     AnteLine,
+    ClaimRule,
+    Fallback,
+    FallbackKind,
     GoingOut,
     HoldingPhase,
     LeadRule,
+    PaidTo,
+    Payer,
     Penalty,
     PokerPhase,
     Ruleset,
@@ -91,6 +99,7 @@ from boodle.language.model import (
     Split,
     StopBonus,
     StopsPhase,
+    SuitRule,
     TieBreak,
     WidowSets,
 )
@@ -284,9 +293,10 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     if rule.who == "holder" or rule.choice == "card":
         return None
     if legal and not all(_suit_allowed(rule, c.suit, stopped, state.flipped) for c in legal):
-        if phase.fallback.rule is None:
+        instead = FALLBACK_RULES[phase.fallback.kind](phase.fallback)
+        if instead is None:
             return None
-        rule = phase.fallback.rule  # spec §6.5: the fallback is in force
+        rule = instead  # spec §6.5: the fallback is in force
         if rule.choice == "card":
             return None
     if not _suit_allowed(rule, card.suit, stopped, state.flipped):
@@ -301,6 +311,14 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     if lowest != "of them all" or rule.choice == "lowest":
         return "lead.lowest"
     return None
+
+
+FALLBACK_RULES: dict[FallbackKind, Callable[[Fallback], LeadRule | None]] = {
+    "lead": lambda fb: fb.rule,
+    "pass": lambda fb: None,
+}
+"""The lead rule in force when the rule of the moment allows no card held (spec §6.5), one
+row per member of :data:`FallbackKind`: the fallback's own, or ``None``: the seat passes."""
 
 
 def _clockwise_order(winners: Sequence[int]) -> tuple[int, ...]:
@@ -330,11 +348,25 @@ def _holds(section: Section, hand: Sequence[Card], suits: Sequence[str], trump: 
     """Spec §8.1 read afresh: does ``hand`` hold every card of ``section`` (a ``same suit`` set:
     its ranks in one suit; of trumps: its ranks in ``trump``)?"""
     held = {(c.rank, c.suit) for c in hand}
-    if section.suit_rule == "same suit":
-        return any(all((r, s) in held for r in section.ranks) for s in suits)
-    if section.suit_rule == "trumps":
-        return trump is not None and all((r, trump) in held for r in section.ranks)
+    return HOLDS[section.suit_rule](section, held, suits, trump)
+
+
+def _holds_its_cards(section: Section, held: set[tuple[str, str]], suits: Sequence[str],
+                     trump: str | None) -> bool:
     return bool(section.cards) and all((c.rank, c.suit) in held for c in section.cards)
+
+
+HOLDS: dict[SuitRule, Callable[[Section, set[tuple[str, str]], Sequence[str], str | None],
+                               bool]] = {
+    "fixed": _holds_its_cards,
+    "same suit": lambda section, held, suits, trump: any(
+        all((r, s) in held for r in section.ranks) for s in suits),
+    "trumps": lambda section, held, suits, trump: trump is not None and all(
+        (r, trump) in held for r in section.ranks),
+    "drawn": _holds_its_cards,  # the card drawn for the session, bound to the section
+}
+"""Whether a hand (its (rank, suit) pairs) holds every card of a section (spec §3, §8.1), one
+row per member of :data:`SuitRule`, given the deck's suits and the deal's trump suit."""
 
 
 def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],
@@ -388,14 +420,23 @@ their balance before the ante, the sections they ante when short (``None``: they
 short, or the rule has them pay as written)."""
 
 
+ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
+    "each player": lambda dealer, live: list(live),
+    "each other player": lambda dealer, live: [s for s in live if s != dealer],
+    "dealer": lambda dealer, live: [dealer],
+    "widow": lambda dealer, live: [dealer],  # the widow's share, paid by the dealer
+}
+"""Who pays an ante line (spec §4), one row per member of :data:`Payer`, given the dealer and
+the seats still in."""
+
+
 def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
                    ) -> dict[int, list[str]]:
     """The seats that are short at this deal's ante, each with the sections it antes in board
     order (spec §4), from the ante lines and the balances before the ante alone."""
     live = [s for s in range(players)
             if ruleset.session.negative == "allowed" or ledger.seat(s) > 0]
-    payers = {"each player": live, "each other player": [s for s in live if s != dealer],
-              "dealer": [dealer], "widow": [dealer]}
+    payers = {payer: row(dealer, live) for payer, row in ANTE_PAYERS.items()}
     order = {s.name: i for i, s in enumerate(ruleset.board)}
     out: dict[int, list[str]] = {}
     for who in live:
@@ -453,7 +494,7 @@ def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[in
         if isinstance(phase, HoldingPhase):
             names, split = list(phase.sections), phase.split
         elif isinstance(phase, StopsPhase):
-            if phase.claims == "on holding":
+            if CLAIM_RULES[phase.claims].at_start:
                 names = [s.name for s in ruleset.board if s.kind in ("boodle", "set")]
                 out += _takers(ruleset, state, live, names, "share")
             break  # a stops phase has moves: what follows is not paid at the start
@@ -483,7 +524,7 @@ def _check_holding(ruleset: Ruleset, state: DealState, events: Sequence[Any]) ->
     if ruleset.widow_sale is not None or ruleset.deal.turn_up != "nothing":
         return
     paid = {n for p in ruleset.phases if isinstance(p, HoldingPhase) for n in p.sections}
-    if any(isinstance(p, StopsPhase) and p.claims == "on holding" for p in ruleset.phases):
+    if any(isinstance(p, StopsPhase) and CLAIM_RULES[p.claims].at_start for p in ruleset.phases):
         paid |= {s.name for s in ruleset.board if s.kind in ("boodle", "set")}
     made = [(e.seat, e.section) for e in events if e.kind == "claim" and e.section in paid]
     want = expected_holding_claims(ruleset, state)
@@ -577,6 +618,8 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             t.state, events = impl.apply(t.ruleset, t.state, move)
             step_oracle.check(t.ruleset, t.players, before, legal, move, t.state)
             _check_claims(t.ruleset, stage, events)
+            _check_going_out(t.ruleset, stage, events)
+            _check_all_pass(t.ruleset, before, move, events)
             taken = [e.section for e in events if e.kind == "claim" and e.section in shut]
             assert not taken, f"{taken}: blocked by the widow (spec §5.2), yet claimed"
             _check_eligible(t.short, events)
@@ -718,17 +761,110 @@ def _state_difference(got: DealState, want: DealState) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _ClaimRule:
+    """What the oracle reads of a claims rule (spec §6.6): ``at_start``, the holders of the
+    boodle and set sections are paid as the phase starts (ties shared); ``in_play``, a
+    play may claim.  With neither, a move claims nothing but what going out takes."""
+
+    at_start: bool
+    in_play: bool
+
+
+CLAIM_RULES: dict[ClaimRule, _ClaimRule] = {
+    "on play": _ClaimRule(at_start=False, in_play=True),
+    "on holding": _ClaimRule(at_start=True, in_play=False),
+    "none": _ClaimRule(at_start=False, in_play=False),
+}
+"""The oracle's claims rules, one row per member of :data:`ClaimRule`."""
+
+
+def _winner_paid(ruleset: Ruleset, out: GoingOut, who: int) -> tuple[Any, str | None]:
+    return ("seat", who), None
+
+
+def _kitty_paid(ruleset: Ruleset, out: GoingOut, who: int) -> tuple[Any, str | None]:
+    kitty = ruleset.kitty()
+    name = None if kitty is None else kitty.name
+    return ("section", name), name  # the winner then takes the kitty (spec §7)
+
+
+def _section_paid(ruleset: Ruleset, out: GoingOut, who: int) -> tuple[Any, str | None]:
+    return ("section", out.into), None  # nobody takes it unless 'takes' names it
+
+
+GOING_OUT_PAYEES: dict[PaidTo, Callable[[Ruleset, GoingOut, int], tuple[Any, str | None]]] = {
+    "winner": _winner_paid,
+    "kitty": _kitty_paid,
+    "section": _section_paid,
+}
+"""Who receives going out's payments per card (spec §7), one row per member of
+:data:`PaidTo`, for the seat ``who`` that went out: (``("seat", n)`` or ``("section",
+name)``, the section the winner takes besides ``takes``, or ``None``)."""
+
+
+ALL_PASS_ENDS: dict[AllPass, str | None] = {
+    "none": None,  # no round of passes may be played: the builder refuses a pass without exit
+    "end without winner": "deal-end",
+    "flip colour": "flip-colour",
+}
+"""The event a round of passes ends with (spec §6.5), one row per member of
+:data:`AllPass`: the deal's end (nobody went out) or the colour's flip."""
+
+
+def _payee(account: Any) -> tuple[str, Any]:
+    seat = getattr(account, "seat", None)
+    return ("seat", seat) if seat is not None else ("section", getattr(account, "name", None))
+
+
+def _check_going_out(ruleset: Ruleset, stage: str, events: Sequence[Any]) -> None:
+    """Spec §7: every payment per card of a move that goes out goes where the rule says
+    (:data:`GOING_OUT_PAYEES`)."""
+    phase = next((p for p in ruleset.phases if isinstance(p, StopsPhase)
+                  and stage == f"phase:{p.name}"), None)
+    out = next((e.seat for e in events if e.kind == "go-out"), None)
+    if phase is None or out is None:
+        return
+    want, _ = GOING_OUT_PAYEES[phase.going_out.to](ruleset, phase.going_out, out)
+    for e in events:
+        if e.kind == "payment":
+            assert _payee(e.payee) == want, \
+                f"{e}: going out pays {want[0]} {want[1]} (spec §7: '{phase.going_out.to}')"
+
+
+def _check_all_pass(ruleset: Ruleset, before: DealState, move: Move,
+                    events: Sequence[Any]) -> None:
+    """Spec §6.5: the pass that completes a round of passes (every player still in passed)
+    ends the deal or flips the colour as the all-pass rule says (:data:`ALL_PASS_ENDS`);
+    any other pass does neither."""
+    if not isinstance(move, PassMove) or before.step == "over":
+        return
+    phase = next((p for p in ruleset.phases if isinstance(p, StopsPhase)
+                  and before.stage == f"phase:{p.name}"), None)
+    if phase is None:
+        return
+    kinds = {e.kind for e in events} & {"deal-end", "flip-colour"}
+    if before.passes + 1 < len(before.clockwise(move.seat)):
+        assert not kinds, f"{move}: {sorted(kinds)} before every player passed (spec §6.5)"
+        return
+    want = ALL_PASS_ENDS[phase.all_pass]
+    assert want is not None, f"{move}: a round of passes under 'all pass: none' (spec §6.5)"
+    assert kinds == {want}, \
+        f"{move} ends a round of passes with {sorted(kinds)}; 'all pass: {phase.all_pass}' " \
+        f"says {want} (spec §6.5)"
+
+
 def _check_claims(ruleset: Ruleset, stage: str, events: Sequence[Any]) -> None:
     """Spec §6.6 ``claims: none``: a move of such a stops phase claims nothing; the only
     sections taken are those going out takes (§7: its ``takes`` and, ``to kitty``, the
     kitty), by the player who went out, after going out."""
     phase = next((p for p in ruleset.phases if isinstance(p, StopsPhase)
                   and stage == f"phase:{p.name}"), None)
-    if phase is None or phase.claims != "none":
+    if phase is None or CLAIM_RULES[phase.claims].at_start \
+            or CLAIM_RULES[phase.claims].in_play:
         return
-    kitty = ruleset.kitty()
-    takes = set(phase.going_out.takes) | (
-        {kitty.name} if kitty is not None and phase.going_out.to == "kitty" else set())
+    _, also = GOING_OUT_PAYEES[phase.going_out.to](ruleset, phase.going_out, -1)
+    takes = set(phase.going_out.takes) | ({also} if also is not None else set())
     out = None
     for e in events:
         if e.kind == "go-out":

@@ -7,7 +7,7 @@ import pytest
 from boodle.compiled.tables import compile_ruleset, unsupported_features
 from boodle.engine.leads import SCOPES
 from boodle.language.kind_facts import SCOPE_FACTS
-from boodle.language.model import SUIT_SCOPES
+from boodle.language.model import SUIT_SCOPES, StopsPhase
 from boodle.language.variants import load
 from boodle.rule_kinds import KINDS, missing_rows
 
@@ -96,3 +96,161 @@ def test_a_new_tie_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("tie break", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "builder", "reference engine", "z3 model"]
+
+
+@pytest.mark.parametrize(("kind", "new_member"), [
+    ("all pass", "deal passes to the left"),
+    ("claims", "on going out"),
+    ("going-out payments", "each opponent"),
+    ("fallback", "pay and lead"),
+])
+def test_a_new_member_of_the_phase_kinds_fails_naming_every_back_end(kind: str,
+                                                                      new_member: str) -> None:
+    # Issue 19 step 1: what a round of passes does (spec §6.5), how a stops phase claims
+    # (§6.6) and where going out's payments go (§7) have a table in each of the six.
+    members = (*KINDS[kind].members(), new_member)
+    faults = missing_rows(kind, members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "compiled engine", "printer", "reference engine",
+        "z3 model"]
+    assert all(said == f"no row for {new_member!r}" for said in faults.values())
+
+
+def test_a_new_ante_payer_fails_naming_each_back_end() -> None:
+    # Spec §4: who pays an ante line is stated by the engine (read by the compiled engine and
+    # the explicit-state checker, which keep no copy), the z3 model and the oracle.
+    from pathlib import Path
+
+    import boodle.compiled.tables as tables
+
+    faults = missing_rows("ante payers", (*KINDS["ante payers"].members(), "winner"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "printer", "reference engine", "z3 model"]
+    assert "each other player" not in Path(tables.__file__).read_text(encoding="utf-8")
+
+
+def test_the_compiled_engine_refuses_claims_on_holding_by_its_row() -> None:
+    # michigan-claims-on-holding's rules file: 'claims: on holding' (spec §6.6); the
+    # compiled engine keeps a row for it (its claim tables serve the players' views) that
+    # says it does not run it, so it says so by name and simulate falls back.
+    from boodle.compiled.tables import CLAIMS
+
+    assert {c for c, row in CLAIMS.items() if not row.runs} == {"on holding"}
+    assert "phase play: claims on holding" in unsupported_features(
+        load("michigan-claims-on-holding"))
+    assert not any("claims" in f for f in unsupported_features(load("michigan")))
+
+
+def test_the_facts_of_the_phase_kinds() -> None:
+    # spec §6.5: only 'none' leaves a pass fallback without an exit, only 'flip colour'
+    # needs a colour restart; §6.6: 'none' claims neither on play nor at the start; §7:
+    # only 'to kitty' needs a kitty on the board.
+    from boodle.language.kind_facts import ALL_PASS_FACTS, CLAIM_FACTS, PAID_TO_FACTS
+
+    assert {a for a, f in ALL_PASS_FACTS.items() if not f.exits} == {"none"}
+    assert {a for a, f in ALL_PASS_FACTS.items() if f.needs_colour} == {"flip colour"}
+    assert {a for a, f in ALL_PASS_FACTS.items() if f.ends_deal} == {"end without winner"}
+    assert {c for c, f in CLAIM_FACTS.items() if not (f.on_play or f.at_start)} == {"none"}
+    assert {p for p, f in PAID_TO_FACTS.items() if f.needs_kitty} == {"kitty"}
+
+
+def test_the_oracle_catches_going_out_paid_to_the_wrong_account() -> None:
+    # Michigan (its rules file: '1 per card to winner', spec §7): a payment per card into
+    # the kitty when seat 1 goes out is a fault the oracle names; paid to seat 1 it is not.
+    from types import SimpleNamespace
+
+    from boodle.engine.ledger import SeatAccount, SectionAccount
+    from boodle.testing import _check_going_out
+
+    rules = load("michigan")
+    stage = f"phase:{next(p.name for p in rules.phases)}"
+    out = SimpleNamespace(kind="go-out", seat=1)
+    right = SimpleNamespace(kind="payment", payee=SeatAccount(1))
+    wrong = SimpleNamespace(kind="payment", payee=SectionAccount("kitty"))
+    _check_going_out(rules, stage, [out, right])
+    with pytest.raises(AssertionError, match="going out pays seat 1"):
+        _check_going_out(rules, stage, [out, wrong])
+
+
+def test_the_oracle_catches_a_round_of_passes_that_does_the_wrong_thing() -> None:
+    # Newmarket's rules file: 'all pass: deal ends without winner' (spec §6.5): the third
+    # pass of three players ends the deal; a flip of colour instead is a fault, and so is
+    # an end after the second pass.
+    from types import SimpleNamespace
+
+    from boodle.engine.state import PassMove
+    from boodle.testing import _check_all_pass
+
+    rules = load("newmarket")
+    [phase] = [p for p in rules.phases if isinstance(p, StopsPhase)]
+    assert phase.all_pass == "end without winner"
+
+    def before(passes: int) -> SimpleNamespace:
+        return SimpleNamespace(step="lead", stage=f"phase:{phase.name}", passes=passes,
+                               clockwise=lambda who: (1, 2, 0))
+
+    end, flip = SimpleNamespace(kind="deal-end"), SimpleNamespace(kind="flip-colour")
+    _check_all_pass(rules, before(2), PassMove(0), [end])
+    _check_all_pass(rules, before(1), PassMove(0), [])
+    with pytest.raises(AssertionError, match="says deal-end"):
+        _check_all_pass(rules, before(2), PassMove(0), [flip])
+    with pytest.raises(AssertionError, match="before every player passed"):
+        _check_all_pass(rules, before(1), PassMove(0), [end])
+
+
+def test_a_new_end_rule_fails_naming_each_back_end() -> None:
+    # Spec §10: the end rules of a session are stated by the builder's facts, the session
+    # (read by the simulator, which keeps no copy) and the verifier's session-end check.
+    from pathlib import Path
+
+    import boodle.simulate.runner as runner
+
+    faults = missing_rows("session end", (*KINDS["session end"].members(), "first to 100"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["builder", "reference engine",
+                                                        "verifier"]
+    assert "end_when_broke" not in Path(runner.__file__).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("variant", "ends"), [
+    ("michigan", ("rotations",)),  # 'end: after 1 rotation'
+    ("michigan-until-broke", ("rotations", "no chips")),  # 'after 10 rotations', 'no chips'
+    ("tripoli", ("rotations", "last with chips")),  # 'after 1 rotation', 'last player …'
+    ("tripoli-lowest-club", ("never",)),  # 'end: never'
+])
+def test_a_sessions_end_rules_are_its_end_lines(variant: str, ends: tuple[str, ...]) -> None:
+    # each built-in's rules file, its 'end:' lines (spec §10)
+    assert load(variant).session.ends() == ends
+
+
+def test_a_new_feature_fails_naming_each_engine() -> None:
+    # Issue 19 step 2: one list of features (boodle.language.features), each engine saying
+    # of every one whether it runs it, instead of three hand-kept lists.
+    members = (*KINDS["engine feature"].members(), "a second pack per deal")
+    faults = missing_rows("engine feature", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "reference engine", "z3 model", "z3 model"]
+
+
+def test_the_features_of_a_ruleset_are_read_from_its_rules() -> None:
+    # rummoli's rules file: a poker phase, and a stops phase led by its winner; the widow
+    # sale of michigan-widow-sale ('widow sale: sale'); the engines' lists are read from them.
+    from boodle.language.features import Feature, features
+
+    rummoli = features(load("rummoli"))
+    assert Feature("other phases", detail="poker") in rummoli
+    assert any(f.key == "lead by a phase winner" for f in rummoli)
+    assert any("lead by a phase winner" in u for u in unsupported_features(load("rummoli")))
+    sale = features(load("michigan-widow-sale"))
+    assert Feature("widow sale", detail="sale") in sale
+    assert "widow sale" in unsupported_features(load("michigan-widow-sale"))
+    assert not any(f.key == "widow sale" for f in features(load("michigan")))
+
+
+def test_a_new_suit_rule_fails_naming_each_back_end() -> None:
+    # Spec §3: which cards pay a boodle or set section ('fixed', 'same suit', 'trumps',
+    # 'drawn') is stated by the engine, the compiled engine's claim tables, the z3 claim
+    # terms, the oracle's holding test and the printer's boodle and set words.
+    faults = missing_rows("suit rule", (*KINDS["suit rule"].members(), "any red"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "compiled engine", "printer", "printer", "reference engine",
+        "z3 model"]

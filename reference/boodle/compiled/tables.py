@@ -19,14 +19,30 @@ deal's order of receivers (spec §5.2).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
+from boodle.engine.stages.antes import PAYERS
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.kind_facts import WHO_FACTS
-from boodle.language.model import LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
+from boodle.language.features import Feature, FeatureKey, Refusal, refused
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    Fallback,
+    FallbackKind,
+    GoingOut,
+    LeadRule,
+    PaidTo,
+    Ruleset,
+    Section,
+    ShortStack,
+    StopsPhase,
+    SuitRule,
+    WidowSets,
+)
 
 WIDOW = -1
 """``own[c]`` of a widow card."""
@@ -63,6 +79,104 @@ SHORT_STACKS: dict[ShortStack, str] = {
 excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
 
 
+@dataclass(frozen=True)
+class ClaimRendering:
+    """How the compiled engine renders a claims rule (spec §6.6): ``plays_claim``, the claim
+    tables list what playing each card claims (else they are empty); ``runs``, the deal loop
+    plays it (else :func:`unsupported_features` refuses it)."""
+
+    plays_claim: bool
+    runs: bool
+
+
+CLAIMS: dict[ClaimRule, ClaimRendering] = {
+    "on play": ClaimRendering(plays_claim=True, runs=True),
+    # the deal loop does not pay holders at the phase start; the claim tables are still
+    # built as under 'on play' for the players' views of a reference deal (strict=False)
+    "on holding": ClaimRendering(plays_claim=True, runs=False),
+    "none": ClaimRendering(plays_claim=False, runs=True),
+}
+"""How the compiled engine renders each claims rule, one row per member of :data:`ClaimRule`."""
+
+
+ALL_PASSES: dict[AllPass, str] = {
+    # with 'none' the fallback leads, so no round of passes is played (a pass fallback
+    # without an exit is refused, SUPPORT); like the reference engine's row, it flips
+    "none": "flip",
+    "end without winner": "end",
+    "flip colour": "flip",
+}
+"""What the deal loop does after a round of passes (spec §6.5): ``end`` the deal, or
+``flip`` the colour; one row per member of :data:`AllPass`."""
+
+
+def _to_winner(out: GoingOut, names: tuple[str, ...], kitty: int) -> tuple[int, bool]:
+    return -1, False
+
+
+def _into_kitty(out: GoingOut, names: tuple[str, ...], kitty: int) -> tuple[int, bool]:
+    return kitty, True
+
+
+def _into_section(out: GoingOut, names: tuple[str, ...], kitty: int) -> tuple[int, bool]:
+    return (names.index(out.into) if out.into in names else -1), False
+
+
+PAID_TO: dict[PaidTo, Callable[[GoingOut, tuple[str, ...], int], tuple[int, bool]]] = {
+    "winner": _to_winner,
+    "kitty": _into_kitty,
+    "section": _into_section,
+}
+"""Where going out's payments go (spec §7), one row per member of :data:`PaidTo`: (the
+section index paid into before the sections are taken, or -1 for the winner, paid after;
+whether the winner takes that section too)."""
+
+
+def _in_phase(words: Callable[[Feature], str]) -> Refusal:
+    def said(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+        return [f"phase {f.phase}: {words(f)}" for f in found]
+    return said
+
+
+def _said(words: str) -> Refusal:
+    return lambda ruleset, found: [words]
+
+
+def _claims_refused(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    return [f"phase {f.phase}: claims {f.detail}" for f in found
+            if not CLAIMS[cast(ClaimRule, f.detail)].runs]
+
+
+SUPPORT: dict[FeatureKey, Refusal | None] = {
+    "other phases": lambda rs, found: [
+        "phases other than stops: " + ", ".join(f.detail for f in found)],
+    "no stops phase": _said("0 stops phases (exactly one is played)"),
+    "several stops phases": lambda rs, found: [
+        f"{found[0].detail} stops phases (exactly one is played)"],
+    "widow sale": lambda rs, found: [f"widow {f.detail}" for f in found],
+    "trump sections without trumps": _said("trump sections without a trump suit"),
+    "trump turn-up": None,  # the claim tables per trump suit, and the turn-up's boodle
+    "drawn boodles": _said("boodles drawn from a second pack"),
+    "chosen antes": _said("chosen-boodle antes"),
+    "elimination": _said("elimination at zero balance"),
+    "few players still in": None,  # refused with elimination
+    "widow sets": lambda rs, found: [f"widow: {f.detail}" for f in found
+                                     if f.detail not in WIDOW_SETS],
+    "short stack": lambda rs, found: [f"short stack: {f.detail}" for f in found
+                                      if f.detail not in SHORT_STACKS],
+    "claims": _claims_refused,
+    "going out without ending the deal": _in_phase(
+        lambda f: "going out without ending the deal"),
+    "lead by a phase winner": _in_phase(lambda f: "lead by a phase winner"),
+    "first lead after a run": _in_phase(lambda f: f"first lead by the {f.detail}"),
+    "lead fallback without a rule": _in_phase(lambda f: "a lead fallback without a rule"),
+    "passes without an all-pass rule": _in_phase(lambda f: "passes without an all-pass rule"),
+    "penalty other than cannot lead": _in_phase(lambda f: "penalty other than 'cannot lead'"),
+}
+"""What the compiled engine says of each feature (:mod:`boodle.language.features`), in the
+order it says them: ``None``, it runs it."""
+
+
 def unsupported_features(ruleset: Ruleset) -> list[str]:
     """Every feature of ``ruleset`` the compiled engine does not run (empty: it runs it).
 
@@ -75,52 +189,9 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     phases), drawn boodles, chosen-boodle antes, elimination, claims on
     holding, lead-not-lowest penalties, a widow that blocks sets, short stacks paid section
     by section, or a going out that does not end the deal; a caller falls back to the
-    reference engine for those.
+    reference engine for those.  What it says of each is :data:`SUPPORT`'s row.
     """
-    out: list[str] = []
-    others = [p.name for p in ruleset.phases if not isinstance(p, StopsPhase)]
-    if others:
-        out.append("phases other than stops: " + ", ".join(others))
-    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    if len(stops) != 1:
-        out.append(f"{len(stops)} stops phases (exactly one is played)")
-    if ruleset.widow_sale is not None:
-        out.append(f"widow {ruleset.widow_sale.mode}")
-    if ruleset.deal.trumps == "none" and any(s.suit_rule == "trumps" for s in ruleset.board):
-        out.append("trump sections without a trump suit")
-    if any(s.suit_rule == "drawn" for s in ruleset.board):
-        out.append("boodles drawn from a second pack")
-    if any(line.chosen for line in ruleset.antes):
-        out.append("chosen-boodle antes")
-    if ruleset.session.negative != "allowed":
-        out.append("elimination at zero balance")
-    if ruleset.deal.widow_sets not in WIDOW_SETS:
-        out.append(f"widow: {ruleset.deal.widow_sets}")
-    if ruleset.short_stack not in SHORT_STACKS:
-        out.append(f"short stack: {ruleset.short_stack}")
-    for p in stops:
-        out.extend(f"phase {p.name}: {what}" for what in _phase_gaps(p))
-    return out
-
-
-def _phase_gaps(p: StopsPhase) -> list[str]:
-    out: list[str] = []
-    if p.claims == "on holding":
-        out.append(f"claims {p.claims}")
-    if not p.going_out.ends_deal:
-        out.append("going out without ending the deal")
-    rules = [p.first_lead, p.restart, *([p.fallback.rule] if p.fallback.rule else [])]
-    if any(r.who == "phase winner" for r in rules):
-        out.append("lead by a phase winner")
-    if WHO_FACTS[p.first_lead.who].after_run:
-        out.append(f"first lead by the {p.first_lead.who}")
-    if p.fallback.kind == "lead" and p.fallback.rule is None:
-        out.append("a lead fallback without a rule")
-    if p.fallback.kind == "pass" and p.all_pass == "none":
-        out.append("passes without an all-pass rule")
-    if any(pen.fault != "cannot lead" or pen.forfeit_boodles for pen in p.penalties):
-        out.append("penalty other than 'cannot lead'")
-    return out
+    return refused(SUPPORT, ruleset)
 
 
 def supports(ruleset: Ruleset) -> bool:
@@ -208,8 +279,8 @@ class CompiledRules:
     ``into``, or -1), ``out_excused``
     (bitmask).  Passes (spec §6.5): ``pass_dues`` = ((amount, section or -1
     for each opponent, charged only to a player with that much), …),
-    ``all_pass`` ``none``/``end``/``flip``; ``all_pass_charge``: (chips per card, section)
-    each player pays when a round of passes ends the deal ((0, -1): none).  Stop
+    ``all_pass`` ``end``/``flip`` (:data:`ALL_PASSES`); ``all_pass_charge``: (chips per
+    card, section) each player pays when a round of passes ends the deal ((0, -1): none).  Stop
     bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
     """
 
@@ -273,6 +344,22 @@ class CompiledRules:
         return self._receivers[key]
 
 
+def _lead_instead(t: _LeadCompiler, fb: Fallback) -> OptionsFn | None:
+    return None if fb.rule is None else t.options(fb.rule)  # no rule: refused, SUPPORT
+
+
+def _pass_instead(t: _LeadCompiler, fb: Fallback) -> OptionsFn | None:
+    return None
+
+
+FALLBACKS: dict[FallbackKind, Callable[[_LeadCompiler, Fallback], OptionsFn | None]] = {
+    "lead": _lead_instead,
+    "pass": _pass_instead,
+}
+"""The deal loop's ``if none`` rule (spec §6.5), one row per member of :data:`FallbackKind`:
+the options of the lead rule to lead by instead, or ``None``: the seat passes."""
+
+
 def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     """Compile ``ruleset``; raises :class:`BoodleError` if it needs an unsupported feature.
 
@@ -298,8 +385,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     t = _LeadCompiler(ruleset, cards, index, suit_of, suit_masks)
     out = phase.going_out
     takes = [names.index(n) for n in out.takes]
-    if out.to == "kitty" and kitty >= 0 and kitty not in takes:
-        takes.append(kitty)
+    into, taken = PAID_TO[out.to](out, names, kitty)
+    if taken and into >= 0 and into not in takes:
+        takes.append(into)
     fb = phase.fallback
     dues = [(fb.amount, names.index(fb.to), fb.if_able)] \
         if fb.amount > 0 and fb.to in names else []
@@ -314,17 +402,15 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         section_names=names, kitty=kitty, claim_tables=tables, trumps=trumps,
         turn_up_takes=trumps and ruleset.deal.turn_up == "dealer takes boodle",
         first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
-        fallback=t.options(fb.rule) if fb.kind == "lead" and fb.rule else None,
+        fallback=FALLBACKS[fb.kind](t, fb),
         pass_dues=tuple(dues),
-        all_pass={"none": "none", "end without winner": "end", "flip colour": "flip"}[
-            phase.all_pass],
+        all_pass=ALL_PASSES[phase.all_pass],
         all_pass_charge=(phase.all_pass_charge, names.index(phase.all_pass_to))
         if phase.all_pass_to is not None else (0, -1),
         bonus=None if bonus is None else (
             bonus.amount, -1 if bonus.source == "each opponent" else names.index(bonus.source)),
         out_takes=tuple(takes), out_per_card=out.per_card,
-        out_to_kitty=kitty if out.to == "kitty" else
-        names.index(out.into) if out.to == "section" and out.into in names else -1,
+        out_to_kitty=into,
         out_excused=sum(1 << index[c] for c in out.excused if c in index),
     )
 
@@ -353,26 +439,35 @@ def _claims(
     claims: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in cards]
     boodle_of: list[list[int]] = [[] for _ in cards]
     for k, s in enumerate(ruleset.board):
-        fixed = s.cards if s.suit_rule == "fixed" else (
-            tuple(Card(r, trump) for r in s.ranks) if s.suit_rule == "trumps" and trump else ())
+        fixed = CLAIMED_BY[s.suit_rule](s, trump)
         if s.kind == "boodle":
-            for c in fixed:
+            for c in fixed or ():
                 if c in index:
                     claims[index[c]].append((k, ()))
                     boodle_of[index[c]].append(k)
-        elif s.kind == "set" and s.suit_rule in ("fixed", "trumps"):
+        elif s.kind == "set" and fixed is not None:
             for c in fixed:
                 others = [o for o in fixed if o != c]
                 if c in index and all(o in index for o in others):
                     claims[index[c]].append((k, tuple(index[o] for o in others)))
-        elif s.kind == "set" and s.suit_rule == "same suit":
+        elif s.kind == "set":  # CLAIMED_BY: any one suit
             for i, c in enumerate(cards):
                 others = [Card(r, c.suit) for r in s.ranks if r != c.rank]
                 if c.rank in s.ranks and all(o in index for o in others):
                     claims[i].append((k, tuple(index[o] for o in others)))
-    if _stops(ruleset).claims == "none":  # spec §6.6: playing claims nothing (the turn-up's
-        claims = [[] for _ in cards]       # boodle, boodle_of, is not a claim of the phase)
+    if not CLAIMS[_stops(ruleset).claims].plays_claim:  # spec §6.6: playing claims nothing
+        claims = [[] for _ in cards]  # (the turn-up's boodle, boodle_of, is not a claim)
     return tuple(tuple(c) for c in claims), tuple(tuple(b) for b in boodle_of)
+
+
+CLAIMED_BY: dict[SuitRule, Callable[[Section, str | None], tuple[Card, ...] | None]] = {
+    "fixed": lambda s, trump: s.cards,
+    "same suit": lambda s, trump: None,  # its ranks in any one suit
+    "trumps": lambda s, trump: tuple(Card(r, trump) for r in s.ranks) if trump else (),
+    "drawn": lambda s, trump: (),  # refused (SUPPORT: boodles drawn from a second pack)
+}
+"""The cards whose play claims a section (spec §3, §6.6), one row per member of
+:data:`SuitRule`, for one trump suit (or none); ``None``: its ranks in any one suit."""
 
 
 def _stops(ruleset: Ruleset) -> StopsPhase:
@@ -388,8 +483,7 @@ def _antes(
     everyone = [(dealer + 1 + i) % players for i in range(players)]
     kinds = {s.name: s.kind for s in ruleset.board}
     for line in ruleset.antes:
-        payers = {"each player": everyone, "dealer": [dealer],
-                  "each other player": everyone[:-1], "widow": [dealer]}[line.payer]
+        payers = PAYERS[line.payer](dealer, everyone)
         targets: list[str] = []
         for t in line.targets:
             if t == "each boodle":

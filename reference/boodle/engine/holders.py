@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 from boodle.engine.shares import ChipMode, split
 from boodle.language.cards import Card, card_of
-from boodle.language.model import Chips, Deck, Section, Split, WidowSets
+from boodle.language.model import Chips, Deck, Section, Split, SuitRule, WidowSets
 
-__all__ = ["SPLITS", "WIDOW_SETS", "Award", "SplitRow", "award", "blocked", "in_split_order",
-           "paying_cards", "qualifies", "qualifiers"]
+__all__ = ["PAYING_CARDS", "SPLITS", "WIDOW_SETS", "Award", "SplitRow", "award", "blocked",
+           "in_split_order", "paying_cards", "qualifies", "qualifiers"]
 
 
 def paying_cards(
@@ -38,16 +38,29 @@ def paying_cards(
     - ``()`` when the deal has no trump suit or the card was never drawn:
       nothing pays the section.
     """
-    if section.kind in ("kitty", "pot") or section.suit_rule == "same suit":
+    if section.kind in ("kitty", "pot"):
         return None
-    if section.suit_rule == "fixed":
-        return section.cards
-    if section.suit_rule == "trumps":
-        return tuple(card_of(r, trump) for r in section.ranks) if trump is not None else ()
+    return PAYING_CARDS[section.suit_rule](section, trump, drawn)
+
+
+def _drawn_cards(section: Section, trump: str | None, drawn: Mapping[str, Card] | None
+                 ) -> tuple[Card, ...] | None:
     if section.cards:  # a drawn card already bound to the section for the session
         return section.cards
     card = (drawn or {}).get(section.name)
     return (card,) if card is not None else ()
+
+
+PAYING_CARDS: dict[SuitRule, Callable[[Section, str | None, Mapping[str, Card] | None],
+                                      tuple[Card, ...] | None]] = {
+    "fixed": lambda section, trump, drawn: section.cards,
+    "same suit": lambda section, trump, drawn: None,  # any one suit will do
+    "trumps": lambda section, trump, drawn: tuple(card_of(r, trump) for r in section.ranks)
+    if trump is not None else (),
+    "drawn": _drawn_cards,
+}
+"""The cards that pay a boodle or set section (spec §3), one row per member of
+:data:`SuitRule`, given the deal's trump suit and the cards drawn for the session."""
 
 
 def qualifies(

@@ -16,6 +16,7 @@ from boodle.engine.state import DealState
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     SUIT_SCOPES,
+    FallbackKind,
     LeadRule,
     Ruleset,
     Scope,
@@ -25,6 +26,7 @@ from boodle.language.model import (
 )
 
 __all__ = [
+    "FALLBACKS",
     "LEADERS",
     "SCOPES",
     "TIES",
@@ -287,17 +289,40 @@ def _lead_options(
     rule = rule_now(phase, ruleset, state)
     stopped = state.stopped if state.restart else None
     found = options(ruleset, hand, rule, stopped, state.flipped)
-    if found or phase.fallback.kind == "pass":
+    if found:
         return rule, found
+    return FALLBACKS[phase.fallback.kind](ruleset, phase, state, rule)
+
+
+def _lead_instead(ruleset: Ruleset, phase: StopsPhase, state: DealState, rule: LeadRule
+                  ) -> tuple[LeadRule, tuple[Card, ...]]:
+    """Spec §6.5 ``if none: lead …``: the options of the fallback's lead rule."""
+    assert state.to_move is not None
     fallback = phase.fallback.rule
     assert fallback is not None
-    found = options(ruleset, hand, fallback, stopped, state.flipped)
+    stopped = state.stopped if state.restart else None
+    found = options(ruleset, state.hand(state.to_move), fallback, stopped, state.flipped)
     if not found:
         raise NotSupported(
             f"seat {state.to_move} may lead no card under '{describe(rule)}' nor its "
             f"fallback '{describe(fallback)}'; the ruleset does not say what happens"
         )
     return fallback, found
+
+
+def _pass_instead(ruleset: Ruleset, phase: StopsPhase, state: DealState, rule: LeadRule
+                  ) -> tuple[LeadRule, tuple[Card, ...]]:
+    """Spec §6.5 ``if none: pass left``: no card, so the seat's one move is a pass."""
+    return rule, ()
+
+
+FALLBACKS: dict[FallbackKind, Callable[[Ruleset, StopsPhase, DealState, LeadRule],
+                                       tuple[LeadRule, tuple[Card, ...]]]] = {
+    "lead": _lead_instead,
+    "pass": _pass_instead,
+}
+"""What a seat that may lead no card under the rule in force does (spec §6.5), one row per
+member of :data:`FallbackKind`: the rule it leads by and its cards (none: it passes)."""
 
 
 def penalised_leads(

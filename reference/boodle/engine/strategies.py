@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 
 from boodle.engine.api import claims_of
-from boodle.engine.stages.stops import phase_of
+from boodle.engine.stages.stops import CLAIMS, phase_of
 from boodle.engine.state import (
     BidRange,
     BuyMove,
@@ -58,7 +58,7 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move
     plays = [m for m in legal if isinstance(m, LeadMove | PlayMove)]
     if not plays:
         return _widow_choice(state, legal)
-    claiming = phase_of(ruleset, state).claims == "on play"  # else a play claims nothing (§6.6)
+    claiming = CLAIMS[phase_of(ruleset, state).claims].on_play  # else a play claims nothing (§6.6)
     for move in plays:
         if len(state.hand(move.seat)) == 1:
             return move

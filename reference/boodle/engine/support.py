@@ -7,35 +7,65 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
-from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
+from boodle.language.features import Feature, FeatureKey, Refusal, refused
+from boodle.language.kind_facts import (
+    ALL_PASS_FACTS,
+    FALLBACK_FACTS,
+    PAID_TO_FACTS,
+    SCOPE_FACTS,
+    WHO_FACTS,
+)
 from boodle.language.model import Ruleset, StopsPhase
 from boodle.session.second_pack import unbound_sections
 
-__all__ = ["check_playable", "pending_features", "stops_phase"]
+__all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
+
+
+def _in_phase(words: str) -> Refusal:
+    def said(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+        return [f"phase {f.phase}: {words}" for f in found]
+    return said
+
+
+SUPPORT: dict[FeatureKey, Refusal | None] = {
+    "several stops phases": lambda rs, found: ["several stops phases"],
+    "going out without ending the deal": _in_phase("going out without ending the deal"),
+    # runs every other feature; a phase of a kind no stage plays is skipped, not refused
+    # (boodle.engine.machine.skipped_phases), and a ruleset with no stops phase plays none
+    "no stops phase": None,
+    "other phases": None,
+    "widow sale": None,
+    "trump sections without trumps": None,
+    "trump turn-up": None,
+    "drawn boodles": None,
+    "chosen antes": None,
+    "elimination": None,
+    "few players still in": None,
+    "widow sets": None,
+    "short stack": None,
+    "claims": None,
+    "lead by a phase winner": None,
+    "first lead after a run": None,  # refused by check_playable, as by the builder
+    "lead fallback without a rule": None,  # idem
+    "passes without an all-pass rule": None,  # idem
+    "penalty other than cannot lead": None,
+}
+"""What the reference engine says of each feature (:mod:`boodle.language.features`): ``None``,
+it runs it."""
 
 
 def pending_features(ruleset: Ruleset) -> list[str]:
-    """Every feature of ``ruleset`` this engine refuses to play yet (empty: playable).
+    """Every feature of ``ruleset`` this engine refuses to play yet (empty: playable), as
+    :data:`SUPPORT` says.
 
     Phases of a kind no stage plays are not listed here: a deal skips them
     (:func:`boodle.engine.machine.skipped_phases`).
     """
-    out: list[str] = []
-    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    if len(stops) > 1:
-        out.append("several stops phases")
-    for p in stops:
-        out.extend(f"phase {p.name}: {what}" for what in _stops_pending(p))
-    return out
-
-
-def _stops_pending(p: StopsPhase) -> list[str]:
-    out: list[str] = []
-    if not p.going_out.ends_deal:
-        out.append("going out without ending the deal")
-    return out
+    return refused(SUPPORT, ruleset)
 
 
 def stops_phase(ruleset: Ruleset) -> StopsPhase:
@@ -73,10 +103,10 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             raise BoodleError(f"{what} names section {name!r}, which is not on the board")
 
     fb = p.fallback
-    if fb.kind == "lead" and fb.rule is None:
+    if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
         raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
-    if fb.kind == "pass":
-        if p.all_pass == "none":
+    if FALLBACK_FACTS[fb.kind].passes:
+        if not ALL_PASS_FACTS[p.all_pass].exits:
             raise BoodleError(
                 f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
                 "happens when every player passes (the deal could go round forever)",
@@ -84,7 +114,7 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             )
         if fb.amount > 0:
             need(fb.to, f"phase {p.name}: the pass fallback")
-    if p.all_pass == "flip colour" and not SCOPE_FACTS[p.restart.scope].colour:
+    if ALL_PASS_FACTS[p.all_pass].needs_colour and not SCOPE_FACTS[p.restart.scope].colour:
         raise BoodleError(
             f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
         )
@@ -95,7 +125,7 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             raise BoodleError(f"phase {p.name}: a lead rule of one card names no card")
     for name in (*p.going_out.takes, *([p.going_out.into] if p.going_out.into else [])):
         need(name, f"phase {p.name}: going out")
-    if p.going_out.to == "kitty" and ruleset.kitty() is None:
+    if PAID_TO_FACTS[p.going_out.to].needs_kitty and ruleset.kitty() is None:
         raise BoodleError(f"phase {p.name}: going out pays into the kitty, but the board has none")
     for pen in p.penalties:
         if pen.to != "each opponent":

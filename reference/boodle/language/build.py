@@ -33,6 +33,12 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
+    ALL_PASS_FACTS,
+    CLAIM_FACTS,
+    END_FACTS,
+    FALLBACK_FACTS,
+    PAID_TO_FACTS,
+    PAYER_FACTS,
     SCOPE_FACTS,
     SHORT_STACK_FACTS,
     TIE_FACTS,
@@ -534,7 +540,8 @@ class _Builder:
             if line.key == "short_stack":
                 continue  # read by short_stack()
             ante: AnteDecl = line.value
-            payer, amount, targets = ante.payer, ante.amount, ante.targets
+            # the grammar admits only the four payers (spec §4), so the word is a Payer
+            payer, amount, targets = cast(m.Payer, ante.payer), ante.amount, ante.targets
             if amount > MAX_AMOUNT:
                 raise BoodleError(f"an ante of {amount} chips is too large", line.span,
                                   hint=f"antes are at most {MAX_AMOUNT} chips")
@@ -543,7 +550,7 @@ class _Builder:
             if chosen and len(targets) > 1:
                 raise BoodleError("'chosen boodle' must be the only target of its ante line",
                                   line.span, hint="put the other targets on a line of their own")
-            if payer == "widow" and self.no_widow:
+            if PAYER_FACTS[payer].for_widow and self.no_widow:
                 raise BoodleError("an ante for the widow, but the deal has no widow", line.span,
                                   hint="give the deal a widow (widow: last in each round) "
                                   "or delete this line")
@@ -563,7 +570,7 @@ class _Builder:
                         )
                     named_by[name] = target
                 names.extend(expanded)
-            lines.append(m.AnteLine(cast(m.Payer, payer), amount, tuple(names), chosen,
+            lines.append(m.AnteLine(payer, amount, tuple(names), chosen,
                                     line.span))
         return tuple(lines)
 
@@ -591,7 +598,8 @@ class _Builder:
         if facts.fixed_dues:
             for ante in antes:
                 what = ("a 'chosen boodle' stake" if ante.chosen
-                        else "an ante on the widow's behalf" if ante.payer == "widow" else None)
+                        else "an ante on the widow's behalf" if PAYER_FACTS[ante.payer].for_widow
+                        else None)
                 if what is not None:
                     raise BoodleError(
                         f"'short stack: {rule}' cannot be paid with {what}: a short player's "
@@ -813,7 +821,8 @@ class _Builder:
             charge_to = self.section_ref(ref)
         self.check_exits(decl, rules, first, restart, fallback, all_pass)
         claims = rules.get("claims")
-        if claims is not None and claims.value == "none":
+        if claims is not None and not (CLAIM_FACTS[claims.value].on_play
+                                       or CLAIM_FACTS[claims.value].at_start):
             self.claims_none = claims
             for key, clause in rules.items():
                 if key.startswith("penalty:") and clause.value.forfeit:
@@ -842,7 +851,7 @@ class _Builder:
         )
 
     def check_exits(self, decl: PhaseDecl, rules: dict[str, Clause], first: m.LeadRule,
-                    restart: m.LeadRule, fallback: m.Fallback, all_pass: str) -> None:
+                    restart: m.LeadRule, fallback: m.Fallback, all_pass: m.AllPass) -> None:
         stop = rules.get("stop")
         if stop is None or "next card held by nobody" not in stop.value:
             raise BoodleError(
@@ -858,23 +867,24 @@ class _Builder:
                 rules["restart"].span,
                 hint="add: if none: lead lowest of same suit  (or: if none: pass left)",
             )
-        if fallback.kind == "pass" and all_pass == "none":
+        if FALLBACK_FACTS[fallback.kind].passes and not ALL_PASS_FACTS[all_pass].exits:
             raise BoodleError(
                 "players may pass, but nothing ends a round where every player passes",
                 rules["fallback"].span,
                 hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
             )
-        if all_pass == "flip colour" and not SCOPE_FACTS[restart.scope].colour:
+        if ALL_PASS_FACTS[all_pass].needs_colour and not SCOPE_FACTS[restart.scope].colour:
             raise BoodleError("'all pass: flip colour' needs a restart by colour",
                               rules["all_pass"].span,
                               hint="restart: last player, lowest of opposite colour")
-        if fallback.kind == "lead" and can_fail and not _covers(restart, fallback.rule):
+        leads = FALLBACK_FACTS[fallback.kind].leads
+        if leads and can_fail and not _covers(restart, fallback.rule):
             raise BoodleError(
                 "the 'if none' lead can itself find no card for some hands",
                 rules["fallback"].span,
                 hint="use 'if none: lead lowest of chosen suit', or a pass",
             )
-        if fallback.kind == "lead" and _may_find_nothing(first) \
+        if leads and _may_find_nothing(first) \
                 and not _covers_first(first, fallback.rule):
             assert fallback.rule is not None
             raise BoodleError(
@@ -1020,7 +1030,8 @@ class _Builder:
             elif part.key == "per_card":
                 fields["per_card"], fields["to"] = part.value.amount, part.value.to
                 _chips_at_most(part, part.value.amount, "a payment per card")
-                if part.value.to == "kitty" and not any(s.kind == "kitty" for s in self.board):
+                if PAID_TO_FACTS[part.value.to].needs_kitty \
+                        and not any(s.kind == "kitty" for s in self.board):
                     raise BoodleError("payments go into the kitty, but the board has none",
                                       part.span, hint="add a kitty to the board, or pay the "
                                       "winner: 1 per card to winner")
@@ -1170,10 +1181,8 @@ def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
     return m.LeadRule(cast(m.Who, who), **fields)
 
 
-_UNBOUNDED_ENDS = frozenset({"end_last", "end_target", "end_never"})
-"""The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10): the
-session runs until its target, or on; ``when a player has no chips`` keeps the default, as
-it always has."""
+_UNBOUNDED_ENDS = frozenset(f.line for f in END_FACTS.values() if f.replaces_rotations)
+"""The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10)."""
 
 
 def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:

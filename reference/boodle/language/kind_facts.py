@@ -9,7 +9,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from boodle.language.model import Scope, ShortStack, Split, TieBreak, Who, WidowSets
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    EndRule,
+    FallbackKind,
+    PaidTo,
+    Payer,
+    Scope,
+    ShortStack,
+    Split,
+    TieBreak,
+    Who,
+    WidowSets,
+)
 
 
 @dataclass(frozen=True)
@@ -139,3 +152,119 @@ TIE_FACTS: dict[TieBreak, TieFacts] = {
     "hand order": TieFacts(chooses=False, needs_suits=False),
 }
 """The facts of each tie rule, one row per member of :data:`TieBreak`."""
+
+
+@dataclass(frozen=True)
+class AllPassFacts:
+    """What the language says of an all-pass rule (spec §6.5): ``exits``, it says what a
+    round of passes does, so a pass fallback may use it (without one the deal could go round
+    for ever); ``needs_colour``, it flips the colour of the restart rule, so that rule must
+    read a colour; ``ends_deal``, a round of passes ends the deal."""
+
+    exits: bool
+    needs_colour: bool
+    ends_deal: bool
+
+
+ALL_PASS_FACTS: dict[AllPass, AllPassFacts] = {
+    "none": AllPassFacts(exits=False, needs_colour=False, ends_deal=False),
+    "end without winner": AllPassFacts(exits=True, needs_colour=False, ends_deal=True),
+    "flip colour": AllPassFacts(exits=True, needs_colour=True, ends_deal=False),
+}
+"""The facts of each all-pass rule, one row per member of :data:`AllPass`."""
+
+
+@dataclass(frozen=True)
+class ClaimFacts:
+    """What the language says of a claims rule of a stops phase (spec §6.6): ``on_play``,
+    playing a card claims its boodle and the sets it completes; ``at_start``, the holders of
+    the boodle and set sections are paid when the phase starts.  With neither, only going
+    out takes chips, so every boodle and set section must be paid by something else."""
+
+    on_play: bool
+    at_start: bool
+
+
+CLAIM_FACTS: dict[ClaimRule, ClaimFacts] = {
+    "on play": ClaimFacts(on_play=True, at_start=False),
+    "on holding": ClaimFacts(on_play=False, at_start=True),
+    "none": ClaimFacts(on_play=False, at_start=False),
+}
+"""The facts of each claims rule, one row per member of :data:`ClaimRule`."""
+
+
+@dataclass(frozen=True)
+class PaidToFacts:
+    """What the language says of where going out's payments go (spec §7): ``needs_kitty``,
+    they go into the kitty, so the board must have one; ``needs_into``, they go into the
+    section the rule names (``N per card into SECTION``); ``to_winner``, the player who went
+    out receives them directly."""
+
+    needs_kitty: bool
+    needs_into: bool
+    to_winner: bool
+
+
+PAID_TO_FACTS: dict[PaidTo, PaidToFacts] = {
+    "winner": PaidToFacts(needs_kitty=False, needs_into=False, to_winner=True),
+    "kitty": PaidToFacts(needs_kitty=True, needs_into=False, to_winner=False),
+    "section": PaidToFacts(needs_kitty=False, needs_into=True, to_winner=False),
+}
+"""The facts of each destination of going out's payments, one row per member of
+:data:`PaidTo`."""
+
+
+@dataclass(frozen=True)
+class FallbackFacts:
+    """What the language says of an ``if none`` rule (spec §6.5): ``passes``, a player may
+    pass, so a round of passes needs an all-pass exit; ``leads``, it names a lead rule, which
+    must find a card whenever the rule it stands in for finds none."""
+
+    passes: bool
+    leads: bool
+
+
+FALLBACK_FACTS: dict[FallbackKind, FallbackFacts] = {
+    "lead": FallbackFacts(passes=False, leads=True),
+    "pass": FallbackFacts(passes=True, leads=False),
+}
+"""The facts of each ``if none`` rule, one row per member of :data:`FallbackKind`."""
+
+
+@dataclass(frozen=True)
+class PayerFacts:
+    """What the language says of who pays an ante line (spec §4): ``for_widow``, the line is
+    the widow's share, paid on its behalf (by the dealer), so the deal must have a widow, and
+    a short player's dues cannot be fixed before the ante."""
+
+    for_widow: bool
+
+
+PAYER_FACTS: dict[Payer, PayerFacts] = {
+    "each player": PayerFacts(for_widow=False),
+    "dealer": PayerFacts(for_widow=False),
+    "each other player": PayerFacts(for_widow=False),
+    "widow": PayerFacts(for_widow=True),
+}
+"""The facts of each payer of an ante line, one row per member of :data:`Payer`."""
+
+
+@dataclass(frozen=True)
+class EndFacts:
+    """What the language says of an end rule of a session (spec §10): ``line``, the key of
+    its ``end`` line in the syntax tree; ``replaces_rotations``, written without ``after N
+    rotations`` it replaces the default ``after 1 rotation`` (the session runs until its
+    target, or on; ``when a player has no chips`` keeps the default, as it always has)."""
+
+    line: str
+    replaces_rotations: bool
+
+
+END_FACTS: dict[EndRule, EndFacts] = {
+    "rotations": EndFacts("end_rotations", replaces_rotations=False),
+    "no chips": EndFacts("end_broke", replaces_rotations=False),
+    "last with chips": EndFacts("end_last", replaces_rotations=True),
+    "target": EndFacts("end_target", replaces_rotations=True),
+    "never": EndFacts("end_never", replaces_rotations=True),
+}
+"""The facts of each end rule, one row per member of :data:`EndRule`."""

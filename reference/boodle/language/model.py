@@ -341,6 +341,11 @@ class LeadRule:
     span: Span | None = _span()
 
 
+FallbackKind = Literal["lead", "pass"]
+"""What the restarter does holding no card the restart rule allows (spec §6.5): ``lead`` by
+the fallback's own lead rule, or ``pass`` the lead to the left."""
+
+
 @dataclass(frozen=True)
 class Fallback:
     """What the restarter does holding no card the restart rule allows (spec §6.5).
@@ -353,7 +358,7 @@ class Fallback:
     Alysoun/tripoley's pass penalty, spec §6.5).
     """
 
-    kind: Literal["lead", "pass"]
+    kind: FallbackKind
     rule: LeadRule | None = None
     amount: int = 0
     to: str | None = None
@@ -368,6 +373,13 @@ class UnlessTaken(NamedTuple):
 
     section: str
     phase: str
+
+
+PaidTo = Literal["winner", "kitty", "section"]
+"""Where going out's payments per card go (spec §7): ``winner`` — to the player who went
+out, after the sections are taken; ``kitty`` — into the kitty first, which the winner then
+takes; ``section`` — into the section ``into`` first, which nobody takes unless ``takes``
+names it."""
 
 
 @dataclass(frozen=True)
@@ -388,7 +400,7 @@ class GoingOut:
     ends_deal: bool = True
     takes: tuple[str, ...] = ()
     per_card: int = 1
-    to: Literal["winner", "kitty", "section"] = "winner"
+    to: PaidTo = "winner"
     into: str | None = None
     excused: tuple[Card, ...] = ()
     unless_taken: tuple[UnlessTaken, ...] = ()
@@ -413,6 +425,19 @@ class StopBonus:
     amount: int
     source: str
     span: Span | None = _span()
+
+
+AllPass = Literal["none", "end without winner", "flip colour"]
+"""What a round of passes does (spec §6.5): ``none`` — no rule says (the builder refuses it
+with a pass fallback; told nothing, the engines flip a colour no rule reads);
+``end without winner`` — the deal ends, nobody went out; ``flip colour`` — the colour of
+the restart rule flips for the next lead."""
+
+
+ClaimRule = Literal["on play", "on holding", "none"]
+"""How a stops phase pays its boodle and set sections (spec §6.6): ``on play`` — playing a
+card takes its boodle and the sets it completes; ``on holding`` — the holders are paid at
+the phase start; ``none`` — the phase claims nothing (only going out takes chips)."""
 
 
 @dataclass(frozen=True)
@@ -440,10 +465,10 @@ class StopsPhase:
     fallback: Fallback
     follow: Literal["owner", "turn"] = "owner"
     stop_at_top: bool = True
-    all_pass: Literal["none", "end without winner", "flip colour"] = "none"
+    all_pass: AllPass = "none"
     all_pass_charge: int = 0
     all_pass_to: str | None = None
-    claims: Literal["on play", "on holding", "none"] = "on play"
+    claims: ClaimRule = "on play"
     going_out: GoingOut = GoingOut()
     stop_bonus: StopBonus | None = None
     penalties: tuple[Penalty, ...] = ()
@@ -492,6 +517,13 @@ class PokerPhase:
 Phase = StopsPhase | HoldingPhase | PokerPhase
 
 
+EndRule = Literal["rotations", "no chips", "last with chips", "target", "never"]
+"""An end rule of a session (spec §10), one ``end`` line each: ``rotations`` — after so many
+rotations; ``no chips`` — after a deal that leaves a player with no chips; ``last with
+chips`` — after a deal that leaves at most one player with chips; ``target`` — after a deal
+at whose end a player has the target or more; ``never`` — the session has no end."""
+
+
 @dataclass(frozen=True)
 class SessionSpec:
     """A session of deals and its end (spec §10).
@@ -514,6 +546,14 @@ class SessionSpec:
     ties: Literal["share", "one more deal"] = "share"
     negative: Literal["allowed", "eliminate"] = "allowed"
     span: Span | None = _span()
+
+    def ends(self) -> tuple[EndRule, ...]:
+        """The end rules the session has (spec §10), in the order of :data:`EndRule`."""
+        said: dict[EndRule, bool] = {
+            "rotations": self.rotations is not None, "no chips": self.end_when_broke,
+            "last with chips": self.end_last_with_chips, "target": self.end_target is not None,
+            "never": self.end_never}
+        return tuple(end for end, has in said.items() if has)
 
     def has_end(self) -> bool:
         """Whether the session has an end at all (not ``end: never``)."""

@@ -34,7 +34,7 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, Ruleset
+from boodle.language.model import Chips, EndRule, Ruleset, SessionSpec
 from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
@@ -359,6 +359,23 @@ class Progress:
     rng_states: tuple[object, ...]
 
 
+
+ENDS_AFTER_DEAL: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], bool]] = {
+    "rotations": lambda session, seats: False,  # counted by the deal limit, not by the chips
+    "no chips": lambda session, seats: min(seats) <= 0,
+    "last with chips": lambda session, seats: sum(b > 0 for b in seats) <= 1,
+    "target": lambda session, seats: session.end_target is not None
+    and max(seats) >= session.end_target,
+    "never": lambda session, seats: False,  # the ledger runs on
+}
+"""Whether an end rule ends the session after a deal that left ``seats`` (chips, by seat;
+spec §10), one row per member of :data:`EndRule`.  The simulator reads these rows."""
+
+
+def ends_after(session: SessionSpec, seats: Sequence[Chips]) -> bool:
+    """Whether one of ``session``'s end rules ends it after a deal that left ``seats``."""
+    return any(ENDS_AFTER_DEAL[end](session, seats) for end in session.ends())
+
 class SessionRun:
     """A session (spec §10) played deal by deal, so that it can be stored and resumed.
 
@@ -452,10 +469,7 @@ class SessionRun:
         """
         session = self.rules.session
         seats = self.ledger.seats
-        ended = self.deals is None and self.played > 0 and (
-            (session.end_when_broke and min(seats) <= 0)
-            or (session.end_last_with_chips and sum(b > 0 for b in seats) <= 1)
-            or (session.end_target is not None and max(seats) >= session.end_target))
+        ended = self.deals is None and self.played > 0 and ends_after(session, seats)
         still_in = self.players - len(eliminated(self.rules, self.ledger))
         fewest = 2 if session.end_last_with_chips else self.rules.players.low
         more = ((self.limit is None or self.played < self.limit) and not ended

@@ -46,7 +46,7 @@ from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
-from boodle.session.run import first_dealer
+from boodle.session.run import ends_after, first_dealer
 from boodle.session.run import play_deal as reference_play_deal
 from boodle.simulate.stats import RunStats
 
@@ -261,10 +261,7 @@ def _ended(rules: Ruleset, seats: Sequence[Chips]) -> bool:
     :meth:`boodle.session.run.SessionRun.more_deals`)."""
     session = rules.session
     fewest = 2 if session.end_last_with_chips else rules.players.low
-    return ((session.end_when_broke and min(seats) <= 0)
-            or (session.end_last_with_chips and sum(b > 0 for b in seats) <= 1)
-            or (session.end_target is not None and max(seats) >= session.end_target)
-            or len(_still_in(rules, seats)) < fewest)
+    return ends_after(session, seats) or len(_still_in(rules, seats)) < fewest
 
 
 def _still_in(rules: Ruleset, seats: Sequence[Chips]) -> list[int]:

@@ -18,6 +18,7 @@ then find the fault.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Literal
@@ -25,7 +26,7 @@ from typing import Literal
 import z3
 
 from boodle.language.cards import Card
-from boodle.language.model import Section
+from boodle.language.model import AllPass, ClaimRule, PaidTo, Ruleset, Section, SuitRule
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -38,7 +39,7 @@ from boodle.verify.layout import (
     any_of,
     sum_of,
 )
-from boodle.verify.lead_terms import branches, lead_terms
+from boodle.verify.lead_terms import branches, lead_terms, passes
 from boodle.verify.mutation import Mutation
 from boodle.verify.terms import (
     INT0,
@@ -242,7 +243,7 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
             z3.simplify(fined)) else fined)
         out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
                           tuple(chips.flags), tuple(chips.section_defs), chips.free()))
-    if layout.phase.fallback.kind == "pass":
+    if passes(layout):
         post, chips = _pass(layout, s, mutation)
         out.append(Action("pass", "pass", None, z3.And(leading, lt.must_pass), leading, post,
                           tuple(chips.defs), (), tuple(chips.flags),
@@ -257,31 +258,58 @@ def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: 
 
     ``loc``: the places after the card is played.
     """
-    card = layout.cards[i]
-    mine = layout.played(who)
-    g = s.ghosts
     if section.kind not in ("boodle", "set"):
         return z3.BoolVal(False)
-    if section.suit_rule == "same suit":
-        if card.rank not in section.ranks:
-            return z3.BoolVal(False)
-        idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
-        return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in idx])
-    if section.suit_rule == "trumps":
-        if card.rank not in section.ranks:
-            return z3.BoolVal(False)
-        idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
-        need = [z3.BoolVal(False) if j is None else loc[j] == mine for j in idx]
-        mine_all = z3.BoolVal(True) if section.kind == "boodle" else z3.And(*need)
-        return z3.And(g.trump == layout.suit_of(i), mine_all)
-    if section.suit_rule == "drawn" and not section.cards:
-        return g.drawn[section.name] == i
-    if card not in section.cards:
+    return SECTION_CLAIMS[section.suit_rule](layout, s, section, i, layout.played(who), loc)
+
+
+def _claims_same_suit(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                      loc: list[Expr]) -> Expr:
+    card = layout.cards[i]
+    if card.rank not in section.ranks:
+        return z3.BoolVal(False)
+    idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
+    return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in idx])
+
+
+def _claims_of_trumps(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                      loc: list[Expr]) -> Expr:
+    card = layout.cards[i]
+    if card.rank not in section.ranks:
+        return z3.BoolVal(False)
+    idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
+    need = [z3.BoolVal(False) if j is None else loc[j] == mine for j in idx]
+    mine_all = z3.BoolVal(True) if section.kind == "boodle" else z3.And(*need)
+    return z3.And(s.ghosts.trump == layout.suit_of(i), mine_all)
+
+
+def _claims_its_cards(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                      loc: list[Expr]) -> Expr:
+    if layout.cards[i] not in section.cards:
         return z3.BoolVal(False)
     if section.kind == "boodle":
         return z3.BoolVal(True)
     others = [layout.index.get(c) for c in section.cards]
     return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in others])
+
+
+def _claims_drawn(layout: Layout, s: SymState, section: Section, i: int, mine: Expr,
+                  loc: list[Expr]) -> Expr:
+    if section.cards:  # bound for the session: its card, as a fixed boodle
+        return _claims_its_cards(layout, s, section, i, mine, loc)
+    return s.ghosts.drawn[section.name] == i
+
+
+SECTION_CLAIMS: dict[SuitRule, Callable[[Layout, SymState, Section, int, Expr, list[Expr]],
+                                        Expr]] = {
+    "fixed": _claims_its_cards,
+    "same suit": _claims_same_suit,
+    "trumps": _claims_of_trumps,
+    "drawn": _claims_drawn,
+}
+"""Whether playing card ``i`` claims a boodle or set section (spec §3, §6.6), one row per
+member of :data:`SuitRule`, given the player's ``played`` place and the places after the
+play."""
 
 
 def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
@@ -296,7 +324,7 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
     if fined is not None:
         forfeit = _fine(layout, chips, who, fined, forfeit)
     barred = any_of([all_of([layout.eq(who, k), f]) for k, f in enumerate(forfeit)])
-    if phase.claims == "on play":
+    if CLAIM_TERMS[phase.claims].plays_claim:
         for k, section in enumerate(layout.board):
             when = claim_condition(layout, s, section, i, who, loc)
             if not z3.is_false(when):
@@ -421,22 +449,61 @@ def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
     """Going out (spec §7; :func:`boodle.engine.stages.stops._go_out`): payments, sections taken."""
     rules = layout.phase.going_out
     g = s.ghosts
-    kitty = layout.ruleset.kitty()
+    into, taken, to_winner = PAID_TO_TERMS[rules.to](layout.ruleset, rules.into)
     takes = list(rules.takes)
-    if rules.to == "kitty" and kitty is not None and kitty.name not in takes:
-        takes.append(kitty.name)
-    if rules.to == "kitty" and kitty is not None:
-        _payments(layout, chips, who, loc, ("section", layout.section_index(kitty.name)), s.loc)
-    if rules.to == "section" and rules.into is not None:  # spec §7: into a section
-        _payments(layout, chips, who, loc, ("section", layout.section_index(rules.into)), s.loc)
+    if taken and into is not None and into not in takes:
+        takes.append(into)
+    if into is not None:
+        _payments(layout, chips, who, loc, ("section", layout.section_index(into)), s.loc)
     for name in takes:
         barred = [g.taken[(earlier, n)] for n, earlier in rules.unless_taken if n == name]
         k = layout.section_index(name)
         chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
                    z3.Not(z3.Or(*barred)) if barred else True)
-    if rules.to == "winner":
+    if to_winner:
         _payments(layout, chips, who, loc, ("seat", who), s.loc)
     return chips
+
+
+def _paid_to_winner(ruleset: Ruleset, into: str | None) -> tuple[str | None, bool, bool]:
+    return None, False, True
+
+
+def _paid_into_kitty(ruleset: Ruleset, into: str | None) -> tuple[str | None, bool, bool]:
+    kitty = ruleset.kitty()
+    return (None if kitty is None else kitty.name), True, False
+
+
+def _paid_into_section(ruleset: Ruleset, into: str | None) -> tuple[str | None, bool, bool]:
+    return into, False, False  # spec §7: into a section, which nobody takes unless named
+
+
+PAID_TO_TERMS: dict[PaidTo, Callable[[Ruleset, str | None], tuple[str | None, bool, bool]]] = {
+    "winner": _paid_to_winner,
+    "kitty": _paid_into_kitty,
+    "section": _paid_into_section,
+}
+"""Where the z3 model's going-out payments go (spec §7), one row per member of
+:data:`PaidTo`, given the rule's ``into``: (the section paid into before the sections are
+taken, or ``None``; whether the winner takes it too; whether the winner is paid, after)."""
+
+
+@dataclass(frozen=True)
+class ClaimTerm:
+    """How the z3 model states a claims rule (spec §6.6): ``plays_claim``, a play's
+    post-state moves the sections the card claims; ``at_start``, the holders are paid at the
+    phase start, a stage z3 does not model step by step (:func:`~.verifier.symbolic_gaps`)."""
+
+    plays_claim: bool
+    at_start: bool
+
+
+CLAIM_TERMS: dict[ClaimRule, ClaimTerm] = {
+    "on play": ClaimTerm(plays_claim=True, at_start=False),
+    "on holding": ClaimTerm(plays_claim=False, at_start=True),
+    "none": ClaimTerm(plays_claim=False, at_start=False),
+}
+"""The z3 model's claims rules, one row per member of :data:`ClaimRule`."""
 
 
 def _not_seat(layout: Layout, who: Expr, k: int) -> Expr:
@@ -499,17 +566,45 @@ def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, Ch
     passes = s.passes + 1
     everyone = passes == layout.n
     nxt = layout.left(who)
-    if phase.all_pass == "end without winner" and phase.all_pass_to is not None:
+    row = ALL_PASS_TERMS[phase.all_pass]
+    if row.ends_deal and phase.all_pass_to is not None:
         # spec §6.5: the round of passes ends the deal, each seat pays per card left
         loc = list(s.loc)
         charge = phase.all_pass_charge
         payers = [(k, _hand_count(layout, loc, k) * charge if charge != 1
                    else _hand_count(layout, loc, k), everyone) for k in range(layout.n)]
         chips.gather(payers, ("section", layout.section_index(phase.all_pass_to)), "all pass")
-    if phase.all_pass == "end without winner":
-        post = s.with_(step=z3.If(everyone, OVER, LEAD), tomove=z3.If(everyone, NONE, nxt),
-                       passes=passes)
-    else:  # the engine flips the colour on any other all-pass rule
-        post = s.with_(tomove=nxt, passes=z3.If(everyone, 0, passes),
-                       flipped=z3.If(everyone, z3.Not(s.flipped), s.flipped))
+    post = row.post(s, everyone, nxt, passes)
     return post.with_(bal=tuple(chips.bal), sec=tuple(chips.sec)), chips
+
+
+def _round_ends(s: SymState, everyone: Expr, nxt: Expr, passes: int) -> SymState:
+    return s.with_(step=z3.If(everyone, OVER, LEAD), tomove=z3.If(everyone, NONE, nxt),
+                   passes=passes)
+
+
+def _colour_flips(s: SymState, everyone: Expr, nxt: Expr, passes: int) -> SymState:
+    return s.with_(tomove=nxt, passes=z3.If(everyone, 0, passes),
+                   flipped=z3.If(everyone, z3.Not(s.flipped), s.flipped))
+
+
+@dataclass(frozen=True)
+class AllPassTerm:
+    """How the z3 model states an all-pass rule (spec §6.5): ``ends_deal``, a round of
+    passes ends the deal (any charge per card is paid); ``post``, the pass's post-state
+    (``everyone``: this pass completes the round); ``event``, the step kind the engine's
+    trace shows for it (:mod:`~.engine_model`), ``None`` for none."""
+
+    ends_deal: bool
+    post: Callable[[SymState, Expr, Expr, int], SymState]
+    event: str | None
+
+
+ALL_PASS_TERMS: dict[AllPass, AllPassTerm] = {
+    # told nothing, the engine flips a colour no rule reads (the 'no all-pass exit' mutant
+    # of the verifier's tests: the round of passes goes on for ever)
+    "none": AllPassTerm(ends_deal=False, post=_colour_flips, event=None),
+    "end without winner": AllPassTerm(ends_deal=True, post=_round_ends, event="all-pass end"),
+    "flip colour": AllPassTerm(ends_deal=False, post=_colour_flips, event="colour flip"),
+}
+"""The z3 model's all-pass rules, one row per member of :data:`AllPass`."""

@@ -42,9 +42,11 @@ from boodle.engine.ledger import Ledger, LedgerError
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, each_move
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset, StopsPhase
+from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
 from boodle.verify.explicit import _cards_wrong, state_key
+from boodle.verify.lead_terms import FALLBACK_TERMS
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
 __all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "engine_faults", "kinds_of",
@@ -90,19 +92,20 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
         out.add("stop at the widow")
     if phase.stop_bonus is not None:
         out.add("stop bonus")
-    if phase.claims == "on play" and any(s.kind in ("boodle", "set") for s in ruleset.board):
+    if CLAIM_TERMS[phase.claims].plays_claim and any(s.kind in ("boodle", "set")
+                                                      for s in ruleset.board):
         out.add("claim on play")
-    if phase.fallback.kind == "pass":
+    passing = FALLBACK_TERMS[phase.fallback.kind].passes
+    if passing:
         out.add("pass")
-        if phase.all_pass == "flip colour":
-            out.add("colour flip")
-        elif phase.all_pass == "end without winner":
-            out.add("all-pass end")
-    if phase.penalties or (phase.fallback.kind == "pass" and phase.fallback.amount > 0):
+        event = ALL_PASS_TERMS[phase.all_pass].event
+        if event is not None:
+            out.add(event)
+    if phase.penalties or (passing and phase.fallback.amount > 0):
         out.add("penalty")
     if ruleset.session.negative == "eliminate":
         out |= {"capped payment", "eliminated seat"}
-    shared = phase.claims == "on holding" or any(
+    shared = CLAIM_TERMS[phase.claims].at_start or any(
         getattr(p, "split", None) == "share" for p in ruleset.phases)
     if shared and ruleset.chips == "whole":
         out.add("split remainder")

@@ -43,7 +43,7 @@ from boodle.engine.api import apply, is_terminal, legal_moves, start_deal
 from boodle.engine.events import Event
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError
-from boodle.engine.stages.antes import ante_targets
+from boodle.engine.stages.antes import PAYERS, ante_targets
 from boodle.engine.stages.dealing import deal_order
 from boodle.engine.state import DealState, Move, Place, each_move
 from boodle.engine.trace import render_text
@@ -111,9 +111,7 @@ def default_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
     paid = [0] * players
     for line in ruleset.antes:
         targets = 1 if line.chosen else len(ante_targets(ruleset, line.targets))
-        payers = {"each player": range(players), "dealer": [0], "widow": [0],
-                  "each other player": range(1, players)}
-        for s in payers[line.payer]:
+        for s in PAYERS[line.payer](0, (*range(1, players), 0)):  # dealer 0, clockwise
             paid[s] += line.amount * targets
     sale = ruleset.widow_sale
     extra = max(sale.price, 1) + 1 if sale is not None else 2

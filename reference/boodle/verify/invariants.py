@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import z3
 
 from boodle.engine.stages.dealing import deal_order
-from boodle.language.model import HoldingPhase, PokerPhase
+from boodle.language.model import HoldingPhase, Payer, PokerPhase
+from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -37,7 +38,13 @@ from boodle.verify.layout import (
     any_of,
     sum_of,
 )
-from boodle.verify.lead_terms import has_option, leader_now, rule_branches, suit_allowed
+from boodle.verify.lead_terms import (
+    has_option,
+    leader_now,
+    passes,
+    rule_branches,
+    suit_allowed,
+)
 from boodle.verify.terms import (
     add,
     eq,
@@ -116,7 +123,8 @@ def exact_start(layout: Layout) -> bool:
     rs = layout.ruleset
     return (rs.widow_sale is None and rs.deal.trumps == "none"
             and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
-            and layout.phase.claims != "on holding" and not any(a.chosen for a in rs.antes)
+            and not CLAIM_TERMS[layout.phase.claims].at_start
+            and not any(a.chosen for a in rs.antes)
             and rs.session.negative == "allowed")
 
 
@@ -173,6 +181,16 @@ def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
     return out
 
 
+
+PAYER_TERMS: dict[Payer, Callable[[Expr, int], Expr]] = {
+    "each player": lambda dealer, k: z3.BoolVal(True),
+    "dealer": lambda dealer, k: dealer == k,
+    "each other player": lambda dealer, k: dealer != k,
+    "widow": lambda dealer, k: dealer == k,  # the widow's share, paid by the dealer
+}
+"""Whether seat ``k`` pays an ante line (spec §4) when ``dealer`` deals, as a z3 term, one
+row per member of :data:`Payer` (every seat still in: the z3 model has no elimination)."""
+
 def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
     """Spec §4: every line paid from any ledger with non-negative sections (lines add up)."""
     n, g = layout.n, s.ghosts
@@ -185,8 +203,7 @@ def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
     for line in layout.ruleset.antes:
         targets = [layout.section_index(t) for t in ante_targets(layout.ruleset, line.targets)]
         for k in range(n):
-            pays = {"each player": z3.BoolVal(True), "dealer": g.dealer == k,
-                    "widow": g.dealer == k, "each other player": g.dealer != k}[line.payer]
+            pays = PAYER_TERMS[line.payer](g.dealer, k)
             each = z3.If(pays, line.amount, 0)
             paid[k] = paid[k] + each * len(targets)
             for t in targets:
@@ -256,9 +273,9 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
     ]
     if not any(p.forfeit_boodles for p in layout.phase.penalties):
         terms += [z3.Not(f) for f in s.forfeit]  # nobody forfeits without the rule
-    if layout.phase.fallback.kind != "pass":
+    if not passes(layout):
         terms += [s.passes == 0, z3.Not(s.flipped)]
-    elif layout.phase.all_pass == "end without winner":
+    elif ALL_PASS_TERMS[layout.phase.all_pass].ends_deal:
         terms.append(z3.Not(s.flipped))  # an all-pass ends the deal: no colour ever flips
     return terms
 
@@ -341,11 +358,11 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
         Conjunct("leader named by the rule", "progress", _leader,
                  (*_BASE, "leader named by the rule"), LEADER),
     ]
-    if layout.phase.fallback.kind == "pass":
+    if passes(layout):
         passed = ("passers had no lead", *_BASE)
         out.append(Conjunct("passers had no lead", "termination", _passed, passed, "passed",
                             heavy=True, only_when=_passing))
-        if layout.phase.all_pass != "end without winner":
+        if not ALL_PASS_TERMS[layout.phase.all_pass].ends_deal:
             out.append(Conjunct("after a flip nobody passes", "termination", _flipped,
                                 ("after a flip nobody passes", "players hold cards", *passed),
                                 "flipped", heavy=True, only_when=lambda layout, s: s.flipped))
@@ -355,7 +372,7 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
 def pass_measure(layout: Layout, s: SymState) -> Expr:
     """Q, the second component of :func:`rank`."""
     n, num = layout.n, layout.num
-    if layout.phase.fallback.kind != "pass":
+    if not passes(layout):
         return num(0)
     # z3's If(flipped, 0, n + 1) + (n - passes), in C calls
     return add(ite_int(s.flipped, num(0), num(n + 1)), sub(num(n), s.passes))
@@ -370,6 +387,6 @@ def rank(layout: Layout, s: SymState) -> tuple[Expr, Expr]:
     """
     n = layout.n
     held = z3.Sum([z3.If(x < n, 1, 0) for x in s.loc])
-    if layout.phase.fallback.kind != "pass":
+    if not passes(layout):
         return held, z3.IntVal(0)
     return held, z3.If(s.flipped, 0, n + 1) + (n - s.passes)

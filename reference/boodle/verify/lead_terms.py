@@ -18,10 +18,11 @@ import z3
 
 from boodle.engine.leads import LEFT_LOWEST
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import LeadRule, Scope, TieBreak, Who
+from boodle.language.model import Fallback, FallbackKind, LeadRule, Scope, TieBreak, Who
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 
-__all__ = ["Branch", "LeadTerms", "branches", "lead_terms", "leader_now"]
+__all__ = ["FALLBACK_TERMS", "Branch", "LeadTerms", "branches", "lead_terms", "leader_now",
+           "passes"]
 
 
 @dataclass(frozen=True)
@@ -346,14 +347,44 @@ def lead_terms(layout: Layout, s: SymState) -> LeadTerms:
     main = options_of(layout, s, rule_branches(layout, s), seat)
     any_main = any_of(main)
     fb = layout.phase.fallback
-    if fb.kind == "lead" and fb.rule is not None:
-        fallback = options(layout, s, fb.rule, seat)
-    else:
-        fallback = [z3.BoolVal(False)] * len(layout.cards)
+    row = FALLBACK_TERMS[fb.kind]
+    fallback = row.options(layout, s, fb, seat)
     lead = [z3.Or(m, z3.And(z3.Not(any_main), f)) for m, f in zip(main, fallback, strict=True)]
-    must_pass = z3.And(z3.Not(any_main), z3.BoolVal(fb.kind == "pass"))
+    must_pass = z3.And(z3.Not(any_main), z3.BoolVal(row.passes))
     fined = _fined(layout, s, main, any_main, fallback)
     return LeadTerms(tuple(main), any_main, tuple(fallback), tuple(lead), must_pass, fined)
+
+
+def _lead_instead(layout: Layout, s: SymState, fb: Fallback, seat: Expr) -> list[Expr]:
+    if fb.rule is None:  # refused by the builder and by start_deal
+        return [z3.BoolVal(False)] * len(layout.cards)
+    return options(layout, s, fb.rule, seat)
+
+
+def _no_card_instead(layout: Layout, s: SymState, fb: Fallback, seat: Expr) -> list[Expr]:
+    return [z3.BoolVal(False)] * len(layout.cards)
+
+
+@dataclass(frozen=True)
+class FallbackTerm:
+    """How the z3 model states an ``if none`` rule (spec §6.5): ``options``, per card,
+    whether the seat may lead it instead; ``passes``, a seat with no card passes (the pass
+    action exists, and the ranking function counts passes)."""
+
+    options: Callable[[Layout, SymState, Fallback, Expr], list[Expr]]
+    passes: bool
+
+
+FALLBACK_TERMS: dict[FallbackKind, FallbackTerm] = {
+    "lead": FallbackTerm(_lead_instead, passes=False),
+    "pass": FallbackTerm(_no_card_instead, passes=True),
+}
+"""The z3 model's ``if none`` rules, one row per member of :data:`FallbackKind`."""
+
+
+def passes(layout: Layout) -> bool:
+    """Whether a seat of ``layout``'s stops phase may pass (:data:`FALLBACK_TERMS`)."""
+    return FALLBACK_TERMS[layout.phase.fallback.kind].passes
 
 
 def _fined(layout: Layout, s: SymState, main: list[Expr], any_main: Expr,

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from itertools import permutations
 
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.kind_facts import SCOPE_FACTS
+from boodle.language.kind_facts import ALL_PASS_FACTS, SCOPE_FACTS
 from boodle.language.model import LeadRule, Ruleset, StopsPhase
 
 __all__ = ["Perm", "canonical", "suit_symmetries"]
@@ -44,7 +44,7 @@ def _rules(ruleset: Ruleset) -> list[LeadRule]:
 def _colour_matters(ruleset: Ruleset) -> bool:
     stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
     return (any(SCOPE_FACTS[r.scope].colour for r in _rules(ruleset))
-            or any(p.all_pass == "flip colour" for p in stops))
+            or any(ALL_PASS_FACTS[p.all_pass].needs_colour for p in stops))
 
 
 def _fixed_cards(ruleset: Ruleset) -> set[Card]:

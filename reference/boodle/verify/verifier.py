@@ -24,13 +24,23 @@ checked for each.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, cast
 
 from boodle.engine.support import pending_features
 from boodle.language.cards import Card
-from boodle.language.model import Deck, LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
+from boodle.language.features import Feature, FeatureKey, Refusal, refused
+from boodle.language.model import (
+    ClaimRule,
+    Deck,
+    LeadRule,
+    Ruleset,
+    ShortStack,
+    StopsPhase,
+    WidowSets,
+)
+from boodle.verify.actions import CLAIM_TERMS
 from boodle.verify.bmc import BmcResult, bmc
 from boodle.verify.cex import (
     Counterexample,
@@ -52,11 +62,13 @@ from boodle.verify.induction import (
     check_ranking,
 )
 from boodle.verify.invariants import exact_start
+from boodle.verify.lead_terms import passes
 from boodle.verify.mutation import NO_MUTATION, Mutation
 from boodle.verify.reduce import ReductionError, reduce
 from boodle.verify.wellformed import session_end, well_formed
 
-__all__ = ["PROPERTIES", "Options", "Result", "Subject", "symbolic_gaps", "unmodelled", "verify"]
+__all__ = ["MODELLED", "PROPERTIES", "SYMBOLIC", "Options", "Result", "Subject", "symbolic_gaps",
+           "unmodelled", "verify"]
 
 PROPERTIES = ("chip conservation", "card conservation", "termination", "progress",
               "well-formedness", "session end", "engine = model")
@@ -142,27 +154,47 @@ class Result:
                 "trace": self.trace, **({"counterexample": self.data} if self.data else {})}
 
 
+def _few_still_in(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    few = "2" if ruleset.players.low == 3 else f"2 to {ruleset.players.low - 1}"
+    return [f"deals of {few} players still in, which 'end: last player with chips' plays "
+            "(spec §10)"]
+
+
+def _claims_at_start(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    first = found[0].detail  # the first stops phase's, the one z3 models
+    return [f"claims {first}"] if CLAIM_TERMS[cast(ClaimRule, first)].at_start else []
+
+
+SYMBOLIC: dict[FeatureKey, Refusal | None] = {
+    "chosen antes": lambda rs, found: ["chosen-boodle antes"],
+    "trump turn-up": lambda rs, found: ["the trump turn-up"],
+    "widow sale": lambda rs, found: [f"the widow {f.detail}" for f in found],
+    "other phases": lambda rs, found: [f"phase {f.detail}" for f in found],
+    "claims": _claims_at_start,
+    "elimination": lambda rs, found: ["eliminated seats (z3 assumes every seat still in)"],
+    "few players still in": _few_still_in,
+    # stated step by step (or, for the rest, a rule of the stops phase: MODELLED)
+    "no stops phase": None,
+    "several stops phases": None,
+    "trump sections without trumps": None,
+    "drawn boodles": None,  # bound before play: the drawn cards are the layout's
+    "widow sets": None,
+    "short stack": None,
+    "going out without ending the deal": None,
+    "lead by a phase winner": None,
+    "first lead after a run": None,
+    "lead fallback without a rule": None,
+    "passes without an all-pass rule": None,
+    "penalty other than cannot lead": None,
+}
+"""The stages z3 does not model step by step, by feature (:mod:`boodle.language.features`):
+it starts play from any state they leave.  ``None``: modelled, or not a stage."""
+
+
 def symbolic_gaps(ruleset: Ruleset) -> list[str]:
-    """The stages z3 does not model step by step (it starts play from any state they leave)."""
-    gaps = []
-    if any(a.chosen for a in ruleset.antes):
-        gaps.append("chosen-boodle antes")
-    if ruleset.deal.trumps != "none":
-        gaps.append("the trump turn-up")
-    if ruleset.widow_sale is not None:
-        gaps.append(f"the widow {ruleset.widow_sale.mode}")
-    gaps += [f"phase {p.name}" for p in ruleset.phases if not isinstance(p, StopsPhase)]
-    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    if stops and stops[0].claims == "on holding":
-        gaps.append("claims on holding")
-    if ruleset.session.negative == "eliminate":
-        gaps.append("eliminated seats (z3 assumes every seat still in)")
-        if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
-            few = ("2" if ruleset.players.low == 3
-                   else f"2 to {ruleset.players.low - 1}")
-            gaps.append(f"deals of {few} players still in, which 'end: last player with "
-                        "chips' plays (spec §10)")
-    return gaps
+    """The stages z3 does not model step by step (it starts play from any state they leave),
+    as :data:`SYMBOLIC` says."""
+    return refused(SYMBOLIC, ruleset)
 
 
 WIDOW_SET_TERMS: dict[WidowSets, str] = {
@@ -181,22 +213,48 @@ modelled (excused in :data:`boodle.rule_kinds.KINDS`): who may take a section wo
 the state; such a variant is "not covered" (:func:`unmodelled`)."""
 
 
+def _widow_sets_unmodelled(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    sets = ruleset.deal.widow_sets
+    if sets in WIDOW_SET_TERMS:
+        return []
+    return [f"widow: {sets} (claims on play, going out's takes)"
+            for p in ruleset.phases if isinstance(p, StopsPhase)
+            and (CLAIM_TERMS[p.claims].plays_claim or p.going_out.takes)]
+
+
+MODELLED: dict[FeatureKey, Refusal | None] = {
+    "short stack": lambda rs, found: [f"short stack: {f.detail} (who may take a section)"
+                                      for f in found if f.detail not in SHORT_STACK_TERMS],
+    "several stops phases": lambda rs, found: ["several stops phases"],
+    "going out without ending the deal": lambda rs, found: [
+        "going out without ending the deal" for _ in found],
+    "widow sets": _widow_sets_unmodelled,
+    # the rest: modelled, or a stage (SYMBOLIC), or refused before play by every engine
+    "no stops phase": None,
+    "other phases": None,
+    "widow sale": None,
+    "trump sections without trumps": None,
+    "trump turn-up": None,
+    "drawn boodles": None,
+    "chosen antes": None,
+    "elimination": None,
+    "few players still in": None,
+    "claims": None,
+    "lead by a phase winner": None,
+    "first lead after a run": None,
+    "lead fallback without a rule": None,
+    "passes without an all-pass rule": None,
+    "penalty other than cannot lead": None,
+}
+"""The rules of the stops phase the z3 model does not have, by feature
+(:mod:`boodle.language.features`): z3 reports the variant "not covered" rather than prove
+something about another game.  ``None``: modelled, or not a rule of the stops phase."""
+
+
 def unmodelled(ruleset: Ruleset) -> list[str]:
-    """Rules of the stops phase the z3 model does not have (the engine may play them): z3
-    reports the variant "not covered" rather than prove something about another game."""
-    out = []
-    if ruleset.short_stack not in SHORT_STACK_TERMS:
-        out.append(f"short stack: {ruleset.short_stack} (who may take a section)")
-    stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
-    if len(stops) > 1:
-        out.append("several stops phases")
-    for p in stops:
-        if not p.going_out.ends_deal:
-            out.append("going out without ending the deal")
-        if ruleset.deal.widow_sets not in WIDOW_SET_TERMS and (
-                p.claims == "on play" or p.going_out.takes):
-            out.append(f"widow: {ruleset.deal.widow_sets} (claims on play, going out's takes)")
-    return out
+    """Rules of the stops phase the z3 model does not have (the engine may play them), as
+    :data:`MODELLED` says."""
+    return refused(MODELLED, ruleset)
 
 
 def _key(subject: Subject, n: int) -> tuple[Any, ...]:
@@ -620,7 +678,7 @@ def _bound(system: System) -> str:
     n, cards = layout.n, len(layout.cards)
     widow = layout.ruleset.deal.widow_position != "none"
     plays = cards - (cards // (n + 1) if widow else 0) - (n - 1)
-    if layout.phase.fallback.kind != "pass":
+    if not passes(layout):
         return f"ranking: cards in players' hands; at most {plays} moves per deal"
     return (f"ranking: (cards in hands, pass measure); at most {plays} plays and {n} passes "
             f"before each lead or the end: at most {plays + n * (plays + 1)} moves per deal")

@@ -19,9 +19,10 @@ same standard and name the fault as a verifier property.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from boodle.language.cards import Card
-from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.model import EndRule, Ruleset, SessionSpec, StopsPhase
 
 __all__ = ["session_end", "well_formed"]
 
@@ -64,6 +65,17 @@ def _hands(ruleset: Ruleset) -> list[str]:
             for n in ruleset.players.counts() if cards < n + widow]
 
 
+END_WORDS: dict[EndRule, Callable[[SessionSpec], str | None]] = {
+    "rotations": lambda s: None,  # the bound itself, not a sooner end
+    "no chips": lambda s: "a player has no chips",
+    "last with chips": lambda s: "one player is left with chips",
+    "target": lambda s: f"a player has {s.end_target} chips",
+    "never": lambda s: None,  # no end at all: said before any bound
+}
+"""What ends a session sooner than its bound, in words (spec §10), one row per member of
+:data:`EndRule` (``None``: not a sooner end)."""
+
+
 def session_end(ruleset: Ruleset) -> tuple[str, str]:
     """Whether every session ends (spec §10), and why: the most deals it can last, for each
     allowed player count n (``rotations × n``, plus the tie-break deal if there is one).
@@ -76,9 +88,7 @@ def session_end(ruleset: Ruleset) -> tuple[str, str]:
     if s.end_never:
         return "no end", ("'end: never': by its rules the session has no end (the ledger runs "
                           "on; a number of deals is played)")
-    targets = (["a player has no chips"] * s.end_when_broke
-               + ["one player is left with chips"] * s.end_last_with_chips
-               + ([] if s.end_target is None else [f"a player has {s.end_target} chips"]))
+    targets = [words for end in s.ends() if (words := END_WORDS[end](s)) is not None]
     if s.rotations is None:
         return "unknown", ("no bound on the deals: the session ends only when "
                            + " or ".join(targets) + ", which no rule guarantees")

@@ -15,7 +15,7 @@ pleases" on a boodle card, games-of-playing-cards.pokerwiner.com).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from boodle.engine.events import Ante, Event
 from boodle.engine.faults import IllegalMove
@@ -23,9 +23,9 @@ from boodle.engine.ledger import Account, SeatAccount, SectionAccount, seat, sec
 from boodle.engine.stage import Stage
 from boodle.engine.state import DealState, Move, StakeMove
 from boodle.language.errors import BoodleError
-from boodle.language.model import AnteLine, Chips, Ruleset, ShortStack, derived
+from boodle.language.model import AnteLine, Chips, Payer, Ruleset, ShortStack, derived
 
-__all__ = ["SHORT_STACKS", "STAGE", "ante_targets", "apply", "enter", "legal_moves"]
+__all__ = ["PAYERS", "SHORT_STACKS", "STAGE", "ante_targets", "apply", "enter", "legal_moves"]
 
 
 def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
@@ -56,19 +56,23 @@ def _expand(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
     return names
 
 
+PAYERS: dict[Payer, Callable[[int, Sequence[int]], tuple[int, ...]]] = {
+    "each player": lambda dealer, everyone: tuple(everyone),
+    "dealer": lambda dealer, everyone: (dealer,),
+    "each other player": lambda dealer, everyone: tuple(everyone[:-1]),
+    "widow": lambda dealer, everyone: (dealer,),  # the widow's share, paid by the dealer
+}
+"""Who pays an ante line (spec §4), one row per member of :data:`Payer`, given the dealer and
+the seats still in clockwise from the dealer's left, dealer last: the payers in payment
+order.  The compiled engine and the explicit-state checker read these rows."""
+
+
 def _payers(line: AnteLine, state: DealState) -> tuple[int, ...]:
     """Who pays ``line``, in payment order: clockwise from the dealer's left, dealer last.
 
     Eliminated players pay no ante (spec §4, §10).
     """
-    dealer = state.dealer
-    everyone = state.clockwise(dealer)
-    return {
-        "each player": everyone,
-        "dealer": (dealer,),
-        "each other player": everyone[:-1],
-        "widow": (dealer,),
-    }[line.payer]
+    return PAYERS[line.payer](state.dealer, state.clockwise(state.dealer))
 
 
 def _pay(

@@ -8,6 +8,9 @@ ends the deal (001 §06).  Sources: 001 §03-§07; spec §6.1-§6.8 and §7.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from boodle.engine.claims import blocked_sections, claims_of, pay_holders, take_all
 from boodle.engine.events import (
     CarryOver,
@@ -37,9 +40,10 @@ from boodle.engine.ledger import Account, seat, section
 from boodle.engine.stage import Result, Stage
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
 from boodle.language.cards import Card
-from boodle.language.model import Ruleset, StopsPhase, derived
+from boodle.language.model import AllPass, ClaimRule, GoingOut, PaidTo, Ruleset, StopsPhase, derived
 
-__all__ = ["STAGE", "apply", "end_deal", "enter", "legal_moves", "phase_of"]
+__all__ = ["ALL_PASSES", "CLAIMS", "PAID_TO", "STAGE", "apply", "end_deal", "enter",
+           "legal_moves", "phase_of"]
 
 _RUN_MOVES = (LeadMove, PlayMove)
 """The moves that play a card (a tuple: ``isinstance`` with ``A | B`` builds the union
@@ -65,13 +69,40 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     play claims anything: :func:`_after_play` claims only under ``on play``."""
     phase = phase_of(ruleset, state)
     events: list[Event] = []
-    if phase.claims == "on holding":
-        names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set"))
-        state = pay_holders(ruleset, state, names, "share", events)
+    state = CLAIMS[phase.claims].at_start(ruleset, state, events)
     # the leader depends on none of the fields reset here (the dealer, the seats, the cards)
     return state.evolve(step="lead", restart=False, current=None, stopped=None,
                         last_player=None, passes=0, flipped=False,
                         to_move=leader(ruleset, state, phase.first_lead, None)), events
+
+
+def _pay_boodle_and_set_holders(ruleset: Ruleset, state: DealState, events: list[Event]
+                                ) -> DealState:
+    """Spec §6.6 ``claims: on holding``: the holders of the boodle and set sections are paid
+    at the phase start, ties shared."""
+    names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set"))
+    return pay_holders(ruleset, state, names, "share", events)
+
+
+def _nothing_at_start(ruleset: Ruleset, state: DealState, events: list[Event]) -> DealState:
+    return state
+
+
+@dataclass(frozen=True)
+class Claiming:
+    """How a stops phase claims (spec §6.6): ``at_start``, what the phase start pays;
+    ``on_play``, whether playing a card claims its boodle and the sets it completes."""
+
+    at_start: Callable[[Ruleset, DealState, list[Event]], DealState]
+    on_play: bool
+
+
+CLAIMS: dict[ClaimRule, Claiming] = {
+    "on play": Claiming(_nothing_at_start, on_play=True),
+    "on holding": Claiming(_pay_boodle_and_set_holders, on_play=False),
+    "none": Claiming(_nothing_at_start, on_play=False),
+}
+"""How each claims rule pays (spec §6.6), one row per member of :data:`ClaimRule`."""
 
 
 def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
@@ -122,7 +153,7 @@ def _follower(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, c
     card of the suit is in a hand.  ``None`` otherwise (a claim, going out, or a stop)."""
     if state.held[who] <= 1:  # the last card: going out
         return None
-    if (phase.claims == "on play" and who not in state.forfeited
+    if (CLAIMS[phase.claims].on_play and who not in state.forfeited
             and claims_of(ruleset, state, who, card)):
         return None
     nxt = ruleset.deck.next_card(card)
@@ -210,12 +241,32 @@ def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Re
     state = state.evolve(passes=state.passes + 1, to_move=state.left_of(who))
     if state.passes < len(state.clockwise(who)):  # every player still in passed once
         return state, events
-    if phase.all_pass == "end without winner":
-        if phase.all_pass_to is not None:
-            state = _all_pass_charge(phase, state, section(phase.all_pass_to), events)
-        return end_deal(state, None, events)
+    return ALL_PASSES[phase.all_pass](phase, state, events)
+
+
+def _end_without_winner(phase: StopsPhase, state: DealState, events: list[Event]) -> Result:
+    """Spec §6.5 ``all pass: deal ends without winner``: any charge per card, then the end."""
+    if phase.all_pass_to is not None:
+        state = _all_pass_charge(phase, state, section(phase.all_pass_to), events)
+    return end_deal(state, None, events)
+
+
+def _flip_colour(phase: StopsPhase, state: DealState, events: list[Event]) -> Result:
+    """Spec §6.5 ``all pass: flip colour``: the colour of the restart rule flips, and the
+    round of passes starts again."""
     events.append(FlipColour(not state.flipped))
     return state.evolve(passes=0, flipped=not state.flipped), events
+
+
+ALL_PASSES: dict[AllPass, Callable[[StopsPhase, DealState, list[Event]], Result]] = {
+    # 'none' with a pass fallback is refused before a deal starts (support.check_playable);
+    # a ruleset made in Python that plays it anyway flips a colour no rule reads, the round
+    # going on for ever (the verifier's 'no all-pass exit' mutant relies on it)
+    "none": _flip_colour,
+    "end without winner": _end_without_winner,
+    "flip colour": _flip_colour,
+}
+"""What a round of passes does (spec §6.5), one row per member of :data:`AllPass`."""
 
 
 def _all_pass_charge(phase: StopsPhase, state: DealState, dst: Account, events: list[Event]
@@ -246,7 +297,7 @@ def _after_play(
     events: list[Event],
 ) -> Result:
     """After ``who`` played ``card``: claims, then going out, a stop, or the next follow."""
-    if phase.claims == "on play" and who not in state.forfeited:
+    if CLAIMS[phase.claims].on_play and who not in state.forfeited:
         claimed = claims_of(ruleset, state, who, card)
         if claimed:
             state = take_all(state, who, claimed, events)
@@ -301,19 +352,49 @@ def _go_out(
     barred = {name for name, earlier in out.unless_taken if (earlier, name) in state.taken}
     barred |= blocked_sections(ruleset, state)  # spec §5.2 'blocks sets': carried over
     takes = [name for name in out.takes if name not in barred]
-    kitty = ruleset.kitty()
-    if out.to == "kitty" and kitty is not None and kitty.name not in takes:
-        takes.append(kitty.name)
+    paid = PAID_TO[out.to](ruleset, out)
+    if paid.taken and paid.into is not None and paid.into not in takes:
+        takes.append(paid.into)
     if state.short:  # spec §4: a short winner takes only the sections it anted
         takes = [name for name in takes if state.may_take(who, name)]
-    if out.to == "kitty" and kitty is not None:
-        state = _payments(phase, state, who, section(kitty.name), events)
-    if out.to == "section" and out.into is not None:  # spec §7: into a section, not taken
-        state = _payments(phase, state, who, section(out.into), events)
+    if paid.into is not None:
+        state = _payments(phase, state, who, section(paid.into), events)
     state = take_all(state, who, takes, events)
-    if out.to == "winner":
+    if paid.winner:
         state = _payments(phase, state, who, seat(who), events)
     return end_deal(state, who, events)
+
+
+@dataclass(frozen=True)
+class PaidInto:
+    """Where going out's payments go (spec §7): ``into`` a section first (``None``: none),
+    which with ``taken`` the winner then takes too (the kitty); ``winner``, to the winner,
+    after the sections are taken."""
+
+    into: str | None
+    taken: bool = False
+    winner: bool = False
+
+
+def _to_winner(ruleset: Ruleset, out: GoingOut) -> PaidInto:
+    return PaidInto(None, winner=True)
+
+
+def _into_kitty(ruleset: Ruleset, out: GoingOut) -> PaidInto:
+    kitty = ruleset.kitty()  # the builder refuses 'to kitty' on a board without one
+    return PaidInto(None if kitty is None else kitty.name, taken=True)
+
+
+def _into_section(ruleset: Ruleset, out: GoingOut) -> PaidInto:
+    return PaidInto(out.into)  # spec §7: into a section, which nobody takes unless named
+
+
+PAID_TO: dict[PaidTo, Callable[[Ruleset, GoingOut], PaidInto]] = {
+    "winner": _to_winner,
+    "kitty": _into_kitty,
+    "section": _into_section,
+}
+"""Where going out's payments go (spec §7), one row per member of :data:`PaidTo`."""
 
 
 def _payments(
