@@ -47,6 +47,7 @@ from boodle.engine.state import (
     DealState,
     LeadMove,
     Move,
+    OfferMove,
     PassMove,
     PlayMove,
     StakeMove,
@@ -67,7 +68,7 @@ _SECTION = re.compile(r"([^\s=,]+)=(-?\d+(?:/\d+)?)")
 FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "seats", "board")
 EXTENSIONS = ("up", "elim", "dealt", "pre")
 """The optional fields of version 2, in the order written (``key:value``)."""
-_PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|bid(\d+)|stake=([^\s,=]+))")
+_PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|offer|bid(\d+)|stake=([^\s,=]+))")
 
 _DUMMY_CHIPS = 10**6
 """Start balance of the scratch ledger used to replay the played cards (never shown)."""
@@ -232,7 +233,7 @@ def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
     m = _PRE_MOVE.fullmatch(text)
     if not m:
         raise r.error(index, f"not a move before play: {text!r}",
-                      "a seat letter, then pass, buy, swap, bidN or stake=SECTION")
+                      "a seat letter, then pass, buy, swap, offer, bidN or stake=SECTION")
     seat = _seat(r, index, m.group(1), players)
     verb = m.group(2)
     if verb == "pass":
@@ -241,6 +242,8 @@ def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
         return BuyMove(seat)
     if verb == "swap":
         return SwapMove(seat)
+    if verb == "offer":
+        return OfferMove(seat)
     if m.group(3) is not None:
         return BidMove(seat, int(m.group(3)))
     name = m.group(4)
@@ -259,6 +262,8 @@ def _pre_text(move: Move) -> str:
         return f"{letter}buy"
     if isinstance(move, SwapMove):
         return f"{letter}swap"
+    if isinstance(move, OfferMove):
+        return f"{letter}offer"
     return f"{letter}pass"
 
 

@@ -398,6 +398,9 @@ class _ToAst(Transformer[Token, Any]):
     def dealer_look_swap_first(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("dealer_swap", (True, True), meta)
 
+    def dealer_withhold(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_withhold", True, meta)
+
     def barred(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("barred", True, meta)
 
