@@ -283,6 +283,8 @@ def ruleset_texts(draw: st.DrawFn) -> str:
             sale.append("dealer: may " + draw(st.sampled_from(["swap", "look and swap"]))
                         + draw(st.sampled_from(["", " first"])))
         if draw(st.booleans()):
+            sale.append("dealer: may withhold")
+        if draw(st.booleans()):
             sale.append("barred: holding a boodle card")
         if draw(st.booleans()):
             sale.append("discard: " + draw(st.sampled_from(["becomes widow", "out of play"])))

@@ -25,7 +25,7 @@ EXPECTED_DRAFTS = {
 # Issue 3: every Michigan-family board and house rule is shipped (spec/variants/).
 SHIPPED = {
     "michigan", "michigan-classic", "michigan-widow-sale", "michigan-widow-auction",
-    "michigan-cadaco", "boodle",
+    "michigan-widow-sale-optional", "michigan-cadaco", "boodle",
     "tripoley", "rummoli", "michigan-dealer-double", "michigan-pay-the-widow",
     "michigan-random-boodles", "michigan-paid-stops", "tripoli-equal-stakes",
     "michigan-claims-on-holding",

@@ -24,6 +24,7 @@ from boodle.engine.events import (
     Stop,
     WidowBid,
     WidowExchange,
+    WidowOffered,
     WidowPass,
     WidowShown,
     WidowUnsold,
@@ -36,6 +37,7 @@ from boodle.engine.state import (
     DealState,
     LeadMove,
     Move,
+    OfferMove,
     PassMove,
     SwapMove,
     allows,
@@ -122,6 +124,42 @@ def test_pay_the_widow_dealer_looks_then_keeps_their_hand_and_pays_nothing() -> 
     assert events == [WidowPass(D, "dealer"), WidowUnsold()]
     assert state.ledger.seats == (44, 44, 44, 44) and state.ledger.section("kitty") == 8
     assert set(state.widow()) == set(WIDOW)
+
+
+# ---------------------------------------------------------------- the dealer's option
+
+
+def test_the_dealer_may_withhold_the_widow_and_nobody_is_asked() -> None:
+    """000 step 6: the dealer "peut proposer" the widow; not offered, it stays a blocker."""
+    rules = sale_rules(dealer_may_withhold=True)
+    state, _ = start(rules)
+    # the dealer decides first, before A is asked; offering is no purchase
+    assert to_move(state) == D and state.stage == "widow"
+    assert legal_moves(rules, state) == (PassMove(D), OfferMove(D))
+    assert refused(rules, state, BuyMove(D)) == "move.kind"
+    assert refused(rules, state, SwapMove(D)) == "move.kind"
+    state, events = run(rules, state, PassMove(D))
+    assert events == [WidowPass(D, "dealer offers"), WidowUnsold()]
+    # nothing paid: every seat keeps 44, the kitty 8; the widow as dealt; A leads
+    assert state.ledger.seats == (44, 44, 44, 44) and state.ledger.section("kitty") == 8
+    assert set(state.widow()) == set(WIDOW) and state.stage == "phase:play"
+    assert to_move(state) == A
+    # the widow's A♣ stops the clubs at K♣ for the rest of the deal
+    state, events = run(rules, state, LeadMove(A, card("2♣")))
+    assert refused(rules, state, OfferMove(D)) in ("move.kind", "turn")
+
+
+def test_an_offered_widow_is_sold_as_without_the_option() -> None:
+    rules = sale_rules(dealer_may_withhold=True)
+    state, _ = start(rules)
+    state, events = run(rules, state, OfferMove(D))
+    assert events == [WidowOffered(D)]
+    assert to_move(state) == A and legal_moves(rules, state) == (PassMove(A), BuyMove(A))
+    assert refused(rules, state, OfferMove(A)) == "move.kind"
+    state, events = run(rules, state, PassMove(A), BuyMove(B))
+    # B pays 2 into the kitty: 42, kitty 10; the offer itself cost nothing
+    assert state.ledger.seats == (44, 42, 44, 44) and state.ledger.section("kitty") == 10
+    assert set(state.hand(B)) == set(WIDOW)
 
 
 def test_without_a_dealer_line_an_unbought_widow_stays() -> None:

@@ -189,6 +189,8 @@ class Case:
         (:data:`~boodle.conformance.wire.MAX_V1_BIDS`)."""
         from boodle.conformance.wire import MAX_V1_BIDS
 
+        if any(isinstance(e, dict) and "misdeal" in e for e in self.data.get("script", ())):
+            return 2, "a misdeal declared in the script"
         expect = self.data.get("expect", {})
         rows = expect.get("count", {}).get("by_first_move", []) if self.kind == "count" else []
         if any("min" in r.get("move", {}) for r in rows):
@@ -201,7 +203,7 @@ class Case:
 
     def needs(self) -> set[str]:
         """Optional protocol features the case needs (``position``, ``count``, ``legal``,
-        ``session``, ``referee``)."""
+        ``session``, ``referee``, ``misdeal``)."""
         out = set()
         if self.kind == "referee":  # of a whole session, or of one deal
             return {"referee", "session"} if "deals" in self.data["setup"] else {"referee"}
@@ -213,6 +215,8 @@ class Case:
             out.add("count")
         if self.data.get("legal_at"):
             out.add("legal")
+        if any(isinstance(e, dict) and "misdeal" in e for e in self.data.get("script", ())):
+            out.add("misdeal")
         return out
 
 

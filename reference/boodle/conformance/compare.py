@@ -16,7 +16,7 @@ from typing import Any
 
 from boodle.conformance.cases import Case
 from boodle.conformance.engines import REFERENCE
-from boodle.conformance.play_case import ruleset_of, script_points
+from boodle.conformance.play_case import is_misdeal, ruleset_of, script_points
 from boodle.conformance.position import describe, seat_letter
 from boodle.conformance.wire import Json, legal_keys, move_key, move_to_json, normalize_events
 from boodle.engine.state import move_count, nth_move
@@ -284,7 +284,7 @@ def _move_at(case: Case, point: int) -> str:
         ruleset = ruleset_of(case.request())
     except BoodleError as exc:
         return f"  (no move: {exc.message})"
-    script = case.data.get("script", [])
+    script = [e for e in case.data.get("script", []) if not is_misdeal(e)]  # decisions only
     used = 0
     for p, _, state in script_points(case.request()):
         moves = () if state.step == "over" else REFERENCE.legal(ruleset, state)

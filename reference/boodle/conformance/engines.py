@@ -18,6 +18,7 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
+from boodle.session.run import DealCards
 from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
@@ -62,6 +63,15 @@ class Engine:
               ) -> tuple[DealState, list[Event]]:
         """Play a move: :func:`boodle.engine.apply` (raises ``IllegalMove`` with a rule id)."""
         return reference.apply(self.ruleset(ruleset), state, move)
+
+
+    def misdeal(self, ruleset: Ruleset, state: DealState, cards: DealCards
+                ) -> tuple[DealState, list[Event]]:
+        """A declared misdeal, the same dealer dealing ``cards`` again with no new ante:
+        :func:`boodle.engine.misdeal` (spec §5.3; raises ``BoodleError`` where the rules
+        allow none)."""
+        return reference.misdeal(self.ruleset(ruleset), state, deck_order=cards.deck,
+                                 hands=cards.hands, widow=cards.widow)
 
 
 REFERENCE = Engine()

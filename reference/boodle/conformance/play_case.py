@@ -130,6 +130,13 @@ def _script(ruleset: Ruleset, state: DealState, events: list[Event],
     legal: dict[str, list[Json]] = {}
     point = 0
     while True:
+        while decisions and is_misdeal(decisions[0]):  # no move: the point stays (FORMAT.md)
+            try:
+                cards = deal_cards(decisions.pop(0)["misdeal"])
+                state, more = engine.misdeal(ruleset, state, cards)
+            except BoodleError as exc:
+                return {"status": "error", "message": f"at point {point}: {exc.message}"}
+            out.extend(e.to_json() for e in more)
         if observe is not None:
             observe(point, len(out), state)
         try:
@@ -225,6 +232,12 @@ class _Script:
         move = forced if forced is not None else move_from_json(self.decisions.pop(0))
         self.point += 1
         return move
+
+
+def is_misdeal(entry: object) -> bool:
+    """Whether a script entry declares a misdeal (``{"misdeal": DEAL}``, spec §5.3; the
+    feature ``misdeal`` of ``boodle-protocol/2``) rather than being a decision."""
+    return isinstance(entry, Mapping) and "misdeal" in entry
 
 
 def deal_cards(deal: Mapping[str, Any]) -> DealCards:

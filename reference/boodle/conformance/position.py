@@ -52,6 +52,7 @@ from boodle.engine.state import (
     DealState,
     LeadMove,
     Move,
+    OfferMove,
     PassMove,
     PlayMove,
     StakeMove,
@@ -74,7 +75,7 @@ FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "se
 EXTENSIONS = ("drawn", "up", "elim", "short", "dealt", "pre")
 """The optional fields of version 2, in the order written (``key:value``)."""
 _SHORT_SEAT = re.compile(r"([A-T])=(-|[^\s=,+]+(?:\+[^\s=,+]+)*)")
-_PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|bid(\d+)|stake=([^\s,=]+))")
+_PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|offer|bid(\d+)|stake=([^\s,=]+))")
 
 _DUMMY_CHIPS = 10**6
 """Start balance of the scratch ledger used to replay the played cards (never shown)."""
@@ -278,7 +279,7 @@ def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
     m = _PRE_MOVE.fullmatch(text)
     if not m:
         raise r.error(index, f"not a move before play: {text!r}",
-                      "a seat letter, then pass, buy, swap, bidN or stake=SECTION")
+                      "a seat letter, then pass, buy, swap, offer, bidN or stake=SECTION")
     seat = _seat(r, index, m.group(1), players)
     verb = m.group(2)
     if verb == "pass":
@@ -287,6 +288,8 @@ def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
         return BuyMove(seat)
     if verb == "swap":
         return SwapMove(seat)
+    if verb == "offer":
+        return OfferMove(seat)
     if m.group(3) is not None:
         return BidMove(seat, int(m.group(3)))
     name = m.group(4)
@@ -305,6 +308,8 @@ def _pre_text(move: Move) -> str:
         return f"{letter}buy"
     if isinstance(move, SwapMove):
         return f"{letter}swap"
+    if isinstance(move, OfferMove):
+        return f"{letter}offer"
     return f"{letter}pass"
 
 

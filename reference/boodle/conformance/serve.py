@@ -35,7 +35,7 @@ from boodle.conformance.validation import check
 from boodle.conformance.wire import Json, MessageError, decode_message
 from boodle.language.errors import BoodleError
 
-FEATURES = ["position", "count", "legal", "session", "referee"]
+FEATURES = ["position", "count", "legal", "session", "referee", "misdeal"]
 
 
 def playable_variants() -> list[Json]:

@@ -159,7 +159,7 @@ def _parts(instance: Any) -> list[tuple[str, str, Any]]:
 
     body("", instance)
     body("expect/", instance.get("expect"))
-    moves("script", instance.get("script"))
+    moves("script", instance.get("script"), "scriptEntry")
     if "move" in instance:
         add("move", "move", instance["move"])
     setup = instance.get("setup")

@@ -200,9 +200,23 @@ class WidowShown:
 
 
 @dataclass(frozen=True)
+class WidowOffered:
+    """The dealer ``seat`` offers the widow in this deal (spec §5.4, ``dealer: may withhold``;
+    000 step 6 "le donneur peut proposer la veuve"); a withheld widow is a ``widow-pass`` of
+    step ``dealer offers``."""
+
+    kind: ClassVar[str] = "widow-offered"
+    seat: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+@dataclass(frozen=True)
 class WidowPass:
     """``seat`` declines the widow: does not buy, leaves the auction, or keeps their hand
-    (``step`` is the sale's step: ``offer``, ``dealer first`` or ``dealer``; spec §5.4)."""
+    (``step`` is the sale's step: ``offer``, ``dealer first`` or ``dealer``; spec §5.4), or,
+    at step ``dealer offers``, the dealer withholds the widow (``dealer: may withhold``)."""
 
     kind: ClassVar[str] = "widow-pass"
     seat: int
@@ -536,6 +550,7 @@ Event = (
     | Misdeal
     | DealCards
     | WidowShown
+    | WidowOffered
     | WidowPass
     | WidowBid
     | WidowExchange
@@ -614,6 +629,7 @@ __all__ = [
     "TurnUp",
     "WidowBid",
     "WidowExchange",
+    "WidowOffered",
     "WidowPass",
     "WidowShown",
     "WidowUnsold",

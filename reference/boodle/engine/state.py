@@ -10,7 +10,7 @@ the only way chips move.
 
 Moves are frozen dataclasses with a ``seat``: :class:`LeadMove`,
 :class:`PlayMove`, :class:`PassMove` (the stops phase); :class:`BuyMove`,
-:class:`BidMove`, :class:`SwapMove` (the widow sale, where a pass declines);
+:class:`BidMove`, :class:`SwapMove`, :class:`OfferMove` (the widow sale, where a pass declines);
 :class:`StakeMove` (a ``chosen boodle`` ante).
 
 Legal moves (:data:`Legal`) are moves, or a :class:`BidRange`: every bid of one seat
@@ -129,6 +129,17 @@ class SwapMove:
 
 
 @dataclass(frozen=True)
+class OfferMove:
+    """The dealer offers the widow for sale in this deal (spec §5.4, ``dealer: may withhold``;
+    a :class:`PassMove` there withholds it)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} offers the widow"
+
+
+@dataclass(frozen=True)
 class StakeMove:
     """``seat`` puts its ``chosen boodle`` ante on ``section`` (spec §4; Newmarket)."""
 
@@ -139,7 +150,7 @@ class StakeMove:
         return f"seat {self.seat} stakes on {self.section}"
 
 
-Move = LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove | StakeMove
+Move = LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove | StakeMove | OfferMove
 """Any move.  A :class:`PassMove` is also how a seat declines the widow or leaves an auction."""
 
 
@@ -240,14 +251,15 @@ def each_move(legal: Sequence[Legal]) -> Iterator[Move]:
 class SaleState:
     """Where a widow sale or auction stands (spec §5.4).
 
-    ``step``: ``dealer first`` (the dealer may swap before the offer),
+    ``step``: ``dealer offers`` (under ``dealer: may withhold``, the dealer decides
+    whether the widow is offered at all), ``dealer first`` (the dealer may swap before the offer),
     ``offer`` (buyers or bidders in turn) or ``dealer`` (the dealer's chance
     after nobody bought).  ``asked``: seats offered the widow so far (a sale
     goes round once); ``out``: seats that passed in an auction; ``bid`` and
     ``bidder``: the highest bid so far (0 and ``None`` before the first).
     """
 
-    step: Literal["dealer first", "offer", "dealer"]
+    step: Literal["dealer offers", "dealer first", "offer", "dealer"]
     asked: int = 0
     out: frozenset[int] = frozenset()
     bid: int = 0

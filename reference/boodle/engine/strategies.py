@@ -26,6 +26,7 @@ from boodle.engine.state import (
     LeadMove,
     Legal,
     Move,
+    OfferMove,
     PlayMove,
     SwapMove,
     move_count,
@@ -73,7 +74,11 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move
 
 
 def _widow_choice(state: DealState, legal: tuple[Legal, ...]) -> Move:
-    """A buy, swap or lowest bid if the widow is the shorter hand; else the first move (a pass)."""
+    """The dealer's offer (``dealer: may withhold``: the sale takes place); a buy, swap or
+    lowest bid if the widow is the shorter hand; else the first move (a pass)."""
+    offer = [m for m in legal if isinstance(m, OfferMove)]
+    if offer:
+        return offer[0]
     takes = [m for m in legal if isinstance(m, BuyMove | SwapMove | BidRange)]
     if takes and len(state.widow()) < len(state.hand(takes[0].seat)):
         return nth_move(takes, 0)

@@ -44,6 +44,7 @@ from boodle.engine.events import (
     TurnUp,
     WidowBid,
     WidowExchange,
+    WidowOffered,
     WidowPass,
     WidowShown,
     WidowUnsold,
@@ -135,7 +136,8 @@ def _shown(e: WidowShown) -> list[str]:
 
 
 _DECLINE = {"offer": "passes", "dealer first": "keeps their hand (dealer, first)",
-            "dealer": "keeps their hand (dealer)"}
+            "dealer": "keeps their hand (dealer)",
+            "dealer offers": "does not offer the widow (dealer)"}
 
 
 def _exchange(e: WidowExchange) -> list[str]:
@@ -194,6 +196,7 @@ _RENDER: dict[type, Callable[..., list[str]]] = {
     TurnUp: lambda e: [f"  turned up: {e.card}, trumps {e.trump}"],
     Showdown: _showdown,
     WidowShown: _shown,
+    WidowOffered: lambda e: [f"  {seat_name(e.seat)} offers the widow"],
     WidowPass: lambda e: [f"  {seat_name(e.seat)} {_DECLINE[e.step]}"],
     WidowBid: lambda e: [f"  {seat_name(e.seat)} bids {e.amount} for the widow"],
     WidowExchange: _exchange,

@@ -722,6 +722,7 @@ class _Builder:
             dealer_may_look=look,
             to_dealer=to_dealer,
             dealer_first=first,
+            dealer_may_withhold="dealer_withhold" in lines,
             barred_by_boodle="barred" in lines,
             discard=lines["discard"].value if "discard" in lines else "becomes widow",
             before=self.sale_before(lines.get("when")),

@@ -258,7 +258,9 @@ class WidowSale:
     go to the dealer, a player (``price to: dealer``; ``price_to`` is then
     ``"dealer"``, which names no section).  ``dealer_first``: the dealer's
     chance to swap comes before the offer, and a dealer who swaps ends the
-    sale (``dealer: may swap first``).
+    sale (``dealer: may swap first``).  ``dealer_may_withhold``: the dealer decides first
+    whether the widow is offered at all in this deal; withheld, it stays a blocker and no
+    sale takes place (``dealer: may withhold``; 000 step 6 "le donneur peut proposer").
     """
 
     mode: Literal["sale", "auction"]
@@ -272,6 +274,7 @@ class WidowSale:
     before: str | None = None
     to_dealer: bool = False
     dealer_first: bool = False
+    dealer_may_withhold: bool = False
     span: Span | None = _span()
 
 

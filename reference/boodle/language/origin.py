@@ -43,6 +43,7 @@ CLAUSE_OF: dict[tuple[str, str], str] = {
     ("WidowSale", "to_dealer"): "price_to",
     ("WidowSale", "dealer_first"): "dealer_swap",
     ("WidowSale", "before"): "when",
+    ("WidowSale", "dealer_may_withhold"): "dealer_withhold",
     ("StopsPhase", "stop_at_top"): "stop",
     ("StopsPhase", "penalties"): "penalty:",
     ("StopsPhase", "all_pass_to"): "all_pass",

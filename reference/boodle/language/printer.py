@@ -390,6 +390,9 @@ WIDOW_SALE: dict[str, Row[m.WidowSale]] = {
     "to_dealer": With("price_to"),
     "dealer_swap": _dealer_swap,
     "dealer_may_look": With("dealer_swap"), "dealer_first": With("dealer_swap"),
+    # its own key: 'dealer' is the swap's (rules() is keyed by it), the line is 'dealer: …'
+    "dealer_may_withhold": lambda s: _one("dealer offers", "may withhold", "dealer: {words}")
+    if s.dealer_may_withhold else [],
     "barred_by_boodle": lambda s: _one("barred", "holding a boodle card")
     if s.barred_by_boodle else [],
     "discard": lambda s: _one("discard", DISCARD[s.discard]),

@@ -589,6 +589,9 @@ class _ToAst(Transformer[Token, Any]):
     def dealer_look_swap_first(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("dealer_swap", DealerSwapDecl(may_look=True, first=True), meta)
 
+    def dealer_withhold(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("dealer_withhold", True, meta)
+
     def barred(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("barred", True, meta)
 

@@ -12,6 +12,10 @@
   dealer may exchange (:class:`~boodle.engine.state.SwapMove`); with ``first`` the
   dealer's chance comes before the offer and a swap ends the sale
   (rodsgamesite).  A :class:`~boodle.engine.state.PassMove` declines.
+- ``dealer: may withhold``: before anything else the dealer decides whether the
+  widow is offered in this deal (000 step 6: "le donneur peut proposer la
+  veuve"): an :class:`~boodle.engine.state.OfferMove` opens the sale as above,
+  a :class:`~boodle.engine.state.PassMove` withholds it (it stays a blocker).
 
 An exchange moves the widow's cards to the buyer's hand and the buyer's
 former hand to the widow or out of play, one card at a time
@@ -30,6 +34,7 @@ from boodle.engine.events import (
     How,
     WidowBid,
     WidowExchange,
+    WidowOffered,
     WidowPass,
     WidowShown,
     WidowUnsold,
@@ -47,6 +52,7 @@ from boodle.engine.state import (
     DealState,
     Legal,
     Move,
+    OfferMove,
     PassMove,
     SaleState,
     SwapMove,
@@ -68,9 +74,17 @@ def _sale(state: DealState) -> SaleState:
 
 
 def enter(ruleset: Ruleset, state: DealState) -> Result:
-    """Start the sale: show a ``seen`` widow to all, then the dealer's first chance or the offer."""
+    """Start the sale: under ``dealer: may withhold`` the dealer's choice to offer it; else
+    :func:`_open`."""
+    if _rules(ruleset).dealer_may_withhold:
+        return state.evolve(sale=SaleState("dealer offers"), to_move=state.dealer), []
+    return _open(ruleset, state, [])
+
+
+def _open(ruleset: Ruleset, state: DealState, events: list[Event]) -> Result:
+    """The widow is offered: show a ``seen`` widow to all, then the dealer's first chance or
+    the offer (spec §5.4)."""
     rules = _rules(ruleset)
-    events: list[Event] = []
     if rules.seen:
         events.append(WidowShown(tuple(sorted(state.clockwise(state.dealer))), state.widow()))
     if rules.dealer_swap and rules.dealer_first:
@@ -175,6 +189,8 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
     rules, sale, who = _rules(ruleset), _sale(state), state.to_move
     assert who is not None
     out: list[Legal] = [PassMove(who)]
+    if sale.step == "dealer offers":  # offering is no purchase: neither barred nor funded
+        return (*out, OfferMove(who))
     if barred(ruleset, state, who):
         return tuple(out)
     if sale.step != "offer":
@@ -194,13 +210,17 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
 def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
     """Raise :class:`IllegalMove` for a move the sale refuses (spec §12 order)."""
     rules, sale = _rules(ruleset), _sale(state)
-    wanted: type = (SwapMove if sale.step != "offer"
+    wanted: type = (OfferMove if sale.step == "dealer offers"
+                    else SwapMove if sale.step != "offer"
                     else BuyMove if rules.mode == "sale" else BidMove)
     if isinstance(move, PassMove):
         return
     if not isinstance(move, wanted):
-        what = {SwapMove: "the dealer's swap", BuyMove: "a buy", BidMove: "a bid"}[wanted]
+        what = {SwapMove: "the dealer's swap", BuyMove: "a buy", BidMove: "a bid",
+                OfferMove: "the dealer's offer"}[wanted]
         raise IllegalMove(f"{move}: the widow sale now takes {what} or a pass", rule="move.kind")
+    if isinstance(move, OfferMove):
+        return
     if barred(ruleset, state, move.seat):
         raise IllegalMove(f"{move}: the seat holds a boodle card and is barred (spec §5.4)",
                           rule="widow.barred")
@@ -218,10 +238,13 @@ def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
 
 
 def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
-    """Play a buy, bid, swap or pass (the driver has checked ``deal.over`` and ``turn``)."""
+    """Play an offer, buy, bid, swap or pass (the driver has checked ``deal.over`` and
+    ``turn``)."""
     _check(ruleset, state, move)
     rules, sale, who = _rules(ruleset), _sale(state), move.seat
     events: list[Event] = []
+    if isinstance(move, OfferMove):
+        return _open(ruleset, state, [WidowOffered(who)])
     if isinstance(move, BuyMove):
         return _exchange(ruleset, state, who, "buy", rules.price, events)
     if isinstance(move, SwapMove):
@@ -231,6 +254,9 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         bid = SaleState(sale.step, sale.asked, sale.out, move.amount, who)
         return _next(ruleset, state, who, events, bid)
     events.append(WidowPass(who, sale.step))
+    if sale.step == "dealer offers":  # withheld: no sale in this deal, the widow blocks
+        events.append(WidowUnsold())
+        return state.evolve(sale=None, to_move=None), events
     if sale.step == "dealer first":
         return _next(ruleset, state, state.dealer, events, SaleState("offer"))
     if sale.step == "dealer":
