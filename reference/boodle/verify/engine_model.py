@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,15 +40,17 @@ from boodle.engine.events import Event
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, each_move
+from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset, StopsPhase
+from boodle.verify import own_rules
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
 from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
-__all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "engine_faults", "kinds_of",
-           "possible_kinds"]
+__all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "deal_differs", "engine_faults",
+           "kinds_of", "possible_kinds"]
 
 KINDS: dict[str, str] = {
     "lead": "a first lead (spec §6.1)",
@@ -199,6 +201,8 @@ class Comparer:
     """Compare every state up to this many, then only those whose moves make a combination
     of kinds compared fewer than :attr:`per_kind` times (``None``: every state)."""
     per_kind: int = 20
+    deals: int = 0
+    """Deals whose engine deal was held to the verifier's own (:func:`deal_differs`)."""
     skipped: int = 0
     """Stops-phase states left uncompared by the budget."""
     signatures: dict[tuple[str, frozenset[str]], int] = field(default_factory=dict)
@@ -295,6 +299,36 @@ class Comparer:
                          if g != w)
 
 
+def deal_differs(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
+                 pack: Sequence[Card], events: Iterable[Event]) -> str | None:
+    """The engine's deal of ``pack`` (its ``deal`` event, among ``events``) held to the
+    verifier's own statement of the deal (:func:`boodle.verify.own_rules.deal`: one card at
+    a time in the order of spec §5.1, eliminated seats, §10, dealt nothing): the hand or
+    widow that differs, as text, or ``None``."""
+    dealt = next((e for e in events if e.kind == "deal"), None)
+    if dealt is None:
+        return None  # not dealt yet (chosen antes come first)
+    out = frozenset(s for s in range(players) if ruleset.session.negative == "eliminate"
+                    and ledger.seat(s) <= 0)
+    hands, widow = own_rules.deal(ruleset, players, dealer, pack, out)
+    got_hands: tuple[tuple[Card, ...], ...] = getattr(dealt, "hands", ())
+    got_widow: tuple[Card, ...] = getattr(dealt, "widow", ())
+
+    def show(cards: Iterable[Card]) -> str:
+        return " ".join(sorted(map(str, cards))) or "—"
+
+    wrong = [f"seat {s}: the rules deal {show(want)}, the engine {show(got)}"
+             for s, (want, got) in enumerate(zip(hands, got_hands, strict=False))
+             if sorted(map(str, want)) != sorted(map(str, got))]
+    if len(got_hands) != players:
+        wrong.append(f"the engine dealt {len(got_hands)} hands to {players} players")
+    if sorted(map(str, widow)) != sorted(map(str, got_widow)):
+        wrong.append(f"widow: the rules deal {show(widow)}, the engine {show(got_widow)}")
+    if not wrong:
+        return None
+    return (f"the deal differs (dealer seat {dealer}, spec §5.1): " + "; ".join(wrong))
+
+
 def engine_faults(ruleset: Ruleset, state: DealState, total: Any) -> list[tuple[str, str]]:
     """What the engine alone gets wrong in ``state`` (property, why): chips that do not add up
     to ``total`` or a section below zero (spec §9), a card not in exactly one place or hand
@@ -386,6 +420,20 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
                 players, deal, list(moves), list(trail), {"state": describe_state(state)})
 
     comparer.seen |= kinds_of(state, state, events)
+
+    def dealt_wrong(events: list[Event]) -> bool:
+        """The deal (in the antes' events, or after chosen antes) held to the rules'."""
+        if not any(e.kind == "deal" for e in events):
+            return False
+        comparer.deals += 1
+        differs = deal_differs(ruleset, players, dealer, ledger, order, events)
+        if differs is not None:
+            report("engine = model", f"{differs} (the pack, top card first: "
+                   f"{' '.join(map(str, order))})")
+        return differs is not None
+
+    if dealt_wrong(events):
+        return
     keys = {state_key(state)}
     while True:
         result.states += 1
@@ -426,6 +474,8 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
         move, state, more = successors[rng.randrange(len(successors))]
         moves.append(str(move))
         trail.extend(more)
+        if dealt_wrong(more):
+            return
         key = state_key(state)
         if key in keys:
             report("termination", f"after {move} the deal is back in a state it was in "

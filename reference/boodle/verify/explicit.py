@@ -44,7 +44,6 @@ from boodle.engine.events import Event
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError
 from boodle.engine.stages.antes import ante_targets
-from boodle.engine.stages.dealing import deal_order
 from boodle.engine.state import DealState, Move, Place, each_move
 from boodle.engine.trace import render_text
 from boodle.language.cards import Card
@@ -52,6 +51,7 @@ from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
 from boodle.verify.cex import Counterexample
 from boodle.verify.mutation import NO_MUTATION, Mutation
+from boodle.verify.own_rules import hand_sizes
 from boodle.verify.symmetry import Deal, canonical, suit_symmetries
 
 __all__ = ["TICK", "ExplicitResult", "check_deals", "deal_count", "default_start", "deals",
@@ -123,10 +123,8 @@ def default_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
 def deals(ruleset: Ruleset, players: int) -> Iterator[Deal]:
     """Every deal of the deck to ``players`` seats and the widow, dealer seat 0: the hands by
     seat, the widow, and (with trumps) the widow's turned-up card as a last part."""
-    order = deal_order(ruleset, players, 0)
     cards = ruleset.deck.cards()
-    q, r = divmod(len(cards), len(order))
-    size = {who: q + (1 if k < r else 0) for k, who in enumerate(order)}
+    size = hand_sizes(ruleset, players, 0, len(cards))
     slots: list[int | None] = [*range(players), *([None] if None in size else [])]
     trumps = ruleset.deal.trumps != "none"
     for parts in _split(cards, [size[s] for s in slots]):
@@ -142,10 +140,8 @@ def deal_count(ruleset: Ruleset, players: int) -> int:
     deck into the hands and the widow, times the widow's size when a widow card is turned
     up for trumps.  Michigan on 2x3 with 3 players: 6 cards in parts of 2, 2, 1 and 1,
     6!/(2!·2!·1!·1!) = 180."""
-    order = deal_order(ruleset, players, 0)
     n = len(ruleset.deck.cards())
-    q, r = divmod(n, len(order))
-    size = {who: q + (1 if k < r else 0) for k, who in enumerate(order)}
+    size = hand_sizes(ruleset, players, 0, n)
     slots: list[int | None] = [*range(players), *([None] if None in size else [])]
     sizes = [size[s] for s in slots]
     count = math.factorial(n)
