@@ -85,9 +85,36 @@ def test_z3_finds_each_fault_and_bmc_shows_it_is_real(prop: str, deck: tuple[int
                                       bmc_depth=8, bmc_seconds=60))
     [bad] = _failing(results, "z3")
     assert bad.prop == prop and target in bad.detail
-    assert "real: reached from the start of play" in bad.detail
+    assert "reached from the start of play" in bad.detail
     assert bad.data["bmc"]["found"] and bad.data["bmc"]["steps"]
     assert "the state, as cards and chips:" in bad.trace
+    # a counterexample only because the engine, given the trace's deal, plays it (issue 16)
+    assert "real: the engine plays the trace" in bad.detail
+    assert bad.data["replay"]["followed"] and bad.data["replay"]["broken"]
+    assert len(bad.data["replay"]["moves"]) == len(bad.data["bmc"]["steps"])
+    assert "replayed on the engine: it plays every move of the trace" in bad.trace
+
+
+def test_a_z3_trace_the_engine_does_not_play_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the model credits going-out payments without the debit, the engine plays the rules as
+    # written: z3's trace breaks "chips add up" in the model only, so replayed on the engine
+    # it parts from the model at the first going out, and the finding is "unknown" (a
+    # trace the engine does not play is never a COUNTEREXAMPLE)
+    from boodle.verify import verifier
+    from boodle.verify.mutation import NO_MUTATION
+
+    original = verifier.replay
+    monkeypatch.setattr(verifier, "replay", lambda rs, n, found, target, mutation:
+                        original(rs, n, found, target, NO_MUTATION))
+    mutant = MUTANTS["chip conservation"]()
+    small = Subject(mutant.name, reduce(mutant.ruleset, 2, 3).ruleset, mutant.mutation)
+    results = verify([small], Options(players=(3,), exhaustive=False, engine=False,
+                                      decks=((2, 3),), bmc_depth=8, bmc_seconds=60))
+    [bad] = [r for r in results if r.method == "z3" and r.prop == "chip conservation"]
+    assert bad.status == "unknown", bad.detail
+    assert bad.data["bmc"]["found"] and not bad.data["replay"]["followed"]
+    assert "the engine does not play that trace" in bad.detail
+    assert "not reachable on the engine" in bad.detail
 
 
 def test_counterexamples_are_printed_and_stored_as_json(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -54,6 +54,7 @@ from boodle.verify.induction import (
 from boodle.verify.invariants import exact_start
 from boodle.verify.mutation import NO_MUTATION, Mutation
 from boodle.verify.reduce import ReductionError, reduce
+from boodle.verify.replay import replay
 from boodle.verify.wellformed import session_end, well_formed
 
 __all__ = ["PROPERTIES", "Options", "Result", "Subject", "symbolic_gaps", "unmodelled", "verify"]
@@ -638,6 +639,7 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
     target = _target(f)
     found = bmc(system, target, run.options.bmc_depth, run.options.bmc_seconds)
     where = "the full deck"
+    played = subject.ruleset
     if not found.found:
         for suits, ranks in run.options.decks:
             try:
@@ -648,12 +650,18 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
                         run.options.bmc_depth + 4, run.options.bmc_seconds)
             where = f"the reduced deck {small.label}"
             layout = System(small.ruleset, system.n).layout
+            played = small.ruleset
             break
     lines += _bmc_lines(found, where, layout)
     r.data["bmc"] = {"found": found.found, "depth": found.depth, "deck": where,
                      "exact start": found.exact, "steps": [s.action for s in found.steps]}
+    if found.found:  # a z3 trace is a counterexample only if the engine plays it (issue 16)
+        again = replay(played, system.n, found, target, subject.mutation)
+        lines += again.lines()
+        r.data["replay"] = {"followed": again.followed, "broken": again.broken,
+                            "detail": again.detail, "moves": again.moves, "deal": again.deal}
     r.trace = "\n".join(lines)
-    r.detail += (f"; real: reached from the start of play in {found.depth} moves on {where}"
+    r.detail += (f"; reached from the start of play in {found.depth} moves on {where}"
                  if found.found else f"; not reached within {found.depth} moves on {where}: "
                  "the invariant may be too weak, or the fault deeper")
 
@@ -661,15 +669,28 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
 def _settle(r: Result) -> None:
     """No spurious counterexample (issue 16): a failed induction is a COUNTEREXAMPLE only when
     bounded model checking reached the bad state from the very start of play (the antes and
-    any deal: :attr:`BmcResult.exact`); otherwise it is ``unknown``, the induction
-    counterexample kept in the trace (the state may be unreachable: the invariant too weak,
-    or a start that no earlier stage leaves)."""
+    any deal: :attr:`BmcResult.exact`) and the engine, given that deal, plays the trace
+    and breaks the property itself (:func:`boodle.verify.replay.replay`); otherwise it is
+    ``unknown``, the induction counterexample kept in the trace, with why (no trace found,
+    a trace the engine does not play: unreachable on the engine, or one it plays without
+    the property failing)."""
     found = r.data.get("bmc", {})
-    if found.get("found") and found.get("exact start"):
+    again = r.data.get("replay", {})
+    if found.get("found") and again.get("followed") and again.get("broken"):
+        r.detail += "; real: the engine plays the trace and " + str(again["detail"])
         return
     r.status = "unknown"
-    r.detail = ("not proven: the induction fails, but no trace from the start of play reaches "
-                "it (" + r.detail + ")")
+    if found.get("found") and not again.get("followed"):
+        r.detail = ("not proven: the induction fails and the model reaches it, but the "
+                    f"engine does not play that trace ({again.get('detail', 'not replayed')}; "
+                    + r.detail + ")")
+    elif found.get("found"):
+        r.detail = ("not proven: the induction fails and the engine plays the model's trace, "
+                    f"but does not break the property there ({again.get('detail')}; "
+                    + r.detail + ")")
+    else:
+        r.detail = ("not proven: the induction fails, but no trace from the start of play "
+                    "reaches it (" + r.detail + ")")
 
 
 def _target(f: Finding) -> str:
