@@ -370,7 +370,8 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
     ``stop_when``: checked after each deal; true ends the run early (every kind seen).
     Each deal starts from a ledger of ``start_chips`` chips a seat (drawn), so that payments
     capped at a balance are reached; under ``balance: eliminated at zero`` one deal in three
-    starts with a seat at zero (an eliminated seat, spec §10) when the count allows it.
+    starts with a seat at zero (an eliminated seat, spec §10) when the count allows it (the
+    variant's lowest count still in, or 2 under ``end: last player with chips``).
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -380,7 +381,8 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
         names = tuple(s.name for s in ruleset.board)
         for _ in range(deals):
             ledger = Ledger.open(players, names, rng.choice(start_chips))
-            if (ruleset.session.negative == "eliminate" and players - 1 >= ruleset.players.low
+            fewest = 2 if ruleset.session.end_last_with_chips else ruleset.players.low
+            if (ruleset.session.negative == "eliminate" and players - 1 >= fewest
                     and rng.random() < 1 / 3):
                 seats = list(ledger.seats)
                 seats[rng.randrange(players)] = 0
