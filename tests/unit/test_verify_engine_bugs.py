@@ -15,7 +15,9 @@ stops a run (§6.3: only the top rank or a missing next card stops it), a paymen
 wrong seat (§7), a stop bonus not paid (§6.7), a pass while a lead is allowed (§6.5), a
 lead that is not the lowest accepted without a penalty rule (§6.1), a colour that never
 flips (§6.5), a restart by the wrong seat (§6.4), a payment not capped at the payer's
-balance (§9) make the engine play another game than the rules' (``engine = model``).
+balance (§9), ranks read ace high in an ace-low deck (§2.1-§2.2), a deal begun with the
+dealer instead of the dealer's left (§5.1), a shared section divided one way too many (§9)
+make the engine play another game than the rules' (``engine = model``).
 
 CI runs every bug with the exhaustive search and the engine = model check, z3 off for
 most (the bugs are in the engine, not in the rules, so z3's proofs stand as they are;
@@ -314,6 +316,16 @@ def dealt_from_the_dealer(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(dealing, "deal_order", deal_order)
 
 
+def widow_counted_as_a_sharer(mp: pytest.MonkeyPatch) -> None:
+    """A section shared by k players is divided k + 1 ways, as if the widow shared it too
+    (spec §9: k equal shares of whole chips, the remainder left on the section): chips
+    are conserved, each sharer is paid too little."""
+    from boodle.engine import holders
+
+    original = holders.split
+    mp.setattr(holders, "split", lambda amount, ways, chips: original(amount, ways + 1, chips))
+
+
 # (bug, variant, players, the property it breaks, whether CI runs z3 for it)
 BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (claim_not_debited, "michigan", 3, "chip conservation", True),
@@ -333,6 +345,7 @@ BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (uncapped_payment, "michigan-until-broke", 3, "engine = model", False),
     (ace_high_always, "newmarket", 3, "engine = model", False),
     (dealt_from_the_dealer, "michigan", 3, "engine = model", False),
+    (widow_counted_as_a_sharer, "tripoli", 3, "engine = model", False),
 ]
 
 
@@ -425,7 +438,7 @@ def test_an_engine_bug_fails_verify_with_z3(tmp_path: Path,
 
 
 CONTROL = ["michigan", "michigan-classic", "michigan-classic-flip", "michigan-paid-stops",
-           "michigan-until-broke"]
+           "michigan-until-broke", "tripoli", "newmarket"]
 
 
 @pytest.mark.parametrize("variant", CONTROL)

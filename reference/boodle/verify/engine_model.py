@@ -36,13 +36,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boodle.engine.api import apply, is_terminal, legal_moves, shuffled_deck, start_deal
-from boodle.engine.events import Event
+from boodle.engine.events import Event, transfers_in
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, each_move
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.model import HoldingPhase, PokerPhase, Ruleset, StopsPhase
 from boodle.verify import own_rules
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
@@ -50,7 +50,7 @@ from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
 __all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "deal_differs", "engine_faults",
-           "kinds_of", "possible_kinds"]
+           "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds"]
 
 KINDS: dict[str, str] = {
     "lead": "a first lead (spec §6.1)",
@@ -203,6 +203,9 @@ class Comparer:
     per_kind: int = 20
     deals: int = 0
     """Deals whose engine deal was held to the verifier's own (:func:`deal_differs`)."""
+    payouts: int = 0
+    """Deals whose stages before play had their payouts held to the split rules
+    (:func:`payouts_differ`) and their chips to their events (:func:`ledger_differs`)."""
     skipped: int = 0
     """Stops-phase states left uncompared by the budget."""
     signatures: dict[tuple[str, frozenset[str]], int] = field(default_factory=dict)
@@ -233,6 +236,19 @@ class Comparer:
         self.signatures[signature] = times + 1
         self.compared += 1
         return self._compare(state, values, successors)
+
+    def observe_start(self, start: Ledger, events: list[Event],
+                      state: DealState) -> str | None:
+        """A deal's start (ledger before the antes, the events that started it, the first
+        state): when play has begun, the payouts of the stages before it held to the split
+        rules (:func:`payouts_differ`) and the chips to the events (:func:`ledger_differs`);
+        the disagreement as text, or ``None``."""
+        if not (self._in_stops(state) or is_terminal(state)):
+            return None  # a sale or chosen antes first: the random deals check what follows
+        self.payouts += 1
+        why = payouts_differ(self.ruleset, start, events) or ledger_differs(start, events,
+                                                                             state)
+        return None if why is None else f"{why}, in {describe_state(state)}"
 
     def _in_stops(self, state: DealState) -> bool:
         name = state.stage.removeprefix("phase:")
@@ -327,6 +343,106 @@ def deal_differs(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
     if not wrong:
         return None
     return (f"the deal differs (dealer seat {dealer}, spec §5.1): " + "; ".join(wrong))
+
+
+def _account(_: dict[str, Any], account: object) -> str:
+    seat = getattr(account, "seat", None)
+    return f"seat {seat}" if seat is not None else f"section {getattr(account, 'name', '?')}"
+
+
+def ledger_differs(start: Ledger, events: Iterable[Event], state: DealState) -> str | None:
+    """The chips of ``state`` held to what the events of the deal so far say (every
+    transfer they carry applied to ``start``): the engine's record of a deal is its
+    events (spec §12), so a chip moved without an event, or an event whose amount was not
+    moved, is another game than the one reported.  The first account that differs, or
+    ``None``."""
+    have: dict[str, Any] = {f"seat {k}": b for k, b in enumerate(start.seats)}
+    have.update({f"section {name}": a for name, a in start.sections})
+    for e in events:
+        for t in transfers_in(e):
+            have[_account(have, t.src)] = have.get(_account(have, t.src), 0) - t.amount
+            have[_account(have, t.dst)] = have.get(_account(have, t.dst), 0) + t.amount
+    now = {f"seat {k}": b for k, b in enumerate(state.ledger.seats)}
+    now.update({f"section {name}": a for name, a in state.ledger.sections})
+    wrong = [f"{k}: the events say {have.get(k, 0)}, the ledger holds {v}"
+             for k, v in now.items() if have.get(k, 0) != v]
+    return None if not wrong else "the chips are not what the deal's events moved: " + \
+        "; ".join(wrong)
+
+
+def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> str | None:
+    """The payouts of the holding phases and poker showdowns (spec §8.1, §8.2) among
+    ``events`` (those before the stops phase) held to the split rules (§9, stated in
+    :func:`boodle.verify.own_rules.share`): each run of claims on one section is one award;
+    under ``split: share`` every sharer takes the same share of the section's balance
+    before the award, and under ``first seat`` / ``lowest seat`` one seat takes it all.
+    Who qualifies is the engine's (the rules' card tests); how much each takes is checked.
+    The first award that differs, or ``None``."""
+    holding = {s: p.split for p in ruleset.phases if isinstance(p, HoldingPhase)
+               for s in p.sections}
+    several = {s for s in holding if sum(s in p.sections for p in ruleset.phases
+                                         if isinstance(p, HoldingPhase)) > 1}
+    poker = {p.pot: p.split for p in ruleset.phases if isinstance(p, PokerPhase)}
+    have: dict[str, Any] = {f"seat {k}": b for k, b in enumerate(start.seats)}
+    have.update({f"section {name}": a for name, a in start.sections})
+    group: list[Any] = []
+    kind = ""  # what opened the run of claims: "poker", "turn-up" or "holding"
+
+    def settle() -> str | None:
+        if not group:
+            return None
+        name = group[0].section
+        balance = have[f"section {name}"]
+        rule = {"poker": poker.get(name), "holding": holding.get(name)}.get(kind)
+        if rule is None or (kind == "holding" and name in several):
+            return None  # a turn-up takes the whole section: one claim; checked by totals
+        amounts = [c.amount for c in group]
+        seats = [c.seat for c in group]
+        if len(set(seats)) != len(seats):
+            return f"section {name}: seat paid twice in one award ({seats})"
+        if rule != "share" or len(group) == 1:
+            if len(group) != 1 or amounts[0] != balance:
+                return (f"section {name} ({balance} chips, split: {rule}): the rules give "
+                        f"it all to one seat, the engine paid {amounts} to seats {seats}")
+            return None
+        want = own_rules.share(balance, len(group), ruleset.chips)
+        if any(a != want for a in amounts):
+            return (f"section {name} ({balance} chips) shared by seats {seats}: the rules "
+                    f"give each {want} (spec §9, chips {ruleset.chips}), the engine paid "
+                    f"{amounts}")
+        return None
+
+    def spend(done: Iterable[Event]) -> None:
+        for x in done:
+            for t in transfers_in(x):
+                have[_account(have, t.src)] = have.get(_account(have, t.src), 0) - t.amount
+                have[_account(have, t.dst)] = have.get(_account(have, t.dst), 0) + t.amount
+
+    opener = ""  # the kind of the last event that was not a claim
+    for e in events:
+        if e.kind == "claim":
+            if group and getattr(e, "section", None) == group[0].section:
+                group.append(e)
+                continue
+            if group:
+                wrong = settle()
+                if wrong is not None:
+                    return wrong
+                spend(group)
+                kind = "holding"  # the next section of a holding phase (a pot is one)
+            else:
+                kind = {"showdown": "poker", "turn-up": "turn-up"}.get(opener, "holding")
+            group = [e]
+            continue
+        if group:
+            wrong = settle()
+            if wrong is not None:
+                return wrong
+            spend(group)
+            group = []
+        spend([e])
+        opener = e.kind
+    return settle()
 
 
 def engine_faults(ruleset: Ruleset, state: DealState, total: Any) -> list[tuple[str, str]]:
@@ -437,12 +553,25 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
     if dealt_wrong(events):
         return
     keys = {state_key(state)}
+    paid_checked = False
     while True:
         result.states += 1
         for prop, why in engine_faults(ruleset, state, total):
             report(prop, f"{why} in {describe_state(state)}")
             return
+        if not paid_checked and (comparer._in_stops(state) or is_terminal(state)):
+            paid_checked = True  # the stages before play are over: their payouts, checked
+            comparer.payouts += 1
+            paid = payouts_differ(ruleset, ledger, trail) or ledger_differs(ledger, trail,
+                                                                              state)
+            if paid is not None:
+                report("engine = model", f"{paid}, in {describe_state(state)}")
+                return
         if is_terminal(state):
+            paid = ledger_differs(ledger, trail, state)
+            if paid is not None:
+                report("engine = model", f"{paid}, at the end of the deal: "
+                       f"{describe_state(state)}")
             return
         try:
             legal = legal_moves(ruleset, state)

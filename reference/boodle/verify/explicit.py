@@ -71,6 +71,10 @@ Observer = Callable[[DealState, list[tuple[Move, DealState, list[Event]]]], "str
 """What :func:`check_deals` calls with each state not over and every legal move's successor
 (:meth:`boodle.verify.engine_model.Comparer.observe`): a disagreement as text, or ``None``."""
 
+StartObserver = Callable[[Ledger, list[Event], DealState], str | None]
+"""Checks a deal's start: (ledger before the antes, the start's events, its first state) →
+a disagreement as text, or ``None``."""
+
 
 _KEYED = tuple(f.name for f in fields(DealState) if f.name not in _SKIP | {"cards", "places"})
 _keyed = itemgetter(*_KEYED)
@@ -219,6 +223,9 @@ class _Ctx:
     observe: Observer | None = None
     """Called with every state that is not over and its successors (move, state, events);
     a text it returns is an ``engine = model`` violation in that state."""
+    observe_start: StartObserver | None = None
+    """Called with each deal's ledger before the antes, the events of its start and the
+    state it starts in; a text it returns is an ``engine = model`` violation there."""
     started: float = 0.0
     """The reduced deck's cards (``ruleset.deck.cards()``, computed once)."""
     started_cpu: float = 0.0
@@ -238,7 +245,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
                 start: tuple[int, ...] | None = None,
                 mutation: Mutation = NO_MUTATION, max_states: int | None = None,
                 tick: Callable[[ExplicitResult], None] | None = None,
-                observe: Observer | None = None) -> ExplicitResult:
+                observe: Observer | None = None,
+                observe_start: StartObserver | None = None) -> ExplicitResult:
     """Explore every deal of ``ruleset`` (already reduced; ``deck`` names it, ``"2x3"``).
 
     ``start``: each seat's chips before the ante (default :func:`default_start`).
@@ -249,7 +257,9 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     ``tick``: called with the result so far every :data:`TICK` states (``boodle verify``
     shows it as progress).  ``observe``: called with every state that is not over and its
     successors (the engine = model check, :mod:`boodle.verify.engine_model`); a text it
-    returns is kept as the ``engine = model`` violation of that state.
+    returns is kept as the ``engine = model`` violation of that state.  ``observe_start``:
+    called with each deal's ledger before the antes, its start's events and its first state
+    (the payouts of the stages run before the first move, held to the split rules).
 
     Python's cyclic garbage collector is paused for the search and restored
     after it: the search and the engine make no reference cycles (none were
@@ -260,7 +270,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _check_deals(ruleset, players, deck, start, mutation, max_states, tick, observe)
+        return _check_deals(ruleset, players, deck, start, mutation, max_states, tick, observe,
+                            observe_start)
     finally:
         if paused:
             gc.enable()
@@ -269,7 +280,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
 def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ...] | None,
                  mutation: Mutation, max_states: int | None,
                  tick: Callable[[ExplicitResult], None] | None,
-                 observe: Observer | None = None) -> ExplicitResult:
+                 observe: Observer | None = None,
+                 observe_start: StartObserver | None = None) -> ExplicitResult:
     t0, cpu0 = time.perf_counter(), time.process_time()
     group = suit_symmetries(ruleset)
     chips = default_start(ruleset, players) if start is None else start
@@ -283,7 +295,7 @@ def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ..
         return result
     cards = ruleset.deck.cards()
     ctx = _Ctx(ruleset, mutation.start_ruleset(ruleset), mutation, players, deck, chips, result,
-               cards, tick, observe, t0, cpu0)
+               cards, tick, observe, observe_start, t0, cpu0)
     order = {c: k for k, c in enumerate(cards)}
     for deal in deals(ruleset, players):
         if max_states is not None and result.states >= max_states:
@@ -350,6 +362,12 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
         _report(ctx, deal, nodes, 0, "well-formedness", unplaced, state)
     edges: list[list[tuple[int, Move]]] = [[]]
     _check_state(ctx, deal, state, total, nodes, 0)
+    if ctx.observe_start is not None:
+        names = tuple(s.name for s in ctx.ruleset.board)
+        why = ctx.observe_start(Ledger(tuple(ctx.start), tuple((x, 0) for x in names)),
+                                events, state)
+        if why is not None:
+            _report(ctx, deal, nodes, 0, "engine = model", why, state)
     queue: deque[tuple[DealState, int]] = deque([(state, 0)])
     result = ctx.result
     bound = result.max_states

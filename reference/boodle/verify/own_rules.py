@@ -17,11 +17,13 @@ engine's deal to :func:`deal`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
 
 from boodle.language.cards import Card
 from boodle.language.model import Deck, Ruleset
 
-__all__ = ["deal", "deal_order", "hand_sizes", "next_card", "rank_position"]
+__all__ = ["deal", "deal_order", "hand_sizes", "next_card", "rank_position", "share"]
 
 
 def rank_position(deck: Deck, card: Card) -> int:
@@ -90,3 +92,14 @@ def deal(ruleset: Ruleset, players: int, dealer: int, pack: Sequence[Card],
         else:
             hands[who].append(card)
     return tuple(tuple(h) for h in hands), tuple(widow)
+
+
+def share(balance: Any, ways: int, chips: str) -> Any:
+    """Spec §9: ``balance`` chips of a section shared ``ways`` ways, each share: under
+    ``chips: exact`` the exact fraction; else whole chips, the largest whole number of chips
+    that ``ways`` shares can take (the remainder stays on the section).  ``ways`` ≥ 1."""
+    exact = Fraction(balance) / ways
+    if chips == "exact":
+        return exact
+    whole = exact.numerator // exact.denominator
+    return whole

@@ -396,6 +396,10 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
     for r in results:
         for why, count in r.engine_alone.items():
             alone[why] = alone.get(why, 0) + count
+    checks = "chips, cards, progress, listed moves accepted"
+    if options.engine and any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases):
+        checks += ("; each award's shares held to the split rules (spec §9) and the chips to "
+                   "the events")
     ran = [m for m, on in (("the exhaustive search", options.exhaustive),
                            ("random deals", options.engine)) if on]
     if not ran:
@@ -404,11 +408,9 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
     elif alone:
         how = ("checked only by the engine search: " + ", ".join(
             f"{count:,} states ({why})" for why, count in sorted(alone.items()))
-            + " on the engine alone, in " + " and ".join(ran)
-            + "; chips, cards, progress, listed moves accepted")
+            + " on the engine alone, in " + " and ".join(ran) + "; " + checks)
     else:
-        how = ("checked only by the engine search (" + " and ".join(ran)
-               + "; chips, cards, progress, listed moves accepted)")
+        how = "checked only by the engine search (" + " and ".join(ran) + "; " + checks + ")"
     results.append(Result(subject.name, 0, NOT_MODELLED, "static", NOT_MODELLED,
                           ", ".join(gaps) + " — " + how))
     return results
@@ -866,7 +868,8 @@ def _exhaustive(run: _Run, subject: Subject, n: int) -> list[Result]:
             comparer.budget = run.options.engine_states
         res = check_deals(small.ruleset, n, small.label, mutation=subject.mutation,
                           max_states=run.options.max_states, tick=_ticker(run.live, where),
-                          observe=None if comparer is None else comparer.observe)
+                          observe=None if comparer is None else comparer.observe,
+                          observe_start=None if comparer is None else comparer.observe_start)
         out = _from_explicit(subject, n, res)
         if comparer is not None:
             out.append(_engine_row(subject.name, n, "exhaustive", res.violations.get(
