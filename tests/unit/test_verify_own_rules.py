@@ -51,3 +51,14 @@ def test_the_engine_deals_in_the_same_order(name: str) -> None:
     for n in sorted({rs.players.low, rs.players.high}):
         for dealer in range(n):
             assert engine_deal_order(rs, n, dealer) == deal_order(rs, n, dealer)
+
+
+def test_a_share_is_spec_9_s_whole_chips_or_the_exact_fraction() -> None:
+    from fractions import Fraction
+
+    from boodle.verify.own_rules import share
+
+    assert share(5, 2, "whole") == 2  # spec §9: ⌊S/k⌋, the remainder 1 stays on the section
+    assert share(5, 2, "exact") == Fraction(5, 2)
+    assert share(2, 3, "whole") == 0
+    assert share(Fraction(7, 2), 1, "exact") == Fraction(7, 2)
