@@ -125,3 +125,22 @@ def test_counterexamples_are_printed_and_stored_as_json(tmp_path) -> None:  # ty
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["property"] == "progress" and doc["counterexample"]["kind"] == "counterexample"
     assert doc["counterexample"]["deal"]["widow"]
+
+
+def test_a_z3_lasso_replayed_on_the_engine_goes_round_for_ever() -> None:
+    # 'if none: pass left' with no all-pass exit (1 suit × 5 ranks): bounded model checking
+    # finds a lasso (spec/verification.md's mutant table: 1 lead, then a loop of 6 passes,
+    # twice round 3 players, back to the state after the lead); the engine, given the
+    # trace's deal, plays it and comes back to that very state
+    from boodle.verify.bmc import bmc
+    from boodle.verify.induction import System
+    from boodle.verify.replay import replay
+
+    mutant = MUTANTS["termination"]()
+    small = reduce(mutant.ruleset, 1, 5).ruleset
+    found = bmc(System(small, 3, mutant.mutation), "lasso", 12, 60)
+    assert found.found and found.exact and found.loop_to is not None
+    again = replay(small, 3, found, "lasso", mutant.mutation)
+    assert again.followed and again.broken, again.detail
+    assert "the deal can go round for ever" in again.detail
+    assert len(again.moves) == found.depth
