@@ -16,8 +16,9 @@ wrong seat (§7), a stop bonus not paid (§6.7), a pass while a lead is allowed 
 lead that is not the lowest accepted without a penalty rule (§6.1), a colour that never
 flips (§6.5), a restart by the wrong seat (§6.4), a payment not capped at the payer's
 balance (§9), ranks read ace high in an ace-low deck (§2.1-§2.2), a deal begun with the
-dealer instead of the dealer's left (§5.1), a shared section divided one way too many (§9)
-make the engine play another game than the rules' (``engine = model``).
+dealer instead of the dealer's left (§5.1), a shared section divided one way too many (§9),
+an auction won for the base price instead of the bid (§5.4) make the engine play another
+game than the rules' (``engine = model``).
 
 CI runs every bug with the exhaustive search and the engine = model check, z3 off for
 most (the bugs are in the engine, not in the rules, so z3's proofs stand as they are;
@@ -326,6 +327,16 @@ def widow_counted_as_a_sharer(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(holders, "split", lambda amount, ways, chips: original(amount, ways + 1, chips))
 
 
+def auction_pays_the_price(mp: pytest.MonkeyPatch) -> None:
+    """The auction's winner pays the sale's base price, not its own bid (spec §5.4): chips
+    are conserved, the wrong amount is paid."""
+    from boodle.engine.stages import widow
+
+    original = widow._price
+    mp.setattr(widow, "_price", lambda rules, state, who, amount:
+               original(rules, state, who, rules.price))
+
+
 # (bug, variant, players, the property it breaks, whether CI runs z3 for it)
 BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (claim_not_debited, "michigan", 3, "chip conservation", True),
@@ -346,6 +357,7 @@ BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (ace_high_always, "newmarket", 3, "engine = model", False),
     (dealt_from_the_dealer, "michigan", 3, "engine = model", False),
     (widow_counted_as_a_sharer, "tripoli", 3, "engine = model", False),
+    (auction_pays_the_price, "michigan-widow-auction", 3, "engine = model", False),
 ]
 
 
@@ -438,7 +450,8 @@ def test_an_engine_bug_fails_verify_with_z3(tmp_path: Path,
 
 
 CONTROL = ["michigan", "michigan-classic", "michigan-classic-flip", "michigan-paid-stops",
-           "michigan-until-broke", "tripoli", "newmarket"]
+           "michigan-until-broke", "tripoli", "newmarket", "michigan-widow-auction",
+           "michigan-widow-sale"]
 
 
 @pytest.mark.parametrize("variant", CONTROL)

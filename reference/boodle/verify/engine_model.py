@@ -50,7 +50,7 @@ from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
 __all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "deal_differs", "engine_faults",
-           "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds"]
+           "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds"]
 
 KINDS: dict[str, str] = {
     "lead": "a first lead (spec §6.1)",
@@ -215,8 +215,11 @@ class Comparer:
         """Compare ``state`` and its successors (every legal move's, from the engine); the
         disagreement as text, or ``None``.  Records the kinds of the transitions."""
         kinds: set[str] = set()
-        for _, new, events in successors:
+        for move, new, events in successors:
             kinds |= kinds_of(state, new, events)
+            sold = exchange_differs(self.ruleset, state, events)
+            if sold is not None:
+                return f"after {move} in {describe_state(state)}: {sold}"
         self.seen |= kinds
         if not self._in_stops(state):
             self.engine_only["stages before play"] = \
@@ -443,6 +446,46 @@ def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> 
         spend([e])
         opener = e.kind
     return settle()
+
+
+def exchange_differs(ruleset: Ruleset, state: DealState,
+                     events: Iterable[Event]) -> str | None:
+    """A widow exchange among ``events`` (a move's, from ``state``) held to spec §5.4: the
+    seat takes the widow as it lies in ``state`` and gives up its hand, and pays the price
+    (``buy``, ``swap``) or the winning bid (``bid``: the highest bid of ``state``'s sale, or
+    the move's own bid when that bid ends the auction)
+    to the price's section, or to the dealer under ``price to: dealer`` (nothing when that
+    is the dealer paying itself).  The first thing that differs, or ``None``."""
+    sale = ruleset.widow_sale
+    if sale is None:
+        return None
+    bid = getattr(state.sale, "bid", None)  # the highest bid before the move
+    for e in events:
+        if e.kind == "widow-bid":  # a bid that ends the auction wins it at once
+            bid = getattr(e, "amount", None)
+            continue
+        if e.kind != "widow-exchange":
+            continue
+        who, how = getattr(e, "seat", -1), getattr(e, "how", "")
+        want = bid if how == "bid" else sale.price
+        to = f"seat {state.dealer}" if sale.to_dealer else f"section {sale.price_to}"
+        paid = getattr(e, "transfer", None)
+        free = want == 0 or (sale.to_dealer and who == state.dealer)
+        if paid is None and not free:
+            return f"seat {who} took the widow ({how}) and paid nothing, not {want}"
+        if paid is not None and (paid.amount != want or _account({}, paid.src) !=
+                                 f"seat {who}" or _account({}, paid.dst) != to):
+            return (f"seat {who} took the widow ({how}): the rules have it pay {want} to "
+                    f"{to}, the engine moved {paid.amount} from {_account({}, paid.src)} to "
+                    f"{_account({}, paid.dst)}")
+        taken = sorted(map(str, getattr(e, "taken", ())))
+        given = sorted(map(str, getattr(e, "discarded", ())))
+        widow, hand = sorted(map(str, state.widow())), sorted(map(str, state.hand(who)))
+        if taken != widow or given != hand:
+            return (f"seat {who} took the widow: the rules give it the widow "
+                    f"({' '.join(widow)}) for its hand ({' '.join(hand)}), the engine "
+                    f"{' '.join(taken)} for {' '.join(given)}")
+    return None
 
 
 def engine_faults(ruleset: Ruleset, state: DealState, total: Any) -> list[tuple[str, str]]:

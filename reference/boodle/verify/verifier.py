@@ -400,6 +400,8 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
     if options.engine and any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases):
         checks += ("; each award's shares held to the split rules (spec §9) and the chips to "
                    "the events")
+    if options.engine and rs.widow_sale is not None:
+        checks += "; each widow exchange's cards and price held to spec §5.4"
     ran = [m for m, on in (("the exhaustive search", options.exhaustive),
                            ("random deals", options.engine)) if on]
     if not ran:
