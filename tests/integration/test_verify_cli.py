@@ -143,6 +143,7 @@ def test_without_z3_a_count_above_four_is_not_verified(capsys) -> None:  # type:
 _TIMES = [
     (re.compile(r"[\d.]+ s wall, [\d.]+ s CPU"), "T s wall, T s CPU"),
     (re.compile(r"— exhaustive [\d.]+ s"), "— exhaustive T s"),
+    (re.compile(r", engine [\d.]+ s"), ", engine T s"),
     (re.compile(r"[\d,]+ states per wall second, [\d,]+ per CPU second"), "R states per second"),
     (re.compile(r"\([\d.]+ s CPU\)"), "(T s CPU)"),
 ]
@@ -183,7 +184,36 @@ def test_jobs_two_prints_the_serial_report(capsys) -> None:  # type: ignore[no-u
     one_json, _ = _run(capsys, "--jobs", "1", "--json")
     two_json, _ = _run(capsys, "--jobs", "2", "--json")
     assert rows(two_json) == rows(one_json)
-    assert len(rows(one_json)) == 2 * (2 + 4 * 5 + 2 * 5)  # per variant: 2 static, 5 per count
+    # per variant: 3 static rows (well-formedness, session end, not modelled), 5 per count
+    assert len(rows(one_json)) == 2 * (3 + 4 * 5 + 2 * 5)
+
+
+def test_jobs_two_with_the_engine_check_prints_the_serial_report(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The engine = model check on (its comparisons in the search and its random deals, run
+    in the worker that runs the count): two processes give the same rows as one, its own
+    row and notes included, as text and as JSON."""
+    args = ["verify", "michigan-classic", "pope-joan", "--no-z3", "--deck", "2x3",
+            "--players", "3"]
+    main([*args, "--jobs", "1"])
+    one = capsys.readouterr()
+    main([*args, "--jobs", "2"])
+    two = capsys.readouterr()
+    assert "engine = model" in one.out and "random deals, 3 players" in one.out
+    assert _untimed(two.out) == _untimed(one.out)
+    assert sorted(_untimed(two.err).splitlines()) == sorted(_untimed(one.err).splitlines())
+    assert any(re.fullmatch(r"\[[12]/2\] [a-z-]+, 3 players, engine: 1 checked "
+                            r"\([\d.]+ s CPU\)", line) for line in two.err.splitlines())
+
+    def rows(out: str) -> list[dict[str, object]]:
+        doc = json.loads(out)
+        return [{k: _untimed(v) if isinstance(v, str) else v for k, v in r.items()
+                 if k != "run_seconds"} for r in doc["results"]]
+
+    main([*args, "--jobs", "1", "--json"])
+    one_json = capsys.readouterr().out
+    main([*args, "--jobs", "2", "--json"])
+    assert rows(capsys.readouterr().out) == rows(one_json)
+    assert any(r["property"] == "engine = model" for r in rows(one_json))
 
 
 def test_jobs_zero_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]

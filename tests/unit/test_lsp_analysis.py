@@ -230,7 +230,9 @@ def test_a_verify_report_as_notes() -> None:
         result("progress", 3, "exhaustive", "checked"),
         result("chip conservation", 4, "z3", "unknown", "ran out of time"),
         result("card conservation", 3, "exhaustive", "counterexample", "a card lost",
-               "1. deal\n2. A♥ played twice\n")]}
+               "1. deal\n2. A♥ played twice\n"),
+        result("not modelled", 0, "static", "not modelled", "phase hearts (holding) — checked "
+               "only by the engine search")]}
     assert sorted(notes(report), key=lambda n: n.message) == sorted([
         VerifyNote("information", "boodle verify: termination: proven (z3, 3 to 4 players)"),
         VerifyNote("information", "boodle verify: progress: checked (exhaustive, 3 players)"),
@@ -238,6 +240,8 @@ def test_a_verify_report_as_notes() -> None:
                               "z3 unknown: ran out of time"),
         VerifyNote("error", "boodle verify: card conservation: counterexample (3 players, "
                             "exhaustive): a card lost", ("1. deal", "2. A♥ played twice")),
+        VerifyNote("information", "boodle verify: not modelled by z3: phase hearts (holding) "
+                                  "— checked only by the engine search"),
     ], key=lambda n: n.message)
 
 

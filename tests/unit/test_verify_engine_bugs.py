@@ -15,7 +15,10 @@ stops a run (§6.3: only the top rank or a missing next card stops it), a paymen
 wrong seat (§7), a stop bonus not paid (§6.7), a pass while a lead is allowed (§6.5), a
 lead that is not the lowest accepted without a penalty rule (§6.1), a colour that never
 flips (§6.5), a restart by the wrong seat (§6.4), a payment not capped at the payer's
-balance (§9) make the engine play another game than the rules' (``engine = model``).
+balance (§9), ranks read ace high in an ace-low deck (§2.1-§2.2), a deal begun with the
+dealer instead of the dealer's left (§5.1), a shared section divided one way too many (§9),
+an auction won for the base price instead of the bid (§5.4) make the engine play another
+game than the rules' (``engine = model``).
 
 CI runs every bug with the exhaustive search and the engine = model check, z3 off for
 most (the bugs are in the engine, not in the rules, so z3's proofs stand as they are;
@@ -279,6 +282,61 @@ def section_overdrawn(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(stops, "_stop_bonus", stop_bonus)
 
 
+def ace_high_always(mp: pytest.MonkeyPatch) -> None:
+    """The engine reads the ranks in the usual order, ace high, whatever order the deck
+    gives them (spec §2.1-§2.2): in Newmarket's ace-low deck the king is followed by the
+    ace, and the ace stops a run.  The order is consistent (every card has at most one
+    next card and one card before it), so a model that asked the engine's deck for the
+    next card would play the same wrong game; the model states the order itself."""
+    from boodle.language.cards import Card
+    from boodle.language.model import Deck
+
+    usual = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+    def next_card(self: Deck, card: Any) -> Any:
+        later = [r for r in usual[usual.index(card.rank) + 1:] if r in self.ranks]
+        return Card(later[0], card.suit) if later else None
+
+    mp.setattr(Deck, "next_card", next_card)
+
+
+def dealt_from_the_dealer(mp: pytest.MonkeyPatch) -> None:
+    """The deal starts with the dealer, not the dealer's left (spec §5.1): every hand is a
+    deal of the right size, chips and cards are conserved, but the cards go to the wrong
+    seats."""
+    from boodle.engine.stages import dealing
+
+    def deal_order(ruleset: Any, players: int, dealer: int,
+                   out: frozenset[int] = frozenset()) -> Any:
+        seats = tuple(s for s in ((dealer + i) % players for i in range(players))
+                      if s not in out)
+        where = ruleset.deal.widow_position
+        return (*seats, None) if where == "last" else (None, *seats) if where == "first" \
+            else seats
+
+    mp.setattr(dealing, "deal_order", deal_order)
+
+
+def widow_counted_as_a_sharer(mp: pytest.MonkeyPatch) -> None:
+    """A section shared by k players is divided k + 1 ways, as if the widow shared it too
+    (spec §9: k equal shares of whole chips, the remainder left on the section): chips
+    are conserved, each sharer is paid too little."""
+    from boodle.engine import holders
+
+    original = holders.split
+    mp.setattr(holders, "split", lambda amount, ways, chips: original(amount, ways + 1, chips))
+
+
+def auction_pays_the_price(mp: pytest.MonkeyPatch) -> None:
+    """The auction's winner pays the sale's base price, not its own bid (spec §5.4): chips
+    are conserved, the wrong amount is paid."""
+    from boodle.engine.stages import widow
+
+    original = widow._price
+    mp.setattr(widow, "_price", lambda rules, state, who, amount:
+               original(rules, state, who, rules.price))
+
+
 # (bug, variant, players, the property it breaks, whether CI runs z3 for it)
 BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (claim_not_debited, "michigan", 3, "chip conservation", True),
@@ -296,6 +354,10 @@ BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (colour_never_flips, "michigan-classic-flip", 3, "engine = model", False),
     (wrong_restarter, "michigan", 3, "engine = model", False),
     (uncapped_payment, "michigan-until-broke", 3, "engine = model", False),
+    (ace_high_always, "newmarket", 3, "engine = model", False),
+    (dealt_from_the_dealer, "michigan", 3, "engine = model", False),
+    (widow_counted_as_a_sharer, "tripoli", 3, "engine = model", False),
+    (auction_pays_the_price, "michigan-widow-auction", 3, "engine = model", False),
 ]
 
 
@@ -388,7 +450,8 @@ def test_an_engine_bug_fails_verify_with_z3(tmp_path: Path,
 
 
 CONTROL = ["michigan", "michigan-classic", "michigan-classic-flip", "michigan-paid-stops",
-           "michigan-until-broke"]
+           "michigan-until-broke", "tripoli", "newmarket", "michigan-widow-auction",
+           "michigan-widow-sale"]
 
 
 @pytest.mark.parametrize("variant", CONTROL)

@@ -85,9 +85,36 @@ def test_z3_finds_each_fault_and_bmc_shows_it_is_real(prop: str, deck: tuple[int
                                       bmc_depth=8, bmc_seconds=60))
     [bad] = _failing(results, "z3")
     assert bad.prop == prop and target in bad.detail
-    assert "real: reached from the start of play" in bad.detail
+    assert "reached from the start of play" in bad.detail
     assert bad.data["bmc"]["found"] and bad.data["bmc"]["steps"]
     assert "the state, as cards and chips:" in bad.trace
+    # a counterexample only because the engine, given the trace's deal, plays it (issue 16)
+    assert "real: the engine plays the trace" in bad.detail
+    assert bad.data["replay"]["followed"] and bad.data["replay"]["broken"]
+    assert len(bad.data["replay"]["moves"]) == len(bad.data["bmc"]["steps"])
+    assert "replayed on the engine: it plays every move of the trace" in bad.trace
+
+
+def test_a_z3_trace_the_engine_does_not_play_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the model credits going-out payments without the debit, the engine plays the rules as
+    # written: z3's trace breaks "chips add up" in the model only, so replayed on the engine
+    # it parts from the model at the first going out, and the finding is "unknown" (a
+    # trace the engine does not play is never a COUNTEREXAMPLE)
+    from boodle.verify import verifier
+    from boodle.verify.mutation import NO_MUTATION
+
+    original = verifier.replay
+    monkeypatch.setattr(verifier, "replay", lambda rs, n, found, target, mutation:
+                        original(rs, n, found, target, NO_MUTATION))
+    mutant = MUTANTS["chip conservation"]()
+    small = Subject(mutant.name, reduce(mutant.ruleset, 2, 3).ruleset, mutant.mutation)
+    results = verify([small], Options(players=(3,), exhaustive=False, engine=False,
+                                      decks=((2, 3),), bmc_depth=8, bmc_seconds=60))
+    [bad] = [r for r in results if r.method == "z3" and r.prop == "chip conservation"]
+    assert bad.status == "unknown", bad.detail
+    assert bad.data["bmc"]["found"] and not bad.data["replay"]["followed"]
+    assert "the engine does not play that trace" in bad.detail
+    assert "not reachable on the engine" in bad.detail
 
 
 def test_counterexamples_are_printed_and_stored_as_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -98,3 +125,22 @@ def test_counterexamples_are_printed_and_stored_as_json(tmp_path) -> None:  # ty
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["property"] == "progress" and doc["counterexample"]["kind"] == "counterexample"
     assert doc["counterexample"]["deal"]["widow"]
+
+
+def test_a_z3_lasso_replayed_on_the_engine_goes_round_for_ever() -> None:
+    # 'if none: pass left' with no all-pass exit (1 suit × 5 ranks): bounded model checking
+    # finds a lasso (spec/verification.md's mutant table: 1 lead, then a loop of 6 passes,
+    # twice round 3 players, back to the state after the lead); the engine, given the
+    # trace's deal, plays it and comes back to that very state
+    from boodle.verify.bmc import bmc
+    from boodle.verify.induction import System
+    from boodle.verify.replay import replay
+
+    mutant = MUTANTS["termination"]()
+    small = reduce(mutant.ruleset, 1, 5).ruleset
+    found = bmc(System(small, 3, mutant.mutation), "lasso", 12, 60)
+    assert found.found and found.exact and found.loop_to is not None
+    again = replay(small, 3, found, "lasso", mutant.mutation)
+    assert again.followed and again.broken, again.detail
+    assert "the deal can go round for ever" in again.detail
+    assert len(again.moves) == found.depth

@@ -63,13 +63,18 @@ def notes(report: dict[str, Any]) -> list[VerifyNote]:
     player count, a counterexample is an error; a property no method proved or checked (z3
     out of time and no exhaustive search, a search stopped by its bound) a warning; what
     is proven or checked, and a session with no end by its rules (``end: never``), one
-    information line per property, method and status."""
+    information line per property, method and status; the ``not modelled`` row (what z3
+    has no step-by-step model of, and what checked it) one information line."""
     out: list[VerifyNote] = []
     cells: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for result in report.get("results", []):
         cells[(str(result.get("property")), int(result.get("players") or 0))].append(result)
     settled: dict[tuple[str, str, str], list[int]] = defaultdict(list)
     for (prop, players), results in cells.items():
+        if prop == "not modelled":  # what z3 has no model of, and what checked it: a fact
+            out += [VerifyNote("information", f"boodle verify: not modelled by z3: "
+                               f"{r.get('detail')}") for r in results]
+            continue
         where = f"{players} players, " if players else ""
         for r in results:
             if r.get("status") == "counterexample":

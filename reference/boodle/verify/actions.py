@@ -332,7 +332,7 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
                            z3.And(when, z3.Not(barred)))
     out = _flag(chips, "out", not_(_holds_another(layout, s, who, i)))
     nxt = layout.next_of(i)
-    top_rank = layout.cards[i].rank == layout.ruleset.deck.top_rank
+    top_rank = layout.cards[i].rank == layout.ruleset.deck.ranks[-1]  # spec §2.1
     top = nxt is None or (phase.stop_at_top and top_rank)
     stop = z3.BoolVal(True) if top or nxt is None else \
         _flag(chips, "stop", not_(lt(loc[nxt], layout.num(layout.n))))

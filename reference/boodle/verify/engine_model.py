@@ -31,17 +31,19 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from boodle.engine.api import apply, is_terminal, legal_moves, shuffled_deck, start_deal
-from boodle.engine.events import Event
+from boodle.engine.events import Event, transfers_in
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, each_move
+from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.model import HoldingPhase, PokerPhase, Ruleset, StopsPhase
+from boodle.verify import own_rules
 from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
@@ -49,8 +51,8 @@ from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.lead_terms import FALLBACK_TERMS
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
-__all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "engine_faults", "kinds_of",
-           "possible_kinds"]
+__all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "deal_differs", "engine_faults",
+           "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds"]
 
 KINDS: dict[str, str] = {
     "lead": "a first lead (spec §6.1)",
@@ -202,6 +204,11 @@ class Comparer:
     """Compare every state up to this many, then only those whose moves make a combination
     of kinds compared fewer than :attr:`per_kind` times (``None``: every state)."""
     per_kind: int = 20
+    deals: int = 0
+    """Deals whose engine deal was held to the verifier's own (:func:`deal_differs`)."""
+    payouts: int = 0
+    """Deals whose stages before play had their payouts held to the split rules
+    (:func:`payouts_differ`) and their chips to their events (:func:`ledger_differs`)."""
     skipped: int = 0
     """Stops-phase states left uncompared by the budget."""
     signatures: dict[tuple[str, frozenset[str]], int] = field(default_factory=dict)
@@ -211,8 +218,11 @@ class Comparer:
         """Compare ``state`` and its successors (every legal move's, from the engine); the
         disagreement as text, or ``None``.  Records the kinds of the transitions."""
         kinds: set[str] = set()
-        for _, new, events in successors:
+        for move, new, events in successors:
             kinds |= kinds_of(state, new, events)
+            sold = exchange_differs(self.ruleset, state, events)
+            if sold is not None:
+                return f"after {move} in {describe_state(state)}: {sold}"
         self.seen |= kinds
         if not self._in_stops(state):
             self.engine_only["stages before play"] = \
@@ -232,6 +242,19 @@ class Comparer:
         self.signatures[signature] = times + 1
         self.compared += 1
         return self._compare(state, values, successors)
+
+    def observe_start(self, start: Ledger, events: list[Event],
+                      state: DealState) -> str | None:
+        """A deal's start (ledger before the antes, the events that started it, the first
+        state): when play has begun, the payouts of the stages before it held to the split
+        rules (:func:`payouts_differ`) and the chips to the events (:func:`ledger_differs`);
+        the disagreement as text, or ``None``."""
+        if not (self._in_stops(state) or is_terminal(state)):
+            return None  # a sale or chosen antes first: the random deals check what follows
+        self.payouts += 1
+        why = payouts_differ(self.ruleset, start, events) or ledger_differs(start, events,
+                                                                             state)
+        return None if why is None else f"{why}, in {describe_state(state)}"
 
     def _in_stops(self, state: DealState) -> bool:
         name = state.stage.removeprefix("phase:")
@@ -298,6 +321,176 @@ class Comparer:
                          if g != w)
 
 
+def deal_differs(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
+                 pack: Sequence[Card], events: Iterable[Event]) -> str | None:
+    """The engine's deal of ``pack`` (its ``deal`` event, among ``events``) held to the
+    verifier's own statement of the deal (:func:`boodle.verify.own_rules.deal`: one card at
+    a time in the order of spec §5.1, eliminated seats, §10, dealt nothing): the hand or
+    widow that differs, as text, or ``None``."""
+    dealt = next((e for e in events if e.kind == "deal"), None)
+    if dealt is None:
+        return None  # not dealt yet (chosen antes come first)
+    out = frozenset(s for s in range(players) if ruleset.session.negative == "eliminate"
+                    and ledger.seat(s) <= 0)
+    hands, widow = own_rules.deal(ruleset, players, dealer, pack, out)
+    got_hands: tuple[tuple[Card, ...], ...] = getattr(dealt, "hands", ())
+    got_widow: tuple[Card, ...] = getattr(dealt, "widow", ())
+
+    def show(cards: Iterable[Card]) -> str:
+        return " ".join(sorted(map(str, cards))) or "—"
+
+    wrong = [f"seat {s}: the rules deal {show(want)}, the engine {show(got)}"
+             for s, (want, got) in enumerate(zip(hands, got_hands, strict=False))
+             if sorted(map(str, want)) != sorted(map(str, got))]
+    if len(got_hands) != players:
+        wrong.append(f"the engine dealt {len(got_hands)} hands to {players} players")
+    if sorted(map(str, widow)) != sorted(map(str, got_widow)):
+        wrong.append(f"widow: the rules deal {show(widow)}, the engine {show(got_widow)}")
+    if not wrong:
+        return None
+    return (f"the deal differs (dealer seat {dealer}, spec §5.1): " + "; ".join(wrong))
+
+
+def _account(_: dict[str, Any], account: object) -> str:
+    seat = getattr(account, "seat", None)
+    return f"seat {seat}" if seat is not None else f"section {getattr(account, 'name', '?')}"
+
+
+def ledger_differs(start: Ledger, events: Iterable[Event], state: DealState) -> str | None:
+    """The chips of ``state`` held to what the events of the deal so far say (every
+    transfer they carry applied to ``start``): the engine's record of a deal is its
+    events (spec §12), so a chip moved without an event, or an event whose amount was not
+    moved, is another game than the one reported.  The first account that differs, or
+    ``None``."""
+    have: dict[str, Any] = {f"seat {k}": b for k, b in enumerate(start.seats)}
+    have.update({f"section {name}": a for name, a in start.sections})
+    for e in events:
+        for t in transfers_in(e):
+            have[_account(have, t.src)] = have.get(_account(have, t.src), 0) - t.amount
+            have[_account(have, t.dst)] = have.get(_account(have, t.dst), 0) + t.amount
+    now = {f"seat {k}": b for k, b in enumerate(state.ledger.seats)}
+    now.update({f"section {name}": a for name, a in state.ledger.sections})
+    wrong = [f"{k}: the events say {have.get(k, 0)}, the ledger holds {v}"
+             for k, v in now.items() if have.get(k, 0) != v]
+    return None if not wrong else "the chips are not what the deal's events moved: " + \
+        "; ".join(wrong)
+
+
+def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> str | None:
+    """The payouts of the holding phases and poker showdowns (spec §8.1, §8.2) among
+    ``events`` (those before the stops phase) held to the split rules (§9, stated in
+    :func:`boodle.verify.own_rules.share`): each run of claims on one section is one award;
+    under ``split: share`` every sharer takes the same share of the section's balance
+    before the award, and under ``first seat`` / ``lowest seat`` one seat takes it all.
+    Who qualifies is the engine's (the rules' card tests); how much each takes is checked.
+    The first award that differs, or ``None``."""
+    holding = {s: p.split for p in ruleset.phases if isinstance(p, HoldingPhase)
+               for s in p.sections}
+    several = {s for s in holding if sum(s in p.sections for p in ruleset.phases
+                                         if isinstance(p, HoldingPhase)) > 1}
+    poker = {p.pot: p.split for p in ruleset.phases if isinstance(p, PokerPhase)}
+    have: dict[str, Any] = {f"seat {k}": b for k, b in enumerate(start.seats)}
+    have.update({f"section {name}": a for name, a in start.sections})
+    group: list[Any] = []
+    kind = ""  # what opened the run of claims: "poker", "turn-up" or "holding"
+
+    def settle() -> str | None:
+        if not group:
+            return None
+        name = group[0].section
+        balance = have[f"section {name}"]
+        rule = {"poker": poker.get(name), "holding": holding.get(name)}.get(kind)
+        if rule is None or (kind == "holding" and name in several):
+            return None  # a turn-up takes the whole section: one claim; checked by totals
+        amounts = [c.amount for c in group]
+        seats = [c.seat for c in group]
+        if len(set(seats)) != len(seats):
+            return f"section {name}: seat paid twice in one award ({seats})"
+        if rule != "share" or len(group) == 1:
+            if len(group) != 1 or amounts[0] != balance:
+                return (f"section {name} ({balance} chips, split: {rule}): the rules give "
+                        f"it all to one seat, the engine paid {amounts} to seats {seats}")
+            return None
+        want = own_rules.share(balance, len(group), ruleset.chips)
+        if any(a != want for a in amounts):
+            return (f"section {name} ({balance} chips) shared by seats {seats}: the rules "
+                    f"give each {want} (spec §9, chips {ruleset.chips}), the engine paid "
+                    f"{amounts}")
+        return None
+
+    def spend(done: Iterable[Event]) -> None:
+        for x in done:
+            for t in transfers_in(x):
+                have[_account(have, t.src)] = have.get(_account(have, t.src), 0) - t.amount
+                have[_account(have, t.dst)] = have.get(_account(have, t.dst), 0) + t.amount
+
+    opener = ""  # the kind of the last event that was not a claim
+    for e in events:
+        if e.kind == "claim":
+            if group and getattr(e, "section", None) == group[0].section:
+                group.append(e)
+                continue
+            if group:
+                wrong = settle()
+                if wrong is not None:
+                    return wrong
+                spend(group)
+                kind = "holding"  # the next section of a holding phase (a pot is one)
+            else:
+                kind = {"showdown": "poker", "turn-up": "turn-up"}.get(opener, "holding")
+            group = [e]
+            continue
+        if group:
+            wrong = settle()
+            if wrong is not None:
+                return wrong
+            spend(group)
+            group = []
+        spend([e])
+        opener = e.kind
+    return settle()
+
+
+def exchange_differs(ruleset: Ruleset, state: DealState,
+                     events: Iterable[Event]) -> str | None:
+    """A widow exchange among ``events`` (a move's, from ``state``) held to spec §5.4: the
+    seat takes the widow as it lies in ``state`` and gives up its hand, and pays the price
+    (``buy``, ``swap``) or the winning bid (``bid``: the highest bid of ``state``'s sale, or
+    the move's own bid when that bid ends the auction)
+    to the price's section, or to the dealer under ``price to: dealer`` (nothing when that
+    is the dealer paying itself).  The first thing that differs, or ``None``."""
+    sale = ruleset.widow_sale
+    if sale is None:
+        return None
+    bid = getattr(state.sale, "bid", None)  # the highest bid before the move
+    for e in events:
+        if e.kind == "widow-bid":  # a bid that ends the auction wins it at once
+            bid = getattr(e, "amount", None)
+            continue
+        if e.kind != "widow-exchange":
+            continue
+        who, how = getattr(e, "seat", -1), getattr(e, "how", "")
+        want = bid if how == "bid" else sale.price
+        to = f"seat {state.dealer}" if sale.to_dealer else f"section {sale.price_to}"
+        paid = getattr(e, "transfer", None)
+        free = want == 0 or (sale.to_dealer and who == state.dealer)
+        if paid is None and not free:
+            return f"seat {who} took the widow ({how}) and paid nothing, not {want}"
+        if paid is not None and (paid.amount != want or _account({}, paid.src) !=
+                                 f"seat {who}" or _account({}, paid.dst) != to):
+            return (f"seat {who} took the widow ({how}): the rules have it pay {want} to "
+                    f"{to}, the engine moved {paid.amount} from {_account({}, paid.src)} to "
+                    f"{_account({}, paid.dst)}")
+        taken = sorted(map(str, getattr(e, "taken", ())))
+        given = sorted(map(str, getattr(e, "discarded", ())))
+        widow, hand = sorted(map(str, state.widow())), sorted(map(str, state.hand(who)))
+        if taken != widow or given != hand:
+            return (f"seat {who} took the widow: the rules give it the widow "
+                    f"({' '.join(widow)}) for its hand ({' '.join(hand)}), the engine "
+                    f"{' '.join(taken)} for {' '.join(given)}")
+    return None
+
+
 def engine_faults(ruleset: Ruleset, state: DealState, total: Any) -> list[tuple[str, str]]:
     """What the engine alone gets wrong in ``state`` (property, why): chips that do not add up
     to ``total`` or a section below zero (spec §9), a card not in exactly one place or hand
@@ -339,7 +532,8 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
     ``stop_when``: checked after each deal; true ends the run early (every kind seen).
     Each deal starts from a ledger of ``start_chips`` chips a seat (drawn), so that payments
     capped at a balance are reached; under ``balance: eliminated at zero`` one deal in three
-    starts with a seat at zero (an eliminated seat, spec §10) when the count allows it.
+    starts with a seat at zero (an eliminated seat, spec §10) when the count allows it (the
+    variant's lowest count still in, or 2 under ``end: last player with chips``).
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -349,7 +543,8 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
         names = tuple(s.name for s in ruleset.board)
         for _ in range(deals):
             ledger = Ledger.open(players, names, rng.choice(start_chips))
-            if (ruleset.session.negative == "eliminate" and players - 1 >= ruleset.players.low
+            fewest = 2 if ruleset.session.end_last_with_chips else ruleset.players.low
+            if (ruleset.session.negative == "eliminate" and players - 1 >= fewest
                     and rng.random() < 1 / 3):
                 seats = list(ledger.seats)
                 seats[rng.randrange(players)] = 0
@@ -389,13 +584,40 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
                 players, deal, list(moves), list(trail), {"state": describe_state(state)})
 
     comparer.seen |= kinds_of(state, state, events)
+
+    def dealt_wrong(events: list[Event]) -> bool:
+        """The deal (in the antes' events, or after chosen antes) held to the rules'."""
+        if not any(e.kind == "deal" for e in events):
+            return False
+        comparer.deals += 1
+        differs = deal_differs(ruleset, players, dealer, ledger, order, events)
+        if differs is not None:
+            report("engine = model", f"{differs} (the pack, top card first: "
+                   f"{' '.join(map(str, order))})")
+        return differs is not None
+
+    if dealt_wrong(events):
+        return
     keys = {state_key(state)}
+    paid_checked = False
     while True:
         result.states += 1
         for prop, why in engine_faults(ruleset, state, total):
             report(prop, f"{why} in {describe_state(state)}")
             return
+        if not paid_checked and (comparer._in_stops(state) or is_terminal(state)):
+            paid_checked = True  # the stages before play are over: their payouts, checked
+            comparer.payouts += 1
+            paid = payouts_differ(ruleset, ledger, trail) or ledger_differs(ledger, trail,
+                                                                              state)
+            if paid is not None:
+                report("engine = model", f"{paid}, in {describe_state(state)}")
+                return
         if is_terminal(state):
+            paid = ledger_differs(ledger, trail, state)
+            if paid is not None:
+                report("engine = model", f"{paid}, at the end of the deal: "
+                       f"{describe_state(state)}")
             return
         try:
             legal = legal_moves(ruleset, state)
@@ -429,6 +651,8 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
         move, state, more = successors[rng.randrange(len(successors))]
         moves.append(str(move))
         trail.extend(more)
+        if dealt_wrong(more):
+            return
         key = state_key(state)
         if key in keys:
             report("termination", f"after {move} the deal is back in a state it was in "

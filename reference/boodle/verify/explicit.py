@@ -44,7 +44,6 @@ from boodle.engine.events import Event
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError
 from boodle.engine.stages.antes import PAYERS, ante_targets
-from boodle.engine.stages.dealing import deal_order
 from boodle.engine.state import DealState, Move, Place, each_move
 from boodle.engine.trace import render_text
 from boodle.language.cards import Card
@@ -52,6 +51,7 @@ from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
 from boodle.verify.cex import Counterexample
 from boodle.verify.mutation import NO_MUTATION, Mutation
+from boodle.verify.own_rules import hand_sizes
 from boodle.verify.symmetry import Deal, canonical, suit_symmetries
 
 __all__ = ["TICK", "ExplicitResult", "check_deals", "deal_count", "default_start", "deals",
@@ -70,6 +70,10 @@ Key = tuple[Any, ...]
 Observer = Callable[[DealState, list[tuple[Move, DealState, list[Event]]]], "str | None"]
 """What :func:`check_deals` calls with each state not over and every legal move's successor
 (:meth:`boodle.verify.engine_model.Comparer.observe`): a disagreement as text, or ``None``."""
+
+StartObserver = Callable[[Ledger, list[Event], DealState], str | None]
+"""Checks a deal's start: (ledger before the antes, the start's events, its first state) →
+a disagreement as text, or ``None``."""
 
 
 _KEYED = tuple(f.name for f in fields(DealState) if f.name not in _SKIP | {"cards", "places"})
@@ -121,10 +125,8 @@ def default_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
 def deals(ruleset: Ruleset, players: int) -> Iterator[Deal]:
     """Every deal of the deck to ``players`` seats and the widow, dealer seat 0: the hands by
     seat, the widow, and (with trumps) the widow's turned-up card as a last part."""
-    order = deal_order(ruleset, players, 0)
     cards = ruleset.deck.cards()
-    q, r = divmod(len(cards), len(order))
-    size = {who: q + (1 if k < r else 0) for k, who in enumerate(order)}
+    size = hand_sizes(ruleset, players, 0, len(cards))
     slots: list[int | None] = [*range(players), *([None] if None in size else [])]
     trumps = ruleset.deal.trumps != "none"
     for parts in _split(cards, [size[s] for s in slots]):
@@ -140,10 +142,8 @@ def deal_count(ruleset: Ruleset, players: int) -> int:
     deck into the hands and the widow, times the widow's size when a widow card is turned
     up for trumps.  Michigan on 2x3 with 3 players: 6 cards in parts of 2, 2, 1 and 1,
     6!/(2!·2!·1!·1!) = 180."""
-    order = deal_order(ruleset, players, 0)
     n = len(ruleset.deck.cards())
-    q, r = divmod(n, len(order))
-    size = {who: q + (1 if k < r else 0) for k, who in enumerate(order)}
+    size = hand_sizes(ruleset, players, 0, n)
     slots: list[int | None] = [*range(players), *([None] if None in size else [])]
     sizes = [size[s] for s in slots]
     count = math.factorial(n)
@@ -221,6 +221,9 @@ class _Ctx:
     observe: Observer | None = None
     """Called with every state that is not over and its successors (move, state, events);
     a text it returns is an ``engine = model`` violation in that state."""
+    observe_start: StartObserver | None = None
+    """Called with each deal's ledger before the antes, the events of its start and the
+    state it starts in; a text it returns is an ``engine = model`` violation there."""
     started: float = 0.0
     """The reduced deck's cards (``ruleset.deck.cards()``, computed once)."""
     started_cpu: float = 0.0
@@ -240,7 +243,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
                 start: tuple[int, ...] | None = None,
                 mutation: Mutation = NO_MUTATION, max_states: int | None = None,
                 tick: Callable[[ExplicitResult], None] | None = None,
-                observe: Observer | None = None) -> ExplicitResult:
+                observe: Observer | None = None,
+                observe_start: StartObserver | None = None) -> ExplicitResult:
     """Explore every deal of ``ruleset`` (already reduced; ``deck`` names it, ``"2x3"``).
 
     ``start``: each seat's chips before the ante (default :func:`default_start`).
@@ -251,7 +255,9 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     ``tick``: called with the result so far every :data:`TICK` states (``boodle verify``
     shows it as progress).  ``observe``: called with every state that is not over and its
     successors (the engine = model check, :mod:`boodle.verify.engine_model`); a text it
-    returns is kept as the ``engine = model`` violation of that state.
+    returns is kept as the ``engine = model`` violation of that state.  ``observe_start``:
+    called with each deal's ledger before the antes, its start's events and its first state
+    (the payouts of the stages run before the first move, held to the split rules).
 
     Python's cyclic garbage collector is paused for the search and restored
     after it: the search and the engine make no reference cycles (none were
@@ -262,7 +268,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _check_deals(ruleset, players, deck, start, mutation, max_states, tick, observe)
+        return _check_deals(ruleset, players, deck, start, mutation, max_states, tick, observe,
+                            observe_start)
     finally:
         if paused:
             gc.enable()
@@ -271,7 +278,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
 def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ...] | None,
                  mutation: Mutation, max_states: int | None,
                  tick: Callable[[ExplicitResult], None] | None,
-                 observe: Observer | None = None) -> ExplicitResult:
+                 observe: Observer | None = None,
+                 observe_start: StartObserver | None = None) -> ExplicitResult:
     t0, cpu0 = time.perf_counter(), time.process_time()
     group = suit_symmetries(ruleset)
     chips = default_start(ruleset, players) if start is None else start
@@ -285,7 +293,7 @@ def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ..
         return result
     cards = ruleset.deck.cards()
     ctx = _Ctx(ruleset, mutation.start_ruleset(ruleset), mutation, players, deck, chips, result,
-               cards, tick, observe, t0, cpu0)
+               cards, tick, observe, observe_start, t0, cpu0)
     order = {c: k for k, c in enumerate(cards)}
     for deal in deals(ruleset, players):
         if max_states is not None and result.states >= max_states:
@@ -352,6 +360,12 @@ def _explore(ctx: _Ctx, deal: Deal) -> None:
         _report(ctx, deal, nodes, 0, "well-formedness", unplaced, state)
     edges: list[list[tuple[int, Move]]] = [[]]
     _check_state(ctx, deal, state, total, nodes, 0)
+    if ctx.observe_start is not None:
+        names = tuple(s.name for s in ctx.ruleset.board)
+        why = ctx.observe_start(Ledger(tuple(ctx.start), tuple((x, 0) for x in names)),
+                                events, state)
+        if why is not None:
+            _report(ctx, deal, nodes, 0, "engine = model", why, state)
     queue: deque[tuple[DealState, int]] = deque([(state, 0)])
     result = ctx.result
     bound = result.max_states

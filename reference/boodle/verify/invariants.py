@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import z3
 
-from boodle.engine.stages.dealing import deal_order
 from boodle.language.model import HoldingPhase, Payer, PokerPhase
 from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
 from boodle.verify.layout import (
@@ -45,6 +44,7 @@ from boodle.verify.lead_terms import (
     rule_branches,
     suit_allowed,
 )
+from boodle.verify.own_rules import hand_sizes
 from boodle.verify.terms import (
     add,
     eq,
@@ -162,17 +162,15 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
 
 
 def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
-    """Spec §5.2: N = q·h + r; the first r hands in dealing order get q + 1 cards."""
+    """Spec §5.2: N = q·h + r; the first r hands in dealing order get q + 1 cards (the
+    verifier's own statement of the deal, :func:`boodle.verify.own_rules.hand_sizes`)."""
     n, total = layout.n, len(layout.cards)
     counts: dict[int, Expr] = {}  # one sum per hand, shared by every dealer
     out = []
     for d in range(n):
-        order = deal_order(layout.ruleset, n, d)
-        q, r = divmod(total, len(order))
         sizes = []
-        for k, who in enumerate(order):
+        for who, size in hand_sizes(layout.ruleset, n, d, total).items():
             code = layout.widow if who is None else who
-            size = q + 1 if k < r else q
             if code not in counts:
                 one, none = layout.num(1), layout.num(0)  # z3's If(x == code, 1, 0)
                 counts[code] = sum_of([ite_int(layout.eq(x, code), one, none) for x in s.loc])

@@ -33,6 +33,7 @@ import z3
 
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import Ruleset, Section, StopsPhase
+from boodle.verify.own_rules import next_card, rank_position
 
 __all__ = ["FOLLOW", "LEAD", "NONE", "OVER", "Ghosts", "Layout", "SymState", "all_of", "any_of",
            "fresh_state", "sum_of"]
@@ -124,12 +125,13 @@ class Layout:
 
     def rank_of(self, i: int) -> int:
         """The rank position of card ``i`` (0 = lowest)."""
-        return self.ruleset.deck.rank_index(self.cards[i])
+        return rank_position(self.ruleset.deck, self.cards[i])
 
     def next_of(self, i: int) -> int | None:
         """The index of the next card of card ``i`` (spec §2.2), ``None`` if it has none in the
-        deck (top rank, or removed: both stop a run)."""
-        nxt = self.ruleset.deck.next_card(self.cards[i])
+        deck (top rank, or removed: both stop a run).  The verifier's own statement of the
+        rank order (:func:`boodle.verify.own_rules.next_card`), not the engine's."""
+        nxt = next_card(self.ruleset.deck, self.cards[i])
         return None if nxt is None else self.index.get(nxt)
 
     @cached_property

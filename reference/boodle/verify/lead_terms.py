@@ -16,10 +16,14 @@ from typing import Literal
 
 import z3
 
-from boodle.engine.leads import LEFT_LOWEST
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import Fallback, FallbackKind, LeadRule, Scope, TieBreak, Who
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
+from boodle.verify.own_rules import rank_position
+
+LEFT_LOWEST = LeadRule("left of dealer", "lowest", "all")
+"""Spec §6.1: no candidate of a ``holder of`` rule is held, so the dealer's left leads their
+lowest card (stated here, apart from the engine's own constant)."""
 
 __all__ = ["FALLBACK_TERMS", "Branch", "LeadTerms", "branches", "lead_terms", "leader_now",
            "passes"]
@@ -67,18 +71,22 @@ def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch
     """``holder of CARD`` / ``holder of lowest SUIT``: the first held candidate, else the
     dealer's left with their lowest card (:func:`boodle.engine.leads.resolve_holder`)."""
     deck = layout.ruleset.deck
+
+    def rank(c: Card) -> int:
+        return rank_position(deck, c)
+
     cands: list[tuple[Card, LeadRule]] = []
     if rule.holder_suit is not None:  # the walk: each suit low to high, in the order written
         for suit in (rule.holder_suit, *rule.holder_walk):
             walked = replace(rule, suit=suit) if rule.scope == "suit" \
                 and rule.suit == rule.holder_suit else rule
             cands += [(c, walked) for c in sorted((c for c in layout.cards if c.suit == suit),
-                                                  key=deck.rank_index)]
+                                                  key=rank)]
     elif rule.card is not None:
         cands = [(c, rule if c == rule.card else replace(rule, card=c))
                  for c in sorted((c for c in layout.cards if c.suit == rule.card.suit
-                                  and deck.rank_index(c) >= deck.rank_index(rule.card)),
-                                 key=deck.rank_index)]
+                                  and rank(c) >= rank(rule.card)),
+                                 key=rank)]
     out: list[Branch] = []
     none_before: list[Expr] = []
     for c, in_force in cands:

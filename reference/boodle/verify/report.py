@@ -122,6 +122,7 @@ def _variant_block(name: str, results: list[Result]) -> list[str]:
     widths = [max(len(row[k]) for row in rows) for k in range(len(head))]
     for row in rows:
         lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    lines += [f"  not modelled by z3: {r.detail}" for r in results if r.prop == "not modelled"]
     lines += _notes(results)
     return lines
 

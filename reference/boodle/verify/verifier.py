@@ -34,7 +34,9 @@ from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.model import (
     ClaimRule,
     Deck,
+    HoldingPhase,
     LeadRule,
+    PokerPhase,
     Ruleset,
     ShortStack,
     StopsPhase,
@@ -65,6 +67,8 @@ from boodle.verify.invariants import exact_start
 from boodle.verify.lead_terms import passes
 from boodle.verify.mutation import NO_MUTATION, Mutation
 from boodle.verify.reduce import ReductionError, reduce
+from boodle.verify.replay import replay
+from boodle.verify.session_model import prove_session_end
 from boodle.verify.wellformed import session_end, well_formed
 
 __all__ = ["MODELLED", "PROPERTIES", "SYMBOLIC", "Options", "Result", "Subject", "symbolic_gaps",
@@ -145,6 +149,12 @@ class Result:
     deck: str = ""
     trace: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    unexercised: tuple[str, ...] = ()
+    """(``engine = model`` rows) the transition kinds the rules can make that no transition
+    of that run exercised."""
+    engine_alone: dict[str, int] = field(default_factory=dict)
+    """(``engine = model`` rows) states checked on the engine alone, by why (no model
+    state: a stage z3 does not model, an eliminated seat)."""
 
     def to_json(self) -> dict[str, Any]:
         """Everything, for ``boodle verify --json``."""
@@ -397,8 +407,117 @@ def verify(subjects: list[Subject], options: Options = Options(),
         mine = [*_static(subject), *_uncovered(subject, uncovered, options)]
         for method, n in steps:
             mine += done[(k, method, n)][0]
-        out += _distrust_model(mine)
+        out += _not_modelled(subject, _session_proof(subject, _distrust_model(mine), options),
+                             options)
     return out
+
+
+NOT_MODELLED = "not modelled"
+"""The static row that names what z3 does not model step by step and what checked it."""
+
+
+def _not_modelled(subject: Subject, results: list[Result], options: Options) -> list[Result]:
+    """The ``not modelled`` row (issue 16, "model the rest"): the stages and rules z3 has no
+    step-by-step model of (:func:`symbolic_gaps`; the session's chips across deals: the
+    leftover split, the tie deal), and what, of the runs made, checked them: the engine
+    alone (chips add up, no section below zero, every card in one place, a legal move while
+    the deal goes on, every listed move accepted) in the states of those stages the
+    exhaustive search and the random deals reached, counted by the engine = model rows.
+    Never a gap for the exit status: the properties' own rows say whether they hold."""
+    rs = subject.ruleset
+    if not any(isinstance(p, StopsPhase) for p in rs.phases):
+        return results
+    gaps = []
+    for g in symbolic_gaps(rs):
+        if g.startswith("phase "):
+            phase = next((p for p in rs.phases if f"phase {p.name}" == g), None)
+            kind = ("holding" if isinstance(phase, HoldingPhase) else
+                    "poker showdown" if isinstance(phase, PokerPhase) else "")
+            g = f"{g} ({kind})" if kind else g
+        gaps.append(g.replace(" (z3 assumes every seat still in)", ""))
+    if not rs.session.end_never:
+        gaps.append("the session's chips across deals (the leftover split"
+                    + (", the tie deal" if rs.session.ties == "one more deal" else "") + ")")
+    engine_rows = [r for r in results if r.prop == ENGINE_MODEL and r.status != "not covered"]
+    if rs.session.negative == "eliminate" and (
+            not engine_rows or all("eliminated seat" in r.unexercised for r in engine_rows)):
+        gaps = [g.replace("eliminated seats", "eliminated seats (reached by no run here)")
+                for g in gaps]
+    alone: dict[str, int] = {}
+    for r in results:
+        for why, count in r.engine_alone.items():
+            alone[why] = alone.get(why, 0) + count
+    checks = "chips, cards, progress, listed moves accepted"
+    if options.engine and any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases):
+        checks += ("; each award's shares held to the split rules (spec §9) and the chips to "
+                   "the events")
+    if options.engine and rs.widow_sale is not None:
+        checks += "; each widow exchange's cards and price held to spec §5.4"
+    ran = [m for m, on in (("the exhaustive search", options.exhaustive),
+                           ("random deals", options.engine)) if on]
+    if not ran:
+        how = "not checked by any method that ran (the exhaustive search and the engine " \
+              "check are off)"
+    elif alone:
+        how = ("checked only by the engine search: " + ", ".join(
+            f"{count:,} states ({why})" for why, count in sorted(alone.items()))
+            + " on the engine alone, in " + " and ".join(ran) + "; " + checks)
+    else:
+        how = "checked only by the engine search (" + " and ".join(ran) + "; " + checks + ")"
+    results.append(Result(subject.name, 0, NOT_MODELLED, "static", NOT_MODELLED,
+                          ", ".join(gaps) + " — " + how))
+    return results
+
+
+def _session_proof(subject: Subject, results: list[Result], options: Options) -> list[Result]:
+    """Session end (spec §10) from the deals' own termination and the session's rules: the
+    static row becomes ``proven`` when z3 proves the session model's ranking function
+    (:func:`boodle.verify.session_model.prove_session_end`) and every deal ends, i.e. z3
+    proved termination at every player count run (and the static bound said the same);
+    ``unknown`` (with why) when a count's termination is not proven, or was refuted: a
+    deal that may not end is a session that may not end.  ``no end`` and an unbounded
+    session (``unknown``) stay as the static check said, the proof's reason added."""
+    row = next((r for r in results if r.prop == "session end" and r.method == "static"), None)
+    if row is None or row.status == "no end":
+        return results
+    t = time.perf_counter()
+    bounded, why = prove_session_end(subject.ruleset)
+    row.seconds += time.perf_counter() - t
+    if not bounded:
+        row.status = "unknown"
+        row.detail = f"{row.detail}; {why}"
+        return results
+    counts = list(subject.ruleset.players.counts())  # the session may have any of them
+    ending = {n: [r for r in results if r.players == n and r.prop == "termination"]
+              for n in counts}
+    refuted = [n for n, rs in ending.items() if any(r.status == "counterexample" for r in rs)]
+    unproven = [n for n, rs in ending.items()
+                if n not in refuted and not any(r.method == "z3" and r.status == "proven"
+                                                for r in rs)]
+    bound = row.detail.split("; declared misdeals")[0].replace(", each of which ends", "")
+    if refuted:
+        row.status = "unknown"
+        row.detail = (f"a deal may not end with {_players(refuted)} (termination: "
+                      f"COUNTEREXAMPLE), so neither may the session; {why}")
+    elif unproven:
+        row.status = "unknown"
+        row.detail = (f"that every deal ends is not proven with {_players(unproven)} "
+                      "(termination not proven by z3 on the full deck there"
+                      + ("; z3 is off" if not options.z3 else "")
+                      + ("; not every count was run" if options.players is not None else "")
+                      + f"); {why}; bound: {bound}")
+    else:
+        row.status = "proven"
+        row.detail = (f"{why}; every deal ends (termination proven with {_players(counts)}); "
+                      f"so {bound}, each of which ends; declared misdeals are outside the rules "
+                      "and not counted")
+    return results
+
+
+def _players(counts: list[int]) -> str:
+    words = [str(n) for n in counts]
+    joined = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"{joined} players"
 
 
 def _distrust_model(results: list[Result]) -> list[Result]:
@@ -696,6 +815,7 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
     target = _target(f)
     found = bmc(system, target, run.options.bmc_depth, run.options.bmc_seconds)
     where = "the full deck"
+    played = subject.ruleset
     if not found.found:
         for suits, ranks in run.options.decks:
             try:
@@ -706,12 +826,18 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
                         run.options.bmc_depth + 4, run.options.bmc_seconds)
             where = f"the reduced deck {small.label}"
             layout = System(small.ruleset, system.n).layout
+            played = small.ruleset
             break
     lines += _bmc_lines(found, where, layout)
     r.data["bmc"] = {"found": found.found, "depth": found.depth, "deck": where,
                      "exact start": found.exact, "steps": [s.action for s in found.steps]}
+    if found.found:  # a z3 trace is a counterexample only if the engine plays it (issue 16)
+        again = replay(played, system.n, found, target, subject.mutation)
+        lines += again.lines()
+        r.data["replay"] = {"followed": again.followed, "broken": again.broken,
+                            "detail": again.detail, "moves": again.moves, "deal": again.deal}
     r.trace = "\n".join(lines)
-    r.detail += (f"; real: reached from the start of play in {found.depth} moves on {where}"
+    r.detail += (f"; reached from the start of play in {found.depth} moves on {where}"
                  if found.found else f"; not reached within {found.depth} moves on {where}: "
                  "the invariant may be too weak, or the fault deeper")
 
@@ -719,15 +845,28 @@ def _explain(run: _Run, subject: Subject, system: System, f: Finding, r: Result)
 def _settle(r: Result) -> None:
     """No spurious counterexample (issue 16): a failed induction is a COUNTEREXAMPLE only when
     bounded model checking reached the bad state from the very start of play (the antes and
-    any deal: :attr:`BmcResult.exact`); otherwise it is ``unknown``, the induction
-    counterexample kept in the trace (the state may be unreachable: the invariant too weak,
-    or a start that no earlier stage leaves)."""
+    any deal: :attr:`BmcResult.exact`) and the engine, given that deal, plays the trace
+    and breaks the property itself (:func:`boodle.verify.replay.replay`); otherwise it is
+    ``unknown``, the induction counterexample kept in the trace, with why (no trace found,
+    a trace the engine does not play: unreachable on the engine, or one it plays without
+    the property failing)."""
     found = r.data.get("bmc", {})
-    if found.get("found") and found.get("exact start"):
+    again = r.data.get("replay", {})
+    if found.get("found") and again.get("followed") and again.get("broken"):
+        r.detail += "; real: the engine plays the trace and " + str(again["detail"])
         return
     r.status = "unknown"
-    r.detail = ("not proven: the induction fails, but no trace from the start of play reaches "
-                "it (" + r.detail + ")")
+    if found.get("found") and not again.get("followed"):
+        r.detail = ("not proven: the induction fails and the model reaches it, but the "
+                    f"engine does not play that trace ({again.get('detail', 'not replayed')}; "
+                    + r.detail + ")")
+    elif found.get("found"):
+        r.detail = ("not proven: the induction fails and the engine plays the model's trace, "
+                    f"but does not break the property there ({again.get('detail')}; "
+                    + r.detail + ")")
+    else:
+        r.detail = ("not proven: the induction fails, but no trace from the start of play "
+                    "reaches it (" + r.detail + ")")
 
 
 def _target(f: Finding) -> str:
@@ -782,7 +921,8 @@ def _exhaustive(run: _Run, subject: Subject, n: int) -> list[Result]:
             comparer.budget = run.options.engine_states
         res = check_deals(small.ruleset, n, small.label, mutation=subject.mutation,
                           max_states=run.options.max_states, tick=_ticker(run.live, where),
-                          observe=None if comparer is None else comparer.observe)
+                          observe=None if comparer is None else comparer.observe,
+                          observe_start=None if comparer is None else comparer.observe_start)
         out = _from_explicit(subject, n, res)
         if comparer is not None:
             out.append(_engine_row(subject.name, n, "exhaustive", res.violations.get(
@@ -975,4 +1115,5 @@ def _engine_row(name: str, n: int, method: str, cex: Counterexample | None,
                compared, deck)
     if cex is not None:
         r.trace, r.data = cex.text(), cex.to_json()
+    r.engine_alone, r.unexercised = alone, tuple(missing)
     return r

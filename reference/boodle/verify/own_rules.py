@@ -1,0 +1,105 @@
+"""The verifier's own statement of the deck's order and of the deal (issue 16, "an
+independent model").
+
+The z3 model and the engine = model check must not share code with the engine where a bug
+would be on both sides and the comparison could not see it.  The order of the ranks (which
+card is next, spec §2.2), the lowest card (§6.1) and who gets each card of the deal
+(§5.1, §5.2) are therefore stated here again, from the ruleset's fields alone
+(``deck.ranks``, ``deck.suits``, ``deck.removed``, ``deal.widow_position``), written
+apart from :meth:`boodle.language.model.Deck.next_card`,
+:meth:`~boodle.language.model.Deck.rank_index` and
+:func:`boodle.engine.stages.dealing.deal_order`, which the engine plays by.  The model
+(:mod:`boodle.verify.layout`, :mod:`boodle.verify.invariants`,
+:mod:`boodle.verify.lead_terms`) reads these; :mod:`boodle.verify.engine_model` holds the
+engine's deal to :func:`deal`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from boodle.language.cards import Card
+from boodle.language.model import Deck, Ruleset
+
+__all__ = ["deal", "deal_order", "hand_sizes", "next_card", "rank_position", "share"]
+
+
+def rank_position(deck: Deck, card: Card) -> int:
+    """Spec §2.1: the position of ``card``'s rank in the deck's rank order, low to high
+    (0 = the lowest rank; a rank named twice counts at its first place).  Raises
+    ``ValueError`` for a rank the deck does not have."""
+    for k, rank in enumerate(deck.ranks):
+        if rank == card.rank:
+            return k
+    raise ValueError(f"{card} is not of a rank of the deck ({', '.join(deck.ranks)})")
+
+
+def next_card(deck: Deck, card: Card) -> Card | None:
+    """Spec §2.2: the card of the same suit and the next higher rank, ``None`` above the top
+    rank.  A removed card is returned all the same (nobody holds it: it stops a run, §6.3);
+    the caller looks it up among the deck's cards."""
+    k = rank_position(deck, card) + 1
+    if k >= len(deck.ranks):
+        return None
+    return Card(deck.ranks[k], card.suit)
+
+
+def deal_order(ruleset: Ruleset, players: int, dealer: int,
+               out: frozenset[int] = frozenset()) -> tuple[int | None, ...]:
+    """Spec §5.1: who gets each card of one round of the deal, ``None`` for the widow.  The
+    seats in turn from the dealer's left (seat ``dealer + 1``, then on round the table,
+    the dealer last), eliminated seats (``out``, §10) skipped; the widow after the last
+    seat (``widow: last``), before the first (``widow: first``) or not at all
+    (``widow: none``)."""
+    seats: list[int | None] = []
+    seat = dealer
+    for _ in range(players):
+        seat = seat + 1 if seat + 1 < players else 0
+        if seat not in out:
+            seats.append(seat)
+    where = ruleset.deal.widow_position
+    if where == "first":
+        seats.insert(0, None)
+    elif where == "last":
+        seats.append(None)
+    return tuple(seats)
+
+
+def hand_sizes(ruleset: Ruleset, players: int, dealer: int, cards: int,
+               out: frozenset[int] = frozenset()) -> dict[int | None, int]:
+    """Spec §5.2: ``cards`` cards dealt one at a time in :func:`deal_order` make q = cards
+    div h cards a hand (h hands, the widow's included) and one more for the first
+    cards mod h hands in that order.  Returns hand (``None``: the widow) → its size."""
+    order = deal_order(ruleset, players, dealer, out)
+    q, r = divmod(cards, len(order))
+    return {who: q + (1 if k < r else 0) for k, who in enumerate(order)}
+
+
+def deal(ruleset: Ruleset, players: int, dealer: int, pack: Sequence[Card],
+         out: frozenset[int] = frozenset()) -> tuple[tuple[tuple[Card, ...], ...],
+                                                     tuple[Card, ...]]:
+    """Spec §5.1: the pack (``pack``, top card first) dealt one card at a time in
+    :func:`deal_order`: (every seat's hand, the widow), each in the order dealt."""
+    order = deal_order(ruleset, players, dealer, out)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    widow: list[Card] = []
+    for k, card in enumerate(pack):
+        who = order[k % len(order)]
+        if who is None:
+            widow.append(card)
+        else:
+            hands[who].append(card)
+    return tuple(tuple(h) for h in hands), tuple(widow)
+
+
+def share(balance: Any, ways: int, chips: str) -> Any:
+    """Spec §9: ``balance`` chips of a section shared ``ways`` ways, each share: under
+    ``chips: exact`` the exact fraction; else whole chips, the largest whole number of chips
+    that ``ways`` shares can take (the remainder stays on the section).  ``ways`` ≥ 1."""
+    exact = Fraction(balance) / ways
+    if chips == "exact":
+        return exact
+    whole = exact.numerator // exact.denominator
+    return whole
