@@ -260,16 +260,16 @@ class BetState:
 
     ``put``: the chips each seat has put into the pot this round (by seat number);
     ``level``: the most any seat has put in (what a seat must match to stay in);
-    ``folded``: seats out of the round; ``all_in``: seats with no whole chip left to bet
-    (from the start, or after putting in their last), still in for the pots they matched;
-    ``acted``: seats that have acted since the last bet or raise; ``raises``: raises made
-    after the opening bet (the cap of ``raises: N`` counts them).
+    ``folded``: seats out of the round; ``acted``: seats that have acted since the last bet
+    or raise; ``raises``: raises made after the opening bet (the cap of ``raises: N`` counts
+    them).  A seat with no whole chip left is **all in** (from the start, or once it put in
+    its last): it is read from the ledger, not kept here, since a balance only falls during
+    the round.
     """
 
     put: tuple[int, ...]
     level: int = 0
     folded: frozenset[int] = frozenset()
-    all_in: frozenset[int] = frozenset()
     acted: frozenset[int] = frozenset()
     raises: int = 0
 

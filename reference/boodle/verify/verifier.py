@@ -30,7 +30,15 @@ from typing import Any
 
 from boodle.engine.support import pending_features
 from boodle.language.cards import Card
-from boodle.language.model import Deck, LeadRule, Ruleset, ShortStack, StopsPhase, WidowSets
+from boodle.language.model import (
+    Deck,
+    LeadRule,
+    PokerPhase,
+    Ruleset,
+    ShortStack,
+    StopsPhase,
+    WidowSets,
+)
 from boodle.verify.bmc import BmcResult, bmc
 from boodle.verify.cex import (
     Counterexample,
@@ -151,7 +159,9 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
         gaps.append("the trump turn-up")
     if ruleset.widow_sale is not None:
         gaps.append(f"the widow {ruleset.widow_sale.mode}")
-    gaps += [f"phase {p.name}" for p in ruleset.phases if not isinstance(p, StopsPhase)]
+    gaps += [f"phase {p.name}" + (" with its betting round" if isinstance(p, PokerPhase)
+                                  and p.betting else "")
+             for p in ruleset.phases if not isinstance(p, StopsPhase)]
     stops = [p for p in ruleset.phases if isinstance(p, StopsPhase)]
     if stops and stops[0].claims == "on holding":
         gaps.append("claims on holding")

@@ -74,9 +74,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     phase = _phase(ruleset, state)
     if not phase.betting:
         return _showdown(ruleset, phase, state, [])
-    order = state.clockwise(state.dealer)  # eliminated players take no part (spec §8.2)
-    broke = frozenset(s for s in order if _whole(state, s) < 1)  # all in from the start
-    bets = BetState(put=(0,) * state.players, all_in=broke)
+    bets = BetState(put=(0,) * state.players)  # a seat with no whole chip is all in at once
     opener = state.dealer if phase.opener == "dealer" else state.left_of(state.dealer)
     return _next(ruleset, phase, state.evolve(bets=bets), opener, [], first=True)
 
@@ -88,7 +86,7 @@ def _next(ruleset: Ruleset, phase: PokerPhase, state: DealState, start: int,
     bets = _bets(state)
     order = state.clockwise(state.dealer)
     live = [s for s in order if s not in bets.folded]
-    able = [s for s in live if s not in bets.all_in]
+    able = [s for s in live if _whole(state, s) >= 1]  # the others are all in
     due = [s for s in able if s not in bets.acted or bets.owed(s) > 0]
     if len(live) == 1 or not due or (len(able) == 1 and bets.owed(able[0]) == 0):
         return _showdown(ruleset, phase, state, events)
@@ -116,14 +114,19 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
     out: list[Legal] = [PassMove(who)]
     if owed == 0:
         if balance >= low:
-            out.append(BidRange(who, low, min(high, balance), step))
+            out.append(_range(who, low, min(high, balance), step))
         return tuple(out)
     may_raise = phase.raises is None or bets.raises < phase.raises
     if may_raise and balance >= owed + low:
-        out.append(BidRange(who, owed, owed + min(high, balance - owed), step))
+        out.append(_range(who, owed, owed + min(high, balance - owed), step))
     else:
         out.append(BidRange(who, min(owed, balance), min(owed, balance)))
     return tuple(out)
+
+
+def _range(who: int, low: int, high: int, step: int) -> BidRange:
+    """The bids ``low`` to ``high``, ``step`` apart; one amount is written with step 1."""
+    return BidRange(who, low, high, step if high > low else 1)
 
 
 def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
@@ -151,11 +154,11 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     action: BetAction
     if isinstance(move, PassMove):
         if owed == 0:
-            action, bets = "check", BetState(bets.put, bets.level, bets.folded, bets.all_in,
+            action, bets = "check", BetState(bets.put, bets.level, bets.folded,
                                              bets.acted | {who}, bets.raises)
         else:
             action, bets = "fold", BetState(bets.put, bets.level, bets.folded | {who},
-                                            bets.all_in, bets.acted, bets.raises)
+                                            bets.acted, bets.raises)
         event = Bet(who, action, None, bets.level)
         return _next(ruleset, phase, state.evolve(bets=bets), who, [event])
     assert isinstance(move, BidMove)
@@ -166,13 +169,10 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     if put[who] > bets.level:
         action = "bet" if bets.level == 0 else "raise"
         raises = bets.raises + (action == "raise")
-        bets = BetState(tuple(put), put[who], bets.folded,
-                        bets.all_in | {who} if all_in else bets.all_in, frozenset({who}), raises)
+        bets = BetState(tuple(put), put[who], bets.folded, frozenset({who}), raises)
     else:
         action = "call"
-        bets = BetState(tuple(put), bets.level, bets.folded,
-                        bets.all_in | {who} if all_in else bets.all_in, bets.acted | {who},
-                        bets.raises)
+        bets = BetState(tuple(put), bets.level, bets.folded, bets.acted | {who}, bets.raises)
     event = Bet(who, action, transfer, bets.level, all_in)
     return _next(ruleset, phase, state.evolve(bets=bets), who, [event])
 
