@@ -13,13 +13,15 @@ Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
 that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
-blocks the sets complete in it, short stacks anted section by section), a player count and a
+blocks the sets complete in it, short stacks anted section by section, a betting round in
+every poker phase, fixed or capped, spec §8.3), a player count and a
 seed, then plays deal after deal of one session (the deal passes left, chips carry over).
 Rules play a drawn legal move, or make every **illegal probe** of the state, each
 with the rule id (spec §12) worked out here from the rules text, independently of the
 engine (all of them, so which one fails first does not depend on earlier draws):
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
-``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``.
+``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``, and in a betting
+round ``bet.funds`` and ``bet.amount``.
 Under ``claims: none`` every move is also checked to claim nothing but what
 going out takes (spec §6.6, §7); the claims a deal's holding phases make at its start are
 the ones :func:`expected_holding_claims` works out from the hands and the split rule's row of
@@ -44,6 +46,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, Literal, Protocol
 
 try:
@@ -190,6 +193,15 @@ def _short_stacks(rs: Ruleset) -> Ruleset:
     return replace(rs, short_stack="section by section")
 
 
+def _betting(bets: Any, bet: int, raises: int | None, opener: Any) -> Any:
+    """A betting round in every poker phase (spec §8.3), where the variant has one."""
+    def change(rs: Ruleset) -> Ruleset:
+        phases = tuple(replace(p, bets=bets, bet=bet, raises=raises, opener=opener)
+                       if isinstance(p, PokerPhase) else p for p in rs.phases)
+        return replace(rs, phases=phases)
+    return change
+
+
 def _dealer_double(rs: Ruleset) -> Ruleset:
     return replace(rs, antes=(*rs.antes, AnteLine("dealer", 1, ("every section",))))
 
@@ -205,6 +217,8 @@ HOUSE_RULES = {
     "ties by seat": _ties_by_seat,
     "widow blocks sets": _widow_blocks_sets,
     "short stacks": _short_stacks,
+    "fixed bets": _betting("fixed", 2, 2, "left of dealer"),
+    "capped bets": _betting("up to", 3, None, "dealer"),
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 
@@ -745,7 +759,7 @@ class _StepOracle:
 
 
 _COMPARED = ("stage", "places", "step", "to_move", "current", "restart", "stopped",
-             "last_player", "passes", "flipped", "winner", "ledger", "forfeited", "out")
+             "last_player", "passes", "flipped", "winner", "ledger", "forfeited", "out", "bets")
 
 
 def _state_difference(got: DealState, want: DealState) -> str | None:
@@ -894,6 +908,27 @@ def _bid_probes(t: _Table, legal: Sequence[Legal]) -> list[tuple[Move, str]]:
     return out
 
 
+def _bet_probes(t: _Table, legal: Sequence[Legal]) -> list[tuple[Move, str]]:
+    """Bids a betting round refuses (spec §8.3, §12 order), read afresh from the rules: more
+    than the balance in whole chips, ``bet.funds``; just below or above the bid range, or
+    between a fixed bet's call and raise, ``bet.amount``."""
+    who = t.state.to_move
+    assert who is not None
+    chips = t.state.ledger.seat(who)
+    balance = max(int(Fraction(chips) // 1), 0)
+    out: list[tuple[Move, str]] = [(BidMove(who, balance + 1), "bet.funds")]
+    for entry in legal:
+        if not isinstance(entry, BidRange):
+            continue
+        if entry.low >= 1:
+            out.append((BidMove(who, entry.low - 1), "bet.amount"))
+        if entry.high < balance:
+            out.append((BidMove(who, entry.high + 1), "bet.amount"))
+        if entry.step > 1:
+            out.append((BidMove(who, entry.low + 1), "bet.amount"))
+    return out
+
+
 def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
     """Illegal moves of the current state, each with the rule id it must be refused with."""
     s = t.state
@@ -909,9 +944,11 @@ def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
     name = s.stage.removeprefix("phase:")
     in_stops = any(isinstance(p, StopsPhase) and p.name == name for p in t.ruleset.phases)
     if not in_stops:
+        legal_now = impl.legal_moves(t.ruleset, s)
+        betting = s.bets is not None  # a poker phase's betting round (spec §8.3)
         return [*out, (LeadMove(who, any_card), "move.kind"), (PlayMove(who, any_card),
                                                               "move.kind"),
-                *_bid_probes(t, impl.legal_moves(t.ruleset, s))]
+                *(_bet_probes(t, legal_now) if betting else _bid_probes(t, legal_now))]
     phase = _phase(t.ruleset)
     hand = s.hand(who)
     if s.step == "follow":

@@ -4,9 +4,10 @@
 or low, cards removed), a board of every kind of section (boodle cards named or not, with or
 without labels, boodles of trumps or drawn, sets fixed, of one suit or of trumps, a kitty, a
 pot), antes of every payer and target, every deal line, a widow sale, an optional holding and
-poker phase, and a stops phase of every lead rule, fallback, going-out clause, penalty and
-stop bonus; a session of every end.  Written with the spellings a person uses (``KC`` and
-``K♣``, ``any suit``, extra spaces), so the printer's canonical text differs from it.
+poker phase (with or without a betting round), and a stops phase of every lead rule, fallback,
+going-out clause, penalty and stop bonus; a session of every end.  Written with the spellings
+a person uses (``KC`` and ``K♣``, ``any suit``, extra spaces), so the printer's canonical
+text differs from it.
 
 Most drawn texts load; the others break a check of the builder (a lead that can find no card,
 a section nothing pays …), and the tests using it skip them with ``assume``: Hypothesis'
@@ -190,6 +191,14 @@ def ruleset_texts(draw: st.DrawFn) -> str:
             phases.append(f"    ace low straight: {draw(st.sampled_from(['yes', 'no']))}")
         if draw(st.booleans()):
             phases.append(f"    split: {draw(st.sampled_from(SPLITS))}")
+        if draw(st.booleans()):  # a betting round (spec §8.3)
+            bet = draw(st.integers(1, 3))
+            phases.append(draw(st.sampled_from([f"    bets: {bet} chips", f"    bets: {bet} chip",
+                                                f"    bets: up to {bet + 1} chips"])))
+            if draw(st.booleans()):
+                phases.append(f"    raises: {draw(st.integers(0, 3))}")
+            if draw(st.booleans()):
+                phases.append(f"    opener: {draw(st.sampled_from(['dealer', 'left of dealer']))}")
         phases.append("  }")
         earlier.append("showdown")
         pokers.append("showdown")

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
-from hypothesis.stateful import run_state_machine_as_test
+from hypothesis.stateful import rule, run_state_machine_as_test
 
 from boodle import engine
 from boodle.engine.ledger import Ledger
@@ -176,3 +176,21 @@ def test_the_lead_fault_oracle_reads_spec_12() -> None:
 def test_every_built_in_playable_variant_is_drawn_from() -> None:
     names = playable_variants()
     assert "michigan" in names and len(names) >= 10
+
+
+def test_the_machine_plays_and_probes_betting_rounds() -> None:
+    """Tripoley as sold bets before its showdown (spec §8.3): the machine draws bets, calls,
+    raises and folds from the bid ranges, probes bet.funds and bet.amount, and keeps every
+    chip through the round and its side pots."""
+    bets: list[int] = []
+
+    class Counting(machine(variants=["tripoley-as-sold"])):  # type: ignore[misc, valid-type]
+        @rule()
+        def count_bets(self) -> None:
+            if self.table is not None and self.table.state.bets is not None:
+                bets.append(1)
+
+    # its dead-hand auction goes up 1 chip a bid at the lowest draws: more steps to get past it
+    run_state_machine_as_test(Counting, settings=settings(FAST, max_examples=3,
+                                                          stateful_step_count=700))
+    assert bets, "no state of a betting round was reached"

@@ -524,22 +524,16 @@ def _replay(r: _Reader, ruleset: Ruleset, pos: Position, widow: tuple[Card, ...]
         raise r.error(2, "every player is dealt at least one card",
                       "a seat eliminated before the deal (balance: eliminated at zero) is "
                       "written in elim:… (version 2)")
-    names = tuple(s.name for s in ruleset.board)
     short = short or {}
-    scratch = Ledger(tuple(0 if s in pos.eliminated else short.get(s, _DUMMY_CHIPS)
-                           for s in range(pos.players)),
-                     tuple((n, 0) for n in names))
-    try:
-        state, _ = engine.start(ruleset, pos.players, pos.dealer, scratch,
-                                hands=[tuple(h) for h in dealt], widow=widow)
-    except BoodleError as exc:
-        raise r.error(2, f"these hands cannot be dealt: {exc.message}") from None
-    if set(state.out) != set(pos.eliminated):
-        raise r.error(r.index_of("elim"), "seats are eliminated before a deal only under "
-                      "'balance: eliminated at zero' (spec §10)")
-    for k, early in enumerate(pos.before_play):
-        state = _apply(r, r.index_of("pre"), ruleset, state, early,
-                       f"move {k + 1} before play ({_pre_text(early)})", engine)
+    starts: list[Chips] = [0 if s in pos.eliminated else short.get(s, _DUMMY_CHIPS)
+                           for s in range(pos.players)]
+    for _ in range(len(pos.before_play) + pos.players + 1):
+        state = _start(r, ruleset, pos, starts, dealt, widow, engine)
+        state, repair = _replay_before_play(r, ruleset, pos, state, engine)
+        if repair is None:
+            break
+        who, less = repair
+        starts[who] -= less
     if not in_stops_phase(ruleset, state) and pos.played:
         raise r.error(4, f"the deal is in stage {state.stage}, before its stops phase: moves "
                       "before play are written in pre:… (version 2)")
@@ -569,6 +563,48 @@ def _forced_passes_until(r: _Reader, ruleset: Ruleset, state: DealState, seat: i
                           "lead and they could lead (spec §6.5)")
         state = _apply(r, 4, ruleset, state, PassMove(mover), "a forced pass", engine)
     raise r.error(4, f"{seat_letter(seat)} plays after more passes than a deal allows")
+
+
+def _start(r: _Reader, ruleset: Ruleset, pos: Position, starts: list[Chips],
+           dealt: list[list[Card]], widow: tuple[Card, ...], engine: Engine) -> DealState:
+    """The deal started from a scratch ledger whose seats hold ``starts``."""
+    names = tuple(s.name for s in ruleset.board)
+    scratch = Ledger(tuple(starts), tuple((n, 0) for n in names))
+    try:
+        state, _ = engine.start(ruleset, pos.players, pos.dealer, scratch,
+                                hands=[tuple(h) for h in dealt], widow=widow)
+    except BoodleError as exc:
+        raise r.error(2, f"these hands cannot be dealt: {exc.message}") from None
+    if set(state.out) != set(pos.eliminated):
+        raise r.error(r.index_of("elim"), "seats are eliminated before a deal only under "
+                      "'balance: eliminated at zero' (spec §10)")
+    return state
+
+
+def _replay_before_play(r: _Reader, ruleset: Ruleset, pos: Position, state: DealState,
+                        engine: Engine) -> tuple[DealState, tuple[int, Chips] | None]:
+    """Replay the moves before play; or, where a betting round (spec §8.3) shows that a seat
+    had fewer chips than the scratch ledger gives it, the seat and how many chips less to
+    start it with: a call of less than was owed is all in, and a seat the moves skip had no
+    chip left (the position's own balances are set afterwards)."""
+    for k, early in enumerate(pos.before_play):
+        bets = state.bets
+        if bets is not None and state.step != "over":
+            mover = state.to_move
+            balance = state.ledger.seat(mover) if mover is not None else 0
+            if mover is not None and mover != early.seat and balance > 0:
+                return state, (mover, balance)  # the seat to move was all in: skipped
+            if (isinstance(early, BidMove) and early.seat == mover
+                    and 0 < early.amount < bets.owed(mover) < balance):
+                return state, (mover, balance - early.amount)  # an all-in call
+        state = _apply(r, r.index_of("pre"), ruleset, state, early,
+                       f"move {k + 1} before play ({_pre_text(early)})", engine)
+    mover = state.to_move
+    if (state.bets is not None and state.step != "over" and mover is not None
+            and pos.to_move is not None and mover != pos.to_move and not pos.played
+            and state.ledger.seat(mover) > 0):
+        return state, (mover, state.ledger.seat(mover))  # all in: the position skips it
+    return state, None
 
 
 def _apply(r: _Reader, field: int, ruleset: Ruleset, state: DealState, move: Move, what: str,

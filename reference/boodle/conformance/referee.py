@@ -265,12 +265,13 @@ class _Replay:
 def _candidates(legal: Sequence[Legal], event: Json | None) -> list[Move]:
     """The concrete moves of ``legal`` the implementation's next ``event`` may be: every
     move, and of a range of bids the one bid ``event`` names, if it lies in the range (a
-    range stands for one bid per chip: it is never enumerated)."""
+    range stands for one bid per chip: it is never enumerated); a ``bet`` event of a betting
+    round (spec §8.3) names the chips put in, its bid's amount."""
     moves: list[Move] = []
     for entry in legal:
         if not isinstance(entry, BidRange):
             moves.append(entry)
-        elif event is not None and event.get("kind") == "widow-bid" \
+        elif event is not None and event.get("kind") in ("widow-bid", "bet") \
                 and event.get("seat") == entry.seat and isinstance(event.get("amount"), int):
             bid = BidMove(entry.seat, event["amount"])
             if entry.holds(bid):

@@ -16,6 +16,7 @@ from collections.abc import Generator, Iterator, Sequence
 from boodle.conformance.position import describe
 from boodle.engine.api import apply, legal_moves, start_deal
 from boodle.engine.events import (
+    Bet,
     BoodlesDrawn,
     DealCards,
     DealStart,
@@ -125,6 +126,10 @@ def _candidates(legal: Sequence[Legal], rest: Sequence[Event]) -> list[Move]:
             if isinstance(first, WidowBid) and first.seat == entry.seat \
                     and first.amount in entry.amounts():
                 out.append(entry.bid(first.amount))
+            elif isinstance(first, Bet) and first.seat == entry.seat \
+                    and first.transfer is not None \
+                    and first.transfer.amount in entry.amounts():  # spec §8.3: chips put in
+                out.append(entry.bid(int(first.transfer.amount)))
         else:
             out.append(entry)
     return out

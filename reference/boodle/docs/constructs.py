@@ -45,7 +45,7 @@ PARAMETERS: dict[str, frozenset[str]] = {
     "Fallback": frozenset({"amount", "to"}),
     "Penalty": frozenset({"amount", "to"}),
     "StopBonus": frozenset({"amount", "source"}),
-    "PokerPhase": frozenset({"pot"}),
+    "PokerPhase": frozenset({"pot", "bet"}),
     "GoingOut": frozenset({"into"}),
     "StopsPhase": frozenset({"all_pass_charge"}),
     "DealSpec": frozenset({"first_dealer_rank"}),
@@ -62,6 +62,10 @@ DERIVED: dict[tuple[str, str], tuple[Callable[[Any], str], tuple[str, ...]]] = {
     ("Fallback", "kind"): (
         lambda f: "pay and pass" if f.kind == "pass" and f.amount > 0 else f.kind,
         ("pay and pass",),
+    ),
+    ("PokerPhase", "opener"): (  # spec §8.3: no opener is said without a betting round
+        lambda p: p.opener if p.betting else "no betting",
+        ("no betting",),
     ),
     ("WidowSale", "mode"): (  # spec §5.4: a bid is at least N and at least 1
         lambda w: "auction no minimum" if w.mode == "auction" and w.price < 1 else w.mode,

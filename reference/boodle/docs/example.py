@@ -18,6 +18,7 @@ from boodle.docs.templates import Templates
 from boodle.docs.translate import localized, with_terms
 from boodle.engine.events import (
     Ante,
+    Bet,
     BoodlesDrawn,
     CarryOver,
     Claim,
@@ -229,6 +230,9 @@ _HANDLERS: dict[type, Callable[[_Page, Any], None]] = {
                                  amount=e.amount),
     WidowExchange: _exchange,
     WidowUnsold: lambda p, e: p.say("page.example_widow_unsold"),
+    Bet: lambda p, e: p.say(f"page.example_bet.{e.action}", seat=seat_name(e.seat),
+                            amount=0 if e.transfer is None else int(e.transfer.amount),
+                            level=e.level),
     Misdeal: lambda p, e: p.say("page.example_misdeal", n=len(e.transfers),
                                 dealer=seat_name(e.dealer)),
     PhaseSkipped: lambda p, e: p.say("page.example_phase_skipped", phase=p.phase(e.phase)),

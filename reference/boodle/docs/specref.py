@@ -44,6 +44,7 @@ FIELD_SECTION: dict[str, str] = {
     "Ruleset.carry": "§3", "Ruleset.chips": "§9", "Ruleset.players": "§1",
     "Ruleset.board": "§3", "Ruleset.antes": "§4", "Ruleset.short_stack": "§4",
     "DealSpec.widow_sets": "§5.2",
+    "PokerPhase.bets": "§8.3", "PokerPhase.raises": "§8.3", "PokerPhase.opener": "§8.3",
 }
 """Spec sections finer than the class docstring's."""
 

@@ -238,6 +238,29 @@ class WidowBid:
         return {"kind": self.kind, "seat": self.seat, "amount": self.amount}
 
 
+BetAction = Literal["check", "bet", "call", "raise", "fold"]
+"""What a move of a poker phase's betting round did (spec §8.3)."""
+
+
+@dataclass(frozen=True)
+class Bet:
+    """``seat`` acts in a poker phase's betting round (spec §8.3): ``action``, the chips it
+    put into the pot (``transfer``; ``None`` for a check or a fold), ``level`` the highest
+    bet after it, ``all_in`` when the seat has no whole chip left."""
+
+    kind: ClassVar[str] = "bet"
+    seat: int
+    action: BetAction
+    transfer: Transfer | None
+    level: int
+    all_in: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        amount = 0 if self.transfer is None else chips_json(self.transfer.amount)
+        return {"kind": self.kind, "seat": self.seat, "action": self.action,
+                "amount": amount, "level": self.level, "all_in": self.all_in}
+
+
 @dataclass(frozen=True)
 class WidowExchange:
     """``seat`` takes the widow as their hand and discards their own (spec §5.4).
@@ -553,6 +576,7 @@ Event = (
     | WidowOffered
     | WidowPass
     | WidowBid
+    | Bet
     | WidowExchange
     | WidowUnsold
     | Lead
@@ -583,7 +607,7 @@ def transfers_in(event: Event) -> tuple[Transfer, ...]:
         return (event.transfer,)
     if isinstance(event, Misdeal):
         return event.transfers
-    if isinstance(event, WidowExchange) and event.transfer is not None:
+    if isinstance(event, WidowExchange | Bet) and event.transfer is not None:
         return (event.transfer,)
     return ()
 
@@ -599,6 +623,8 @@ def _transfer_fields(t: Transfer) -> dict[str, object]:
 
 __all__ = [
     "Ante",
+    "Bet",
+    "BetAction",
     "BoodlesDrawn",
     "CarryOver",
     "Claim",

@@ -28,6 +28,9 @@ RULE_IDS = {
     "widow.funds": "a price or bid above the player's balance (spec §5.4)",
     "widow.bid-low": "a bid not above every earlier bid, or below the opening price (spec §5.4)",
     "ante.stake": "a chosen-boodle stake on a section that is not a boodle (spec §4)",
+    "bet.funds": "a bet, call or raise above the player's balance in whole chips (spec §8.3)",
+    "bet.amount": "a bet or raise of a size the betting round does not allow, a call of less "
+    "than is owed by a player who can pay it, or a raise past the cap (spec §8.3)",
 }
 """Every rule id an :class:`IllegalMove` may carry, with what it means (spec §12)."""
 

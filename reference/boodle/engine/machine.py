@@ -185,7 +185,7 @@ def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         raise IllegalMove(f"{move}: it is seat {state.to_move}'s move", rule="turn")
     stage = state.stage
     state, events = stage_of(ruleset, stage).apply(ruleset, state, move)
-    if stage.startswith("phase:"):  # a move of play (no holding or poker phase has moves)
-        return advance(ruleset, state.evolve(moves=state.moves + 1), events)
+    if stage.startswith("phase:") and isinstance(_phase_named(ruleset, stage[6:]), StopsPhase):
+        return advance(ruleset, state.evolve(moves=state.moves + 1), events)  # a move of play
     return advance(ruleset, state.evolve(moves=state.moves + 1,
                                          before_play=(*state.before_play, move)), events)

@@ -267,6 +267,30 @@ class SaleState:
 
 
 @dataclass(frozen=True)
+class BetState:
+    """Where a poker phase's betting round stands (spec §8.3).
+
+    ``put``: the chips each seat has put into the pot this round (by seat number);
+    ``level``: the most any seat has put in (what a seat must match to stay in);
+    ``folded``: seats out of the round; ``acted``: seats that have acted since the last bet
+    or raise; ``raises``: raises made after the opening bet (the cap of ``raises: N`` counts
+    them).  A seat with no whole chip left is **all in** (from the start, or once it put in
+    its last): it is read from the ledger, not kept here, since a balance only falls during
+    the round.
+    """
+
+    put: tuple[int, ...]
+    level: int = 0
+    folded: frozenset[int] = frozenset()
+    acted: frozenset[int] = frozenset()
+    raises: int = 0
+
+    def owed(self, seat: int) -> int:
+        """What ``seat`` must put in to match the highest bet (0: nothing; it may check)."""
+        return self.level - self.put[seat]
+
+
+@dataclass(frozen=True)
 class DealState:
     """One deal in progress.
 
@@ -306,6 +330,7 @@ class DealState:
     - ``short``: under ``short stack: section by section`` (spec §4), each seat that could
       not pay its whole ante, with the sections it anted: it takes no other this deal
       (:meth:`may_take`).  Empty for every other seat and rule.
+    - ``bets``: the betting round's progress, during a poker phase with betting (spec §8.3).
     """
 
     players: int
@@ -337,6 +362,7 @@ class DealState:
     capped: bool = False
     forfeited: frozenset[int] = frozenset()
     short: tuple[tuple[int, frozenset[str]], ...] = ()
+    bets: BetState | None = None
     index: Mapping[Card, int] = field(
         default_factory=lambda: MappingProxyType({}), compare=False, repr=False
     )

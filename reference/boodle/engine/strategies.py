@@ -6,7 +6,8 @@
 - :func:`greedy`: a move that goes out or claims a non-empty section if there
   is one, else a lead from the suit it holds most of, else the first legal move;
   in a widow sale it takes the widow only when the widow is the shorter hand (in an
-  auction with the lowest bid allowed).
+  auction with the lowest bid allowed); in a poker phase's betting round it bets by the
+  strength of its best hand (spec §8.3).
 
 :data:`STRATEGIES` maps a name to a factory taking the seat's
 ``random.Random`` (the greedy player ignores it).
@@ -18,6 +19,7 @@ import random
 from collections.abc import Callable
 
 from boodle.engine.api import claims_of
+from boodle.engine.poker_hands import CATEGORIES, best_hand
 from boodle.engine.stages.stops import CLAIMS, phase_of
 from boodle.engine.state import (
     BidRange,
@@ -32,7 +34,7 @@ from boodle.engine.state import (
     move_count,
     nth_move,
 )
-from boodle.language.model import Ruleset
+from boodle.language.model import PokerPhase, Ruleset
 
 Strategy = Callable[[Ruleset, DealState, tuple[Legal, ...]], Move]
 """A player: picks one of the moves the legal entries stand for (never called with none); a
@@ -57,6 +59,8 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move
     cards than the hand, else pass.
     """
     plays = [m for m in legal if isinstance(m, LeadMove | PlayMove)]
+    if not plays and state.bets is not None:
+        return _bet_choice(ruleset, state, legal)
     if not plays:
         return _widow_choice(state, legal)
     claiming = CLAIMS[phase_of(ruleset, state).claims].on_play  # else a play claims nothing (§6.6)
@@ -71,6 +75,24 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move
         hand = state.hand(leads[0].seat)
         return max(leads, key=lambda m: sum(c.suit == m.card.suit for c in hand))
     return nth_move(legal, 0)
+
+
+def _bet_choice(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+    """A bet by the strength of the best hand (spec §8.3): two pair or better raises (or
+    bets) as much as the range allows, one pair calls (or checks), anything less checks
+    when nothing is owed and folds otherwise (the pass is both)."""
+    phase = next(p for p in ruleset.phases if f"phase:{p.name}" == state.stage)
+    assert isinstance(phase, PokerPhase)
+    bids = [m for m in legal if isinstance(m, BidRange)]
+    pass_move = nth_move(legal, 0)
+    strength = CATEGORIES.index(best_hand(state.hand(pass_move.seat), phase.best_of,
+                                          phase.ace_low_straight).category)
+    owed = state.bets.owed(pass_move.seat) if state.bets is not None else 0
+    if bids and strength >= CATEGORIES.index("two pair"):
+        return bids[0].bid(bids[0].amounts()[-1])
+    if bids and strength == CATEGORIES.index("one pair") and owed > 0:
+        return bids[0].bid(bids[0].low)
+    return pass_move
 
 
 def _widow_choice(state: DealState, legal: tuple[Legal, ...]) -> Move:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from boodle.engine.events import (
     Ante,
+    Bet,
     BoodlesDrawn,
     CarryOver,
     Claim,
@@ -177,6 +178,15 @@ def _first_dealt(e: FirstDealt) -> list[str]:
     return [f"dealt face up: {dealt} -> the first {e.rank}: {seat_name(e.dealer)} deals first"]
 
 
+def _bet(e: Bet) -> list[str]:
+    """A move of a betting round (spec §8.3): ``B bets 1``, ``C raises to 2 (puts in 2)``."""
+    put = 0 if e.transfer is None else e.transfer.amount
+    words = {"check": "checks", "fold": "folds", "bet": f"bets {_chips(put)}",
+             "call": f"calls {_chips(put)}",
+             "raise": f"raises to {e.level} (puts in {_chips(put)})"}[e.action]
+    return [f"  {seat_name(e.seat)} {words}" + (" (all in)" if e.all_in else "")]
+
+
 def _showdown(e: Showdown) -> list[str]:
     best = ", ".join(seat_name(s) for s in e.winners) or "nobody"
     return [f"  phase {e.phase} (poker):",
@@ -199,6 +209,7 @@ _RENDER: dict[type, Callable[..., list[str]]] = {
     WidowOffered: lambda e: [f"  {seat_name(e.seat)} offers the widow"],
     WidowPass: lambda e: [f"  {seat_name(e.seat)} {_DECLINE[e.step]}"],
     WidowBid: lambda e: [f"  {seat_name(e.seat)} bids {e.amount} for the widow"],
+    Bet: _bet,
     WidowExchange: _exchange,
     WidowUnsold: lambda e: ["  nobody takes the widow"],
     DealStart: _deal_start,

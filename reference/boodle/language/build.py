@@ -81,6 +81,8 @@ MAX_PHASES = 16
 """Phases per variant (spec §11.3)."""
 MAX_ANTE_LINES = 64
 """Lines of one ante block (spec §11.3)."""
+MAX_RAISES = 100
+"""The raise cap of a poker phase's betting round (``raises: N``) is at most this (spec §11.3)."""
 
 _T = TypeVar("_T")
 
@@ -1081,11 +1083,37 @@ class _Builder:
         if not 1 <= best <= 5:
             raise BoodleError("a poker hand is at most 5 cards", rules["best"].span,
                               hint="write best: 5 cards (or fewer, at least 1)")
+        betting = self.poker_betting(decl, rules)
         return m.PokerPhase(
             decl.name, decl.label or decl.name.capitalize(), pot, best,
             rules["ace_low_straight"].value if "ace_low_straight" in rules else True,
-            rules["split"].value if "split" in rules else "share", decl.span,
+            rules["split"].value if "split" in rules else "share", **betting, span=decl.span,
         )
+
+    def poker_betting(self, decl: PhaseDecl, rules: dict[str, Clause]) -> dict[str, Any]:
+        """The betting round of a poker phase (spec §8.3): ``bets``, ``raises``, ``opener``."""
+        bets = rules.get("bets")
+        if bets is None:
+            for key in ("raises", "opener"):
+                if key in rules:
+                    raise BoodleError(
+                        f"'{key}:' in poker phase {decl.name}, which has no betting round",
+                        rules[key].span, hint="add the size of a bet: bets: 1 chip  (or "
+                        "bets: up to 5 chips), or remove the line")
+            return {}
+        how, amount = bets.value
+        if amount == 0:
+            raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
+                              hint="write bets: 1 chip  (or remove the line: no betting)")
+        _chips_at_most(bets, amount, "a bet")
+        out: dict[str, Any] = {"bets": how, "bet": amount}
+        if "raises" in rules:
+            raises = rules["raises"].value
+            _at_most(rules["raises"], raises, MAX_RAISES, "raises")
+            out["raises"] = raises
+        if "opener" in rules:
+            out["opener"] = rules["opener"].value
+        return out
 
     # -- session (spec §10)
     def session(self) -> m.SessionSpec:

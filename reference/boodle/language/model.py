@@ -504,9 +504,28 @@ class HoldingPhase:
     span: Span | None = _span()
 
 
+Opener = Literal["dealer", "left of dealer"]
+"""Who opens a poker phase's betting round (spec §8.3): the ``dealer`` (Cadaco's Tripoley
+sheet, centralconnector.com: "the Dealer starts the betting"), or the player at the dealer's
+``left of dealer`` (Alysoun/tripoley: "betting begins left of dealer")."""
+
+BetLimit = Literal["none", "fixed", "up to"]
+"""The size of a bet or raise in a poker phase's betting round (spec §8.3): ``none`` — no
+betting round (a showdown only, spec §8.2); ``fixed`` — every bet and every raise is exactly
+``bet`` chips (``bets: N chips``); ``up to`` — any whole amount from 1 to ``bet`` chips
+(``bets: up to N chips``)."""
+
+
 @dataclass(frozen=True)
 class PokerPhase:
-    """A poker showdown (spec §8.2): best five-card hand from each hand takes ``pot``."""
+    """A poker showdown (spec §8.2): best five-card hand from each hand takes ``pot``.
+
+    With a betting round (spec §8.3; ``bets`` not ``none``): before the showdown the players
+    bet into ``pot``, from ``opener`` clockwise; every bet and every raise is ``bet`` chips
+    (``fixed``) or 1 to ``bet`` chips (``up to``); ``raises``: at most so many raises after
+    the opening bet (``None``: no cap but the players' balances).  Only the players still in
+    (who did not fold) show; each side pot goes to the best hand among those who matched it.
+    """
 
     name: str
     label: str
@@ -514,7 +533,22 @@ class PokerPhase:
     best_of: int = 5
     ace_low_straight: bool = True
     split: Split = "share"
+    bets: BetLimit = "none"
+    bet: int = 0
+    raises: int | None = None
+    opener: Opener = "left of dealer"
     span: Span | None = _span()
+
+    @property
+    def betting(self) -> bool:
+        """Whether the phase has a betting round before its showdown (spec §8.3)."""
+        return self.bets != "none"
+
+    def bet_sizes(self) -> tuple[int, int]:
+        """The least and the most chips one bet or raise adds (spec §8.3); ``(0, 0)``
+        without betting."""
+        return ((0, 0) if self.bets == "none" else
+                (self.bet, self.bet) if self.bets == "fixed" else (1, self.bet))
 
 
 Phase = StopsPhase | HoldingPhase | PokerPhase

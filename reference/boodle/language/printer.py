@@ -139,6 +139,15 @@ CLAIMS = {"on play": "on play", "on holding": "on holding", "none": "none"}
 OUT_TO = {"winner": "winner", "kitty": "kitty", "section": "section"}  # section: 'into NAME'
 FAULT = {"cannot lead": "cannot lead", "lead not lowest": "lead not lowest"}
 SPLIT = {"share": "share", "first seat": "first seat", "lowest seat": "lowest seat"}
+OPENER: dict[str, str | None] = {"left of dealer": None, "dealer": "dealer"}
+BET_LIMIT: dict[str, Callable[[m.PokerPhase], str | None]] = {
+    "none": lambda p: None,
+    "fixed": lambda p: f"{p.bet} chip" + ("" if p.bet == 1 else "s"),
+    "up to": lambda p: f"up to {p.bet} chip" + ("" if p.bet == 1 else "s"),
+}
+"""A betting round's ``bets:`` line by its limit (spec §8.3); ``none``: no line."""
+"""Who opens a poker phase's betting (spec §8.3); ``left of dealer`` is the default, not
+written."""
 WIDOW_SETS: dict[str, str | None] = {"qualifies nobody": None, "blocks sets": "blocks sets"}
 SHORT_STACK: dict[str, str | None] = {"as balance": None,
                                       "section by section": "section by section"}
@@ -265,6 +274,8 @@ LITERALS: dict[str, Mapping[Any, object]] = {
     "StopsPhase.claims": CLAIMS,
     "HoldingPhase.split": SPLIT,
     "PokerPhase.split": SPLIT,
+    "PokerPhase.opener": OPENER,
+    "PokerPhase.bets": BET_LIMIT,
     "SessionSpec.leftover": LEFTOVER,
     "SessionSpec.ties": TIES,
     "SessionSpec.negative": BALANCE,
@@ -509,8 +520,15 @@ POKER: dict[str, Row[m.PokerPhase]] = {
     "ace_low_straight": lambda p: _one("ace low straight", "yes" if p.ace_low_straight
                                        else "no"),
     "split": lambda p: _one("split", SPLIT[p.split]),
+    "bets": lambda p: _one("bets", BET_LIMIT[p.bets](p)),
+    "bet": With("bets"),
+    "raises": lambda p: _one("raises", None if p.raises is None or not p.betting
+                             else str(p.raises), unwritten="no cap"),
+    "opener": lambda p: _one("opener", OPENER[p.opener] if p.betting else None,
+                             unwritten="left of dealer"),
     "span": _SPAN,
 }
+
 
 PHASES: dict[type, tuple[str, Mapping[str, Row[Any]]]] = {
     m.StopsPhase: ("stops", STOPS),

@@ -813,6 +813,21 @@ class _ToAst(Transformer[Token, Any]):
     def poker_ace_low(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("ace_low_straight", str(c[0]) == "yes", meta)
 
+    def poker_bets_fixed(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("bets", ("fixed", int(c[0])), meta)
+
+    def poker_bets_capped(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("bets", ("up to", int(c[0])), meta)
+
+    def poker_raises(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("raises", int(c[0]), meta)
+
+    def poker_opener_dealer(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("opener", "dealer", meta)
+
+    def poker_opener_left(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("opener", "left of dealer", meta)
+
     # session
     def session(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("session", tuple(c), meta)

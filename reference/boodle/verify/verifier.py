@@ -170,6 +170,12 @@ def _few_still_in(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
             "(spec §10)"]
 
 
+def _other_phases(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    betting = {p.name for p in ruleset.phases if isinstance(p, PokerPhase) and p.betting}
+    return [f"phase {f.detail}" + (" with its betting round" if f.detail in betting else "")
+            for f in found]
+
+
 def _claims_at_start(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
     first = found[0].detail  # the first stops phase's, the one z3 models
     return [f"claims {first}"] if CLAIM_TERMS[cast(ClaimRule, first)].at_start else []
@@ -179,7 +185,7 @@ SYMBOLIC: dict[FeatureKey, Refusal | None] = {
     "chosen antes": lambda rs, found: ["chosen-boodle antes"],
     "trump turn-up": lambda rs, found: ["the trump turn-up"],
     "widow sale": lambda rs, found: [f"the widow {f.detail}" for f in found],
-    "other phases": lambda rs, found: [f"phase {f.detail}" for f in found],
+    "other phases": _other_phases,
     "claims": _claims_at_start,
     "elimination": lambda rs, found: ["eliminated seats (z3 assumes every seat still in)"],
     "few players still in": _few_still_in,

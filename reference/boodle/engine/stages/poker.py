@@ -1,4 +1,4 @@
-"""The poker phase (spec §8.2): a showdown of every player's best hand for the pot.
+"""The poker phase (spec §8.2, §8.3): a betting round, if the phase has one, then a showdown.
 
 004 phase 2: "without exchanging, each player selects the best five-card
 poker hand among the cards held (cards beyond five are ignored) … the best
@@ -12,20 +12,41 @@ No card moves.  The best seats are the phase's winners, for ``winner of
 PHASE`` leads (spec §6.1), in the split's order: first the first clockwise from the
 dealer's left, or under ``split: lowest seat`` the lowest-numbered seat (the one who takes
 the pot).
+
+**Betting** (spec §8.3; Cadaco's Tripoley sheet at centralconnector.com: "the Dealer starts
+the betting … He can bet, check or pass. All bets and raises are placed in the Pot").  From
+the phase's opener, clockwise, each seat still in that has a whole chip to bet moves:
+
+- nothing owed: a :class:`~boodle.engine.state.PassMove` **checks**, a
+  :class:`~boodle.engine.state.BidMove` of the bet size **bets**;
+- chips owed: a pass **folds**, a bid of what is owed **calls** (all of a smaller balance:
+  all in), a bid of what is owed plus a bet size **raises** (not past the ``raises`` cap).
+
+A bid's amount is the chips put into the pot now; the bids a seat may make are one
+:class:`~boodle.engine.state.BidRange` (the widow auction's shape: the protocol is the
+same).  The round ends when one seat is left (it takes the whole pot, showing nothing), or
+when every seat still in has acted since the last bet and matched it or is all in.  The
+showdown then pays the pot in layers (side pots): the chips already on the pot and each
+layer of bets up to the smallest all-in go to the best hand among the seats that put in that
+much.  Illegal bets carry the rule ids ``move.kind``, ``bet.funds``, ``bet.amount``
+(spec §12).
 """
 
 from __future__ import annotations
 
-from boodle.engine.events import Claim, Event, Showdown
+from fractions import Fraction
+
+from boodle.engine.events import Bet, BetAction, Claim, Event, Showdown
+from boodle.engine.faults import IllegalMove
 from boodle.engine.holders import award, in_split_order
 from boodle.engine.ledger import seat, section
-from boodle.engine.poker_hands import showdown
-from boodle.engine.stage import Result, Stage, no_legal_moves, no_moves
-from boodle.engine.state import DealState
+from boodle.engine.poker_hands import PokerHand, showdown
+from boodle.engine.stage import Result, Stage
+from boodle.engine.state import BetState, BidMove, BidRange, DealState, Legal, Move, PassMove
 from boodle.language.errors import BoodleError
-from boodle.language.model import PokerPhase, Ruleset
+from boodle.language.model import Chips, PokerPhase, Ruleset
 
-__all__ = ["STAGE", "enter"]
+__all__ = ["STAGE", "apply", "enter", "layers", "legal_moves"]
 
 
 def _phase(ruleset: Ruleset, state: DealState) -> PokerPhase:
@@ -36,27 +57,189 @@ def _phase(ruleset: Ruleset, state: DealState) -> PokerPhase:
     return phase
 
 
+def _bets(state: DealState) -> BetState:
+    assert state.bets is not None
+    return state.bets
+
+
+def _whole(state: DealState, who: int) -> int:
+    """``who``'s balance in whole chips, rounded down, never below 0 (what it may bet)."""
+    chips = state.ledger.seat(who)
+    whole = chips if type(chips) is int else int(Fraction(chips) // 1)
+    return max(whole, 0)
+
+
 def enter(ruleset: Ruleset, state: DealState) -> Result:
-    """Show every hand, pay the pot to the best hand(s), record the winners (spec §8.2)."""
+    """Open the betting round (spec §8.3), or without one show every hand at once (§8.2)."""
     phase = _phase(ruleset, state)
-    order = state.clockwise(state.dealer)  # eliminated players take no part (spec §8.2)
-    best, shown = showdown({s: state.hand(s) for s in order}, phase.best_of,
-                           phase.ace_low_straight)
-    winners = in_split_order([s for s in order if s in best], phase.split)
-    events: list[Event] = [
-        Showdown(phase.name, tuple((s, shown[s]) for s in order if s in shown), winners)]
-    takers = [w for w in winners if state.may_take(w, phase.pot)]  # spec §4: who anted it
-    paid = award(phase.pot, takers, state.ledger.section(phase.pot), phase.split, ruleset.chips)
+    if not phase.betting:
+        return _showdown(ruleset, phase, state, [])
+    bets = BetState(put=(0,) * state.players)  # a seat with no whole chip is all in at once
+    opener = state.dealer if phase.opener == "dealer" else state.left_of(state.dealer)
+    return _next(ruleset, phase, state.evolve(bets=bets), opener, [], first=True)
+
+
+def _next(ruleset: Ruleset, phase: PokerPhase, state: DealState, start: int,
+          events: list[Event], first: bool = False) -> Result:
+    """The next seat to act from ``start`` (itself included when ``first``), or the
+    showdown when the round is over (spec §8.3)."""
+    bets = _bets(state)
+    order = state.clockwise(state.dealer)
+    live = [s for s in order if s not in bets.folded]
+    able = [s for s in live if _whole(state, s) >= 1]  # the others are all in
+    due = [s for s in able if s not in bets.acted or bets.owed(s) > 0]
+    if len(live) == 1 or not due or (len(able) == 1 and bets.owed(able[0]) == 0):
+        return _showdown(ruleset, phase, state, events)
+    n = state.players
+    for i in range(0 if first else 1, n + 1):
+        candidate = (start + i) % n
+        if candidate in due:
+            return state.evolve(to_move=candidate), events
+    raise AssertionError("a seat is due to act")  # pragma: no cover
+
+
+def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
+    """A pass (a check, or a fold when chips are owed) and the bids of the seat to move.
+
+    The bids are one :class:`~boodle.engine.state.BidRange` of the chips put in now:
+    nothing owed, the bets (the fixed size, or 1 to the cap), at most the balance; chips
+    owed, the call (all of a smaller balance) and, below the raise cap and with the chips
+    for it, the raises (owed plus a bet size).  Cost: the same for 10 chips as for 10^8.
+    """
+    phase, bets, who = _phase(ruleset, state), _bets(state), state.to_move
+    assert who is not None
+    low, high = phase.bet_sizes()
+    step = low if phase.bets == "fixed" else 1
+    balance, owed = _whole(state, who), bets.owed(who)
+    out: list[Legal] = [PassMove(who)]
+    if owed == 0:
+        if balance >= low:
+            out.append(_range(who, low, min(high, balance), step))
+        return tuple(out)
+    may_raise = phase.raises is None or bets.raises < phase.raises
+    if may_raise and balance >= owed + low:
+        out.append(_range(who, owed, owed + min(high, balance - owed), step))
+    else:
+        out.append(BidRange(who, min(owed, balance), min(owed, balance)))
+    return tuple(out)
+
+
+def _range(who: int, low: int, high: int, step: int) -> BidRange:
+    """The bids ``low`` to ``high``, ``step`` apart; one amount is written with step 1."""
+    return BidRange(who, low, high, step if high > low else 1)
+
+
+def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
+    """Raise :class:`IllegalMove` for a move the betting round refuses (spec §12 order)."""
+    if isinstance(move, PassMove):
+        return
+    if not isinstance(move, BidMove):
+        raise IllegalMove(f"{move}: the betting round takes a bid (a bet, call or raise) or a "
+                          "pass (a check or a fold)", rule="move.kind")
+    balance = _whole(state, move.seat)
+    if move.amount > balance:
+        raise IllegalMove(f"{move}: the seat has {state.ledger.seat(move.seat)} chips, not "
+                          f"{move.amount}", rule="bet.funds")
+    if not any(isinstance(e, BidRange) and e.holds(move) for e in legal_moves(ruleset, state)):
+        allowed = [e for e in legal_moves(ruleset, state) if isinstance(e, BidRange)]
+        raise IllegalMove(f"{move}: the bids allowed now are {allowed[0] if allowed else 'none'}"
+                          " (spec §8.3)", rule="bet.amount")
+
+
+def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
+    """Play a check, bet, call, raise or fold (the driver has checked ``deal.over``, ``turn``)."""
+    _check(ruleset, state, move)
+    phase, bets, who = _phase(ruleset, state), _bets(state), move.seat
+    owed = bets.owed(who)
+    action: BetAction
+    if isinstance(move, PassMove):
+        if owed == 0:
+            action, bets = "check", BetState(bets.put, bets.level, bets.folded,
+                                             bets.acted | {who}, bets.raises)
+        else:
+            action, bets = "fold", BetState(bets.put, bets.level, bets.folded | {who},
+                                            bets.acted, bets.raises)
+        event = Bet(who, action, None, bets.level)
+        return _next(ruleset, phase, state.evolve(bets=bets), who, [event])
+    assert isinstance(move, BidMove)
+    state, transfer = state.pay(seat(who), section(phase.pot), move.amount, "bet")
+    put = list(bets.put)
+    put[who] += move.amount
+    all_in = _whole(state, who) < 1
+    if put[who] > bets.level:
+        action = "bet" if bets.level == 0 else "raise"
+        raises = bets.raises + (action == "raise")
+        bets = BetState(tuple(put), put[who], bets.folded, frozenset({who}), raises)
+    else:
+        action = "call"
+        bets = BetState(tuple(put), bets.level, bets.folded, bets.acted | {who}, bets.raises)
+    event = Bet(who, action, transfer, bets.level, all_in)
+    return _next(ruleset, phase, state.evolve(bets=bets), who, [event])
+
+
+def layers(put: tuple[int, ...], live: list[int], base: Chips) -> list[tuple[Chips, list[int]]]:
+    """The pots of a betting round (spec §8.3): (chips, the seats that may win them), main
+    pot first.
+
+    ``put``: what each seat put in; ``live``: the seats still in (not folded), clockwise from
+    the dealer's left; ``base``: the chips on the pot before the round (antes, carry-over),
+    which the main pot holds.  Each layer up to the next level a live seat put in holds every
+    seat's chips in that band (a folded seat's too) and is open to the live seats that put in
+    that much.  Example: base 9, seats put 5, 2 and 0 (folded): main pot 9 + 2 + 2 = 13 for
+    both live seats, side pot 3 for the seat that put in 5.
+    """
+    out: list[tuple[Chips, list[int]]] = []
+    below = 0
+    for level in sorted({put[s] for s in live}):
+        chips: Chips = sum(min(p, level) - min(p, below) for p in put)
+        if not out:
+            chips += base
+        out.append((chips, [s for s in live if put[s] >= level]))
+        below = level
+    return out
+
+
+def _showdown(ruleset: Ruleset, phase: PokerPhase, state: DealState,
+              events: list[Event]) -> Result:
+    """Show the hands of the seats still in, pay each pot to its best hand(s) (spec §8.2)."""
+    order = state.clockwise(state.dealer)
+    bets = state.bets
+    live = [s for s in order if bets is None or s not in bets.folded]
+    pot_chips = state.ledger.section(phase.pot)
+    if bets is not None and len(live) == 1:  # everyone else folded: no hand is shown
+        pots: list[tuple[Chips, list[int]]] = [(pot_chips, live)]
+        shown: dict[int, PokerHand] = {}
+        winners: tuple[int, ...] = tuple(live)
+    else:
+        best, shown = showdown({s: state.hand(s) for s in live}, phase.best_of,
+                               phase.ace_low_straight)
+        winners = in_split_order([s for s in order if s in best], phase.split)
+        if bets is None:
+            pots = [(pot_chips, live)]
+        else:
+            pots = layers(bets.put, live, pot_chips - sum(bets.put))
+    events.append(Showdown(phase.name, tuple((s, shown[s]) for s in order if s in shown),
+                           winners))
+    folded_out = bets is not None and len(live) == 1
     taken = state.taken
-    if paid is not None:
-        for who in paid.seats:
-            state, t = state.pay(section(phase.pot), seat(who), paid.share, "claim")
-            events.append(Claim(who, phase.pot, t))
-        taken = (*taken, (phase.name, phase.pot))
-    state = state.evolve(to_move=None, taken=taken,
+    for chips, eligible in pots:
+        contenders = eligible if folded_out else [s for s in eligible if s in shown]
+        if not contenders:
+            continue
+        top = None if folded_out else max(shown[s] for s in contenders)
+        best_here = [s for s in contenders if top is None or shown[s] == top]
+        takers = [w for w in best_here if state.may_take(w, phase.pot)]  # spec §4: who anted
+        paid = award(phase.pot, takers, chips, phase.split, ruleset.chips)
+        if paid is not None:
+            for who in paid.seats:
+                state, t = state.pay(section(phase.pot), seat(who), paid.share, "claim")
+                events.append(Claim(who, phase.pot, t))
+            if (phase.name, phase.pot) not in taken:
+                taken = (*taken, (phase.name, phase.pot))
+    state = state.evolve(to_move=None, taken=taken, bets=None,
                          phase_winners=(*state.phase_winners, (phase.name, winners)))
     return state, events
 
 
-STAGE = Stage("poker", enter, no_legal_moves, no_moves)
-"""The poker phase: no moves (the language has no betting, spec §8.2)."""
+STAGE = Stage("poker", enter, legal_moves, apply)
+"""The poker phase: the betting round's moves, if any, then the showdown (spec §8.2, §8.3)."""

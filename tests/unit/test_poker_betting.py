@@ -1,0 +1,253 @@
+"""A poker phase's betting round (spec §8.3), against deals worked out by hand.
+
+The deck is 9 to A of four suits (24 cards), four players, no widow, six cards each.  The
+hands and their ranks (spec §8.2, standard ranking, worked out before running the code):
+
+- ``FULL``: A♣ A♦ A♥ K♣ K♦ 9♠, a full house, aces over kings;
+- ``TWO_PAIR``: 9♣ 9♦ 10♣ 10♦ J♣ Q♦, two pair, tens and nines, queen kicker;
+- ``KING_SF``: 9♥ 10♥ J♥ Q♥ K♥ J♦, a straight flush to the king;
+- ``ROYAL``: A♠ K♠ Q♠ J♠ 10♠ Q♣, the ace-high straight flush (the best).
+
+Every player antes 1 on the pot and 1 on the kitty, so the pot holds 4 (one chip per
+player) before the round.  The chip counts below are sums done by hand from these rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from boodle.engine import IllegalMove, apply, legal_moves, start_deal
+from boodle.engine.events import Bet, Claim, Showdown
+from boodle.engine.ledger import Ledger
+from boodle.engine.stages.poker import layers
+from boodle.engine.state import BidMove, BidRange, DealState, LeadMove, Move, PassMove
+from boodle.language.build import load_text
+from boodle.language.errors import BoodleError
+from boodle.language.model import PokerPhase, Ruleset
+from rules_by_hand import cards
+
+FULL = cards("A♣ A♦ A♥ K♣ K♦ 9♠")
+TWO_PAIR = cards("9♣ 9♦ 10♣ 10♦ J♣ Q♦")
+KING_SF = cards("9♥ 10♥ J♥ Q♥ K♥ J♦")
+ROYAL = cards("A♠ K♠ Q♠ J♠ 10♠ Q♣")
+
+
+def rules(betting: str, session: str = "start: 20 chips  end: after 1 rotation") -> Ruleset:
+    """A small variant whose poker phase has the betting lines ``betting``."""
+    return load_text(f"""
+variant bet-probe {{
+  players 2 to 4
+  deck {{
+    suits ♣ ♦ ♥ ♠
+    ranks 9 10 J Q K A
+  }}
+  board {{
+    kitty
+    pot
+  }}
+  ante {{ each player 1 on pot, kitty }}
+  deal {{ widow: none }}
+  phase poker is poker {{
+    pot: pot
+    {betting}
+  }}
+  phase play is stops {{
+    first lead: left of dealer, lowest of chosen suit
+    follow: owner of next card
+    stop: top rank, next card held by nobody
+    restart: last player, lowest of other suit
+    if none: lead lowest of same suit
+    claims: on play
+    going out: ends deal, takes kitty, 1 per card to winner
+  }}
+  session {{ {session} }}
+}}
+""", "bet-probe.boodle")
+
+
+def deal(rs: Ruleset, dealer: int, hands: list[tuple], seats: tuple[int, ...] = (20,) * 4
+         ) -> tuple[DealState, list]:
+    ledger = Ledger(seats, (("kitty", 0), ("pot", 0)))
+    return start_deal(rs, 4, dealer, ledger, hands=hands, widow=())
+
+
+def play(rs: Ruleset, state: DealState, moves: list[Move]) -> tuple[DealState, list]:
+    events: list = []
+    for move in moves:
+        state, more = apply(rs, state, move)
+        events += more
+    return state, events
+
+
+def test_the_dealer_opens_fixed_bets_raises_are_capped_and_the_best_hand_takes_the_pot() -> None:
+    rs = rules("bets: 1 chip\n    raises: 2\n    opener: dealer")
+    state, _ = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    assert state.to_move == 1  # the dealer opens (Cadaco)
+    assert legal_moves(rs, state) == (PassMove(1), BidRange(1, 1, 1))  # check, or bet 1
+    state, _ = apply(rs, state, BidMove(1, 1))
+    # C owes 1: fold, call 1, or raise to 2 (a bid of 2)
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 1, 2))
+    state, _ = play(rs, state, [BidMove(2, 2), BidMove(3, 2), PassMove(0)])
+    # B owes 1 and one raise is left: call 1 or raise (2)
+    assert legal_moves(rs, state) == (PassMove(1), BidRange(1, 1, 2))
+    state, _ = apply(rs, state, BidMove(1, 2))
+    # the cap (2 raises) is reached: C may only call the 1 it owes
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 1, 1))
+    with pytest.raises(IllegalMove) as refused:
+        apply(rs, state, BidMove(2, 2))
+    assert refused.value.rule == "bet.amount"
+    state, events = play(rs, state, [BidMove(2, 1), BidMove(3, 1)])
+    bets = [e for e in events if isinstance(e, Bet)]
+    assert [(e.seat, e.action, e.level) for e in bets] == [(2, "call", 3), (3, "call", 3)]
+    show = next(e for e in events if isinstance(e, Showdown))
+    assert [s for s, _ in show.hands] == [2, 3, 1]  # A folded and shows nothing
+    assert show.winners == (3,)
+    # the pot: 4 antes + 3 chips from each of B, C, D = 13, to D's royal flush
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 13)]
+    assert state.ledger.seats == (18, 15, 15, 28)
+    assert state.ledger.section("pot") == 0 and state.ledger.section("kitty") == 4
+    assert isinstance(state.to_move, int) and state.stage == "phase:play"
+
+
+def test_the_actions_in_order() -> None:
+    rs = rules("bets: 1 chip\n    raises: 2\n    opener: dealer")
+    state, _ = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    _, events = play(rs, state, [BidMove(1, 1), BidMove(2, 2), BidMove(3, 2), PassMove(0),
+                                 BidMove(1, 2), BidMove(2, 1), BidMove(3, 1)])
+    assert [(e.seat, e.action) for e in events if isinstance(e, Bet)] == [
+        (1, "bet"), (2, "raise"), (3, "call"), (0, "fold"), (1, "raise"), (2, "call"),
+        (3, "call")]
+
+
+def test_when_all_but_one_fold_the_last_takes_the_pot_unseen() -> None:
+    rs = rules("bets: 1 chip")  # opener: left of dealer (the default)
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    assert state.to_move == 1
+    state, events = play(rs, state, [BidMove(1, 1), PassMove(2), PassMove(3), PassMove(0)])
+    show = next(e for e in events if isinstance(e, Showdown))
+    assert show.hands == () and show.winners == (1,)  # nobody shows (rneurocirugia.com)
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(1, 5)]
+    assert state.ledger.seats == (18, 22, 18, 18)  # B: 18 - 1 + 5
+
+
+def test_everyone_checks_and_the_showdown_is_as_without_betting() -> None:
+    rs = rules("bets: up to 3 chips")
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    assert legal_moves(rs, state) == (PassMove(1), BidRange(1, 1, 3))
+    state, events = play(rs, state, [PassMove(1), PassMove(2), PassMove(3), PassMove(0)])
+    assert [e.action for e in events if isinstance(e, Bet)] == ["check"] * 4
+    show = next(e for e in events if isinstance(e, Showdown))
+    assert [s for s, _ in show.hands] == [1, 2, 3, 0] and show.winners == (3,)
+    assert state.ledger.seats == (18, 18, 18, 22)
+
+
+def test_an_all_in_call_makes_a_side_pot_for_the_others() -> None:
+    # B starts with 3 chips: after the antes it has 1.  A bets 3, B calls all in for 1,
+    # C calls 3, D folds.  Main pot: the 4 antes + 1 from each of A, B, C = 7, open to
+    # A, B, C: B's royal flush takes it.  Side pot: 2 more from A and from C = 4, open to A
+    # and C: C's straight flush beats A's full house.
+    rs = rules("bets: up to 3 chips")
+    state, _ = deal(rs, 3, [FULL, ROYAL, KING_SF, TWO_PAIR], seats=(20, 3, 20, 20))
+    assert state.to_move == 0
+    state, _ = apply(rs, state, BidMove(0, 3))
+    assert legal_moves(rs, state) == (PassMove(1), BidRange(1, 1, 1))  # all it has
+    with pytest.raises(IllegalMove) as refused:
+        apply(rs, state, BidMove(1, 2))
+    assert refused.value.rule == "bet.funds"
+    state, _ = apply(rs, state, BidMove(1, 1))
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 3, 6))  # call 3, raise 1-3
+    state, events = play(rs, state, [BidMove(2, 3), PassMove(3)])
+    bets = [e for e in events if isinstance(e, Bet)]
+    assert [(e.seat, e.action) for e in bets] == [(2, "call"), (3, "fold")]
+    show = next(e for e in events if isinstance(e, Showdown))
+    assert show.winners == (1,)  # the main pot's winner is the phase's
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(1, 7), (2, 4)]
+    assert state.ledger.seats == (15, 7, 19, 18)
+    assert sum(state.ledger.seats) + state.ledger.section("kitty") == 63  # 20 + 3 + 20 + 20
+
+
+def test_layers_by_hand() -> None:
+    # spec §8.3's example: base 9, seats put 5, 2 and 0 (the last folded)
+    assert layers((5, 2, 0), [0, 1], 9) == [(13, [0, 1]), (3, [0])]
+    # a folded seat's chips stay in the band they reach: 4 of a fold, 2 all in, 6 called
+    assert layers((4, 2, 6, 6), [1, 2, 3], 0) == [(2 * 4, [1, 2, 3]), (2 + 4 + 4, [2, 3])]
+
+
+def test_a_player_with_no_chip_is_all_in_from_the_start_and_still_shows() -> None:
+    rs = rules("bets: 1 chip", "start: 20 chips  end: after 1 rotation  balance: may go negative")
+    # D has 1 chip: after its two antes, -1: it takes no turn, but its royal flush shows
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL], seats=(20, 20, 20, 1))
+    state, events = play(rs, state, [BidMove(1, 1), BidMove(2, 1)])
+    assert state.to_move == 0  # D was skipped
+    state, events = apply(rs, state, BidMove(0, 1))
+    show = next(e for e in events if isinstance(e, Showdown))
+    assert show.winners == (3,)
+    # main pot: the 4 antes (D put in nothing), to D; side pot 3 (1 each from A, B, C), to
+    # C's straight flush, the best of those three
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 4), (2, 3)]
+
+
+def test_raises_zero_allows_a_bet_and_calls_only() -> None:
+    rs = rules("bets: 2 chips\n    raises: 0")
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    assert legal_moves(rs, state) == (PassMove(1), BidRange(1, 2, 2))
+    state, _ = apply(rs, state, BidMove(1, 2))
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 2, 2))
+
+
+def test_a_fixed_raise_is_listed_step_apart() -> None:
+    rs = rules("bets: 2 chips")
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    state, _ = apply(rs, state, BidMove(1, 2))
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 2, 4, 2))  # call 2, raise 4
+    with pytest.raises(IllegalMove) as refused:
+        apply(rs, state, BidMove(2, 3))
+    assert refused.value.rule == "bet.amount"
+    with pytest.raises(IllegalMove) as refused:
+        apply(rs, state, LeadMove(2, KING_SF[0]))
+    assert refused.value.rule == "move.kind"
+
+
+def test_the_lines_build_into_the_model() -> None:
+    phase = rules("bets: up to 5 chips\n    raises: 3\n    opener: dealer").phases[0]
+    assert isinstance(phase, PokerPhase)
+    assert (phase.bets, phase.bet, phase.raises, phase.opener) == ("up to", 5, 3, "dealer")
+    assert phase.bet_sizes() == (1, 5)
+    plain = rules("").phases[0]
+    assert isinstance(plain, PokerPhase) and not plain.betting
+
+
+@pytest.mark.parametrize(("lines", "message", "hint"), [
+    ("raises: 3", "'raises:' in poker phase poker, which has no betting round",
+     "bets: 1 chip"),
+    ("opener: dealer", "'opener:' in poker phase poker", "bets: 1 chip"),
+    ("bets: 0 chips", "a bet of 0 chips is a check", "bets: 1 chip"),
+])
+def test_betting_lines_that_cannot_be_played_are_located_errors(lines: str, message: str,
+                                                                hint: str) -> None:
+    with pytest.raises(BoodleError) as err:
+        rules(lines)
+    assert message in err.value.message
+    span = err.value.span
+    assert span is not None and (span.line, span.column) == (16, 5)  # the line at fault
+    assert hint in (err.value.hint or "")
+
+
+def test_positions_in_a_betting_round_read_back_with_all_ins() -> None:
+    """The position notation (FORMAT.md) writes the bets as moves before play (``pre:``);
+    reading a position replays them, so an all-in call (B's 1 of 3 owed) and a seat all in
+    from the start (D, at -1) must come out as they were."""
+    from boodle.conformance.position import describe, parse, to_state
+
+    rs = rules("bets: up to 3 chips")
+    state, _ = deal(rs, 3, [FULL, ROYAL, KING_SF, TWO_PAIR], seats=(20, 3, 20, 20))
+    state, _ = play(rs, state, [BidMove(0, 3), BidMove(1, 1)])
+    text = describe(rs, state)
+    assert text.endswith("C 15,0,18,18 kitty=4,pot=8 pre:Abid3,Bbid1")
+    back = to_state(rs, parse(text))
+    assert (back.bets, back.to_move, back.ledger) == (state.bets, state.to_move, state.ledger)
+    rs = rules("bets: 1 chip", "start: 20 chips  end: after 1 rotation  balance: may go negative")
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL], seats=(20, 20, 20, 1))
+    state, _ = play(rs, state, [BidMove(1, 1), BidMove(2, 1)])
+    back = to_state(rs, parse(describe(rs, state)))
+    assert back.to_move == 0 and back.bets == state.bets
