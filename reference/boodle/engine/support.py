@@ -11,7 +11,6 @@ from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
 from boodle.language.kind_facts import SCOPE_FACTS, WHO_FACTS
 from boodle.language.model import Ruleset, StopsPhase
-from boodle.session.second_pack import unbound_sections
 
 __all__ = ["check_playable", "pending_features", "stops_phase"]
 
@@ -58,6 +57,8 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     The builder refuses these rulesets already; rulesets made in Python
     (tests, other tools) are checked here.
     """
+    from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
+
     p = stops_phase(ruleset)
     unbound = unbound_sections(ruleset)
     if unbound:
