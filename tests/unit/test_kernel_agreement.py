@@ -18,6 +18,7 @@ before timing it).
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,23 @@ def test_the_compiled_kernel_plays_the_same_deals(player: str) -> None:
     for rules in (MICHIGAN, variant("pope-joan"), variant("tripoli-lowest-club")):
         for players in (3, 4, 5):
             _both(rules, players, player, 300, players, jit=True)
+
+
+def test_numba_caches_the_kernel_in_the_user_cache_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled kernel is cached under ``$XDG_CACHE_HOME/boodle/numba`` (an installed
+    boodle's own folder may be read-only), or where ``NUMBA_CACHE_DIR`` says; no cache
+    folder to write is no cache."""
+    from boodle.compiled.kernel import cache_folder
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_folder() == tmp_path / "boodle" / "numba"
+    assert (tmp_path / "boodle" / "numba").is_dir()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert cache_folder() == tmp_path / "elsewhere"
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    assert cache_folder() is None

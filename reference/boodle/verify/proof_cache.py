@@ -89,8 +89,12 @@ def verifier_version() -> str:
 
 def run_key(subject: Subject, options: Options, method: str, players: int) -> str:
     """The hash naming the cache file of one run (see the module docstring)."""
+    from boodle.language.model import derived
+
     opts = dataclasses.replace(options, players=None)
-    parts = [FORMAT, verifier_version(), ruleset_digest(subject.ruleset), subject.name,
+    digest = derived(subject.ruleset, "_proof_cache_digest",
+                     lambda: ruleset_digest(subject.ruleset))  # once per ruleset object
+    parts = [FORMAT, verifier_version(), digest, subject.name,
              method, players, _canonical(opts)]
     text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
