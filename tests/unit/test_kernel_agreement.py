@@ -86,9 +86,9 @@ def test_the_random_player_draws_as_random_random() -> None:
 
     for seed in (0, 1, 12345):
         ours, theirs = random.Random(seed), random.Random(seed)
-        mt = mt_state(ours)
-        assert [_random(mt) for _ in range(700)] == [theirs.random() for _ in range(700)]
-        set_mt_state(ours, mt)
+        mts = mt_state(ours).reshape(1, -1)
+        assert [_random(mts, 0) for _ in range(700)] == [theirs.random() for _ in range(700)]
+        set_mt_state(ours, mts[0])
         assert ours.random() == theirs.random()
 
 

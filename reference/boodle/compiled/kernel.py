@@ -289,27 +289,27 @@ def _popcount(x: int) -> int:
     return n
 
 
-def _random(mt: Any) -> float:
-    """The next :meth:`random.Random.random` of the Mersenne Twister state ``mt`` (624
+def _random(mts: Any, r: int) -> float:
+    """The next :meth:`random.Random.random` of the Mersenne Twister state ``mts[r]`` (624
     words then the index, as in :meth:`random.Random.getstate`), stepped in place."""
-    a = _genrand(mt) >> 5
-    b = _genrand(mt) >> 6
+    a = _genrand(mts, r) >> 5
+    b = _genrand(mts, r) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-def _genrand(mt: Any) -> int:
-    """MT19937's next 32-bit output (CPython's ``genrand_uint32``)."""
+def _genrand(mt: Any, r: int) -> int:
+    """MT19937's next 32-bit output (CPython's ``genrand_uint32``) of the state ``mt[r]``."""
     m32 = 0xFFFFFFFF
-    if mt[624] >= 624:
+    if mt[r, 624] >= 624:
         for kk in range(624):
-            y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % 624] & 0x7FFFFFFF)
-            v = mt[(kk + 397) % 624] ^ (y >> 1)
+            y = (mt[r, kk] & 0x80000000) | (mt[r, (kk + 1) % 624] & 0x7FFFFFFF)
+            v = mt[r, (kk + 397) % 624] ^ (y >> 1)
             if y & 1:
                 v ^= 0x9908B0DF
-            mt[kk] = v & m32
-        mt[624] = 0
-    y = mt[mt[624]]
-    mt[624] += 1
+            mt[r, kk] = v & m32
+        mt[r, 624] = 0
+    y = mt[r, mt[r, 624]]
+    mt[r, 624] += 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
@@ -317,9 +317,10 @@ def _genrand(mt: Any) -> int:
     return y & m32
 
 
-def _options(kind: int, target: int, allowed: Any, nallowed: int, ranks: Any, hand: int,
-             out: Any) -> int:
-    """The cards a lead rule allows from ``hand``, ascending, into ``out``; their count."""
+def _options(kind: int, target: int, allowed: Any, sp: int, st: int, fl: int, nallowed: int,
+             ranks: Any, hand: int, out: Any) -> int:
+    """The cards lead rule ``sp`` allows from ``hand`` (``allowed[sp, st, fl]``: the suits),
+    ascending, into ``out``; their count."""
     k = 0
     if kind == EXACT:
         if target >= 0 and (hand >> target) & 1:
@@ -328,7 +329,7 @@ def _options(kind: int, target: int, allowed: Any, nallowed: int, ranks: Any, ha
         return k
     most = 0
     for i in range(nallowed):
-        x = hand & allowed[i]
+        x = hand & allowed[sp, st, fl, i]
         if x == 0:
             continue
         if kind == ANY:
@@ -401,6 +402,7 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
     n = ints[I_P]
     ns = ints[I_S]
     at = 0
+    do_log = log.shape[0] > 0  # the events are written only into a log with rows
     own = np.zeros(n_cards, dtype=np.int64)
     hands = np.zeros(n, dtype=np.int64)
     held = np.zeros(n, dtype=np.int64)
@@ -410,15 +412,16 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
         dealer = dealers[i]
         for s in range(n):
             hands[s] = 0
+            held[s] = 0
         for j in range(n_cards):
             c = perms[i, j]
             w = rec[dealer, j]
             own[c] = w
             if w >= 0:
                 hands[w] |= 1 << c
+                held[w] += 1
         for s in range(n):
             seats[s] -= pay[dealer, s]
-            held[s] = _popcount(hands[s])
         for k in range(ns):
             sections[k] += put[dealer, k]
             taken[k] = -1
@@ -429,12 +432,14 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
         if ints[I_TRUMPS]:
             tu = perms[i, turn_pos[dealer]]
             ti = suit_of[tu]
-            at = _log(log, at, 11, tu, 0, 0, 0)
+            if do_log:
+                at = _log(log, at, 11, tu, 0, 0, 0)
             if ints[I_TAKES]:
                 for j in range(bo_start[ti, tu], bo_start[ti, tu + 1]):
                     k = bo_sec[j]
                     amount = _take(sections, seats, taken, k, dealer)
-                    at = _log(log, at, 3, dealer, k, amount, 0)
+                    if do_log:
+                        at = _log(log, at, 3, dealer, k, amount, 0)
         restart = 0
         flipped = 0
         stopped = -1
@@ -473,7 +478,7 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
             while True:
                 hand = hands[p]
                 st = stopped + 1
-                k_opts = _options(spec_kind[sp], spec_target[sp], allowed[sp, st, flipped],
+                k_opts = _options(spec_kind[sp], spec_target[sp], allowed, sp, st, flipped,
                                   allowed_n[sp, st, flipped], ranks, hand, opts)
                 if k_opts == 0:
                     if not ints[I_FB]:
@@ -486,13 +491,16 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                             if to >= 0:
                                 seats[p] -= amount
                                 sections[to] += amount
-                                at = _log(log, at, 6, p, amount, to, 0)
+                                if do_log:
+                                    at = _log(log, at, 6, p, amount, to, 0)
                             else:
                                 for q in range(1, n):
                                     seats[p] -= amount
                                     seats[(p + q) % n] += amount
-                                    at = _log(log, at, 6, p, amount, -1 - (p + q) % n, 0)
-                        at = _log(log, at, 4, p, 0, 0, 0)
+                                    if do_log:
+                                        at = _log(log, at, 6, p, amount, -1 - (p + q) % n, 0)
+                        if do_log:
+                            at = _log(log, at, 4, p, 0, 0, 0)
                         passes += 1
                         p = (p + 1) % n
                         if passes < n:
@@ -505,13 +513,15 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                                     amount = ints[I_APPER] * held[payer]
                                     seats[payer] -= amount
                                     sections[to] += amount
-                                    at = _log(log, at, 10, payer, amount, 0, 0)
+                                    if do_log:
+                                        at = _log(log, at, 10, payer, amount, 0, 0)
                             break
                         flipped = 1 - flipped
                         passes = 0
-                        at = _log(log, at, 5, flipped, 0, 0, 0)
+                        if do_log:
+                            at = _log(log, at, 5, flipped, 0, 0, 0)
                         continue
-                    k_opts = _options(spec_kind[2], spec_target[2], allowed[2, st, flipped],
+                    k_opts = _options(spec_kind[2], spec_target[2], allowed, 2, st, flipped,
                                       allowed_n[2, st, flipped], ranks, hand, opts)
                     if k_opts == 0:
                         failed = True
@@ -522,14 +532,15 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
             if k_opts == 1:
                 c = opts[0]
             else:
-                c = _choose(players[p], mts[p], p, opts, k_opts, ints, nxt, suit_of,
+                c = _choose(players[p], mts, p, opts, k_opts, ints, nxt, suit_of,
                             suit_mask, simple, set_start, set_sec, set_need, need, bo_start,
                             bo_sec, boodle_mask[ti], ti, own, hands, held, sections,
                             revealed, widow_size)
             passes = 0
             flipped = 0
             leads += 1
-            at = _log(log, at, 1, p, c, restart, 0)
+            if do_log:
+                at = _log(log, at, 1, p, c, restart, 0)
             # ---- the run: c, then every forced follow (spec §6.2, §6.3, §6.6)
             nx = -1
             while True:
@@ -540,7 +551,8 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                 k = simple[ti, c]
                 if k >= 0:
                     amount = _take(sections, seats, taken, k, p)
-                    at = _log(log, at, 3, p, k, amount, 0)
+                    if do_log:
+                        at = _log(log, at, 3, p, k, amount, 0)
                 else:
                     for j in range(set_start[ti, c], set_start[ti, c + 1]):
                         ok = True
@@ -551,7 +563,8 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                         if ok:
                             k = set_sec[j]
                             amount = _take(sections, seats, taken, k, p)
-                            at = _log(log, at, 3, p, k, amount, 0)
+                            if do_log:
+                                at = _log(log, at, 3, p, k, amount, 0)
                 if held[p] == 0:
                     break
                 nx = nxt[c]
@@ -562,24 +575,28 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                     break
                 c = nx
                 p = q
-                at = _log(log, at, 2, p, c, 0, 0)
+                if do_log:
+                    at = _log(log, at, 2, p, c, 0, 0)
             if held[p] == 0:
                 winner = p
-                at = _log(log, at, 9, p, 0, 0, 0)
+                if do_log:
+                    at = _log(log, at, 9, p, 0, 0, 0)
                 kitty = ints[I_OUTK]
                 if kitty >= 0:
                     at = _payments(ints, p, n, hands, held, seats, sections, kitty, log, at)
                 for j in range(out_takes.shape[0]):
                     k = out_takes[j]
                     amount = _take(sections, seats, taken, k, p)
-                    at = _log(log, at, 3, p, k, amount, 0)
+                    if do_log:
+                        at = _log(log, at, 3, p, k, amount, 0)
                 if kitty < 0:
                     at = _payments(ints, p, n, hands, held, seats, sections, -1, log, at)
                 break
             # ---- a stop (spec §6.3, §6.7)
             if nx >= 0 and own[nx] == -1:
                 revealed |= 1 << nx
-            at = _log(log, at, 7, p, c, nx, -1 if nx < 0 else (2 if own[nx] == -1 else 3))
+            if do_log:
+                at = _log(log, at, 7, p, c, nx, -1 if nx < 0 else (2 if own[nx] == -1 else 3))
             if ints[I_BONUS]:
                 each = ints[I_BAMT]
                 src = ints[I_BSRC]
@@ -587,18 +604,21 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                     for q in range(1, n):
                         seats[(p + q) % n] -= each
                         seats[p] += each
-                        at = _log(log, at, 8, p, each, 0, 0)
+                        if do_log:
+                            at = _log(log, at, 8, p, each, 0, 0)
                 else:
                     amount = min(each, sections[src])
                     sections[src] -= amount
                     seats[p] += amount
-                    at = _log(log, at, 8, p, amount, 0, 0)
+                    if do_log:
+                        at = _log(log, at, 8, p, amount, 0, 0)
             if not restart:
                 restart = 1
                 lead = 1
                 who = ints[I_RESTART]
             stopped = suit_of[c]
-        at = _log(log, at, 12, winner, 0, 0, 0)
+        if do_log:
+            at = _log(log, at, 12, winner, 0, 0, 0)
         winners[i] = winner
         counts[i, 0] = plays
         counts[i, 1] = leads
@@ -622,18 +642,19 @@ def _payments(ints: Any, p: int, n: int, hands: Any, held: Any, seats: Any, sect
             sections[kitty] += amount
         else:
             seats[p] += amount
-        at = _log(log, at, 10, payer, amount, 0, 0)
+        if log.shape[0] > 0:
+            at = _log(log, at, 10, payer, amount, 0, 0)
     return at
 
 
-def _choose(player: int, mt: Any, seat: int, opts: Any, k: int, ints: Any, nxt: Any,
+def _choose(player: int, mts: Any, seat: int, opts: Any, k: int, ints: Any, nxt: Any,
             suit_of: Any, suit_mask: Any, simple: Any, set_start: Any, set_sec: Any,
             set_need: Any, need: Any, bo_start: Any, bo_sec: Any, bmask: int, ti: int,
             own: Any, hands: Any, held: Any, sections: Any, revealed: int,
             widow_size: int) -> int:
     """The seat's pick among ``opts[:k]``, as :mod:`~.players` picks (random, greedy, tips)."""
     if player == 0:
-        return opts[int(_random(mt) * k)]
+        return opts[int(_random(mts, seat) * k)]
     hand = hands[seat]
     if player == 1:  # greedy: go out, else a claim, else the longest suit
         for i in range(k):
@@ -732,7 +753,9 @@ def jitted() -> Any | None:
     g = globals()
     for name in ("_ctz", "_popcount", "_genrand", "_random", "_options", "_log", "_take",
                  "_payments", "_choose"):
-        g[name] = numba.njit(cache=cache)(g[name])
+        # inlined into the kernel: a call of a compiled function counts a reference to
+        # each array it is passed, which cost more than the work of a lead
+        g[name] = numba.njit(cache=cache, inline="always")(g[name])
     _JIT["play_many"] = numba.njit(cache=cache)(play_many)
     return _JIT["play_many"]
 
