@@ -340,16 +340,18 @@ def verify(subjects: list[Subject], options: Options = Options(),
             for k, (uncovered, steps) in enumerate(plan)]
     if jobs > 1 and sum(len(steps) for _, steps in todo) > 1:
         done = _parallel(subjects, todo, options, jobs, progress, worker_live)
+        if proofs is not None:
+            proofs.write(subjects, done, options)
     else:
         run = _Run(options, {} if cache is None else cache, live)
         done = {}
         for k, (subject, (_, steps)) in enumerate(zip(subjects, todo, strict=True)):
             for method, n in steps:
                 done[(k, method, n)] = got = _step(run, subject, method, n)
+                if proofs is not None:  # kept at once: an interrupted run keeps what it made
+                    proofs.put(subject, options, method, n, got)
                 if progress is not None:
                     progress(_progress_line(k, len(subjects), subject, method, n, got))
-    if proofs is not None:
-        proofs.write(subjects, done, options)
     done |= cached
     out: list[Result] = []
     for k, (subject, (uncovered, steps)) in enumerate(zip(subjects, plan, strict=True)):
