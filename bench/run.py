@@ -157,6 +157,96 @@ def engines(deals: int, rounds: int, block: int = 500) -> dict[str, Any]:
     }
 
 
+KERNEL_TARGET = 20.0
+"""Kernel hands per CPU second over the pure-Python compiled engine's (issue 23)."""
+
+
+def kernel(deals: int, rounds: int, block: int = 5000) -> dict[str, Any] | str:
+    """Michigan hands/s, 4 players: the numba kernel (:mod:`boodle.compiled.kernel`, many
+    deals per call) against the pure-Python compiled engine and the hand-coded engine, on
+    the same deals, for each built-in player (random, greedy, tips).  Each gets the deals
+    in its own form, made before the clock starts: lists for the compiled engine, one
+    array per block for the kernel.
+
+    As in :func:`engines`: blocks of deals played back to back by each, the order
+    alternating, CPU time of this process; the ratio is the median over blocks.  The
+    kernel is compiled (or read from numba's cache) before the clock starts; that first
+    call's CPU seconds are reported apart.  Before timing, the kernel and the compiled
+    engine play 3,000 deals from the same seeds and must end with the same chips, winners
+    and random states (``same_deals``).
+    """
+    from boodle.compiled.kernel import jitted, kernel_tables, run_deals
+    from boodle.compiled.players import make_chooser
+
+    cpu = time.process_time()
+    if jitted() is None:
+        return "numba is not installed (pip install 'boodle[kernel]')"
+    t = compile_ruleset(load("michigan"))
+    kt = kernel_tables(t, PLAYERS)
+    run_deals(kt, _perms(2), [0, 1], ["random"] * PLAYERS,
+              [random.Random(s) for s in range(PLAYERS)], [50] * PLAYERS, [0] * 5)
+    out: dict[str, Any] = {"first_call_cpu_s": round(time.process_time() - cpu, 2)}
+    perms = _perms(deals, 11)
+    dealers = [k % PLAYERS for k in range(deals)]
+    blocks = [range(i, min(deals, i + block)) for i in range(0, deals, block)]
+    import numpy as np
+
+    arrays = [(np.array([perms[j] for j in b], dtype=np.int64),
+               np.array([dealers[j] for j in b], dtype=np.int64)) for b in blocks]
+    for player in ("random", "greedy", "tips"):
+        check = _perms(3000, 13)
+        a_seats, a_sections, b_seats, b_sections = [50] * 4, [0] * 5, [50] * 4, [0] * 5
+        a_rngs = [random.Random(s) for s in range(PLAYERS)]
+        b_rngs = [random.Random(s) for s in range(PLAYERS)]
+        choosers = [make_chooser(player, r) for r in a_rngs]
+        winners = [play_deal(t, PLAYERS, k % PLAYERS, perm, a_seats, a_sections,  # type: ignore[arg-type]
+                             choosers).winner for k, perm in enumerate(check)]
+        run = run_deals(kt, check, [k % PLAYERS for k in range(3000)], [player] * PLAYERS,
+                        b_rngs, b_seats, b_sections)
+        same = (run.winners == winners and (a_seats, a_sections) == (b_seats, b_sections)
+                and [r.getstate() for r in a_rngs] == [r.getstate() for r in b_rngs])
+        k_seats, k_sections = [50] * PLAYERS, [0] * 5
+        k_rngs = [random.Random(s) for s in range(PLAYERS)]
+        c_seats, c_sections = [50] * PLAYERS, [0] * 5
+        c_choosers = [make_chooser(player, random.Random(s)) for s in range(PLAYERS)]
+        ratios, k_cpu, c_cpu, k_wall, c_wall = [], 0.0, 0.0, 0.0, 0.0
+        for r in range(rounds):
+            for i, b in enumerate(blocks):
+                chunk, chunk_dealers = arrays[i]
+                times: dict[str, tuple[float, float]] = {}
+                for who in (("k", "c") if (r + i) % 2 else ("c", "k")):
+                    start, wall = time.process_time(), time.perf_counter()
+                    if who == "k":
+                        run_deals(kt, chunk, chunk_dealers, [player] * PLAYERS,
+                                  k_rngs, k_seats, k_sections)
+                    else:
+                        for j in b:
+                            play_deal(t, PLAYERS, dealers[j], perms[j], c_seats,  # type: ignore[arg-type]
+                                      c_sections, c_choosers)
+                    times[who] = (time.process_time() - start, time.perf_counter() - wall)
+                ratios.append(times["c"][0] / max(times["k"][0], 1e-9))
+                k_cpu, c_cpu = k_cpu + times["k"][0], c_cpu + times["c"][0]
+                k_wall, c_wall = k_wall + times["k"][1], c_wall + times["c"][1]
+        played = deals * rounds
+        out[player] = {
+            "same_deals": same,
+            "kernel_hands_per_cpu_s": round(played / k_cpu),
+            "kernel_hands_per_wall_s": round(played / k_wall),
+            "compiled_hands_per_cpu_s": round(played / c_cpu),
+            "compiled_hands_per_wall_s": round(played / c_wall),
+            "ratio_kernel_to_compiled": round(statistics.median(ratios), 2),
+            "ratio_quartiles": [round(sorted(ratios)[len(ratios) // 4], 2),
+                                round(sorted(ratios)[3 * len(ratios) // 4], 2)],
+        }
+    hand = _Handcoded()
+    h_cpu = sum(hand.time(perms)[0] for _ in range(rounds))
+    out["handcoded_hands_per_cpu_s"] = round(deals * rounds / h_cpu)
+    out["ratio_kernel_random_to_handcoded"] = round(
+        out["random"]["kernel_hands_per_cpu_s"] / out["handcoded_hands_per_cpu_s"], 2)
+    out["target_ratio_to_compiled"] = KERNEL_TARGET
+    return out
+
+
 def _time_shuffle(deals: int) -> float:
     rng, perm = random.Random(3), list(range(52))
     start = time.process_time()
@@ -234,11 +324,51 @@ def verify_time() -> dict[str, Any] | str:
     if "\n    verify" not in _commands():
         return "command not present yet"
     cpu, start = _children_cpu(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "boodle.cli", "verify", "michigan"],
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "boodle.cli", "verify", "michigan",
+                           "--no-cache"], capture_output=True, text=True)
     return {"exit": done.returncode, "cpu_seconds": round(_children_cpu() - cpu, 2),
             "wall_seconds": round(time.perf_counter() - start, 2),
             "last_line": (done.stdout.strip().splitlines() or [""])[-1]}
+
+
+VERIFY_TARGETS = {"first": 60.0, "second": 2.0}
+"""CPU seconds of ``boodle verify`` of every built-in (issue 23): a first run, and a second
+run of unchanged rules (read from the proof cache)."""
+
+
+def verify_cached(quick: bool) -> dict[str, Any]:
+    """CPU and wall seconds of ``boodle verify`` (every built-in; michigan and
+    michigan-classic with ``--quick``) run twice with a fresh proof cache (``--cache``):
+    the first run makes every proof and search, the second reads them back; and each
+    variant's CPU seconds in the first run (its runs' own, from the progress lines)."""
+    names = ["michigan", "michigan-classic"] if quick else []
+    out: dict[str, Any] = {"variants": names or "every built-in"}
+    with tempfile.TemporaryDirectory() as tmp:
+        argv = [sys.executable, "-m", "boodle.cli", "verify", *names, "--cache", tmp,
+                "--jobs", "1"]
+        for run_name in ("first", "second"):
+            cpu, start = _children_cpu(), time.perf_counter()
+            done = subprocess.run(argv, capture_output=True, text=True)
+            out[run_name] = {"exit": done.returncode,
+                             "cpu_seconds": round(_children_cpu() - cpu, 2),
+                             "wall_seconds": round(time.perf_counter() - start, 2),
+                             "target_cpu_seconds": VERIFY_TARGETS[run_name],
+                             "runs_from_cache": done.stderr.count("from the proof cache")}
+            if run_name == "first":
+                out["per_variant_cpu_seconds"] = _per_variant(done.stderr)
+    return out
+
+
+def _per_variant(progress: str) -> dict[str, float]:
+    """Each variant's CPU seconds, summed from ``verify``'s progress lines
+    (``[2/5] michigan, 4 players, z3: 5 proven (1.2 s CPU)``)."""
+    import re
+
+    got: dict[str, float] = {}
+    for m in re.finditer(r"^\[\d+/\d+\] (\S+), \d+ players, \w+: .*\(([\d.]+) s CPU\)",
+                         progress, re.M):
+        got[m.group(1)] = round(got.get(m.group(1), 0.0) + float(m.group(2)), 2)
+    return got
 
 
 def verify_jobs(quick: bool) -> dict[str, Any] | str:
@@ -418,10 +548,12 @@ def main() -> int:
     results: dict[str, Any] = {"conditions_before": conditions()}
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("engines", lambda: engines(2000 if q else 20000, 2 if q else 5)),
+        ("kernel", lambda: kernel(4000 if q else 20000, 1 if q else 3)),
         ("variants", lambda: variants(2000 if q else 20000)),
         ("parse_ms", lambda: parse_times(2 if q else 5)),
         ("startup", lambda: startup(3 if q else 7)),
         ("verify", verify_time),
+        ("verify_cached", lambda: verify_cached(q)),
         ("verify_jobs", lambda: verify_jobs(q)),
         ("conformance", lambda: conformance_rate(q)),
         ("workers", lambda: workers(4000 if q else 60000, 1 if q else 2)),
@@ -433,8 +565,15 @@ def main() -> int:
         results[name] = step()
     results["conditions_after"] = conditions()
     e, w, m, st = results["engines"], results["workers"], results["memory"], results["startup"]
-    vj = results["verify_jobs"]
+    vj, kn, vc = results["verify_jobs"], results["kernel"], results["verify_cached"]
     results["targets"] = {
+        f"boodle verify, first run <= {VERIFY_TARGETS['first']:g} s CPU":
+        vc["first"]["cpu_seconds"] <= VERIFY_TARGETS["first"],
+        f"boodle verify, second run (proof cache) <= {VERIFY_TARGETS['second']:g} s CPU":
+        vc["second"]["cpu_seconds"] <= VERIFY_TARGETS["second"],
+        f"kernel >= {KERNEL_TARGET:g} x compiled hands per CPU second (Michigan, random)":
+        kn["random"]["ratio_kernel_to_compiled"] >= KERNEL_TARGET
+        and kn["random"]["same_deals"] if isinstance(kn, dict) else kn,
         "verify --jobs 2 wall <= 0.6 x --jobs 1 (needs two free cores: see the load)":
         vj["wall_ratio_2_to_1"] <= 0.6 if isinstance(vj, dict) else vj,
         f"boodle --help <= {STARTUP_TARGETS['help']} s CPU": st["help_cpu_s"]

@@ -26,3 +26,13 @@ def write(tmp_path: Path):  # type: ignore[no-untyped-def]
         return path
 
     return _write
+
+
+@pytest.fixture(autouse=True)
+def _no_proof_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``boodle verify`` in a test keeps no proof cache unless the test names one
+    (``--cache DIR``): a test's runs are made, never read back from the user's cache
+    folder or from another test."""
+    import boodle.verify.proof_cache as proof_cache
+
+    monkeypatch.setattr(proof_cache, "default_folder", lambda: None)

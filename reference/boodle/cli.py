@@ -262,6 +262,8 @@ def _check_one(target: str) -> int:
 
 def _print_changes(ruleset: Ruleset, target: str) -> int:
     """For a file with ``extends``: what it changes from its base, one line each (spec §11.2)."""
+    if ruleset.base is None:  # extends nothing: the diff and its printer are not imported
+        return 0
     from boodle.language.ruleset_diff import base_of, diff
 
     try:
@@ -291,17 +293,19 @@ def _summary(ruleset: Ruleset) -> str:
 
 
 def _pending_note(ruleset: Ruleset) -> str:
-    try:
-        from boodle.engine.api import pending_features
-    except ImportError:  # the engine is optional for checking
-        return ""
-    from boodle.engine.machine import skipped_phases
+    from boodle.engine.support import pending_features
+    from boodle.language.model import StopsPhase
 
     pending = pending_features(ruleset)
-    skipped = skipped_phases(ruleset)
     notes = [f"not yet playable: {', '.join(pending)}"] if pending else []
-    if skipped:
-        notes.append(f"phases pending, skipped in play: {', '.join(skipped)}")
+    # a stops phase always has its stage: the stage machine (the whole engine) is imported
+    # only for a ruleset with a phase of another kind
+    if not all(isinstance(p, StopsPhase) for p in ruleset.phases):
+        from boodle.engine.machine import skipped_phases
+
+        skipped = skipped_phases(ruleset)
+        if skipped:
+            notes.append(f"phases pending, skipped in play: {', '.join(skipped)}")
     return f" ({'; '.join(notes)})" if notes else ""
 
 

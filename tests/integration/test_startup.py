@@ -169,3 +169,60 @@ def test_a_command_builds_its_own_parser_alone_and_the_same(
         assert _commands(_parser(name)) == [name]
         assert _help(_parser(name), [name, "--help"], capsys) == \
             _help(_parser(), [name, "--help"], capsys)
+
+
+@pytest.mark.parametrize("args", [["--help"], ["check", "michigan"]])
+def test_help_and_check_import_no_engine_stage(args: list[str], tmp_path: Path) -> None:
+    """``check`` asks the engine what it cannot play yet (``boodle.engine.support``) and
+    nothing more: the stage machine, the events and the deal state are not imported; nor
+    is the printer the diff of a file with ``extends`` uses (michigan extends nothing)."""
+    done = subprocess.run([sys.executable, "-c", _IMPORTED, *args], capture_output=True,
+                          text=True, env=_env(tmp_path / "cache"), check=True)
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1])["modules"])
+    heavy = {"boodle.engine.machine", "boodle.engine.events", "boodle.engine.state",
+             "boodle.engine.api", "boodle.language.printer", "boodle.conformance.wire"}
+    assert sorted(modules & heavy) == []
+
+
+def _lark_own(parser: Lark) -> Lark:
+    """``parser`` with Lark's own scanners back (the instance's builder removed)."""
+    lexer = parser.parser.lexer
+    for basic in [*lexer.lexers.values(), lexer.root_lexer]:
+        basic.__dict__.pop("_build_scanner", None)
+        basic._scanner = None
+    return parser
+
+
+def test_terminal_scanners_read_as_lark_scanners(tmp_path: Path) -> None:
+    """:class:`~boodle.language.grammar.TerminalScanner` gives Lark's matches: every
+    built-in variant parses to the same tree, positions included, as with Lark's own
+    scanners; and for every lexer state of the grammar, both scanners find the same token
+    (or none) at every token start of michigan's text and at every character of a
+    line of garbled text, keywords glued to words included."""
+    from lark.lexer import Scanner, TextSlice
+
+    from boodle.language.grammar import TerminalScanner
+    from boodle.language.variants import builtin_names, builtin_path
+
+    ours = build_parser("start", None)
+    theirs = _lark_own(build_parser("start", None))
+    for name in builtin_names():
+        text = builtin_path(name).read_text(encoding="utf-8")
+        assert _parse(ours, text) == _parse(theirs, text), name
+    michigan = (variants_dir() / "michigan.boodle").read_text(encoding="utf-8")
+    starts = sorted({t.start_pos for t in theirs.lex(michigan) if t.start_pos is not None})
+    garbled = "phase stopsx { lead: 10h ♥️ onn kitty, 2 chips 1000000000000 \"x\" }\t# c\n"
+    texts = [(michigan, starts), (garbled, list(range(len(garbled))))]
+    lexers = {id(b): b for b in theirs.parser.lexer.lexers.values()}.values()
+    compared = 0
+    for basic in lexers:
+        terminals = basic.terminals
+        lark_scanner = Scanner(terminals, basic.g_regex_flags, basic.re, False)
+        our_scanner = TerminalScanner(terminals, basic.g_regex_flags, basic.re, False)
+        assert our_scanner.allowed_types == lark_scanner.allowed_types
+        for text, positions in texts:
+            whole = TextSlice.cast_from(text)
+            for pos in positions:
+                assert our_scanner.match(whole, pos) == lark_scanner.match(whole, pos)
+                compared += 1
+    assert compared > 10_000

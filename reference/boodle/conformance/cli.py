@@ -19,6 +19,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boodle.argtypes import non_negative_int, positive_int, positive_seconds
 from boodle.conformance import CASE_FORMAT, MAX_SAME_FAILURES, RULES_SUITE_SIZE, START_TIMEOUT
@@ -38,9 +39,11 @@ from boodle.conformance.paths import (
     suite_dir,
     variant_paths,
 )
-from boodle.conformance.wire import Json
 from boodle.language.errors import BoodleError
 from boodle.resources import spec_prose
+
+if TYPE_CHECKING:  # the wire imports the engine: `boodle --help` does not need it
+    from boodle.conformance.wire import Json
 
 EXIT_OK, EXIT_FAILED = 0, 1
 

@@ -20,7 +20,6 @@ from boodle.language.kind_facts import (
     WHO_FACTS,
 )
 from boodle.language.model import Ruleset, StopsPhase
-from boodle.session.second_pack import unbound_sections
 
 __all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
 
@@ -88,6 +87,8 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     The builder refuses these rulesets already; rulesets made in Python
     (tests, other tools) are checked here.
     """
+    from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
+
     p = stops_phase(ruleset)
     unbound = unbound_sections(ruleset)
     if unbound:

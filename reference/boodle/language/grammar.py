@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import lark.lexer
 from lark import Lark, Token
 from lark import __version__ as lark_version
 
@@ -114,6 +116,7 @@ def build_parser(start: str, folder: Path | None) -> Lark:
                      lexer_callbacks={_NO_TERMINAL: _keyword_boundary})
         if file is not None:
             _save_cached(built, file)
+    _share_scanners(built)
     callbacks = built.lexer_conf.callbacks
     callbacks.clear()
     callbacks.update({
@@ -131,6 +134,83 @@ _OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True,
 
 _NO_TERMINAL = "BOODLE_NO_SUCH_TERMINAL"
 """The key of a placeholder callback: Lark puts a dict of its own in place of an empty one."""
+
+
+class TerminalScanner:
+    """Lark's ``Scanner`` read terminal by terminal: the same matches, far less compiling.
+
+    Lark's contextual lexer has one scanner per set of terminals a parser state accepts
+    (some 200 for this grammar), and each compiles the alternation of its terminals,
+    ``(?P<A>…)|(?P<B>…)|…``, when first used: most of the CPU time of ``boodle check``'s
+    first parse.  An alternation matched at a position gives its first alternative that
+    matches there, so trying the terminals' own patterns one by one, in the same order,
+    gives the same token; the patterns are compiled once per process and shared by every
+    scanner (:data:`_PATTERNS`).  Same interface as Lark's: ``allowed_types``,
+    ``match(text, pos)`` → ``(value, terminal name)`` or ``None``, ``fullmatch(text)`` →
+    the name or ``None``.
+    """
+
+    def __init__(self, terminals: list[Any], g_regex_flags: int, re_: Any,
+                 use_bytes: bool) -> None:
+        self.terminals = terminals
+        self.allowed_types = {t.name for t in terminals}
+        self._patterns: list[tuple[re.Pattern[str], str]] = [
+            (_pattern(t.pattern.to_regexp(), g_regex_flags), t.name) for t in terminals]
+
+    def match(self, text: Any, pos: int) -> tuple[str, str] | None:
+        """The first terminal matching ``text`` (Lark's ``TextSlice``) at ``pos``."""
+        s, end = text.text, text.end
+        for pattern, name in self._patterns:
+            m = pattern.match(s, pos, end)
+            if m:
+                return m.group(0), name
+        return None
+
+    def fullmatch(self, text: str) -> str | None:
+        """The first terminal matching the whole of ``text``."""
+        for pattern, name in self._patterns:
+            if pattern.fullmatch(text):
+                return name
+        return None
+
+
+_PATTERNS: dict[tuple[str, int], re.Pattern[str]] = {}
+"""Each terminal's pattern compiled once per process (keyed by its regexp and flags)."""
+
+
+def _pattern(regexp: str, flags: int) -> re.Pattern[str]:
+    key = (regexp, flags)
+    found = _PATTERNS.get(key)
+    if found is None:
+        found = _PATTERNS[key] = re.compile(regexp, flags)
+    return found
+
+
+def _share_scanners(built: Lark) -> None:
+    """Give every lexer of ``built`` a :class:`TerminalScanner` in place of Lark's own.
+
+    Lark builds a lexer's scanner on first use, in ``BasicLexer._build_scanner``, with the
+    module's ``Scanner`` (for the keywords a pattern also matches too); the lexers here
+    build it with ``Scanner`` standing for :class:`TerminalScanner` for that call.  A Lark
+    whose lexers are not built that way (another version, bytes input) is left as it is.
+    """
+    contextual = getattr(built.parser, "lexer", None)
+    lexers = [*getattr(contextual, "lexers", {}).values(), getattr(contextual, "root_lexer", None)]
+    for lexer in {id(x): x for x in lexers if isinstance(x, lark.lexer.BasicLexer)}.values():
+        if getattr(lexer, "use_bytes", True) or not hasattr(lark.lexer, "Scanner"):
+            continue
+        lexer._build_scanner = _terminal_scanner_builder(lexer)  # type: ignore[method-assign]
+
+
+def _terminal_scanner_builder(lexer: lark.lexer.BasicLexer) -> Any:
+    def build() -> Any:
+        saved = lark.lexer.Scanner
+        lark.lexer.Scanner = TerminalScanner  # type: ignore[assignment,misc]
+        try:
+            return lark.lexer.BasicLexer._build_scanner(lexer)
+        finally:
+            lark.lexer.Scanner = saved  # type: ignore[misc]
+    return build
 
 
 def _cache_file(grammar: str, start: str, folder: Path | None) -> Path | None:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
+    from boodle.verify.proof_cache import ProofCache
     from boodle.verify.verifier import Subject
 
 from boodle.argtypes import positive_int
@@ -89,6 +90,13 @@ def add_parser(sub: Any) -> None:
                    "processes (default: the number of cores, "
                    f"{default_jobs()} here); the report is the same as with --jobs 1, the "
                    "progress lines come as runs finish")
+    p.add_argument("--cache", type=Path, metavar="DIR",
+                   help="the proof cache: a run (a variant's method at a player count) made "
+                   "before on the same rules by the same boodle is read back from DIR, not "
+                   "made again (default: proofs in the user's cache folder, "
+                   "~/.cache/boodle/proofs)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="make every run, and keep none (no proof cache)")
     p.add_argument("--cex-dir", type=Path, default=Path("boodle-counterexamples"), metavar="DIR",
                    help="where counterexamples are stored as JSON (default ./%(default)s)")
     p.set_defaults(func=cmd_verify, usage_error=p.error)
@@ -128,11 +136,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.deck:
         options = replace(options, decks=tuple(args.deck))
     jobs = default_jobs() if args.jobs is None else args.jobs
+    proofs = _proof_cache(args)
     start, cpu = time.perf_counter(), cpu_seconds()
     shown = Progress(sys.stderr)
     try:
         results = verify(subjects, options, progress=shown.say, live=shown.live, jobs=jobs,
-                         worker_live=worker_status)
+                         worker_live=worker_status, proofs=proofs)
     finally:
         shown.clear()
     seconds, cpu_end = time.perf_counter() - start, cpu_seconds()
@@ -143,6 +152,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for path in save_counterexamples(results, args.cex_dir):
         print(f"counterexample stored: {path}", file=sys.stderr)
     return exit_status(results)
+
+
+def _proof_cache(args: argparse.Namespace) -> ProofCache | None:
+    """The proof cache ``--cache``/``--no-cache`` ask for (:mod:`boodle.verify.proof_cache`)."""
+    from boodle.verify.proof_cache import ProofCache, default_folder
+
+    if args.no_cache:
+        if args.cache is not None:
+            args.usage_error("--cache DIR and --no-cache contradict each other: give one")
+        return None
+    folder = args.cache if args.cache is not None else default_folder()
+    return None if folder is None else ProofCache(folder)
 
 
 def default_jobs() -> int:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from boodle.engine.support import pending_features
 from boodle.language.cards import Card
@@ -70,6 +70,9 @@ from boodle.verify.reduce import ReductionError, reduce
 from boodle.verify.replay import replay
 from boodle.verify.session_model import prove_session_end
 from boodle.verify.wellformed import session_end, well_formed
+
+if TYPE_CHECKING:
+    from boodle.verify.proof_cache import ProofCache
 
 __all__ = ["MODELLED", "PROPERTIES", "SYMBOLIC", "Options", "Result", "Subject", "symbolic_gaps",
            "unmodelled", "verify"]
@@ -382,7 +385,8 @@ def verify(subjects: list[Subject], options: Options = Options(),
            cache: dict[tuple[Any, ...], list[Finding]] | None = None,
            progress: Callable[[str], None] | None = None,
            live: Callable[[str], None] | None = None, jobs: int = 1,
-           worker_live: Callable[[str], None] | None = None) -> list[Result]:
+           worker_live: Callable[[str], None] | None = None,
+           proofs: ProofCache | None = None) -> list[Result]:
     """Every check on every subject; see the module docstring.  ``cache`` keeps the z3
     findings shared by subjects that step alike (:func:`_key`) across calls; ``progress``,
     when given, is called with one line per variant, player count and method as each
@@ -396,18 +400,33 @@ def verify(subjects: list[Subject], options: Options = Options(),
     ``progress`` is called in this process as runs finish, in the order they finish, and
     ``worker_live`` (picklable: a module-level function), not ``live``, is called in the
     worker processes with their searches' status lines.
+
+    ``proofs``: the proof cache (:mod:`boodle.verify.proof_cache`): the runs it has are
+    read back, not made (their progress lines say so), and the runs made are kept in it.
     """
     plan = [_steps(subject, options) for subject in subjects]
-    if jobs > 1 and sum(len(steps) for _, steps in plan) > 1:
-        done = _parallel(subjects, plan, options, jobs, progress, worker_live)
+    cached = {} if proofs is None else proofs.read(subjects, plan, options)
+    for (k, method, n), got in cached.items():
+        if progress is not None:
+            progress(_progress_line(k, len(subjects), subjects[k], method, n, got)
+                     + " from the proof cache")
+    todo = [(uncovered, [(m, n) for m, n in steps if (k, m, n) not in cached])
+            for k, (uncovered, steps) in enumerate(plan)]
+    if jobs > 1 and sum(len(steps) for _, steps in todo) > 1:
+        done = _parallel(subjects, todo, options, jobs, progress, worker_live)
+        if proofs is not None:
+            proofs.write(subjects, done, options)
     else:
         run = _Run(options, {} if cache is None else cache, live)
         done = {}
-        for k, (subject, (_, steps)) in enumerate(zip(subjects, plan, strict=True)):
+        for k, (subject, (_, steps)) in enumerate(zip(subjects, todo, strict=True)):
             for method, n in steps:
                 done[(k, method, n)] = got = _step(run, subject, method, n)
+                if proofs is not None:  # kept at once: an interrupted run keeps what it made
+                    proofs.put(subject, options, method, n, got)
                 if progress is not None:
                     progress(_progress_line(k, len(subjects), subject, method, n, got))
+    done |= cached
     out: list[Result] = []
     for k, (subject, (uncovered, steps)) in enumerate(zip(subjects, plan, strict=True)):
         mine = [*_static(subject), *_uncovered(subject, uncovered, options)]

@@ -1,0 +1,856 @@
+"""The compiled engine as one array kernel: many deals per call, the players inside.
+
+:func:`kernel_tables` lays a :class:`~.tables.CompiledRules` out as integer arrays (cards
+as indices, hands as 64-bit masks, claim and lead tables, antes and dealing orders per
+dealer); :func:`play_many` plays a list of deals on them, from card orders given, with
+the built-in players (``random``, ``greedy``, ``tips``: :data:`~.players.PLAYERS`)
+choosing inside the kernel, and moves the chips in the caller's seats and sections.
+
+The kernel is written in the subset of Python that numba compiles (``pip install
+'boodle[kernel]'``); with numba it is compiled on first use and cached on disk
+(:func:`cache_folder`, which works for an installed, read-only boodle too).  Without
+numba the same function runs as plain Python (slow, but the same results): a caller
+that wants speed without numba uses :func:`~.deal.play_deal`, the pure-Python compiled
+engine.  The ``random`` player draws from the seat's own Mersenne Twister, stepped
+here exactly as :class:`random.Random` steps it (:func:`_random`), so the kernel, the
+compiled engine and the reference engine play the same deals with the same choices:
+``tests/unit/test_kernel_agreement.py`` compares them deal by deal (plays, stops, claims,
+payments and chips).
+
+What it runs is what the compiled engine runs (:func:`~.tables.supports`), less lead
+rules whose ties are broken by a rule (:func:`kernel_unsupported`), and decks of at most
+63 cards.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boodle.compiled.tables import WIDOW, CompiledRules, _LeadCompiler, unsupported_features
+from boodle.engine.leads import SCOPES, holder_candidates
+from boodle.language.model import LeadRule, StopsPhase
+
+PLAYER_CODES = {"random": 0, "greedy": 1, "tips": 2}
+"""The players' codes in the kernel (:data:`~.players.PLAYERS`)."""
+
+WHO_CODES = {"left of dealer": 0, "dealer": 1, "holder": 2, "last player": 3,
+             "next player": 4}
+"""The ``who`` of a lead rule the kernel runs (spec §6.1), as codes."""
+
+EXACT, ANY, LOWEST_EACH, LONGEST, LOWEST_RANK = range(5)
+"""The option kinds of a lead rule (spec §6.1, §6.4): the named card; any card of an
+allowed suit; the lowest card of each allowed suit; the lowest of the longest allowed
+suits; the lowest-ranked of those lowest cards (ties chosen by the player)."""
+
+EVENT_NAMES = ("", "lead", "play", "claim", "pass", "flip", "penalty", "stop", "bonus",
+               "out", "pay", "turn-up", "end")
+"""The event codes of the kernel's log (column 0), in :data:`~.deal.TraceItem` words."""
+
+LOG_WIDTH = 5
+"""Columns of a log row: code, then up to four integers."""
+
+
+def cache_folder() -> Path | None:
+    """Where numba keeps the compiled kernel: ``NUMBA_CACHE_DIR`` if set, else
+    ``boodle/numba`` in the user's cache folder (:func:`boodle.resources.cache_dir`), so
+    a boodle installed read-only caches too; ``None`` when no folder can be written (the
+    kernel is then compiled in every process)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    from boodle.resources import cache_dir
+
+    base = cache_dir()
+    if base is None:
+        return None
+    folder = base / "numba"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
+def kernel_unsupported(t: CompiledRules) -> list[str]:
+    """What the kernel does not run of ``t``'s ruleset (empty: it runs it)."""
+    out = list(unsupported_features(t.ruleset))
+    if t.n_cards > 63:
+        out.append(f"a deck of {t.n_cards} cards (the kernel's hands are 63-bit masks)")
+    phase = next(p for p in t.ruleset.phases if isinstance(p, StopsPhase))
+    rules = [phase.first_lead, phase.restart, *([phase.fallback.rule] if phase.fallback.rule
+                                               else [])]
+    if any(_kind(r) < 0 for r in rules):
+        out.append("a lead rule whose ties are broken by a rule")
+    return out
+
+
+def _kind(rule: LeadRule) -> int:
+    """The option kind of ``rule`` (-1: not in the kernel), as ``_LeadCompiler.options``."""
+    if rule.choice == "card":
+        return EXACT
+    if rule.choice == "any":
+        return ANY
+    lowest = SCOPES[rule.scope].lowest
+    if lowest == "longest suits":
+        return LONGEST
+    if lowest == "each suit":
+        return LOWEST_EACH
+    return LOWEST_RANK if rule.ties == "chosen" else -1
+
+
+# ---------------------------------------------------------------- the arrays
+
+
+@dataclass(frozen=True)
+class KernelTables:
+    """``t`` as arrays for one player count (built by :func:`kernel_tables`).
+
+    ``ints``: the scalars (see :data:`_SCALARS`); card arrays ``nxt``, ``suit_of``,
+    ``ranks``, ``suit_mask``; claims per trump table (``[table, card]``): ``simple``
+    (the boodle a card claims alone, -1), ``set_start`` (offsets into ``set_sec``,
+    ``set_need``), ``need`` (cards), ``bo_start``/``bo_sec`` (the boodles a card pays),
+    ``boodle_mask``; leads: ``spec_kind``, ``spec_target``, ``allowed`` (``[spec,
+    stopped + 1, flipped, i]`` suit masks, ``allowed_n`` how many), ``cand`` (``[lead,
+    i]`` = card, spec); ``rec`` and ``turn_pos`` (dealing order per dealer), ``pay`` and
+    ``put`` (antes per dealer), ``dues`` (amount, section, if able), ``out_takes``.
+    """
+
+    t: CompiledRules
+    players: int
+    ints: np.ndarray
+    nxt: np.ndarray
+    suit_of: np.ndarray
+    ranks: np.ndarray
+    suit_mask: np.ndarray
+    simple: np.ndarray
+    set_start: np.ndarray
+    set_sec: np.ndarray
+    set_need: np.ndarray
+    need: np.ndarray
+    bo_start: np.ndarray
+    bo_sec: np.ndarray
+    boodle_mask: np.ndarray
+    spec_kind: np.ndarray
+    spec_target: np.ndarray
+    allowed: np.ndarray
+    allowed_n: np.ndarray
+    cand: np.ndarray
+    cand_n: np.ndarray
+    rec: np.ndarray
+    turn_pos: np.ndarray
+    pay: np.ndarray
+    put: np.ndarray
+    dues: np.ndarray
+    out_takes: np.ndarray
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the kernel's argument order."""
+        return (self.ints, self.nxt, self.suit_of, self.ranks, self.suit_mask, self.simple,
+                self.set_start, self.set_sec, self.set_need, self.need, self.bo_start,
+                self.bo_sec, self.boodle_mask, self.spec_kind, self.spec_target,
+                self.allowed, self.allowed_n, self.cand, self.cand_n, self.rec,
+                self.turn_pos, self.pay, self.put, self.dues, self.out_takes)
+
+
+_SCALARS = ("n_cards", "players", "n_sections", "kitty", "trumps", "turn_up_takes",
+            "first_who", "restart_who", "has_fallback", "all_pass", "ap_per", "ap_to",
+            "has_bonus", "bonus_amount", "bonus_src", "out_per_card", "out_to_kitty",
+            "out_excused", "all_mask", "n_suits")
+"""The names of ``KernelTables.ints``, in order."""
+
+I_N, I_P, I_S, I_KITTY, I_TRUMPS, I_TAKES, I_FIRST, I_RESTART, I_FB, I_ALLPASS, I_APPER, \
+    I_APTO, I_BONUS, I_BAMT, I_BSRC, I_PER, I_OUTK, I_EXC, I_ALL, I_NSUITS = range(20)
+
+
+def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
+    """The arrays of ``t`` for ``players`` seats; raises ``ValueError`` for a ruleset the
+    kernel does not run (:func:`kernel_unsupported`)."""
+    gaps = kernel_unsupported(t)
+    if gaps:
+        raise ValueError(f"the kernel does not run {t.ruleset.name}: " + "; ".join(gaps))
+    r = t.ruleset
+    phase = next(p for p in r.phases if isinstance(p, StopsPhase))
+    n, ns, nsuits = t.n_cards, len(t.section_names), len(t.suit_masks)
+    i64 = np.int64
+    tables = t.claim_tables
+    simple = np.array([ct.boodle_claim for ct in tables], dtype=i64)
+    set_start = np.zeros((len(tables), n + 1), dtype=i64)
+    set_sec: list[int] = []
+    set_need: list[int] = [0]
+    need: list[int] = []
+    bo_start = np.zeros((len(tables), n + 1), dtype=i64)
+    bo_sec: list[int] = []
+    for ti, ct in enumerate(tables):
+        for c in range(n):
+            set_start[ti, c] = len(set_sec)
+            for k, needs in ct.set_claims[c]:
+                set_sec.append(k)
+                need.extend(needs)
+                set_need.append(len(need))
+            bo_start[ti, c] = len(bo_sec)
+            bo_sec.extend(ct.boodle_of[c])
+        set_start[ti, n] = len(set_sec)
+        bo_start[ti, n] = len(bo_sec)
+    lc = _LeadCompiler(r, t.cards, t.index, t.suit_of, t.suit_masks)
+    specs: list[LeadRule] = []
+    cands: list[list[tuple[int, int]]] = []
+
+    def spec(rule: LeadRule) -> int:
+        specs.append(rule)
+        return len(specs) - 1
+
+    for lead in (phase.first_lead, phase.restart):  # specs 0 and 1: the rules themselves
+        spec(lead)
+    spec(phase.fallback.rule if phase.fallback.kind == "lead" and phase.fallback.rule
+         else LeadRule("left of dealer", "lowest", "all"))  # 2: the fallback (if any)
+    none_held = spec(LeadRule("left of dealer", "lowest", "all"))  # 3: a holder held by none
+    for lead in (phase.first_lead, phase.restart):
+        found = holder_candidates(r, lead) if lead.who == "holder" and (
+            lead.holder_suit is not None or lead.card is not None) else []
+        cands.append([(t.index[c], spec(in_force)) for c, in_force in found
+                      if c in t.index] + [(-1, none_held)])
+    allowed = np.zeros((len(specs), nsuits + 1, 2, nsuits), dtype=i64)
+    allowed_n = np.zeros((len(specs), nsuits + 1, 2), dtype=i64)
+    kind = np.zeros(len(specs), dtype=i64)
+    target = np.full(len(specs), -1, dtype=i64)
+    for i, rule in enumerate(specs):
+        kind[i] = _kind(rule)
+        if rule.choice == "card":
+            target[i] = t.index.get(rule.card, -1) if rule.card is not None else -1
+            continue
+        for st, row in enumerate(lc._allowed(rule)):
+            for flip, masks in enumerate(row):
+                allowed_n[i, st, flip] = len(masks)
+                allowed[i, st, flip, :len(masks)] = masks
+    width = max(len(c) for c in cands)
+    cand = np.full((2, width, 2), -1, dtype=i64)
+    cand_n = np.array([len(c) for c in cands], dtype=i64)
+    for li, cl in enumerate(cands):
+        for j, (c, s) in enumerate(cl):
+            cand[li, j] = (c, s)
+    rec = np.array([t.receivers(players, d) for d in range(players)], dtype=i64)
+    turn_pos = np.array([t.turn_position(players, d) for d in range(players)], dtype=i64)
+    antes = [t.antes(players, d) for d in range(players)]
+    ints = [n, players, ns, t.kitty, int(t.trumps), int(t.turn_up_takes),
+            WHO_CODES[phase.first_lead.who], WHO_CODES[phase.restart.who],
+            int(t.fallback is not None), {"none": 0, "end": 1, "flip": 2}[t.all_pass],
+            t.all_pass_charge[0], t.all_pass_charge[1], int(t.bonus is not None),
+            t.bonus[0] if t.bonus else 0, t.bonus[1] if t.bonus else -1,
+            t.out_per_card, t.out_to_kitty, t.out_excused, t.all_mask, nsuits]
+    return KernelTables(
+        t=t, players=players, ints=np.array(ints, dtype=i64),
+        nxt=np.array(t.nxt, dtype=i64), suit_of=np.array(t.suit_of, dtype=i64),
+        ranks=np.array(t.ranks, dtype=i64), suit_mask=np.array(t.suit_masks, dtype=i64),
+        simple=simple, set_start=set_start, set_sec=np.array(set_sec + [0], dtype=i64),
+        set_need=np.array(set_need, dtype=i64), need=np.array(need + [0], dtype=i64),
+        bo_start=bo_start, bo_sec=np.array(bo_sec + [0], dtype=i64),
+        boodle_mask=np.array([ct.boodle_mask for ct in tables], dtype=i64),
+        spec_kind=kind, spec_target=target, allowed=allowed, allowed_n=allowed_n,
+        cand=cand, cand_n=cand_n, rec=rec, turn_pos=turn_pos,
+        pay=np.array([a[0] for a in antes], dtype=i64),
+        put=np.array([a[1] for a in antes], dtype=i64),
+        dues=np.array(t.pass_dues or [(0, 0, 0)], dtype=i64).reshape(-1, 3)[
+            :len(t.pass_dues) or 0] if t.pass_dues else np.zeros((0, 3), dtype=i64),
+        out_takes=np.array(t.out_takes, dtype=i64),
+    )
+
+
+# ---------------------------------------------------------------- the kernel
+
+
+CTZ16 = np.array([0] + [(i & -i).bit_length() - 1 for i in range(1, 1 << 16)], dtype=np.int64)
+"""The index of the lowest set bit of every 16-bit number (0 for 0)."""
+
+POP16 = np.array([i.bit_count() for i in range(1 << 16)], dtype=np.int64)
+"""The set bits of every 16-bit number."""
+
+
+def _ctz(x: int) -> int:
+    """The index of the lowest set bit of ``x`` (> 0), 16 bits at a time."""
+    i = 0
+    while (x & 0xFFFF) == 0:
+        x >>= 16
+        i += 16
+    return i + CTZ16[x & 0xFFFF]
+
+
+def _popcount(x: int) -> int:
+    """The set bits of ``x`` (>= 0), 16 bits at a time."""
+    n = 0
+    while x:
+        n += POP16[x & 0xFFFF]
+        x >>= 16
+    return n
+
+
+def _random(mts: Any, r: int) -> float:
+    """The next :meth:`random.Random.random` of the Mersenne Twister state ``mts[r]`` (624
+    words then the index, as in :meth:`random.Random.getstate`), stepped in place."""
+    a = _genrand(mts, r) >> 5
+    b = _genrand(mts, r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+def _genrand(mt: Any, r: int) -> int:
+    """MT19937's next 32-bit output (CPython's ``genrand_uint32``) of the state ``mt[r]``."""
+    m32 = 0xFFFFFFFF
+    if mt[r, 624] >= 624:
+        for kk in range(624):
+            y = (mt[r, kk] & 0x80000000) | (mt[r, (kk + 1) % 624] & 0x7FFFFFFF)
+            v = mt[r, (kk + 397) % 624] ^ (y >> 1)
+            if y & 1:
+                v ^= 0x9908B0DF
+            mt[r, kk] = v & m32
+        mt[r, 624] = 0
+    y = mt[r, mt[r, 624]]
+    mt[r, 624] += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & m32
+
+
+def _options(kind: int, target: int, allowed: Any, sp: int, st: int, fl: int, nallowed: int,
+             ranks: Any, hand: int, out: Any) -> int:
+    """The cards lead rule ``sp`` allows from ``hand`` (``allowed[sp, st, fl]``: the suits),
+    ascending, into ``out``; their count."""
+    k = 0
+    if kind == EXACT:
+        if target >= 0 and (hand >> target) & 1:
+            out[0] = target
+            k = 1
+        return k
+    most = 0
+    for i in range(nallowed):
+        x = hand & allowed[sp, st, fl, i]
+        if x == 0:
+            continue
+        if kind == ANY:
+            while x:
+                low = x & -x
+                out[k] = _ctz(low)
+                k += 1
+                x ^= low
+        elif kind == LONGEST:
+            m = _popcount(x)
+            if m >= most:
+                if m > most:
+                    most = m
+                    k = 0
+                out[k] = _ctz(x)
+                k += 1
+        else:
+            out[k] = _ctz(x)
+            k += 1
+    if kind == LOWEST_RANK and k > 1:
+        low = ranks[out[0]]
+        for i in range(1, k):
+            if ranks[out[i]] < low:
+                low = ranks[out[i]]
+        j = 0
+        for i in range(k):
+            if ranks[out[i]] == low:
+                out[j] = out[i]
+                j += 1
+        k = j
+    return k
+
+
+def _log(log: Any, at: int, code: int, a: int, b: int, c: int, d: int) -> int:
+    if at < log.shape[0]:
+        log[at, 0] = code
+        log[at, 1] = a
+        log[at, 2] = b
+        log[at, 3] = c
+        log[at, 4] = d
+    return at + 1
+
+
+def _take(sections: Any, seats: Any, taken: Any, k: int, p: int) -> int:
+    amount = sections[k]
+    sections[k] = 0
+    seats[p] += amount
+    taken[k] = amount if taken[k] < 0 else taken[k] + amount
+    return amount
+
+
+def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, simple: Any,
+              set_start: Any, set_sec: Any, set_need: Any, need: Any, bo_start: Any,
+              bo_sec: Any, boodle_mask: Any, spec_kind: Any, spec_target: Any, allowed: Any,
+              allowed_n: Any, cand: Any, cand_n: Any, rec: Any, turn_pos: Any, pay: Any,
+              put: Any, dues: Any, out_takes: Any, perms: Any, dealers: Any, players: Any,
+              mts: Any, seats: Any, sections: Any, winners: Any, counts: Any, log: Any,
+              log_end: Any) -> int:
+    """Play deal ``i`` of ``perms`` (card orders) with dealer ``dealers[i]``, for each i.
+
+    ``players[seat]``: :data:`PLAYER_CODES`; ``mts[seat]``: its random state (625 words);
+    ``seats``, ``sections``: chips, changed in place; ``winners[i]``: the seat that went
+    out (-1: none); ``counts[i]``: plays, leads, passes; ``log`` (rows of
+    :data:`LOG_WIDTH`, may have no rows): the events, ``log_end[i]`` the rows written up
+    to deal ``i``'s end (past the log's end: not written).  Returns 0, or ``1 + i`` for a
+    deal ``i`` where a lead rule and its fallback both allowed no card (the deal stops
+    there; the reference engine's ``NotSupported``).
+    """
+    n_cards = ints[I_N]
+    n = ints[I_P]
+    ns = ints[I_S]
+    at = 0
+    do_log = log.shape[0] > 0  # the events are written only into a log with rows
+    own = np.zeros(n_cards, dtype=np.int64)
+    hands = np.zeros(n, dtype=np.int64)
+    held = np.zeros(n, dtype=np.int64)
+    taken = np.zeros(ns, dtype=np.int64)
+    opts = np.zeros(n_cards, dtype=np.int64)
+    for i in range(perms.shape[0]):
+        dealer = dealers[i]
+        for s in range(n):
+            hands[s] = 0
+            held[s] = 0
+        for j in range(n_cards):
+            c = perms[i, j]
+            w = rec[dealer, j]
+            own[c] = w
+            if w >= 0:
+                hands[w] |= 1 << c
+                held[w] += 1
+        for s in range(n):
+            seats[s] -= pay[dealer, s]
+        for k in range(ns):
+            sections[k] += put[dealer, k]
+            taken[k] = -1
+        widow_size = n_cards
+        for s in range(n):
+            widow_size -= held[s]
+        ti = 0
+        if ints[I_TRUMPS]:
+            tu = perms[i, turn_pos[dealer]]
+            ti = suit_of[tu]
+            if do_log:
+                at = _log(log, at, 11, tu, 0, 0, 0)
+            if ints[I_TAKES]:
+                for j in range(bo_start[ti, tu], bo_start[ti, tu + 1]):
+                    k = bo_sec[j]
+                    amount = _take(sections, seats, taken, k, dealer)
+                    if do_log:
+                        at = _log(log, at, 3, dealer, k, amount, 0)
+        restart = 0
+        flipped = 0
+        stopped = -1
+        passes = 0
+        plays = 0
+        leads = 0
+        npass = 0
+        winner = -1
+        revealed = 0
+        lead = 0  # 0: the first lead's rule, 1: the restart's
+        who = ints[I_FIRST]
+        p = -1
+        failed = False
+        # the leader and the spec in force (spec §6.1)
+        while True:
+            # ---- who leads, and under which options
+            if p < 0 or (restart and who != 3):
+                if who == 0:
+                    p = (dealer + 1) % n
+                elif who == 1:
+                    p = dealer
+                elif who == 4:
+                    p = (p + 1) % n
+                elif who == 2:
+                    p = -1
+            sp = lead
+            if who == 2:
+                for j in range(cand_n[lead]):
+                    c = cand[lead, j, 0]
+                    if c < 0 or own[c] >= 0:
+                        sp = cand[lead, j, 1]
+                        if p < 0:
+                            p = (dealer + 1) % n if c < 0 else own[c]
+                        break
+            # ---- a lead is due by p (spec §6.1, §6.4, §6.5)
+            while True:
+                hand = hands[p]
+                st = stopped + 1
+                k_opts = _options(spec_kind[sp], spec_target[sp], allowed, sp, st, flipped,
+                                  allowed_n[sp, st, flipped], ranks, hand, opts)
+                if k_opts == 0:
+                    if not ints[I_FB]:
+                        npass += 1
+                        for d in range(dues.shape[0]):
+                            amount = dues[d, 0]
+                            to = dues[d, 1]
+                            if dues[d, 2] and seats[p] < amount:
+                                continue
+                            if to >= 0:
+                                seats[p] -= amount
+                                sections[to] += amount
+                                if do_log:
+                                    at = _log(log, at, 6, p, amount, to, 0)
+                            else:
+                                for q in range(1, n):
+                                    seats[p] -= amount
+                                    seats[(p + q) % n] += amount
+                                    if do_log:
+                                        at = _log(log, at, 6, p, amount, -1 - (p + q) % n, 0)
+                        if do_log:
+                            at = _log(log, at, 4, p, 0, 0, 0)
+                        passes += 1
+                        p = (p + 1) % n
+                        if passes < n:
+                            continue
+                        if ints[I_ALLPASS] == 1:
+                            to = ints[I_APTO]
+                            if to >= 0:
+                                for q in range(1, n + 1):
+                                    payer = (dealer + q) % n
+                                    amount = ints[I_APPER] * held[payer]
+                                    seats[payer] -= amount
+                                    sections[to] += amount
+                                    if do_log:
+                                        at = _log(log, at, 10, payer, amount, 0, 0)
+                            break
+                        flipped = 1 - flipped
+                        passes = 0
+                        if do_log:
+                            at = _log(log, at, 5, flipped, 0, 0, 0)
+                        continue
+                    k_opts = _options(spec_kind[2], spec_target[2], allowed, 2, st, flipped,
+                                      allowed_n[2, st, flipped], ranks, hand, opts)
+                    if k_opts == 0:
+                        failed = True
+                break
+            if failed or k_opts == 0:
+                break  # the all-pass ended the deal, or no card at all (failed)
+            # ---- the player's choice
+            if k_opts == 1:
+                c = opts[0]
+            else:
+                c = _choose(players[p], mts, p, opts, k_opts, ints, nxt, suit_of,
+                            suit_mask, simple, set_start, set_sec, set_need, need, bo_start,
+                            bo_sec, boodle_mask[ti], ti, own, hands, held, sections,
+                            revealed, widow_size)
+            passes = 0
+            flipped = 0
+            leads += 1
+            if do_log:
+                at = _log(log, at, 1, p, c, restart, 0)
+            # ---- the run: c, then every forced follow (spec §6.2, §6.3, §6.6)
+            nx = -1
+            while True:
+                hands[p] ^= 1 << c
+                own[c] = -2 - p
+                held[p] -= 1
+                plays += 1
+                k = simple[ti, c]
+                if k >= 0:
+                    amount = _take(sections, seats, taken, k, p)
+                    if do_log:
+                        at = _log(log, at, 3, p, k, amount, 0)
+                else:
+                    for j in range(set_start[ti, c], set_start[ti, c + 1]):
+                        ok = True
+                        for x in range(set_need[j], set_need[j + 1]):
+                            if own[need[x]] != -2 - p:
+                                ok = False
+                                break
+                        if ok:
+                            k = set_sec[j]
+                            amount = _take(sections, seats, taken, k, p)
+                            if do_log:
+                                at = _log(log, at, 3, p, k, amount, 0)
+                if held[p] == 0:
+                    break
+                nx = nxt[c]
+                if nx < 0:
+                    break
+                q = own[nx]
+                if q < 0:
+                    break
+                c = nx
+                p = q
+                if do_log:
+                    at = _log(log, at, 2, p, c, 0, 0)
+            if held[p] == 0:
+                winner = p
+                if do_log:
+                    at = _log(log, at, 9, p, 0, 0, 0)
+                kitty = ints[I_OUTK]
+                if kitty >= 0:
+                    at = _payments(ints, p, n, hands, held, seats, sections, kitty, log, at)
+                for j in range(out_takes.shape[0]):
+                    k = out_takes[j]
+                    amount = _take(sections, seats, taken, k, p)
+                    if do_log:
+                        at = _log(log, at, 3, p, k, amount, 0)
+                if kitty < 0:
+                    at = _payments(ints, p, n, hands, held, seats, sections, -1, log, at)
+                break
+            # ---- a stop (spec §6.3, §6.7)
+            if nx >= 0 and own[nx] == -1:
+                revealed |= 1 << nx
+            if do_log:
+                at = _log(log, at, 7, p, c, nx, -1 if nx < 0 else (2 if own[nx] == -1 else 3))
+            if ints[I_BONUS]:
+                each = ints[I_BAMT]
+                src = ints[I_BSRC]
+                if src < 0:
+                    for q in range(1, n):
+                        seats[(p + q) % n] -= each
+                        seats[p] += each
+                        if do_log:
+                            at = _log(log, at, 8, p, each, 0, 0)
+                else:
+                    amount = min(each, sections[src])
+                    sections[src] -= amount
+                    seats[p] += amount
+                    if do_log:
+                        at = _log(log, at, 8, p, amount, 0, 0)
+            if not restart:
+                restart = 1
+                lead = 1
+                who = ints[I_RESTART]
+            stopped = suit_of[c]
+        if do_log:
+            at = _log(log, at, 12, winner, 0, 0, 0)
+        winners[i] = winner
+        counts[i, 0] = plays
+        counts[i, 1] = leads
+        counts[i, 2] = npass
+        log_end[i] = at
+        if failed:
+            return 1 + i
+    return 0
+
+
+def _payments(ints: Any, p: int, n: int, hands: Any, held: Any, seats: Any, sections: Any,
+              kitty: int, log: Any, at: int) -> int:
+    """Spec §7: each opponent from the winner's left pays per card left."""
+    per = ints[I_PER]
+    excused = ints[I_EXC]
+    for q in range(1, n):
+        payer = (p + q) % n
+        amount = 0 if hands[payer] & excused else per * held[payer]
+        seats[payer] -= amount
+        if kitty >= 0:
+            sections[kitty] += amount
+        else:
+            seats[p] += amount
+        if log.shape[0] > 0:
+            at = _log(log, at, 10, payer, amount, 0, 0)
+    return at
+
+
+def _choose(player: int, mts: Any, seat: int, opts: Any, k: int, ints: Any, nxt: Any,
+            suit_of: Any, suit_mask: Any, simple: Any, set_start: Any, set_sec: Any,
+            set_need: Any, need: Any, bo_start: Any, bo_sec: Any, bmask: int, ti: int,
+            own: Any, hands: Any, held: Any, sections: Any, revealed: int,
+            widow_size: int) -> int:
+    """The seat's pick among ``opts[:k]``, as :mod:`~.players` picks (random, greedy, tips)."""
+    if player == 0:
+        return opts[int(_random(mts, seat) * k)]
+    hand = hands[seat]
+    if player == 1:  # greedy: go out, else a claim, else the longest suit
+        for i in range(k):
+            c = opts[i]
+            if held[seat] == 1:
+                return c
+            sk = simple[ti, c]
+            if sk >= 0:
+                if sections[sk] > 0:
+                    return c
+                continue
+            for j in range(set_start[ti, c], set_start[ti, c + 1]):
+                if sections[set_sec[j]] > 0:
+                    ok = True
+                    for x in range(set_need[j], set_need[j + 1]):
+                        if own[need[x]] != -2 - seat:
+                            ok = False
+                            break
+                    if ok:
+                        return c
+        best = opts[0]
+        most = -1
+        for i in range(k):
+            m = _popcount(hand & suit_mask[suit_of[opts[i]]])
+            if m > most:
+                most = m
+                best = opts[i]
+        return best
+    # tips (see players.tips_chooser)
+    played = 0
+    for c in range(ints[I_N]):
+        if own[c] < -1:
+            played |= 1 << c
+    dead = played | revealed
+    unseen = _popcount(ints[I_ALL] & ~hand & ~dead)
+    hidden = widow_size - _popcount(revealed)
+    p_widow = hidden / unseen if unseen else 0.0
+    comes_back = ints[I_RESTART] == 3
+    best = opts[0]
+    best_score = -np.inf
+    for i in range(k):
+        c = opts[i]
+        x = c
+        chain = 1 << c
+        gain = 0
+        for j in range(bo_start[ti, c], bo_start[ti, c + 1]):
+            gain += sections[bo_sec[j]]
+        nx = nxt[x]
+        while nx >= 0 and (hand >> nx) & 1:
+            x = nx
+            chain |= 1 << nx
+            for j in range(bo_start[ti, nx], bo_start[ti, nx + 1]):
+                gain += sections[bo_sec[j]]
+            nx = nxt[x]
+        length = _popcount(chain)
+        if length == held[seat]:
+            return c
+        suit = hand & suit_mask[suit_of[c]]
+        waiting = 0
+        rest = suit & ~chain & bmask
+        while rest:
+            low = rest & -rest
+            b = _ctz(low)
+            for j in range(bo_start[ti, b], bo_start[ti, b + 1]):
+                waiting += sections[bo_sec[j]]
+            rest ^= low
+        p_stop = 1.0 if nx < 0 or (dead >> nx) & 1 else p_widow
+        score = (gain - waiting + (2.0 * p_stop if comes_back else 0.0)
+                 + 0.5 * length - 0.25 * _popcount(suit))
+        if score > best_score:
+            best = c
+            best_score = score
+    return best
+
+
+# ---------------------------------------------------------------- compiling it
+
+
+_JIT: dict[str, Any] = {}
+
+
+def jitted() -> Any | None:
+    """:func:`play_many` compiled by numba (cached on disk), or ``None`` without numba."""
+    if "play_many" in _JIT:
+        return _JIT["play_many"]
+    try:
+        import numba
+    except ImportError:
+        _JIT["play_many"] = None
+        return None
+    folder = cache_folder()
+    if folder is not None and not os.environ.get("NUMBA_CACHE_DIR"):
+        config: Any = numba.config  # set before the first njit: its cache is then there
+        config.CACHE_DIR = str(folder)
+    cache = folder is not None
+    g = globals()
+    for name in ("_ctz", "_popcount", "_genrand", "_random", "_options", "_log", "_take",
+                 "_payments", "_choose"):
+        # inlined into the kernel: a call of a compiled function counts a reference to
+        # each array it is passed, which cost more than the work of a lead
+        g[name] = numba.njit(cache=cache, inline="always")(g[name])
+    _JIT["play_many"] = numba.njit(cache=cache)(play_many)
+    return _JIT["play_many"]
+
+
+def mt_state(rng: random.Random) -> np.ndarray:
+    """The Mersenne Twister state of ``rng`` as the kernel's 625 words."""
+    return np.array(rng.getstate()[1], dtype=np.int64)
+
+
+def set_mt_state(rng: random.Random, mt: np.ndarray) -> None:
+    """Put the kernel's words ``mt`` back into ``rng`` (it goes on where the kernel left)."""
+    version, _, gauss = rng.getstate()
+    rng.setstate((version, tuple(int(x) for x in mt), gauss))
+
+
+@dataclass
+class KernelRun:
+    """The outcome of :func:`run_deals`: ``winners`` (seat or -1) and ``counts`` (plays,
+    leads, passes) per deal; ``trace``: per deal, the :data:`~.deal.TraceItem` list (when
+    asked for)."""
+
+    winners: list[int]
+    counts: list[tuple[int, int, int]]
+    trace: list[list[tuple[object, ...]]] | None
+
+
+def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
+              dealers: Sequence[int] | np.ndarray,
+              players: Sequence[str], rngs: Sequence[random.Random], seats: list[int],
+              sections: list[int], *, trace: bool = False, jit: bool = True) -> KernelRun:
+    """Play ``perms`` on the kernel (compiled when numba is there and ``jit``; else the
+    same function as Python), chips moved in ``seats`` and ``sections``, each ``rngs[s]``
+    left where the seat's draws leave it.  Raises ``ValueError`` for a deal where no card
+    could be led (see :func:`play_many`)."""
+    fn: Any = (jitted() if jit else None) or play_many
+    k = len(perms)
+    perm_a = np.asarray(perms, dtype=np.int64).reshape(k, kt.t.n_cards)
+    mts = np.array([mt_state(r) for r in rngs], dtype=np.int64)
+    seat_a = np.array(seats, dtype=np.int64)
+    sec_a = np.array(sections, dtype=np.int64)
+    winners = np.zeros(k, dtype=np.int64)
+    counts = np.zeros((k, 3), dtype=np.int64)
+    log = np.zeros(((8 * kt.t.n_cards + 64) * k if trace else 0, LOG_WIDTH), dtype=np.int64)
+    log_end = np.zeros(k, dtype=np.int64)
+    failed = fn(*kt.arrays(), perm_a, np.asarray(dealers, dtype=np.int64),
+                np.array([PLAYER_CODES[p] for p in players], dtype=np.int64), mts, seat_a,
+                sec_a, winners, counts, log, log_end)
+    seats[:] = [int(x) for x in seat_a]
+    sections[:] = [int(x) for x in sec_a]
+    for r, mt in zip(rngs, mts, strict=True):
+        set_mt_state(r, mt)
+    if failed:
+        raise ValueError(f"deal {failed - 1}: a seat may lead no card under the lead rule "
+                         "nor its fallback")
+    traces = None
+    if trace:
+        if log_end[-1] > log.shape[0]:
+            raise ValueError("the kernel's log is too short for these deals")
+        traces = []
+        start = 0
+        for i in range(k):
+            traces.append([_item(kt.t, row) for row in log[start:log_end[i]]])
+            start = int(log_end[i])
+    return KernelRun([int(w) for w in winners],
+                     [(int(c[0]), int(c[1]), int(c[2])) for c in counts], traces)
+
+
+def _item(t: CompiledRules, row: np.ndarray) -> tuple[object, ...]:
+    """A log row as the :data:`~.deal.TraceItem` the compiled engine records."""
+    code, a, b, c, d = (int(x) for x in row)
+    name = EVENT_NAMES[code]
+    if name == "lead":
+        return ("lead", a, str(t.cards[b]), bool(c))
+    if name == "play":
+        return ("play", a, str(t.cards[b]))
+    if name == "claim":
+        return ("claim", a, t.section_names[b], c)
+    if name in ("pass", "out"):
+        return (name, a)
+    if name == "flip":
+        return ("flip", bool(a))
+    if name == "penalty":
+        return ("penalty", a, b, t.section_names[c] if c >= 0 else -1 - c)
+    if name == "stop":
+        card = t.cards[b]
+        if c < 0:
+            reason = t.stop_reason_none[b]
+            after = t.ruleset.deck.next_card(card)
+            return ("stop", a, str(card), reason, None if reason == "top rank" else str(after))
+        return ("stop", a, str(card), "widow" if d == 2 else "played", str(t.cards[c]))
+    if name in ("bonus", "pay"):
+        return (name, a, b)
+    if name == "turn-up":
+        return ("turn-up", str(t.cards[a]), t.cards[a].suit)
+    return ("end", None if a < 0 else a)
+
+
+assert WIDOW == -1  # the kernel reads own[c] == -1 as a widow card
