@@ -106,6 +106,26 @@ def test_a_wrong_citation_is_refused(cases: list[Case], statements: list[Json]) 
              "reading": "wrong"}
     case["source"] = {"kind": "seed", "ref": SEEDS["004"], "statements": [wrong["id"]]}
     assert "get wrong" in citation_errors([case], [*statements, wrong])[0]
+    # a statement seeds.json says no case can pin (a strategy tip): citing it is refused
+    case["source"] = {"kind": "seed", "ref": SEEDS["000"], "statements": ["000-tips-count"]}
+    assert "says no case can pin" in citation_errors([case], statements)[0]
+
+
+def test_no_case_possible_is_said_only_with_its_reason(statements: list[Json]) -> None:
+    # the 8 statements the seeds make that nothing a program does can show (COVERAGE.md):
+    # the cut (000/002/003 « Mise en place » 3), the tip (000/002/003 « Conseils »), and
+    # 004's board-less Michigan and Joker Pope Joan
+    moot = sorted(s["id"] for s in statements if s.get("no_case"))
+    assert moot == ["000-setup-3", "000-tips-count", "002-setup-3", "002-tips-count",
+                    "003-setup-3", "003-tips-count", "004-variants-michigan",
+                    "004-variants-pope-joan"]
+    assert all(isinstance(s["no_case"], str) and len(s["no_case"]) > 20
+               for s in statements if s.get("no_case"))
+    rows = _table_rows("\n".join(seeds_markdown([], statements)))
+    assert rows["000-tips-count"].startswith("no case possible: not a rule: a strategy tip")
+    assert rows["000-setup-3"].startswith("no case possible: nothing a case can observe")
+    assert {sid for sid, cell in rows.items() if cell == "no case yet"} == \
+        {s["id"] for s in statements if not s.get("no_case")}  # with no cases at all
 
 
 def test_a_translation_counts_only_where_the_ref_names_its_seed(
@@ -141,7 +161,9 @@ def test_the_table_lists_exactly_the_cases_that_cite_each_statement(
         cell = rows[s["id"]]
         shown = re.findall(r"`([^`]+)`", cell)
         if not shown:
-            assert cell == "no case yet", s["id"]
+            expected_cell = (f"no case possible: {s['no_case']}" if s.get("no_case")
+                             else "no case yet")
+            assert cell == expected_cell, s["id"]
         for case_id in shown:
             case = known[case_id]  # the case exists ...
             cited = case["source"].get("statements", [])
@@ -157,5 +179,8 @@ def test_the_summary_counts_add_up(cases: list[Case], statements: list[Json]) ->
     for seed in SEEDS.values():
         rows = [s for s in statements if s["seed"] == seed]
         n = sum(1 for s in rows if pinned[s["id"]])
-        assert f"| `{seed}` | {len(rows)} | {n} | {len(rows) - n} |" in text
-    assert text.count("| no case yet |") == sum(1 for ids in pinned.values() if not ids)
+        moot = sum(1 for s in rows if not pinned[s["id"]] and s.get("no_case"))
+        assert f"| `{seed}` | {len(rows)} | {n} | {moot} | {len(rows) - n - moot} |" in text
+    no_case = {s["id"] for s in statements if s.get("no_case")}
+    assert text.count("| no case yet |") == sum(1 for sid, ids in pinned.items()
+                                                 if not ids and sid not in no_case)

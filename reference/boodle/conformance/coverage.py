@@ -4,7 +4,8 @@ Written to ``conformance/COVERAGE.md`` by ``boodle conformance generate`` and
 printed by ``boodle conformance coverage``.  A rule of scope ``play`` with no
 case is listed first, as a gap.  Then every statement of the five seeds
 (``conformance/src/seeds.json``) and the hand-written cases citing it
-(``source.statements``), seed by seed, with "no case yet" where none does.
+(``source.statements``), seed by seed, with "no case yet" where none does ("no case
+possible" and why, where ``seeds.json`` says no case can pin it).
 """
 
 from __future__ import annotations
@@ -162,6 +163,9 @@ def citation_errors(cases: Iterable[Mapping[str, Any]], statements: Iterable[Jso
             elif st["reading"] == "wrong":
                 out.append(f"{case['id']}: cites {sid}, which the variants get wrong: a "
                            f"passing case would pin the error")
+            elif st.get("no_case"):
+                out.append(f"{case['id']}: cites {sid}, which {SEEDS_FILE} says no case can "
+                           f"pin ({st['no_case']}): delete its no_case, or the citation")
     return out
 
 
@@ -207,13 +211,16 @@ def seeds_markdown(cases: list[Json], statements: list[Json]) -> list[str]:
         "seed's words). 002 and 003 are 000 in Italian and Portuguese, clause for clause: a "
         "case citing `000-X` pins `002-X` and `003-X` when its `ref` names those files too. "
         "Introductions, tips and glossaries restate their sections' rules; only what they say "
-        "differently is listed. A statement no case pins says **no case yet**.", "",
-        "| seed | statements | with a case | without a case |",
-        "| --- | ---: | ---: | ---: |",
+        "differently is listed. A statement no case can pin (nothing a program does shows it: "
+        "a tip, a cut an engine may ignore) says **no case possible** and why; any other "
+        "statement no case pins says **no case yet**.", "",
+        "| seed | statements | with a case | no case possible | without a case |",
+        "| --- | ---: | ---: | ---: | ---: |",
     ]
     for seed, rows in seeds.items():
         n = sum(1 for st in rows if pinned[st["id"]])
-        lines.append(f"| `{seed}` | {len(rows)} | {n} | {len(rows) - n} |")
+        moot = sum(1 for st in rows if not pinned[st["id"]] and st.get("no_case"))
+        lines.append(f"| `{seed}` | {len(rows)} | {n} | {moot} | {len(rows) - n - moot} |")
     for seed, rows in seeds.items():
         lines += ["", f"### `{seed}`", "",
                   "| id | section | the seed's words | English | stated by | cases |",
@@ -226,7 +233,9 @@ def seeds_markdown(cases: list[Json], statements: list[Json]) -> list[str]:
                 note = st["note"]
             stated = "<br>".join(x for x in (by, _cell(note)) if x) or "—"
             ids = pinned[st["id"]]
-            shown = " ".join(f"`{i}`" for i in ids) if ids else "no case yet"
+            shown = (" ".join(f"`{i}`" for i in ids) if ids
+                     else f"no case possible: {_cell(st['no_case'])}" if st.get("no_case")
+                     else "no case yet")
             lines.append(f"| {st['id']} | {_cell(st['section'])} | {_cell(st['quote'])} | "
                          f"{_cell(st['en'])} | {stated} | {shown} |")
     return [*lines, ""]
