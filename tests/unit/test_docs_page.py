@@ -116,3 +116,27 @@ def test_a_house_rule_keeping_its_bases_description_shows_it_in_the_pages_langua
     page = capsys.readouterr().out
     assert english not in page
     assert load_t(lang).text("variants.michigan.about") in page.split("\n## ")[0]
+
+
+@pytest.mark.parametrize(("lang", "heading", "withhold"), [
+    ("en", "## Widow sale", "The dealer decides first"),
+    ("fr", "## Vente de la veuve", "Le donneur décide d'abord"),
+    ("it", "## Vendita della widow", "Il mazziere decide prima"),
+    ("pt", "## Venda da mão extra", "O distribuidor decide primeiro"),
+])
+def test_the_dealers_withhold_comes_first_in_the_widow_sale_as_it_happens(
+        lang: str, heading: str, withhold: str) -> None:
+    """Spec §5.4: `dealer: may withhold` is decided "before anything else of the sale", so
+    its rule is the sale's first, before the offer (not after the other lines)."""
+    from boodle.docs.links import RuleRefs
+    from boodle.docs.templates import load
+    from boodle.docs.variant_page import VariantPage
+    from boodle.language.variants import load as load_variant
+
+    t = load(lang)
+    name = "michigan-widow-sale-optional"
+    page = VariantPage(load_variant(name), t, RuleRefs(t, name, [])).markdown()
+    section = page.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    items = [line for line in section.splitlines() if re.match(r"\d+\. ", line)]
+    assert items[0].startswith(f"1. {withhold}"), items[0]
+    assert sum(withhold in line for line in items) == 1
