@@ -140,3 +140,26 @@ def test_the_dealers_withhold_comes_first_in_the_widow_sale_as_it_happens(
     items = [line for line in section.splitlines() if re.match(r"\d+\. ", line)]
     assert items[0].startswith(f"1. {withhold}"), items[0]
     assert sum(withhold in line for line in items) == 1
+
+
+@pytest.mark.parametrize(("lang", "withheld", "unsold"), [
+    ("en", "- A withholds the widow (dealer): nobody takes it; it stays a blocker",
+     "nobody takes the widow"),
+    ("fr", "- A ne propose pas la veuve (le donneur)\u00a0: personne ne la prend\u00a0; elle "
+     "reste un bloqueur", "personne ne prend la veuve"),
+    ("it", "- A non offre la widow (il mazziere): nessuno la prende; resta una fermata",
+     "nessuno prende la widow"),
+    ("pt", "- A não oferece a mão extra (o distribuidor): ninguém fica com ela; continua um "
+     "bloqueador", "ninguém fica com a mão extra"),
+])
+def test_the_worked_example_says_a_withheld_widow_once(lang: str, withheld: str,
+                                                       unsold: str) -> None:
+    """Spec §5.4 `dealer: may withhold`: withheld, nobody buys and the widow stays a blocker;
+    the seeded example's dealer A withholds it, and its page says so in one line."""
+    from boodle.docs.example import example_markdown
+    from boodle.docs.templates import load
+    from boodle.language.variants import load as load_variant
+
+    text = example_markdown(load_variant("michigan-widow-sale-optional"), load(lang))
+    assert withheld in text.splitlines()
+    assert unsold not in text
