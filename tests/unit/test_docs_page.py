@@ -163,3 +163,20 @@ def test_the_worked_example_says_a_withheld_widow_once(lang: str, withheld: str,
     text = example_markdown(load_variant("michigan-widow-sale-optional"), load(lang))
     assert withheld in text.splitlines()
     assert unsold not in text
+
+
+def test_docs_build_counts_pages_as_pages_and_names_the_other_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``boodle docs build`` writes Markdown pages, the style sheet and the mkdocs hooks file:
+    its line counts the pages (3 here) and names the 2 other files, not "wrote 5 pages"."""
+    import boodle.docs.site as site
+
+    out = tmp_path / "docs"
+    written = [out / "index.md", out / "variants/michigan.md", out / "index.fr.md",
+               out / "assets/boodle.css", out / site.HOOKS]
+    monkeypatch.setattr(site, "build_docs", lambda _out: written)
+    assert main(["docs", "build", "--out", str(out)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == (f"wrote 3 pages into {out}/, and 2 other files: assets/boodle.css "
+                     f"(the site's style sheet), {site.HOOKS} (mkdocs' hooks)")

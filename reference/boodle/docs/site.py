@@ -193,6 +193,22 @@ MANIFEST = ".boodle-docs.json"
 dotfile: mkdocs leaves it out of the site)."""
 
 
+OTHER_FILES = {"assets/boodle.css": "the site's style sheet", HOOKS: "mkdocs' hooks"}
+"""The files ``boodle docs build`` writes besides the pages, and what each is."""
+
+
+def written_summary(out: Path, written: list[Path]) -> str:
+    """The line that tells what a build wrote into ``out``: the pages (``.md`` files) counted
+    as pages, every other file named with what it is (:data:`OTHER_FILES`)."""
+    pages = sum(p.suffix == ".md" for p in written)
+    others = [p.relative_to(out).as_posix() for p in written if p.suffix != ".md"]
+    text = f"wrote {pages} page{'s' if pages != 1 else ''} into {out}/"
+    if not others:
+        return text
+    named = ", ".join(f"{o} ({OTHER_FILES[o]})" if o in OTHER_FILES else o for o in others)
+    return f"{text}, and {len(others)} other file{'s' if len(others) != 1 else ''}: {named}"
+
+
 def build_docs(out: Path) -> list[Path]:
     """Write every page under ``out`` (created if needed); returns the files written.
 
