@@ -180,3 +180,27 @@ def test_docs_build_counts_pages_as_pages_and_names_the_other_files(
     first = capsys.readouterr().out.splitlines()[0]
     assert first == (f"wrote 3 pages into {out}/, and 2 other files: assets/boodle.css "
                      f"(the site's style sheet), {site.HOOKS} (mkdocs' hooks)")
+
+
+def test_the_protocol_page_folds_each_schema_block_and_keeps_it_whole() -> None:
+    """The site's protocol page (from conformance/PROTOCOL.md) shows each message's JSON
+    Schema folded in a <details> as plain text (no highlighting and line anchors, which made
+    the page's HTML 394 KB): still the schema file's definition, named in its summary."""
+    import html
+    import json
+
+    from boodle.docs.site import protocol_page
+    from boodle.docs.templates import load
+
+    root = Path(__file__).resolve().parents[2]
+    schema = json.loads((root / "conformance/schema/protocol.schema.json").read_text("utf-8"))
+    names = re.findall(r"<!-- schema: (\w+) -->\n```json\n",
+                       (root / "conformance/PROTOCOL.md").read_text("utf-8"))
+    text = protocol_page(load("en"))
+    folded = re.findall(r'<details class="schema">\n<summary>JSON Schema of <code>(\w+)</code>'
+                        r'</summary>\n<pre><code>(.*?)</code></pre>\n</details>', text, re.S)
+    assert len(names) >= 5 and [name for name, _ in folded] == names
+    for name, body in folded:
+        assert json.loads(html.unescape(body)) == schema["$defs"][name], name
+    assert "<!-- schema:" not in text and "```json" not in text
+    assert text.startswith("# ")  # the document's own heading stays the page's
