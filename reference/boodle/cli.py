@@ -409,13 +409,13 @@ def _check_play_usage(args: argparse.Namespace) -> None:
 
 def cmd_docs_build(args: argparse.Namespace) -> int:
     """``boodle docs build``: write the site's Markdown pages; exit 1 on a missing template."""
-    from boodle.docs.site import build_docs, next_step, skipped_outside_checkout
+    from boodle.docs import site
 
-    written = build_docs(Path(args.out))
-    print(f"wrote {len(written)} pages into {args.out}/")
-    for note in skipped_outside_checkout():
+    written = site.build_docs(Path(args.out))
+    print(site.written_summary(Path(args.out), written))
+    for note in site.skipped_outside_checkout():
         print(f"note: not in the project's checkout: {note}", file=sys.stderr)
-    print(next_step(Path(args.out)))
+    print(site.next_step(Path(args.out)))
     return EXIT_OK
 
 

@@ -116,3 +116,91 @@ def test_a_house_rule_keeping_its_bases_description_shows_it_in_the_pages_langua
     page = capsys.readouterr().out
     assert english not in page
     assert load_t(lang).text("variants.michigan.about") in page.split("\n## ")[0]
+
+
+@pytest.mark.parametrize(("lang", "heading", "withhold"), [
+    ("en", "## Widow sale", "The dealer decides first"),
+    ("fr", "## Vente de la veuve", "Le donneur décide d'abord"),
+    ("it", "## Vendita della widow", "Il mazziere decide prima"),
+    ("pt", "## Venda da mão extra", "O distribuidor decide primeiro"),
+])
+def test_the_dealers_withhold_comes_first_in_the_widow_sale_as_it_happens(
+        lang: str, heading: str, withhold: str) -> None:
+    """Spec §5.4: `dealer: may withhold` is decided "before anything else of the sale", so
+    its rule is the sale's first, before the offer (not after the other lines)."""
+    from boodle.docs.links import RuleRefs
+    from boodle.docs.templates import load
+    from boodle.docs.variant_page import VariantPage
+    from boodle.language.variants import load as load_variant
+
+    t = load(lang)
+    name = "michigan-widow-sale-optional"
+    page = VariantPage(load_variant(name), t, RuleRefs(t, name, [])).markdown()
+    section = page.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+    items = [line for line in section.splitlines() if re.match(r"\d+\. ", line)]
+    assert items[0].startswith(f"1. {withhold}"), items[0]
+    assert sum(withhold in line for line in items) == 1
+
+
+@pytest.mark.parametrize(("lang", "withheld", "unsold"), [
+    ("en", "- A withholds the widow (dealer): nobody takes it; it stays a blocker",
+     "nobody takes the widow"),
+    ("fr", "- A ne propose pas la veuve (le donneur)\u00a0: personne ne la prend\u00a0; elle "
+     "reste un bloqueur", "personne ne prend la veuve"),
+    ("it", "- A non offre la widow (il mazziere): nessuno la prende; resta una fermata",
+     "nessuno prende la widow"),
+    ("pt", "- A não oferece a mão extra (o distribuidor): ninguém fica com ela; continua um "
+     "bloqueador", "ninguém fica com a mão extra"),
+])
+def test_the_worked_example_says_a_withheld_widow_once(lang: str, withheld: str,
+                                                       unsold: str) -> None:
+    """Spec §5.4 `dealer: may withhold`: withheld, nobody buys and the widow stays a blocker;
+    the seeded example's dealer A withholds it, and its page says so in one line."""
+    from boodle.docs.example import example_markdown
+    from boodle.docs.templates import load
+    from boodle.language.variants import load as load_variant
+
+    text = example_markdown(load_variant("michigan-widow-sale-optional"), load(lang))
+    assert withheld in text.splitlines()
+    assert unsold not in text
+
+
+def test_docs_build_counts_pages_as_pages_and_names_the_other_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``boodle docs build`` writes Markdown pages, the style sheet and the mkdocs hooks file:
+    its line counts the pages (3 here) and names the 2 other files, not "wrote 5 pages"."""
+    import boodle.docs.site as site
+
+    out = tmp_path / "docs"
+    written = [out / "index.md", out / "variants/michigan.md", out / "index.fr.md",
+               out / "assets/boodle.css", out / site.HOOKS]
+    monkeypatch.setattr(site, "build_docs", lambda _out: written)
+    assert main(["docs", "build", "--out", str(out)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == (f"wrote 3 pages into {out}/, and 2 other files: assets/boodle.css "
+                     f"(the site's style sheet), {site.HOOKS} (mkdocs' hooks)")
+
+
+def test_the_protocol_page_folds_each_schema_block_and_keeps_it_whole() -> None:
+    """The site's protocol page (from conformance/PROTOCOL.md) shows each message's JSON
+    Schema folded in a <details> as plain text (no highlighting and line anchors, which made
+    the page's HTML 394 KB): still the schema file's definition, named in its summary."""
+    import html
+    import json
+
+    from boodle.docs.site import protocol_page
+    from boodle.docs.templates import load
+
+    root = Path(__file__).resolve().parents[2]
+    schema = json.loads((root / "conformance/schema/protocol.schema.json").read_text("utf-8"))
+    names = re.findall(r"<!-- schema: (\w+) -->\n```json\n",
+                       (root / "conformance/PROTOCOL.md").read_text("utf-8"))
+    text = protocol_page(load("en"))
+    folded = re.findall(r'<details class="schema">\n<summary>JSON Schema of <code>(\w+)</code>'
+                        r'</summary>\n<pre><code>(.*?)</code></pre>\n</details>', text, re.S)
+    assert len(names) >= 5 and [name for name, _ in folded] == names
+    for name, body in folded:
+        assert json.loads(html.unescape(body)) == schema["$defs"][name], name
+    assert "<!-- schema:" not in text and "```json" not in text
+    assert text.startswith("# ")  # the document's own heading stays the page's

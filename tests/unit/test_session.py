@@ -143,3 +143,38 @@ def test_replaying_every_transfer_of_a_session_gives_its_final_ledger() -> None:
         for t in transfers_in(event):
             ledger, _ = ledger.transfer(t.src, t.dst, t.amount, t.reason)
     assert ledger == result.ledger and ledger.total() == 250
+
+
+def _first_antes(events: tuple) -> dict[int, int]:
+    """Chips each seat put in before the first deal's cards (spec §4), by seat."""
+    from boodle.engine.events import Ante, DealCards
+
+    paid: dict[int, int] = {}
+    for e in events[:next(i for i, e in enumerate(events) if isinstance(e, DealCards))]:
+        if isinstance(e, Ante):
+            src = e.transfer.src
+            paid[src.seat] = paid.get(src.seat, 0) + int(e.transfer.amount)
+    return paid
+
+
+def test_a_start_of_0_chips_is_a_register_counted_from_zero() -> None:
+    """Spec §10 `start:` (001 §02 "un registre de points"): from 0 under `balance: may go
+    negative`, every player still pays Michigan's whole ante, 1 on each of the 4 boodles and
+    2 on the kitty (001 §02): 6 each, so every balance is -6 before a card is played."""
+    rules = replace(MICHIGAN, session=replace(MICHIGAN.session, start_chips=0))
+    result = play_session(rules, 4, seed=1, deals=1)
+    assert _first_antes(result.events) == {0: 6, 1: 6, 2: 6, 3: 6}
+    end = of_kind(result.events, DealEnd)[0]
+    # conservation (§9): the balances add up to 0 less the chips left on the board
+    assert sum(end.ledger.seats) == -sum(a for _, a in end.ledger.sections)
+    assert min(end.ledger.seats) < 0
+
+
+def test_a_start_below_the_ante_under_elimination_pays_what_it_has() -> None:
+    """Spec §10 `start:` and Balances: from 2 chips under `balance: eliminated at zero`, each
+    player pays 2 of Michigan's ante of 6 (all they have, §9) and none goes below zero."""
+    rules = replace(MICHIGAN, session=replace(MICHIGAN.session, start_chips=2,
+                                              negative="eliminate"))
+    result = play_session(rules, 4, seed=1)
+    assert _first_antes(result.events) == {0: 2, 1: 2, 2: 2, 3: 2}
+    assert all(min(e.ledger.seats) >= 0 for e in of_kind(result.events, DealEnd))

@@ -97,3 +97,20 @@ def test_json_lines_are_one_typed_object_per_event() -> None:
     pays = [o for o in objects if o["kind"] == "payment"]
     assert pays[0] == {"kind": "payment", "payer": C, "payee": {"seat": B}, "amount": 3,
                        "cards_left": 3, "excused": False}
+
+
+def test_a_withheld_widow_is_told_once() -> None:
+    """Spec §5.4 `dealer: may withhold`: the dealer's pass at 'dealer offers' ends the sale
+    (nobody buys, the widow stays a blocker): one line says so, not a second 'nobody takes'."""
+    from boodle.engine.stages.dealing import shuffled_deck
+    from boodle.engine.state import PassMove
+    from boodle.language.variants import load
+
+    rules = load("michigan-widow-sale-optional")
+    deck = shuffled_deck(rules, random.Random(1))
+    state, events = start_deal(rules, 4, D, fresh_ledger(rules, 4), deck_order=deck)
+    assert state.to_move == D  # the dealer decides first whether the widow is offered
+    state, more = apply(rules, state, PassMove(D))
+    lines = render_text(events + more).splitlines()
+    sale = [line for line in lines if "widow" in line and not line.startswith("  widow:")]
+    assert sale == ["  D withholds the widow (dealer): nobody takes it; it stays a blocker"]

@@ -98,9 +98,21 @@ def hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, vars(m))
 
 
+FIRST: dict[str, tuple[str, ...]] = {
+    # spec §5.4: the dealer decides "before anything else of the sale" whether the widow is
+    # offered; the field is declared last (it has a default), its rule is said first
+    "WidowSale": ("dealer_may_withhold",),
+}
+"""Fields whose rule happens before the others of their block: said first, in this order
+(the dataclass declares fields with defaults last, which is not always when they happen)."""
+
+
 def constructs(cls: type) -> list[str]:
-    """The non-parameter fields of ``cls``, in declaration order."""
-    return [f.name for f in dataclasses.fields(cls) if not is_parameter(cls, f.name)]
+    """The non-parameter fields of ``cls``: those of :data:`FIRST` first, then the others in
+    declaration order (the order a page numbers its rules in)."""
+    names = [f.name for f in dataclasses.fields(cls) if not is_parameter(cls, f.name)]
+    first = [n for n in FIRST.get(cls.__name__, ()) if n in names]
+    return first + [n for n in names if n not in first]
 
 
 def _optional(tp: Any) -> bool:

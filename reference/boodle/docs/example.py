@@ -53,7 +53,7 @@ from boodle.engine.events import (
     transfers_in,
 )
 from boodle.engine.ledger import Account, Ledger, SeatAccount
-from boodle.engine.trace import seat_name
+from boodle.engine.trace import said_before, seat_name
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
@@ -273,7 +273,10 @@ def example_markdown(ruleset: Ruleset, t: Templates) -> str:
     except BoodleError as exc:
         return t.text("page.example_unavailable", why=md(exc.message)) + "\n"
     page = _Page(localized(ruleset, t), t, players)
+    before: Event | None = None
     for event in result.events:
-        page.event(event)
+        if not said_before(event, before):  # the trace's rule: a happening said once
+            page.event(event)
+        before = event
     page.flush_antes()
     return with_terms(intro + "\n\n" + "\n".join(page.lines).strip() + "\n", ruleset, t)

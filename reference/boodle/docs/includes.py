@@ -10,6 +10,7 @@ written by other parts of the project and may not exist yet).
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from pathlib import Path
@@ -21,6 +22,7 @@ from boodle.language.variants import builtin_names
 from boodle.resources import spec_prose
 
 _LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+_SCHEMA = re.compile(r"<!-- schema: (\w+) -->\n```json\n(.*?)\n```", re.S)
 
 
 def site_map(root: Path) -> dict[str, str]:
@@ -50,6 +52,22 @@ def rewrite_links(text: str, source: str, page: str, pages: dict[str, str]) -> s
         return label if label.strip("`") == repo else f"{label} (`{repo}`)"
 
     return _LINK.sub(one, text)
+
+
+def fold_schemas(text: str, t: Templates) -> str:
+    """``text`` (conformance/PROTOCOL.md) with each message's JSON Schema block (a ``json``
+    fence after ``<!-- schema: NAME -->``, the schema file's ``$defs[NAME]``) folded in a
+    closed ``<details>`` as plain preformatted text.  Highlighted, with the anchor and span
+    of every line that the site's code blocks get, the 34 blocks were three quarters of the
+    page's 394 KB of HTML, and a reader scrolled through them to find the prose."""
+
+    def one(match: re.Match[str]) -> str:
+        summary = t.text("page.protocol_schema", name=match.group(1))
+        body = html.escape(match.group(2), quote=False)
+        return (f'<details class="schema">\n<summary>{summary}</summary>\n'
+                f"<pre><code>{body}</code></pre>\n</details>")
+
+    return _SCHEMA.sub(one, text)
 
 
 def shipped(source: str) -> Path | None:

@@ -29,7 +29,7 @@ from boodle.docs import constructs, translate
 from boodle.docs.dsl_reference import reference_markdown
 from boodle.docs.escape import md
 from boodle.docs.example import example_markdown
-from boodle.docs.includes import included_page, shipped_map, site_map
+from boodle.docs.includes import fold_schemas, included_page, shipped_map, site_map
 from boodle.docs.links import PinGroup, RuleRefs
 from boodle.docs.pages import cases_pages, index_page, matrix_page, source_page
 from boodle.docs.seed_example import seed_example_markdown
@@ -136,15 +136,20 @@ def pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
     return out
 
 
+def protocol_page(t: Templates) -> str:
+    """The protocol's page: conformance/PROTOCOL.md, its schema blocks folded
+    (:func:`boodle.docs.includes.fold_schemas`)."""
+    return fold_schemas(included_page("conformance/PROTOCOL.md", "reference/protocol.md",
+                                      t.text("page.protocol_title"), t), t)
+
+
 def english_pages(t: Templates, rules: list[m.Ruleset], cases: list[Case],
                   groups: dict[str, PinGroup] | None = None) -> dict[str, str]:
     """The pages that exist in English only (``groups``: the groups of cases the variant
     pages link to, listed on the cases page)."""
     out = {"reference/language.md": reference_markdown(t)}
     out.update(cases_pages(cases, t, (groups or {}).values()))
-    out["reference/protocol.md"] = included_page("conformance/PROTOCOL.md",
-                                                 "reference/protocol.md",
-                                                 t.text("page.protocol_title"), t)
+    out["reference/protocol.md"] = protocol_page(t)
     out["reference/verification.md"] = included_page("spec/verification.md",
                                                      "reference/verification.md",
                                                      t.text("page.verification_title"), t)
@@ -191,6 +196,22 @@ def next_step(out: Path) -> str:
 MANIFEST = ".boodle-docs.json"
 """The list of pages the last ``boodle docs build`` wrote, kept in the output folder (a
 dotfile: mkdocs leaves it out of the site)."""
+
+
+OTHER_FILES = {"assets/boodle.css": "the site's style sheet", HOOKS: "mkdocs' hooks"}
+"""The files ``boodle docs build`` writes besides the pages, and what each is."""
+
+
+def written_summary(out: Path, written: list[Path]) -> str:
+    """The line that tells what a build wrote into ``out``: the pages (``.md`` files) counted
+    as pages, every other file named with what it is (:data:`OTHER_FILES`)."""
+    pages = sum(p.suffix == ".md" for p in written)
+    others = [p.relative_to(out).as_posix() for p in written if p.suffix != ".md"]
+    text = f"wrote {pages} page{'s' if pages != 1 else ''} into {out}/"
+    if not others:
+        return text
+    named = ", ".join(f"{o} ({OTHER_FILES[o]})" if o in OTHER_FILES else o for o in others)
+    return f"{text}, and {len(others)} other file{'s' if len(others) != 1 else ''}: {named}"
 
 
 def build_docs(out: Path) -> list[Path]:

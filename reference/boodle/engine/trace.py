@@ -138,7 +138,16 @@ def _shown(e: WidowShown) -> list[str]:
 
 _DECLINE = {"offer": "passes", "dealer first": "keeps their hand (dealer, first)",
             "dealer": "keeps their hand (dealer)",
-            "dealer offers": "does not offer the widow (dealer)"}
+            "dealer offers": "withholds the widow (dealer): nobody takes it; it stays a blocker"}
+"""How a pass reads, by the sale's step (spec §5.4).  A withhold says the sale's end itself:
+the ``WidowUnsold`` right after it is not said again (:func:`said_before`)."""
+
+
+def said_before(event: Event, before: Event | None) -> bool:
+    """Whether ``event`` was already said by the line of the event ``before`` it: the
+    widow left unsold after the dealer withheld it (spec §5.4 ``dealer: may withhold``)."""
+    return (isinstance(event, WidowUnsold) and isinstance(before, WidowPass)
+            and before.step == "dealer offers")
 
 
 def _exchange(e: WidowExchange) -> list[str]:
@@ -255,13 +264,16 @@ def moves_nothing(event: Event) -> bool:
 
 def render_text(events: Iterable[Event], *, start: bool = True) -> str:
     """A readable play-by-play of ``events`` (one line per happening, antes summarised,
-    transfers of 0 chips left out: :func:`moves_nothing`).  ``start``: the events open the
+    transfers of 0 chips left out: :func:`moves_nothing`, a happening said once:
+    :func:`said_before`).  ``start``: the events open the
     trace, so the blank line before a first ``Deal`` header is dropped; ``False`` for a
     later piece of a trace rendered piece by piece (it keeps the blank line)."""
     lines: list[str] = []
     antes: list[Ante] = []
+    before: Event | None = None
     for event in events:
-        if moves_nothing(event):
+        told, before = said_before(event, before), event
+        if moves_nothing(event) or told:
             continue
         if isinstance(event, Ante):
             antes.append(event)
