@@ -81,10 +81,22 @@ def test_the_short_session_takes_the_paths_it_is_for(monkeypatch: pytest.MonkeyP
     assert splits
 
 
-def test_the_engine_is_chosen_and_named() -> None:
+def test_the_engine_is_chosen_and_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``auto``: the kernel only with numba and for a long run (numba's load is then paid
+    back), the compiled engine otherwise; never for a variant the compiled one cannot run."""
+    from boodle.compiled import kernel
+
     michigan = load("michigan")
     assert choose_engine(michigan, "kernel") == "kernel"
     assert choose_engine(michigan, "compiled") == "compiled"
     assert choose_engine(load("tripoli"), "auto") == "reference"
-    spec = make_spec(michigan, 4, 8, 1, ["random"], "compiled")
-    assert engine_label(spec) == "compiled"
+    for numba, long_run, short_run in ((True, "kernel", "compiled"),
+                                       (False, "compiled", "compiled")):
+        monkeypatch.setattr(kernel, "numba_available", lambda numba=numba: numba)
+        assert choose_engine(michigan, "auto", runner.KERNEL_FROM) == long_run
+        assert choose_engine(michigan, "auto", runner.KERNEL_FROM - 1) == short_run
+        spec = make_spec(michigan, 4, runner.KERNEL_FROM, 1, ["random"], "auto")
+        assert engine_label(spec) == ("kernel (numba)" if numba else "compiled")
+        assert engine_label(dataclasses.replace(spec, engine="kernel")) == (
+            "kernel (numba)" if numba else "kernel (Python, numba absent)")
+    assert engine_label(make_spec(michigan, 4, 8, 1, ["random"], "reference")) == "reference"

@@ -54,9 +54,9 @@ def add_parser(sub: Any) -> None:
                    help="seconds to wait for the Dask scheduler of --scheduler (default 10)")
     p.add_argument("--engine", choices=["auto", "kernel", "compiled", "reference"],
                    default="auto",
-                   help="auto (default): the numba kernel where numba is installed and it runs "
-                   "the variant, else the compiled engine where it runs it, else the reference; "
-                   "all play the same deals for a seed")
+                   help="auto (default): the numba kernel for 20,000 deals or more where numba is "
+                   "installed and the kernel runs the variant, else the compiled engine where it "
+                   "runs it, else the reference; all play the same deals for a seed")
     p.add_argument("--json", nargs="?", const="-", metavar="F",
                    help="write the report as JSON to F (default: standard output)")
     p.add_argument("--csv", metavar="F", help="write the estimates as CSV rows to F ('-': stdout)")

@@ -94,11 +94,20 @@ class RunSpec:
         return min(self.session_length, self.deals - j * self.session_length)
 
 
-def choose_engine(ruleset: Ruleset, wanted: str = "auto") -> Engine:
+KERNEL_FROM = 20_000
+"""``auto`` plays runs of at least this many deals on the kernel.  Loading numba and the
+kernel from numba's cache costs about 0.7 s of CPU per process; with simulate on the
+kernel about 24,000 Michigan deals per CPU second against the compiled engine's 12,000
+(``bench/run.py``'s ``simulate_kernel``, 2 shared cores), the kernel is ahead from about
+17,000 deals."""
+
+
+def choose_engine(ruleset: Ruleset, wanted: str = "auto", deals: int | None = None) -> Engine:
     """The engine ``wanted`` (``kernel``, ``compiled``, ``reference``), or for ``auto``: the
-    kernel where it runs ``ruleset`` and numba is installed (without numba the kernel runs
-    as Python, slower than the compiled engine), else ``compiled`` where that runs it,
-    else ``reference``.  All three play the same deals for a seed.
+    kernel where it runs ``ruleset``, numba is installed (without numba the kernel runs as
+    Python, about 0.13 × the compiled engine's deals per CPU second) and the run has
+    ``deals`` ≥ :data:`KERNEL_FROM` (``None``: a long run), else ``compiled`` where that
+    runs it, else ``reference``.  All three play the same deals for a seed.
 
     Raises :class:`BoodleError` when ``kernel`` or ``compiled`` is asked for a ruleset it
     does not run.
@@ -112,7 +121,9 @@ def choose_engine(ruleset: Ruleset, wanted: str = "auto") -> Engine:
         if wanted == "kernel" and gaps:
             raise BoodleError(f"the kernel does not run {ruleset.name}: " + "; ".join(gaps),
                               hint="use --engine compiled (or auto)")
-        if wanted == "kernel" or (wanted == "auto" and not gaps and numba_available()):
+        long_run = deals is None or deals >= KERNEL_FROM
+        if wanted == "kernel" or (wanted == "auto" and not gaps and long_run
+                                  and numba_available()):
             return "kernel"
         return "compiled"
     if wanted in ("compiled", "kernel"):
@@ -147,7 +158,8 @@ def make_spec(ruleset: Ruleset, players: int, deals: int, seed: int,
     if len(names) != players:
         raise BoodleError(f"{len(names)} strategies for {players} players",
                           hint="give one strategy for every seat, or one for all")
-    return RunSpec(ruleset, players, deals, seed, tuple(names), choose_engine(ruleset, engine))
+    return RunSpec(ruleset, players, deals, seed, tuple(names),
+                   choose_engine(ruleset, engine, deals))
 
 
 # ---------------------------------------------------------------- engines
