@@ -469,6 +469,42 @@ def conformance_rate(quick: bool) -> dict[str, Any] | str:
             "cases_per_cpu_s": round(cases / cpu, 1) if cpu else None}
 
 
+def simulate_kernel(deals: int) -> dict[str, Any] | str:
+    """``boodle simulate`` of Michigan, 4 random players: deals per CPU second (this
+    process) on the kernel (numba) and on the compiled engine, one serial run each of the
+    same seed, and their ratio; the reports must agree (``same_report``).  The kernel is
+    compiled (or read from numba's cache) before the clock starts.  Sessions of 4 deals:
+    what the kernel leaves to Python per session (the session's generator, its high cut,
+    the statistics of each deal) weighs on this ratio, not the deals themselves.
+    """
+    import dataclasses
+
+    from boodle.compiled.kernel import jitted
+    from boodle.simulate.report import summary
+
+    if jitted() is None:
+        return "numba is not installed (pip install 'boodle[kernel]')"
+    base = make_spec(load("michigan"), PLAYERS, deals, 1, ["random"], "compiled")
+    run(dataclasses.replace(base, engine="kernel", deals=8))  # its first call, untimed
+    out: dict[str, Any] = {"deals": deals}
+    reports = []
+    for engine in ("compiled", "kernel"):
+        spec = dataclasses.replace(base, engine=engine)
+        cpu, wall = time.process_time(), time.perf_counter()
+        stats = run(spec)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        out[f"{engine}_deals_per_cpu_s"] = round(deals / cpu)
+        out[f"{engine}_deals_per_wall_s"] = round(deals / wall)
+        report = summary(spec, stats, workers=1, backend="local", seconds=1.0,
+                         cpu_seconds=1.0)
+        report.pop("engine")
+        reports.append(report)
+    out["ratio_kernel_to_compiled_per_cpu_s"] = round(
+        out["kernel_deals_per_cpu_s"] / out["compiled_deals_per_cpu_s"], 2)
+    out["same_report"] = reports[0] == reports[1]
+    return out
+
+
 def workers(deals: int, rounds: int) -> dict[str, Any]:
     """Simulate throughput with 1 and 2 worker processes (best of ``rounds`` each).
 
@@ -549,6 +585,7 @@ def main() -> int:
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("engines", lambda: engines(2000 if q else 20000, 2 if q else 5)),
         ("kernel", lambda: kernel(4000 if q else 20000, 1 if q else 3)),
+        ("simulate_kernel", lambda: simulate_kernel(4000 if q else 40000)),
         ("variants", lambda: variants(2000 if q else 20000)),
         ("parse_ms", lambda: parse_times(2 if q else 5)),
         ("startup", lambda: startup(3 if q else 7)),

@@ -387,16 +387,18 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
               allowed_n: Any, cand: Any, cand_n: Any, rec: Any, turn_pos: Any, pay: Any,
               put: Any, dues: Any, out_takes: Any, perms: Any, dealers: Any, players: Any,
               mts: Any, seats: Any, sections: Any, winners: Any, counts: Any, log: Any,
-              log_end: Any) -> int:
+              log_end: Any, taken_out: Any) -> int:
     """Play deal ``i`` of ``perms`` (card orders) with dealer ``dealers[i]``, for each i.
 
-    ``players[seat]``: :data:`PLAYER_CODES`; ``mts[seat]``: its random state (625 words);
+    ``players[seat]``: :data:`PLAYER_CODES`; ``mts[seat]``: its random state (625 words;
+    ``mts`` of one row: one state that every seat draws from, in the order of play);
     ``seats``, ``sections``: chips, changed in place; ``winners[i]``: the seat that went
     out (-1: none); ``counts[i]``: plays, leads, passes; ``log`` (rows of
     :data:`LOG_WIDTH`, may have no rows): the events, ``log_end[i]`` the rows written up
-    to deal ``i``'s end (past the log's end: not written).  Returns 0, or ``1 + i`` for a
-    deal ``i`` where a lead rule and its fallback both allowed no card (the deal stops
-    there; the reference engine's ``NotSupported``).
+    to deal ``i``'s end (past the log's end: not written); ``taken_out[i, k]`` (may have
+    no rows): the chips section ``k`` paid out in deal ``i`` (-1: not taken).  Returns 0,
+    or ``1 + i`` for a deal ``i`` where a lead rule and its fallback both allowed no card
+    (the deal stops there; the reference engine's ``NotSupported``).
     """
     n_cards = ints[I_N]
     n = ints[I_P]
@@ -624,9 +626,71 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
         counts[i, 1] = leads
         counts[i, 2] = npass
         log_end[i] = at
+        if taken_out.shape[0] > 0:
+            for k in range(ns):
+                taken_out[i, k] = taken[k]
         if failed:
             return 1 + i
     return 0
+
+
+def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
+                 simple: Any, set_start: Any, set_sec: Any, set_need: Any, need: Any,
+                 bo_start: Any, bo_sec: Any, boodle_mask: Any, spec_kind: Any,
+                 spec_target: Any, allowed: Any, allowed_n: Any, cand: Any, cand_n: Any,
+                 rec: Any, turn_pos: Any, pay: Any, put: Any, dues: Any, out_takes: Any,
+                 players: Any, mt: Any, seats: Any, sections: Any, dealer: int, step: int,
+                 low_end: int, target: int, dealers: Any, winners: Any, counts: Any,
+                 taken: Any, seats_after: Any, sections_after: Any) -> int:
+    """Up to ``winners.shape[0]`` deals of one session (spec §10), as ``boodle simulate``
+    plays them: each deal shuffled from the one random state ``mt`` (1 × 625 words, shared
+    with the random players), the cards sorted by ``n_cards`` uniform keys drawn in card
+    order (a stable sort, as :func:`sorted`), then played by :func:`play_many`; the deal
+    passes ``step`` (+1 left, -1 right) seats on.
+
+    Stops after a deal that leaves a seat at or below 0 chips (``low_end``: the session
+    has an end rule or an elimination that reads it) or one at or above ``target``
+    chips, so that the caller decides the session's end and the next dealer there (spec
+    §10).  Per deal ``d``: ``dealers[d]``, ``winners[d]``, ``counts[d]`` (plays, leads,
+    passes), ``taken[d, k]`` (-1: section k not taken), ``seats_after[d]`` and
+    ``sections_after[d]`` (chips).  Returns the deals played, or ``-1 - d`` when deal ``d``
+    had a seat that could lead no card (see :func:`play_many`).
+    """
+    n_cards = ints[I_N]
+    n = ints[I_P]
+    keys = np.zeros(n_cards, dtype=np.float64)
+    perm = np.zeros((1, n_cards), dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    no_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+    log_end = np.zeros(1, dtype=np.int64)
+    for d in range(winners.shape[0]):
+        for j in range(n_cards):
+            keys[j] = _random(mt, 0)
+        order = np.argsort(keys, kind="mergesort")
+        for j in range(n_cards):
+            perm[0, j] = order[j]
+        one[0] = dealer
+        dealers[d] = dealer
+        failed = play_many(ints, nxt, suit_of, ranks, suit_mask, simple, set_start, set_sec,
+                           set_need, need, bo_start, bo_sec, boodle_mask, spec_kind,
+                           spec_target, allowed, allowed_n, cand, cand_n, rec, turn_pos, pay,
+                           put, dues, out_takes, perm, one, players, mt, seats, sections,
+                           winners[d:d + 1], counts[d:d + 1], no_log, log_end,
+                           taken[d:d + 1])
+        if failed:
+            return -1 - d
+        low = seats[0]
+        high = seats[0]
+        for s in range(n):
+            seats_after[d, s] = seats[s]
+            low = min(low, seats[s])
+            high = max(high, seats[s])
+        for k in range(sections.shape[0]):
+            sections_after[d, k] = sections[k]
+        if (low_end and low <= 0) or high >= target:
+            return d + 1
+        dealer = (dealer + step + n) % n
+    return winners.shape[0]
 
 
 def _payments(ints: Any, p: int, n: int, hands: Any, held: Any, seats: Any, sections: Any,
@@ -654,7 +718,7 @@ def _choose(player: int, mts: Any, seat: int, opts: Any, k: int, ints: Any, nxt:
             widow_size: int) -> int:
     """The seat's pick among ``opts[:k]``, as :mod:`~.players` picks (random, greedy, tips)."""
     if player == 0:
-        return opts[int(_random(mts, seat) * k)]
+        return opts[int(_random(mts, seat if mts.shape[0] > 1 else 0) * k)]
     hand = hands[seat]
     if player == 1:  # greedy: go out, else a claim, else the longest suit
         for i in range(k):
@@ -757,7 +821,16 @@ def jitted() -> Any | None:
         # each array it is passed, which cost more than the work of a lead
         g[name] = numba.njit(cache=cache, inline="always")(g[name])
     _JIT["play_many"] = numba.njit(cache=cache)(play_many)
+    g["play_many"] = _JIT["play_many"]  # what play_session calls, compiled
+    _JIT["play_session"] = numba.njit(cache=cache)(play_session)
     return _JIT["play_many"]
+
+
+def numba_available() -> bool:
+    """Whether numba can be imported (the ``kernel`` extra), without importing it."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
 
 
 def mt_state(rng: random.Random) -> np.ndarray:
@@ -768,7 +841,7 @@ def mt_state(rng: random.Random) -> np.ndarray:
 def set_mt_state(rng: random.Random, mt: np.ndarray) -> None:
     """Put the kernel's words ``mt`` back into ``rng`` (it goes on where the kernel left)."""
     version, _, gauss = rng.getstate()
-    rng.setstate((version, tuple(int(x) for x in mt), gauss))
+    rng.setstate((version, tuple(mt.tolist()), gauss))
 
 
 @dataclass
@@ -790,7 +863,7 @@ def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
     same function as Python), chips moved in ``seats`` and ``sections``, each ``rngs[s]``
     left where the seat's draws leave it.  Raises ``ValueError`` for a deal where no card
     could be led (see :func:`play_many`)."""
-    fn: Any = (jitted() if jit else None) or play_many
+    fn: Any = (jitted() if jit else None) or _PYTHON["play_many"]
     k = len(perms)
     perm_a = np.asarray(perms, dtype=np.int64).reshape(k, kt.t.n_cards)
     mts = np.array([mt_state(r) for r in rngs], dtype=np.int64)
@@ -802,7 +875,7 @@ def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
     log_end = np.zeros(k, dtype=np.int64)
     failed = fn(*kt.arrays(), perm_a, np.asarray(dealers, dtype=np.int64),
                 np.array([PLAYER_CODES[p] for p in players], dtype=np.int64), mts, seat_a,
-                sec_a, winners, counts, log, log_end)
+                sec_a, winners, counts, log, log_end, np.zeros((0, 0), dtype=np.int64))
     seats[:] = [int(x) for x in seat_a]
     sections[:] = [int(x) for x in sec_a]
     for r, mt in zip(rngs, mts, strict=True):
@@ -852,5 +925,61 @@ def _item(t: CompiledRules, row: np.ndarray) -> tuple[object, ...]:
         return ("turn-up", str(t.cards[a]), t.cards[a].suit)
     return ("end", None if a < 0 else a)
 
+
+@dataclass
+class SessionDeals:
+    """The outcome of :func:`run_session`, per deal played (lists, one entry a deal):
+    ``dealers``, ``winners`` (-1: none), ``counts`` (plays, leads, passes), ``taken``
+    (chips per section, -1: not taken), ``seats`` and ``sections`` (chips after it);
+    ``mt``: the random state after the deals (625 words, see :func:`set_mt_state`)."""
+
+    dealers: list[int]
+    winners: list[int]
+    counts: list[list[int]]
+    taken: list[list[int]]
+    seats: list[list[int]]
+    sections: list[list[int]]
+    mt: np.ndarray
+
+
+def run_session(kt: KernelTables, players: Sequence[str], rng: random.Random,
+                seats: list[int], sections: list[int], dealer: int, step: int, deals: int,
+                low_end: bool, target: int, *, jit: bool = True,
+                advance: bool = True, mt: np.ndarray | None = None) -> SessionDeals:
+    """Up to ``deals`` deals of a session from ``dealer`` on (:func:`play_session`),
+    shuffled and chosen with ``rng`` (left where the deals leave it; with ``advance``
+    off, ``rng`` is not touched and the state after is only the result's ``mt``), chips
+    moved in ``seats`` and ``sections``; compiled when numba is there and ``jit``, else as
+    Python.  ``mt``: the random state to start from instead of ``rng``'s (the ``mt`` of a
+    previous call).
+    Raises ``ValueError`` for a deal where no card could be led."""
+    fn: Any = (jitted() and _JIT["play_session"] if jit else None) or _PYTHON["play_session"]
+    n, ns = kt.players, len(sections)
+    mt = (mt_state(rng) if mt is None else mt.copy()).reshape(1, 625)
+    seat_a = np.array(seats, dtype=np.int64)
+    sec_a = np.array(sections, dtype=np.int64)
+    dealers = np.zeros(deals, dtype=np.int64)
+    winners = np.zeros(deals, dtype=np.int64)
+    counts = np.zeros((deals, 3), dtype=np.int64)
+    taken = np.zeros((deals, ns), dtype=np.int64)
+    seats_after = np.zeros((deals, n), dtype=np.int64)
+    sections_after = np.zeros((deals, ns), dtype=np.int64)
+    played = fn(*kt.arrays(), np.array([PLAYER_CODES[p] for p in players], dtype=np.int64),
+                mt, seat_a, sec_a, dealer, step, int(low_end), target, dealers, winners,
+                counts, taken, seats_after, sections_after)
+    if advance:
+        set_mt_state(rng, mt[0])
+    if played < 0:
+        raise ValueError(f"a seat may lead no card under the lead rule nor its fallback "
+                         f"(deal {-played} of this call)")
+    seats[:] = seat_a.tolist()
+    sections[:] = sec_a.tolist()
+    return SessionDeals(dealers[:played].tolist(), winners[:played].tolist(),
+                        counts[:played].tolist(), taken[:played].tolist(),
+                        seats_after[:played].tolist(), sections_after[:played].tolist(), mt[0])
+
+
+_PYTHON: dict[str, Any] = {"play_many": play_many, "play_session": play_session}
+"""The kernel's functions as Python (what runs with ``jit=False`` or without numba)."""
 
 assert WIDOW == -1  # the kernel reads own[c] == -1 as a widow card

@@ -2,7 +2,7 @@
 
 ``boodle simulate VARIANT --players N --deals K [--seed S] [--strategy NAME…]
 [--workers W] [--backend local|dask [--scheduler ADDRESS [--connect-timeout S]]]
-[--engine auto|compiled|reference] [--json [F]] [--csv F] [--plot F.png]``.
+[--engine auto|kernel|compiled|reference] [--json [F]] [--csv F] [--plot F.png]``.
 
 Counts out of range and ``--scheduler`` without ``--backend dask`` are usage
 errors (argparse, exit 2); output files are checked before the run starts,
@@ -52,8 +52,11 @@ def add_parser(sub: Any) -> None:
                    help="the Dask scheduler's address (default: a local cluster of W workers)")
     p.add_argument("--connect-timeout", type=positive_seconds, default=10.0, metavar="S",
                    help="seconds to wait for the Dask scheduler of --scheduler (default 10)")
-    p.add_argument("--engine", choices=["auto", "compiled", "reference"], default="auto",
-                   help="auto (default): the compiled engine where it runs the variant")
+    p.add_argument("--engine", choices=["auto", "kernel", "compiled", "reference"],
+                   default="auto",
+                   help="auto (default): the numba kernel for 20,000 deals or more where numba is "
+                   "installed and the kernel runs the variant, else the compiled engine where it "
+                   "runs it, else the reference; all play the same deals for a seed")
     p.add_argument("--json", nargs="?", const="-", metavar="F",
                    help="write the report as JSON to F (default: standard output)")
     p.add_argument("--csv", metavar="F", help="write the estimates as CSV rows to F ('-': stdout)")

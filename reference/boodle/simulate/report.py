@@ -17,7 +17,7 @@ import math
 import textwrap
 from typing import Any
 
-from boodle.simulate.runner import RunSpec
+from boodle.simulate.runner import RunSpec, engine_label
 from boodle.simulate.stats import Moments, RunStats, wilson
 
 DEFINITIONS = {
@@ -96,7 +96,8 @@ def summary(spec: RunSpec, stats: RunStats, *, workers: int, backend: str,
         "variant": spec.ruleset.name, "players": n, "deals": deals, "deals_asked": spec.deals,
         "sessions_played": spec.sessions, "ends_early": _ends_early(spec),
         "sessions_completed": stats.sessions, "session_length": spec.session_length,
-        "seed": spec.seed, "engine": spec.engine, "backend": backend, "workers": workers,
+        "seed": spec.seed, "engine": engine_label(spec), "backend": backend,
+        "workers": workers,
         "wall_seconds": round(seconds, 3),
         "cpu_seconds": None if cpu_seconds is None else round(cpu_seconds, 3),
         "deals_per_wall_second": _per(deals, seconds),

@@ -10,10 +10,11 @@ played anywhere, in any order, with the same result.  A chunk is a range of sess
 statistics are exact sums (:mod:`.stats`), so merging chunks gives the
 serial run's numbers exactly, whatever the chunking or the backend.
 
-Engines: ``compiled`` (:mod:`boodle.compiled`) or ``reference``
-(:mod:`boodle.engine`, for the rulesets the compiled one does not run).
-With the same seed both play the same cards with the same choices, so they
-report the same numbers where both run.
+Engines: ``kernel`` (:mod:`boodle.compiled.kernel`: the compiled tables played many
+deals per call, compiled by numba), ``compiled`` (:mod:`boodle.compiled`) or
+``reference`` (:mod:`boodle.engine`, for the rulesets the compiled one does not run).
+With the same seed all three play the same cards with the same choices, so they
+report the same numbers where they run.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from boodle.compiled import CompiledRules, compile_ruleset, play_deal, supports
 from boodle.compiled.deal import Chooser, DealResult
@@ -50,7 +51,10 @@ from boodle.session.run import ends_after, first_dealer
 from boodle.session.run import play_deal as reference_play_deal
 from boodle.simulate.stats import RunStats
 
-Engine = Literal["compiled", "reference"]
+if TYPE_CHECKING:
+    from boodle.compiled.kernel import KernelTables
+
+Engine = Literal["kernel", "compiled", "reference"]
 CHUNK_DEALS = 2000
 """About how many deals one chunk plays (a unit of parallel work)."""
 
@@ -60,7 +64,9 @@ class RunSpec:
     """What to simulate: ``deals`` deals of ``ruleset`` for ``players`` seats from ``seed``.
 
     ``strategies``: one player name per seat (:data:`~boodle.compiled.players.PLAYERS`).
-    ``engine``: which engine plays (see :func:`choose_engine`).
+    ``engine``: which engine plays (see :func:`choose_engine`); ``jit``: whether the
+    kernel is compiled by numba where numba is installed (``False``: it runs as Python, the
+    same deals; for tests).
     """
 
     ruleset: Ruleset
@@ -69,6 +75,7 @@ class RunSpec:
     seed: int
     strategies: tuple[str, ...]
     engine: Engine
+    jit: bool = True
 
     @property
     def session_length(self) -> int:
@@ -87,19 +94,43 @@ class RunSpec:
         return min(self.session_length, self.deals - j * self.session_length)
 
 
-def choose_engine(ruleset: Ruleset, wanted: str = "auto") -> Engine:
-    """``compiled`` when it runs ``ruleset`` (or for ``wanted="compiled"``), else ``reference``.
+KERNEL_FROM = 20_000
+"""``auto`` plays runs of at least this many deals on the kernel.  Loading numba and the
+kernel from numba's cache costs about 0.7 s of CPU per process; with simulate on the
+kernel about 24,000 Michigan deals per CPU second against the compiled engine's 12,000
+(``bench/run.py``'s ``simulate_kernel``, 2 shared cores), the kernel is ahead from about
+17,000 deals."""
 
-    Raises :class:`BoodleError` when ``compiled`` is asked for a ruleset it does not run.
+
+def choose_engine(ruleset: Ruleset, wanted: str = "auto", deals: int | None = None) -> Engine:
+    """The engine ``wanted`` (``kernel``, ``compiled``, ``reference``), or for ``auto``: the
+    kernel where it runs ``ruleset``, numba is installed (without numba the kernel runs as
+    Python, about 0.13 × the compiled engine's deals per CPU second) and the run has
+    ``deals`` ≥ :data:`KERNEL_FROM` (``None``: a long run), else ``compiled`` where that
+    runs it, else ``reference``.  All three play the same deals for a seed.
+
+    Raises :class:`BoodleError` when ``kernel`` or ``compiled`` is asked for a ruleset it
+    does not run.
     """
     if wanted == "reference":
         return "reference"
     if supports(ruleset):
+        from boodle.compiled.kernel import kernel_unsupported, numba_available
+
+        gaps = kernel_unsupported(_tables(ruleset, True))
+        if wanted == "kernel" and gaps:
+            raise BoodleError(f"the kernel does not run {ruleset.name}: " + "; ".join(gaps),
+                              hint="use --engine compiled (or auto)")
+        long_run = deals is None or deals >= KERNEL_FROM
+        if wanted == "kernel" or (wanted == "auto" and not gaps and long_run
+                                  and numba_available()):
+            return "kernel"
         return "compiled"
-    if wanted == "compiled":
+    if wanted in ("compiled", "kernel"):
         from boodle.compiled import unsupported_features
 
-        raise BoodleError(f"the compiled engine does not run {ruleset.name}: "
+        raise BoodleError(f"the compiled engine (and so the kernel) does not run "
+                          f"{ruleset.name}: "
                           + "; ".join(unsupported_features(ruleset)),
                           hint="use --engine reference (or auto)")
     return "reference"
@@ -127,7 +158,8 @@ def make_spec(ruleset: Ruleset, players: int, deals: int, seed: int,
     if len(names) != players:
         raise BoodleError(f"{len(names)} strategies for {players} players",
                           hint="give one strategy for every seat, or one for all")
-    return RunSpec(ruleset, players, deals, seed, tuple(names), choose_engine(ruleset, engine))
+    return RunSpec(ruleset, players, deals, seed, tuple(names),
+                   choose_engine(ruleset, engine, deals))
 
 
 # ---------------------------------------------------------------- engines
@@ -136,6 +168,27 @@ def make_spec(ruleset: Ruleset, players: int, deals: int, seed: int,
 class _Table(Protocol):
     def deal(self, dealer: int, perm: list[int], seats: list[Chips],
              sections: list[Chips]) -> DealResult: ...
+
+
+def engine_label(spec: RunSpec) -> str:
+    """The engine that plays ``spec``, as the report names it: ``kernel (numba)``,
+    ``kernel (Python, numba absent)`` (or ``kernel (Python)`` when ``spec.jit`` is off),
+    ``compiled`` or ``reference``."""
+    if spec.engine != "kernel":
+        return spec.engine
+    from boodle.compiled.kernel import numba_available
+
+    if not numba_available():
+        return "kernel (Python, numba absent)"
+    return "kernel (numba)" if spec.jit else "kernel (Python)"
+
+
+@functools.lru_cache(maxsize=8)
+def _kernel_tables(ruleset: Ruleset, players: int) -> KernelTables:
+    """The kernel's arrays of ``ruleset`` for ``players`` seats, once per process."""
+    from boodle.compiled.kernel import kernel_tables
+
+    return kernel_tables(_tables(ruleset, True), players)
 
 
 @functools.lru_cache(maxsize=8)
@@ -214,15 +267,18 @@ def _result(names: tuple[str, ...], ledger: Ledger, events: Sequence[Event]) -> 
 # ---------------------------------------------------------------- sessions and chunks
 
 
-def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) -> None:
+def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules,
+                 kernel: KernelTables | None = None) -> None:
     """Play session ``j`` of the run into ``stats`` (spec §10: cut, rotation, end, split).
 
-    ``tables``: the ruleset compiled (``strict=False`` for the reference engine).
+    ``tables``: the ruleset compiled (``strict=False`` for the reference engine);
+    ``kernel``: its kernel arrays (the ``kernel`` engine; default: made here, once per
+    process).
     """
     rules, n = spec.ruleset, spec.players
     rng = random.Random(f"{spec.seed}:{j}")
-    table: _Table = (_CompiledTable(spec, rng, tables) if spec.engine == "compiled"
-                     else _ReferenceTable(spec, rng, tables, _drawn(rules, rng)))
+    table: _Table = (_ReferenceTable(spec, rng, tables, _drawn(rules, rng))
+                     if spec.engine == "reference" else _CompiledTable(spec, rng, tables))
     dealer = _first_dealer(rules, tables, n, rng)
     start = rules.session.start_chips
     seats: list[Chips] = [start] * n
@@ -243,6 +299,10 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
         dealer = _next_dealer(rules, seats, dealer, step)
 
     cap, played, ended = spec.cap(j), 0, False
+    if spec.engine == "kernel":  # the same deals, many a call; an extra deal: as compiled
+        kt = kernel or _kernel_tables(rules, n)
+        played, ended, dealer = _kernel_deals(spec, kt, rng, stats, dealer, seats, sections,
+                                              step, cap)
     while played < cap and not ended:
         one_deal()
         played += 1
@@ -254,6 +314,59 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules) 
         one_deal()  # spec §10: at most one extra deal, then the leftover is split again
     final = _final(rules, seats, sections)
     stats.add_session(n * start, final, _best(final))
+
+
+KERNEL_DEALS = 1024
+"""At most this many deals one call of the kernel plays (its per-deal arrays' length)."""
+
+
+def _kernel_deals(spec: RunSpec, kt: KernelTables, rng: random.Random, stats: RunStats, dealer: int,
+                  seats: list[Chips], sections: list[Chips], step: int,
+                  cap: int) -> tuple[int, bool, int]:
+    """Play up to ``cap`` deals of a session on the kernel (:func:`~boodle.compiled.kernel.
+    run_session`) into ``stats``, as :func:`play_session`'s loop plays them on the compiled
+    engine: (deals played, whether the session ended, the next dealer).
+
+    The kernel stops after a deal that may end the session (a seat at or below 0 when an
+    end rule or elimination reads that, a seat at the target); the end and the next
+    dealer are then decided here by :func:`_ended` and :func:`_next_dealer` (spec §10).
+    """
+    from boodle.compiled.kernel import run_session, set_mt_state
+
+    rules, session = spec.ruleset, spec.ruleset.session
+    ends = session.ends()
+    low_end = (session.negative == "eliminate" or "no chips" in ends
+               or "last with chips" in ends)
+    target = (int(session.end_target) if "target" in ends and session.end_target is not None
+              else 1 << 62)
+    played, ended, words = 0, False, None
+    antes: list[list[int]] = kt.put.tolist()
+    while played < cap and not ended:
+        before: Sequence[Chips] = tuple(seats)
+        board: Sequence[Chips] = list(sections)
+        ints_seats, ints_sections = [int(x) for x in seats], [int(x) for x in sections]
+        try:
+            got = run_session(kt, spec.strategies, rng, ints_seats, ints_sections, dealer,
+                              step, min(cap - played, KERNEL_DEALS), low_end, target,
+                              jit=spec.jit, advance=False, mt=words)
+            words = got.mt
+        except ValueError as exc:
+            raise BoodleError(f"{rules.name}: {exc}") from None
+        seats[:], sections[:] = ints_seats, ints_sections
+        for d, deal_dealer in enumerate(got.dealers):
+            after = got.seats[d]
+            plays, leads, passes = got.counts[d]
+            ante = antes[deal_dealer]
+            stats.add_deal(deal_dealer, before, after, got.winners[d], plays, leads, passes,
+                           [a + b for a, b in zip(board, ante, strict=True)], got.taken[d],
+                           got.sections[d])
+            before, board = after, got.sections[d]
+        played += len(got.dealers)
+        dealer = _next_dealer(rules, seats, got.dealers[-1], step)
+        ended = _ended(rules, seats)
+    if words is not None and session.ties == "one more deal":
+        set_mt_state(rng, words)  # what an extra deal (spec §10) draws from, as compiled
+    return played, ended, dealer
 
 
 def _ended(rules: Ruleset, seats: Sequence[Chips]) -> bool:
@@ -352,9 +465,10 @@ def _best(seats: Sequence[Chips]) -> list[int]:
 def run_chunk(spec: RunSpec, first: int, last: int) -> RunStats:
     """Play sessions ``first`` .. ``last`` - 1 of the run: their statistics."""
     stats = RunStats.empty(spec.players, [s.name for s in spec.ruleset.board], spec.strategies)
-    tables = _tables(spec.ruleset, spec.engine == "compiled")
+    tables = _tables(spec.ruleset, spec.engine != "reference")
+    kernel = _kernel_tables(spec.ruleset, spec.players) if spec.engine == "kernel" else None
     for j in range(first, last):
-        play_session(spec, j, stats, tables)
+        play_session(spec, j, stats, tables, kernel)
     return stats
 
 
