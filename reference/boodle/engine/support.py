@@ -13,13 +13,12 @@ from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
 from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.kind_facts import (
-    ALL_PASS_FACTS,
     FALLBACK_FACTS,
     PAID_TO_FACTS,
-    SCOPE_FACTS,
     WHO_FACTS,
 )
 from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.problems import phase_problems
 
 __all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
 
@@ -85,7 +84,11 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     """:func:`stops_phase`, and a :class:`BoodleError` for a phase that could not end.
 
     The builder refuses these rulesets already; rulesets made in Python
-    (tests, other tools) are checked here.
+    (tests, other tools) are checked here.  A pass with no all-pass exit and a colour flip
+    with no colour restart are problems of :func:`boodle.language.problems.phase_problems`
+    (the builder's list), said here in the engine's words; the other problems of that list
+    are not refused here (a ruleset made in Python may lack an 'if none' line and still
+    play its default).
     """
     from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
 
@@ -104,18 +107,18 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             raise BoodleError(f"{what} names section {name!r}, which is not on the board")
 
     fb = p.fallback
+    found = {q.key for q in phase_problems(p, lambda name: None)}
     if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
         raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
-    if FALLBACK_FACTS[fb.kind].passes:
-        if not ALL_PASS_FACTS[p.all_pass].exits:
-            raise BoodleError(
-                f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
-                "happens when every player passes (the deal could go round forever)",
-                hint="add 'all pass: deal ends without winner' or 'all pass: flip colour'",
-            )
-        if fb.amount > 0:
-            need(fb.to, f"phase {p.name}: the pass fallback")
-    if ALL_PASS_FACTS[p.all_pass].needs_colour and not SCOPE_FACTS[p.restart.scope].colour:
+    if "passes without an all-pass exit" in found:
+        raise BoodleError(
+            f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
+            "happens when every player passes (the deal could go round forever)",
+            hint="add 'all pass: deal ends without winner' or 'all pass: flip colour'",
+        )
+    if FALLBACK_FACTS[fb.kind].passes and fb.amount > 0:
+        need(fb.to, f"phase {p.name}: the pass fallback")
+    if "flip colour without a colour restart" in found:
         raise BoodleError(
             f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
         )

@@ -33,10 +33,8 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
-    ALL_PASS_FACTS,
     CLAIM_FACTS,
     END_FACTS,
-    FALLBACK_FACTS,
     PAID_TO_FACTS,
     PAYER_FACTS,
     SCOPE_FACTS,
@@ -45,7 +43,8 @@ from boodle.language.kind_facts import (
     WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
-from boodle.language.origin import Origin, field_spans
+from boodle.language.origin import CLAUSE_OF, Origin, field_spans
+from boodle.language.problems import phase_problems
 from boodle.language.syntax import (
     AllPassDecl,
     AnteDecl,
@@ -855,6 +854,9 @@ class _Builder:
 
     def check_exits(self, decl: PhaseDecl, rules: dict[str, Clause], first: m.LeadRule,
                     restart: m.LeadRule, fallback: m.Fallback, all_pass: m.AllPass) -> None:
+        """Whether every round of the phase can end (spec §6.2, §6.5): a run stops on an
+        unheld card (a line the model cannot say, checked here), then the first problem of
+        :func:`boodle.language.problems.phase_problems`, at the line that states it."""
         stop = rules.get("stop")
         if stop is None or "next card held by nobody" not in stop.value:
             raise BoodleError(
@@ -862,43 +864,16 @@ class _Builder:
                 stop.span if stop else decl.span,
                 hint="write: stop: top rank, next card held by nobody",
             )
-        can_fail = any(_may_find_nothing(rule) for rule in (first, restart))
-        if can_fail and "fallback" not in rules:
-            raise BoodleError(
-                "the lead rule can leave a player with no legal card, and no 'if none' rule "
-                "says what happens then",
-                rules["restart"].span,
-                hint="add: if none: lead lowest of same suit  (or: if none: pass left)",
-            )
-        if FALLBACK_FACTS[fallback.kind].passes and not ALL_PASS_FACTS[all_pass].exits:
-            raise BoodleError(
-                "players may pass, but nothing ends a round where every player passes",
-                rules["fallback"].span,
-                hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
-            )
-        if ALL_PASS_FACTS[all_pass].needs_colour and not SCOPE_FACTS[restart.scope].colour:
-            raise BoodleError("'all pass: flip colour' needs a restart by colour",
-                              rules["all_pass"].span,
-                              hint="restart: last player, lowest of opposite colour")
-        leads = FALLBACK_FACTS[fallback.kind].leads
-        if leads and can_fail and not _covers(restart, fallback.rule):
-            raise BoodleError(
-                "the 'if none' lead can itself find no card for some hands",
-                rules["fallback"].span,
-                hint="use 'if none: lead lowest of chosen suit', or a pass",
-            )
-        if leads and _may_find_nothing(first) \
-                and not _covers_first(first, fallback.rule):
-            assert fallback.rule is not None
-            raise BoodleError(
-                "the 'if none' lead can find no card for the first lead: "
-                + ("before any run has stopped, 'same suit' allows nothing"
-                   if fallback.rule.scope == "same suit" else
-                   f"'{_lead_words(fallback.rule)}' can allow nothing either"),
-                rules["fallback"].span,
-                hint="use 'if none: lead lowest of chosen suit', or a pass; or a first lead "
-                "that always finds a card (left of dealer, lowest of chosen suit)",
-            )
+        # only the fields phase_problems reads are the phase's own here; the rest is built later
+        phase = m.StopsPhase(decl.name, decl.name, first, restart, fallback, all_pass=all_pass)
+
+        def where(name: str) -> Span | None:
+            clause = rules.get(CLAUSE_OF.get(("StopsPhase", name), name))
+            return clause.span if clause is not None else None
+
+        found = phase_problems(phase, where)
+        if found:
+            raise found[0].error(decl.span)
 
     def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
                   ) -> m.LeadRule:
@@ -1212,46 +1187,3 @@ def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
 
 _UNBOUNDED_ENDS = frozenset(f.line for f in END_FACTS.values() if f.replaces_rotations)
 """The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10)."""
-
-
-def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
-    """Whether ``fallback`` always finds a card when ``rule`` finds none (spec §6.5).
-
-    Total fallbacks (chosen, longest or any suit) always do; ``same suit``
-    covers exactly the hands ``other suit`` fails on: only the stopped suit.
-    """
-    if fallback is None or not _may_find_nothing(fallback):
-        return True
-    return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
-
-
-def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
-    """Whether ``fallback`` always finds a card when the first lead ``first`` finds none
-    (spec §6.5).  The holder of a card leading it always holds it (§6.1: unheld, the lead
-    goes to the next card up, else to the dealer's left with their lowest card); otherwise
-    only a total fallback does, since before any stop ``same suit`` allows nothing."""
-    if first.who == "holder" and first.choice == "card":
-        return True
-    if first.who == "holder" and first.choice == "lowest" and first.scope == "suit" \
-            and first.suit == first.holder_suit:  # its holder holds that card (a walk's too)
-        return True
-    return fallback is None or not _may_find_nothing(fallback)
-
-
-def _lead_words(rule: m.LeadRule) -> str:
-    """A lead rule's choice as written (``lowest of same suit``, ``lowest red card``, ``2♣``)."""
-    if rule.choice == "card":
-        return str(rule.card)
-    if SCOPE_FACTS[rule.scope].per_suit:
-        return f"{rule.choice} of {rule.scope}"
-    if rule.scope == "opposite colour card":
-        return f"{rule.choice} opposite colour card"
-    return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
-        if rule.scope != "all" else f"{rule.choice} card"
-
-
-def _may_find_nothing(rule: m.LeadRule) -> bool:
-    """Whether a lead rule can allow no card to a player who still holds cards."""
-    if rule.choice == "card":
-        return True
-    return not SCOPE_FACTS[rule.scope].total

@@ -1,0 +1,161 @@
+"""The validity checks of a ruleset, stated once: one list, read by the builder and the engine.
+
+:func:`problems` finds the problems of a built :class:`~boodle.language.model.Ruleset` from
+the model alone, each located by the span of the line that states it
+(:meth:`boodle.language.origin.Origin.span`; ``None`` for a ruleset made in Python, which
+has no origin).  The builder (:mod:`boodle.language.build`) refuses a phase with the first
+problem :func:`phase_problems` finds in it, as a :class:`BoodleError` at that span, so
+``boodle check`` and the language server's diagnostics (which both report the builder's
+errors) read this list; the reference engine (:func:`boodle.engine.support.check_playable`)
+reads it for rulesets made in Python (issue 19, step 2).
+
+The checks here are the exits of a stops phase (spec §6.5): what the restarter does when
+the lead rule allows no card, and what ends a round where every player passes.  The other
+checks still live where they are made (see :data:`ProblemKey`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from boodle.language import model as m
+from boodle.language.errors import BoodleError, Span
+from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, SCOPE_FACTS
+
+__all__ = ["Problem", "ProblemKey", "Where", "phase_problems", "problems"]
+
+ProblemKey = Literal[
+    "lead can fail without if none",
+    "passes without an all-pass exit",
+    "flip colour without a colour restart",
+    "if none can fail",
+    "if none can fail the first lead",
+]
+"""Every problem :func:`problems` may find, in the order it looks for them in a phase.
+
+Still checked elsewhere, not yet here: the checks the builder makes while it reads a
+clause (a card or rank not in the deck, a section name not on the board, a number out of
+range, a run that cannot stop on an unheld card: the model cannot say these), the other
+checks of :func:`boodle.engine.support.check_playable` and :mod:`boodle.verify.wellformed`.
+"""
+
+Where = Callable[[str], Span | None]
+"""Where a field of a stops phase is written: the span of the line that states the field
+named, or ``None`` (a default, or a ruleset made in Python)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a ruleset: its ``key``; ``phase``, the stops phase it is in;
+    ``message`` and ``hint``, the builder's words; ``span``, the line it is found at."""
+
+    key: ProblemKey
+    phase: str
+    message: str
+    span: Span | None
+    hint: str | None = None
+
+    def error(self, fallback_span: Span | None = None) -> BoodleError:
+        """This problem as the builder raises it (at ``fallback_span`` when it has no span
+        of its own)."""
+        return BoodleError(self.message, self.span or fallback_span, hint=self.hint)
+
+
+def problems(ruleset: m.Ruleset) -> list[Problem]:
+    """Every problem of ``ruleset`` (empty: none of these), phase by phase, each located by
+    ``ruleset.origin`` (spans ``None`` without one)."""
+    out: list[Problem] = []
+    for p in ruleset.phases:
+        if isinstance(p, m.StopsPhase):
+            out += phase_problems(p, _where(ruleset, p))
+    return out
+
+
+def _where(ruleset: m.Ruleset, phase: m.StopsPhase) -> Where:
+    origin = ruleset.origin
+    return lambda name: origin.span(phase, name) if origin is not None else None
+
+
+def phase_problems(p: m.StopsPhase, where: Where) -> list[Problem]:
+    """Every problem of the stops phase ``p`` (spec §6.5), in :data:`ProblemKey`'s order;
+    ``where`` locates its lines.  Only ``first_lead``, ``restart``, ``fallback`` and
+    ``all_pass`` are read (the builder checks a phase before the rest is built)."""
+    out: list[Problem] = []
+    first, restart, fallback, all_pass = p.first_lead, p.restart, p.fallback, p.all_pass
+
+    def add(key: ProblemKey, message: str, at: str, hint: str) -> None:
+        out.append(Problem(key, p.name, message, where(at), hint))
+
+    can_fail = any(_may_find_nothing(rule) for rule in (first, restart))
+    if can_fail and fallback.span is None:  # no 'if none' line: the default fallback
+        add("lead can fail without if none",
+            "the lead rule can leave a player with no legal card, and no 'if none' rule "
+            "says what happens then", "restart",
+            "add: if none: lead lowest of same suit  (or: if none: pass left)")
+    if FALLBACK_FACTS[fallback.kind].passes and not ALL_PASS_FACTS[all_pass].exits:
+        add("passes without an all-pass exit",
+            "players may pass, but nothing ends a round where every player passes", "fallback",
+            "add: all pass: deal ends without winner  (or: all pass: flip colour)")
+    if ALL_PASS_FACTS[all_pass].needs_colour and not SCOPE_FACTS[restart.scope].colour:
+        add("flip colour without a colour restart",
+            "'all pass: flip colour' needs a restart by colour", "all_pass",
+            "restart: last player, lowest of opposite colour")
+    leads = FALLBACK_FACTS[fallback.kind].leads
+    if leads and can_fail and not _covers(restart, fallback.rule):
+        add("if none can fail", "the 'if none' lead can itself find no card for some hands",
+            "fallback", "use 'if none: lead lowest of chosen suit', or a pass")
+    if leads and fallback.rule is not None and _may_find_nothing(first) \
+            and not _covers_first(first, fallback.rule):
+        add("if none can fail the first lead",
+            "the 'if none' lead can find no card for the first lead: "
+            + ("before any run has stopped, 'same suit' allows nothing"
+               if fallback.rule.scope == "same suit" else
+               f"'{_lead_words(fallback.rule)}' can allow nothing either"), "fallback",
+            "use 'if none: lead lowest of chosen suit', or a pass; or a first lead "
+            "that always finds a card (left of dealer, lowest of chosen suit)")
+    return out
+
+
+def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when ``rule`` finds none (spec §6.5).
+
+    Total fallbacks (chosen, longest or any suit) always do; ``same suit``
+    covers exactly the hands ``other suit`` fails on: only the stopped suit.
+    """
+    if fallback is None or not _may_find_nothing(fallback):
+        return True
+    return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
+
+
+def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when the first lead ``first`` finds none
+    (spec §6.5).  The holder of a card leading it always holds it (§6.1: unheld, the lead
+    goes to the next card up, else to the dealer's left with their lowest card); otherwise
+    only a total fallback does, since before any stop ``same suit`` allows nothing."""
+    if first.who == "holder" and first.choice == "card":
+        return True
+    if first.who == "holder" and first.choice == "lowest" and first.scope == "suit" \
+            and first.suit == first.holder_suit:  # its holder holds that card (a walk's too)
+        return True
+    return fallback is None or not _may_find_nothing(fallback)
+
+
+def _lead_words(rule: m.LeadRule) -> str:
+    """A lead rule's choice as written (``lowest of same suit``, ``lowest red card``, ``2♣``)."""
+    if rule.choice == "card":
+        return str(rule.card)
+    if SCOPE_FACTS[rule.scope].per_suit:
+        return f"{rule.choice} of {rule.scope}"
+    if rule.scope == "opposite colour card":
+        return f"{rule.choice} opposite colour card"
+    return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
+        if rule.scope != "all" else f"{rule.choice} card"
+
+
+def _may_find_nothing(rule: m.LeadRule) -> bool:
+    """Whether a lead rule can allow no card to a player who still holds cards."""
+    if rule.choice == "card":
+        return True
+    return not SCOPE_FACTS[rule.scope].total

@@ -1,0 +1,168 @@
+"""One list of problems (issue 19, step 2): the builder, ``boodle check`` and the language
+server report each problem of :func:`boodle.language.problems.problems` in the same words at
+the same place, and :func:`problems` finds it on a built model from the model alone.
+
+Each case writes a small rules file with one fault of spec §6.5 (a lead that can find no
+card, a round of passes nothing ends); the message, the line and the column are counted by
+hand in the text (the same words ``tests/unit/test_build.py`` pins for the builder).  Each
+case also has the file made valid (``good``) and a change of the built model that puts the
+fault back (``edit``), so that :func:`problems` is shown finding it from the model, at the
+line ``Ruleset.origin`` gives for the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from boodle.cli import main
+from boodle.engine.support import check_playable
+from boodle.language import model as m
+from boodle.language.build import load_text
+from boodle.language.errors import BoodleError
+from boodle.language.problems import ProblemKey, problems
+from boodle.lsp.analysis import analyse
+
+BASE = """\
+variant tiny {
+  players 3 to 8
+  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }
+  board {
+    boodle A♥
+    boodle K♣
+    kitty "Kitty"
+  }
+  ante {
+    each player 1 on each boodle
+    each player 2 on kitty
+  }
+  deal { widow: last in each round, hidden }
+  phase play is stops {
+    first lead: left of dealer, lowest of chosen suit
+    follow: owner of next card
+    stop: top rank, next card held by nobody
+    restart: last player, lowest of other suit
+    if none: lead lowest of same suit
+    going out: ends deal, takes kitty, 1 per card to winner
+  }
+  session { start: 50 chips }
+}
+"""
+
+PhaseEdit = Callable[[m.StopsPhase], m.StopsPhase]
+
+
+@dataclass(frozen=True)
+class Case:
+    key: ProblemKey
+    bad: str
+    message: str
+    line: int
+    column: int
+    good: str
+    edit: PhaseEdit
+
+
+def _sub(*pairs: tuple[str, str]) -> str:
+    text = BASE
+    for old, new in pairs:
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+NO_IF_NONE = ("    if none: lead lowest of same suit\n", "")
+PASS = ("if none: lead lowest of same suit", "if none: pass left")
+FLIP = ("    if none: lead lowest of same suit\n",
+        "    if none: lead lowest of chosen suit\n    all pass: flip colour\n")
+COLOUR_RESTART = ("lowest of other suit", "lowest of opposite colour")
+RED_FIRST = ("first lead: left of dealer, lowest of chosen suit",
+             "first lead: left of dealer, lowest red card")
+CHOSEN_IF_NONE = ("if none: lead lowest of same suit", "if none: lead lowest of chosen suit")
+
+CASES = [
+    # spec §6.5: 'other suit' can allow nothing, and no line says what happens then
+    Case("lead can fail without if none", _sub(NO_IF_NONE),
+         "the lead rule can leave a player with no legal card, and no 'if none' rule says "
+         "what happens then", 18, 5,
+         BASE, lambda p: replace(p, fallback=m.Fallback(
+             "lead", m.LeadRule("last player", "lowest", "chosen suit")))),
+    # spec §6.5: a pass with no 'all pass' exit: a round of passes goes round forever
+    Case("passes without an all-pass exit", _sub(PASS),
+         "players may pass, but nothing ends a round where every player passes", 19, 5,
+         _sub(PASS, ("  going out:", "  all pass: deal ends without winner\n    going out:")),
+         lambda p: replace(p, all_pass="none")),
+    # spec §6.5: flipping the colour needs a restart that names a colour
+    Case("flip colour without a colour restart", _sub(FLIP),
+         "'all pass: flip colour' needs a restart by colour", 20, 5,
+         _sub(FLIP, COLOUR_RESTART),
+         lambda p: replace(p, restart=replace(p.restart, scope="other suit"))),
+    # spec §6.5: 'same suit' does not cover what 'opposite colour' can fail on
+    Case("if none can fail", _sub(COLOUR_RESTART),
+         "the 'if none' lead can itself find no card for some hands", 19, 5,
+         _sub(COLOUR_RESTART, CHOSEN_IF_NONE),
+         lambda p: replace(p, fallback=replace(
+             p.fallback, rule=replace(p.fallback.rule or m.LeadRule("last player"),
+                                      scope="same suit")))),
+    # spec §6.5: before any stop 'same suit' allows nothing to a first leader with no red card
+    Case("if none can fail the first lead", _sub(RED_FIRST),
+         "the 'if none' lead can find no card for the first lead: before any run has "
+         "stopped, 'same suit' allows nothing", 19, 5,
+         _sub(RED_FIRST, CHOSEN_IF_NONE),
+         lambda p: replace(p, fallback=replace(
+             p.fallback, rule=replace(p.fallback.rule or m.LeadRule("last player"),
+                                      scope="same suit")))),
+]
+
+
+def test_every_problem_has_a_case() -> None:
+    assert [c.key for c in CASES] == list(get_args(ProblemKey))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])
+def test_check_and_the_language_server_report_it_alike(
+        case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "tiny.boodle"
+    path.write_text(case.bad, encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["tiny", "ERROR"]
+    assert out[1] == f"    {path}:{case.line}:{case.column}: error: {case.message}"
+    with pytest.raises(BoodleError) as info:
+        load_text(case.bad, str(path))
+    assert f"      hint: {info.value.hint}" in out
+    (diagnostic,) = analyse(case.bad, str(path)).diagnostics
+    assert (diagnostic.message, diagnostic.kind, diagnostic.hint) == (
+        case.message, "rules", info.value.hint)
+    assert (diagnostic.range.line, diagnostic.range.column) == (case.line - 1, case.column - 1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])
+def test_problems_finds_it_on_the_model(case: Case) -> None:
+    good = load_text(case.good, "t.boodle")
+    assert problems(good) == []
+    (phase,) = good.phases
+    assert isinstance(phase, m.StopsPhase)
+    bad = replace(good, phases=(case.edit(phase),))
+    first = problems(bad)[0]
+    assert (first.key, first.phase, first.message) == (case.key, "play", case.message)
+    assert first.span is not None
+    assert (first.span.line, first.span.column) == (case.line, case.column)
+    with pytest.raises(BoodleError) as info:
+        load_text(case.bad, "t.boodle")
+    assert first.hint == info.value.hint
+
+
+def test_a_ruleset_made_in_python_has_its_problems_without_spans() -> None:
+    good = load_text(_sub(PASS, ("  going out:", "  all pass: deal ends without winner\n"
+                                               "    going out:")), "t.boodle")
+    bad = replace(good, phases=tuple(replace(p, all_pass="none") for p in good.phases
+                                     if isinstance(p, m.StopsPhase)), origin=None)
+    assert [(p.key, p.span) for p in problems(bad)] == [("passes without an all-pass exit", None)]
+    # the engine refuses the same problem before a deal, in its own words
+    with pytest.raises(BoodleError, match="the deal could go round forever"):
+        check_playable(bad)
