@@ -2,8 +2,9 @@
 server report each problem of :func:`boodle.language.problems.problems` in the same words at
 the same place, and :func:`problems` finds it on a built model from the model alone.
 
-Each case writes a small rules file with one fault of spec §6.5 (a lead that can find no
-card, a round of passes nothing ends); the message, the line and the column are counted by
+Each case writes a small rules file with one fault of spec §5.2 (trumps, a turn-up,
+``blocks sets`` with nothing to deal them) or §6.5 (a lead that can find no card, a round of
+passes nothing ends); the message, the line and the column are counted by
 hand in the text (the same words ``tests/unit/test_build.py`` pins for the builder).  Each
 case also has the file made valid (``good``) and a change of the built model that puts the
 fault back (``edit``), so that :func:`problems` is shown finding it from the model, at the
@@ -53,7 +54,24 @@ variant tiny {
 }
 """
 
-PhaseEdit = Callable[[m.StopsPhase], m.StopsPhase]
+DEAL_BASE = BASE.replace(
+    "    boodle K♣\n", "    boodle K♣\n    set run \"8-9-10\" 8 9 10 same suit\n").replace(
+    "  deal { widow: last in each round, hidden }",
+    "  deal {\n    widow: last in each round, hidden\n  }")
+"""BASE with a same-suit set on line 7 and the deal block on lines 14-16 (its widow line 15)."""
+
+Edit = Callable[[m.Ruleset], m.Ruleset]
+
+
+def in_phase(edit: Callable[[m.StopsPhase], m.StopsPhase]) -> Edit:
+    """An edit of the ruleset's one stops phase."""
+    return lambda r: replace(r, phases=tuple(
+        edit(p) if isinstance(p, m.StopsPhase) else p for p in r.phases))
+
+
+def in_deal(**fields: str) -> Edit:
+    """An edit of the ruleset's deal block."""
+    return lambda r: replace(r, deal=replace(r.deal, **fields))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -64,11 +82,11 @@ class Case:
     line: int
     column: int
     good: str
-    edit: PhaseEdit
+    edit: Edit
 
 
-def _sub(*pairs: tuple[str, str]) -> str:
-    text = BASE
+def _sub(*pairs: tuple[str, str], base: str = BASE) -> str:
+    text = base
     for old, new in pairs:
         assert old in text
         text = text.replace(old, new)
@@ -84,39 +102,80 @@ RED_FIRST = ("first lead: left of dealer, lowest of chosen suit",
              "first lead: left of dealer, lowest red card")
 CHOSEN_IF_NONE = ("if none: lead lowest of same suit", "if none: lead lowest of chosen suit")
 
+
+
+def SAME_SUIT_IF_NONE(p: m.StopsPhase) -> m.StopsPhase:  # noqa: N802 - a constant edit
+    rule = p.fallback.rule or m.LeadRule("last player")
+    return replace(p, fallback=replace(p.fallback, rule=replace(rule, scope="same suit")))
+
+
+WIDOW = "    widow: last in each round, hidden\n"
+TRUMPS = (WIDOW, WIDOW + "    trumps: last card of widow\n")
+NO_WIDOW = (WIDOW, "    widow: none\n")
+TURN_UP = (WIDOW, WIDOW + "    turn up: dealer takes its boodle\n")
+BLOCKS = (WIDOW, "    widow: last in each round, blocks sets\n")
+NO_SAME_SUIT = ('"8-9-10" 8 9 10 same suit', '"8-9-10" 8♥ 9♥ 10♥')
+
 CASES = [
+    # spec §5.2: a section paid by a trump needs trumps
+    Case("trump section without trumps",
+         _sub(("boodle K♣", 'boodle king "King" K of trumps'), base=DEAL_BASE),
+         "section 'king' is paid by a trump but the deal sets no trumps", 6, 5,
+         _sub(("boodle K♣", 'boodle king "King" K of trumps'), TRUMPS, base=DEAL_BASE),
+         in_deal(trumps="none")),
+    # spec §5.2: trumps are the widow's last card
+    Case("trumps without a widow", _sub(TRUMPS, NO_WIDOW, base=DEAL_BASE),
+         "trumps are turned from the widow, but there is no widow", 14, 3,
+         _sub(TRUMPS, base=DEAL_BASE), in_deal(widow_position="none")),
+    # spec §5.2: the dealer takes the boodle of a turned-up card: one must be turned up
+    Case("turn-up without trumps", _sub(TURN_UP, base=DEAL_BASE),
+         "'turn up: dealer takes its boodle' but no card is turned up", 14, 3,
+         _sub(TURN_UP, TRUMPS, base=DEAL_BASE), in_deal(trumps="none")),
+    # spec §5.2: 'blocks sets' is about the widow
+    Case("widow sets without a widow",
+         _sub((WIDOW, "    widow: none, blocks sets\n"), base=DEAL_BASE),
+         "widow: 'blocks sets' but the deal has no widow", 15, 5,
+         _sub(BLOCKS, base=DEAL_BASE), in_deal(widow_position="none")),
+    # spec §5.2: only a set of any suit can lie complete in the widow and still be claimable
+    Case("widow sets without a same-suit set", _sub(BLOCKS, NO_SAME_SUIT, base=DEAL_BASE),
+         "widow: 'blocks sets' changes nothing: the board has no 'same suit' set (a set of "
+         "named cards that lies in the widow is held by nobody anyway)", 15, 5,
+         _sub(BLOCKS, base=DEAL_BASE),
+         lambda r: replace(r, board=tuple(replace(s, suit_rule="fixed") if s.kind == "set"
+                                          else s for s in r.board))),
     # spec §6.5: 'other suit' can allow nothing, and no line says what happens then
     Case("lead can fail without if none", _sub(NO_IF_NONE),
          "the lead rule can leave a player with no legal card, and no 'if none' rule says "
          "what happens then", 18, 5,
-         BASE, lambda p: replace(p, fallback=m.Fallback(
-             "lead", m.LeadRule("last player", "lowest", "chosen suit")))),
+         BASE, in_phase(lambda p: replace(p, fallback=m.Fallback(
+             "lead", m.LeadRule("last player", "lowest", "chosen suit"))))),
     # spec §6.5: a pass with no 'all pass' exit: a round of passes goes round forever
     Case("passes without an all-pass exit", _sub(PASS),
          "players may pass, but nothing ends a round where every player passes", 19, 5,
          _sub(PASS, ("  going out:", "  all pass: deal ends without winner\n    going out:")),
-         lambda p: replace(p, all_pass="none")),
+         in_phase(lambda p: replace(p, all_pass="none"))),
     # spec §6.5: flipping the colour needs a restart that names a colour
     Case("flip colour without a colour restart", _sub(FLIP),
          "'all pass: flip colour' needs a restart by colour", 20, 5,
          _sub(FLIP, COLOUR_RESTART),
-         lambda p: replace(p, restart=replace(p.restart, scope="other suit"))),
+         in_phase(lambda p: replace(p, restart=replace(p.restart, scope="other suit")))),
     # spec §6.5: 'same suit' does not cover what 'opposite colour' can fail on
     Case("if none can fail", _sub(COLOUR_RESTART),
          "the 'if none' lead can itself find no card for some hands", 19, 5,
          _sub(COLOUR_RESTART, CHOSEN_IF_NONE),
-         lambda p: replace(p, fallback=replace(
-             p.fallback, rule=replace(p.fallback.rule or m.LeadRule("last player"),
-                                      scope="same suit")))),
+         in_phase(SAME_SUIT_IF_NONE)),
     # spec §6.5: before any stop 'same suit' allows nothing to a first leader with no red card
     Case("if none can fail the first lead", _sub(RED_FIRST),
          "the 'if none' lead can find no card for the first lead: before any run has "
          "stopped, 'same suit' allows nothing", 19, 5,
          _sub(RED_FIRST, CHOSEN_IF_NONE),
-         lambda p: replace(p, fallback=replace(
-             p.fallback, rule=replace(p.fallback.rule or m.LeadRule("last player"),
-                                      scope="same suit")))),
+         in_phase(SAME_SUIT_IF_NONE)),
 ]
+
+
+PHASE_KEYS = {"lead can fail without if none", "passes without an all-pass exit",
+              "flip colour without a colour restart", "if none can fail",
+              "if none can fail the first lead"}
 
 
 def test_every_problem_has_a_case() -> None:
@@ -145,11 +204,9 @@ def test_check_and_the_language_server_report_it_alike(
 def test_problems_finds_it_on_the_model(case: Case) -> None:
     good = load_text(case.good, "t.boodle")
     assert problems(good) == []
-    (phase,) = good.phases
-    assert isinstance(phase, m.StopsPhase)
-    bad = replace(good, phases=(case.edit(phase),))
-    first = problems(bad)[0]
-    assert (first.key, first.phase, first.message) == (case.key, "play", case.message)
+    first = problems(case.edit(good))[0]
+    in_phase = "play" if case.key in PHASE_KEYS else None
+    assert (first.key, first.phase, first.message) == (case.key, in_phase, case.message)
     assert first.span is not None
     assert (first.span.line, first.span.column) == (case.line, case.column)
     with pytest.raises(BoodleError) as info:

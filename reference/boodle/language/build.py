@@ -44,7 +44,12 @@ from boodle.language.kind_facts import (
     WIDOW_SETS_FACTS,
 )
 from boodle.language.origin import CLAUSE_OF, Origin, field_spans
-from boodle.language.problems import phase_problems
+from boodle.language.problems import (
+    Problem,
+    phase_problems,
+    trump_problems,
+    widow_sets_problems,
+)
 from boodle.language.syntax import (
     AllPassDecl,
     AnteDecl,
@@ -308,8 +313,8 @@ class _Builder:
             present("deal", "deal { widow: last in each round }")
         self.no_widow = deal is not None and deal.widow_position == "none"
         if deal is not None and board is not None:
-            attempt(lambda: self.check_trumps(deal))
-            attempt(lambda: self.check_widow_sets(deal))
+            attempt(lambda: _refuse(trump_problems(deal, self.board, self.at)))
+            attempt(lambda: _refuse(widow_sets_problems(deal, self.board, self.at)))
         phases = attempt(self.phases) if board is not None else None
         claims_none = self.claims_none
         if claims_none is not None and phases is not None and deal is not None:
@@ -650,41 +655,16 @@ class _Builder:
                 fields[slot] = line.value
         return m.DealSpec(**fields)
 
-    def check_trumps(self, deal: m.DealSpec) -> None:
-        for section in self.board:
-            if section.suit_rule == "trumps" and deal.trumps == "none":
-                raise BoodleError(
-                    f"section '{section.name}' is paid by a trump but the deal sets no trumps",
-                    section.span,
-                    hint="add 'trumps: last card of widow' to the deal block",
-                )
-        if deal.trumps != "none" and deal.widow_position == "none":
-            raise BoodleError("trumps are turned from the widow, but there is no widow",
-                              self.items["deal"].span,
-                              hint="give the deal a widow: widow: last in each round")
-        if deal.turn_up != "nothing" and deal.trumps == "none":
-            raise BoodleError("'turn up: dealer takes its boodle' but no card is turned up",
-                              self.items["deal"].span,
-                              hint="add 'trumps: last card of widow' to the deal block")
-
-    def check_widow_sets(self, deal: m.DealSpec) -> None:
-        """Spec §5.2 ``blocks sets``: it needs a widow, and a ``same suit`` set for it to
-        change anything (a set of fixed cards, or of trumps, complete in the widow is held
-        by nobody anyway).  The error points at the deal's widow line."""
-        facts = WIDOW_SETS_FACTS[deal.widow_sets]
-        where = next((c.span for c in self.items["deal"].value if c.key == "widow"),
-                     self.items["deal"].span)
-        if facts.needs_widow and deal.widow_position == "none":
-            raise BoodleError(f"widow: '{deal.widow_sets}' but the deal has no widow", where,
-                              hint="remove 'blocks sets', or deal a widow: "
-                                   "widow: last in each round, blocks sets")
-        if facts.needs_same_suit_set and not any(
-                s.kind == "set" and s.suit_rule == "same suit" for s in self.board):
-            raise BoodleError(
-                f"widow: '{deal.widow_sets}' changes nothing: the board has no 'same suit' set "
-                "(a set of named cards that lies in the widow is held by nobody anyway)", where,
-                hint="remove 'blocks sets', or make a set one of any suit: "
-                     "set run \"8-9-10\" 8 9 10 same suit")
+    def at(self, owner: str, name: str) -> Span | None:
+        """Where a field of the ruleset (``Ruleset``) or of the deal (``DealSpec``) is
+        written, from the clauses (as :attr:`Origin.spans` says it once built), or ``None``."""
+        if owner == "Ruleset":
+            clause = self.items.get(CLAUSE_OF.get((owner, name), name))
+            return clause.span if clause is not None else None
+        key = CLAUSE_OF.get((owner, name), name)
+        block = self.items.get("deal") if owner == "DealSpec" else None
+        lines = block.value if block is not None else ()
+        return next((c.span for c in lines if isinstance(c, Clause) and c.key == key), None)
 
     def widow_sale(self, deal: m.DealSpec) -> m.WidowSale | None:
         clause = self.items.get("widow_sale")
@@ -871,9 +851,7 @@ class _Builder:
             clause = rules.get(CLAUSE_OF.get(("StopsPhase", name), name))
             return clause.span if clause is not None else None
 
-        found = phase_problems(phase, where)
-        if found:
-            raise found[0].error(decl.span)
+        _refuse(phase_problems(phase, where), decl.span)
 
     def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
                   ) -> m.LeadRule:
@@ -1187,3 +1165,10 @@ def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
 
 _UNBOUNDED_ENDS = frozenset(f.line for f in END_FACTS.values() if f.replaces_rotations)
 """The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10)."""
+
+
+def _refuse(found: list[Problem], fallback_span: Span | None = None) -> None:
+    """Raise the first of ``found`` (:mod:`boodle.language.problems`) as the builder's
+    error, at ``fallback_span`` if it has no span of its own; nothing if it is empty."""
+    if found:
+        raise found[0].error(fallback_span)

@@ -9,9 +9,10 @@ problem :func:`phase_problems` finds in it, as a :class:`BoodleError` at that sp
 errors) read this list; the reference engine (:func:`boodle.engine.support.check_playable`)
 reads it for rulesets made in Python (issue 19, step 2).
 
-The checks here are the exits of a stops phase (spec §6.5): what the restarter does when
-the lead rule allows no card, and what ends a round where every player passes.  The other
-checks still live where they are made (see :data:`ProblemKey`).
+The checks here are the deal's trumps and widow sets (spec §5.2: what the deal must deal for
+a trump section, a turn-up, ``blocks sets``) and the exits of a stops phase (spec §6.5: what
+the restarter does when the lead rule allows no card, and what ends a round where every
+player passes).  The other checks still live where they are made (see :data:`ProblemKey`).
 """
 
 from __future__ import annotations
@@ -22,18 +23,31 @@ from typing import Literal
 
 from boodle.language import model as m
 from boodle.language.errors import BoodleError, Span
-from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, SCOPE_FACTS
+from boodle.language.kind_facts import (
+    ALL_PASS_FACTS,
+    FALLBACK_FACTS,
+    SCOPE_FACTS,
+    WIDOW_SETS_FACTS,
+)
 
-__all__ = ["Problem", "ProblemKey", "Where", "phase_problems", "problems"]
+__all__ = ["At", "Problem", "ProblemKey", "Where", "phase_problems", "problems",
+           "trump_problems", "widow_sets_problems"]
 
 ProblemKey = Literal[
+    "trump section without trumps",
+    "trumps without a widow",
+    "turn-up without trumps",
+    "widow sets without a widow",
+    "widow sets without a same-suit set",
     "lead can fail without if none",
     "passes without an all-pass exit",
     "flip colour without a colour restart",
     "if none can fail",
     "if none can fail the first lead",
 ]
-"""Every problem :func:`problems` may find, in the order it looks for them in a phase.
+"""Every problem :func:`problems` may find, in the order it looks for them: the deal's
+(:func:`trump_problems`, :func:`widow_sets_problems`), then each stops phase's
+(:func:`phase_problems`).
 
 Still checked elsewhere, not yet here: the checks the builder makes while it reads a
 clause (a card or rank not in the deck, a section name not on the board, a number out of
@@ -45,6 +59,11 @@ Where = Callable[[str], Span | None]
 """Where a field of a stops phase is written: the span of the line that states the field
 named, or ``None`` (a default, or a ruleset made in Python)."""
 
+At = Callable[[str, str], Span | None]
+"""Where a field of the ruleset or of one of its blocks is written: ``(owner, field)`` →
+the span of the line that states it (owners as :func:`boodle.language.origin.owner_of`
+names them: ``Ruleset``, ``DealSpec``), or ``None``."""
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -52,7 +71,7 @@ class Problem:
     ``message`` and ``hint``, the builder's words; ``span``, the line it is found at."""
 
     key: ProblemKey
-    phase: str
+    phase: str | None
     message: str
     span: Span | None
     hint: str | None = None
@@ -66,10 +85,61 @@ class Problem:
 def problems(ruleset: m.Ruleset) -> list[Problem]:
     """Every problem of ``ruleset`` (empty: none of these), phase by phase, each located by
     ``ruleset.origin`` (spans ``None`` without one)."""
-    out: list[Problem] = []
+    origin = ruleset.origin
+
+    def at(owner: str, name: str) -> Span | None:
+        return origin.spans.get((owner, name)) if origin is not None else None
+
+    out = trump_problems(ruleset.deal, ruleset.board, at)
+    out += widow_sets_problems(ruleset.deal, ruleset.board, at)
     for p in ruleset.phases:
         if isinstance(p, m.StopsPhase):
             out += phase_problems(p, _where(ruleset, p))
+    return out
+
+
+def trump_problems(deal: m.DealSpec, board: tuple[m.Section, ...], at: At) -> list[Problem]:
+    """What the trumps of ``deal`` leave unpaid or undealt (spec §5.2): a section paid by a
+    trump with no trumps (at the section), trumps turned from no widow, a turn-up with no
+    trumps (at the deal block); ``at`` locates the lines."""
+    out = [Problem("trump section without trumps", None,
+                   f"section '{s.name}' is paid by a trump but the deal sets no trumps",
+                   s.span, "add 'trumps: last card of widow' to the deal block")
+           for s in board if s.suit_rule == "trumps" and deal.trumps == "none"]
+    if deal.trumps != "none" and deal.widow_position == "none":
+        out.append(Problem("trumps without a widow", None,
+                           "trumps are turned from the widow, but there is no widow",
+                           at("Ruleset", "deal"),
+                           "give the deal a widow: widow: last in each round"))
+    if deal.turn_up != "nothing" and deal.trumps == "none":
+        out.append(Problem("turn-up without trumps", None,
+                           "'turn up: dealer takes its boodle' but no card is turned up",
+                           at("Ruleset", "deal"),
+                           "add 'trumps: last card of widow' to the deal block"))
+    return out
+
+
+def widow_sets_problems(deal: m.DealSpec, board: tuple[m.Section, ...], at: At
+                        ) -> list[Problem]:
+    """Spec §5.2 ``blocks sets``: it needs a widow, and a ``same suit`` set for it to change
+    anything (a set of fixed cards, or of trumps, complete in the widow is held by nobody
+    anyway).  Located at the deal's widow line (else the deal block)."""
+    facts = WIDOW_SETS_FACTS[deal.widow_sets]
+    where = at("DealSpec", "widow_position") or at("Ruleset", "deal")
+    out: list[Problem] = []
+    if facts.needs_widow and deal.widow_position == "none":
+        out.append(Problem("widow sets without a widow", None,
+                           f"widow: '{deal.widow_sets}' but the deal has no widow", where,
+                           "remove 'blocks sets', or deal a widow: "
+                           "widow: last in each round, blocks sets"))
+    if facts.needs_same_suit_set and not any(
+            s.kind == "set" and s.suit_rule == "same suit" for s in board):
+        out.append(Problem(
+            "widow sets without a same-suit set", None,
+            f"widow: '{deal.widow_sets}' changes nothing: the board has no 'same suit' set "
+            "(a set of named cards that lies in the widow is held by nobody anyway)", where,
+            "remove 'blocks sets', or make a set one of any suit: "
+            "set run \"8-9-10\" 8 9 10 same suit"))
     return out
 
 
