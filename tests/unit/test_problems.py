@@ -3,7 +3,8 @@ server report each problem of :func:`boodle.language.problems.problems` in the s
 the same place, and :func:`problems` finds it on a built model from the model alone.
 
 Each case writes a small rules file with one fault of spec §5.2 (trumps, a turn-up,
-``blocks sets`` with nothing to deal them) or §6.5 (a lead that can find no card, a round of
+``blocks sets`` with nothing to deal them), §6.6 (``claims: none`` with a boodle nothing
+pays) or §6.5 (a lead that can find no card, a round of
 passes nothing ends); the message, the line and the column are counted by
 hand in the text (the same words ``tests/unit/test_build.py`` pins for the builder).  Each
 case also has the file made valid (``good``) and a change of the built model that puts the
@@ -143,6 +144,13 @@ CASES = [
          _sub(BLOCKS, base=DEAL_BASE),
          lambda r: replace(r, board=tuple(replace(s, suit_rule="fixed") if s.kind == "set"
                                           else s for s in r.board))),
+    # spec §6.6: under 'claims: none' a boodle nothing else pays would keep its chips forever
+    Case("claims none leaves a section unpaid",
+         _sub(("    going out:", "    claims: none\n    going out:")),
+         "'claims: none': nothing takes sections A♥, K♣: no holding phase pays them and going "
+         "out does not take them", 20, 5,
+         _sub(("    going out:", "    claims: on play\n    going out:")),
+         in_phase(lambda p: replace(p, claims="none"))),
     # spec §6.5: 'other suit' can allow nothing, and no line says what happens then
     Case("lead can fail without if none", _sub(NO_IF_NONE),
          "the lead rule can leave a player with no legal card, and no 'if none' rule says "
@@ -173,7 +181,8 @@ CASES = [
 ]
 
 
-PHASE_KEYS = {"lead can fail without if none", "passes without an all-pass exit",
+PHASE_KEYS = {"claims none leaves a section unpaid", "lead can fail without if none",
+              "passes without an all-pass exit",
               "flip colour without a colour restart", "if none can fail",
               "if none can fail the first lead"}
 

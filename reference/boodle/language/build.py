@@ -48,6 +48,7 @@ from boodle.language.problems import (
     Problem,
     phase_problems,
     trump_problems,
+    unclaimed_problems,
     widow_sets_problems,
 )
 from boodle.language.syntax import (
@@ -319,7 +320,8 @@ class _Builder:
         claims_none = self.claims_none
         if claims_none is not None and phases is not None and deal is not None:
             checked_phases, checked_deal = phases, deal
-            attempt(lambda: self.check_claims_none(claims_none, checked_phases, checked_deal))
+            attempt(lambda: _refuse(unclaimed_problems(
+                checked_phases, self.board, checked_deal, lambda owner, name: claims_none.span)))
         if players is not None and deal is not None:
             attempt(lambda: self.check_players_get_cards(players, deal))
         antes = attempt(self.antes) if board is not None and deal is not None else None
@@ -751,29 +753,6 @@ class _Builder:
                 phases[-1].span, hint="move it before the stops phase",
             )
         return tuple(phases)
-
-    def check_claims_none(self, clause: Clause, phases: tuple[m.Phase, ...],
-                          deal: m.DealSpec) -> None:
-        """Spec §6.6: under ``claims: none`` every boodle and set section must be paid by
-        some other rule (a holding phase's ``pays``, the stops phase's going out, or for a
-        boodle of trumps the dealer's turn-up, §5.2), or its chips could never leave it
-        before the session's end."""
-        paid = {name for p in phases if isinstance(p, m.HoldingPhase) for name in p.sections}
-        paid |= {name for p in phases if isinstance(p, m.StopsPhase)
-                 for name in p.going_out.takes}
-        unpaid = [s.name for s in self.board if s.kind in ("boodle", "set")
-                  and s.name not in paid
-                  and not (s.kind == "boodle" and s.suit_rule == "trumps"
-                           and deal.turn_up == "dealer takes boodle")]
-        if unpaid:
-            names = ", ".join(unpaid)
-            raise BoodleError(
-                f"'claims: none': nothing takes {'section' if len(unpaid) == 1 else 'sections'} "
-                f"{names}: no holding phase pays {'it' if len(unpaid) == 1 else 'them'} and "
-                "going out does not take " + ("it" if len(unpaid) == 1 else "them"),
-                clause.span,
-                hint=f"pay {names} in a holding phase ('pays: {names}'), or write "
-                "'claims: on play' (spec §6.6)")
 
     def stops_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.StopsPhase:
         rules = {rule.key: rule for rule in decl.rules}

@@ -25,13 +25,15 @@ from boodle.language import model as m
 from boodle.language.errors import BoodleError, Span
 from boodle.language.kind_facts import (
     ALL_PASS_FACTS,
+    CLAIM_FACTS,
     FALLBACK_FACTS,
     SCOPE_FACTS,
     WIDOW_SETS_FACTS,
 )
+from boodle.language.origin import owner_of
 
 __all__ = ["At", "Problem", "ProblemKey", "Where", "phase_problems", "problems",
-           "trump_problems", "widow_sets_problems"]
+           "trump_problems", "unclaimed_problems", "widow_sets_problems"]
 
 ProblemKey = Literal[
     "trump section without trumps",
@@ -39,6 +41,7 @@ ProblemKey = Literal[
     "turn-up without trumps",
     "widow sets without a widow",
     "widow sets without a same-suit set",
+    "claims none leaves a section unpaid",
     "lead can fail without if none",
     "passes without an all-pass exit",
     "flip colour without a colour restart",
@@ -46,8 +49,8 @@ ProblemKey = Literal[
     "if none can fail the first lead",
 ]
 """Every problem :func:`problems` may find, in the order it looks for them: the deal's
-(:func:`trump_problems`, :func:`widow_sets_problems`), then each stops phase's
-(:func:`phase_problems`).
+(:func:`trump_problems`, :func:`widow_sets_problems`), the sections ``claims: none`` leaves
+unpaid (:func:`unclaimed_problems`), then each stops phase's (:func:`phase_problems`).
 
 Still checked elsewhere, not yet here: the checks the builder makes while it reads a
 clause (a card or rank not in the deck, a section name not on the board, a number out of
@@ -92,6 +95,7 @@ def problems(ruleset: m.Ruleset) -> list[Problem]:
 
     out = trump_problems(ruleset.deal, ruleset.board, at)
     out += widow_sets_problems(ruleset.deal, ruleset.board, at)
+    out += unclaimed_problems(ruleset.phases, ruleset.board, ruleset.deal, at)
     for p in ruleset.phases:
         if isinstance(p, m.StopsPhase):
             out += phase_problems(p, _where(ruleset, p))
@@ -140,6 +144,38 @@ def widow_sets_problems(deal: m.DealSpec, board: tuple[m.Section, ...], at: At
             "(a set of named cards that lies in the widow is held by nobody anyway)", where,
             "remove 'blocks sets', or make a set one of any suit: "
             "set run \"8-9-10\" 8 9 10 same suit"))
+    return out
+
+
+def unclaimed_problems(phases: tuple[m.Phase, ...], board: tuple[m.Section, ...],
+                       deal: m.DealSpec, at: At) -> list[Problem]:
+    """Spec §6.6: under ``claims: none`` every boodle and set section must be paid by some
+    other rule (a holding phase's ``pays``, the stops phase's going out, or for a boodle of
+    trumps the dealer's turn-up, §5.2), or its chips could never leave it before the
+    session's end.  Located at the stops phase's ``claims`` line."""
+    out: list[Problem] = []
+    for p in phases:
+        if not isinstance(p, m.StopsPhase) or CLAIM_FACTS[p.claims].on_play \
+                or CLAIM_FACTS[p.claims].at_start:
+            continue
+        paid = {name for q in phases if isinstance(q, m.HoldingPhase) for name in q.sections}
+        paid |= {name for q in phases if isinstance(q, m.StopsPhase)
+                 for name in q.going_out.takes}
+        unpaid = [s.name for s in board if s.kind in ("boodle", "set")
+                  and s.name not in paid
+                  and not (s.kind == "boodle" and s.suit_rule == "trumps"
+                           and deal.turn_up == "dealer takes boodle")]
+        if unpaid:
+            names = ", ".join(unpaid)
+            one = len(unpaid) == 1
+            out.append(Problem(
+                "claims none leaves a section unpaid", p.name,
+                f"'claims: none': nothing takes {'section' if one else 'sections'} "
+                f"{names}: no holding phase pays {'it' if one else 'them'} and "
+                "going out does not take " + ("it" if one else "them"),
+                at(owner_of(p), "claims"),
+                f"pay {names} in a holding phase ('pays: {names}'), or write "
+                "'claims: on play' (spec §6.6)"))
     return out
 
 
