@@ -46,6 +46,7 @@ from boodle.language.kind_facts import (
 from boodle.language.origin import CLAUSE_OF, Origin, field_spans
 from boodle.language.problems import (
     Problem,
+    hand_problems,
     phase_problems,
     trump_problems,
     unclaimed_problems,
@@ -323,7 +324,9 @@ class _Builder:
             attempt(lambda: _refuse(unclaimed_problems(
                 checked_phases, self.board, checked_deal, lambda owner, name: claims_none.span)))
         if players is not None and deal is not None:
-            attempt(lambda: self.check_players_get_cards(players, deal))
+            deck = self.deck
+            assert deck is not None  # a deal is read only from a deck
+            attempt(lambda: _refuse(hand_problems(players, deck, deal, self.at)))
         antes = attempt(self.antes) if board is not None and deal is not None else None
         if board is None or deal is None:
             present("ante", "ante { each player 1 on each boodle }")
@@ -384,17 +387,6 @@ class _Builder:
                 hint=f"write players {low} to {MAX_PLAYERS} at most",
             )
         return m.PlayerRange(low, high)
-
-    def check_players_get_cards(self, players: m.PlayerRange, deal: m.DealSpec) -> None:
-        assert self.deck is not None
-        hands = players.high + (0 if deal.widow_position == "none" else 1)
-        if len(self.deck.cards()) < hands:
-            raise BoodleError(
-                f"with {players.high} players the deck of {len(self.deck.cards())} cards "
-                f"cannot give every hand a card",
-                self.items["players"].span,
-                hint=f"allow at most {len(self.deck.cards()) - (hands - players.high)} players",
-            )
 
     # -- deck (spec §2)
     def deck_spec(self) -> m.Deck:

@@ -32,7 +32,7 @@ from boodle.language.kind_facts import (
 )
 from boodle.language.origin import owner_of
 
-__all__ = ["At", "Problem", "ProblemKey", "Where", "phase_problems", "problems",
+__all__ = ["At", "Problem", "ProblemKey", "Where", "hand_problems", "phase_problems", "problems",
            "trump_problems", "unclaimed_problems", "widow_sets_problems"]
 
 ProblemKey = Literal[
@@ -42,6 +42,7 @@ ProblemKey = Literal[
     "widow sets without a widow",
     "widow sets without a same-suit set",
     "claims none leaves a section unpaid",
+    "a hand without a card",
     "lead can fail without if none",
     "passes without an all-pass exit",
     "flip colour without a colour restart",
@@ -50,7 +51,8 @@ ProblemKey = Literal[
 ]
 """Every problem :func:`problems` may find, in the order it looks for them: the deal's
 (:func:`trump_problems`, :func:`widow_sets_problems`), the sections ``claims: none`` leaves
-unpaid (:func:`unclaimed_problems`), then each stops phase's (:func:`phase_problems`).
+unpaid (:func:`unclaimed_problems`), a player count the deck cannot deal
+(:func:`hand_problems`), then each stops phase's (:func:`phase_problems`).
 
 Still checked elsewhere, not yet here: the checks the builder makes while it reads a
 clause (a card or rank not in the deck, a section name not on the board, a number out of
@@ -96,6 +98,7 @@ def problems(ruleset: m.Ruleset) -> list[Problem]:
     out = trump_problems(ruleset.deal, ruleset.board, at)
     out += widow_sets_problems(ruleset.deal, ruleset.board, at)
     out += unclaimed_problems(ruleset.phases, ruleset.board, ruleset.deal, at)
+    out += hand_problems(ruleset.players, ruleset.deck, ruleset.deal, at)
     for p in ruleset.phases:
         if isinstance(p, m.StopsPhase):
             out += phase_problems(p, _where(ruleset, p))
@@ -177,6 +180,21 @@ def unclaimed_problems(phases: tuple[m.Phase, ...], board: tuple[m.Section, ...]
                 f"pay {names} in a holding phase ('pays: {names}'), or write "
                 "'claims: on play' (spec §6.6)"))
     return out
+
+
+def hand_problems(players: m.PlayerRange, deck: m.Deck, deal: m.DealSpec, at: At
+                  ) -> list[Problem]:
+    """Spec §1, §5.2: with the most players allowed, every hand (the widow's too) gets at
+    least one card of the deck.  Located at the ``players`` line.  (Checked at the most
+    players only: fewer players need fewer cards.)"""
+    cards = len(deck.cards())
+    hands = players.high + (0 if deal.widow_position == "none" else 1)
+    if cards >= hands:
+        return []
+    return [Problem("a hand without a card", None,
+                    f"with {players.high} players the deck of {cards} cards "
+                    "cannot give every hand a card", at("Ruleset", "players"),
+                    f"allow at most {cards - (hands - players.high)} players")]
 
 
 def _where(ruleset: m.Ruleset, phase: m.StopsPhase) -> Where:
