@@ -3,13 +3,13 @@ server report each problem of :func:`boodle.language.problems.problems` in the s
 the same place, and :func:`problems` finds it on a built model from the model alone.
 
 Each case writes a small rules file with one fault of spec §5.2 (trumps, a turn-up,
-``blocks sets`` with nothing to deal them), §6.6 (``claims: none`` with a boodle nothing
-pays), §1 (more hands than cards) or §6.5 (a lead that can find no card, a round of passes
-nothing ends); the message, the line and the column are counted by hand in the text (the
-same words ``tests/unit/test_build.py`` pins for the builder).  Each case also has the file
-made valid (``good``) and a change of the built model that puts the fault back (``edit``),
-so that :func:`problems` is shown finding it from the model, at the line
-``Ruleset.origin`` gives for the field.
+``blocks sets`` with nothing to deal them), §6.1 (a first lead that needs a run before it),
+§6.5 (a lead that can find no card, a round of passes nothing ends), §6.6 (``claims: none``
+with a boodle nothing pays) or §1 (more hands than cards); the message, the line and the
+column are counted by hand in the text (the same words ``tests/unit/test_build.py`` pins
+for the builder).  Each case also has the file made valid (``good``) and a change of the
+built model that puts the fault back (``edit``), so that :func:`problems` is shown finding
+it from the model, at the line ``Ruleset.origin`` gives for the field.
 """
 
 from __future__ import annotations
@@ -145,20 +145,18 @@ CASES = [
          _sub(BLOCKS, base=DEAL_BASE),
          lambda r: replace(r, board=tuple(replace(s, suit_rule="fixed") if s.kind == "set"
                                           else s for s in r.board))),
-    # spec §6.6: under 'claims: none' a boodle nothing else pays would keep its chips forever
-    Case("claims none leaves a section unpaid",
-         _sub(("    going out:", "    claims: none\n    going out:")),
-         "'claims: none': nothing takes sections A♥, K♣: no holding phase pays them and going "
-         "out does not take them", 20, 5,
-         _sub(("    going out:", "    claims: on play\n    going out:")),
-         in_phase(lambda p: replace(p, claims="none"))),
-    # spec §1, §5.2: 20 players and a widow need 21 hands; 5 ranks of 4 suits are 20 cards
-    Case("a hand without a card",
-         _sub(("players 3 to 8", "players 3 to 20"),
-              ("ranks 2 3 4 5 6 7 8 9 10 J Q K A", "ranks 10 J Q K A")),
-         "with 20 players the deck of 20 cards cannot give every hand a card", 2, 3,
-         _sub(("players 3 to 8", "players 3 to 20")),
-         lambda r: replace(r, deck=replace(r.deck, ranks=("10", "J", "Q", "K", "A")))),
+    # spec §6.1: the first lead comes before any run: no last player, no stopped suit
+    Case("first lead by a player of a run",
+         _sub(("first lead: left of dealer", "first lead: last player")),
+         "the first lead cannot be by the 'last player': no run has been played", 15, 17,
+         BASE, in_phase(lambda p: replace(p, first_lead=replace(p.first_lead,
+                                                                who="last player")))),
+    Case("first lead of a stopped suit",
+         _sub(("first lead: left of dealer, lowest of chosen suit",
+               "first lead: left of dealer, lowest of same suit")),
+         "the first lead cannot use 'same suit': no run has stopped yet", 15, 17,
+         BASE, in_phase(lambda p: replace(p, first_lead=replace(p.first_lead,
+                                                                scope="same suit")))),
     # spec §6.5: 'other suit' can allow nothing, and no line says what happens then
     Case("lead can fail without if none", _sub(NO_IF_NONE),
          "the lead rule can leave a player with no legal card, and no 'if none' rule says "
@@ -186,10 +184,25 @@ CASES = [
          "stopped, 'same suit' allows nothing", 19, 5,
          _sub(RED_FIRST, CHOSEN_IF_NONE),
          in_phase(SAME_SUIT_IF_NONE)),
+    # spec §6.6: under 'claims: none' a boodle nothing else pays would keep its chips forever
+    Case("claims none leaves a section unpaid",
+         _sub(("    going out:", "    claims: none\n    going out:")),
+         "'claims: none': nothing takes sections A♥, K♣: no holding phase pays them and going "
+         "out does not take them", 20, 5,
+         _sub(("    going out:", "    claims: on play\n    going out:")),
+         in_phase(lambda p: replace(p, claims="none"))),
+    # spec §1, §5.2: 20 players and a widow need 21 hands; 5 ranks of 4 suits are 20 cards
+    Case("a hand without a card",
+         _sub(("players 3 to 8", "players 3 to 20"),
+              ("ranks 2 3 4 5 6 7 8 9 10 J Q K A", "ranks 10 J Q K A")),
+         "with 20 players the deck of 20 cards cannot give every hand a card", 2, 3,
+         _sub(("players 3 to 8", "players 3 to 20")),
+         lambda r: replace(r, deck=replace(r.deck, ranks=("10", "J", "Q", "K", "A")))),
 ]
 
 
-PHASE_KEYS = {"claims none leaves a section unpaid", "lead can fail without if none",
+PHASE_KEYS = {"claims none leaves a section unpaid", "first lead by a player of a run",
+              "first lead of a stopped suit", "lead can fail without if none",
               "passes without an all-pass exit",
               "flip colour without a colour restart", "if none can fail",
               "if none can fail the first lead"}

@@ -15,10 +15,9 @@ from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.kind_facts import (
     FALLBACK_FACTS,
     PAID_TO_FACTS,
-    WHO_FACTS,
 )
 from boodle.language.model import Ruleset, StopsPhase
-from boodle.language.problems import phase_problems
+from boodle.language.problems import first_lead_problems, phase_problems
 
 __all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
 
@@ -84,11 +83,12 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     """:func:`stops_phase`, and a :class:`BoodleError` for a phase that could not end.
 
     The builder refuses these rulesets already; rulesets made in Python
-    (tests, other tools) are checked here.  A pass with no all-pass exit and a colour flip
-    with no colour restart are problems of :func:`boodle.language.problems.phase_problems`
-    (the builder's list), said here in the engine's words; the other problems of that list
-    are not refused here (a ruleset made in Python may lack an 'if none' line and still
-    play its default).
+    (tests, other tools) are checked here.  A pass with no all-pass exit, a colour flip
+    with no colour restart and a first lead by a player of a run are problems of the
+    builder's list (:func:`boodle.language.problems.phase_problems`,
+    :func:`~boodle.language.problems.first_lead_problems`), said here in the engine's
+    words; the other problems of that list are not refused here (a ruleset made in Python
+    may lack an 'if none' line and still play its default).
     """
     from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
 
@@ -107,7 +107,8 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             raise BoodleError(f"{what} names section {name!r}, which is not on the board")
 
     fb = p.fallback
-    found = {q.key for q in phase_problems(p, lambda name: None)}
+    found = {q.key for q in (*first_lead_problems(p.first_lead, p.name),
+                             *phase_problems(p, lambda name: None))}
     if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
         raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
     if "passes without an all-pass exit" in found:
@@ -122,7 +123,7 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
         raise BoodleError(
             f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
         )
-    if WHO_FACTS[p.first_lead.who].after_run:
+    if "first lead by a player of a run" in found:
         raise BoodleError(f"phase {p.name}: the first lead cannot go to the {p.first_lead.who}")
     for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else [])):
         if rule.choice == "card" and rule.card is None:

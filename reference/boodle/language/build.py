@@ -40,12 +40,12 @@ from boodle.language.kind_facts import (
     SCOPE_FACTS,
     SHORT_STACK_FACTS,
     TIE_FACTS,
-    WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
 from boodle.language.origin import CLAUSE_OF, Origin, field_spans
 from boodle.language.problems import (
     Problem,
+    first_lead_problems,
     hand_problems,
     phase_problems,
     trump_problems,
@@ -757,7 +757,7 @@ class _Builder:
 
         pokers = [p for p in earlier if p in self.poker_names]
         first = self.lead_rule(need("first_lead", "first lead: left of dealer, lowest of "
-                                    "chosen suit").value, pokers, first=True)
+                                    "chosen suit").value, pokers, first=True, phase=decl.name)
         restart = self.lead_rule(need("restart", "restart: last player, lowest of other suit")
                                  .value, pokers)
         fallback = self.fallback(rules.get("fallback"), earlier)
@@ -824,8 +824,8 @@ class _Builder:
 
         _refuse(phase_problems(phase, where), decl.span)
 
-    def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
-                  ) -> m.LeadRule:
+    def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False,
+                  phase: str = "") -> m.LeadRule:
         lead: LeadDecl = clause.value
         who, arg = lead.who.kind, lead.who.arg
         choice, card_lit = lead.choice.choice, lead.choice.arg
@@ -834,12 +834,9 @@ class _Builder:
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
         if ties is not None:
             fields["ties"], fields["tie_suits"] = self.tie_rule(clause, choice, scope, ties)
-        if first and who in WHO_FACTS and WHO_FACTS[who].after_run:
-            raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
-                              clause.span, hint="write, for example: first lead: left of dealer, …")
-        if first and SCOPE_FACTS[scope].after_stop:
-            raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
-                              clause.span, hint="use lowest of chosen suit, or of longest suit")
+        if first:  # the rule as the model will hold it, as far as the checks read it
+            _refuse(first_lead_problems(
+                m.LeadRule(cast(m.Who, who), cast(Any, choice), scope, span=clause.span), phase))
         if who == "holder":
             assert isinstance(arg, CardLit)
             fields["card"] = self.in_deck(arg, "lead card")

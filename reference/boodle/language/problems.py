@@ -28,11 +28,13 @@ from boodle.language.kind_facts import (
     CLAIM_FACTS,
     FALLBACK_FACTS,
     SCOPE_FACTS,
+    WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
 from boodle.language.origin import owner_of
 
-__all__ = ["At", "Problem", "ProblemKey", "Where", "hand_problems", "phase_problems", "problems",
+__all__ = ["At", "Problem", "ProblemKey", "Where", "first_lead_problems", "hand_problems",
+           "phase_problems", "problems",
            "trump_problems", "unclaimed_problems", "widow_sets_problems"]
 
 ProblemKey = Literal[
@@ -41,18 +43,21 @@ ProblemKey = Literal[
     "turn-up without trumps",
     "widow sets without a widow",
     "widow sets without a same-suit set",
-    "claims none leaves a section unpaid",
-    "a hand without a card",
+    "first lead by a player of a run",
+    "first lead of a stopped suit",
     "lead can fail without if none",
     "passes without an all-pass exit",
     "flip colour without a colour restart",
     "if none can fail",
     "if none can fail the first lead",
+    "claims none leaves a section unpaid",
+    "a hand without a card",
 ]
-"""Every problem :func:`problems` may find, in the order it looks for them: the deal's
-(:func:`trump_problems`, :func:`widow_sets_problems`), the sections ``claims: none`` leaves
-unpaid (:func:`unclaimed_problems`), a player count the deck cannot deal
-(:func:`hand_problems`), then each stops phase's (:func:`phase_problems`).
+"""Every problem :func:`problems` may find, in the order it looks for them (the builder's
+order): the deal's (:func:`trump_problems`, :func:`widow_sets_problems`), each stops
+phase's (:func:`first_lead_problems`, :func:`phase_problems`), the sections ``claims: none``
+leaves unpaid (:func:`unclaimed_problems`), a player count the deck cannot deal
+(:func:`hand_problems`).
 
 Still checked elsewhere, not yet here: the checks the builder makes while it reads a
 clause (a card or rank not in the deck, a section name not on the board, a number out of
@@ -97,11 +102,12 @@ def problems(ruleset: m.Ruleset) -> list[Problem]:
 
     out = trump_problems(ruleset.deal, ruleset.board, at)
     out += widow_sets_problems(ruleset.deal, ruleset.board, at)
-    out += unclaimed_problems(ruleset.phases, ruleset.board, ruleset.deal, at)
-    out += hand_problems(ruleset.players, ruleset.deck, ruleset.deal, at)
     for p in ruleset.phases:
         if isinstance(p, m.StopsPhase):
+            out += first_lead_problems(p.first_lead, p.name)
             out += phase_problems(p, _where(ruleset, p))
+    out += unclaimed_problems(ruleset.phases, ruleset.board, ruleset.deal, at)
+    out += hand_problems(ruleset.players, ruleset.deck, ruleset.deal, at)
     return out
 
 
@@ -200,6 +206,23 @@ def hand_problems(players: m.PlayerRange, deck: m.Deck, deal: m.DealSpec, at: At
 def _where(ruleset: m.Ruleset, phase: m.StopsPhase) -> Where:
     origin = ruleset.origin
     return lambda name: origin.span(phase, name) if origin is not None else None
+
+
+def first_lead_problems(rule: m.LeadRule, phase: str) -> list[Problem]:
+    """Spec §6.1: the first lead of a deal comes before any run, so it cannot go to a player
+    a run names (the last player, the stopper) nor use a suit a stop names.  Located at the
+    rule's own span (the text after ``first lead:``)."""
+    out: list[Problem] = []
+    if rule.who in WHO_FACTS and WHO_FACTS[rule.who].after_run:
+        out.append(Problem("first lead by a player of a run", phase,
+                           f"the first lead cannot be by the '{rule.who}': no run has been "
+                           "played", rule.span,
+                           "write, for example: first lead: left of dealer, …"))
+    if SCOPE_FACTS[rule.scope].after_stop:
+        out.append(Problem("first lead of a stopped suit", phase,
+                           f"the first lead cannot use '{rule.scope}': no run has stopped yet",
+                           rule.span, "use lowest of chosen suit, or of longest suit"))
+    return out
 
 
 def phase_problems(p: m.StopsPhase, where: Where) -> list[Problem]:
