@@ -13,13 +13,11 @@ from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
 from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.kind_facts import (
-    ALL_PASS_FACTS,
     FALLBACK_FACTS,
     PAID_TO_FACTS,
-    SCOPE_FACTS,
-    WHO_FACTS,
 )
 from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.problems import first_lead_problems, phase_problems
 
 __all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
 
@@ -85,7 +83,12 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     """:func:`stops_phase`, and a :class:`BoodleError` for a phase that could not end.
 
     The builder refuses these rulesets already; rulesets made in Python
-    (tests, other tools) are checked here.
+    (tests, other tools) are checked here.  A pass with no all-pass exit, a colour flip
+    with no colour restart and a first lead by a player of a run are problems of the
+    builder's list (:func:`boodle.language.problems.phase_problems`,
+    :func:`~boodle.language.problems.first_lead_problems`), said here in the engine's
+    words; the other problems of that list are not refused here (a ruleset made in Python
+    may lack an 'if none' line and still play its default).
     """
     from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
 
@@ -104,22 +107,23 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             raise BoodleError(f"{what} names section {name!r}, which is not on the board")
 
     fb = p.fallback
+    found = {q.key for q in (*first_lead_problems(p.first_lead, p.name),
+                             *phase_problems(p, lambda name: None))}
     if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
         raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
-    if FALLBACK_FACTS[fb.kind].passes:
-        if not ALL_PASS_FACTS[p.all_pass].exits:
-            raise BoodleError(
-                f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
-                "happens when every player passes (the deal could go round forever)",
-                hint="add 'all pass: deal ends without winner' or 'all pass: flip colour'",
-            )
-        if fb.amount > 0:
-            need(fb.to, f"phase {p.name}: the pass fallback")
-    if ALL_PASS_FACTS[p.all_pass].needs_colour and not SCOPE_FACTS[p.restart.scope].colour:
+    if "passes without an all-pass exit" in found:
+        raise BoodleError(
+            f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
+            "happens when every player passes (the deal could go round forever)",
+            hint="add 'all pass: deal ends without winner' or 'all pass: flip colour'",
+        )
+    if FALLBACK_FACTS[fb.kind].passes and fb.amount > 0:
+        need(fb.to, f"phase {p.name}: the pass fallback")
+    if "flip colour without a colour restart" in found:
         raise BoodleError(
             f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
         )
-    if WHO_FACTS[p.first_lead.who].after_run:
+    if "first lead by a player of a run" in found:
         raise BoodleError(f"phase {p.name}: the first lead cannot go to the {p.first_lead.who}")
     for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else [])):
         if rule.choice == "card" and rule.card is None:

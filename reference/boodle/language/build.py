@@ -33,19 +33,25 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
-    ALL_PASS_FACTS,
     CLAIM_FACTS,
     END_FACTS,
-    FALLBACK_FACTS,
     PAID_TO_FACTS,
     PAYER_FACTS,
     SCOPE_FACTS,
     SHORT_STACK_FACTS,
     TIE_FACTS,
-    WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
-from boodle.language.origin import Origin, field_spans
+from boodle.language.origin import CLAUSE_OF, Origin, field_spans
+from boodle.language.problems import (
+    Problem,
+    first_lead_problems,
+    hand_problems,
+    phase_problems,
+    trump_problems,
+    unclaimed_problems,
+    widow_sets_problems,
+)
 from boodle.language.syntax import (
     AllPassDecl,
     AnteDecl,
@@ -309,15 +315,18 @@ class _Builder:
             present("deal", "deal { widow: last in each round }")
         self.no_widow = deal is not None and deal.widow_position == "none"
         if deal is not None and board is not None:
-            attempt(lambda: self.check_trumps(deal))
-            attempt(lambda: self.check_widow_sets(deal))
+            attempt(lambda: _refuse(trump_problems(deal, self.board, self.at)))
+            attempt(lambda: _refuse(widow_sets_problems(deal, self.board, self.at)))
         phases = attempt(self.phases) if board is not None else None
         claims_none = self.claims_none
         if claims_none is not None and phases is not None and deal is not None:
             checked_phases, checked_deal = phases, deal
-            attempt(lambda: self.check_claims_none(claims_none, checked_phases, checked_deal))
+            attempt(lambda: _refuse(unclaimed_problems(
+                checked_phases, self.board, checked_deal, lambda owner, name: claims_none.span)))
         if players is not None and deal is not None:
-            attempt(lambda: self.check_players_get_cards(players, deal))
+            deck = self.deck
+            assert deck is not None  # a deal is read only from a deck
+            attempt(lambda: _refuse(hand_problems(players, deck, deal, self.at)))
         antes = attempt(self.antes) if board is not None and deal is not None else None
         if board is None or deal is None:
             present("ante", "ante { each player 1 on each boodle }")
@@ -378,17 +387,6 @@ class _Builder:
                 hint=f"write players {low} to {MAX_PLAYERS} at most",
             )
         return m.PlayerRange(low, high)
-
-    def check_players_get_cards(self, players: m.PlayerRange, deal: m.DealSpec) -> None:
-        assert self.deck is not None
-        hands = players.high + (0 if deal.widow_position == "none" else 1)
-        if len(self.deck.cards()) < hands:
-            raise BoodleError(
-                f"with {players.high} players the deck of {len(self.deck.cards())} cards "
-                f"cannot give every hand a card",
-                self.items["players"].span,
-                hint=f"allow at most {len(self.deck.cards()) - (hands - players.high)} players",
-            )
 
     # -- deck (spec §2)
     def deck_spec(self) -> m.Deck:
@@ -651,41 +649,16 @@ class _Builder:
                 fields[slot] = line.value
         return m.DealSpec(**fields)
 
-    def check_trumps(self, deal: m.DealSpec) -> None:
-        for section in self.board:
-            if section.suit_rule == "trumps" and deal.trumps == "none":
-                raise BoodleError(
-                    f"section '{section.name}' is paid by a trump but the deal sets no trumps",
-                    section.span,
-                    hint="add 'trumps: last card of widow' to the deal block",
-                )
-        if deal.trumps != "none" and deal.widow_position == "none":
-            raise BoodleError("trumps are turned from the widow, but there is no widow",
-                              self.items["deal"].span,
-                              hint="give the deal a widow: widow: last in each round")
-        if deal.turn_up != "nothing" and deal.trumps == "none":
-            raise BoodleError("'turn up: dealer takes its boodle' but no card is turned up",
-                              self.items["deal"].span,
-                              hint="add 'trumps: last card of widow' to the deal block")
-
-    def check_widow_sets(self, deal: m.DealSpec) -> None:
-        """Spec §5.2 ``blocks sets``: it needs a widow, and a ``same suit`` set for it to
-        change anything (a set of fixed cards, or of trumps, complete in the widow is held
-        by nobody anyway).  The error points at the deal's widow line."""
-        facts = WIDOW_SETS_FACTS[deal.widow_sets]
-        where = next((c.span for c in self.items["deal"].value if c.key == "widow"),
-                     self.items["deal"].span)
-        if facts.needs_widow and deal.widow_position == "none":
-            raise BoodleError(f"widow: '{deal.widow_sets}' but the deal has no widow", where,
-                              hint="remove 'blocks sets', or deal a widow: "
-                                   "widow: last in each round, blocks sets")
-        if facts.needs_same_suit_set and not any(
-                s.kind == "set" and s.suit_rule == "same suit" for s in self.board):
-            raise BoodleError(
-                f"widow: '{deal.widow_sets}' changes nothing: the board has no 'same suit' set "
-                "(a set of named cards that lies in the widow is held by nobody anyway)", where,
-                hint="remove 'blocks sets', or make a set one of any suit: "
-                     "set run \"8-9-10\" 8 9 10 same suit")
+    def at(self, owner: str, name: str) -> Span | None:
+        """Where a field of the ruleset (``Ruleset``) or of the deal (``DealSpec``) is
+        written, from the clauses (as :attr:`Origin.spans` says it once built), or ``None``."""
+        if owner == "Ruleset":
+            clause = self.items.get(CLAUSE_OF.get((owner, name), name))
+            return clause.span if clause is not None else None
+        key = CLAUSE_OF.get((owner, name), name)
+        block = self.items.get("deal") if owner == "DealSpec" else None
+        lines = block.value if block is not None else ()
+        return next((c.span for c in lines if isinstance(c, Clause) and c.key == key), None)
 
     def widow_sale(self, deal: m.DealSpec) -> m.WidowSale | None:
         clause = self.items.get("widow_sale")
@@ -773,29 +746,6 @@ class _Builder:
             )
         return tuple(phases)
 
-    def check_claims_none(self, clause: Clause, phases: tuple[m.Phase, ...],
-                          deal: m.DealSpec) -> None:
-        """Spec §6.6: under ``claims: none`` every boodle and set section must be paid by
-        some other rule (a holding phase's ``pays``, the stops phase's going out, or for a
-        boodle of trumps the dealer's turn-up, §5.2), or its chips could never leave it
-        before the session's end."""
-        paid = {name for p in phases if isinstance(p, m.HoldingPhase) for name in p.sections}
-        paid |= {name for p in phases if isinstance(p, m.StopsPhase)
-                 for name in p.going_out.takes}
-        unpaid = [s.name for s in self.board if s.kind in ("boodle", "set")
-                  and s.name not in paid
-                  and not (s.kind == "boodle" and s.suit_rule == "trumps"
-                           and deal.turn_up == "dealer takes boodle")]
-        if unpaid:
-            names = ", ".join(unpaid)
-            raise BoodleError(
-                f"'claims: none': nothing takes {'section' if len(unpaid) == 1 else 'sections'} "
-                f"{names}: no holding phase pays {'it' if len(unpaid) == 1 else 'them'} and "
-                "going out does not take " + ("it" if len(unpaid) == 1 else "them"),
-                clause.span,
-                hint=f"pay {names} in a holding phase ('pays: {names}'), or write "
-                "'claims: on play' (spec §6.6)")
-
     def stops_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.StopsPhase:
         rules = {rule.key: rule for rule in decl.rules}
 
@@ -807,7 +757,7 @@ class _Builder:
 
         pokers = [p for p in earlier if p in self.poker_names]
         first = self.lead_rule(need("first_lead", "first lead: left of dealer, lowest of "
-                                    "chosen suit").value, pokers, first=True)
+                                    "chosen suit").value, pokers, first=True, phase=decl.name)
         restart = self.lead_rule(need("restart", "restart: last player, lowest of other suit")
                                  .value, pokers)
         fallback = self.fallback(rules.get("fallback"), earlier)
@@ -855,6 +805,9 @@ class _Builder:
 
     def check_exits(self, decl: PhaseDecl, rules: dict[str, Clause], first: m.LeadRule,
                     restart: m.LeadRule, fallback: m.Fallback, all_pass: m.AllPass) -> None:
+        """Whether every round of the phase can end (spec §6.2, §6.5): a run stops on an
+        unheld card (a line the model cannot say, checked here), then the first problem of
+        :func:`boodle.language.problems.phase_problems`, at the line that states it."""
         stop = rules.get("stop")
         if stop is None or "next card held by nobody" not in stop.value:
             raise BoodleError(
@@ -862,46 +815,17 @@ class _Builder:
                 stop.span if stop else decl.span,
                 hint="write: stop: top rank, next card held by nobody",
             )
-        can_fail = any(_may_find_nothing(rule) for rule in (first, restart))
-        if can_fail and "fallback" not in rules:
-            raise BoodleError(
-                "the lead rule can leave a player with no legal card, and no 'if none' rule "
-                "says what happens then",
-                rules["restart"].span,
-                hint="add: if none: lead lowest of same suit  (or: if none: pass left)",
-            )
-        if FALLBACK_FACTS[fallback.kind].passes and not ALL_PASS_FACTS[all_pass].exits:
-            raise BoodleError(
-                "players may pass, but nothing ends a round where every player passes",
-                rules["fallback"].span,
-                hint="add: all pass: deal ends without winner  (or: all pass: flip colour)",
-            )
-        if ALL_PASS_FACTS[all_pass].needs_colour and not SCOPE_FACTS[restart.scope].colour:
-            raise BoodleError("'all pass: flip colour' needs a restart by colour",
-                              rules["all_pass"].span,
-                              hint="restart: last player, lowest of opposite colour")
-        leads = FALLBACK_FACTS[fallback.kind].leads
-        if leads and can_fail and not _covers(restart, fallback.rule):
-            raise BoodleError(
-                "the 'if none' lead can itself find no card for some hands",
-                rules["fallback"].span,
-                hint="use 'if none: lead lowest of chosen suit', or a pass",
-            )
-        if leads and _may_find_nothing(first) \
-                and not _covers_first(first, fallback.rule):
-            assert fallback.rule is not None
-            raise BoodleError(
-                "the 'if none' lead can find no card for the first lead: "
-                + ("before any run has stopped, 'same suit' allows nothing"
-                   if fallback.rule.scope == "same suit" else
-                   f"'{_lead_words(fallback.rule)}' can allow nothing either"),
-                rules["fallback"].span,
-                hint="use 'if none: lead lowest of chosen suit', or a pass; or a first lead "
-                "that always finds a card (left of dealer, lowest of chosen suit)",
-            )
+        # only the fields phase_problems reads are the phase's own here; the rest is built later
+        phase = m.StopsPhase(decl.name, decl.name, first, restart, fallback, all_pass=all_pass)
 
-    def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False
-                  ) -> m.LeadRule:
+        def where(name: str) -> Span | None:
+            clause = rules.get(CLAUSE_OF.get(("StopsPhase", name), name))
+            return clause.span if clause is not None else None
+
+        _refuse(phase_problems(phase, where), decl.span)
+
+    def lead_rule(self, clause: Clause, earlier: list[str], first: bool = False,
+                  phase: str = "") -> m.LeadRule:
         lead: LeadDecl = clause.value
         who, arg = lead.who.kind, lead.who.arg
         choice, card_lit = lead.choice.choice, lead.choice.arg
@@ -910,12 +834,9 @@ class _Builder:
         fields: dict[str, Any] = {"choice": choice, "scope": scope, "span": clause.span}
         if ties is not None:
             fields["ties"], fields["tie_suits"] = self.tie_rule(clause, choice, scope, ties)
-        if first and who in WHO_FACTS and WHO_FACTS[who].after_run:
-            raise BoodleError(f"the first lead cannot be by the '{who}': no run has been played",
-                              clause.span, hint="write, for example: first lead: left of dealer, …")
-        if first and SCOPE_FACTS[scope].after_stop:
-            raise BoodleError(f"the first lead cannot use '{scope}': no run has stopped yet",
-                              clause.span, hint="use lowest of chosen suit, or of longest suit")
+        if first:  # the rule as the model will hold it, as far as the checks read it
+            _refuse(first_lead_problems(
+                m.LeadRule(cast(m.Who, who), cast(Any, choice), scope, span=clause.span), phase))
         if who == "holder":
             assert isinstance(arg, CardLit)
             fields["card"] = self.in_deck(arg, "lead card")
@@ -1214,44 +1135,8 @@ _UNBOUNDED_ENDS = frozenset(f.line for f in END_FACTS.values() if f.replaces_rot
 """The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10)."""
 
 
-def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
-    """Whether ``fallback`` always finds a card when ``rule`` finds none (spec §6.5).
-
-    Total fallbacks (chosen, longest or any suit) always do; ``same suit``
-    covers exactly the hands ``other suit`` fails on: only the stopped suit.
-    """
-    if fallback is None or not _may_find_nothing(fallback):
-        return True
-    return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
-
-
-def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
-    """Whether ``fallback`` always finds a card when the first lead ``first`` finds none
-    (spec §6.5).  The holder of a card leading it always holds it (§6.1: unheld, the lead
-    goes to the next card up, else to the dealer's left with their lowest card); otherwise
-    only a total fallback does, since before any stop ``same suit`` allows nothing."""
-    if first.who == "holder" and first.choice == "card":
-        return True
-    if first.who == "holder" and first.choice == "lowest" and first.scope == "suit" \
-            and first.suit == first.holder_suit:  # its holder holds that card (a walk's too)
-        return True
-    return fallback is None or not _may_find_nothing(fallback)
-
-
-def _lead_words(rule: m.LeadRule) -> str:
-    """A lead rule's choice as written (``lowest of same suit``, ``lowest red card``, ``2♣``)."""
-    if rule.choice == "card":
-        return str(rule.card)
-    if SCOPE_FACTS[rule.scope].per_suit:
-        return f"{rule.choice} of {rule.scope}"
-    if rule.scope == "opposite colour card":
-        return f"{rule.choice} opposite colour card"
-    return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
-        if rule.scope != "all" else f"{rule.choice} card"
-
-
-def _may_find_nothing(rule: m.LeadRule) -> bool:
-    """Whether a lead rule can allow no card to a player who still holds cards."""
-    if rule.choice == "card":
-        return True
-    return not SCOPE_FACTS[rule.scope].total
+def _refuse(found: list[Problem], fallback_span: Span | None = None) -> None:
+    """Raise the first of ``found`` (:mod:`boodle.language.problems`) as the builder's
+    error, at ``fallback_span`` if it has no span of its own; nothing if it is empty."""
+    if found:
+        raise found[0].error(fallback_span)

@@ -1,0 +1,308 @@
+"""The validity checks of a ruleset, stated once: one list, read by the builder and the engine.
+
+:func:`problems` finds the problems of a built :class:`~boodle.language.model.Ruleset` from
+the model alone, each located by the span of the line that states it
+(:meth:`boodle.language.origin.Origin.span`; ``None`` for a ruleset made in Python, which
+has no origin).  The builder (:mod:`boodle.language.build`) refuses a phase with the first
+problem :func:`phase_problems` finds in it, as a :class:`BoodleError` at that span, so
+``boodle check`` and the language server's diagnostics (which both report the builder's
+errors) read this list; the reference engine (:func:`boodle.engine.support.check_playable`)
+reads it for rulesets made in Python (issue 19, step 2).
+
+The checks here are the deal's trumps and widow sets (spec §5.2: what the deal must deal for
+a trump section, a turn-up, ``blocks sets``) and the exits of a stops phase (spec §6.5: what
+the restarter does when the lead rule allows no card, and what ends a round where every
+player passes).  The other checks still live where they are made (see :data:`ProblemKey`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from boodle.language import model as m
+from boodle.language.errors import BoodleError, Span
+from boodle.language.kind_facts import (
+    ALL_PASS_FACTS,
+    CLAIM_FACTS,
+    FALLBACK_FACTS,
+    SCOPE_FACTS,
+    WHO_FACTS,
+    WIDOW_SETS_FACTS,
+)
+from boodle.language.origin import owner_of
+
+__all__ = ["At", "Problem", "ProblemKey", "Where", "first_lead_problems", "hand_problems",
+           "phase_problems", "problems",
+           "trump_problems", "unclaimed_problems", "widow_sets_problems"]
+
+ProblemKey = Literal[
+    "trump section without trumps",
+    "trumps without a widow",
+    "turn-up without trumps",
+    "widow sets without a widow",
+    "widow sets without a same-suit set",
+    "first lead by a player of a run",
+    "first lead of a stopped suit",
+    "lead can fail without if none",
+    "passes without an all-pass exit",
+    "flip colour without a colour restart",
+    "if none can fail",
+    "if none can fail the first lead",
+    "claims none leaves a section unpaid",
+    "a hand without a card",
+]
+"""Every problem :func:`problems` may find, in the order it looks for them (the builder's
+order): the deal's (:func:`trump_problems`, :func:`widow_sets_problems`), each stops
+phase's (:func:`first_lead_problems`, :func:`phase_problems`), the sections ``claims: none``
+leaves unpaid (:func:`unclaimed_problems`), a player count the deck cannot deal
+(:func:`hand_problems`).
+
+Still checked elsewhere, not yet here: the checks the builder makes while it reads a
+clause (a card or rank not in the deck, a section name not on the board, a number out of
+range, a run that cannot stop on an unheld card: the model cannot say these), the other
+checks of :func:`boodle.engine.support.check_playable` and :mod:`boodle.verify.wellformed`.
+"""
+
+Where = Callable[[str], Span | None]
+"""Where a field of a stops phase is written: the span of the line that states the field
+named, or ``None`` (a default, or a ruleset made in Python)."""
+
+At = Callable[[str, str], Span | None]
+"""Where a field of the ruleset or of one of its blocks is written: ``(owner, field)`` →
+the span of the line that states it (owners as :func:`boodle.language.origin.owner_of`
+names them: ``Ruleset``, ``DealSpec``), or ``None``."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem of a ruleset: its ``key``; ``phase``, the stops phase it is in;
+    ``message`` and ``hint``, the builder's words; ``span``, the line it is found at."""
+
+    key: ProblemKey
+    phase: str | None
+    message: str
+    span: Span | None
+    hint: str | None = None
+
+    def error(self, fallback_span: Span | None = None) -> BoodleError:
+        """This problem as the builder raises it (at ``fallback_span`` when it has no span
+        of its own)."""
+        return BoodleError(self.message, self.span or fallback_span, hint=self.hint)
+
+
+def problems(ruleset: m.Ruleset) -> list[Problem]:
+    """Every problem of ``ruleset`` (empty: none of these), phase by phase, each located by
+    ``ruleset.origin`` (spans ``None`` without one)."""
+    origin = ruleset.origin
+
+    def at(owner: str, name: str) -> Span | None:
+        return origin.spans.get((owner, name)) if origin is not None else None
+
+    out = trump_problems(ruleset.deal, ruleset.board, at)
+    out += widow_sets_problems(ruleset.deal, ruleset.board, at)
+    for p in ruleset.phases:
+        if isinstance(p, m.StopsPhase):
+            out += first_lead_problems(p.first_lead, p.name)
+            out += phase_problems(p, _where(ruleset, p))
+    out += unclaimed_problems(ruleset.phases, ruleset.board, ruleset.deal, at)
+    out += hand_problems(ruleset.players, ruleset.deck, ruleset.deal, at)
+    return out
+
+
+def trump_problems(deal: m.DealSpec, board: tuple[m.Section, ...], at: At) -> list[Problem]:
+    """What the trumps of ``deal`` leave unpaid or undealt (spec §5.2): a section paid by a
+    trump with no trumps (at the section), trumps turned from no widow, a turn-up with no
+    trumps (at the deal block); ``at`` locates the lines."""
+    out = [Problem("trump section without trumps", None,
+                   f"section '{s.name}' is paid by a trump but the deal sets no trumps",
+                   s.span, "add 'trumps: last card of widow' to the deal block")
+           for s in board if s.suit_rule == "trumps" and deal.trumps == "none"]
+    if deal.trumps != "none" and deal.widow_position == "none":
+        out.append(Problem("trumps without a widow", None,
+                           "trumps are turned from the widow, but there is no widow",
+                           at("Ruleset", "deal"),
+                           "give the deal a widow: widow: last in each round"))
+    if deal.turn_up != "nothing" and deal.trumps == "none":
+        out.append(Problem("turn-up without trumps", None,
+                           "'turn up: dealer takes its boodle' but no card is turned up",
+                           at("Ruleset", "deal"),
+                           "add 'trumps: last card of widow' to the deal block"))
+    return out
+
+
+def widow_sets_problems(deal: m.DealSpec, board: tuple[m.Section, ...], at: At
+                        ) -> list[Problem]:
+    """Spec §5.2 ``blocks sets``: it needs a widow, and a ``same suit`` set for it to change
+    anything (a set of fixed cards, or of trumps, complete in the widow is held by nobody
+    anyway).  Located at the deal's widow line (else the deal block)."""
+    facts = WIDOW_SETS_FACTS[deal.widow_sets]
+    where = at("DealSpec", "widow_position") or at("Ruleset", "deal")
+    out: list[Problem] = []
+    if facts.needs_widow and deal.widow_position == "none":
+        out.append(Problem("widow sets without a widow", None,
+                           f"widow: '{deal.widow_sets}' but the deal has no widow", where,
+                           "remove 'blocks sets', or deal a widow: "
+                           "widow: last in each round, blocks sets"))
+    if facts.needs_same_suit_set and not any(
+            s.kind == "set" and s.suit_rule == "same suit" for s in board):
+        out.append(Problem(
+            "widow sets without a same-suit set", None,
+            f"widow: '{deal.widow_sets}' changes nothing: the board has no 'same suit' set "
+            "(a set of named cards that lies in the widow is held by nobody anyway)", where,
+            "remove 'blocks sets', or make a set one of any suit: "
+            "set run \"8-9-10\" 8 9 10 same suit"))
+    return out
+
+
+def unclaimed_problems(phases: tuple[m.Phase, ...], board: tuple[m.Section, ...],
+                       deal: m.DealSpec, at: At) -> list[Problem]:
+    """Spec §6.6: under ``claims: none`` every boodle and set section must be paid by some
+    other rule (a holding phase's ``pays``, the stops phase's going out, or for a boodle of
+    trumps the dealer's turn-up, §5.2), or its chips could never leave it before the
+    session's end.  Located at the stops phase's ``claims`` line."""
+    out: list[Problem] = []
+    for p in phases:
+        if not isinstance(p, m.StopsPhase) or CLAIM_FACTS[p.claims].on_play \
+                or CLAIM_FACTS[p.claims].at_start:
+            continue
+        paid = {name for q in phases if isinstance(q, m.HoldingPhase) for name in q.sections}
+        paid |= {name for q in phases if isinstance(q, m.StopsPhase)
+                 for name in q.going_out.takes}
+        unpaid = [s.name for s in board if s.kind in ("boodle", "set")
+                  and s.name not in paid
+                  and not (s.kind == "boodle" and s.suit_rule == "trumps"
+                           and deal.turn_up == "dealer takes boodle")]
+        if unpaid:
+            names = ", ".join(unpaid)
+            one = len(unpaid) == 1
+            out.append(Problem(
+                "claims none leaves a section unpaid", p.name,
+                f"'claims: none': nothing takes {'section' if one else 'sections'} "
+                f"{names}: no holding phase pays {'it' if one else 'them'} and "
+                "going out does not take " + ("it" if one else "them"),
+                at(owner_of(p), "claims"),
+                f"pay {names} in a holding phase ('pays: {names}'), or write "
+                "'claims: on play' (spec §6.6)"))
+    return out
+
+
+def hand_problems(players: m.PlayerRange, deck: m.Deck, deal: m.DealSpec, at: At
+                  ) -> list[Problem]:
+    """Spec §1, §5.2: with the most players allowed, every hand (the widow's too) gets at
+    least one card of the deck.  Located at the ``players`` line.  (Checked at the most
+    players only: fewer players need fewer cards.)"""
+    cards = len(deck.cards())
+    hands = players.high + (0 if deal.widow_position == "none" else 1)
+    if cards >= hands:
+        return []
+    return [Problem("a hand without a card", None,
+                    f"with {players.high} players the deck of {cards} cards "
+                    "cannot give every hand a card", at("Ruleset", "players"),
+                    f"allow at most {cards - (hands - players.high)} players")]
+
+
+def _where(ruleset: m.Ruleset, phase: m.StopsPhase) -> Where:
+    origin = ruleset.origin
+    return lambda name: origin.span(phase, name) if origin is not None else None
+
+
+def first_lead_problems(rule: m.LeadRule, phase: str) -> list[Problem]:
+    """Spec §6.1: the first lead of a deal comes before any run, so it cannot go to a player
+    a run names (the last player, the stopper) nor use a suit a stop names.  Located at the
+    rule's own span (the text after ``first lead:``)."""
+    out: list[Problem] = []
+    if rule.who in WHO_FACTS and WHO_FACTS[rule.who].after_run:
+        out.append(Problem("first lead by a player of a run", phase,
+                           f"the first lead cannot be by the '{rule.who}': no run has been "
+                           "played", rule.span,
+                           "write, for example: first lead: left of dealer, …"))
+    if SCOPE_FACTS[rule.scope].after_stop:
+        out.append(Problem("first lead of a stopped suit", phase,
+                           f"the first lead cannot use '{rule.scope}': no run has stopped yet",
+                           rule.span, "use lowest of chosen suit, or of longest suit"))
+    return out
+
+
+def phase_problems(p: m.StopsPhase, where: Where) -> list[Problem]:
+    """Every problem of the stops phase ``p`` (spec §6.5), in :data:`ProblemKey`'s order;
+    ``where`` locates its lines.  Only ``first_lead``, ``restart``, ``fallback`` and
+    ``all_pass`` are read (the builder checks a phase before the rest is built)."""
+    out: list[Problem] = []
+    first, restart, fallback, all_pass = p.first_lead, p.restart, p.fallback, p.all_pass
+
+    def add(key: ProblemKey, message: str, at: str, hint: str) -> None:
+        out.append(Problem(key, p.name, message, where(at), hint))
+
+    can_fail = any(_may_find_nothing(rule) for rule in (first, restart))
+    if can_fail and fallback.span is None:  # no 'if none' line: the default fallback
+        add("lead can fail without if none",
+            "the lead rule can leave a player with no legal card, and no 'if none' rule "
+            "says what happens then", "restart",
+            "add: if none: lead lowest of same suit  (or: if none: pass left)")
+    if FALLBACK_FACTS[fallback.kind].passes and not ALL_PASS_FACTS[all_pass].exits:
+        add("passes without an all-pass exit",
+            "players may pass, but nothing ends a round where every player passes", "fallback",
+            "add: all pass: deal ends without winner  (or: all pass: flip colour)")
+    if ALL_PASS_FACTS[all_pass].needs_colour and not SCOPE_FACTS[restart.scope].colour:
+        add("flip colour without a colour restart",
+            "'all pass: flip colour' needs a restart by colour", "all_pass",
+            "restart: last player, lowest of opposite colour")
+    leads = FALLBACK_FACTS[fallback.kind].leads
+    if leads and can_fail and not _covers(restart, fallback.rule):
+        add("if none can fail", "the 'if none' lead can itself find no card for some hands",
+            "fallback", "use 'if none: lead lowest of chosen suit', or a pass")
+    if leads and fallback.rule is not None and _may_find_nothing(first) \
+            and not _covers_first(first, fallback.rule):
+        add("if none can fail the first lead",
+            "the 'if none' lead can find no card for the first lead: "
+            + ("before any run has stopped, 'same suit' allows nothing"
+               if fallback.rule.scope == "same suit" else
+               f"'{_lead_words(fallback.rule)}' can allow nothing either"), "fallback",
+            "use 'if none: lead lowest of chosen suit', or a pass; or a first lead "
+            "that always finds a card (left of dealer, lowest of chosen suit)")
+    return out
+
+
+def _covers(rule: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when ``rule`` finds none (spec §6.5).
+
+    Total fallbacks (chosen, longest or any suit) always do; ``same suit``
+    covers exactly the hands ``other suit`` fails on: only the stopped suit.
+    """
+    if fallback is None or not _may_find_nothing(fallback):
+        return True
+    return rule.scope == "other suit" and fallback.scope == "same suit" and rule.choice != "card"
+
+
+def _covers_first(first: m.LeadRule, fallback: m.LeadRule | None) -> bool:
+    """Whether ``fallback`` always finds a card when the first lead ``first`` finds none
+    (spec §6.5).  The holder of a card leading it always holds it (§6.1: unheld, the lead
+    goes to the next card up, else to the dealer's left with their lowest card); otherwise
+    only a total fallback does, since before any stop ``same suit`` allows nothing."""
+    if first.who == "holder" and first.choice == "card":
+        return True
+    if first.who == "holder" and first.choice == "lowest" and first.scope == "suit" \
+            and first.suit == first.holder_suit:  # its holder holds that card (a walk's too)
+        return True
+    return fallback is None or not _may_find_nothing(fallback)
+
+
+def _lead_words(rule: m.LeadRule) -> str:
+    """A lead rule's choice as written (``lowest of same suit``, ``lowest red card``, ``2♣``)."""
+    if rule.choice == "card":
+        return str(rule.card)
+    if SCOPE_FACTS[rule.scope].per_suit:
+        return f"{rule.choice} of {rule.scope}"
+    if rule.scope == "opposite colour card":
+        return f"{rule.choice} opposite colour card"
+    return f"{rule.choice} {rule.suit if rule.scope == 'suit' else rule.scope + ' card'}" \
+        if rule.scope != "all" else f"{rule.choice} card"
+
+
+def _may_find_nothing(rule: m.LeadRule) -> bool:
+    """Whether a lead rule can allow no card to a player who still holds cards."""
+    if rule.choice == "card":
+        return True
+    return not SCOPE_FACTS[rule.scope].total

@@ -1,0 +1,261 @@
+"""One list of problems (issue 19, step 2): the builder, ``boodle check`` and the language
+server report each problem of :func:`boodle.language.problems.problems` in the same words at
+the same place, and :func:`problems` finds it on a built model from the model alone.
+
+Each case writes a small rules file with one fault of spec §5.2 (trumps, a turn-up,
+``blocks sets`` with nothing to deal them), §6.1 (a first lead that needs a run before it),
+§6.5 (a lead that can find no card, a round of passes nothing ends), §6.6 (``claims: none``
+with a boodle nothing pays) or §1 (more hands than cards); the message, the line and the
+column are counted by hand in the text (the same words ``tests/unit/test_build.py`` pins
+for the builder).  Each case also has the file made valid (``good``) and a change of the
+built model that puts the fault back (``edit``), so that :func:`problems` is shown finding
+it from the model, at the line ``Ruleset.origin`` gives for the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from boodle.cli import main
+from boodle.engine.support import check_playable
+from boodle.language import model as m
+from boodle.language.build import load_text
+from boodle.language.errors import BoodleError
+from boodle.language.problems import ProblemKey, problems
+from boodle.language.variants import builtin_names, load
+from boodle.lsp.analysis import analyse
+
+BASE = """\
+variant tiny {
+  players 3 to 8
+  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }
+  board {
+    boodle A♥
+    boodle K♣
+    kitty "Kitty"
+  }
+  ante {
+    each player 1 on each boodle
+    each player 2 on kitty
+  }
+  deal { widow: last in each round, hidden }
+  phase play is stops {
+    first lead: left of dealer, lowest of chosen suit
+    follow: owner of next card
+    stop: top rank, next card held by nobody
+    restart: last player, lowest of other suit
+    if none: lead lowest of same suit
+    going out: ends deal, takes kitty, 1 per card to winner
+  }
+  session { start: 50 chips }
+}
+"""
+
+DEAL_BASE = BASE.replace(
+    "    boodle K♣\n", "    boodle K♣\n    set run \"8-9-10\" 8 9 10 same suit\n").replace(
+    "  deal { widow: last in each round, hidden }",
+    "  deal {\n    widow: last in each round, hidden\n  }")
+"""BASE with a same-suit set on line 7 and the deal block on lines 14-16 (its widow line 15)."""
+
+Edit = Callable[[m.Ruleset], m.Ruleset]
+
+
+def in_phase(edit: Callable[[m.StopsPhase], m.StopsPhase]) -> Edit:
+    """An edit of the ruleset's one stops phase."""
+    return lambda r: replace(r, phases=tuple(
+        edit(p) if isinstance(p, m.StopsPhase) else p for p in r.phases))
+
+
+def in_deal(**fields: str) -> Edit:
+    """An edit of the ruleset's deal block."""
+    return lambda r: replace(r, deal=replace(r.deal, **fields))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Case:
+    key: ProblemKey
+    bad: str
+    message: str
+    line: int
+    column: int
+    good: str
+    edit: Edit
+
+
+def _sub(*pairs: tuple[str, str], base: str = BASE) -> str:
+    text = base
+    for old, new in pairs:
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+NO_IF_NONE = ("    if none: lead lowest of same suit\n", "")
+PASS = ("if none: lead lowest of same suit", "if none: pass left")
+FLIP = ("    if none: lead lowest of same suit\n",
+        "    if none: lead lowest of chosen suit\n    all pass: flip colour\n")
+COLOUR_RESTART = ("lowest of other suit", "lowest of opposite colour")
+RED_FIRST = ("first lead: left of dealer, lowest of chosen suit",
+             "first lead: left of dealer, lowest red card")
+CHOSEN_IF_NONE = ("if none: lead lowest of same suit", "if none: lead lowest of chosen suit")
+
+
+
+def SAME_SUIT_IF_NONE(p: m.StopsPhase) -> m.StopsPhase:  # noqa: N802 - a constant edit
+    rule = p.fallback.rule or m.LeadRule("last player")
+    return replace(p, fallback=replace(p.fallback, rule=replace(rule, scope="same suit")))
+
+
+WIDOW = "    widow: last in each round, hidden\n"
+TRUMPS = (WIDOW, WIDOW + "    trumps: last card of widow\n")
+NO_WIDOW = (WIDOW, "    widow: none\n")
+TURN_UP = (WIDOW, WIDOW + "    turn up: dealer takes its boodle\n")
+BLOCKS = (WIDOW, "    widow: last in each round, blocks sets\n")
+NO_SAME_SUIT = ('"8-9-10" 8 9 10 same suit', '"8-9-10" 8♥ 9♥ 10♥')
+
+CASES = [
+    # spec §5.2: a section paid by a trump needs trumps
+    Case("trump section without trumps",
+         _sub(("boodle K♣", 'boodle king "King" K of trumps'), base=DEAL_BASE),
+         "section 'king' is paid by a trump but the deal sets no trumps", 6, 5,
+         _sub(("boodle K♣", 'boodle king "King" K of trumps'), TRUMPS, base=DEAL_BASE),
+         in_deal(trumps="none")),
+    # spec §5.2: trumps are the widow's last card
+    Case("trumps without a widow", _sub(TRUMPS, NO_WIDOW, base=DEAL_BASE),
+         "trumps are turned from the widow, but there is no widow", 14, 3,
+         _sub(TRUMPS, base=DEAL_BASE), in_deal(widow_position="none")),
+    # spec §5.2: the dealer takes the boodle of a turned-up card: one must be turned up
+    Case("turn-up without trumps", _sub(TURN_UP, base=DEAL_BASE),
+         "'turn up: dealer takes its boodle' but no card is turned up", 14, 3,
+         _sub(TURN_UP, TRUMPS, base=DEAL_BASE), in_deal(trumps="none")),
+    # spec §5.2: 'blocks sets' is about the widow
+    Case("widow sets without a widow",
+         _sub((WIDOW, "    widow: none, blocks sets\n"), base=DEAL_BASE),
+         "widow: 'blocks sets' but the deal has no widow", 15, 5,
+         _sub(BLOCKS, base=DEAL_BASE), in_deal(widow_position="none")),
+    # spec §5.2: only a set of any suit can lie complete in the widow and still be claimable
+    Case("widow sets without a same-suit set", _sub(BLOCKS, NO_SAME_SUIT, base=DEAL_BASE),
+         "widow: 'blocks sets' changes nothing: the board has no 'same suit' set (a set of "
+         "named cards that lies in the widow is held by nobody anyway)", 15, 5,
+         _sub(BLOCKS, base=DEAL_BASE),
+         lambda r: replace(r, board=tuple(replace(s, suit_rule="fixed") if s.kind == "set"
+                                          else s for s in r.board))),
+    # spec §6.1: the first lead comes before any run: no last player, no stopped suit
+    Case("first lead by a player of a run",
+         _sub(("first lead: left of dealer", "first lead: last player")),
+         "the first lead cannot be by the 'last player': no run has been played", 15, 17,
+         BASE, in_phase(lambda p: replace(p, first_lead=replace(p.first_lead,
+                                                                who="last player")))),
+    Case("first lead of a stopped suit",
+         _sub(("first lead: left of dealer, lowest of chosen suit",
+               "first lead: left of dealer, lowest of same suit")),
+         "the first lead cannot use 'same suit': no run has stopped yet", 15, 17,
+         BASE, in_phase(lambda p: replace(p, first_lead=replace(p.first_lead,
+                                                                scope="same suit")))),
+    # spec §6.5: 'other suit' can allow nothing, and no line says what happens then
+    Case("lead can fail without if none", _sub(NO_IF_NONE),
+         "the lead rule can leave a player with no legal card, and no 'if none' rule says "
+         "what happens then", 18, 5,
+         BASE, in_phase(lambda p: replace(p, fallback=m.Fallback(
+             "lead", m.LeadRule("last player", "lowest", "chosen suit"))))),
+    # spec §6.5: a pass with no 'all pass' exit: a round of passes goes round forever
+    Case("passes without an all-pass exit", _sub(PASS),
+         "players may pass, but nothing ends a round where every player passes", 19, 5,
+         _sub(PASS, ("  going out:", "  all pass: deal ends without winner\n    going out:")),
+         in_phase(lambda p: replace(p, all_pass="none"))),
+    # spec §6.5: flipping the colour needs a restart that names a colour
+    Case("flip colour without a colour restart", _sub(FLIP),
+         "'all pass: flip colour' needs a restart by colour", 20, 5,
+         _sub(FLIP, COLOUR_RESTART),
+         in_phase(lambda p: replace(p, restart=replace(p.restart, scope="other suit")))),
+    # spec §6.5: 'same suit' does not cover what 'opposite colour' can fail on
+    Case("if none can fail", _sub(COLOUR_RESTART),
+         "the 'if none' lead can itself find no card for some hands", 19, 5,
+         _sub(COLOUR_RESTART, CHOSEN_IF_NONE),
+         in_phase(SAME_SUIT_IF_NONE)),
+    # spec §6.5: before any stop 'same suit' allows nothing to a first leader with no red card
+    Case("if none can fail the first lead", _sub(RED_FIRST),
+         "the 'if none' lead can find no card for the first lead: before any run has "
+         "stopped, 'same suit' allows nothing", 19, 5,
+         _sub(RED_FIRST, CHOSEN_IF_NONE),
+         in_phase(SAME_SUIT_IF_NONE)),
+    # spec §6.6: under 'claims: none' a boodle nothing else pays would keep its chips forever
+    Case("claims none leaves a section unpaid",
+         _sub(("    going out:", "    claims: none\n    going out:")),
+         "'claims: none': nothing takes sections A♥, K♣: no holding phase pays them and going "
+         "out does not take them", 20, 5,
+         _sub(("    going out:", "    claims: on play\n    going out:")),
+         in_phase(lambda p: replace(p, claims="none"))),
+    # spec §1, §5.2: 20 players and a widow need 21 hands; 5 ranks of 4 suits are 20 cards
+    Case("a hand without a card",
+         _sub(("players 3 to 8", "players 3 to 20"),
+              ("ranks 2 3 4 5 6 7 8 9 10 J Q K A", "ranks 10 J Q K A")),
+         "with 20 players the deck of 20 cards cannot give every hand a card", 2, 3,
+         _sub(("players 3 to 8", "players 3 to 20")),
+         lambda r: replace(r, deck=replace(r.deck, ranks=("10", "J", "Q", "K", "A")))),
+]
+
+
+PHASE_KEYS = {"claims none leaves a section unpaid", "first lead by a player of a run",
+              "first lead of a stopped suit", "lead can fail without if none",
+              "passes without an all-pass exit",
+              "flip colour without a colour restart", "if none can fail",
+              "if none can fail the first lead"}
+
+
+def test_every_problem_has_a_case() -> None:
+    assert [c.key for c in CASES] == list(get_args(ProblemKey))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])
+def test_check_and_the_language_server_report_it_alike(
+        case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "tiny.boodle"
+    path.write_text(case.bad, encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["tiny", "ERROR"]
+    assert out[1] == f"    {path}:{case.line}:{case.column}: error: {case.message}"
+    with pytest.raises(BoodleError) as info:
+        load_text(case.bad, str(path))
+    assert f"      hint: {info.value.hint}" in out
+    (diagnostic,) = analyse(case.bad, str(path)).diagnostics
+    assert (diagnostic.message, diagnostic.kind, diagnostic.hint) == (
+        case.message, "rules", info.value.hint)
+    assert (diagnostic.range.line, diagnostic.range.column) == (case.line - 1, case.column - 1)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])
+def test_problems_finds_it_on_the_model(case: Case) -> None:
+    good = load_text(case.good, "t.boodle")
+    assert problems(good) == []
+    first = problems(case.edit(good))[0]
+    in_phase = "play" if case.key in PHASE_KEYS else None
+    assert (first.key, first.phase, first.message) == (case.key, in_phase, case.message)
+    assert first.span is not None
+    assert (first.span.line, first.span.column) == (case.line, case.column)
+    with pytest.raises(BoodleError) as info:
+        load_text(case.bad, "t.boodle")
+    assert first.hint == info.value.hint
+
+
+def test_a_ruleset_made_in_python_has_its_problems_without_spans() -> None:
+    good = load_text(_sub(PASS, ("  going out:", "  all pass: deal ends without winner\n"
+                                               "    going out:")), "t.boodle")
+    bad = replace(good, phases=tuple(replace(p, all_pass="none") for p in good.phases
+                                     if isinstance(p, m.StopsPhase)), origin=None)
+    assert [(p.key, p.span) for p in problems(bad)] == [("passes without an all-pass exit", None)]
+    # the engine refuses the same problem before a deal, in its own words
+    with pytest.raises(BoodleError, match="the deal could go round forever"):
+        check_playable(bad)
+
+
+def test_no_shipped_variant_has_a_problem() -> None:
+    # every built-in builds, so the builder found none of the list in it: problems() agrees
+    for name in builtin_names():
+        assert problems(load(name)) == [], name
