@@ -58,14 +58,24 @@ def test_the_variants_that_stand_alone_fit_one_table(english: str) -> None:
 
 def test_each_house_rule_shows_what_it_changes(english: str) -> None:
     house = {m.group(1): m.group(2) for m in re.finditer(
-        r"^\| \[[^]]+\]\(variants/([a-z0-9-]+)\.md\) \| (.*) \|$", english, re.M)}
+        r"^\| \[[^]]+\]\(variants/([a-z0-9-]+)\.md\)(?: \([^|]*\))? \| (.*) \|$",
+        english, re.M)}
     assert house["michigan-dealer-double"] == "**antes, 4 players**: dealer 8, others 6"
     assert house["michigan-paid-stops"] == "**stop bonus**: 1 chip from Kitty"
     assert house["michigan-claims-on-holding"] == "**claims**: by holding"
     assert "**widow**: dealt last, sold unseen for 2 chips" in house["michigan-widow-sale"]
+    # spec §5.4 'dealer: may withhold' (000 « Mise en place » 6: "le donneur peut proposer")
+    # a house rule of a house rule is listed in its family, with what it changes from its base
+    assert house["michigan-widow-sale-optional"] == \
+        "**widow**: dealt last, sold unseen for 2 chips, if the dealer offers it"
+    assert ("[Michigan with the widow sale at the dealer's option]"
+            "(variants/michigan-widow-sale-optional.md) (a house rule of "
+            "[michigan-widow-sale](variants/michigan-widow-sale.md))") in english
     # Boodle is Michigan with other labels: the same cards, so its description
     assert house["boodle"].startswith("Michigan's home profile under its British name")
     assert "**phases**: Hearts · Stops" in house["tripoli-no-poker"]
+    # Cadaco's betting round (spec §8.3), in tripoley-as-sold.boodle 'bets: up to 5 chips'
+    assert "**phases**: Hearts · Poker (bets up to 5 chips) · Michigan" in house["tripoley-as-sold"]
     assert len(set(house.values())) == len(house)  # no two house rules look identical
     assert "If the player due to lead holds no card" not in english
 

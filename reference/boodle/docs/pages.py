@@ -137,6 +137,14 @@ class _Cells:
             out += " " + self.cell_text("antes_chosen", n=amount)
         return out
 
+    def phase(self, phase: m.Phase) -> str:
+        """A phase's label, with its betting round's bet size (spec §8.3) if it has one."""
+        label = md(phase.label)
+        key = BETS_CELL[phase.bets] if isinstance(phase, m.PokerPhase) else None
+        if key is None or not isinstance(phase, m.PokerPhase):
+            return label
+        return f"{label} ({self.cell_text(key, bet=phase.bet)})"
+
     def widow(self) -> str:
         deal, sale = self.r.deal, self.r.widow_sale
         out = [self.cell_text(f"widow_{deal.widow_position}")]
@@ -146,6 +154,8 @@ class _Cells:
             seen = self.cell_text("widow_seen" if sale.seen else "widow_unseen")
             key = "widow_sale" if sale.mode == "sale" else "widow_auction"
             out.append(self.cell_text(key, price=sale.price, seen=seen))
+            if sale.dealer_may_withhold:  # spec §5.4 'dealer: may withhold'
+                out.append(self.cell_text("widow_withheld"))
         return ", ".join(out)
 
     def lead(self, rule: m.LeadRule, who_shown: bool = True) -> str:
@@ -238,7 +248,7 @@ class _Cells:
             "board": self.board(),
             "antes": self.antes(),
             "widow": self.widow(),
-            "phases": " · ".join(md(p.label) for p in r.phases) or self.none,
+            "phases": " · ".join(self.phase(p) for p in r.phases) or self.none,
             "session": self.session(),
         }
         if stops is None:
@@ -253,6 +263,10 @@ class _Cells:
         out["penalties"] = self.penalties(stops)
         return out
 
+
+BETS_CELL: dict[m.BetLimit, str | None] = {"none": None, "fixed": "bets_fixed",
+                                            "up to": "bets_up_to"}
+"""The matrix words of a poker phase's bet size (spec §8.3), by its limit."""
 
 MATRIX_ROWS = ("players", "ace", "deck", "board", "antes", "widow", "lead", "restart",
                "claims", "payments", "bonus", "penalties", "phases", "session")
@@ -275,8 +289,16 @@ def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
     for row in MATRIX_ROWS:
         label = t.text("page.matrix." + row, n=MATRIX_PLAYERS)
         out.append(f"| **{label}** | " + " | ".join(cells[r.name][row] for r in bases) + " |")
+    by_name = {r.name: r for r in rules}
+
+    def family(r: m.Ruleset) -> str:
+        """The variant standing alone that ``r`` extends, through house rules of house rules."""
+        while r.base and r.base in names:
+            r = by_name[r.base]
+        return r.name
+
     for base in bases:
-        house = [r for r in rules if r.base == base.name]
+        house = [r for r in rules if r.base and r.base in names and family(r) == base.name]
         if not house:
             continue
         title = md(localized(base, t).title)
@@ -284,11 +306,14 @@ def matrix_page(rulesets: list[m.Ruleset], t: Templates) -> str:
                 f"| {t.text('page.matrix_house_rule')} | {t.text('page.matrix_changes')} |",
                 "| --- | --- |"]
         for r in house:
+            parent = r.base or base.name  # a house rule of a house rule: what it changes there
             changed = [t.text("page.matrix_change", cell=cells[r.name][row],
                               row=t.text("page.matrix." + row, n=MATRIX_PLAYERS))
-                       for row in MATRIX_ROWS if cells[r.name][row] != cells[base.name][row]]
+                       for row in MATRIX_ROWS if cells[r.name][row] != cells[parent][row]]
             what = "<br>".join(changed) or cell(localized(r, t).about)
-            out.append(f"| [{md(localized(r, t).title)}](variants/{r.name}.md) | {what} |")
+            of = ("" if parent == base.name else " (" + t.text(
+                "page.house_rule_of", base=parent, link=f"variants/{parent}.md") + ")")
+            out.append(f"| [{md(localized(r, t).title)}](variants/{r.name}.md){of} | {what} |")
     return "\n".join(out) + "\n"
 
 
