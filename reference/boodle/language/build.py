@@ -55,6 +55,7 @@ from boodle.language.problems import (
 from boodle.language.syntax import (
     AllPassDecl,
     AnteDecl,
+    BetsDecl,
     BoodleDecl,
     CardLit,
     Clause,
@@ -1022,7 +1023,8 @@ class _Builder:
                         rules[key].span, hint="add the size of a bet: bets: 1 chip  (or "
                         "bets: up to 5 chips), or remove the line")
             return {}
-        how, amount = bets.value
+        size: BetsDecl = bets.value
+        how, amount = size.limit, size.amount
         if amount == 0:
             raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
                               hint="write bets: 1 chip  (or remove the line: no betting)")

@@ -272,6 +272,15 @@ class StopBonusDecl:
 
 
 @dataclass(frozen=True)
+class BetsDecl:
+    """``bets: N chips`` (``limit`` ``fixed``) or ``bets: up to N chips`` (``up to``) in a
+    poker phase (spec §8.3): ``amount`` chips a bet or raise adds (at most, for ``up to``)."""
+
+    limit: str
+    amount: int
+
+
+@dataclass(frozen=True)
 class PhaseDecl:
     """``phase NAME "label" is KIND { rules }``: rules keyed for merging."""
 
@@ -814,10 +823,10 @@ class _ToAst(Transformer[Token, Any]):
         return self._c("ace_low_straight", str(c[0]) == "yes", meta)
 
     def poker_bets_fixed(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("bets", ("fixed", int(c[0])), meta)
+        return self._c("bets", BetsDecl("fixed", int(c[0])), meta)
 
     def poker_bets_capped(self, meta: Any, c: list[Any]) -> Clause:
-        return self._c("bets", ("up to", int(c[0])), meta)
+        return self._c("bets", BetsDecl("up to", int(c[0])), meta)
 
     def poker_raises(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("raises", int(c[0]), meta)
