@@ -67,6 +67,11 @@ DERIVED: dict[tuple[str, str], tuple[Callable[[Any], str], tuple[str, ...]]] = {
         lambda p: p.opener if p.betting else "no betting",
         ("no betting",),
     ),
+    ("WidowSale", "dealer_swap"): (  # spec §5.4 'dealer: may swap first': the swap is
+        # said once, where it happens (before the offer), not "if nobody buys" as well
+        lambda w: "first" if w.dealer_swap and w.dealer_first else w.dealer_swap,
+        ("first",),
+    ),
     ("WidowSale", "mode"): (  # spec §5.4: a bid is at least N and at least 1
         lambda w: "auction no minimum" if w.mode == "auction" and w.price < 1 else w.mode,
         ("auction no minimum",),
@@ -126,7 +131,8 @@ def keys_for_field(cls: type, field: str) -> list[str]:
         extra = DERIVED.get((cls.__name__, field), (None, ()))[1]
         return [f"{base}.{v}" for v in (*get_args(tp), *extra)]
     if tp is bool:
-        return [f"{base}.yes", f"{base}.no"]
+        return [f"{base}.yes", f"{base}.no",
+                *(f"{base}.{v}" for v in DERIVED.get((cls.__name__, field), (None, ()))[1])]
     if _optional(tp):
         return [base, f"{base}.none"]
     if get_origin(tp) in (tuple, frozenset):
