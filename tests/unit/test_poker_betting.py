@@ -173,6 +173,18 @@ def test_layers_by_hand() -> None:
     assert layers((4, 2, 6, 6), [1, 2, 3], 0) == [(2 * 4, [1, 2, 3]), (2 + 4 + 4, [2, 3])]
 
 
+def test_two_all_in_seats_of_different_stacks_make_two_side_pots() -> None:
+    # By hand: base 4 (the antes); A all in for 3, B all in for 7, C and D put in 10 each.
+    # Main pot 4 + 3*4 = 16 for all four; first side pot (7-3)*3 = 12 for B, C, D; second
+    # side pot (10-7)*2 = 6 for C and D.  16 + 12 + 6 = 34 = 4 + 3 + 7 + 10 + 10.
+    assert layers((3, 7, 10, 10), [0, 1, 2, 3], 4) == [
+        (16, [0, 1, 2, 3]), (12, [1, 2, 3]), (6, [2, 3])]
+    # D folds after putting in 5: its chips stay in the bands they reach (3 in the main pot,
+    # 2 in the first side pot).  Main 4 + 3*4 = 16; first side 0 + 4 + 4 + 2 = 10 for B, C;
+    # second side 3 for C alone.  16 + 10 + 3 = 29 = 4 + 3 + 7 + 10 + 5.
+    assert layers((3, 7, 10, 5), [0, 1, 2], 4) == [(16, [0, 1, 2]), (10, [1, 2]), (3, [2])]
+
+
 def test_a_player_with_no_chip_is_all_in_from_the_start_and_still_shows() -> None:
     rs = rules("bets: 1 chip", "start: 20 chips  end: after 1 rotation  balance: may go negative")
     # D has 1 chip: after its two antes, -1: it takes no turn, but its royal flush shows
