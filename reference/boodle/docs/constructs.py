@@ -127,12 +127,11 @@ def _optional(tp: Any) -> bool:
 def keys_for_field(cls: type, field: str) -> list[str]:
     """The template keys one field needs (see the module doc)."""
     tp, base = hints(cls)[field], f"{cls.__name__}.{field}"
+    extra = DERIVED.get((cls.__name__, field), (None, ()))[1]
     if get_origin(tp) is Literal:
-        extra = DERIVED.get((cls.__name__, field), (None, ()))[1]
         return [f"{base}.{v}" for v in (*get_args(tp), *extra)]
     if tp is bool:
-        return [f"{base}.yes", f"{base}.no",
-                *(f"{base}.{v}" for v in DERIVED.get((cls.__name__, field), (None, ()))[1])]
+        return [f"{base}.{v}" for v in ("yes", "no", *extra)]
     if _optional(tp):
         return [base, f"{base}.none"]
     if get_origin(tp) in (tuple, frozenset):
