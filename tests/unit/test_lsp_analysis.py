@@ -8,6 +8,7 @@ counted in the text, the text that goes in read from the hint.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,25 @@ CASES = [
     (_house("ante { each player 1 on every boodle }"), Edit(Range(1, 26, 1, 38), "each boodle")),
     # the variant not closed (unclosed_at_end): a '}' at the end of the file
     ("variant house extends michigan {\n  players 3 to 6\n", Edit(Range(2, 0, 2, 0), "}\n")),
+    # two blocks not closed: two '}' at the end, innermost first
+    ("variant house extends michigan {\n  deal {\n    rotation: left\n",
+     Edit(Range(3, 0, 3, 0), "}\n}\n")),
+    # a line of the variant block inside an unclosed deal block: '} ' before it
+    (_house("deal {", "  rotation: left", "players 3 to 6"), Edit(Range(3, 2, 3, 2), "} ")),
+    # 'clockwise' is 'left' (the player on a player's left is the next seat clockwise)
+    (_house("deal { rotation: clockwise }"), Edit(Range(1, 19, 1, 28), "left")),
+    # a range with a hyphen: 'to'
+    (_house("players 3-6"), Edit(Range(1, 10, 1, 13), "3 to 6")),
+    # rank and suit apart: 'A ♥' is A♥ (michigan's boodle)
+    (_house("ante { each player 1 on A ♥ }"), Edit(Range(1, 26, 1, 29), "A♥")),
+    # a no-break space: a plain one
+    (_house('title\u00a0"Mine"'), Edit(Range(1, 7, 1, 8), " ")),
+    # curly quotes: straight ones around the same words
+    (_house("title \u201cMine\u201d"), Edit(Range(1, 8, 1, 14), '"Mine"')),
+    # a base misspelt (extends' did_you_mean over the built-ins)
+    ("variant house extends michgan {\n}\n", Edit(Range(0, 22, 0, 29), "michigan")),
+    # a file name after extends: the variant's name
+    ("variant house extends michigan.boodle {\n}\n", Edit(Range(0, 22, 0, 37), "michigan")),
 ]
 
 
@@ -101,6 +121,15 @@ def test_a_line_a_block_lacks_goes_before_its_brace() -> None:
     # the phase's '}' is line 11 (0-based 10); its first line is indented 2, its rules 4
     assert fix.edits == (Edit(Range(10, 0, 10, 0),
                               "    stop: top rank, next card held by nobody\n"),)
+
+
+def test_the_fix_is_the_errors_edit_not_read_from_the_hint() -> None:
+    # the same error without the edit its hint's producer stated: no fix, though the
+    # sentence "did you mean kitty?" says one (the quick fix never parses the sentence)
+    found = analyse(_house("ante { each player 2 on kity }"), HERE)
+    (first,) = found.diagnostics
+    assert first.hint == "did you mean kitty?" and first.edits
+    assert fixes(found, dataclasses.replace(first, edits=())) == []
 
 
 def test_no_fix_where_the_hint_names_no_edit() -> None:

@@ -21,7 +21,7 @@ from typing import Any, TypeVar, cast
 
 from boodle.language import model as m
 from boodle.language.cards import SUITS, Card, canonical_rank, canonical_suit
-from boodle.language.errors import BoodleError, Span, did_you_mean
+from boodle.language.errors import BoodleError, Hint, Span, did_you_mean, line_added, rewritten
 from boodle.language.extends import (
     MAX_EXTENDS,
     Resolved,
@@ -238,7 +238,7 @@ class _Builder:
             raise BoodleError(
                 f"variant {self.r.name} has no '{key}' block or line",
                 self.r.span,
-                hint=f"add one, for example: {example}",
+                hint=_adding(f"add one, for example: {example}", self.r.span, example),
             )
         return self.items[key]
 
@@ -252,7 +252,7 @@ class _Builder:
             raise BoodleError(
                 f"no section '{name}' on the board",
                 ref.span,
-                hint=did_you_mean(name, self.section_names())
+                hint=did_you_mean(name, self.section_names(), ref.span)
                 or ("sections are: " + ", ".join(self.section_names()) if self.section_names()
                     else "the board has no section yet: declare one in 'board { … }'"),
             )
@@ -671,7 +671,8 @@ class _Builder:
         lines = {line.key: line for line in clause.value}
         if "offer" not in lines:
             raise BoodleError("the widow sale has no offer line", clause.span,
-                              hint="add, for example: offer: sale unseen at 2")
+                              hint=_adding("add, for example: offer: sale unseen at 2",
+                                           clause.span, "offer: sale unseen at 2"))
         _no_duplicates(clause.value, "in the widow sale")
         offer: OfferDecl = lines["offer"].value
         mode, seen, price = offer.mode, offer.seen, offer.price
@@ -687,7 +688,8 @@ class _Builder:
                     and not to_dealer else kitty)
         if price_to is None and not to_dealer:
             raise BoodleError("the widow sale says nowhere for the price to go", clause.span,
-                              hint="add: price to: kitty  (or: price to: dealer)")
+                              hint=_adding("add: price to: kitty  (or: price to: dealer)",
+                                           clause.span, "price to: kitty"))
         swap: DealerSwapDecl = (lines["dealer_swap"].value if "dealer_swap" in lines
                                 else DealerSwapDecl(may_look=False, first=False))
         look, first = swap.may_look, swap.first
@@ -753,7 +755,8 @@ class _Builder:
         def need(key: str, example: str) -> Clause:
             if key not in rules:
                 raise BoodleError(f"stops phase {decl.name} has no '{key.replace('_', ' ')}' rule",
-                                  decl.span, hint=f"add: {example}")
+                                  decl.span, hint=_adding(f"add: {example}", decl.span,
+                                                          example))
             return rules[key]
 
         pokers = [p for p in earlier if p in self.poker_names]
@@ -771,7 +774,8 @@ class _Builder:
             _chips_at_most(rules["all_pass"], charge, "a payment per card")
             if charge == 0:
                 raise BoodleError("'0 per card' charges nothing", rules["all_pass"].span,
-                                  hint="write: all pass: deal ends without winner")
+                                  hint=_writing("all pass: deal ends without winner",
+                                                rules["all_pass"].span))
             charge_to = self.section_ref(ref)
         self.check_exits(decl, rules, first, restart, fallback, all_pass)
         claims = rules.get("claims")
@@ -814,7 +818,9 @@ class _Builder:
             raise BoodleError(
                 "a run must stop when nobody holds the next card, or play blocks",
                 stop.span if stop else decl.span,
-                hint="write: stop: top rank, next card held by nobody",
+                hint=(_writing("stop: top rank, next card held by nobody", stop.span) if stop
+                      else _adding("write: stop: top rank, next card held by nobody", decl.span,
+                                   "stop: top rank, next card held by nobody")),
             )
         # only the fields phase_problems reads are the phase's own here; the rest is built later
         phase = m.StopsPhase(decl.name, decl.name, first, restart, fallback, all_pass=all_pass)
@@ -863,7 +869,8 @@ class _Builder:
             if arg.name not in earlier:
                 raise BoodleError(
                     f"'winner of {arg.name}': no earlier poker phase of that name", arg.span,
-                    hint=did_you_mean(arg.name, earlier) or "a winner comes from an earlier "
+                    hint=did_you_mean(arg.name, earlier, arg.span) or "a winner comes from an "
+                    "earlier "
                     "poker phase (a holding phase has no single winner)",
                 )
             fields["phase"] = arg.name
@@ -926,7 +933,8 @@ class _Builder:
         _chips_at_most(clause, amount, "a payment to pass")
         if if_able and amount == 0:
             raise BoodleError("'pay 0 … if able': a fee of 0 chips is never charged", clause.span,
-                              hint="write: if none: pass left  (or a fee of 1 chip or more)")
+                              hint=_writing("if none: pass left", clause.span,
+                                            "  (or a fee of 1 chip or more)"))
         return m.Fallback("pass", amount=amount, to=self.section_ref(to), if_able=if_able,
                           span=clause.span)
 
@@ -948,7 +956,7 @@ class _Builder:
                 if phase.name not in earlier:
                     raise BoodleError(
                         f"'unless taken in {phase.name}': no earlier phase of that name",
-                        phase.span, hint=did_you_mean(phase.name, earlier)
+                        phase.span, hint=did_you_mean(phase.name, earlier, phase.span)
                         or "name a holding or poker phase written before this one")
                 takes.append(self.section_ref(ref))
                 unless.append(m.UnlessTaken(takes[-1], phase.name))
@@ -989,7 +997,7 @@ class _Builder:
         rules = {rule.key: rule for rule in decl.rules}
         if "pays" not in rules:
             raise BoodleError(f"holding phase {decl.name} pays no section", decl.span,
-                              hint="add: pays: A♥, K♥")
+                              hint=_adding("add: pays: A♥, K♥", decl.span, "pays: A♥, K♥"))
         sections = tuple(self.section_ref(ref, ("boodle", "set")) for ref in rules["pays"].value)
         split: Any = rules["split"].value if "split" in rules else "share"
         return m.HoldingPhase(decl.name, decl.label or decl.name.capitalize(), sections, split,
@@ -999,7 +1007,7 @@ class _Builder:
         rules = {rule.key: rule for rule in decl.rules}
         if "pot" not in rules:
             raise BoodleError(f"poker phase {decl.name} names no pot", decl.span,
-                              hint="add: pot: pot")
+                              hint=_adding("add: pot: pot", decl.span, "pot: pot"))
         pot = self.section_ref(rules["pot"].value, ("pot",))
         best = rules["best"].value if "best" in rules else 5
         if not 1 <= best <= 5:
@@ -1142,3 +1150,18 @@ def _refuse(found: list[Problem], fallback_span: Span | None = None) -> None:
     error, at ``fallback_span`` if it has no span of its own; nothing if it is empty."""
     if found:
         raise found[0].error(fallback_span)
+
+
+def _adding(sentence: str, block: Span, line: str) -> str:
+    """The hint ``sentence`` with its edit: ``line`` added as the last line of the block
+    written over ``block`` (:func:`boodle.language.errors.line_added`), if it has one."""
+    edit = line_added(block, line)
+    return Hint(sentence, (edit,)) if edit is not None else sentence
+
+
+def _writing(line: str, span: Span, more: str = "") -> str:
+    """The hint ``write: LINE`` (then ``more``) with its edit: ``line`` in place of the line
+    at ``span`` (:func:`boodle.language.errors.rewritten`)."""
+    edit = rewritten(span, line)
+    sentence = f"write: {line}{more}"
+    return Hint(sentence, (edit,)) if edit is not None else sentence

@@ -43,6 +43,74 @@ class Span:
         return line.removesuffix("\r")
 
 
+@dataclass(frozen=True)
+class Replacement:
+    """One edit of the file an error is in: replace the text from line ``line``, column
+    ``column`` to ``end_line``, ``end_column`` (1-based, end exclusive, as :class:`Span`
+    counts: lines end at ``\\n`` only) by ``text``.  An insertion has its end at its start."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+def replacement(text: str, begin: int, end: int, new: str) -> Replacement:
+    """The edit that replaces ``text[begin:end]`` (offsets of the whole file's text) by
+    ``new``."""
+    def position(offset: int) -> tuple[int, int]:
+        line_start = text.rfind("\n", 0, offset) + 1
+        return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+    (line, column), (end_line, end_column) = position(begin), position(end)
+    return Replacement(line, column, end_line, end_column, new)
+
+
+def line_added(span: Span, line: str) -> Replacement | None:
+    """The edit that adds ``line`` as the last line of the block written over ``span`` (a
+    block of several lines, its ``}`` first on its last line), indented two spaces more
+    than the block's first line; ``None`` for a block on one line."""
+    lines = span.text.split("\n")
+    if span.end_line <= span.line or not 0 < span.end_line <= len(lines) \
+            or not lines[span.end_line - 1].lstrip(" \t").startswith("}"):
+        return None
+    first = lines[span.line - 1]
+    indent = first[:len(first) - len(first.lstrip(" \t"))]
+    return Replacement(span.end_line, 1, span.end_line, 1, f"{indent}  {line}\n")
+
+
+def rewritten(span: Span, written: str) -> Replacement | None:
+    """The edit that writes ``written`` in place of what ``span`` covers (one line); ``None``
+    for a span of several lines."""
+    if span.end_line != span.line or span.end_column <= span.column:
+        return None
+    return Replacement(span.line, span.column, span.end_line, span.end_column, written)
+
+
+class Hint(str):
+    """A hint together with the edit it names (``did you mean kitty?`` and the replacement
+    of ``kity`` by ``kitty``), for an editor's quick fix: the producer of the hint, which
+    knows the edit (a repair strategy has parsed the text with it), states it here, so that
+    nothing has to read it back from the sentence.  It is the sentence everywhere else: a
+    ``str`` (equal to it, printed as it); :class:`BoodleError` takes its ``edits``."""
+
+    edits: tuple[Replacement, ...]
+
+    def __new__(cls, sentence: str, edits: Iterable[Replacement] = ()) -> Hint:
+        made = super().__new__(cls, sentence)
+        made.edits = tuple(edits)
+        return made
+
+    def __reduce__(self) -> tuple[type[Hint], tuple[str, tuple[Replacement, ...]]]:
+        return (Hint, (str(self), self.edits))
+
+
+def hint_edits(hint: str | None) -> tuple[Replacement, ...]:
+    """The edits ``hint`` names, if it is a :class:`Hint` (else none)."""
+    return hint.edits if isinstance(hint, Hint) else ()
+
+
 class BoodleError(Exception):
     """An error in user input (a rules file, a move, a command argument).
 
@@ -52,7 +120,9 @@ class BoodleError(Exception):
     ``notes`` stack context such as "while loading base variant michigan";
     ``more`` the further errors of the same file, independent of this one (a
     variant missing both its ``deal`` and its ``session`` block): :meth:`render`
-    shows this one in full and lists those after it, as compilers do.
+    shows this one in full and lists those after it, as compilers do;
+    ``edits`` the edit the hint names, in the file of ``span`` (an editor's quick fix), by
+    default those of a :class:`Hint`.
     """
 
     def __init__(
@@ -63,6 +133,7 @@ class BoodleError(Exception):
         rule: str | None = None,
         notes: tuple[str, ...] = (),
         more: tuple[BoodleError, ...] = (),
+        edits: tuple[Replacement, ...] | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -71,18 +142,19 @@ class BoodleError(Exception):
         self.rule = rule
         self.notes = notes
         self.more = more
+        self.edits = hint_edits(hint) if edits is None else edits
 
     def with_note(self, note: str) -> BoodleError:
         """Return a copy of this error with one more context note."""
         return BoodleError(self.message, self.span, self.hint, self.rule, (*self.notes, note),
-                           self.more)
+                           self.more, self.edits)
 
     def with_more(self, more: Iterable[BoodleError]) -> BoodleError:
         """Return a copy of this error with ``more`` (further errors of the same input,
         each without its own ``more``) after its own."""
         further = tuple(e for e in more)
         return BoodleError(self.message, self.span, self.hint, self.rule, self.notes,
-                           (*self.more, *further))
+                           (*self.more, *further), self.edits)
 
     def head(self) -> str:
         """The error's first line: ``file:line:col: error: message [rule R]``."""
@@ -135,11 +207,18 @@ def printable(line: str) -> str:
         for ch in line)
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    """A ``did you mean X?`` hint for the closest choice, or ``None``."""
+def did_you_mean(word: str, choices: Iterable[str], span: Span | None = None) -> str | None:
+    """A ``did you mean X?`` hint for the closest choice, or ``None``; with ``span`` (where
+    ``word`` is written), a :class:`Hint` whose edit writes X there."""
     pool = list(choices)
     close = difflib.get_close_matches(word, pool, n=1, cutoff=0.5)
     if not close:
         folded = {choice.casefold(): choice for choice in pool}
         close = [folded[word.casefold()]] if word.casefold() in folded else []
-    return f"did you mean {close[0]}?" if close else None
+    if not close:
+        return None
+    sentence = f"did you mean {close[0]}?"
+    if span is None:
+        return sentence
+    return Hint(sentence, (Replacement(span.line, span.column, span.end_line, span.end_column,
+                                       close[0]),))

@@ -158,7 +158,7 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
                 base.span,
                 hint=("a variant that extends its own name extends the built-in of that name"
                       if own_name else None) or _file_name_hint(base.name, builtin_names())
-                or did_you_mean(base.name, builtin_names())
+                or did_you_mean(base.name, builtin_names(), base.span)
                 or "name a built-in variant or a .boodle file in the same folder",
             ) from None
         if _file_key(file) in files:

@@ -30,7 +30,13 @@ from boodle.language.grammar import (
     parser,
     token_span,
 )
-from boodle.language.syntax_repairs import Slip, repair_hint, two_words, within_budget
+from boodle.language.syntax_repairs import (
+    Slip,
+    edit_hint,
+    repair_hint,
+    two_words,
+    within_budget,
+)
 from boodle.language.syntax_where import (
     BRACES,
     Block,
@@ -95,22 +101,29 @@ def _invisible_after(text: str, line: int, column: int) -> str | None:
     lines = lines_of(text)
     rest = lines[line - 1][column - 1:] if 0 < line <= len(lines) else ""
     if rest and rest[0] not in " \t" and not _shows(rest[0]):
-        return f"delete the invisible {_visible(rest[0])} after the word"
+        at = offset_of(text, line, column)
+        return edit_hint(f"delete the invisible {_visible(rest[0])} after the word", text, at,
+                         at + 1, "")
     return None
 
 
-def _invisible_hint(word: str) -> str | None:
-    """What to do about an unexpected character that does not print."""
+def _invisible_hint(word: str, text: str, at: int) -> str | None:
+    """What to do about an unexpected character that does not print (``word``, at offset
+    ``at`` of ``text``), and its edit: the character deleted, a space for a wide one."""
     if word == BOM:
-        return ("a byte order mark is allowed only as the file's first character; "
-                "delete this one (it is invisible in most editors)")
+        return edit_hint("a byte order mark is allowed only as the file's first character; "
+                         "delete this one (it is invisible in most editors)", text, at, at + 1,
+                         "")
     if len(word) == 1 and unicodedata.category(word) == "Zs":
-        return "write a plain space instead"
+        return edit_hint("write a plain space instead", text, at, at + 1, " ")
     if word and not all(_shows(c) for c in word):
+        shown = "".join(c for c in word if _shows(c))
         if EMOJI_STYLE in word:
-            return ("U+FE0F (emoji style) is allowed only right after a suit symbol, as in A♥️; "
-                    "delete this one (it is invisible in most editors)")
-        return "delete the invisible character, or retype the line"
+            return edit_hint("U+FE0F (emoji style) is allowed only right after a suit symbol, "
+                             "as in A♥️; delete this one (it is invisible in most editors)",
+                             text, at, at + len(word), shown)
+        return edit_hint("delete the invisible character, or retype the line", text, at,
+                         at + len(word), shown)
     return None
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -154,13 +167,15 @@ def _check_controls(text: str, file: str) -> None:
     span = Span(file, line, column, line, column + 1, text)
     if where:
         message = f"control {_visible(char)} in a {where}"
-        hint = ("write a space instead: a string is one line of characters that print"
+        hint = (edit_hint("write a space instead: a string is one line of characters that "
+                          "print", text, at, at + 1, " ")
                 if char == "\t" else
-                f"delete it: a {where} holds only characters that print "
-                "(it is invisible in most editors)")
+                edit_hint(f"delete it: a {where} holds only characters that print "
+                          "(it is invisible in most editors)", text, at, at + 1, ""))
     else:
         message = f"unexpected {_visible(char)}"
-        hint = "delete the invisible character, or retype the line"
+        hint = edit_hint("delete the invisible character, or retype the line", text, at,
+                         at + 1, "")
     raise BoodleError(message, span, hint=hint)
 
 
@@ -227,11 +242,14 @@ def glued_error(token: Token, text: str, file: str, start: str = "start") -> Boo
     span = Span(file, line, column, line, column + len(word), text)
     keywords = grammar_keywords()
     seen = str(token)  # the keyword the lexer read at the start of the word
+    at = offset_of(text, line, column)
     hint = (_spelling_hint(word, text, line, column)
-            or within_budget(lambda: two_words(word, text, offset_of(text, line, column), start))
-            or (f"did you mean {seen}?" if seen in keywords and seen != word else None)
-            or did_you_mean(word, [k for k in keywords if k != word])
-            or f"write '{token}' as a word of its own")
+            or within_budget(lambda: two_words(word, text, at, start))
+            or (edit_hint(f"did you mean {seen}?", text, at, at + len(word), seen)
+                if seen in keywords and seen != word else None)
+            or did_you_mean(word, [k for k in keywords if k != word], span)
+            or edit_hint(f"write '{token}' as a word of its own", text, at, at + len(word),
+                         f"{seen} {word[len(seen):]}" if word.startswith(seen) else word))
     return BoodleError(f"unexpected {_visible(word)}", span, hint=hint)
 
 
@@ -271,12 +289,12 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
     wanted = _expected_words(expected, blocks, text[:at])
     if wanted:
         message += "; expected " + wanted
-    hint = (_invisible_hint(word) or _invisible_after(text, line, column + len(word))
+    hint = (_invisible_hint(word, text, at) or _invisible_after(text, line, column + len(word))
             or _path_after_extends(text, line, column)
             or _spelling_hint(word, text, line, column)
-            or _meant_word(word, expected, text[:at])
+            or _meant_word(word, expected, text, at)
             or repair_hint(slip)
-            or _expected_hint(expected, blocks, word, text[:at], text[at:]))
+            or _expected_hint(expected, blocks, word, text, at))
     return BoodleError(message, span, hint=hint)
 
 
@@ -342,10 +360,11 @@ def _closing_line(text: str) -> int | None:
     return None
 
 
-def _expected_hint(expected: set[str], blocks: list[Block], word: str, before: str,
-                   after: str = "") -> str:
-    """The hint when no simple edit repairs the error: what may come here, in words
-    (``before`` and ``after``: the text before and from the error)."""
+def _expected_hint(expected: set[str], blocks: list[Block], word: str, text: str,
+                   at: int) -> str:
+    """The hint when no simple edit repairs the error (``word``, at offset ``at`` of
+    ``text``): what may come here, in words."""
+    before, after = text[:at], text[at:]
     inner = blocks[-1] if blocks else None
     if inner and line_starts(inner.kind) and line_starts(inner.kind) <= expected:
         starts = ", ".join(line_start_words(inner.kind))
@@ -361,8 +380,10 @@ def _expected_hint(expected: set[str], blocks: list[Block], word: str, before: s
         return "write a number here, such as 2"
     if "STRING" in expected and word and re.fullmatch(r"[\w'-]+", word) \
             and "NAME" not in expected:
-        said = " ".join(re.sub(r"#.*", "", after.split("\n", 1)[0]).split()) or word
-        return f'a label is written in double quotes: "{said}"'
+        code = re.sub(r"#.*", "", after.split("\n", 1)[0]).rstrip(" \t\r")
+        said = " ".join(code.split()) or word
+        return edit_hint(f'a label is written in double quotes: "{said}"', text, at,
+                         at + max(len(code), len(word)), f'"{said}"')
 
     if "CARD" in expected and word and re.fullmatch(r"(10|[0-9TJQKA])[A-Za-z♣♦♥♠]?", word):
         if word.startswith("1") and not word.startswith("10"):
@@ -370,8 +391,10 @@ def _expected_hint(expected: set[str], blocks: list[Block], word: str, before: s
         return "cards are written rank then suit: K♣, KC, 10♥ or TH"
     if expected == {"NAME"} and word and re.fullmatch(r"[\w-]+", word):
         lower = re.sub(r"[^a-z0-9_-]", "", word.lower())
-        return ("names are lower case letters, digits, '_' and single hyphens"
-                + (f": write {lower}" if lower and lower[0].isalpha() else ""))
+        sentence = "names are lower case letters, digits, '_' and single hyphens"
+        if lower and lower[0].isalpha():
+            return edit_hint(f"{sentence}: write {lower}", text, at, at + len(word), lower)
+        return sentence
     wanted = _expected_words(expected, [], before)
     return f"here the rules expect {wanted}" if wanted else "check the line against spec/rules.md"
 
@@ -393,40 +416,60 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     outside ASCII (``café``), or ``players 3`` without its upper bound."""
     before = "\n".join(text.split("\n")[: line - 1] + [lines_of(text)[line - 1][: column - 1]]
                        if 0 < line <= len(lines_of(text)) else [])
+    at = len(before)
+    line_end = text.find("\n", at)
+    rest_of_line = text[at:len(text) if line_end < 0 else line_end].rstrip("\r")
+    quoted = re.match(f"[{_QUOTES}'][^{_QUOTES}'\n]*[{_QUOTES}']", rest_of_line)
     if word and word[0] in _QUOTES:
-        return 'labels use straight double quotes: "Kitty" (not curly quotes “…”)'
+        sentence = 'labels use straight double quotes: "Kitty" (not curly quotes “…”)'
+        return edit_hint(sentence, text, at, at + quoted.end(), f'"{quoted.group()[1:-1]}"') \
+            if quoted else sentence
     if word.startswith("'"):
-        return 'labels use double quotes: "Kitty", not \'Kitty\''
+        sentence = 'labels use double quotes: "Kitty", not \'Kitty\''
+        return edit_hint(sentence, text, at, at + quoted.end(), f'"{quoted.group()[1:-1]}"') \
+            if quoted else sentence
     if word.startswith('"') and (len(word) == 1 or not word.endswith('"')):
-        return 'this label is not closed: a label ends with \'"\' on the same line'
+        close = at + len(rest_of_line.rstrip(" \t"))
+        return edit_hint('this label is not closed: a label ends with \'"\' on the same line',
+                         text, close, close, '"')
 
     if word.startswith("/") and lines_of(text)[line - 1][column - 1: column + 1] in ("//", "/*"):
         return "comments start with '#' and run to the end of the line"
     if _LIKE_CARD.fullmatch(word) and not _CARD_AS_WRITTEN.fullmatch(word):
-        return _card_fix(word)
-    no_rank = _no_such_rank(word)
+        return edit_hint(_card_fix(word), text, at, at + len(word), _card_written(word))
+    no_rank = _no_such_rank(word, text, at)
     if no_rank:
         return no_rank
     hyphen = re.fullmatch(r"([0-9]+)-([0-9]+)", word)
     if hyphen:
-        return f"write a range with 'to': {hyphen.group(1)} to {hyphen.group(2)}"
+        written = f"{hyphen.group(1)} to {hyphen.group(2)}"
+        return edit_hint(f"write a range with 'to': {written}", text, at, at + len(word),
+                         written)
     rest = lines_of(text)[line - 1][column - 1 + len(word):] if 0 < line <= len(lines_of(text)) \
         else ""
     apart = re.match(r"[ \t]+([♣♦♥♠♧♢♡♤])", rest)
     if re.fullmatch(r"10|[2-9TJQKA]", word) and apart:
-        return f"write the card without a space between rank and suit: {word}{apart.group(1)}"
+        card = _card_written(word + apart.group(1))
+        return edit_hint(f"write the card without a space between rank and suit: "
+                         f"{word}{apart.group(1)}", text, at, at + len(word) + apart.end(), card)
     previous = re.search(r"([\w♣♦♥♠♧♢♡♤-]+)\s*$", before)
     if previous and _LIKE_CARD.fullmatch(previous.group(1)) \
             and not _CARD_AS_WRITTEN.fullmatch(previous.group(1)):
-        return f"'{previous.group(1)}' is read as a name: " + _card_fix(previous.group(1))
+        return edit_hint(f"'{previous.group(1)}' is read as a name: "
+                         + _card_fix(previous.group(1)), text, previous.start(1),
+                         previous.end(1), _card_written(previous.group(1)))
     players = re.search(r"(?:^|\s)players\s+([0-9]+)\s*$", before)
     if players:
         n = players.group(1)
         rest = lines_of(text)[line - 1][column - 1:] if 0 < line <= len(lines_of(text)) else ""
         high = re.match(r"\S*?\s*([0-9]+)", rest)
+        begin = players.start() + len(players.group()) - len(players.group().lstrip())
         if high:
-            return f"players is a range: write players {n} to {high.group(1)}"
-        return f"players is a range: write players {n} to {n} (or players {n} to 8, say)"
+            return edit_hint(f"players is a range: write players {n} to {high.group(1)}", text,
+                             begin, at + high.end(), f"players {n} to {high.group(1)}")
+        end = begin + len(players.group().strip())
+        return edit_hint(f"players is a range: write players {n} to {n} (or players {n} to 8, "
+                         "say)", text, begin, end, f"players {n} to {n}")
     if re.fullmatch(r"[\w-]+", word) and not word.isascii():
         return "names are ASCII: lower case letters a-z, digits, '-' and '_'"
     return None
@@ -449,8 +492,10 @@ def _path_after_extends(text: str, line: int, column: int) -> str | None:
     name = re.sub(r"\.boodle$", "", re.split(r"[/\\]", found.group(1))[-1])
     if not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
         return "names are not paths: write extends and the base variant's name, such as michigan"
-    return (f"names are not paths: write extends {name} (a built-in variant, or the file "
-            f"{name}.boodle in this file's folder)")
+    begin = offset_of(text, line, found.start(1) + 1)
+    return edit_hint(f"names are not paths: write extends {name} (a built-in variant, or the "
+                     f"file {name}.boodle in this file's folder)", text, begin,
+                     begin + len(found.group(1)), name)
 
 
 _TURNS = {"clockwise": "left", "anticlockwise": "right", "counterclockwise": "right"}
@@ -458,26 +503,38 @@ _TURNS = {"clockwise": "left", "anticlockwise": "right", "counterclockwise": "ri
 the next seat clockwise (spec/rules.md, Seats)."""
 
 
-def _meant_word(word: str, expected: set[str], before: str) -> str | None:
+def _meant_word(word: str, expected: set[str], text: str, at: int) -> str | None:
     """The language's words for what an author writes in everyday words, where the nearest
     keyword would change the meaning: ``clockwise`` is ``left`` (not ``right``), and ``every
     boodle`` is ``each boodle`` (``every section`` would pay the kitty too)."""
+    before = text[:at]
     accepted = {w for name in expected for w in words_of(name)}
     turn = _TURNS.get(word.lower().replace("-", ""))
     if turn is not None and turn in accepted:
-        return (f"write '{turn}' instead of '{word}': the player on a player's left is the next "
-                "seat clockwise")
+        return edit_hint(f"write '{turn}' instead of '{word}': the player on a player's left "
+                         "is the next seat clockwise", text, at, at + len(word), turn)
     previous = re.search(r"([a-z]+)[ \t]*$", before)
     if previous and previous.group(1) == "every" and word in ("boodle", "boodles") \
             and "SECTION" in expected:
-        return ("write 'each boodle' for every boodle card ('every section' is every section "
-                "of the board, the kitty too)")
+        return edit_hint("write 'each boodle' for every boodle card ('every section' is every "
+                         "section of the board, the kitty too)", text, previous.start(1),
+                         at + len(word), "each boodle")
     return None
 
 
 _SUIT_LETTERS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _OUTLINE_SUITS = {"♧": ("♣", "club"), "♢": ("♦", "diamond"), "♡": ("♥", "heart"),
                   "♤": ("♠", "spade")}
+
+
+def _card_written(word: str) -> str:
+    """The card ``word`` (a card written from habit, :func:`_card_fix`) as the language
+    writes it: ``10h`` → ``10♥``, ``Q♤`` → ``Q♠``."""
+    bare = word.replace("\ufe0f", "")
+    rank, suit = bare[:-1].upper(), bare[-1]
+    if suit in _OUTLINE_SUITS:
+        return rank + _OUTLINE_SUITS[suit][0]
+    return rank + _SUIT_LETTERS.get(suit.lower(), suit)
 
 
 def _card_fix(word: str) -> str:
@@ -501,7 +558,7 @@ _NUMBERED_CARD = re.compile("([0-9]+)([CDHScdhs♣♦♥♠♧♢♡♤])\ufe0f?
 _RANK_FOR_NUMBER = {"1": "A", "11": "J", "12": "Q", "13": "K", "14": "A"}
 
 
-def _no_such_rank(word: str) -> str | None:
+def _no_such_rank(word: str, text: str = "", at: int = 0) -> str | None:
     """``there is no rank 11 ...`` for a card with a number outside 2-10 (``11♣``): the
     ranks that exist, and the one the number often stands for (11 the jack …)."""
     found = _NUMBERED_CARD.fullmatch(word)
@@ -514,6 +571,7 @@ def _no_such_rank(word: str) -> str | None:
     if named:
         what = {"A": "the ace", "J": "the jack", "Q": "the queen", "K": "the king"}[named]
         hint += f"; for {what} write {named}{suit}"
+        return edit_hint(hint, text, at, at + len(word), named + suit) if text else hint
     return hint
 
 

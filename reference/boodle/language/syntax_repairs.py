@@ -21,6 +21,7 @@ from typing import Any
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from boodle.language.errors import Hint, replacement
 from boodle.language.grammar import CURRENT_TEXT, MAX_SOURCE_BYTES, GluedKeyword, TooLarge, parser
 from boodle.language.syntax_where import (
     BRACES,
@@ -78,6 +79,43 @@ def within_budget(search: Callable[[], str | None]) -> str | None:
         _BUDGET.reset(token)
 
 
+def edit_hint(sentence: str, text: str, begin: int, end: int, new: str) -> Hint:
+    """``sentence`` with its edit: ``text[begin:end]`` replaced by ``new`` (offsets of
+    ``text``, the whole file's text)."""
+    return Hint(sentence, (replacement(text, begin, end, new),))
+
+
+def changed_hint(sentence: str, text: str, fixed: str) -> Hint:
+    """``sentence`` with its edit: the part of ``text`` that ``fixed`` (the text with the
+    edit made) changes, as one replacement (the common start and end kept)."""
+    begin = 0
+    most = min(len(text), len(fixed))
+    while begin < most and text[begin] == fixed[begin]:
+        begin += 1
+    end = 0
+    while end < most - begin and text[-1 - end] == fixed[-1 - end]:
+        end += 1
+    return edit_hint(sentence, text, begin, len(text) - end, fixed[begin:len(fixed) - end])
+
+
+def deletion_hint(sentence: str, text: str, begin: int, end: int) -> Hint:
+    """``sentence`` with its edit: ``text[begin:end]`` deleted with one of the gaps around
+    it: the spaces after it when there are spaces on both sides (``on my kitty`` → ``on
+    kitty``), those before it when it ends the line (``players 3 to 6 ;`` → ``players 3 to
+    6``), else none (``title: "Mine"`` → ``title "Mine"``)."""
+    line_start = text.rfind("\n", 0, begin) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    rest = re.sub(r"[ \t]*(#.*)?\r?$", "", text[end:line_end])
+    after = len(text[end:line_end]) - len(text[end:line_end].lstrip(" \t"))
+    before = len(text[line_start:begin]) - len(text[line_start:begin].rstrip(" \t"))
+    if before and after and rest:
+        return edit_hint(sentence, text, begin, end + after, "")
+    if before and not rest:
+        return edit_hint(sentence, text, begin - before, end, "")
+    return edit_hint(sentence, text, begin, end, "")
+
+
 def two_words(word: str, text: str, at: int, start: str) -> str | None:
     """``write 'same suit' as two words`` for two keywords written as one (``samesuit``), if
     the parser then reads past the next line (``everyone`` is no ``every one``)."""
@@ -87,7 +125,8 @@ def two_words(word: str, text: str, at: int, start: str) -> str | None:
         if word[:cut] in keywords and word[cut:] in keywords:
             split = f"{word[:cut]} {word[cut:]}"
             if _reaches(text[:at] + split + text[at + len(word):], start, goal, 1, at):
-                return f"write '{split}' as two words"
+                return edit_hint(f"write '{split}' as two words", text, at, at + len(word),
+                                 split)
     return None
 
 
@@ -250,7 +289,8 @@ def _misspelt_before(text: str, at: int, start: str, goal: int) -> str | None:
         begin = match.start(1)
         fixed = text[:begin] + close + text[match.end(1):]
         if _reaches(fixed, start, goal, len(close) - len(word), begin):
-            return f"did you mean {close} (not {word})?"
+            return edit_hint(f"did you mean {close} (not {word})?", text, begin,
+                             match.end(1), close)
     return None
 
 
@@ -266,7 +306,8 @@ def _extra_before(text: str, at: int, start: str, goal: int) -> str | None:
         line = text.count("\n", 0, begin) + 1
         shown = _shown_line(fixed, line)
         example = f" (write it {shown})" if 0 < len(shown) <= 72 else ""
-        return f"delete '{match.group(1)}': it has no place here{example}"
+        return deletion_hint(f"delete '{match.group(1)}': it has no place here{example}", text,
+                             begin, match.end(1))
     return None
 
 
@@ -415,7 +456,19 @@ def unclosed_at_end(slip: Slip) -> str | None:
     file, so the strategies after it see only errors inside the text."""
     if not slip.at_end:
         return None
-    return _unclosed_at_end(slip.blocks, scan_blocks(slip.text, len(slip.text))[1])
+    early = scan_blocks(slip.text, len(slip.text))[1]
+    sentence = _unclosed_at_end(slip.blocks, early)
+    text = slip.text
+    if not slip.blocks:
+        return sentence
+    if early and len(early) == 1 and len(slip.blocks) == 1:  # its '}' before line N
+        place = offset_of(text, early[0][1], 1)
+        indent = re.match(r"[ \t]*", text[place:])
+        return edit_hint(sentence, text, place, place, (indent.group() if indent else "")
+                         + "}\n")
+    closing = "" if text.endswith("\n") or not text else "\n"
+    return edit_hint(sentence, text, len(text), len(text),
+                     closing + "}\n" * len(slip.blocks))
 
 
 def keywords_run_together(slip: Slip) -> str | None:
@@ -434,7 +487,7 @@ def misspelt_keyword(slip: Slip) -> str | None:
     keywords = sorted({w for name in slip.expected for w in words_of(name)})
     close = difflib.get_close_matches(slip.word.lower(), keywords, n=1, cutoff=0.6)
     if close and close[0] != slip.word:
-        return f"did you mean {close[0]}?"
+        return edit_hint(f"did you mean {close[0]}?", slip.text, slip.at, slip.end, close[0])
     return None
 
 
@@ -476,8 +529,8 @@ def block_not_closed_before_word(slip: Slip) -> str | None:
             or not any(b.kind in elsewhere for b in slip.blocks[:-1]) \
             or not slip.reaches(slip.text[:slip.at] + "} " + slip.text[slip.at:], 2, slip.at):
         return None
-    return (f"{inner.named()}, opened at line {inner.line}, is not closed: "
-            f"add '}}' before '{slip.word}'")
+    return edit_hint(f"{inner.named()}, opened at line {inner.line}, is not closed: "
+                     f"add '}}' before '{slip.word}'", slip.text, slip.at, slip.at, "} ")
 
 
 def line_in_wrong_block(slip: Slip) -> str | None:
@@ -512,8 +565,10 @@ def block_not_closed_before_line(slip: Slip) -> str | None:
     first = _line_start(slip.text, slip.at)
     if first < slip.at and slip.reaches(slip.text[:first] + "} " + slip.text[first:], 2,
                                         first):
-        return (f"{inner.named()}, opened at line {inner.line}, is not closed: add '}}' "
-                "before this line")
+        line_begin = slip.text.rfind("\n", 0, first) + 1
+        return edit_hint(f"{inner.named()}, opened at line {inner.line}, is not closed: "
+                         "add '}' before this line", slip.text, first, first,
+                         "}\n" + slip.text[line_begin:first])
     return None
 
 
@@ -525,7 +580,8 @@ def keyword_again(slip: Slip) -> str | None:
         return None
     fixed = text[:at] + " " + keyword + text[at + 1:]
     if slip.reaches(fixed, len(keyword), at) and slip.whole_line(fixed, at):
-        return f"one item per '{keyword}': write '{keyword}' again{_written(fixed, slip.line)}"
+        return edit_hint(f"one item per '{keyword}': write '{keyword}' again"
+                         f"{_written(fixed, slip.line)}", text, at, at + 1, " " + keyword)
     return None
 
 
@@ -537,7 +593,8 @@ def extra_colon_or_comma(slip: Slip) -> str | None:
     fixed = slip.text[:slip.at] + slip.text[slip.at + 1:]
     if not slip.reaches(fixed, -1, slip.at - 1):
         return None
-    return f"delete '{slip.word}': there is none here{_written(fixed, slip.line)}"
+    return edit_hint(f"delete '{slip.word}': there is none here{_written(fixed, slip.line)}",
+                     slip.text, slip.at, slip.at + 1, "")
 
 
 def mark_for_stray(slip: Slip) -> str | None:
@@ -548,7 +605,8 @@ def mark_for_stray(slip: Slip) -> str | None:
     text, at = slip.text, slip.at
     for _, mark in slip.marks:
         if mark in ":," and slip.reaches(text[:at] + mark + text[at + 1:], len(mark) - 1, at):
-            return f"write '{mark}' instead of '{slip.word[0]}'"
+            return edit_hint(f"write '{mark}' instead of '{slip.word[0]}'", text, at, at + 1,
+                             mark)
     return None
 
 
@@ -585,16 +643,19 @@ def missing_mark(slip: Slip) -> str | None:
         if repaired is None:
             continue
         fixed, commas = repaired
-        if mark == "{":
-            return f"put '{{' after '{after}' to open its block" if after else \
-                "put '{' here to open the block"
         ins = _end_of_previous(slip.text, slip.at)
+        if mark == "{":
+            return edit_hint(f"put '{{' after '{after}' to open its block" if after else
+                             "put '{' here to open the block", slip.text, ins, ins, " {")
         example = _written(fixed, fixed.count("\n", 0, ins) + 1)
         if mark == ",":
             each = " and before each item after it" if commas > 1 else ""
-            return f"separate the items with ',': add one before '{slip.word}'{each}{example}"
+            return changed_hint(f"separate the items with ',': add one before '{slip.word}'"
+                                f"{each}{example}", slip.text, fixed)
         where = f" after '{after}'" if after else ""
-        return f"add {name if name.startswith(chr(39)) else repr(mark)}{where}{example}"
+        added = mark if mark in ":,{" else " " + mark
+        return edit_hint(f"add {name if name.startswith(chr(39)) else repr(mark)}{where}"
+                         f"{example}", slip.text, ins, ins, added)
     return None
 
 
@@ -605,7 +666,8 @@ def stray_mark(slip: Slip) -> str | None:
     if not slip.stray:
         return None
     if slip.reaches(slip.text[:slip.at] + slip.text[slip.at + 1:], -1, slip.at - 1):
-        return f"delete '{slip.word[0]}': it has no meaning in a rules file"
+        return deletion_hint(f"delete '{slip.word[0]}': it has no meaning in a rules file",
+                             slip.text, slip.at, slip.at + 1)
     return f"'{slip.word[0]}' has no meaning here in a rules file"
 
 
@@ -618,7 +680,9 @@ def mark_for_word(slip: Slip) -> str | None:
         fixed = slip.text[:slip.at].rstrip(" \t") + mark + slip.text[slip.end:]
         if mark in ":," and slip.reaches(fixed, len(fixed) - len(slip.text), slip.at) \
                 and slip.whole_line(fixed, slip.at):
-            return f"write '{mark}' instead of '{slip.word}'"
+            begin = len(slip.text[:slip.at].rstrip(" \t"))
+            return edit_hint(f"write '{mark}' instead of '{slip.word}'", slip.text, begin,
+                             slip.end, mark)
     return None
 
 
@@ -638,7 +702,8 @@ def unquoted_label(slip: Slip) -> str | None:
         return None
     fixed = slip.text[:slip.at] + f'"{slip.word}"' + slip.text[slip.end:]
     if slip.reaches(fixed, 2, slip.at) and slip.whole_line(fixed, slip.at):
-        return f'a label is written in double quotes: "{slip.word}"'
+        return edit_hint(f'a label is written in double quotes: "{slip.word}"', slip.text,
+                         slip.at, slip.end, f'"{slip.word}"')
     return None
 
 
@@ -653,7 +718,9 @@ def keyword_for_word(slip: Slip) -> str | None:
         fixed = slip.text[:slip.at] + mark + slip.text[slip.end:]
         if slip.reaches(fixed, len(mark) - len(slip.word), slip.at) \
                 and slip.whole_line(fixed, slip.at):
-            return f"write {label} instead of '{slip.word}'{_written(fixed, slip.line)}"
+            return edit_hint(f"write {label} instead of '{slip.word}'"
+                             f"{_written(fixed, slip.line)}", slip.text, slip.at, slip.end,
+                             mark)
     return None
 
 
@@ -668,7 +735,8 @@ def extra_word(slip: Slip) -> str | None:
     gap = len(text[end:]) - len(text[end:].lstrip(" \t"))
     fixed = text[:at] + text[end + gap:]
     if slip.reaches(fixed, -len(slip.word) - gap, at - 1) and slip.whole_line(fixed, at):
-        return f"delete '{slip.word}': it has no place here{_written(fixed, slip.line)}"
+        return edit_hint(f"delete '{slip.word}': it has no place here"
+                         f"{_written(fixed, slip.line)}", text, at, end + gap, "")
     return None
 
 
@@ -735,8 +803,9 @@ def comma_between_lines(slip: Slip) -> str | None:
         return None
     after = re.match(r"\s*([^\s,{}]+)", text[where + 1:])
     word = f" before '{after.group(1)}'" if after else ""
-    return (f"delete the ','{word}: lines of a block are apart by spaces or a line break, "
-            f"not a comma{_written(fixed, slip.line)}")
+    return edit_hint(f"delete the ','{word}: lines of a block are apart by spaces or a line "
+                     f"break, not a comma{_written(fixed, slip.line)}", text, where, where + 1,
+                     " ")
 
 
 def closest_phrase(slip: Slip) -> str | None:
@@ -766,8 +835,10 @@ def closest_phrase(slip: Slip) -> str | None:
             and not slip.whole_line(fixed, part_at):
         return None
     choices = ", ".join(sorted(phrases)) if len(phrases) <= 12 else ""
-    return (f"write it {_shown_line(fixed, slip.line)}"
-            + (f" (the choices there: {choices})" if choices else ""))
+    code_end = len(text[:end if comment is None else part_at + comment].rstrip(" \t\r"))
+    return edit_hint(f"write it {_shown_line(fixed, slip.line)}"
+                     + (f" (the choices there: {choices})" if choices else ""), text, part_at,
+                     max(code_end, part_at), " " + best)
 
 
 REPAIRS: tuple[Repair, ...] = (

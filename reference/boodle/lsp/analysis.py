@@ -10,10 +10,12 @@ edit) and parsing again, so that a file with a misspelt keyword on line 5 and a 
 ``:`` on line 30 shows both.  Warnings are added where the rules are legal but suspect: a
 section no card can ever claim, a line of a house rule that restates its base.
 
-:func:`fixes` turns a hint into the edit it describes ("did you mean kitty?" → replace
-``kity`` by ``kitty``), and keeps an edit only when the file, edited, no longer has that
-error (the same way the repair strategies of :mod:`boodle.language.syntax_repairs` test
-their edits: by parsing the edited text).
+:func:`fixes` offers the edit a hint names as a quick fix ("did you mean kitty?" → replace
+``kity`` by ``kitty``): the edit is the error's own
+(:attr:`~boodle.language.errors.BoodleError.edits`, stated by the code that wrote the hint:
+a repair strategy of :mod:`boodle.language.syntax_repairs` states the edit it parsed the
+text with), never read back from the hint's sentence; it is kept only when the file, edited,
+no longer has that error.
 
 Positions are 0-based lines and 0-based columns in code points, end exclusive; lines end
 at ``\\n`` only (spec §11.1).  Converting columns to the editor's units (UTF-16) is the
@@ -23,7 +25,6 @@ becomes a diagnostic at the top of the file.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import time
@@ -33,7 +34,7 @@ from typing import Literal
 
 from boodle.language import model as m
 from boodle.language.build import Resolved, build, default_resolver, resolve
-from boodle.language.errors import BoodleError, Span
+from boodle.language.errors import BoodleError, Replacement, Span
 from boodle.language.grammar import BOM
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
 
@@ -80,6 +81,9 @@ class Diagnostic:
     kind: Kind
     hint: str | None = None
     notes: tuple[str, ...] = ()
+    edits: tuple[Edit, ...] = ()
+    """The edit the hint names (the error's :attr:`~boodle.language.errors.BoodleError.edits`,
+    stated by the code that wrote the hint): the quick fix :func:`fixes` offers."""
     context: tuple[Edit, ...] = ()
     """For a syntax error found after another (:func:`_further_syntax_errors`): the quick
     fixes of the errors before it, which the parser needed to reach it."""
@@ -171,6 +175,8 @@ def _diagnostic(exc: BoodleError, kind: Kind, path: str, decl: VariantDecl | Non
     name, its place named in the message; one without a place, at the variant's name."""
     span = exc.span
     message = exc.message
+    edits = tuple(_edit_of(r, bom) for r in exc.edits) \
+        if span is not None and span.file == path else ()
     if span is not None and span.file != path:
         message = f"{span}: {message}"
         span = decl.base.span if decl is not None and decl.base is not None else None
@@ -179,7 +185,16 @@ def _diagnostic(exc: BoodleError, kind: Kind, path: str, decl: VariantDecl | Non
     if decl is not None and (span is None or span == decl.span):
         # a fault of the whole variant (a block it lacks): shown on 'variant', not on all
         where = Range(where.line, where.column, where.line, where.column + 7)
-    return Diagnostic(where, message, "error", kind, exc.hint, exc.notes)
+    return Diagnostic(where, message, "error", kind, exc.hint, exc.notes, edits)
+
+
+def _edit_of(edit: Replacement, bom: int) -> Edit:
+    """An error's edit (1-based, the text without its byte order mark) as a document's."""
+    def column(line: int, column: int) -> int:
+        return column - 1 + (bom if line == 1 else 0)
+
+    return Edit(Range(edit.line - 1, column(edit.line, edit.column), edit.end_line - 1,
+                      column(edit.end_line, edit.end_column)), edit.text)
 
 
 def span_range(span: Span, bom: int = 0) -> Range:
@@ -348,19 +363,21 @@ def _fixes(text: str, path: str, diag: Diagnostic) -> list[Fix]:
         return []
     for before in diag.context:
         text = apply_edits(text, [before])
-    candidates = _candidates(text, diag) if diag.kind != "warning" else (
-        [_lines_deleted(text, diag.range)] if diag.message == RESTATED else [])
-    for edit in candidates:
-        if _repairs(text, path, diag, edit):
-            return [Fix(diag.hint, (edit,))]
+    edits: tuple[Edit, ...]
+    if diag.kind == "warning":
+        edits = (_lines_deleted(text, diag.range),) if diag.message == RESTATED else ()
+    else:
+        edits = diag.edits
+    if edits and _repairs(text, path, diag, edits):
+        return [Fix(diag.hint, edits)]
     return []
 
 
-def _repairs(text: str, path: str, diag: Diagnostic, edit: Edit) -> bool:
-    """Whether ``edit`` repairs the error ``diag`` of ``text``: the edited text no longer has
+def _repairs(text: str, path: str, diag: Diagnostic, edits: tuple[Edit, ...]) -> bool:
+    """Whether ``edits`` repair the error ``diag`` of ``text``: the edited text no longer has
     it, and has no syntax error on a line up to the error's (a syntax error may move on to
     a later line: that is the next error, found by the parser reading further)."""
-    fixed = apply_edits(text, [edit])
+    fixed = apply_edits(text, list(edits))
     if fixed == text:
         return False
     after = _analyse(fixed, path, further=False).diagnostics
@@ -414,202 +431,6 @@ def _edit(text: str, begin: int, end: int, new: str) -> Edit:
     return Edit(Range(line, column, end_line, end_column), new)
 
 
-_QUOTED = r"'([^']+)'"
-
-
-def _candidates(text: str, diag: Diagnostic) -> list[Edit]:
-    """The edits the hint of ``diag`` may describe, most likely first (each is tried by
-    :func:`_repairs`).  The hint is the product's own sentence (spec §11.1: "a hint that is
-    the right edit"); this reads back the edit it names."""
-    hint = diag.hint or ""
-    starts = line_offsets(text)
-    at = offset_at(starts, diag.range.line, diag.range.column)
-    end = offset_at(starts, diag.range.end_line, diag.range.end_column) \
-        if diag.range.end_line == diag.range.line else at + 1
-    word = text[at:end]
-    line_start = starts[diag.range.line] if diag.range.line < len(starts) else len(text)
-    line_end = text.find("\n", line_start)
-    line_end = len(text) if line_end < 0 else line_end
-    out: list[Edit] = []
-
-    def replace_word(new: str) -> None:
-        out.append(_edit(text, at, end, new))
-
-    found = re.fullmatch(r"did you mean (\S+) \(not (\S+)\)\?", hint)
-    if found:
-        before = text.rfind(found.group(2), line_start, at)
-        if before >= 0:
-            out.append(_edit(text, before, before + len(found.group(2)), found.group(1)))
-    found = re.fullmatch(r"did you mean (\S+)\?", hint)
-    if found:
-        replace_word(found.group(1))
-    found = re.fullmatch(r"write '([a-z]+ [a-z]+)' as two words", hint)
-    if found:
-        replace_word(found.group(1))
-    found = re.match(r"write '([^']+)' instead of '([^']+)'", hint) \
-        or re.match(r"write '([^']+)' or '[^']+' instead of '([^']+)'", hint)
-    if found and found.group(2) == word:
-        gap = len(text[:at]) - len(text[:at].rstrip(" \t"))
-        if found.group(1) in (":", ","):  # ',' in place of ' and': no space before it
-            out.append(_edit(text, at - gap, end, found.group(1)))
-        replace_word(found.group(1))
-    found = re.match(r"write ((?:10|[2-9JQKA])[♣♦♥♠])[ :]", hint)
-    if found:
-        replace_word(found.group(1))
-        suit = re.match(r"[ \t]+[♣♦♥♠♧♢♡♤]", text[end:line_end])
-        if suit:
-            out.append(_edit(text, at, end + suit.end(), found.group(1)))
-    found = re.search(r"'([^']+)' is read as a name: write ((?:10|[2-9JQKA])[♣♦♥♠])", hint)
-    if found:
-        before = text.rfind(found.group(1), line_start, at)
-        if before >= 0:
-            out.append(_edit(text, before, before + len(found.group(1)), found.group(2)))
-    found = re.fullmatch(r"write a range with 'to': (.+)", hint)
-    if found:
-        replace_word(found.group(1))
-    found = re.search(r": write ([a-z][a-z0-9_-]*)$", hint)
-    if found and hint.startswith("names are lower case"):
-        replace_word(found.group(1))
-    found = re.match(r"names are not paths: write extends ([a-z][\w-]*)", hint)
-    if found:
-        target = re.search(r"\bextends[ \t]+([^\s{}#]+)", text[line_start:line_end])
-        if target:
-            out.append(_edit(text, line_start + target.start(1), line_start + target.end(1),
-                             found.group(1)))
-    found = re.fullmatch(r'a label is written in double quotes: "(.*)"', hint)
-    if found:
-        replace_word(f'"{word}"')
-        rest = text[at:line_end]
-        comment = rest.find("#")
-        out.append(_edit(text, at, at + len(rest[:comment if comment >= 0 else None].rstrip()),
-                         f'"{found.group(1)}"'))
-    if hint.startswith("labels use straight double quotes") or \
-            hint.startswith("labels use double quotes"):
-        rest = text[at:line_end]
-        quoted = re.match(r"[“”„‟«»‘’‚‛'][^“”„‟«»‘’‚‛'\n]*[“”„‟«»‘’‚‛']", rest)
-        if quoted:
-            out.append(_edit(text, at, at + quoted.end(), '"' + quoted.group()[1:-1] + '"'))
-    if hint.startswith("write a plain space instead"):
-        replace_word(" ")
-    if hint.startswith("delete the invisible"):
-        if word and not word.isprintable():
-            replace_word("")
-        after = text[end:end + 1]
-        if after and not after.isprintable():
-            out.append(_edit(text, end, end + 1, ""))
-    if hint.startswith("a byte order mark is allowed only") or \
-            hint.startswith("U+FE0F (emoji style) is allowed only"):
-        replace_word("")
-    found = re.match(r"write '(.)' instead of '(.)'", hint)
-    if found:
-        out.append(_edit(text, at, at + 1, found.group(1)))
-    found = re.match(r"delete '([^']+)'", hint)
-    if found:
-        gone = found.group(1)
-        if text.startswith(gone, at):
-            out.append(_deletion(text, at, at + len(gone), line_start, line_end))
-        before = text.rfind(gone, line_start, at)
-        if before >= 0:
-            out.append(_deletion(text, before, before + len(gone), line_start, line_end))
-            out.append(_edit(text, before, at, ""))
-    if hint.startswith("delete the ','"):
-        comma = text.rfind(",", line_start, at)
-        if comma >= 0:
-            out.append(_edit(text, comma, comma + 1, " " if text[comma + 1:comma + 2] not in
-                             " \t" else ""))
-    found = re.match(r"add (?:'([^']+)'|('[^']+'(?: or '[^']+')*)) after '([^']+)'", hint)
-    if found:
-        mark = found.group(1) or re.findall(_QUOTED, found.group(2))[0]
-        ins = _end_of_word_before(text, at)
-        out.append(_edit(text, ins, ins, mark if mark in ":,{" else " " + mark))
-    if hint.startswith("separate the items with ','"):
-        ins = _end_of_word_before(text, at)
-        out.append(_edit(text, ins, ins, ","))
-    if hint.startswith("put '{' after"):
-        ins = _end_of_word_before(text, at)
-        out.append(_edit(text, ins, ins, " {"))
-    if re.search(r"add '\}' at the end of the file", hint):
-        closing = "" if text.endswith("\n") or not text else "\n"
-        out.append(_edit(text, len(text), len(text), closing + "}\n"))
-    found = re.search(r"add (\d+) '\}', innermost first", hint)
-    if found:
-        closing = "" if text.endswith("\n") or not text else "\n"
-        out.append(_edit(text, len(text), len(text), closing + "}\n" * int(found.group(1))))
-    found = re.search(r"add '\}' before '([^']+)'", hint)
-    if found:
-        out.append(_edit(text, at, at, "} "))
-    if re.search(r"add '\}' before this line", hint) or re.search(r"add its own '\}' before",
-                                                                  hint):
-        place = line_start
-        numbered = re.search(r"add its own '\}' before line (\d+)", hint)
-        if numbered and int(numbered.group(1)) <= len(starts):
-            place = starts[int(numbered.group(1)) - 1]
-        indent = len(text[place:]) - len(text[place:].lstrip(" \t"))
-        out.append(_edit(text, place, place, text[place:place + indent] + "}\n"))
-    found = re.search(r"\(write it (.+)\)$", hint) or re.fullmatch(r"write it (.+?)"
-                                                                  r"(?: \(the choices there:.*)?",
-                                                                  hint)
-    if found:
-        out += _line_rewrite(text, line_start, line_end, found.group(1))
-    found = re.match(r"players is a range: write (players \d+ to \d+)", hint)
-    if found:
-        players = re.search(r"\bplayers\b[^\n#}]*?(?=\s*(?:#|}|$))", text[line_start:line_end])
-        previous = re.search(r"\bplayers\b[^\n#}]*$", text[:at].rstrip())
-        if players and players.start() + line_start < at:
-            out.append(_edit(text, line_start + players.start(), line_start + players.end(),
-                             found.group(1)))
-        elif previous:  # 'players 3' alone on its line: the error is on the next line
-            out.append(_edit(text, previous.start(), previous.end(), found.group(1)))
-    found = re.search(r"for the \w+ write ((?:10|[2-9JQKA])[♣♦♥♠])$", hint)
-    if found:
-        replace_word(found.group(1))
-    if hint.startswith("this label is not closed"):
-        rest = text[at:line_end].rstrip(" \t")
-        out.append(_edit(text, at + len(rest), at + len(rest), '"'))
-    if hint.startswith("write 'each boodle' for every boodle card"):
-        every = re.search(r"\bevery[ \t]+$", text[line_start:at])
-        if every:
-            out.append(_edit(text, line_start + every.start(), end, "each boodle"))
-    found = re.fullmatch(r"write '([a-z]+)' as a word of its own", hint)
-    if found and word.startswith(found.group(1)):
-        replace_word(found.group(1) + " " + word[len(found.group(1)):])
-    found = re.fullmatch(r"add one, for example: (.+)", hint)
-    if found:
-        out += _line_added(text, found.group(1), None)
-    found = re.match(r"add: (.+?)(?:  \(or: .+\))?$", hint)
-    if found:
-        out += _line_added(text, found.group(1), diag.range.line)
-    found = re.fullmatch(r"write: (.+)", hint)
-    if found and diag.range.end_line > diag.range.line:  # a line the block lacks
-        out += _line_in_block(text, found.group(1), diag.range)
-    return out
-
-
-def _line_in_block(text: str, line: str, block: Range) -> list[Edit]:
-    """``line`` added as the last line of the block written over ``block`` (its ``}`` on
-    the range's last line), indented two spaces more than the block's first line."""
-    lines = text.split("\n")
-    if not 0 <= block.end_line < len(lines) or not lines[block.end_line].strip().startswith("}"):
-        return []
-    indent = len(lines[block.line]) - len(lines[block.line].lstrip(" \t"))
-    at = sum(len(x) + 1 for x in lines[:block.end_line])
-    return [_edit(text, at, at, " " * (indent + 2) + line + "\n")]
-
-
-def _deletion(text: str, begin: int, end: int, line_start: int, line_end: int) -> Edit:
-    """Delete ``text[begin:end]`` and one of the gaps around it: the spaces after it when
-    there are spaces on both sides (``on my kitty`` → ``on kitty``), those before it when
-    it ends the line (``players 3 to 6 ;`` → ``players 3 to 6``), else none (``title:
-    "Mine"`` → ``title "Mine"``)."""
-    after = len(text[end:line_end]) - len(text[end:line_end].lstrip(" \t"))
-    before = len(text[line_start:begin]) - len(text[line_start:begin].rstrip(" \t"))
-    if before and after and end + after < line_end:
-        return _edit(text, begin, end + after, "")
-    if before and end + after >= line_end:
-        return _edit(text, begin - before, end, "")
-    return _edit(text, begin, end, "")
-
-
 def _lines_deleted(text: str, where: Range) -> Edit:
     """Delete what ``where`` covers: its whole lines, when nothing but spaces and a comment
     shares them (a comment after it goes with it), else the range alone."""
@@ -623,59 +444,3 @@ def _lines_deleted(text: str, where: Range) -> Edit:
             not text[end:line_end].strip() or text[end:line_end].strip().startswith("#")):
         return _edit(text, line_begin, min(line_end + 1, len(text)), "")
     return _edit(text, begin, end, "")
-
-
-def _end_of_word_before(text: str, at: int) -> int:
-    """The offset just after the last word before ``at`` (spaces, line breaks and comments
-    between skipped): where a missing mark goes."""
-    end = at
-    while True:
-        stripped = text[:end].rstrip()
-        line_start = stripped.rfind("\n") + 1
-        hash_at = next((found.start() for found in re.finditer(r'"[^"]*"?|#',
-                                                               stripped[line_start:])
-                        if found.group() == "#"), None)
-        if hash_at is None:
-            return len(stripped)
-        end = line_start + hash_at
-
-
-def _line_rewrite(text: str, line_start: int, line_end: int, written: str) -> list[Edit]:
-    """The smallest edit that makes line ``text[line_start:line_end]`` (its words, without
-    its indentation and comment) read ``written``: the part that differs, found by
-    :class:`difflib.SequenceMatcher`."""
-    line = text[line_start:line_end]
-    indent = len(line) - len(line.lstrip(" \t"))
-    code_end = len(line)
-    for found in re.finditer(r'"[^"]*"?|#', line):
-        if found.group() == "#":
-            code_end = found.start()
-            break
-    code = line[indent:code_end].rstrip()
-    if code == written:
-        return []
-    ops = [op for op in difflib.SequenceMatcher(None, code, written, autojunk=False)
-           .get_opcodes() if op[0] != "equal"]
-    if not ops:
-        return []
-    first, last = ops[0], ops[-1]
-    begin = line_start + indent + first[1]
-    end = line_start + indent + last[2]
-    return [_edit(text, begin, end, written[first[3]:last[4]])]
-
-
-def _line_added(text: str, line: str, after: int | None) -> list[Edit]:
-    """``line`` added as a new line of the file: after 0-based line ``after`` (indented as
-    it), or, with ``None``, before the ``}`` that closes the variant (indented two spaces)."""
-    lines = text.split("\n")
-    if after is not None and 0 <= after < len(lines):
-        indent = re.match(r"[ \t]*", lines[after])
-        prefix = indent.group() if indent else ""
-        at = sum(len(x) + 1 for x in lines[:after + 1])
-        return [_edit(text, min(at, len(text)), min(at, len(text)), f"{prefix}{line}\n")]
-    closing = max((i for i, x in enumerate(lines) if x.strip().startswith("}")), default=None)
-    if closing is None:
-        return []
-    at = sum(len(x) + 1 for x in lines[:closing])
-    return [_edit(text, at, at, f"  {line}\n")]
-
