@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -89,8 +90,12 @@ def _open(client: LanguageClient, folder: Path, name: str, text: str) -> str:
 
 
 async def _diagnostics(client: LanguageClient, uri: str) -> list[lsp.Diagnostic]:
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return client.diagnostics[uri]
+    """The diagnostics of the next publication for ``uri`` (one for another document, such
+    as the empty list a closed one gets, is passed over)."""
+    while True:
+        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri:
+            return client.diagnostics[uri]
 
 
 def _span(d: lsp.Diagnostic | lsp.Location | lsp.Range) -> tuple[int, int, int, int]:
@@ -450,3 +455,191 @@ async def test_formatting_gives_the_canonical_layout(client: LanguageClient,
     assert not await client.text_document_formatting_async(lsp.DocumentFormattingParams(
         text_document=lsp.TextDocumentIdentifier(uri=broken),
         options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+
+
+MANY = ("variant many extends michigan {\n"
+        "  ante { each player 2 on kity }\n"
+        "  phase extra is holding { pays: A♥, K♠ }\n"
+        "}\n")
+"""Two independent rules errors (michigan's board: boodles A♥ K♣ Q♦ J♠, a kitty): 'kity'
+on line 2 after '  ante { each player 2 on ' (26 characters), 'K♠' on line 3 after
+'  phase extra is holding { pays: A♥, ' (37 characters)."""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_same_errors_and_ranges_as_boodle_check(client: LanguageClient,
+                                                          tmp_path: Path) -> None:
+    import io
+
+    from boodle.cli import main
+
+    uri = _open(client, tmp_path, "many.boodle", MANY)
+    found = await _diagnostics(client, uri)
+    shown = sorted((_span(d), d.message) for d in found)
+    assert shown == [((1, 26, 1, 30), "no section 'kity' on the board\nhint: did you mean kitty?"),
+                     ((2, 37, 2, 39), "no section 'K♠' on the board\nhint: did you mean K♣?")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        assert main(["check", str(tmp_path / "many.boodle")]) == 1
+    # boodle check's places are 1-based: the same lines and columns, the same messages
+    said = sorted((int(line) - 1, int(column) - 1, message) for line, column, message in
+                  re.findall(r"many\.boodle:(\d+):(\d+): error: (.*)", out.getvalue()))
+    assert said == [(start[0], start[1], message.split("\n")[0])
+                    for start, message in shown]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_outline_has_the_phases_and_their_rules(client: LanguageClient,
+                                                          tmp_path: Path) -> None:
+    text = ("variant fresh {\n  players 3 to 6\n  deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }\n"
+            "  board { boodle A♥  kitty }\n  ante { each player 1 on every section }\n"
+            "  deal { widow: last in each round }\n"
+            "  phase play is stops {\n    first lead: left of dealer, lowest of chosen suit\n"
+            "    restart: last player, lowest of other suit\n"
+            "    if none: lead lowest of same suit\n"
+            "    stop: top rank, next card held by nobody\n"
+            "  }\n  session { start: 50 chips  end: after 1 rotation }\n}\n")
+    uri = _open(client, tmp_path, "fresh.boodle", text)
+    # it builds (its kitty, which no going out takes, is a warning)
+    assert all(d.severity == lsp.DiagnosticSeverity.Warning
+               for d in await _diagnostics(client, uri))
+    found = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    assert found is not None
+    (variant,) = found
+    assert isinstance(variant, lsp.DocumentSymbol) and variant.name == "variant fresh"
+    children = variant.children or []
+    assert [c.name for c in children] == ["players", "deck", "board", "ante", "deal",
+                                          "phase play", "session"]
+    phase = children[5]
+    assert phase.kind == lsp.SymbolKind.Function and phase.detail == "stops"
+    assert _span(phase.range) == (6, 2, 11, 3)  # 'phase play …' to its '}' on line 12
+    assert [c.name for c in phase.children or []] == ["first lead", "restart", "if none",
+                                                      "stop"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_offers_the_cards_of_this_deck(client: LanguageClient,
+                                                        tmp_path: Path) -> None:
+    # a deck of the ranks 7 to A (spec §2: the deck is its ranks times its suits): 32 cards,
+    # no 2♣; michigan's boodles A♥ K♣ Q♦ J♠ are in it, so the house rule builds
+    text = ("variant short extends michigan {\n"
+            "  deck { ranks 7 8 9 10 J Q K A }\n"
+            "  ante { each player 1 on  }\n"
+            "}\n")
+    uri = _open(client, tmp_path, "short.boodle", text)
+    await _diagnostics(client, uri)
+    labels = set(await _labels(client, uri, 2, 26))  # after 'on '
+    deck = {rank + suit for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")
+            for suit in "♣♦♥♠"}
+    assert deck <= labels
+    assert not {"2♣", "6♥"} & labels
+    assert "kitty" in labels
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_section_nothing_claims_is_a_warning(client: LanguageClient,
+                                                     tmp_path: Path) -> None:
+    # a pot on michigan's board: no card wins it (it is no boodle), no phase pays it (the
+    # one phase, play, pays the boodles and the kitty: spec §6.6), going out takes the kitty
+    text = ("variant potted extends michigan {\n"
+            '  board { boodle A♥  boodle K♣  boodle Q♦  boodle J♠  kitty "Kitty"  pot }\n'
+            "}\n")
+    uri = _open(client, tmp_path, "potted.boodle", text)
+    (warning,) = await _diagnostics(client, uri)
+    assert warning.severity == lsp.DiagnosticSeverity.Warning
+    # 'pot' after '  board { ' (10), four 'boodle X  ' (11 each) and 'kitty "Kitty"  ' (15)
+    assert _span(warning)[:2] == (1, 69)
+    assert "section 'pot'" in warning.message
+
+
+def test_a_counterexamples_trace_is_related_information() -> None:
+    """A counterexample cannot come from a rules file (the engines have no known bug), so
+    the conversion is driven directly: each line of the trace is one related information
+    at the variant line, the note itself an error."""
+    from boodle.lsp.server import verify_diagnostics
+    from boodle.lsp.verify_on_save import VerifyNote
+
+    where = lsp.Range(start=lsp.Position(line=0, character=0),
+                      end=lsp.Position(line=0, character=7))
+    (diag,) = verify_diagnostics("file:///v.boodle", where, [VerifyNote(
+        "error", "boodle verify: termination: counterexample", ("deal 1: 3♣ played",
+                                                                "deal 1: no move"))])
+    assert diag.severity == lsp.DiagnosticSeverity.Error
+    assert [r.message for r in diag.related_information or []] == ["deal 1: 3♣ played",
+                                                                   "deal 1: no move"]
+    assert all(r.location.uri == "file:///v.boodle" and r.location.range == where
+               for r in diag.related_information or [])
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux: /proc)."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                out.add(int(stat.parent.name))
+    return out
+
+
+async def _until(check, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(int(seconds / 0.1)):
+        if check():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_verify_on_save_is_stopped_by_the_next_save_and_by_closing(
+        verifying: LanguageClient, tmp_path: Path) -> None:
+    """Michigan at 3 to 8 players takes boodle verify far longer than this test: a save
+    starts one child process, a second save replaces it by another, closing the file kills
+    it (the server then has no child left)."""
+    server = verifying._server  # the server process pytest-lsp started
+    assert server is not None
+    uri = _open(verifying, tmp_path, "long.boodle", "variant long extends michigan {\n}\n")
+    await _diagnostics(verifying, uri)
+    save = lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(uri=uri))
+    verifying.text_document_did_save(save)
+    await _until(lambda: _children(server.pid), 30)
+    (first,) = _children(server.pid)
+    verifying.text_document_did_save(save)
+    await _until(lambda: _children(server.pid) and first not in _children(server.pid), 30)
+    verifying.text_document_did_close(lsp.DidCloseTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    await _until(lambda: not _children(server.pid), 30)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_verify_on_save_says_what_nothing_verified(verifying: LanguageClient,
+                                                         tmp_path: Path) -> None:
+    """Michigan whose going out does not end the deal (spec §7): the builder takes it, but
+    the z3 model and the engine do not have it, so no property is proven or checked at 3
+    players: each is a warning (verify_on_save: "a property that no method proved or
+    checked"), none an error, none said proven."""
+    text = (variants_dir() / "michigan.boodle").read_text(encoding="utf-8")
+    assert "going out: ends deal, takes kitty" in text and "  players 3 to 8" in text
+    text = (text.replace("going out: ends deal, takes kitty", "going out: takes kitty")
+            .replace("variant michigan {", "variant endless {")
+            .replace("  players 3 to 8", "  players 3 to 3"))
+    uri = _open(verifying, tmp_path, "endless.boodle", text)
+    await _diagnostics(verifying, uri)
+    verifying.text_document_did_save(lsp.DidSaveTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    found: list[lsp.Diagnostic] = []
+    for _ in range(4):  # the save's own publication, then the report's
+        await asyncio.wait_for(_diagnostics(verifying, uri), 180)
+        found = [d for d in verifying.diagnostics[uri] if d.source == "boodle verify"]
+        if found:
+            break
+    for prop in ("chip conservation", "card conservation", "termination", "progress",
+                 "well-formedness"):
+        assert any(d.message.startswith(f"boodle verify: {prop} not verified (3 players)")
+                   and d.severity == lsp.DiagnosticSeverity.Warning for d in found), prop
+    assert not any(re.match(r"boodle verify: [^:]+: proven", d.message)
+                   or d.severity == lsp.DiagnosticSeverity.Error for d in found)
+    # the session's end is a row of no player count: said without an empty '()'
+    assert any(d.message.startswith("boodle verify: session end not verified: ")
+               for d in found)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import dsl_fuzz
 from boodle.lsp.analysis import Edit, Range, analyse, apply_edits, fixes
-from boodle.lsp.features import completions, definition, hover, symbols
+from boodle.lsp.features import Symbol, completions, definition, hover, symbols
 from boodle.resources import variants_dir
 
 HERE = str(Path(__file__).resolve().parent / "house.boodle")  # a file name; never written
@@ -175,14 +175,14 @@ def test_a_byte_order_mark_moves_line_one_by_one_column() -> None:
 
 
 def test_michigans_outline() -> None:
-    # spec/variants/michigan.boodle's lines inside its variant block, in order ('source' is
-    # the sources line)
+    # spec/variants/michigan.boodle's lines inside its variant block, in order, each by the
+    # word it starts with (its sources line starts with 'source')
     path = variants_dir() / "michigan.boodle"
     found = analyse(path.read_text(encoding="utf-8"), str(path))
     (variant,) = symbols(found)
     assert variant.name == "variant michigan"
     assert [c.name for c in variant.children] == [
-        "title", "about", "sources", "version", "players", "chips", "deck", "board", "ante",
+        "title", "about", "source", "version", "players", "chips", "deck", "board", "ante",
         "deal", "phase play", "carry", "session"]
     board = variant.children[7]
     assert [c.name for c in board.children] == ["boodle"] * 4 + ["kitty"]
@@ -317,3 +317,27 @@ def test_the_base_is_built_from_what_extends_found_and_kept_while_its_text_is_un
     changed = analyse(text, str(house))
     assert changed.base is not None and changed.base.players.high == 6
     assert nothing not in [d.message for d in changed.diagnostics]
+
+
+def test_the_outline_names_each_line_by_its_own_words() -> None:
+    """Each entry of the outline of every shipped variant is named by the words its line
+    starts with ('if none: lead lowest …' is 'if none', 'source "…"' is 'source'), but the
+    variant ('variant NAME') and an ante line, whose first words vary ('ante line')."""
+    import re
+
+    def walk(entries: tuple[Symbol, ...] | list[Symbol], lines: list[str]) -> list[str]:
+        wrong = []
+        for entry in entries:
+            line = lines[entry.range.line][entry.range.column:]
+            words = " ".join(re.findall(r"[a-z]+", re.split(r"[:{\"]", line)[0]))
+            if entry.kind != "variant" and entry.name != "ante line" \
+                    and not (words + " ").startswith(entry.name + " "):
+                wrong.append(f"{entry.name!r} for {line.strip()[:40]!r}")
+            wrong += walk(entry.children, lines)
+        return wrong
+
+    wrong = []
+    for path in sorted(variants_dir().glob("*.boodle")):
+        text = path.read_text(encoding="utf-8")
+        wrong += walk(symbols(analyse(text, str(path))), text.split("\n"))
+    assert wrong == []

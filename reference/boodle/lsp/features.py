@@ -600,12 +600,15 @@ def symbols(analysis: Analysis) -> list[Symbol]:
 
 
 def _key_words(key: str) -> str:
-    """A clause key as the file's words: ``first_lead`` → ``first lead``,
-    ``without:pope`` → ``without phase pope``."""
+    """A clause key as the file's words: ``first_lead`` → ``first lead``, ``fallback`` →
+    ``if none``, ``without:pope`` → ``without phase pope`` (an ante line, whose first words
+    vary, is ``ante line``)."""
     if key.startswith("without:"):
         return f"without phase {key.split(':', 1)[1]}"
     if key.startswith("penalty:"):
         return "penalty " + key.split(":", 1)[1]
     return {"ante_line": "ante line", "lead_rule": "lead", "end_rotations": "end",
             "end_broke": "end", "end_last": "end", "end_target": "end", "end_never": "end",
-            "per_card": "per card", "widow_sale": "widow sale"}.get(key, key.replace("_", " "))
+            "per_card": "per card", "widow_sale": "widow sale", "fallback": "if none",
+            "sources": "source", "dealer_swap": "dealer", "dealer_withhold": "dealer",
+            }.get(key, key.replace("_", " "))

@@ -9,10 +9,10 @@ analysis turns exceptions into diagnostics, and each feature answers "nothing" r
 than fail.
 
 Features: diagnostics (errors, their hints, warnings), code actions (each hint's edit as a
-quick fix), hover, completion, go to definition, document symbols; with the
-initialization option ``verifyOnSave``, ``boodle verify`` of each saved file in the
-background (:mod:`.verify_on_save`).  Formatting is not here: it is the canonical
-printer's (``boodle fmt``), wired in when that lands.
+quick fix), hover, completion, go to definition, document symbols, formatting (the
+canonical printer's, ``boodle fmt``'s, comments kept); with the initialization option
+``verifyOnSave``, ``boodle verify`` of each saved file in the background
+(:mod:`.verify_on_save`).
 
 Columns: the analysis counts code points; the editor counts UTF-16 units (or what the
 client and server agreed on): :func:`_to_client` and :func:`_from_client` convert, with
@@ -26,7 +26,7 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -38,6 +38,9 @@ from boodle.language.errors import BoodleError
 from boodle.language.formatter import format_text
 from boodle.lsp import analysis as an
 from boodle.lsp import features as ft
+
+if TYPE_CHECKING:
+    from boodle.lsp.verify_on_save import VerifyNote
 
 DEBOUNCE_S = 0.15
 """Seconds without a change before a document is analysed again."""
@@ -195,22 +198,31 @@ async def _verify(server: BoodleServer, uri: str, text: str) -> None:
             if process.returncode is None:
                 process.kill()
                 await process.wait()
-    where = _to_client(server, text, vs.where(line))
-    severity = {"error": lsp.DiagnosticSeverity.Error,
-                "warning": lsp.DiagnosticSeverity.Warning,
-                "information": lsp.DiagnosticSeverity.Information}
     doc = server.documents.get(uri)
     if doc is None:
         return
-    doc.verified = [lsp.Diagnostic(
-        range=where, message=note.message, severity=severity[note.severity],
+    doc.verified = verify_diagnostics(uri, _to_client(server, text, vs.where(line)), notes)
+    doc.verified_text = text
+    _publish(server, uri)
+
+
+_SEVERITIES = {"error": lsp.DiagnosticSeverity.Error,
+               "warning": lsp.DiagnosticSeverity.Warning,
+               "information": lsp.DiagnosticSeverity.Information}
+
+
+def verify_diagnostics(uri: str, where: lsp.Range,
+                       notes: list[VerifyNote]) -> list[lsp.Diagnostic]:
+    """The notes of a verification (:class:`~boodle.lsp.verify_on_save.VerifyNote`) as the
+    document's diagnostics at ``where`` (the ``variant`` line): each with its severity, and
+    a counterexample's trace as related information, one step a line."""
+    return [lsp.Diagnostic(
+        range=where, message=note.message, severity=_SEVERITIES[note.severity],
         source="boodle verify", code="verify",
         related_information=[lsp.DiagnosticRelatedInformation(
             location=lsp.Location(uri=uri, range=where), message=step)
             for step in note.trace] or None)
         for note in notes]
-    doc.verified_text = text
-    _publish(server, uri)
 
 
 def make_server() -> BoodleServer:

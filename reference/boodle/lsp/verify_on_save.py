@@ -88,8 +88,9 @@ def notes(report: dict[str, Any]) -> list[VerifyNote]:
         if not good and not any(r.get("status") == "counterexample" for r in results):
             said = "; ".join(f"{r.get('method')} {r.get('status')}: {r.get('detail')}"
                              for r in results)
-            out.append(VerifyNote("warning", f"boodle verify: {prop} not verified "
-                                  f"({where.rstrip(', ')}): {said}"))
+            shown = f" ({where.rstrip(', ')})" if where else ""  # none: the session's row
+            out.append(VerifyNote("warning", f"boodle verify: {prop} not verified{shown}: "
+                                  f"{said}"))
     for (prop, status, method), counts in settled.items():
         shown = _players(sorted(set(counts)))
         out.append(VerifyNote("information", f"boodle verify: {prop}: {status} ({method}"
