@@ -184,8 +184,11 @@ async def test_edits_are_debounced_to_the_last_version(client: LanguageClient,
             text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[lsp.TextDocumentContentChangeWholeDocument(
                 text=FRIDAY.replace("kity", word))]))
-    await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    assert list(client.diagnostics[uri]) == []
+    # the next publication is of version 4 ('kitty': no error); versions 2 and 3, each an
+    # error, were never analysed (each change within DEBOUNCE_S of the one before)
+    params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert params.uri == uri and params.version == 4
+    assert list(params.diagnostics) == []
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -242,6 +245,7 @@ async def test_hover_in_the_editors_language(french: LanguageClient, tmp_path: P
     assert found is not None and isinstance(found.contents, lsp.MarkupContent)
     french_text = _template("fr", "DealSpec", "rotation.right")
     assert french_text in found.contents.value
+    assert "§5.1" in found.contents.value  # its spec section, as in English
 
 
 def _template(lang: str, table: str, key: str) -> str:
@@ -284,6 +288,12 @@ async def test_completion_at_several_positions(client: LanguageClient, tmp_path:
     line = await offered("c.boodle", head + "  \n}\n", 1, 2)
     assert {"players", "deck", "board", "ante", "deal", "session", "phase", "carry"} <= set(line)
     assert "rotation" not in line
+    # after 'restart: last player, ' (grammar: lead_rule is who "," card_choice): the
+    # phrases that end the line, and 'lowest', the keyword they start with
+    restart = await offered("d.boodle", head + "  phase play is stops {\n"
+                            "    restart: last player, \n  }\n}\n", 2, 27)
+    assert {"lowest card", "lowest of other suit", "lowest of same suit"} <= set(restart)
+    assert "lowest" in restart
     # after 'extends': the built-ins and the file beside this one, not this one
     base = await offered("mine.boodle", "variant mine extends \n}\n", 0, 21)
     assert {"michigan", "tripoli", "club"} <= set(base)
@@ -427,10 +437,11 @@ async def test_an_error_in_the_base_points_at_its_line(client: LanguageClient,
 
 
 UGLY = "variant   friday   extends michigan{\ntitle \"Friday night\"   # shown\n" \
-       "deal{rotation : right}\n}\n"
+       "      # the deal\ndeal{rotation : right}\n}\n"
 """FRIDAY laid out badly: the canonical form (``boodle fmt``'s rules, tests/unit/test_fmt.py)
 indents each line of a block by two spaces, puts one space before '{', none before ':',
-two before a trailing comment."""
+two before a trailing comment; a comment on a line of its own goes with the line after it,
+at its indentation."""
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -442,9 +453,10 @@ async def test_formatting_gives_the_canonical_layout(client: LanguageClient,
         text_document=lsp.TextDocumentIdentifier(uri=uri),
         options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert edits is not None and len(edits) == 1
-    assert _span(edits[0].range) == (0, 0, 4, 0)  # the whole text: 4 lines and an empty one
+    assert _span(edits[0].range) == (0, 0, 5, 0)  # the whole text: 5 lines and an empty one
     assert edits[0].new_text == ('variant friday extends michigan {\n'
                                  '  title "Friday night"  # shown\n'
+                                 '  # the deal\n'
                                  '  deal {\n'
                                  '    rotation: right\n'
                                  '  }\n'
