@@ -187,3 +187,19 @@ def test_simulate_plays_an_auction_with_ten_to_the_eight_chips_in_bounded_memory
     stats, used = peak(lambda: run_chunk(spec, 0, spec.sessions))
     assert used < LIMIT
     assert stats is not None
+
+
+@pytest.mark.parametrize("amount", [1.5, 2.0, True, "3", "3/2", None, [1]])
+def test_a_bid_whose_amount_is_no_whole_number_is_an_error_not_a_bid(amount: Any) -> None:
+    """A bid is a whole number of chips (spec §5.4; §9, exact numbers: no floating point):
+    a script's bid of 1.5 was played, and the next seat was offered bids from 2.5; a
+    bid of ``true`` was a bid of 1; a text gave Python's comparison error as the message."""
+    message = _run_message("boodle-protocol/2")
+    message["script"] = [{"move": "bid", "seat": 0, "amount": amount}]
+    start = {"type": "start", "protocol": "boodle-protocol/2"}
+    _, result = _serve([start, message])
+    assert result["status"] == "error", result
+    assert "'amount'" in result["message"] and "an integer" in result["message"], result
+    assert "not supported" not in result["message"]
+    message["script"] = [{"move": "bid", "seat": 0, "amount": 1}]
+    assert _serve([start, message])[1]["status"] == "done"

@@ -177,7 +177,10 @@ def move_to_json(move: Move) -> Json:
 
 
 def move_from_json(data: Mapping[str, Any]) -> Move:
-    """The move a JSON object names; raises :class:`BoodleError` for an unknown form."""
+    """The move a JSON object names; raises :class:`BoodleError` for an unknown form, or a
+    field of the wrong type: a card is a card's text, an integer field (a bid's amount, in
+    chips) a JSON integer, never a fraction, ``2.0`` or ``true`` (spec §9: no floating point;
+    the protocol's schema leaves the fields of later stages' moves open)."""
     kind, seat = data.get("move"), data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise BoodleError(f"a move needs an integer seat: {dict(data)}")
@@ -190,6 +193,8 @@ def move_from_json(data: Mapping[str, Any]) -> Move:
         if f.name not in data:
             raise BoodleError(f"a {kind} move needs a {f.name!r}: {dict(data)}")
         value = data[f.name]
+        if hints.get(f.name) is int and (not isinstance(value, int) or isinstance(value, bool)):
+            raise BoodleError(f"a {kind} move's {f.name!r} must be an integer, not {value!r}")
         values[f.name] = card_from_json(value) if hints.get(f.name) is Card else value
     extra = set(data) - {"move"} - set(values)
     if extra:
