@@ -65,6 +65,9 @@ from boodle.conformance.play_case import execute
 from boodle.conformance.run_suite import run_suite
 from boodle.conformance.serve import started
 
+TARGET_CASES_PER_CPU_SECOND = 2000
+"""Issue 23: conformance cases per CPU-second, runner and reference together."""
+
 
 def _cpu(who: int) -> float:
     usage = resource.getrusage(who)
@@ -171,6 +174,9 @@ def main() -> int:
           f"{1000 * steady / n:.2f} ms cpu (start-up apart)")
     print(f"  both sides' cpu: {n / max(runner_cpu + serve_cpu, 1e-9):.0f} cases per cpu-second; "
           f"start-up apart: {n / max(runner_cpu + steady, 1e-9):.0f} cases per cpu-second")
+    both = n / max(runner_cpu + serve_cpu, 1e-9)
+    print(f"  target (issue 23): >= {TARGET_CASES_PER_CPU_SECOND} cases per cpu-second, "
+          f"both sides; measured {both:.0f}")
     per_kind = {k: sum(o.seconds for o in report.outcomes if o.kind == k) for k in kinds}
     print("  per kind (cases per wall second): " + ", ".join(
         f"{k} {kinds[k] / max(s, 1e-9):.0f}/s" for k, s in sorted(per_kind.items())))

@@ -244,7 +244,23 @@ def kernel(deals: int, rounds: int, block: int = 5000) -> dict[str, Any] | str:
     out["ratio_kernel_random_to_handcoded"] = round(
         out["random"]["kernel_hands_per_cpu_s"] / out["handcoded_hands_per_cpu_s"], 2)
     out["target_ratio_to_compiled"] = KERNEL_TARGET
+    out["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    out["figures"] = [_kernel_figure(player, out[player]) for player in
+                      ("random", "greedy", "tips")]
     return out
+
+
+def _kernel_figure(player: str, row: dict[str, Any]) -> str:
+    """One line of :func:`kernel`'s figures: the ratio with its target (the target is
+    set on random players only, issue 23), then the rates per CPU and per wall second."""
+    target = (f"target >= {KERNEL_TARGET:g}x, "
+              f"{'met' if row['ratio_kernel_to_compiled'] >= KERNEL_TARGET else 'NOT met'}"
+              if player == "random" else "no target")
+    return (f"kernel {player}: {row['ratio_kernel_to_compiled']}x compiled per CPU s "
+            f"({target}); kernel {row['kernel_hands_per_cpu_s']} hands/CPU s, "
+            f"{row['kernel_hands_per_wall_s']} hands/wall s; compiled "
+            f"{row['compiled_hands_per_cpu_s']} hands/CPU s, "
+            f"{row['compiled_hands_per_wall_s']} hands/wall s")
 
 
 def _time_shuffle(deals: int) -> float:
@@ -623,6 +639,8 @@ def main() -> int:
         "memory flat in K (ratio < 1.5 for 10x deals)": m["ratio"] < 1.5,
     }
     print(json.dumps(results, indent=2, ensure_ascii=False))
+    if isinstance(kn, dict):
+        print("\n".join(kn["figures"]))
     if args.profile:
         print(profile(2000 if q else 20000))
     if args.json:

@@ -373,6 +373,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+PLAY_DEALS_MAX = 10_000
+"""The most deals ``boodle play`` takes without ``--ledger``: it builds the whole trace in
+memory before printing it (Michigan, 4 players: 1.5 MB of text and about 15 MB of memory per
+1,000 deals), so a bound on the input
+bounds its memory; a ledger records deal by deal."""
+
+
 def _check_play_usage(args: argparse.Namespace) -> None:
     """Options of ``play`` that do not go together, or an unknown strategy: a usage error
     (argparse, exit 2)."""
@@ -395,6 +402,10 @@ def _check_play_usage(args: argparse.Namespace) -> None:
                    "lists them) or a .boodle file")
     elif args.session is not None and args.ledger is None:
         problem = "--session names a session in a ledger: add --ledger FILE.sqlite"
+    elif args.deals is not None and args.deals > PLAY_DEALS_MAX and args.ledger is None:
+        problem = (f"--deals {args.deals}: play prints a whole trace and keeps it until the "
+                   f"end, so it takes at most {PLAY_DEALS_MAX:,} deals; for more, record them "
+                   "with --ledger FILE.sqlite, or use boodle simulate")
     elif args.strategy is not None and args.strategy not in STRATEGIES:
         problem = (f"unknown strategy '{args.strategy}': play has "
                    + ", ".join(sorted(STRATEGIES))

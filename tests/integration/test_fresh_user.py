@@ -6,12 +6,13 @@ copied from a run.
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
-from boodle.cli import main
+from boodle.cli import _check_play_usage, main
 from boodle.engine.events import Claim, Event, Payment, Penalty, Split, StopPaid
 from boodle.engine.ledger import Transfer, seat, section
 from boodle.engine.trace import render_jsonl, render_text
@@ -53,6 +54,24 @@ def test_a_count_out_of_range_is_a_usage_error(argv: list[str], option: str, rea
     err = capsys.readouterr().err
     assert f"error: argument {option}: " in err and reason in err
     assert "Traceback" not in err
+
+
+def test_play_of_more_deals_than_it_keeps_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``play --deals 1000000000000`` grew to 7 GB in ten minutes (a new user's find): play
+    keeps its whole trace, so more than PLAY_DEALS_MAX deals is refused at once, exit 2,
+    naming the ledger and simulate; the bound itself still plays (the check is not off by
+    one)."""
+    from boodle.cli import PLAY_DEALS_MAX
+
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "michigan", "--players", "4", "--deals", str(10**12)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"at most {PLAY_DEALS_MAX:,} deals" in err and "--ledger" in err
+    ns = argparse.Namespace(resume=None, variant="michigan", players=4, session=None,
+                            ledger=None, strategy=None, deals=PLAY_DEALS_MAX)
+    _check_play_usage(ns)  # no usage error (ns has no usage_error: calling it would fail)
 
 
 def test_scheduler_without_dask_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

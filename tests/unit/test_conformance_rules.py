@@ -112,6 +112,18 @@ def test_two_files_of_one_variant_are_refused(tmp_path: Path) -> None:
         load_rules([path, copy])
 
 
+def test_a_built_in_name_given_as_rules_is_refused_with_the_file_form(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--rules michigan`` beside a folder named ``michigan`` said "Is a directory" (found
+    by a new user): a bare built-in name is the built-in's (spec §11.1), which needs no
+    --rules; the hint gives the file form."""
+    (tmp_path / "michigan").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BoodleError, match="'michigan' is a built-in variant") as caught:
+        load_rules([Path("michigan")])
+    assert "./michigan.boodle" in (caught.value.hint or "")
+
+
 def test_a_fault_in_a_rules_file_names_its_place(tmp_path: Path) -> None:
     bad = tmp_path / "bad.boodle"
     bad.write_text("variant bad extends michigan {\n  players 3 to two\n}\n", "utf-8")

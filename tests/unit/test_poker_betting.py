@@ -14,6 +14,9 @@ player) before the round.  The chip counts below are sums done by hand from thes
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
 from boodle.engine import IllegalMove, apply, legal_moves, start_deal
@@ -21,6 +24,7 @@ from boodle.engine.events import Bet, Claim, Showdown
 from boodle.engine.ledger import Ledger
 from boodle.engine.stages.poker import layers
 from boodle.engine.state import BidMove, BidRange, DealState, LeadMove, Move, PassMove
+from boodle.engine.strategies import greedy, random_legal
 from boodle.language.build import load_text
 from boodle.language.errors import BoodleError
 from boodle.language.model import PokerPhase, Ruleset
@@ -173,6 +177,18 @@ def test_layers_by_hand() -> None:
     assert layers((4, 2, 6, 6), [1, 2, 3], 0) == [(2 * 4, [1, 2, 3]), (2 + 4 + 4, [2, 3])]
 
 
+def test_two_all_in_seats_of_different_stacks_make_two_side_pots() -> None:
+    # By hand: base 4 (the antes); A all in for 3, B all in for 7, C and D put in 10 each.
+    # Main pot 4 + 3*4 = 16 for all four; first side pot (7-3)*3 = 12 for B, C, D; second
+    # side pot (10-7)*2 = 6 for C and D.  16 + 12 + 6 = 34 = 4 + 3 + 7 + 10 + 10.
+    assert layers((3, 7, 10, 10), [0, 1, 2, 3], 4) == [
+        (16, [0, 1, 2, 3]), (12, [1, 2, 3]), (6, [2, 3])]
+    # D folds after putting in 5: its chips stay in the bands they reach (3 in the main pot,
+    # 2 in the first side pot).  Main 4 + 3*4 = 16; first side 0 + 4 + 4 + 2 = 10 for B, C;
+    # second side 3 for C alone.  16 + 10 + 3 = 29 = 4 + 3 + 7 + 10 + 5.
+    assert layers((3, 7, 10, 5), [0, 1, 2], 4) == [(16, [0, 1, 2]), (10, [1, 2]), (3, [2])]
+
+
 def test_a_player_with_no_chip_is_all_in_from_the_start_and_still_shows() -> None:
     rs = rules("bets: 1 chip", "start: 20 chips  end: after 1 rotation  balance: may go negative")
     # D has 1 chip: after its two antes, -1: it takes no turn, but its royal flush shows
@@ -251,3 +267,43 @@ def test_positions_in_a_betting_round_read_back_with_all_ins() -> None:
     state, _ = play(rs, state, [BidMove(1, 1), BidMove(2, 1)])
     back = to_state(rs, parse(describe(rs, state)))
     assert back.to_move == 0 and back.bets == state.bets
+
+
+def test_greedy_bets_by_its_best_hand() -> None:
+    """Worked by hand (§8.3, thresholds in strategies.greedy): bets up to 3, 2 raises, seat 1
+    deals and opens. Seat 1 high card checks, seat 2 one pair checks (nothing owed), seat 3
+    two pair bets the most (3), seat 0 flush raises the most (3 owed + 3 = 6), seat 1 now
+    owes 6 and folds, seat 2 calls 6, seat 3 (3 owed) makes the second and last raise (6),
+    seat 0 may only call (3), seat 2 calls 3: the round ends."""
+    rs = rules("bets: up to 3 chips\n    raises: 2\n    opener: dealer")
+    high, pair = cards("9♣ 10♦ J♥ Q♠ A♣"), cards("9♦ 9♥ J♣ Q♣ A♦")
+    two_pair, flush = cards("10♣ 10♥ K♣ K♦ J♦"), cards("A♥ A♠ K♥ K♠ Q♥ Q♦ 9♠ 10♠ J♠")
+    state, _ = deal(rs, 1, [flush, high, pair, two_pair])
+    chosen: list[Move] = []
+    while state.bets is not None:
+        move = greedy(rs, state, legal_moves(rs, state))
+        chosen.append(move)
+        state, _ = apply(rs, state, move)
+    assert chosen == [PassMove(1), PassMove(2), BidMove(3, 3), BidMove(0, 6), PassMove(1),
+                      BidMove(2, 6), BidMove(3, 6), BidMove(0, 3), BidMove(2, 3)]
+
+
+def test_random_picks_an_action_then_an_amount_of_the_range() -> None:
+    """Seat 1 bets 3 (bets up to 4), so seat 2 may fold or bid 3..7 (call 3, raise 1..4 more).
+    Uniform over the two actions, then over the five amounts: about half the draws fold
+    (one in six if every amount counted as a move), every amount lies in 3..7 and both ends
+    come up; the same seed gives the same draws."""
+    rs = rules("bets: up to 4 chips\n    opener: dealer")
+    state, _ = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    state, _ = apply(rs, state, BidMove(1, 3))
+    legal = legal_moves(rs, state)
+    assert legal == (PassMove(2), BidRange(2, 3, 7))
+    player = random_legal(random.Random(11))
+    picks = [player(rs, state, legal) for _ in range(2000)]
+    again = random_legal(random.Random(11))
+    assert [again(rs, state, legal) for _ in range(2000)] == picks
+    folds = sum(p == PassMove(2) for p in picks)
+    amounts = Counter(p.amount for p in picks if isinstance(p, BidMove))
+    assert 900 <= folds <= 1100
+    assert set(amounts) == {3, 4, 5, 6, 7}
+    assert all(150 <= n <= 250 for n in amounts.values())

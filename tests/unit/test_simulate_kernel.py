@@ -100,3 +100,26 @@ def test_the_engine_is_chosen_and_named(monkeypatch: pytest.MonkeyPatch) -> None
         assert engine_label(dataclasses.replace(spec, engine="kernel")) == (
             "kernel (numba)" if numba else "kernel (Python, numba absent)")
     assert engine_label(make_spec(michigan, 4, 8, 1, ["random"], "reference")) == "reference"
+
+
+def test_simulate_runs_without_numpy(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A plain ``pip install boodle`` has no numpy (it comes with the ``kernel`` extra): the
+    kernel module cannot be imported, ``auto`` plays on the compiled engine even for a long
+    run, and ``--engine kernel`` is refused with the extra to install. (Before, every
+    simulate of a compiled variant imported the kernel and died: "No module named
+    'numpy'", found by a new user following the README.)"""
+    import sys
+
+    from boodle.cli import main
+    from boodle.language.errors import BoodleError
+
+    monkeypatch.setattr(runner, "kernel_importable", lambda: False)
+    monkeypatch.setitem(sys.modules, "boodle.compiled.kernel", None)  # importing it fails
+    michigan = load("michigan")
+    assert choose_engine(michigan, "auto", None) == "compiled"
+    with pytest.raises(BoodleError) as err:
+        choose_engine(michigan, "kernel")
+    assert "boodle[kernel]" in (err.value.hint or "")
+    assert main(["simulate", "michigan", "--players", "4", "--deals", "30", "--seed", "7"]) == 0
+    assert "compiled" in capsys.readouterr().out

@@ -404,3 +404,15 @@ def test_a_new_ledger_given_as_a_folder_says_so(tmp_path: Path,
     assert err == (f"error: {tmp_path} is a folder, not a ledger file\n"
                    f"  hint: name a file in it, as in --ledger {tmp_path / 'club.sqlite'}\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_ledger_in_a_missing_folder_says_what_to_do(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Tried as a new user: `--ledger /proc/x/club.sqlite` gave SQLite's words and no hint."""
+    where = tmp_path / "nowhere" / "club.sqlite"
+    assert main(["play", "michigan", "--players", "4", "--deals", "1",
+                 "--ledger", str(where)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: cannot open ledger {where}: " in err
+    assert f"hint: the folder {where.parent} does not exist: create it" in err
+    assert not where.parent.exists()

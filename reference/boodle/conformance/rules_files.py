@@ -106,6 +106,7 @@ def load_rules(paths: Sequence[Path]) -> list[RulesFile]:
                 bases.append(Path(file))
             return text, file
 
+        _not_a_builtin_name(path)
         ruleset = load_file(path, recording)
         twice = next((r for r in out if r.name == ruleset.name), None)
         if twice is not None:
@@ -115,6 +116,19 @@ def load_rules(paths: Sequence[Path]) -> list[RulesFile]:
                               "given: it is found beside the file, or among the built-ins)")
         out.append(RulesFile(path, ruleset, rules_hash(ruleset), tuple(bases)))
     return out
+
+
+def _not_a_builtin_name(path: Path) -> None:
+    """Refuse ``--rules NAME`` where NAME is a built-in variant's name and no file: the
+    built-ins are served and generated without it, and a folder of that name must not be
+    read as one (spec §11.1: a bare name is a built-in's).  Raises :class:`BoodleError`."""
+    from boodle.language.variants import is_path
+    from boodle.resources import builtin_names
+
+    if not path.is_file() and not is_path(str(path)) and str(path) in builtin_names():
+        raise BoodleError(f"--rules {path}: '{path}' is a built-in variant, not a rules file",
+                          hint="the built-in variants are played without --rules; --rules "
+                          f"takes a file: write ./{path}.boodle or ./{path}/FILE.boodle")
 
 
 def use(files: Iterable[RulesFile]) -> None:

@@ -67,6 +67,11 @@ DERIVED: dict[tuple[str, str], tuple[Callable[[Any], str], tuple[str, ...]]] = {
         lambda p: p.opener if p.betting else "no betting",
         ("no betting",),
     ),
+    ("WidowSale", "dealer_swap"): (  # spec §5.4 'dealer: may swap first': the swap is
+        # said once, where it happens (before the offer), not "if nobody buys" as well
+        lambda w: "first" if w.dealer_swap and w.dealer_first else w.dealer_swap,
+        ("first",),
+    ),
     ("WidowSale", "mode"): (  # spec §5.4: a bid is at least N and at least 1
         lambda w: "auction no minimum" if w.mode == "auction" and w.price < 1 else w.mode,
         ("auction no minimum",),
@@ -122,11 +127,11 @@ def _optional(tp: Any) -> bool:
 def keys_for_field(cls: type, field: str) -> list[str]:
     """The template keys one field needs (see the module doc)."""
     tp, base = hints(cls)[field], f"{cls.__name__}.{field}"
+    extra = DERIVED.get((cls.__name__, field), (None, ()))[1]
     if get_origin(tp) is Literal:
-        extra = DERIVED.get((cls.__name__, field), (None, ()))[1]
         return [f"{base}.{v}" for v in (*get_args(tp), *extra)]
     if tp is bool:
-        return [f"{base}.yes", f"{base}.no"]
+        return [f"{base}.{v}" for v in ("yes", "no", *extra)]
     if _optional(tp):
         return [base, f"{base}.none"]
     if get_origin(tp) in (tuple, frozenset):

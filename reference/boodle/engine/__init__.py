@@ -54,10 +54,14 @@ def __getattr__(name: str) -> Any:
 
     Importing a light module of the package (``boodle.engine.support`` for ``boodle check``,
     ``boodle.engine.faults``) then costs that module alone, not the whole engine.
+    The value is then kept in this module's namespace, so later look-ups
+    (``reference.apply`` at every step of a count) do not come here again.
     Raises ``AttributeError`` for a name that is not exported.
     """
     if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from boodle.engine import api
 
-    return getattr(api, name)
+    value = getattr(api, name)
+    globals()[name] = value
+    return value

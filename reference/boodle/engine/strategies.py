@@ -2,7 +2,9 @@
 
 - :func:`random_legal`: a uniformly random legal move from its own ``rng``: uniform over
   the concrete moves, so each amount of a bid range is as likely as a pass (its cost does
-  not grow with the range: one draw, one step per entry).
+  not grow with the range: one draw, one step per entry); in a poker phase's betting round
+  (spec §8.3) uniform over the actions first (the pass, the bid range), then over the
+  range's amounts.
 - :func:`greedy`: a move that goes out or claims a non-empty section if there
   is one, else a lead from the suit it holds most of, else the first legal move;
   in a widow sale it takes the widow only when the widow is the shorter hand (in an
@@ -44,12 +46,30 @@ Strategy = Callable[[Ruleset, DealState, tuple[Legal, ...]], Move]
 def random_legal(rng: random.Random) -> Strategy:
     """A player choosing uniformly among the concrete legal moves with ``rng`` (one
     ``randrange`` over :func:`~boodle.engine.state.move_count`: the same draws, and so the
-    same games, as when every bid was listed)."""
+    same games, as when every bid was listed).
+
+    In a poker phase's betting round (``state.bets`` set, spec §8.3) it picks uniformly
+    among the legal entries (check/fold is the pass; bet/call/raise is the one
+    :class:`~boodle.engine.state.BidRange`), then, for the range, uniformly among its
+    amounts ``low``, ``low + step`` … ``<= high`` chips: two draws, so a wide range does not
+    drown the pass. Deterministic for ``rng``'s seed.
+    """
 
     def choose(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+        if state.bets is not None:
+            return _random_bet(rng, legal)
         return nth_move(legal, rng.randrange(move_count(legal)))
 
     return choose
+
+
+def _random_bet(rng: random.Random, legal: tuple[Legal, ...]) -> Move:
+    """One of ``legal``'s entries uniformly, then one amount (chips) of a bid range
+    uniformly (spec §8.3)."""
+    entry = legal[rng.randrange(len(legal))]
+    if isinstance(entry, BidRange):
+        return entry.bid(entry.amounts()[rng.randrange(entry.size)])
+    return entry
 
 
 def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
@@ -57,6 +77,13 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move
 
     In a widow sale: take the widow (the lowest bid) when it holds fewer
     cards than the hand, else pass.
+
+    In a poker phase's betting round (spec §8.3), by the category of its best poker hand
+    (:func:`~boodle.engine.poker_hands.best_hand` of its hand, the phase's ``best of`` and
+    ace-low rule): **two pair or better** bets or raises the most chips the bid range allows;
+    **one pair** calls (the range's lowest amount: what is owed, or all in) when chips are
+    owed and checks when nothing is; **high card** checks when nothing is owed and folds
+    otherwise (the pass is both). Deterministic: it draws nothing.
     """
     plays = [m for m in legal if isinstance(m, LeadMove | PlayMove)]
     if not plays and state.bets is not None:

@@ -127,7 +127,7 @@ def connect(path: Path, create: bool = False,
         conn = (_open_read_only(path) if read_only and not writable
                 else sqlite3.connect(path, isolation_level=None, timeout=10))
     except sqlite3.Error as exc:
-        raise BoodleError(f"cannot open ledger {path}: {exc}") from None
+        raise BoodleError(f"cannot open ledger {path}: {exc}", hint=_open_hint(path)) from None
     try:
         if not read_only:
             conn.execute("PRAGMA journal_mode = WAL")  # one fsync per commit, readers go on
@@ -138,6 +138,15 @@ def connect(path: Path, create: bool = False,
         raise BoodleError(f"ledger {path}: {exc}") from None
     finally:
         conn.close()
+
+
+def _open_hint(path: Path) -> str:
+    """What to do when SQLite cannot open ``path``: its folder is missing or not writable."""
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        return (f"the folder {folder} does not exist: create it, or name a file in a "
+                "folder that does")
+    return f"check that {folder} may be written, or name a file in another folder"
 
 
 def _open_read_only(path: Path) -> sqlite3.Connection:

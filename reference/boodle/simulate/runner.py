@@ -102,6 +102,15 @@ kernel about 24,000 Michigan deals per CPU second against the compiled engine's 
 17,000 deals."""
 
 
+def kernel_importable() -> bool:
+    """Whether :mod:`boodle.compiled.kernel` can be imported: it needs numpy (the ``kernel``
+    extra; a plain ``pip install boodle`` has no numpy, and simulate then plays on the
+    compiled engine)."""
+    import importlib.util
+
+    return importlib.util.find_spec("numpy") is not None
+
+
 def choose_engine(ruleset: Ruleset, wanted: str = "auto", deals: int | None = None) -> Engine:
     """The engine ``wanted`` (``kernel``, ``compiled``, ``reference``), or for ``auto``: the
     kernel where it runs ``ruleset``, numba is installed (without numba the kernel runs as
@@ -110,10 +119,16 @@ def choose_engine(ruleset: Ruleset, wanted: str = "auto", deals: int | None = No
     runs it, else ``reference``.  All three play the same deals for a seed.
 
     Raises :class:`BoodleError` when ``kernel`` or ``compiled`` is asked for a ruleset it
-    does not run.
+    does not run, and when ``kernel`` is asked for without numpy (:func:`kernel_importable`).
     """
     if wanted == "reference":
         return "reference"
+    if supports(ruleset) and not kernel_importable():
+        if wanted == "kernel":
+            raise BoodleError("the kernel needs numpy, which is not installed",
+                              hint="pip install 'boodle[kernel]' (numpy and numba), "
+                                   "or use --engine compiled (or auto)")
+        return "compiled"
     if supports(ruleset):
         from boodle.compiled.kernel import kernel_unsupported, numba_available
 

@@ -92,9 +92,9 @@ def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch
     for c, in_force in cands:
         i = layout.index[c]
         held = _held_by_player(layout, s, i)
-        out.append(Branch(z3.And(*none_before, held), in_force, s.loc[i]))
+        out.append(Branch(all_of([*none_before, held]), in_force, s.loc[i]))
         none_before.append(z3.Not(held))
-    out.append(Branch(z3.And(*none_before), LEFT_LOWEST, layout.left(s.ghosts.dealer)))
+    out.append(Branch(all_of(none_before), LEFT_LOWEST, layout.left(s.ghosts.dealer)))
     return out
 
 
