@@ -330,5 +330,7 @@ def ruleset_texts(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         session.append("balance: " + draw(st.sampled_from(["may go negative",
                                                            "eliminated at zero"])))
+    if draw(st.booleans()):
+        session.append("seating: " + draw(st.sampled_from(["fixed", "redrawn each deal"])))
     out += ["  session {", *(f"    {line}" for line in session), "  }", "}"]
     return "\n".join(out) + "\n"

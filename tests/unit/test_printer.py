@@ -232,4 +232,5 @@ def test_the_diff_reads_michigans_rules_in_the_words_of_its_file() -> None:
         "session: leftover": "split equally",
         "session: ties": "share",
         "session: balance": "may go negative",
+        "session: seating": "fixed",
     }

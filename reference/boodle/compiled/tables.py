@@ -160,6 +160,9 @@ SUPPORT: dict[FeatureKey, Refusal | None] = {
     "chosen antes": _said("chosen-boodle antes"),
     "elimination": _said("elimination at zero balance"),
     "few players still in": None,  # refused with elimination
+    # spec §10: each deal is one the compiled engine plays, but its sessions (boodle
+    # simulate's loop, the kernel's run_session) keep every player in their seat
+    "seats redrawn": _said("seats drawn again before each deal (its sessions keep the seats)"),
     "widow sets": lambda rs, found: [f"widow: {f.detail}" for f in found
                                      if f.detail not in WIDOW_SETS],
     "short stack": lambda rs, found: [f"short stack: {f.detail}" for f in found

@@ -103,9 +103,10 @@ _BETWEEN_DEALS = ("first_dealer", "first_dealer_rank", "rotation")
 or between deals: who deals first and which way the deal passes (spec §5.1)."""
 
 _AFTER_DEALS = ("start_chips", "rotations", "end_when_broke", "end_last_with_chips", "end_target",
-                "end_never", "leftover", "ties")
+                "end_never", "leftover", "ties", "seating")
 """The session rules (:class:`~boodle.language.model.SessionSpec`) that act only before the first
-deal, between deals or at the end: the start, the end, the leftover and ties (§10).  The
+deal, between deals or at the end: the start, the end, the leftover, ties and the seats drawn
+between deals (§10).  The
 ``balance`` rule is not one: a player eliminated at zero is not dealt (§10)."""
 
 
@@ -332,6 +333,7 @@ EVENT_PINS: dict[str, EventPins] = {
     **{kind: _shows(rule) for kind, rule in _STAGE_EVENTS.items()},
     "cut": _shows_nothing,
     "first-dealt": _shows_nothing,
+    "seating": _shows_nothing,  # between deals: _session_pins reads it
     "boodles-drawn": _shows_nothing,
     "deal-start": _shows_nothing,
     "ante": _ante_pins,
@@ -798,6 +800,7 @@ class _Recorder:
         self.cuts: list[list[str]] = []
         self.faced_cards: list[str] = []
         self.decks: list[list[str]] = []
+        self.seatings: list[list[int]] = []
 
     def draw(self, ruleset: Ruleset, count: int) -> list[Card]:
         cards = list(self.inner.draw(ruleset, count))
@@ -823,6 +826,11 @@ class _Recorder:
         self.decks.append([str(c) for c in cards.deck])
         return cards
 
+    def seating(self, ruleset: Ruleset, players: int, number: int) -> list[int]:
+        order = list(self.inner.seating(ruleset, players, number))
+        self.seatings.append(order)
+        return order
+
 
 def recording(strategy: Strategy, decisions: list[Move]) -> Strategy:
     """``strategy``, appending to ``decisions`` each move it chooses at a choice point (more
@@ -846,6 +854,8 @@ def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: in
         pins.add("§3/drawn")
     if any(e["kind"] == "eliminated" for e in events):
         pins.add("§10/elimination")
+    if any(e["kind"] == "seating" for e in events):
+        pins.add("§10/seating")
     if rules.rotations is not None and regular == rules.rotations * len(final["standings"]):
         pins.add("§10/end-rotations")
     elif rules.end_when_broke:
@@ -867,7 +877,7 @@ def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: in
             pins |= _event_pins(ruleset, deal)
             deal = []
         if e["kind"] not in ("boodles-drawn", "cut", "first-dealt", "split", "session-end",
-                             "eliminated"):
+                             "eliminated", "seating"):
             deal.append(e)
     return pins | _deal_pins(ruleset) | _lead_pins(ruleset)
 
@@ -898,6 +908,8 @@ def gen_session(ruleset: Ruleset, k: int, catalogue: Catalogue,
     if recorder.faced_cards:
         setup["first_dealt"] = recorder.faced_cards
     setup["deals"] = [{"deck": d} for d in recorder.decks]
+    if recorder.seatings:
+        setup["seating"] = recorder.seatings
     request: Json = {"kind": "session", "variant": _variant(ruleset), "setup": setup,
                      "script": [move_to_json(m) for m in decisions]}
     result = execute(request)

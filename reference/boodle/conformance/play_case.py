@@ -41,7 +41,7 @@ from boodle.engine.state import DealState, Legal, Move, only_move
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
-from boodle.session.run import DealCards, ExplicitSources, SessionRun, best_seats
+from boodle.session.run import DealCards, ExplicitSources, SessionRun, best_seats, unseated
 
 
 class CaseSetupError(BoodleError):
@@ -251,12 +251,13 @@ def deal_cards(deal: Mapping[str, Any]) -> DealCards:
 
 def session_sources(spec: Mapping[str, Any]) -> ExplicitSources:
     """The explicit sources a session setup gives (``draw``, ``cut``, ``first_dealt``,
-    ``deals``); raises :class:`BoodleError` for a bad card."""
+    ``deals``, ``seating``); raises :class:`BoodleError` for a bad card."""
     return ExplicitSources(
         drawn=tuple(card_from_json(c) for c in spec.get("draw", ())),
         cuts=tuple(tuple(card_from_json(c) for c in r) for r in spec.get("cut", ())),
         faced_cards=tuple(card_from_json(c) for c in spec.get("first_dealt", ())),
-        deals=tuple(deal_cards(d) for d in spec["deals"]))
+        deals=tuple(deal_cards(d) for d in spec["deals"]),
+        seatings=tuple(tuple(int(p) for p in order) for order in spec.get("seating", ())))
 
 
 def run_session(request: Mapping[str, Any], engine: Engine = REFERENCE,
@@ -299,7 +300,8 @@ def run_session(request: Mapping[str, Any], engine: Engine = REFERENCE,
             return {"status": "error", "message": f"at point {script.point}: {exc.message}"}
         return {"status": "rejected", "rule": exc.rule, "message": exc.message,
                 "at": script.point - 1, "events": out}
-    ledger = run.ledger if stopped_at is None else stopped_at.ledger
+    # the players' balances (spec §10 seating: a deal cut short holds them in table order)
+    ledger = run.ledger if stopped_at is None else unseated(stopped_at.ledger, run.seating)
     final = {"ledger": ledger.to_json(), "over": run.over,
              "to_move": None if stopped_at is None else stopped_at.to_move,
              "unused": len(script.decisions), "deals": run.played, "dealers": run.dealers,

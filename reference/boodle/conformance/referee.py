@@ -144,7 +144,7 @@ def _rule_of_event(ruleset: Ruleset, events: Sequence[Json], index: int) -> str:
                 "penalty": "§6.5/pass-fee", "eliminated": "§10/elimination",
                 "split": "§10/leftover-split", "session-end": "§10/order",
                 "cut": "§5.1/first-dealer", "first-dealt": "§5.1/first-dealt",
-                "boodles-drawn": "§3/drawn"}
+                "boodles-drawn": "§3/drawn", "seating": "§10/seating"}
     kind = str(events[index].get("kind"))
     if not new:
         return fallback.get(kind, "(no rule)")
@@ -440,8 +440,9 @@ SESSION_DEALS = 12
 def referee_session_case(ruleset: Ruleset, players: int, seed: str, k: int) -> Case:
     """Referee session ``k`` of ``seed`` in ``ruleset`` for ``players``: every chance outcome
     written out (the boodle cards drawn, the cut or the cards dealt face up, one shuffled
-    pack per deal, as many deals as the session's rotations allow and one for a tie, at
-    most :data:`SESSION_DEALS`); every seat starts with the variant's start chips."""
+    pack per deal, the seats drawn before each deal after the first when they are, as many
+    deals as the session's rotations allow and one for a tie, at most
+    :data:`SESSION_DEALS`); every seat starts with the variant's start chips."""
     from boodle.conformance.generate import _Recorder
 
     name = f"referee:{seed}:{ruleset.name}:{players}:session:{k}"
@@ -463,6 +464,9 @@ def referee_session_case(ruleset: Ruleset, players: int, seed: str, k: int) -> C
     if recorder.faced_cards:
         spec["first_dealt"] = recorder.faced_cards
     spec["deals"] = decks
+    if ruleset.session.seating == "redrawn each deal":  # spec §10: the seats of deal 2 on
+        spec["seating"] = [list(recorder.inner.seating(ruleset, players, number))
+                           for number in range(2, count + 1)]
     data: Json = {"format": CASE_FORMAT, "kind": KIND,
                   "description": f"referee session {k + 1} of seed {seed!r}, {players} "
                   f"players, {count} deals given: the implementation plays it with its own "

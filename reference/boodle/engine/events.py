@@ -114,6 +114,25 @@ class BoodlesDrawn:
 
 
 @dataclass(frozen=True)
+class Seating:
+    """The seats drawn again before deal ``number`` (spec §10, ``seating: redrawn each
+    deal``): ``players`` holds, seat by seat from seat 0, the player who sits there for
+    that deal, each player named by the seat they held at the session's start.
+
+    Inside the deal that follows, every seat of an event is a seat at the table as drawn;
+    outside a deal (``eliminated``, ``split``, ``session-end``) a seat names a player by
+    their starting seat, as with fixed seating, where the two are the same.
+    """
+
+    kind: ClassVar[str] = "seating"
+    number: int
+    players: tuple[int, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "number": self.number, "players": list(self.players)}
+
+
+@dataclass(frozen=True)
 class DealStart:
     """A deal begins: ``number`` (1-based in a session, ``None`` alone) and its dealer."""
 
@@ -566,6 +585,7 @@ Event = (
     BoodlesDrawn
     | Cut
     | FirstDealt
+    | Seating
     | TurnUp
     | Showdown
     | DealStart
@@ -645,6 +665,7 @@ __all__ = [
     "Penalty",
     "PhaseSkipped",
     "Play",
+    "Seating",
     "SessionEnd",
     "Showdown",
     "Split",

@@ -42,6 +42,7 @@ SUPPORT: dict[FeatureKey, Refusal | None] = {
     "chosen antes": None,
     "elimination": None,
     "few players still in": None,
+    "seats redrawn": None,  # boodle.session.run draws them; each deal is played as any
     "widow sets": None,
     "short stack": None,
     "claims": None,

@@ -37,6 +37,7 @@ from boodle.engine.events import (
     Penalty,
     PhaseSkipped,
     Play,
+    Seating,
     SessionEnd,
     Showdown,
     Split,
@@ -131,6 +132,12 @@ def _drawn(e: BoodlesDrawn) -> list[str]:
     return [f"boodle cards drawn from a second pack for the session: {draws}"]
 
 
+def _seating(e: Seating) -> list[str]:
+    seats = ", ".join(f"{seat_name(p)} sits in seat {seat_name(k)}"
+                      for k, p in enumerate(e.players))
+    return ["", f"seats drawn for deal {e.number} (players by their starting seat): {seats}"]
+
+
 def _shown(e: WidowShown) -> list[str]:
     who = "every player" if len(e.seats) > 1 else seat_name(e.seats[0])
     return [f"  the widow is shown to {who}: {_hand(e.cards)}"]
@@ -212,6 +219,7 @@ _RENDER: dict[type, Callable[..., list[str]]] = {
     BoodlesDrawn: _drawn,
     Cut: _cut,
     FirstDealt: _first_dealt,
+    Seating: _seating,
     TurnUp: lambda e: [f"  turned up: {e.card}, trumps {e.trump}"],
     Showdown: _showdown,
     WidowShown: _shown,

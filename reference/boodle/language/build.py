@@ -1071,7 +1071,8 @@ class _Builder:
             elif line.key == "end_never":
                 fields["end_never"] = True
             else:
-                slot = {"leftover": "leftover", "ties": "ties", "balance": "negative"}[line.key]
+                slot = {"leftover": "leftover", "ties": "ties", "balance": "negative",
+                        "seating": "seating"}[line.key]
                 fields[slot] = line.value
         ends = [line for line in clause.value if line.key.startswith("end_")]
         if any(line.key in _UNBOUNDED_ENDS for line in ends) and "rotations" not in fields:

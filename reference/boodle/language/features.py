@@ -39,6 +39,7 @@ FeatureKey = Literal[
     "chosen antes",
     "elimination",
     "few players still in",
+    "seats redrawn",
     "widow sets",
     "short stack",
     "claims",
@@ -71,7 +72,8 @@ these after all, for example a member its rule-kind table has a row for)."""
 def features(ruleset: Ruleset) -> tuple[Feature, ...]:
     """Every feature of ``ruleset`` some engine may not run, the ruleset's first (phases
     other than stops, spec §8; the widow sale, §5.4; trumps, §5.2; drawn boodles, §3;
-    chosen-boodle antes and short stacks, §4; elimination, §9, §10; the widow's sets, §5.2),
+    chosen-boodle antes and short stacks, §4; elimination, §9, §10; seats drawn again before
+    each deal, §10; the widow's sets, §5.2),
     then each stops phase's (claims, §6.6; going out, §7; leads, §6.1; the ``if none`` rule
     and all-pass exits, §6.5; penalties, §6.8)."""
     out: list[Feature] = []
@@ -96,6 +98,8 @@ def features(ruleset: Ruleset) -> tuple[Feature, ...]:
         out.append(Feature("elimination"))
         if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
             out.append(Feature("few players still in"))
+    if ruleset.session.seating == "redrawn each deal":
+        out.append(Feature("seats redrawn"))
     out.append(Feature("widow sets", detail=ruleset.deal.widow_sets))
     out.append(Feature("short stack", detail=ruleset.short_stack))
     for p in stops:

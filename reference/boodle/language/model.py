@@ -570,7 +570,9 @@ class SessionSpec:
     deal that leaves a player with no chips (``end_when_broke``), that leaves at most
     one player with chips (``end_last_with_chips``), or at whose end a player has
     ``end_target`` chips or more; ``end_never``: the session has no end (the ledger
-    runs on; only a fixed number of deals is played).
+    runs on; only a fixed number of deals is played). ``seating``: ``fixed`` keeps every
+    player in the seat they start in; ``redrawn each deal`` draws the seats again, at
+    random from the session's seed, before every deal (chips stay with the players).
     """
 
     start_chips: int = 50
@@ -582,6 +584,7 @@ class SessionSpec:
     leftover: Literal["split equally", "stays"] = "split equally"
     ties: Literal["share", "one more deal"] = "share"
     negative: Literal["allowed", "eliminate"] = "allowed"
+    seating: Literal["fixed", "redrawn each deal"] = "fixed"
     span: Span | None = _span()
 
     def ends(self) -> tuple[EndRule, ...]:

@@ -154,6 +154,8 @@ SHORT_STACK: dict[str, str | None] = {"as balance": None,
 LEFTOVER = {"split equally": "split equally", "stays": "stays"}
 TIES = {"share": "share", "one more deal": "one more deal"}
 BALANCE = {"allowed": "may go negative", "eliminate": "eliminated at zero"}
+SEATING: dict[str, str | None] = {"fixed": None, "redrawn each deal": "redrawn each deal"}
+"""Who sits where from deal to deal (spec §10); ``fixed`` is the default, not written."""
 CHIPS = {"whole": "whole", "exact": "exact"}
 CARRY = {"unclaimed": "unclaimed"}
 FALLBACK: dict[str, Callable[[m.Fallback], str]] = {
@@ -279,6 +281,7 @@ LITERALS: dict[str, Mapping[Any, object]] = {
     "SessionSpec.leftover": LEFTOVER,
     "SessionSpec.ties": TIES,
     "SessionSpec.negative": BALANCE,
+    "SessionSpec.seating": SEATING,
     "Ruleset.chips": CHIPS,
     "Ruleset.carry": CARRY,
 }
@@ -559,6 +562,7 @@ SESSION: dict[str, Row[m.SessionSpec]] = {
     "leftover": lambda s: _one("leftover", LEFTOVER[s.leftover]),
     "ties": lambda s: _one("ties", TIES[s.ties]),
     "negative": lambda s: _one("balance", BALANCE[s.negative]),
+    "seating": lambda s: _one("seating", SEATING[s.seating], unwritten="fixed"),
     "span": _SPAN,
 }
 

@@ -877,6 +877,12 @@ class _ToAst(Transformer[Token, Any]):
     def balance_eliminate(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("balance", "eliminate", meta)
 
+    def seating_fixed(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("seating", "fixed", meta)
+
+    def seating_redrawn(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("seating", "redrawn each deal", meta)
+
 
 @dataclass(frozen=True)
 class _Label:

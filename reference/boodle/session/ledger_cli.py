@@ -166,9 +166,11 @@ def render_session(info: SessionInfo, rows: list[Any], end: dict[str, Any] | Non
                     "board"),
     ]
     for row in rows:
-        dealer = next((seat_name(e["dealer"]) for e in row.events
+        # the deal's events name seats at the table; the columns name players (spec §10)
+        sits = row.progress.seating or range(info.players)
+        dealer = next((seat_name(sits[e["dealer"]]) for e in row.events
                        if e.get("kind") == "deal-start"), "-")
-        winner = next((seat_name(e["winner"]) if e["winner"] is not None else "none"
+        winner = next((seat_name(sits[e["winner"]]) if e["winner"] is not None else "none"
                        for e in row.events if e.get("kind") == "deal-end"), "-")
         lines.append("  " + _ledger_row(str(row.number) if row.number else "start", dealer,
                                          winner, row.ledger))

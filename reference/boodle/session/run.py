@@ -9,12 +9,20 @@ Every chance outcome of a session comes from its :class:`SessionSources`: the
 boodle cards drawn from a second pack, the cards of the cut (or the cards
 dealt face up for ``first RANK dealt``), and each deal's deck.
 :class:`SeededSources` derives them from ``seed`` through generators derived
-by name (``"{seed}:draw"``, ``"{seed}:cut"``, ``"{seed}:deal:{k}"``; the
+by name (``"{seed}:draw"``, ``"{seed}:cut"``, ``"{seed}:deal:{k}"``, and under
+``seating: redrawn each deal`` the seats of deal k from ``"{seed}:seating:{k}"``; the
 players use ``"{seed}:seat:{i}"``), so the same seed always gives the same
 session; :class:`ExplicitSources` takes them as given (a conformance case of
 kind ``session``, ``conformance/FORMAT.md``), so that nothing depends on a
 shuffle.  Drawn boodles are drawn first and bound for the whole session
 (spec §3, §10 "Order"; :mod:`boodle.session.second_pack`).
+
+Seating (spec §10 ``seating``): the ledger, the strategies and the players' random
+generators belong to the players, named by their seat at the session's start.  A deal is
+played at a table whose seat ``k`` holds player ``seating[k]`` (the identity under
+``seating: fixed``): :func:`seated` gives the engine the balances in table order,
+:func:`unseated` takes them back; the dealer is a seat of the table, passing by
+``rotation`` from deal to deal whoever sits there (spec §5.1).
 """
 
 from __future__ import annotations
@@ -27,7 +35,15 @@ from typing import Any, Protocol, cast
 
 from boodle import engine as reference
 from boodle.engine.api import shuffled_deck
-from boodle.engine.events import Cut, Eliminated, Event, FirstDealt, SessionEnd, Split
+from boodle.engine.events import (
+    Cut,
+    Eliminated,
+    Event,
+    FirstDealt,
+    Seating,
+    SessionEnd,
+    Split,
+)
 from boodle.engine.ledger import Ledger, seat, section
 from boodle.engine.stages.dealing import eliminated
 from boodle.engine.state import DealState, Legal, Move
@@ -72,7 +88,9 @@ class SessionSources(Protocol):
     board order (spec §3); ``cut``: the next round of the high cut, one card per
     seat drawing (spec §5.1); ``faced``: the cards dealt face up for ``first RANK
     dealt``, in order (only those up to the first card of RANK are used);
-    ``has_deal``/``deal``: deal ``number`` (1-based) exists / its cards.
+    ``has_deal``/``deal``: deal ``number`` (1-based) exists / its cards; ``seating``: under
+    ``seating: redrawn each deal``, the seats drawn before deal ``number`` (from 2): the
+    player (by starting seat) in each seat, seat 0 first, a permutation of ``range(players)``.
     Explicit sources raise :class:`~boodle.language.errors.BoodleError` when asked for
     what they do not hold.
     """
@@ -87,11 +105,14 @@ class SessionSources(Protocol):
 
     def deal(self, ruleset: Ruleset, number: int) -> DealCards: ...
 
+    def seating(self, ruleset: Ruleset, players: int, number: int) -> Sequence[int]: ...
+
 
 class SeededSources:
     """The sources of ``boodle play --seed``: the draw from ``"{seed}:draw"`` (a sample of
     the deck), the cut and the face-up deal from ``"{seed}:cut"`` (a fresh shuffle per
-    round, its top cards), deal k's deck from ``"{seed}:deal:{k}"``."""
+    round, its top cards), deal k's deck from ``"{seed}:deal:{k}"``, deal k's seats from
+    ``"{seed}:seating:{k}"`` (a shuffle of the players)."""
 
     def __init__(self, seed: int | str) -> None:
         self.seed = seed
@@ -112,12 +133,19 @@ class SeededSources:
     def deal(self, ruleset: Ruleset, number: int) -> DealCards:
         return DealCards(deck=shuffled_deck(ruleset, random.Random(f"{self.seed}:deal:{number}")))
 
+    def seating(self, ruleset: Ruleset, players: int, number: int) -> Sequence[int]:
+        order = list(range(players))
+        random.Random(f"{self.seed}:seating:{number}").shuffle(order)
+        return order
+
 
 @dataclass
 class ExplicitSources:
     """Sources given outright (a conformance case): ``drawn`` cards in board order, ``cuts``
     (one list of cards per round, one card per seat drawing, in seat order), ``faced``
-    (the cards dealt face up), ``deals`` (one :class:`DealCards` per deal, in order).
+    (the cards dealt face up), ``deals`` (one :class:`DealCards` per deal, in order),
+    ``seatings`` (under ``seating: redrawn each deal``: the seats of deal 2, 3 …, each the
+    player in every seat, seat 0 first).
 
     Raises :class:`~boodle.language.errors.BoodleError` when the session needs an outcome that is
     not given, or gets one of the wrong size; :meth:`check_used` when cut rounds are left.
@@ -127,6 +155,7 @@ class ExplicitSources:
     cuts: tuple[tuple[Card, ...], ...] = ()
     faced_cards: tuple[Card, ...] = ()
     deals: tuple[DealCards, ...] = ()
+    seatings: tuple[tuple[int, ...], ...] = ()
     rounds_used: int = field(default=0)
 
     def draw(self, ruleset: Ruleset, count: int) -> Sequence[Card]:
@@ -165,6 +194,16 @@ class ExplicitSources:
         if not self.has_deal(number):
             raise BoodleError(f"deal {number} is not given")
         return self.deals[number - 1]
+
+    def seating(self, ruleset: Ruleset, players: int, number: int) -> Sequence[int]:
+        if not 2 <= number <= len(self.seatings) + 1:
+            raise BoodleError(f"the seats drawn before deal {number} are not given "
+                              f"({len(self.seatings)} seatings for deals 2 on)")
+        order = self.seatings[number - 2]
+        if sorted(order) != list(range(players)):
+            raise BoodleError(f"the seating of deal {number} must name each of the {players} "
+                              f"players once (0 to {players - 1}); {list(order)} is given")
+        return order
 
     def check_used(self) -> None:
         """Raise :class:`BoodleError` if rounds of the cut were given and not drawn."""
@@ -342,22 +381,41 @@ def best_seats(ledger: Ledger) -> tuple[int, ...]:
     return tuple(s for s, amount in enumerate(ledger.seats) if amount == best)
 
 
+def seated(ledger: Ledger, seating: Sequence[int]) -> Ledger:
+    """The players' ``ledger`` in table order: seat ``k`` holds player ``seating[k]``'s
+    balance (spec §10 ``seating``).  No chip moves: the same balances, renamed."""
+    return Ledger(tuple(ledger.seats[p] for p in seating), ledger.sections)
+
+
+def unseated(ledger: Ledger, seating: Sequence[int]) -> Ledger:
+    """The table's ``ledger`` back in player order (the inverse of :func:`seated`)."""
+    seats: list[Chips] = list(ledger.seats)
+    for k, p in enumerate(seating):
+        seats[p] = ledger.seats[k]
+    return Ledger(tuple(seats), ledger.sections)
+
+
 @dataclass(frozen=True)
 class Progress:
     """Where a session stands between two deals: all it needs to go on exactly.
 
     ``ledger``: every balance; ``dealer``: the seat dealing next; ``played``:
     deals played; ``rng_states``: each seat's ``random.Random`` state (what
-    ``random.Random.getstate()`` returns).  Deck orders need no state: deal k
-    is shuffled by ``"{seed}:deal:{k}"``.  Anything a session decides at its
-    start and uses later belongs here, or a resumed session would differ.
+    ``random.Random.getstate()`` returns); ``seating``: the seats of the deal last played
+    (player by seat, spec §10), ``None`` for the starting seats (fixed seating, and every
+    ledger written before seats could be drawn).  Deck orders and seatings need no state:
+    deal k is shuffled by ``"{seed}:deal:{k}"``, its seats by ``"{seed}:seating:{k}"``.
+    Under ``seating: redrawn each deal``, ``dealer`` is the seat the deal passes to before
+    the seats are drawn (its player may be out: the deal then passes on).  Anything a
+    session decides at its start and uses later belongs here, or a resumed session would
+    differ.
     """
 
     ledger: Ledger
     dealer: int
     played: int
     rng_states: tuple[object, ...]
-
+    seating: tuple[int, ...] | None = None
 
 
 ENDS_AFTER_DEAL: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], bool]] = {
@@ -391,7 +449,9 @@ class SessionRun:
     With explicit sources that hold no further deal, :meth:`more_deals` turns false
     and ``stopped`` true: the session stops there, without its end.  After
     :meth:`finish`, ``over`` says whether the session reached its end.
-    ``dealers``: the dealer of each deal this object played; ``current``: the
+    ``seating``: the seats of the deal last played (or about to be), the player in each
+    seat (spec §10; the starting seats under ``seating: fixed``).
+    ``dealers``: the dealer (a seat) of each deal this object played; ``current``: the
     events of the deal in progress (kept when a strategy interrupts it by raising),
     ``ending``: those of :meth:`finish` so far.
     """
@@ -435,6 +495,8 @@ class SessionRun:
             self.rules, players, cut=source.cut, faced=lambda: source.faced(self.rules))
         self.opening: list[Event] = [*drawn, *cut]
         self.step = 1 if self.rules.deal.rotation == "left" else -1
+        self.seating: tuple[int, ...] = tuple(range(players))
+        self.redraws = self.rules.session.seating == "redrawn each deal"
         rotations = self.rules.session.rotations
         self.limit: int | None = deals if deals is not None else (
             None if rotations is None else rotations * players)
@@ -449,13 +511,19 @@ class SessionRun:
     def progress(self) -> Progress:
         """The state between two deals (see :class:`Progress`)."""
         return Progress(self.ledger, self.dealer, self.played,
-                        tuple(rng.getstate() for rng in self.rngs))
+                        tuple(rng.getstate() for rng in self.rngs),
+                        self.seating if self.redraws else None)
 
     def restore(self, progress: Progress) -> None:
         """Continue from ``progress`` (taken from a run of the same ruleset, players, seed)."""
         if len(progress.rng_states) != self.players or progress.ledger.players != self.players:
             raise ValueError("progress of a session with another number of players")
+        seating = tuple(range(self.players)) if progress.seating is None else progress.seating
+        if sorted(seating) != list(range(self.players)):
+            raise ValueError(f"the seating {list(seating)} does not seat each of the "
+                             f"{self.players} players once")
         self.ledger, self.dealer, self.played = progress.ledger, progress.dealer, progress.played
+        self.seating = seating
         for rng, state in zip(self.rngs, progress.rng_states, strict=True):
             rng.setstate(cast(Any, state))
 
@@ -480,28 +548,52 @@ class SessionRun:
         return more
 
     def next_deal(self) -> list[Event]:
-        """Play the next deal; its events."""
+        """Play the next deal (after drawing its seats, under ``seating: redrawn each
+        deal``, from deal 2 on); its events."""
         self.played += 1
+        self.current = []
+        if self.redraws and self.played > 1:
+            self._draw_seats()
         cards = self.sources.deal(self.ruleset, self.played)
         self.dealers.append(self.dealer)
-        self.current = []
-        state, events = play_deal(self.ruleset, self.players, self.dealer, self.ledger,
-                                  cards.deck, self.movers, number=self.played,
+        table = seated(self.ledger, self.seating)
+        movers = [self.movers[p] for p in self.seating]
+        state, events = play_deal(self.ruleset, self.players, self.dealer, table,
+                                  cards.deck, movers, number=self.played,
                                   hands=cards.hands, widow=cards.widow, engine=self.engine,
                                   events=self.current)
         before = eliminated(self.rules, self.ledger)
-        self.ledger = state.ledger
+        self.ledger = unseated(state.ledger, self.seating)
         out = eliminated(self.rules, self.ledger)
         events.extend(Eliminated(s) for s in sorted(out - before))  # spec §10
         self.dealer = self._next_dealer(out)
         return events
 
+    def _draw_seats(self) -> None:
+        """Spec §10 ``seating: redrawn each deal``: every player of the session is drawn a
+        seat (a player out keeps one and sits out); the deal stays with the seat it passed
+        to, or, if that seat's player is out, passes on by ``rotation`` to the first seat
+        whose player is still in (spec §5.1)."""
+        self.seating = tuple(self.sources.seating(self.rules, self.players, self.played))
+        self.current.append(Seating(self.played, self.seating))
+        out = eliminated(self.rules, self.ledger)
+        dealer = self.dealer
+        for _ in range(self.players):
+            if self.seating[dealer] not in out:
+                self.dealer = dealer
+                return
+            dealer = (dealer + self.step) % self.players
+
     def _next_dealer(self, out: frozenset[int]) -> int:
-        """The deal passes by ``rotation`` to the next player still in (spec §5.1, §10)."""
+        """The deal passes by ``rotation`` to the next seat whose player is still in (spec
+        §5.1, §10); under ``seating: redrawn each deal`` to the next seat, whoever is drawn
+        into it (:meth:`_draw_seats` passes it on from a seat whose player is out)."""
+        if self.redraws:
+            return (self.dealer + self.step) % self.players
         dealer = self.dealer
         for _ in range(self.players):
             dealer = (dealer + self.step) % self.players
-            if dealer not in out:
+            if self.seating[dealer] not in out:
                 return dealer
         return self.dealer  # nobody is left in: no further deal is played
 

@@ -13,7 +13,11 @@ Tables (format 1; amounts as JSON ints or ``"a/b"`` strings, spec §9):
 - ``deal``: one row per deal, ``number`` 1, 2, …; row 0 is the opening (drawn boodles,
   the cut).  Each row holds the deal's events (a JSON array of ``to_json()`` records), the
   transfers they carry, the ledger (seats) and the board (sections) after it, and the
-  :class:`~boodle.session.run.Progress` to go on from (random generator states included).
+  :class:`~boodle.session.run.Progress` to go on from (random generator states included;
+  under ``seating: redrawn each deal`` the seats the deal was played in, ``seating`` in the
+  progress, absent in a ledger written before seats could be drawn: the starting seats).
+  The ledger and board are the players' (by starting seat); the transfers, as the deal's
+  events name them, are by seat at the table.
 - ``ending``: the session's end (leftover split, the extra deal on a tie, standings); for a
   fixed number of deals, an empty ending that marks the session complete.
 
@@ -48,7 +52,7 @@ from boodle.engine.ledger import (
 )
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
-from boodle.session.run import Progress, SessionRun
+from boodle.session.run import Progress, SessionRun, seated, unseated
 
 FORMAT = 1
 """The schema version written in every session row."""
@@ -464,8 +468,11 @@ def _short(value: Any) -> str:
 
 def _progress_json(progress: Progress) -> dict[str, Any]:
     seats, board = _ledger_json(progress.ledger)
-    return {"seats": json.loads(seats), "board": json.loads(board), "dealer": progress.dealer,
-            "played": progress.played, "rngs": [list(_listed(s)) for s in progress.rng_states]}
+    out = {"seats": json.loads(seats), "board": json.loads(board), "dealer": progress.dealer,
+           "played": progress.played, "rngs": [list(_listed(s)) for s in progress.rng_states]}
+    if progress.seating is not None:
+        out["seating"] = list(progress.seating)
+    return out
 
 
 def _listed(state: object) -> list[Any]:
@@ -478,8 +485,24 @@ def _progress(data: Any) -> Progress:
     if not isinstance(data, dict) or not isinstance(data.get("rngs"), list):
         raise LedgerError(f"the progress {_short(data)} is not a table with 'rngs'")
     rngs = tuple((v, tuple(internal), gauss) for v, internal, gauss in data["rngs"])
-    return Progress(_ledger(data["seats"], data["board"]), _count("dealer", data["dealer"], 0),
-                    _count("played", data["played"], 0), rngs)
+    ledger = _ledger(data["seats"], data["board"])
+    return Progress(ledger, _count("dealer", data["dealer"], 0),
+                    _count("played", data["played"], 0), rngs,
+                    _seating(data.get("seating"), ledger.players))
+
+
+def _seating(value: Any, players: int) -> tuple[int, ...] | None:
+    """A stored seating (the player in each seat, spec §10), or ``None`` when the progress
+    has none (fixed seating, or a ledger older than the ``seating`` line); raises TypeError
+    unless it seats each player once."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or sorted(
+            v if isinstance(v, int) and not isinstance(v, bool) else -1 for v in value
+    ) != list(range(players)):
+        raise TypeError(f"the seating {_short(value)} does not seat each of the {players} "
+                        "players once")
+    return tuple(value)
 
 
 # ---------------------------------------------------------------- checking
@@ -507,7 +530,8 @@ def check(conn: sqlite3.Connection, info: SessionInfo) -> list[str]:
             if starts != [row.number] * len(starts) or not starts or len(ends) != 1:
                 problems.append(f"{where}: events hold deal starts {starts} and "
                                 f"{len(ends)} deal ends")
-        problems += _check_step(where, previous, row.transfers, row.ledger, info)
+        problems += _check_step(where, previous, row.transfers, row.ledger, info,
+                                row.progress.seating if row.number > 0 else None)
         if row.progress.ledger != row.ledger or row.progress.played != row.number:
             problems.append(f"{where}: stored progress does not match the row")
         previous = row.ledger
@@ -518,19 +542,25 @@ def check(conn: sqlite3.Connection, info: SessionInfo) -> list[str]:
 
 
 def _check_step(where: str, before: Ledger | None, transfers: list[dict[str, Any]],
-                after: Ledger, info: SessionInfo) -> list[str]:
+                after: Ledger, info: SessionInfo,
+                seating: tuple[int, ...] | None = None) -> list[str]:
+    """Problems of one row: its chips' total, and its transfers replayed on ``before``
+    (seated as ``seating``, the deal's seats, when the deal's seats were drawn: its
+    transfers name seats at the table) giving ``after``."""
     out: list[str] = []
     if after.total() != info.start_total:
         out.append(f"{where}: chips {after.total()} instead of {info.start_total}")
     if before is None:
         return out
-    ledger = before
+    ledger = before if seating is None else seated(before, seating)
     try:
         for t in transfers:
             ledger, _ = ledger.transfer(_account(t["from"]), _account(t["to"]),
                                         _chips(t["amount"]), str(t["reason"]))
     except (LedgerError, KeyError, TypeError) as exc:
         return [*out, f"{where}: a transfer does not replay: {exc}"]
+    if seating is not None:
+        ledger = unseated(ledger, seating)
     if ledger != after:
         out.append(f"{where}: its transfers from the previous ledger give {ledger.to_json()}, "
                    f"not the recorded {after.to_json()}")

@@ -163,6 +163,12 @@ def make_spec(ruleset: Ruleset, players: int, deals: int, seed: int,
                           hint=f"try --players {ruleset.players.low}")
     if deals < 1:
         raise BoodleError("--deals must be at least 1")
+    if ruleset.session.seating == "redrawn each deal":  # spec §10; its loops keep the seats
+        span = ruleset.origin.span(ruleset.session, "seating") if ruleset.origin else None
+        raise BoodleError(f"boodle simulate does not draw the seats again before each deal "
+                          f"yet ({ruleset.name}: 'seating: redrawn each deal', spec §10)",
+                          span=span, hint="boodle play plays such a session (--seed N); "
+                          "or simulate the variant with 'seating: fixed'")
     names = list(strategies) or ["random"]
     for name in names:
         if name not in PLAYERS:

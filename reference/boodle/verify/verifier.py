@@ -197,6 +197,7 @@ SYMBOLIC: dict[FeatureKey, Refusal | None] = {
     "several stops phases": None,
     "trump sections without trumps": None,
     "drawn boodles": None,  # bound before play: the drawn cards are the layout's
+    "seats redrawn": None,  # between deals: a deal at any seating is a deal z3 models
     "widow sets": None,
     "short stack": None,
     "going out without ending the deal": None,
@@ -258,6 +259,7 @@ MODELLED: dict[FeatureKey, Refusal | None] = {
     "chosen antes": None,
     "elimination": None,
     "few players still in": None,
+    "seats redrawn": None,  # spec §10, between deals: not a rule of the stops phase
     "claims": None,
     "lead by a phase winner": None,
     "first lead after a run": None,
