@@ -21,6 +21,7 @@ from boodle.engine.state import DealState, LeadMove, PassMove, PlayMove
 from boodle.language.build import load_text
 from boodle.language.cards import Card, parse_card
 from boodle.language.model import Ruleset
+from boodle.language.variants import load
 from boodle.verify.concrete import ModelOracle
 from boodle.verify.induction import System
 from boodle.verify.lead_terms import leader_now
@@ -161,3 +162,14 @@ def test_z3_finds_a_penalty_paid_to_an_eliminated_seat() -> None:
     assert "eliminated seats hold no chips" in bad.detail, bad.detail
     assert bad.data["bmc"]["found"], bad.detail
     assert exit_status(results) == 1
+
+
+def test_a_session_of_4_players_needs_only_the_4_seat_proof() -> None:
+    # tripoli plays on with seats out ('end: last player with chips'): every deal of a
+    # 4-player session has 4 seats, some perhaps out, which the model at 4 covers, so
+    # '--players 4' proves the session ends without proofs at 3 or 2 players still in
+    results = verify([Subject("tripoli", load("tripoli"))],
+                     Options(players=(4,), exhaustive=False, engine=False))
+    [row] = [r for r in results if r.prop == "session end" and r.method == "static"]
+    assert row.status == "proven", row.detail
+    assert "for sessions of 4 players (the counts run)" in row.detail

@@ -534,16 +534,14 @@ def _session_proof(subject: Subject, results: list[Result], options: Options) ->
 
 def _session_counts(ruleset: Ruleset, options: Options) -> list[int]:
     """The player counts whose deals the sessions verified can have (spec §10): a session
-    keeps its players, so a run of ``--players N`` answers for sessions of N players alone;
-    under elimination seats leave, so for every smaller count too.  Every allowed count when
-    no ``--players`` was given.  (Before, a ``--players 4`` run left the session end
-    "unknown" for want of counts the user had not asked about.)"""
+    keeps its seats, so a run of ``--players N`` answers for sessions of N players alone.
+    Under elimination too: a deal with seats out is still a deal of N seats, which the
+    z3 model at N covers (its eliminated-seat ghosts; before they existed, every smaller
+    count had to be proven too).  Every allowed count when no ``--players`` was given."""
     every = list(ruleset.players.counts())
     if options.players is None:
         return every
-    if ruleset.session.negative == "allowed":
-        return [n for n in every if n in options.players]
-    return [n for n in every if n <= max(options.players)]
+    return [n for n in every if n in options.players]
 
 
 def _players(counts: list[int]) -> str:
