@@ -43,7 +43,7 @@ from boodle.engine.events import Event, Stop
 from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.engine.stages import stops
 from boodle.engine.state import DealState
-from boodle.language.model import LeadRule, Ruleset, StopsPhase
+from boodle.language.model import LeadRule, Penalty, Ruleset, StopsPhase
 from boodle.language.variants import load
 from boodle.verify.cli import DEFAULT_MAX_STATES
 from boodle.verify.report import exit_status, render_text, save_counterexamples
@@ -337,6 +337,18 @@ def auction_pays_the_price(mp: pytest.MonkeyPatch) -> None:
                original(rules, state, who, rules.price))
 
 
+def penalty_to_an_eliminated_seat(mp: pytest.MonkeyPatch) -> None:
+    """A fee 'to each opponent' paid to every other seat, an eliminated one too (spec §10:
+    it takes no further part).  Chips still add up: before the model had eliminated
+    seats, such states were checked on the engine alone, and this passed."""
+    def payees(state: DealState, who: int, to: str) -> list[Any]:
+        if to == "each opponent":
+            return [SeatAccount(s) for s in range(state.players) if s != who]
+        return [SectionAccount(to)]
+
+    mp.setattr(stops, "_payees", payees)
+
+
 # (bug, variant, players, the property it breaks, whether CI runs z3 for it)
 BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (claim_not_debited, "michigan", 3, "chip conservation", True),
@@ -358,13 +370,22 @@ BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (dealt_from_the_dealer, "michigan", 3, "engine = model", False),
     (widow_counted_as_a_sharer, "tripoli", 3, "engine = model", False),
     (auction_pays_the_price, "michigan-widow-auction", 3, "engine = model", False),
+    (penalty_to_an_eliminated_seat, "michigan-classic-elim", 3, "engine = model", False),
 ]
 
 
 def _ruleset(variant: str) -> Ruleset:
     """A built-in variant, or ``michigan-classic-flip``: michigan-classic whose restart is in
     the opposite colour and whose all-pass flips the colour (Rummoli's rules, spec §6.5, on
-    a deck whose exhaustive search is quick)."""
+    a deck whose exhaustive search is quick), or ``michigan-classic-elim``: michigan-classic
+    played until one player has chips, a seat with no lead paying 1 to each opponent (spec
+    §6.8, §10: so a fee is paid with a seat out)."""
+    if variant == "michigan-classic-elim":
+        rs = load("michigan-classic")
+        phases = tuple(replace(p, penalties=(Penalty("cannot lead", 1, "each opponent"),))
+                       if isinstance(p, StopsPhase) else p for p in rs.phases)
+        session = replace(rs.session, negative="eliminate", end_last_with_chips=True)
+        return replace(rs, name=variant, phases=phases, session=session)
     if variant != "michigan-classic-flip":
         return load(variant)
     rs = load("michigan-classic")
@@ -449,7 +470,8 @@ def test_an_engine_bug_fails_verify_with_z3(tmp_path: Path,
     _check(tmp_path, capsys, bug, variant, players, prop, True)
 
 
-CONTROL = ["michigan", "michigan-classic", "michigan-classic-flip", "michigan-paid-stops",
+CONTROL = ["michigan", "michigan-classic", "michigan-classic-flip", "michigan-classic-elim",
+           "michigan-paid-stops",
            "michigan-until-broke", "tripoli", "newmarket", "michigan-widow-auction",
            "michigan-widow-sale"]
 

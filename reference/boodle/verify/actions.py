@@ -322,7 +322,7 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
     chips = _chips(layout, s, mutation)
     forfeit = list(s.forfeit)
     if fined is not None:
-        forfeit = _fine(layout, chips, who, fined, forfeit)
+        forfeit = _fine(layout, chips, who, fined, forfeit, s.ghosts.gone)
     barred = any_of([all_of([layout.eq(who, k), f]) for k, f in enumerate(forfeit)])
     if CLAIM_TERMS[phase.claims].plays_claim:
         for k, section in enumerate(layout.board):
@@ -363,23 +363,41 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
 
 
 def _fine(layout: Layout, chips: ChipTerms, who: Expr, fined: Expr,
-          forfeit: list[Expr]) -> list[Expr]:
+          forfeit: list[Expr], gone: tuple[Expr, ...] = ()) -> list[Expr]:
     """Spec §6.8 (:func:`boodle.engine.stages.stops._penalise`): a lead that is not the lowest
-    pays each ``lead not lowest`` penalty, and under ``forfeit boodles`` its leader claims no
-    more."""
+    pays each ``lead not lowest`` penalty (to each opponent still in, ``gone``: the seats
+    eliminated, §10), and under ``forfeit boodles`` its leader claims no more."""
     for pen in layout.phase.penalties:
         if pen.fault != "lead not lowest":
             continue
         if pen.to == "each opponent":
-            for k in range(layout.n):
-                chips.move(("seat", who), ("seat", k), z3.RealVal(pen.amount), "penalty",
-                           z3.And(fined, who != k))
+            _each_opponent(layout, chips, who, z3.RealVal(pen.amount), fined, gone)
         else:
             chips.move(("seat", who), ("section", layout.section_index(pen.to)),
                        z3.RealVal(pen.amount), "penalty", fined)
         if pen.forfeit_boodles:
             forfeit = [z3.Or(f, z3.And(fined, who == k)) for k, f in enumerate(forfeit)]
     return forfeit
+
+
+def _each_opponent(layout: Layout, chips: ChipTerms, who: Expr, amount: Expr,
+                   when: Expr | None, gone: tuple[Expr, ...]) -> None:
+    """``who`` pays ``amount`` to each opponent when ``when`` holds (a fine or a pass fee,
+    spec §6.5, §6.8).  Without elimination (``gone`` empty): to each other seat.  Under
+    ``balance: eliminated at zero``: to each seat still in, clockwise from ``who``'s left, as
+    the engine pays (``clockwise(who)[:-1]``): a payment capped at ``who``'s balance (§9)
+    goes to the first opponents in that order, and an eliminated seat (§10) is paid nothing
+    (unless the mutation's fault pays it).  ``when``: ``None`` for always."""
+    if not gone or chips.mutation.pays_gone("penalty"):
+        for k in range(layout.n):
+            chips.move(("seat", who), ("seat", k), amount, "penalty",
+                       who != k if when is None else z3.And(when, who != k))
+        return
+    seats_in = layout.seats_in(gone)
+    for d in range(1, layout.n):
+        due = seats_in > d
+        chips.move(("seat", who), ("seat", layout.lefts(who, d, gone)), amount, "penalty",
+                   due if when is None else z3.And(when, due))
 
 
 def _holds_another(layout: Layout, s: SymState, who: Expr, i: int) -> Expr:
@@ -549,7 +567,7 @@ def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, Ch
     left; when every player has passed the deal ends or the colour flips."""
     phase = layout.phase
     chips = _chips(layout, s, mutation)
-    who = s.tomove
+    who, gone = s.tomove, s.ghosts.gone
     dues: list[tuple[int, str, bool]] = []
     fb = phase.fallback
     if fb.amount > 0 and fb.to is not None:
@@ -557,15 +575,14 @@ def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, Ch
     dues += [(p.amount, p.to, False) for p in phase.penalties if p.fault == "cannot lead"]
     for amount, to, if_able in dues:
         if to == "each opponent":
-            for k in range(layout.n):
-                chips.move(("seat", who), ("seat", k), z3.RealVal(amount), "penalty", who != k)
+            _each_opponent(layout, chips, who, z3.RealVal(amount), None, gone)
         else:  # 'if able' (spec §6.5): only a seat with at least the fee pays it
             able = chips.balance(("seat", who)) >= amount if if_able else True
             chips.move(("seat", who), ("section", layout.section_index(to)), z3.RealVal(amount),
                        "penalty", able)
     passes = s.passes + 1
-    everyone = passes == layout.n
-    nxt = layout.left(who)
+    everyone = passes == layout.seats_in(gone)  # every seat still in passed (spec §10)
+    nxt = layout.left(who, gone)
     row = ALL_PASS_TERMS[phase.all_pass]
     if row.ends_deal and phase.all_pass_to is not None:
         # spec §6.5: the round of passes ends the deal, each seat pays per card left

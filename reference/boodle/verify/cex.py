@@ -86,7 +86,9 @@ def model_state_lines(layout: Layout, v: dict[str, Any]) -> list[str]:
         lines.append(f"dealer seat {ghosts.get('dealer')}, chips in play {_amount(held)} "
                      f"(the deal began with {_amount(ghosts['total'])})"
                      + (f", trumps {layout.suits[ghosts['trump']]}"
-                        if 0 <= ghosts.get("trump", NONE) < len(layout.suits) else ""))
+                        if 0 <= ghosts.get("trump", NONE) < len(layout.suits) else "")
+                     + (", eliminated: " + ", ".join(f"seat {k}" for k in ghosts["eliminated"])
+                        if ghosts.get("eliminated") else ""))
     return lines
 
 

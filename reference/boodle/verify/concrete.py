@@ -3,7 +3,7 @@
 :func:`encode` writes a :class:`~boodle.engine.state.DealState` of the stops phase
 in the codes of :mod:`boodle.verify.layout` (and its ghosts: the chip
 total, the dealer, the trump suit, earlier phases' winners and takings, the
-widow and out-of-play cards).  :class:`ModelOracle` compiles every action's
+widow and out-of-play cards, the eliminated seats).  :class:`ModelOracle` compiles every action's
 guard and post-state once (:class:`~boodle.verify.z3eval.Evaluator`) and
 answers, for an encoded state, which actions the model enables and what
 each leads to.  The agreement test compares these answers with
@@ -45,9 +45,9 @@ def encode(layout: Layout, state: DealState, s: SymState) -> list[Any]:
     """``state``'s values, aligned with ``s.flat()`` then ``s.ghosts.variables()``.
 
     Raises ``ValueError`` for a state the model does not describe (a card
-    still in the pack, an eliminated seat).
+    still in the pack, an eliminated seat under rules that eliminate nobody).
     """
-    if state.out:
+    if state.out and not s.ghosts.gone:
         raise ValueError("the model has no eliminated seats")
     suits = layout.suits
     index = layout.index
@@ -81,6 +81,7 @@ def _ghosts(layout: Layout, state: DealState, s: SymState) -> list[Any]:
         raise ValueError("drawn boodles must be bound before play (spec §3)")
     out += [p.kind == "widow" for p in state.places]
     out += [p.kind == "out" for p in state.places]
+    out += [k in state.out for k in range(len(g.gone))]  # spec §10: the seats eliminated
     return out
 
 

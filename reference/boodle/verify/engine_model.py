@@ -14,10 +14,12 @@ the stops phase, :class:`Comparer` asks both the same questions:
 - **refusals**: every card or pass the model does not enable must be refused by the engine
   (:class:`~boodle.engine.faults.IllegalMove`).
 
-States of other stages (antes, the widow sale or auction, holding and poker phases) and
-states with an eliminated seat have no model state: they are checked on the engine alone
+States of other stages (antes, the widow sale or auction, holding and poker phases) have no
+model state: they are checked on the engine alone
 (:func:`engine_faults`: chips add up to the deal's total, no section below zero, every card
-in one place, a legal move while the deal is not over, every listed move accepted).
+in one place, a legal move while the deal is not over, every listed move accepted).  A
+stops-phase state with an eliminated seat (spec §10) is compared like any other: the model's
+ghosts say which seats are out (:attr:`~boodle.verify.layout.Ghosts.gone`).
 
 Two sources of states: every state of the exhaustive search (:mod:`boodle.verify.explicit`
 calls :meth:`Comparer.observe`), and :func:`check_random`: random deals of a deck (the full
@@ -38,7 +40,7 @@ from typing import Any
 from boodle.engine.api import apply, is_terminal, legal_moves, shuffled_deck, start_deal
 from boodle.engine.events import Event, transfers_in
 from boodle.engine.faults import IllegalMove
-from boodle.engine.ledger import Ledger, LedgerError
+from boodle.engine.ledger import Ledger, LedgerError, SeatAccount
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, each_move
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
@@ -70,12 +72,13 @@ KINDS: dict[str, str] = {
     "capped payment": "a seat pays down to zero, capped at its balance (§9)",
     "split remainder": "a section shared with a remainder left on it (§8.1, §9)",
     "eliminated seat": "a deal played with a seat out (§10)",
+    "fee with a seat out": "a fee to each opponent paid with a seat out, who gets none (§10)",
 }
 """The transition kinds the report accounts for, each with the rule it exercises."""
 
-MODELLED = frozenset(KINDS) - {"split remainder", "eliminated seat"}
-"""The kinds z3 models step by step (a stops-phase move with every seat in); the other two
-happen in stages, or with seats, the model does not describe and are checked on the engine
+MODELLED = frozenset(KINDS) - {"split remainder"}
+"""The kinds z3 models step by step (a stops-phase move, with any seats out, spec §10); a
+split remainder happens in stages the model does not describe and is checked on the engine
 alone."""
 
 
@@ -107,6 +110,11 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
         out.add("penalty")
     if ruleset.session.negative == "eliminate":
         out |= {"capped payment", "eliminated seat"}
+        fees = [p.to for p in phase.penalties]
+        if passing and phase.fallback.amount > 0 and phase.fallback.to is not None:
+            fees.append(phase.fallback.to)
+        if "each opponent" in fees:
+            out.add("fee with a seat out")
     shared = CLAIM_TERMS[phase.claims].at_start or any(
         getattr(p, "split", None) == "share" for p in ruleset.phases)
     if shared and ruleset.chips == "whole":
@@ -156,6 +164,9 @@ def kinds_of(before: DealState, after: DealState, events: Iterable[Event]) -> se
         out.add("capped payment")
     if after.out:
         out.add("eliminated seat")
+        if "penalty" in out and any(isinstance(t.dst, SeatAccount) for e in events
+                                    if e.kind == "penalty" for t in transfers_in(e)):
+            out.add("fee with a seat out")
     return out
 
 
@@ -197,7 +208,7 @@ class Comparer:
     refusals: int = 0
     """Moves the model does not enable that the engine was asked to refuse."""
     engine_only: dict[str, int] = field(default_factory=dict)
-    """States not compared, by why (``eliminated seat``, a stage the model does not have)."""
+    """States not compared, by why (a stage the model does not have)."""
     seen: set[str] = field(default_factory=set)
     """The kinds of :data:`KINDS` exercised."""
     budget: int | None = None
@@ -231,7 +242,7 @@ class Comparer:
         try:
             values = self.oracle.encode(state)
         except ValueError as e:
-            why = "eliminated seat" if state.out else str(e)
+            why = str(e)
             self.engine_only[why] = self.engine_only.get(why, 0) + 1
             return None
         signature = (state.step, frozenset(kinds))

@@ -110,6 +110,10 @@ def axioms(layout: Layout, s: SymState) -> Expr:
     else:
         terms += [g.trump >= 0, g.trump < len(layout.suits)]
     terms += [z3.And(w >= 0, w < n) for w in g.winners.values()]
+    if g.gone:  # spec §10: an eliminated seat never deals nor wins; two seats at least are in
+        seat_in = _seat_in(layout, g.gone)
+        terms += [seat_in(g.dealer), *[seat_in(w) for w in g.winners.values()],
+                  layout.seats_in(g.gone) >= 2]
     drawn = list(g.drawn.values())
     terms += [z3.And(d >= 0, d < len(layout.cards)) for d in drawn]
     if len(drawn) > 1:
@@ -148,7 +152,13 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
               for x in s.loc]
     terms += [eq(layout.eq(x, layout.widow), w) for x, w in zip(s.loc, g.widow0, strict=True)]
     terms += [eq(layout.eq(x, layout.out), o) for x, o in zip(s.loc, g.out0, strict=True)]
-    terms += [any_of([layout.eq(s.loc[i], p) for i in cards]) for p in range(n)]
+    if g.gone:  # spec §10: a seat still in holds a card; an eliminated one holds nothing
+        terms += [z3.If(o, z3.And(*[z3.Not(layout.eq(s.loc[i], p)) for i in cards],
+                                  s.bal[p] == 0),
+                        any_of([layout.eq(s.loc[i], p) for i in cards]))
+                  for p, o in enumerate(g.gone)]
+    else:
+        terms += [any_of([layout.eq(s.loc[i], p) for i in cards]) for p in range(n)]
     if layout.ruleset.deal.widow_position == "none":
         terms += [z3.Not(w) for w in g.widow0]
     if not exact:
@@ -159,6 +169,13 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
     terms += _hand_sizes(layout, s)
     ante, pre = _antes(layout, s)
     return all_of([*terms, ante]), pre
+
+
+def _seat_in(layout: Layout, gone: tuple[Expr, ...]) -> Callable[[Expr], Expr]:
+    """The term "seat ``x`` is a seat still in" (spec §10), for a seat term ``x``."""
+    def seat_in(x: Expr) -> Expr:
+        return any_of([all_of([layout.eq(x, k), z3.Not(o)]) for k, o in enumerate(gone)])
+    return seat_in
 
 
 def _hand_sizes(layout: Layout, s: SymState) -> list[Expr]:
@@ -187,7 +204,10 @@ PAYER_TERMS: dict[Payer, Callable[[Expr, int], Expr]] = {
     "widow": lambda dealer, k: dealer == k,  # the widow's share, paid by the dealer
 }
 """Whether seat ``k`` pays an ante line (spec §4) when ``dealer`` deals, as a z3 term, one
-row per member of :data:`Payer` (every seat still in: the z3 model has no elimination)."""
+row per member of :data:`Payer`.  Only in Init of a variant whose play starts right after the
+antes (:func:`exact_start`), which eliminates nobody: under ``balance: eliminated at zero``
+the antes are capped and a seat out pays none (spec §4, §10), and Init is then any chips the
+antes may leave, each eliminated seat at zero (:func:`initial`)."""
 
 def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
     """Spec §4: every line paid from any ledger with non-negative sections (lines add up)."""
@@ -266,7 +286,7 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
         ite_bool(over, all_of([ge(s.winner, num(NONE)), lt(s.winner, num(n))]),
                  eq(s.winner, NONE)),
         all_of([ge(s.passes, num(0)), le(s.passes, num(n))]),
-        implies(eq(s.step, LEAD), lt(s.passes, num(n))),
+        implies(eq(s.step, LEAD), lt(s.passes, layout.seats_in(s.ghosts.gone))),
         implies(eq(s.step, FOLLOW), all_of([eq(s.passes, 0), not_(s.flipped)])),
     ]
     if not any(p.forfeit_boodles for p in layout.phase.penalties):
@@ -299,12 +319,34 @@ def _live(layout: Layout, s: SymState) -> list[Expr]:
     base = layout.bases.get("live")
     if base is None:  # the first state asked about (the pre-state) gives every other its atoms
         base = layout.bases["live"] = (s.loc, [layout.eqs(s.loc, p) for p in range(layout.n)])
-    return [z3.Implies(s.step != OVER, any_of(layout.eqs(s.loc, p, (base[0], base[1][p]))))
+    gone = s.ghosts.gone
+    return [z3.Implies(z3.And(s.step != OVER, z3.Not(gone[p])) if gone else s.step != OVER,
+                       any_of(layout.eqs(s.loc, p, (base[0], base[1][p]))))
             for p in range(layout.n)]
+
+
+def _gone_cards(layout: Layout, s: SymState) -> list[Expr]:
+    """An eliminated seat (spec §10) holds no card, has played none and is never to move."""
+    n = layout.n
+    return [z3.Implies(o, z3.And(s.tomove != p, *[z3.And(x != p, x != n + 1 + p)
+                                                  for x in s.loc]))
+            for p, o in enumerate(s.ghosts.gone)]
+
+
+def _gone_chips(layout: Layout, s: SymState) -> list[Expr]:
+    """An eliminated seat (spec §10) has no chips and is paid none: its balance stays 0."""
+    return [z3.Implies(o, s.bal[p] == 0) for p, o in enumerate(s.ghosts.gone)]
 
 
 def _leader(layout: Layout, s: SymState) -> list[Expr]:
     """At a lead, the seat to move is ``passes`` seats left of the leader the rule names."""
+    gone = s.ghosts.gone
+    if gone:  # ``passes`` seats still in to the leader's left (spec §10: the out are skipped)
+        leader = leader_now(layout, s)
+        if not passes(layout):
+            return [z3.Implies(s.step == LEAD, s.tomove == leader)]
+        return [z3.Implies(z3.And(s.step == LEAD, s.passes == k),
+                           s.tomove == layout.lefts(leader, k, gone)) for k in range(layout.n)]
     seat = leader_now(layout, s) + s.passes  # at most 2n - 2: one wrap round the table at most
     return [z3.Implies(s.step == LEAD, z3.Or(s.tomove == seat, s.tomove == seat - layout.n))]
 
@@ -316,12 +358,16 @@ def _passing(layout: Layout, s: SymState) -> Expr:
 
 def _passed(layout: Layout, s: SymState) -> list[Expr]:
     """Every seat that passed since the last card had no lead the rule allows (spec §6.5)."""
-    n = layout.n
+    n, gone = layout.n, s.ghosts.gone
     terms = []
     for j in range(n):
         none = z3.Not(has_option(layout, s, j))
         for k in range(1, n):
-            seen = z3.And(_passing(layout, s), s.passes >= k, s.tomove == (j + k) % n)
+            if gone:  # j passed k passes ago: k seats still in to its left is the seat to move
+                seen = z3.And(_passing(layout, s), s.passes >= k, z3.Not(gone[j]),
+                              s.tomove == layout.lefts(j, k, gone))
+            else:
+                seen = z3.And(_passing(layout, s), s.passes >= k, s.tomove == (j + k) % n)
             terms.append(z3.Implies(seen, none))
     return terms
 
@@ -356,8 +402,18 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
         Conjunct("leader named by the rule", "progress", _leader,
                  (*_BASE, "leader named by the rule"), LEADER),
     ]
+    if layout.ruleset.session.negative == "eliminate":  # spec §10: seats may be out
+        gone = ("eliminated seats hold no cards", *_BASE)
+        out += [
+            Conjunct("eliminated seats hold no cards", "card conservation", _gone_cards,
+                     gone, "gone"),
+            Conjunct("eliminated seats hold no chips", "chip conservation", _gone_chips,
+                     ("eliminated seats hold no chips", *gone), CHIPS),
+        ]
     if passes(layout):
-        passed = ("passers had no lead", *_BASE)
+        passed: tuple[str, ...] = ("passers had no lead", *_BASE)
+        if layout.ruleset.session.negative == "eliminate":
+            passed += ("eliminated seats hold no cards",)
         out.append(Conjunct("passers had no lead", "termination", _passed, passed, "passed",
                             heavy=True, only_when=_passing))
         if not ALL_PASS_TERMS[layout.phase.all_pass].ends_deal:

@@ -316,11 +316,54 @@ class Layout:
             hit = self._lists[key] = (tuple(build()), tuple(keep))
         return hit[0]
 
-    def left(self, seat: Expr) -> Expr:
-        """The seat on ``seat``'s left (clockwise); no seat is eliminated (spec/verification.md)."""
+    def left(self, seat: Expr, gone: Sequence[Expr] = ()) -> Expr:
+        """The seat on ``seat``'s left (clockwise) that is still in (spec §10: an eliminated
+        seat is skipped; :meth:`boodle.engine.state.DealState.left_of`).
+
+        ``gone``: one boolean per seat, true for a seat eliminated (:attr:`Ghosts.gone`);
+        empty when the rules eliminate nobody (then the next seat, ``seat + 1 mod n``).
+        A seat with nobody else in is its own left.
+        """
+        if not gone:
+            if isinstance(seat, int):
+                return (seat + 1) % self.n
+            return z3.If(seat == self.n - 1, z3.IntVal(0), seat + 1)
+        n = self.n
+
+        def of(k: int) -> Expr:  # z3's If(Not(gone[k+1]), k+1, If(Not(gone[k+2]), …, k))
+            out: Expr = self.num(k)
+            for d in range(n - 1, 0, -1):
+                j = (k + d) % n
+                out = z3.If(gone[j], out, self.num(j))
+            return out
+
+        keys = tuple(g.get_id() for g in gone)
         if isinstance(seat, int):
-            return (seat + 1) % self.n
-        return z3.If(seat == self.n - 1, z3.IntVal(0), seat + 1)
+            return self.memo(("left of", seat, keys), lambda: of(seat))
+
+        def chain() -> Expr:
+            out = of(n - 1)
+            for k in range(n - 2, -1, -1):
+                out = z3.If(self.eq(seat, k), of(k), out)
+            return out
+
+        return self.memo_list(("left", seat.get_id(), keys), lambda: [chain()], [seat])[0]
+
+    def lefts(self, seat: Expr, times: int, gone: Sequence[Expr] = ()) -> Expr:
+        """:meth:`left` applied ``times`` times (the seat ``times`` seats still in to
+        ``seat``'s left)."""
+        out = seat
+        for _ in range(times):
+            out = self.left(out, gone)
+        return out
+
+    def seats_in(self, gone: Sequence[Expr]) -> Expr:
+        """How many seats are still in (``n`` when ``gone`` is empty), an integer term."""
+        if not gone:
+            return self.num(self.n)
+        keys = tuple(g.get_id() for g in gone)
+        return self.memo(("seats in", keys), lambda: sum_of(
+            [z3.If(g, self.num(0), self.num(1)) for g in gone]))
 
 
 @dataclass(frozen=True)
@@ -331,7 +374,9 @@ class Ghosts:
     the trump suit index (−1 without trumps); ``winners``: poker phase name →
     its winning seat; ``taken``: (phase, section) → whether that phase paid it;
     ``drawn``: a drawn section's name → its card's index; ``widow0`` /
-    ``out0``: per card, whether it lies in the widow / out of play.
+    ``out0``: per card, whether it lies in the widow / out of play; ``gone``: per seat,
+    whether it is eliminated (spec §10: it holds no card and no chip, is never to move and
+    is skipped by "left" and "each opponent"), empty when the rules eliminate nobody.
     """
 
     total: Expr
@@ -342,11 +387,13 @@ class Ghosts:
     drawn: dict[str, Expr]
     widow0: tuple[Expr, ...]
     out0: tuple[Expr, ...]
+    gone: tuple[Expr, ...] = ()
 
     def variables(self) -> list[Expr]:
         """Every ghost, flattened."""
         return [self.total, self.dealer, self.trump, *self.winners.values(),
-                *self.taken.values(), *self.drawn.values(), *self.widow0, *self.out0]
+                *self.taken.values(), *self.drawn.values(), *self.widow0, *self.out0,
+                *self.gone]
 
 
 @dataclass(frozen=True)
@@ -404,6 +451,8 @@ def fresh_ghosts(layout: Layout, prefix: str = "g") -> Ghosts:
                for s in rs.board if s.suit_rule == "drawn" and not s.cards},
         widow0=tuple(z3.Bool(f"{prefix}.widow.{c}") for c in layout.cards),
         out0=tuple(z3.Bool(f"{prefix}.out.{c}") for c in layout.cards),
+        gone=tuple(z3.Bool(f"{prefix}.gone.{k}") for k in range(layout.n))
+        if rs.session.negative == "eliminate" else (),
     )
 
 

@@ -52,19 +52,22 @@ def _one(rule: LeadRule, seat: Expr) -> list[Branch]:
 
 
 def _phase_winner_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
-    return _one(rule, s.ghosts.winners.get(rule.phase or "", layout.left(s.ghosts.dealer)))
+    return _one(rule, s.ghosts.winners.get(rule.phase or "", layout.left(s.ghosts.dealer,
+                                                                            s.ghosts.gone)))
 
 
 LEADER_BRANCHES: dict[Who, Callable[[Layout, SymState, LeadRule], list[Branch]]] = {
-    "left of dealer": lambda layout, s, rule: _one(rule, layout.left(s.ghosts.dealer)),
+    "left of dealer": lambda layout, s, rule: _one(rule, layout.left(s.ghosts.dealer,
+                                                                     s.ghosts.gone)),
     "dealer": lambda layout, s, rule: _one(rule, s.ghosts.dealer),
     "last player": lambda layout, s, rule: _one(rule, s.last),
-    "next player": lambda layout, s, rule: _one(rule, layout.left(s.last)),
+    "next player": lambda layout, s, rule: _one(rule, layout.left(s.last, s.ghosts.gone)),
     "phase winner": _phase_winner_branches,
     "holder": lambda layout, s, rule: _holder_branches(layout, s, rule),
 }
 """The model's own statement of every ``who`` (spec §6.1): the cases of who leads, each with
-its condition, in the model's terms (independent of :data:`boodle.engine.leads.LEADERS`)."""
+its condition, in the model's terms (independent of :data:`boodle.engine.leads.LEADERS`);
+"left" skips eliminated seats (spec §10, :meth:`~boodle.verify.layout.Layout.left`)."""
 
 
 def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch]:
@@ -94,7 +97,8 @@ def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch
         held = _held_by_player(layout, s, i)
         out.append(Branch(all_of([*none_before, held]), in_force, s.loc[i]))
         none_before.append(z3.Not(held))
-    out.append(Branch(all_of(none_before), LEFT_LOWEST, layout.left(s.ghosts.dealer)))
+    out.append(Branch(all_of(none_before), LEFT_LOWEST,
+                      layout.left(s.ghosts.dealer, s.ghosts.gone)))
     return out
 
 

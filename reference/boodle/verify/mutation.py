@@ -32,16 +32,24 @@ __all__ = ["NO_MUTATION", "Mutation"]
 @dataclass(frozen=True)
 class Mutation:
     """A named fault.  ``credit_only``: transfer reasons (``"going out"``, ``"claim"`` …) whose
-    debit is dropped; ``start_as``: the ruleset to start deals with (default: the ruleset)."""
+    debit is dropped; ``credit_gone``: reasons of payments "to each opponent" that also pay
+    each eliminated seat (spec §10 says they take no part); ``start_as``: the ruleset to
+    start deals with (default: the ruleset)."""
 
     name: str = "none"
     about: str = ""
     credit_only: frozenset[str] = frozenset()
+    credit_gone: frozenset[str] = frozenset()
     start_as: Callable[[Ruleset], Ruleset] | None = field(default=None, compare=False)
 
     def drops_debit(self, reason: str) -> bool:
         """Whether a transfer made for ``reason`` credits without debiting."""
         return reason in self.credit_only
+
+    def pays_gone(self, reason: str) -> bool:
+        """Whether a payment to each opponent made for ``reason`` pays the eliminated seats
+        too (in the z3 model; around the engine, :meth:`after_apply`)."""
+        return reason in self.credit_gone
 
     def start_ruleset(self, ruleset: Ruleset) -> Ruleset:
         """The ruleset a deal is started with."""
@@ -49,14 +57,32 @@ class Mutation:
 
     def after_apply(self, state: DealState, events: list[Event]) -> DealState:
         """``state`` with the debits of ``credit_only`` transfers in ``events`` given back."""
-        if not self.credit_only:
+        if not self.credit_only and not self.credit_gone:
             return state
         ledger = state.ledger
         for event in events:
             for t in transfers_in(event):
                 if t.reason in self.credit_only:
                     ledger = _credit(ledger, t.src, t.amount)
+        ledger = self._pay_gone(state, events, ledger)
         return replace(state, ledger=ledger)
+
+    def _pay_gone(self, state: DealState, events: list[Event], ledger: Ledger) -> Ledger:
+        """Under ``credit_gone``: a payer that paid each opponent a ``credit_gone`` payment
+        pays each eliminated seat the same (at most its balance when payments are capped)."""
+        for reason in self.credit_gone:
+            paid = [t for event in events for t in transfers_in(event)
+                    if t.reason == reason and isinstance(t.src, SeatAccount)
+                    and isinstance(t.dst, SeatAccount)]
+            if not paid:
+                continue
+            src, amount = paid[0].src, max(t.amount for t in paid)
+            assert isinstance(src, SeatAccount)
+            for seat in sorted(state.out):
+                have = ledger.seats[src.seat]
+                give = min(amount, max(have, 0)) if state.capped else amount
+                ledger = _credit(_credit(ledger, src, -give), SeatAccount(seat), give)
+        return ledger
 
 
 def _credit(ledger: Ledger, account: object, amount: object) -> Ledger:

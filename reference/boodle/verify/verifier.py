@@ -167,12 +167,6 @@ class Result:
                 "trace": self.trace, **({"counterexample": self.data} if self.data else {})}
 
 
-def _few_still_in(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
-    few = "2" if ruleset.players.low == 3 else f"2 to {ruleset.players.low - 1}"
-    return [f"deals of {few} players still in, which 'end: last player with chips' plays "
-            "(spec §10)"]
-
-
 def _other_phases(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
     betting = {p.name for p in ruleset.phases if isinstance(p, PokerPhase) and p.betting}
     return [f"phase {f.detail}" + (" with its betting round" if f.detail in betting else "")
@@ -190,9 +184,9 @@ SYMBOLIC: dict[FeatureKey, Refusal | None] = {
     "widow sale": lambda rs, found: [f"the widow {f.detail}" for f in found],
     "other phases": _other_phases,
     "claims": _claims_at_start,
-    "elimination": lambda rs, found: ["eliminated seats (z3 assumes every seat still in)"],
-    "few players still in": _few_still_in,
     # stated step by step (or, for the rest, a rule of the stops phase: MODELLED)
+    "elimination": None,  # a ghost per seat: out seats hold nothing, are skipped (spec §10)
+    "few players still in": None,  # n seats, all but two out: the same ghosts
     "no stops phase": None,
     "several stops phases": None,
     "trump sections without trumps": None,
@@ -300,8 +294,9 @@ def _dynamics_key(subject: Subject, n: int) -> tuple[Any, ...]:
     alone.  So the key holds what the moves read: the deck, the lead rules
     and fallback, following, stops at the top, the all-pass rule, whether
     going out ends the deal, which penalties fine a lead and forfeit boodles
-    (not their amounts), the trump rule (the ghosts' ranges), the player
-    count and the mutation.  Boards, antes, payments and bonuses are left out.
+    (not their amounts), the trump rule (the ghosts' ranges), whether seats may be
+    eliminated (the ``gone`` ghosts, spec §10), the player count and the mutation.  Boards,
+    antes, payments and bonuses are left out.
 
     Ranks enter by position in the deck's rank order, not by name
     (:func:`_deck_shape`): the model numbers cards by suit and rank position,
@@ -316,7 +311,8 @@ def _dynamics_key(subject: Subject, n: int) -> tuple[Any, ...]:
                    p.stop_at_top, p.all_pass, p.going_out.ends_deal,
                    tuple((pen.fault, pen.forfeit_boodles) for pen in p.penalties))
                   for p in stops)
-    return (_deck_shape(deck), moves, rs.deal.trumps, n, subject.mutation)
+    return (_deck_shape(deck), moves, rs.deal.trumps, rs.session.negative == "eliminate", n,
+            subject.mutation)
 
 
 def _card_shape(deck: Deck, card: Card | None) -> tuple[str, int] | None:
@@ -461,15 +457,10 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
             kind = ("holding" if isinstance(phase, HoldingPhase) else
                     "poker showdown" if isinstance(phase, PokerPhase) else "")
             g = f"{g} ({kind})" if kind else g
-        gaps.append(g.replace(" (z3 assumes every seat still in)", ""))
+        gaps.append(g)
     if not rs.session.end_never:
         gaps.append("the session's chips across deals (the leftover split"
                     + (", the tie deal" if rs.session.ties == "one more deal" else "") + ")")
-    engine_rows = [r for r in results if r.prop == ENGINE_MODEL and r.status != "not covered"]
-    if rs.session.negative == "eliminate" and (
-            not engine_rows or all("eliminated seat" in r.unexercised for r in engine_rows)):
-        gaps = [g.replace("eliminated seats", "eliminated seats (reached by no run here)")
-                for g in gaps]
     alone: dict[str, int] = {}
     for r in results:
         for why, count in r.engine_alone.items():
@@ -545,16 +536,14 @@ def _session_proof(subject: Subject, results: list[Result], options: Options) ->
 
 def _session_counts(ruleset: Ruleset, options: Options) -> list[int]:
     """The player counts whose deals the sessions verified can have (spec §10): a session
-    keeps its players, so a run of ``--players N`` answers for sessions of N players alone;
-    under elimination seats leave, so for every smaller count too.  Every allowed count when
-    no ``--players`` was given.  (Before, a ``--players 4`` run left the session end
-    "unknown" for want of counts the user had not asked about.)"""
+    keeps its seats, so a run of ``--players N`` answers for sessions of N players alone.
+    Under elimination too: a deal with seats out is still a deal of N seats, which the
+    z3 model at N covers (its eliminated-seat ghosts; before they existed, every smaller
+    count had to be proven too).  Every allowed count when no ``--players`` was given."""
     every = list(ruleset.players.counts())
     if options.players is None:
         return every
-    if ruleset.session.negative == "allowed":
-        return [n for n in every if n in options.players]
-    return [n for n in every if n <= max(options.players)]
+    return [n for n in every if n in options.players]
 
 
 def _players(counts: list[int]) -> str:

@@ -213,6 +213,8 @@ def state_values(layout: Layout, s: SymState, model: z3.ModelRef) -> dict[str, A
     ghosts.update({f"winner of {p}": val(w) for p, w in g.winners.items()})
     ghosts.update({f"taken {p} {n}": val(t) for (p, n), t in g.taken.items()})
     ghosts.update({f"drawn {n}": val(d) for n, d in g.drawn.items()})
+    if g.gone:
+        ghosts["eliminated"] = [k for k, o in enumerate(g.gone) if val(o) is True]
     return {
         "loc": [val(x) for x in s.loc],
         **{k: val(v) for k, v in s.scalars().items()},
