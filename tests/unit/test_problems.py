@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
@@ -183,8 +183,104 @@ PHASE_KEYS = {"claims none leaves a section unpaid", "first lead by a player of 
               "if none can fail the first lead"}
 
 
+@dataclass(frozen=True)
+class PartCase:
+    """A problem of :func:`boodle.language.problems.part_problems`: what a stops phase made
+    in Python may name that is not there.  ``edit`` puts it in BASE's model, found at the
+    part's ``line`` and ``column``; ``engine`` is what ``check_playable`` says; ``bad`` writes
+    the same fault in text where the grammar can (``None``: it cannot), which the builder
+    refuses while reading the clause, in its own words ``builder``."""
+
+    key: ProblemKey
+    edit: Edit
+    message: str
+    line: int
+    column: int
+    engine: str
+    bad: str | None = None
+    builder: str = ""
+
+
+def with_going_out(**fields: Any) -> Edit:
+    return in_phase(lambda p: replace(p, going_out=replace(p.going_out, **fields)))
+
+
+ONE_CARD = m.LeadRule("last player", "card", "all")
+"""A one-card lead (the grammar's ``2♣``) without its card: only Python can make it."""
+PENALTY = ("    going out:", "    penalty: cannot lead, pay 1 to pot\n    going out:")
+BONUS = ("    going out:", "    stop bonus: 1 from pot\n    going out:")
+
+PART_CASES = [
+    # spec §6.5: 'if none: lead' leads by a rule
+    PartCase("if none lead without a lead rule",
+             in_phase(lambda p: replace(p, fallback=replace(p.fallback, rule=None))),
+             "the 'if none: lead' fallback has no lead rule", 19, 5,
+             "phase play: the 'if none: lead' fallback has no lead rule"),
+    # spec §6.5: the fee is paid into a section of the board
+    PartCase("a pass fee to a section not on the board",
+             in_phase(lambda p: replace(p, fallback=m.Fallback(
+                 "pass", amount=1, to="pot", span=p.fallback.span), all_pass="end without winner")),
+             "the pass fallback names section 'pot', which is not on the board", 19, 5,
+             "phase play: the pass fallback names section 'pot', which is not on the board",
+             _sub(("if none: lead lowest of same suit", "if none: pay 1 to pot, pass left"),
+                  ("  going out:", "  all pass: deal ends without winner\n    going out:")),
+             "no section 'pot' on the board"),
+    # spec §6.1: a lead of one card names it
+    PartCase("a one-card lead without a card",
+             in_phase(lambda p: replace(p, restart=replace(ONE_CARD, span=p.restart.span))),
+             "a lead rule of one card names no card", 18, 14,
+             "phase play: a lead rule of one card names no card"),
+    # spec §7: the winner takes sections of the board
+    PartCase("going out to a section not on the board", with_going_out(takes=("pot",)),
+             "going out names section 'pot', which is not on the board", 20, 5,
+             "phase play: going out names section 'pot', which is not on the board",
+             _sub(("takes kitty", "takes pot")), "no section 'pot' on the board"),
+    # spec §7: 'N per card to kitty' pays into the kitty first
+    PartCase("going out into a kitty not on the board",
+             lambda r: with_going_out(to="kitty", takes=())(
+                 replace(r, board=tuple(s for s in r.board if s.kind != "kitty"))),
+             "going out pays into the kitty, but the board has none", 20, 5,
+             "phase play: going out pays into the kitty, but the board has none",
+             _sub(('    kitty "Kitty"\n', ""), ("    each player 2 on kitty\n", ""),
+                  ("takes kitty, 1 per card to winner", "1 per card to kitty")),
+             "payments go into the kitty, but the board has none"),
+    # spec §6.8: a penalty is paid to a section of the board (or each opponent)
+    PartCase("a penalty to a section not on the board",
+             in_phase(lambda p: replace(p, penalties=(m.Penalty(
+                 "cannot lead", 1, "pot", span=p.going_out.span),))),
+             "the penalty for 'cannot lead' names section 'pot', which is not on the board",
+             20, 5, "phase play: the penalty for 'cannot lead' names section 'pot', which is "
+             "not on the board", _sub(PENALTY), "no section 'pot' on the board"),
+    # spec §6.7: a stop bonus is paid from a section of the board (or each opponent)
+    PartCase("a stop bonus from a section not on the board",
+             in_phase(lambda p: replace(p, stop_bonus=m.StopBonus(1, "pot", p.going_out.span))),
+             "the stop bonus names section 'pot', which is not on the board", 20, 5,
+             "phase play: the stop bonus names section 'pot', which is not on the board",
+             _sub(BONUS), "no section 'pot' on the board"),
+]
+
+
 def test_every_problem_has_a_case() -> None:
-    assert [c.key for c in CASES] == list(get_args(ProblemKey))
+    assert [c.key for c in CASES] + [c.key for c in PART_CASES] == list(get_args(ProblemKey))
+
+
+@pytest.mark.parametrize("case", PART_CASES, ids=[c.key for c in PART_CASES])
+def test_a_part_not_there_is_a_problem_the_engine_refuses(case: PartCase) -> None:
+    good = load_text(BASE, "t.boodle")
+    assert problems(good) == []
+    (found,) = [p for p in problems(case.edit(good)) if p.key == case.key]
+    assert (found.key, found.phase, found.message) == (case.key, "play", case.message)
+    assert found.span is not None and found.hint
+    assert (found.span.line, found.span.column) == (case.line, case.column)
+    # made in Python (no origin): the engine refuses it before a deal
+    python = replace(case.edit(good), origin=None)
+    with pytest.raises(BoodleError) as info:
+        check_playable(python)
+    assert (info.value.message, info.value.hint) == (case.engine, found.hint)
+    if case.bad is not None:  # the builder refuses it while reading the clause, in its words
+        with pytest.raises(BoodleError) as built:
+            load_text(case.bad, "t.boodle")
+        assert built.value.message == case.builder
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])

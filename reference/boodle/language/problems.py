@@ -27,6 +27,7 @@ from boodle.language.kind_facts import (
     ALL_PASS_FACTS,
     CLAIM_FACTS,
     FALLBACK_FACTS,
+    PAID_TO_FACTS,
     SCOPE_FACTS,
     WHO_FACTS,
     WIDOW_SETS_FACTS,
@@ -34,7 +35,7 @@ from boodle.language.kind_facts import (
 from boodle.language.origin import owner_of
 
 __all__ = ["At", "Problem", "ProblemKey", "Where", "first_lead_problems", "hand_problems",
-           "phase_problems", "problems",
+           "part_problems", "phase_problems", "problems",
            "trump_problems", "unclaimed_problems", "widow_sets_problems"]
 
 ProblemKey = Literal[
@@ -52,17 +53,31 @@ ProblemKey = Literal[
     "if none can fail the first lead",
     "claims none leaves a section unpaid",
     "a hand without a card",
+    "if none lead without a lead rule",
+    "a pass fee to a section not on the board",
+    "a one-card lead without a card",
+    "going out to a section not on the board",
+    "going out into a kitty not on the board",
+    "a penalty to a section not on the board",
+    "a stop bonus from a section not on the board",
 ]
 """Every problem :func:`problems` may find, in the order it looks for them (the builder's
 order): the deal's (:func:`trump_problems`, :func:`widow_sets_problems`), each stops
 phase's (:func:`first_lead_problems`, :func:`phase_problems`), the sections ``claims: none``
 leaves unpaid (:func:`unclaimed_problems`), a player count the deck cannot deal
-(:func:`hand_problems`).
+(:func:`hand_problems`), then what a stops phase made in Python may lack that the grammar
+always gives (:func:`part_problems`: a lead rule, a card, a section or a kitty it names).
 
-Still checked elsewhere, not yet here: the checks the builder makes while it reads a
-clause (a card or rank not in the deck, a section name not on the board, a number out of
-range, a run that cannot stop on an unheld card: the model cannot say these), the other
-checks of :func:`boodle.engine.support.check_playable` and :mod:`boodle.verify.wellformed`.
+The builder never finds the last group in a ruleset it built: it refuses each while it
+reads the clause, at the name's own span and in its own words (``no section 'x' on the
+board``, with a did-you-mean hint; ``payments go into the kitty, but the board has none``),
+and the grammar cannot write an ``if none: lead`` without a rule nor a one-card lead
+without its card.  :func:`boodle.engine.support.check_playable` refuses them in a ruleset
+made in Python.
+
+Still checked elsewhere, not yet here: the other checks the builder makes while it reads
+a clause (a card or rank not in the deck, a number out of range, a run that cannot stop on
+an unheld card: the model cannot say these), and :mod:`boodle.verify.wellformed`.
 """
 
 Where = Callable[[str], Span | None]
@@ -108,6 +123,9 @@ def problems(ruleset: m.Ruleset) -> list[Problem]:
             out += phase_problems(p, _where(ruleset, p))
     out += unclaimed_problems(ruleset.phases, ruleset.board, ruleset.deal, at)
     out += hand_problems(ruleset.players, ruleset.deck, ruleset.deal, at)
+    for p in ruleset.phases:
+        if isinstance(p, m.StopsPhase):
+            out += part_problems(p, ruleset.board)
     return out
 
 
@@ -201,6 +219,54 @@ def hand_problems(players: m.PlayerRange, deck: m.Deck, deal: m.DealSpec, at: At
                     f"with {players.high} players the deck of {cards} cards "
                     "cannot give every hand a card", at("Ruleset", "players"),
                     f"allow at most {cards - (hands - players.high)} players")]
+
+
+def part_problems(p: m.StopsPhase, board: tuple[m.Section, ...]) -> list[Problem]:
+    """What the stops phase ``p`` names that is not there (spec §6.1, §6.5, §6.7, §6.8, §7):
+    an ``if none: lead`` without its lead rule, a one-card lead rule without its card, a
+    section the pass fee, going out, a penalty or the stop bonus names that is not on
+    ``board``, going out's payments into a kitty the board lacks.  Each located at the
+    span of the part that names it (the model's own ``span``: ``None`` for a part made in
+    Python), in :data:`ProblemKey`'s order, a key's problems in the phase's order.
+    Messages name the part, not the phase (``Problem.phase`` does)."""
+    names = {s.name for s in board}
+    sections = (", ".join(s.name for s in board) or "none")
+    fb, out_, phase = p.fallback, p.going_out, p.name
+    out: list[Problem] = []
+
+    def missing(key: ProblemKey, what: str, name: str | None, span: Span | None) -> None:
+        if name not in names:
+            out.append(Problem(key, phase, f"{what} names section {name!r}, which is not on "
+                               "the board", span, f"sections are: {sections}"))
+
+    if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
+        out.append(Problem("if none lead without a lead rule", phase,
+                           "the 'if none: lead' fallback has no lead rule", fb.span,
+                           "write, for example: if none: lead lowest of same suit"))
+    if FALLBACK_FACTS[fb.kind].passes and fb.amount > 0:
+        missing("a pass fee to a section not on the board", "the pass fallback", fb.to,
+                fb.span)
+    out += [Problem("a one-card lead without a card", phase,
+                    "a lead rule of one card names no card", rule.span,
+                    "name the card, for example: holder of 2♣, 2♣")
+            for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else []))
+            if rule.choice == "card" and rule.card is None]
+    for name in (*out_.takes, *([out_.into] if out_.into else [])):
+        missing("going out to a section not on the board", "going out", name, out_.span)
+    if PAID_TO_FACTS[out_.to].needs_kitty and not any(s.kind == "kitty" for s in board):
+        out.append(Problem("going out into a kitty not on the board", phase,
+                           "going out pays into the kitty, but the board has none",
+                           out_.span, "add a kitty to the board, or pay the winner: "
+                           "1 per card to winner"))
+    for pen in p.penalties:
+        if pen.to != "each opponent":
+            missing("a penalty to a section not on the board",
+                    f"the penalty for '{pen.fault}'", pen.to, pen.span)
+    bonus = p.stop_bonus
+    if bonus is not None and bonus.source != "each opponent":
+        missing("a stop bonus from a section not on the board", "the stop bonus",
+                bonus.source, bonus.span)
+    return out
 
 
 def _where(ruleset: m.Ruleset, phase: m.StopsPhase) -> Where:
