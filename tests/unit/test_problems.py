@@ -24,11 +24,12 @@ import pytest
 from boodle.cli import main
 from boodle.engine.support import check_playable
 from boodle.language import model as m
-from boodle.language.build import load_text
+from boodle.language.build import MAX_AMOUNT, load_text
 from boodle.language.errors import BoodleError
-from boodle.language.problems import ProblemKey, problems
+from boodle.language.problems import MAX_ANTE, ProblemKey, problems
 from boodle.language.variants import builtin_names, load
 from boodle.lsp.analysis import analyse
+from boodle.verify.wellformed import WELL_FORMED, well_formed
 from tiny_rules import BASE
 
 DEAL_BASE = BASE.replace(
@@ -260,8 +261,91 @@ PART_CASES = [
 ]
 
 
+@dataclass(frozen=True)
+class DeckCase:
+    """A problem of :func:`boodle.language.problems.deck_problems`, the verifier's
+    well-formedness: ``edit`` puts it in DEAL_BASE's model, found at ``line`` and ``column``
+    (the line that names it) in the words ``message`` that ``well_formed`` says too; ``bad``
+    writes the fault in text, which the builder refuses while reading the clause, in its own
+    words ``builder``."""
+
+    key: ProblemKey
+    edit: Edit
+    message: str
+    line: int
+    column: int
+    bad: str
+    builder: str
+
+
+def in_board(name: str, **fields: Any) -> Edit:
+    return lambda r: replace(r, board=tuple(replace(s, **fields) if s.name == name else s
+                                            for s in r.board))
+
+
+DECK_CASES = [
+    # spec §3: a boodle card is a card of the deck; 'remove A♥' takes it out
+    DeckCase("a card not in the deck",
+             lambda r: replace(r, deck=replace(r.deck, removed=(m.Card("A", "♥"),))),
+             "section A♥ names A♥, which is not in the deck (it is removed)", 5, 5,
+             _sub(("deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }",
+                   "deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A  remove A♥ }"), base=DEAL_BASE),
+             "boodle card A♥ is not in the deck"),
+    # spec §3: one card pays one boodle section
+    DeckCase("a card paying two boodles", in_board("K♣", cards=(m.Card("A", "♥"),)),
+             "A♥ pays 2 boodle sections", 6, 5,
+             _sub(("boodle K♣", "boodle A♥"), base=DEAL_BASE),
+             "section 'A♥' is on the board twice"),
+    # spec §3: a set names each of its ranks once
+    DeckCase("a section naming a card or rank twice", in_board("run", ranks=("8", "8", "10")),
+             "section run names a card or rank twice", 7, 5,
+             _sub(('"8-9-10" 8 9 10', '"8-9-10" 8 8 10'), base=DEAL_BASE),
+             "a set names the same rank twice"),
+    # spec §3: a set's ranks are ranks of the deck
+    DeckCase("a rank not in the deck",
+             lambda r: replace(r, deck=replace(r.deck, ranks=tuple(
+                 k for k in r.deck.ranks if k != "8"))),
+             "section run names rank 8, which the deck does not have", 7, 5,
+             _sub(("ranks 2 3 4 5 6 7 8 9 10 J Q K A", "ranks 2 3 4 5 6 7 9 10 J Q K A"),
+                  base=DEAL_BASE), "rank 8 is not in the deck"),
+    # spec §4: an ante is from 0 to 1,000,000 chips
+    DeckCase("an ante out of range",
+             lambda r: replace(r, antes=(replace(r.antes[0], amount=2_000_000), *r.antes[1:])),
+             "an ante line pays 2000000 chips", 11, 5,
+             _sub(("each player 1 on each boodle", "each player 2000000 on each boodle"),
+                  base=DEAL_BASE), "an ante of 2000000 chips is too large"),
+]
+
+
 def test_every_problem_has_a_case() -> None:
-    assert [c.key for c in CASES] + [c.key for c in PART_CASES] == list(get_args(ProblemKey))
+    assert [c.key for c in CASES] + [c.key for c in PART_CASES] == list(get_args(ProblemKey))[
+        :len(CASES) + len(PART_CASES)]
+    assert [c.key for c in DECK_CASES] == [k for k in WELL_FORMED if k != "a hand without a card"]
+    assert set(get_args(ProblemKey)) == {c.key for c in (*CASES, *PART_CASES, *DECK_CASES)}
+
+
+@pytest.mark.parametrize("case", DECK_CASES, ids=[c.key for c in DECK_CASES])
+def test_what_the_deck_cannot_give_is_a_problem_the_verifier_reads(case: DeckCase) -> None:
+    good = load_text(DEAL_BASE, "t.boodle")
+    assert problems(good) == [] and well_formed(good) == []
+    bad = case.edit(good)
+    (found,) = [p for p in problems(bad) if p.key == case.key]
+    assert (found.key, found.phase, found.message) == (case.key, None, case.message)
+    assert found.span is not None and found.hint
+    assert (found.span.line, found.span.column) == (case.line, case.column)
+    assert well_formed(bad) == [case.message]  # the verifier's words are the problem's
+    with pytest.raises(BoodleError) as built:  # the builder refuses it as it reads the line
+        load_text(case.bad, "t.boodle")
+    assert built.value.message == case.builder
+
+
+def test_the_verifier_reads_the_hands_the_deck_cannot_deal_from_the_list() -> None:
+    # 20 players and a widow need 21 hands; 5 ranks of 4 suits are 20 cards (as CASES)
+    good = load_text(_sub(("players 3 to 8", "players 3 to 20")), "t.boodle")
+    bad = replace(good, deck=replace(good.deck, ranks=("10", "J", "Q", "K", "A")))
+    assert well_formed(bad) == [
+        "with 20 players the deck of 20 cards cannot give every hand a card"]
+    assert MAX_ANTE == MAX_AMOUNT
 
 
 @pytest.mark.parametrize("case", PART_CASES, ids=[c.key for c in PART_CASES])
