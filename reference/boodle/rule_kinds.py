@@ -30,6 +30,7 @@ from boodle.language.model import (
     ClaimRule,
     EndRule,
     FallbackKind,
+    Fault,
     PaidTo,
     Payer,
     Scope,
@@ -173,6 +174,12 @@ KINDS: dict[str, Kind] = {
         Table("Hypothesis oracle", "boodle.testing", "GOING_OUT_PAYEES"),
         Table("printer", "boodle.language.printer", "OUT_TO"),
     )),
+    "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
+        Table("reference engine", "boodle.engine.leads", "FAULTS"),
+        Table("compiled engine", "boodle.compiled.tables", "PASS_DUES"),
+        Table("z3 model", "boodle.verify.lead_terms", "FAULT_TERMS"),
+        Table("printer", "boodle.language.printer", "FAULT"),
+    )),
 }
 """Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §6.1
 for the tie rules of a lowest lead, whose compiled rendering reads the engine's rows; §8.1,
@@ -181,7 +188,8 @@ phases, :func:`boodle.compiled.tables.unsupported_features`; §5.2 for the widow
 short stacks; §6.5 for what a round of passes does; §6.6 for the claims of a stops phase,
 whose ``on holding`` the compiled engine refuses by its row's ``runs``; §6.5 for the ``if
 none`` rule; §7 for where going out's payments go; §4 for who pays an ante line, whose
-compiled rendering reads the engine's rows)."""
+compiled rendering reads the engine's rows; §6.8 for what a penalty is charged for, whose
+``lead not lowest`` the compiled engine refuses, ``unsupported_features``)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

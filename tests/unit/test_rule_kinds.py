@@ -254,3 +254,27 @@ def test_a_new_suit_rule_fails_naming_each_back_end() -> None:
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "compiled engine", "printer", "printer", "reference engine",
         "z3 model"]
+
+
+def test_a_new_penalty_fault_fails_naming_each_back_end() -> None:
+    # Spec §6.8: what a penalty is charged for is read by a table in each back end that
+    # charges it, not by comparing with 'cannot lead' (a new fault read as no penalty at all).
+    members = (*KINDS["penalty fault"].members(), "lead out of turn")
+    faults = missing_rows("penalty fault", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "printer", "reference engine", "z3 model"]
+    assert all(said == "no row for 'lead out of turn'" for said in faults.values())
+
+
+def test_each_penalty_fault_is_charged_at_one_moment_alike_in_each_back_end() -> None:
+    # Spec §6.8: 'cannot lead' at each pass under a pass fallback; 'lead not lowest' at a lead
+    # it makes legal.  The z3 model states it apart; the compiled engine charges at a pass only.
+    from boodle.compiled.tables import PASS_DUES
+    from boodle.engine.leads import FAULTS
+    from boodle.verify.lead_terms import FAULT_TERMS
+
+    assert {f: (r.at_pass, r.not_lowest) for f, r in FAULTS.items()} == {
+        "cannot lead": (True, False), "lead not lowest": (False, True)}
+    assert {f: (r.at_pass, r.not_lowest) for f, r in FAULT_TERMS.items()} == {
+        f: (r.at_pass, r.not_lowest) for f, r in FAULTS.items()}
+    assert {f: r.at_pass for f, r in FAULTS.items()} == PASS_DUES

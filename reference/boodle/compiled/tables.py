@@ -33,6 +33,7 @@ from boodle.language.model import (
     ClaimRule,
     Fallback,
     FallbackKind,
+    Fault,
     GoingOut,
     LeadRule,
     PaidTo,
@@ -77,6 +78,16 @@ SHORT_STACKS: dict[ShortStack, str] = {
 }
 """How the compiled engine renders each short-stack rule (spec §4); ``section by section`` is
 excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+
+
+PASS_DUES: dict[Fault, bool] = {
+    "cannot lead": True,
+    # charged at a lead, never at a pass: the compiled engine does not run it (a penalty
+    # other than 'cannot lead' is refused by unsupported_features)
+    "lead not lowest": False,
+}
+"""Whether each fault's penalty is a due of a pass (spec §6.8), paid after the fallback's fee,
+one row per member of :data:`Fault`."""
 
 
 @dataclass(frozen=True)
@@ -392,7 +403,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     dues = [(fb.amount, names.index(fb.to), fb.if_able)] \
         if fb.amount > 0 and fb.to in names else []
     dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to), False)
-             for p in phase.penalties if p.fault == "cannot lead"]
+             for p in phase.penalties if PASS_DUES[p.fault]]
     bonus = phase.stop_bonus
     return CompiledRules(
         ruleset=ruleset, cards=cards, index=index, suit_of=suit_of,

@@ -410,11 +410,17 @@ class GoingOut:
     span: Span | None = _span()
 
 
+Fault = Literal["cannot lead", "lead not lowest"]
+"""What a penalty is charged for (spec §6.8): ``cannot lead`` — each pass under a pass
+fallback; ``lead not lowest`` — a lead the rule allows in every way but being the lowest,
+which the penalty makes legal."""
+
+
 @dataclass(frozen=True)
 class Penalty:
     """A chip penalty for a fault (spec §6.8)."""
 
-    fault: Literal["cannot lead", "lead not lowest"]
+    fault: Fault
     amount: int
     to: str
     forfeit_boodles: bool = False
