@@ -39,6 +39,7 @@ from boodle.language.model import (
     SuitRule,
     TieBreak,
     Who,
+    WidowPosition,
     WidowSets,
 )
 
@@ -173,6 +174,12 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.actions", "PAID_TO_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "GOING_OUT_PAYEES"),
         Table("printer", "boodle.language.printer", "OUT_TO"),
+    )),
+    "widow position": Kind(WidowPosition, (  # spec §5.2; the oracle deals nothing itself
+        Table("reference engine", "boodle.engine.stages.dealing", "WIDOW_PLACES"),
+        Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
+        Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
+        Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
     )),
     "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
         Table("reference engine", "boodle.engine.leads", "FAULTS"),

@@ -278,3 +278,29 @@ def test_each_penalty_fault_is_charged_at_one_moment_alike_in_each_back_end() ->
     assert {f: (r.at_pass, r.not_lowest) for f, r in FAULT_TERMS.items()} == {
         f: (r.at_pass, r.not_lowest) for f, r in FAULTS.items()}
     assert {f: r.at_pass for f, r in FAULTS.items()} == PASS_DUES
+
+
+def test_a_new_widow_position_fails_naming_each_back_end() -> None:
+    members = (*KINDS["widow position"].members(), "after the dealer's left")
+    faults = missing_rows("widow position", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "printer", "reference engine", "verifier"]
+
+
+def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
+    # Three players, dealer 0: the seats in turn from the dealer's left are 1, 2, 0; the
+    # widow's card comes after the dealer's ('last'), before seat 1's ('first'), or never.
+    from boodle.compiled.tables import WIDOW, WIDOW_RECEIVERS
+    from boodle.engine.stages.dealing import WIDOW_PLACES
+    from boodle.verify.own_rules import WIDOW_TURNS
+
+    by_hand = {"last": (1, 2, 0, None), "first": (None, 1, 2, 0), "none": (1, 2, 0)}
+    assert {k: row((1, 2, 0)) for k, row in WIDOW_PLACES.items()} == by_hand
+    assert {k: tuple(None if w == WIDOW else w for w in row([1, 2, 0]))
+            for k, row in WIDOW_RECEIVERS.items()} == by_hand
+    turns = {}
+    for k, row in WIDOW_TURNS.items():
+        seats: list[int | None] = [1, 2, 0]
+        row(seats)
+        turns[k] = tuple(seats)
+    assert turns == by_hand

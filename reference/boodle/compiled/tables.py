@@ -42,6 +42,7 @@ from boodle.language.model import (
     ShortStack,
     StopsPhase,
     SuitRule,
+    WidowPosition,
     WidowSets,
 )
 
@@ -78,6 +79,15 @@ SHORT_STACKS: dict[ShortStack, str] = {
 }
 """How the compiled engine renders each short-stack rule (spec §4); ``section by section`` is
 excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+
+
+WIDOW_RECEIVERS: dict[WidowPosition, Callable[[list[int]], list[int]]] = {
+    "last": lambda seats: [*seats, WIDOW],
+    "first": lambda seats: [WIDOW, *seats],
+    "none": lambda seats: seats,
+}
+"""Who receives each card of a round of the deal (spec §5.2), the seats in turn from the
+dealer's left given, ``WIDOW`` for the widow; one row per member of :data:`WidowPosition`."""
 
 
 PASS_DUES: dict[Fault, bool] = {
@@ -348,9 +358,7 @@ class CompiledRules:
         key = (players, dealer)
         if key not in self._receivers:
             seats = [(dealer + 1 + i) % players for i in range(players)]
-            where = self.ruleset.deal.widow_position
-            order = seats + [WIDOW] if where == "last" else (
-                [WIDOW, *seats] if where == "first" else seats)
+            order = WIDOW_RECEIVERS[self.ruleset.deal.widow_position](seats)
             self._receivers[key] = tuple(order[i % len(order)] for i in range(self.n_cards))
         return self._receivers[key]
 

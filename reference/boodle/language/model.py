@@ -192,6 +192,11 @@ class AnteLine:
     span: Span | None = _span()
 
 
+WidowPosition = Literal["last", "first", "none"]
+"""Where the widow is dealt (spec §5.2): ``last`` — a card after the dealer's in each round;
+``first`` — a card before the dealer's left; ``none`` — no widow."""
+
+
 WidowSets = Literal["qualifies nobody", "blocks sets"]
 """What a set that lies complete in the widow does to its section (spec §3, §6.6, §8.1):
 ``qualifies nobody`` — the widow takes part in no claim, so another player may still claim
@@ -233,7 +238,7 @@ class DealSpec:
     first_dealer_rank: str = "J"
     rotation: Literal["left", "right"] = "left"
     cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"
-    widow_position: Literal["last", "first", "none"] = "last"
+    widow_position: WidowPosition = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
     trumps: Literal["none", "last widow card"] = "none"
     turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
