@@ -33,6 +33,7 @@ from boodle.language.model import (
     Fault,
     PaidTo,
     Payer,
+    Rotation,
     Scope,
     ShortStack,
     Split,
@@ -180,6 +181,10 @@ KINDS: dict[str, Kind] = {
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
         Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
         Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
+    )),
+    "rotation": Kind(Rotation, (  # spec §5.1; the simulator reads the session's rows
+        Table("reference engine", "boodle.session.run", "ROTATION_STEPS"),
+        Table("printer", "boodle.language.printer", "ROTATION"),
     )),
     "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
         Table("reference engine", "boodle.engine.leads", "FAULTS"),

@@ -304,3 +304,15 @@ def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
         row(seats)
         turns[k] = tuple(seats)
     assert turns == by_hand
+
+
+def test_a_new_rotation_fails_naming_each_back_end() -> None:
+    faults = missing_rows("rotation", (*KINDS["rotation"].members(), "to the winner"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+
+
+def test_the_deal_passes_left_to_the_next_seat_clockwise() -> None:
+    # Spec §5.1: with 4 players and dealer 3, 'left' passes the deal to seat 0, 'right' to 2.
+    from boodle.session.run import ROTATION_STEPS
+
+    assert {k: (3 + step) % 4 for k, step in ROTATION_STEPS.items()} == {"left": 0, "right": 2}

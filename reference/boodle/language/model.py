@@ -192,6 +192,11 @@ class AnteLine:
     span: Span | None = _span()
 
 
+Rotation = Literal["left", "right"]
+"""Where the deal passes after each deal (spec §5.1): ``left`` — to the dealer's left, the
+next seat clockwise; ``right`` — to the dealer's right."""
+
+
 WidowPosition = Literal["last", "first", "none"]
 """Where the widow is dealt (spec §5.2): ``last`` — a card after the dealer's in each round;
 ``first`` — a card before the dealer's left; ``none`` — no widow."""
@@ -236,7 +241,7 @@ class DealSpec:
 
     first_dealer: Literal["high cut", "first dealt"] = "high cut"
     first_dealer_rank: str = "J"
-    rotation: Literal["left", "right"] = "left"
+    rotation: Rotation = "left"
     cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"
     widow_position: WidowPosition = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"

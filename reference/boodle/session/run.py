@@ -34,7 +34,7 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, EndRule, Ruleset, SessionSpec
+from boodle.language.model import Chips, EndRule, Rotation, Ruleset, SessionSpec
 from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
@@ -360,6 +360,14 @@ class Progress:
 
 
 
+ROTATION_STEPS: dict[Rotation, int] = {
+    "left": 1,
+    "right": -1,
+}
+"""The seat the deal passes to, from the dealer's (spec §5.1: ``left``, the next seat
+clockwise), one row per member of :data:`Rotation`.  The simulator reads these rows."""
+
+
 ENDS_AFTER_DEAL: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], bool]] = {
     "rotations": lambda session, seats: False,  # counted by the deal limit, not by the chips
     "no chips": lambda session, seats: min(seats) <= 0,
@@ -434,7 +442,7 @@ class SessionRun:
         self.dealer, cut = choose_first_dealer(
             self.rules, players, cut=source.cut, faced=lambda: source.faced(self.rules))
         self.opening: list[Event] = [*drawn, *cut]
-        self.step = 1 if self.rules.deal.rotation == "left" else -1
+        self.step = ROTATION_STEPS[self.rules.deal.rotation]
         rotations = self.rules.session.rotations
         self.limit: int | None = deals if deals is not None else (
             None if rotations is None else rotations * players)
