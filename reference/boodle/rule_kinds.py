@@ -30,14 +30,17 @@ from boodle.language.model import (
     ClaimRule,
     EndRule,
     FallbackKind,
+    Fault,
     PaidTo,
     Payer,
+    Rotation,
     Scope,
     ShortStack,
     Split,
     SuitRule,
     TieBreak,
     Who,
+    WidowPosition,
     WidowSets,
 )
 
@@ -173,6 +176,22 @@ KINDS: dict[str, Kind] = {
         Table("Hypothesis oracle", "boodle.testing", "GOING_OUT_PAYEES"),
         Table("printer", "boodle.language.printer", "OUT_TO"),
     )),
+    "widow position": Kind(WidowPosition, (  # spec §5.2; the oracle deals nothing itself
+        Table("reference engine", "boodle.engine.stages.dealing", "WIDOW_PLACES"),
+        Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
+        Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
+        Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
+    )),
+    "rotation": Kind(Rotation, (  # spec §5.1; the simulator reads the session's rows
+        Table("reference engine", "boodle.session.run", "ROTATION_STEPS"),
+        Table("printer", "boodle.language.printer", "ROTATION"),
+    )),
+    "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
+        Table("reference engine", "boodle.engine.leads", "FAULTS"),
+        Table("compiled engine", "boodle.compiled.tables", "PASS_DUES"),
+        Table("z3 model", "boodle.verify.lead_terms", "FAULT_TERMS"),
+        Table("printer", "boodle.language.printer", "FAULT"),
+    )),
 }
 """Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §6.1
 for the tie rules of a lowest lead, whose compiled rendering reads the engine's rows; §8.1,
@@ -181,7 +200,8 @@ phases, :func:`boodle.compiled.tables.unsupported_features`; §5.2 for the widow
 short stacks; §6.5 for what a round of passes does; §6.6 for the claims of a stops phase,
 whose ``on holding`` the compiled engine refuses by its row's ``runs``; §6.5 for the ``if
 none`` rule; §7 for where going out's payments go; §4 for who pays an ante line, whose
-compiled rendering reads the engine's rows)."""
+compiled rendering reads the engine's rows; §6.8 for what a penalty is charged for, whose
+``lead not lowest`` the compiled engine refuses, ``unsupported_features``)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

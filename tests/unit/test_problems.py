@@ -17,18 +17,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 
 from boodle.cli import main
 from boodle.engine.support import check_playable
 from boodle.language import model as m
-from boodle.language.build import load_text
+from boodle.language.build import MAX_AMOUNT, load_text
 from boodle.language.errors import BoodleError
-from boodle.language.problems import ProblemKey, problems
+from boodle.language.problems import MAX_ANTE, ProblemKey, problems
 from boodle.language.variants import builtin_names, load
 from boodle.lsp.analysis import analyse
+from boodle.verify.wellformed import WELL_FORMED, well_formed
 from tiny_rules import BASE
 
 DEAL_BASE = BASE.replace(
@@ -183,8 +184,187 @@ PHASE_KEYS = {"claims none leaves a section unpaid", "first lead by a player of 
               "if none can fail the first lead"}
 
 
+@dataclass(frozen=True)
+class PartCase:
+    """A problem of :func:`boodle.language.problems.part_problems`: what a stops phase made
+    in Python may name that is not there.  ``edit`` puts it in BASE's model, found at the
+    part's ``line`` and ``column``; ``engine`` is what ``check_playable`` says; ``bad`` writes
+    the same fault in text where the grammar can (``None``: it cannot), which the builder
+    refuses while reading the clause, in its own words ``builder``."""
+
+    key: ProblemKey
+    edit: Edit
+    message: str
+    line: int
+    column: int
+    engine: str
+    bad: str | None = None
+    builder: str = ""
+
+
+def with_going_out(**fields: Any) -> Edit:
+    return in_phase(lambda p: replace(p, going_out=replace(p.going_out, **fields)))
+
+
+ONE_CARD = m.LeadRule("last player", "card", "all")
+"""A one-card lead (the grammar's ``2♣``) without its card: only Python can make it."""
+PENALTY = ("    going out:", "    penalty: cannot lead, pay 1 to pot\n    going out:")
+BONUS = ("    going out:", "    stop bonus: 1 from pot\n    going out:")
+
+PART_CASES = [
+    # spec §6.5: 'if none: lead' leads by a rule
+    PartCase("if none lead without a lead rule",
+             in_phase(lambda p: replace(p, fallback=replace(p.fallback, rule=None))),
+             "the 'if none: lead' fallback has no lead rule", 19, 5,
+             "phase play: the 'if none: lead' fallback has no lead rule"),
+    # spec §6.5: the fee is paid into a section of the board
+    PartCase("a pass fee to a section not on the board",
+             in_phase(lambda p: replace(p, fallback=m.Fallback(
+                 "pass", amount=1, to="pot", span=p.fallback.span), all_pass="end without winner")),
+             "the pass fallback names section 'pot', which is not on the board", 19, 5,
+             "phase play: the pass fallback names section 'pot', which is not on the board",
+             _sub(("if none: lead lowest of same suit", "if none: pay 1 to pot, pass left"),
+                  ("  going out:", "  all pass: deal ends without winner\n    going out:")),
+             "no section 'pot' on the board"),
+    # spec §6.1: a lead of one card names it
+    PartCase("a one-card lead without a card",
+             in_phase(lambda p: replace(p, restart=replace(ONE_CARD, span=p.restart.span))),
+             "a lead rule of one card names no card", 18, 14,
+             "phase play: a lead rule of one card names no card"),
+    # spec §7: the winner takes sections of the board
+    PartCase("going out to a section not on the board", with_going_out(takes=("pot",)),
+             "going out names section 'pot', which is not on the board", 20, 5,
+             "phase play: going out names section 'pot', which is not on the board",
+             _sub(("takes kitty", "takes pot")), "no section 'pot' on the board"),
+    # spec §7: 'N per card to kitty' pays into the kitty first
+    PartCase("going out into a kitty not on the board",
+             lambda r: with_going_out(to="kitty", takes=())(
+                 replace(r, board=tuple(s for s in r.board if s.kind != "kitty"))),
+             "going out pays into the kitty, but the board has none", 20, 5,
+             "phase play: going out pays into the kitty, but the board has none",
+             _sub(('    kitty "Kitty"\n', ""), ("    each player 2 on kitty\n", ""),
+                  ("takes kitty, 1 per card to winner", "1 per card to kitty")),
+             "payments go into the kitty, but the board has none"),
+    # spec §6.8: a penalty is paid to a section of the board (or each opponent)
+    PartCase("a penalty to a section not on the board",
+             in_phase(lambda p: replace(p, penalties=(m.Penalty(
+                 "cannot lead", 1, "pot", span=p.going_out.span),))),
+             "the penalty for 'cannot lead' names section 'pot', which is not on the board",
+             20, 5, "phase play: the penalty for 'cannot lead' names section 'pot', which is "
+             "not on the board", _sub(PENALTY), "no section 'pot' on the board"),
+    # spec §6.7: a stop bonus is paid from a section of the board (or each opponent)
+    PartCase("a stop bonus from a section not on the board",
+             in_phase(lambda p: replace(p, stop_bonus=m.StopBonus(1, "pot", p.going_out.span))),
+             "the stop bonus names section 'pot', which is not on the board", 20, 5,
+             "phase play: the stop bonus names section 'pot', which is not on the board",
+             _sub(BONUS), "no section 'pot' on the board"),
+]
+
+
+@dataclass(frozen=True)
+class DeckCase:
+    """A problem of :func:`boodle.language.problems.deck_problems`, the verifier's
+    well-formedness: ``edit`` puts it in DEAL_BASE's model, found at ``line`` and ``column``
+    (the line that names it) in the words ``message`` that ``well_formed`` says too; ``bad``
+    writes the fault in text, which the builder refuses while reading the clause, in its own
+    words ``builder``."""
+
+    key: ProblemKey
+    edit: Edit
+    message: str
+    line: int
+    column: int
+    bad: str
+    builder: str
+
+
+def in_board(name: str, **fields: Any) -> Edit:
+    return lambda r: replace(r, board=tuple(replace(s, **fields) if s.name == name else s
+                                            for s in r.board))
+
+
+DECK_CASES = [
+    # spec §3: a boodle card is a card of the deck; 'remove A♥' takes it out
+    DeckCase("a card not in the deck",
+             lambda r: replace(r, deck=replace(r.deck, removed=(m.Card("A", "♥"),))),
+             "section A♥ names A♥, which is not in the deck (it is removed)", 5, 5,
+             _sub(("deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }",
+                   "deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A  remove A♥ }"), base=DEAL_BASE),
+             "boodle card A♥ is not in the deck"),
+    # spec §3: one card pays one boodle section
+    DeckCase("a card paying two boodles", in_board("K♣", cards=(m.Card("A", "♥"),)),
+             "A♥ pays 2 boodle sections", 6, 5,
+             _sub(("boodle K♣", "boodle A♥"), base=DEAL_BASE),
+             "section 'A♥' is on the board twice"),
+    # spec §3: a set names each of its ranks once
+    DeckCase("a section naming a card or rank twice", in_board("run", ranks=("8", "8", "10")),
+             "section run names a card or rank twice", 7, 5,
+             _sub(('"8-9-10" 8 9 10', '"8-9-10" 8 8 10'), base=DEAL_BASE),
+             "a set names the same rank twice"),
+    # spec §3: a set's ranks are ranks of the deck
+    DeckCase("a rank not in the deck",
+             lambda r: replace(r, deck=replace(r.deck, ranks=tuple(
+                 k for k in r.deck.ranks if k != "8"))),
+             "section run names rank 8, which the deck does not have", 7, 5,
+             _sub(("ranks 2 3 4 5 6 7 8 9 10 J Q K A", "ranks 2 3 4 5 6 7 9 10 J Q K A"),
+                  base=DEAL_BASE), "rank 8 is not in the deck"),
+    # spec §4: an ante is from 0 to 1,000,000 chips
+    DeckCase("an ante out of range",
+             lambda r: replace(r, antes=(replace(r.antes[0], amount=2_000_000), *r.antes[1:])),
+             "an ante line pays 2000000 chips", 11, 5,
+             _sub(("each player 1 on each boodle", "each player 2000000 on each boodle"),
+                  base=DEAL_BASE), "an ante of 2000000 chips is too large"),
+]
+
+
 def test_every_problem_has_a_case() -> None:
-    assert [c.key for c in CASES] == list(get_args(ProblemKey))
+    assert [c.key for c in CASES] + [c.key for c in PART_CASES] == list(get_args(ProblemKey))[
+        :len(CASES) + len(PART_CASES)]
+    assert [c.key for c in DECK_CASES] == [k for k in WELL_FORMED if k != "a hand without a card"]
+    assert set(get_args(ProblemKey)) == {c.key for c in (*CASES, *PART_CASES, *DECK_CASES)}
+
+
+@pytest.mark.parametrize("case", DECK_CASES, ids=[c.key for c in DECK_CASES])
+def test_what_the_deck_cannot_give_is_a_problem_the_verifier_reads(case: DeckCase) -> None:
+    good = load_text(DEAL_BASE, "t.boodle")
+    assert problems(good) == [] and well_formed(good) == []
+    bad = case.edit(good)
+    (found,) = [p for p in problems(bad) if p.key == case.key]
+    assert (found.key, found.phase, found.message) == (case.key, None, case.message)
+    assert found.span is not None and found.hint
+    assert (found.span.line, found.span.column) == (case.line, case.column)
+    assert well_formed(bad) == [case.message]  # the verifier's words are the problem's
+    with pytest.raises(BoodleError) as built:  # the builder refuses it as it reads the line
+        load_text(case.bad, "t.boodle")
+    assert built.value.message == case.builder
+
+
+def test_the_verifier_reads_the_hands_the_deck_cannot_deal_from_the_list() -> None:
+    # 20 players and a widow need 21 hands; 5 ranks of 4 suits are 20 cards (as CASES)
+    good = load_text(_sub(("players 3 to 8", "players 3 to 20")), "t.boodle")
+    bad = replace(good, deck=replace(good.deck, ranks=("10", "J", "Q", "K", "A")))
+    assert well_formed(bad) == [
+        "with 20 players the deck of 20 cards cannot give every hand a card"]
+    assert MAX_ANTE == MAX_AMOUNT
+
+
+@pytest.mark.parametrize("case", PART_CASES, ids=[c.key for c in PART_CASES])
+def test_a_part_not_there_is_a_problem_the_engine_refuses(case: PartCase) -> None:
+    good = load_text(BASE, "t.boodle")
+    assert problems(good) == []
+    (found,) = [p for p in problems(case.edit(good)) if p.key == case.key]
+    assert (found.key, found.phase, found.message) == (case.key, "play", case.message)
+    assert found.span is not None and found.hint
+    assert (found.span.line, found.span.column) == (case.line, case.column)
+    # made in Python (no origin): the engine refuses it before a deal
+    python = replace(case.edit(good), origin=None)
+    with pytest.raises(BoodleError) as info:
+        check_playable(python)
+    assert (info.value.message, info.value.hint) == (case.engine, found.hint)
+    if case.bad is not None:  # the builder refuses it while reading the clause, in its words
+        with pytest.raises(BoodleError) as built:
+            load_text(case.bad, "t.boodle")
+        assert built.value.message == case.builder
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])

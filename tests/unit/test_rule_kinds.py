@@ -254,3 +254,65 @@ def test_a_new_suit_rule_fails_naming_each_back_end() -> None:
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "compiled engine", "printer", "printer", "reference engine",
         "z3 model"]
+
+
+def test_a_new_penalty_fault_fails_naming_each_back_end() -> None:
+    # Spec §6.8: what a penalty is charged for is read by a table in each back end that
+    # charges it, not by comparing with 'cannot lead' (a new fault read as no penalty at all).
+    members = (*KINDS["penalty fault"].members(), "lead out of turn")
+    faults = missing_rows("penalty fault", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "printer", "reference engine", "z3 model"]
+    assert all(said == "no row for 'lead out of turn'" for said in faults.values())
+
+
+def test_each_penalty_fault_is_charged_at_one_moment_alike_in_each_back_end() -> None:
+    # Spec §6.8: 'cannot lead' at each pass under a pass fallback; 'lead not lowest' at a lead
+    # it makes legal.  The z3 model states it apart; the compiled engine charges at a pass only.
+    from boodle.compiled.tables import PASS_DUES
+    from boodle.engine.leads import FAULTS
+    from boodle.verify.lead_terms import FAULT_TERMS
+
+    assert {f: (r.at_pass, r.not_lowest) for f, r in FAULTS.items()} == {
+        "cannot lead": (True, False), "lead not lowest": (False, True)}
+    assert {f: (r.at_pass, r.not_lowest) for f, r in FAULT_TERMS.items()} == {
+        f: (r.at_pass, r.not_lowest) for f, r in FAULTS.items()}
+    assert {f: r.at_pass for f, r in FAULTS.items()} == PASS_DUES
+
+
+def test_a_new_widow_position_fails_naming_each_back_end() -> None:
+    members = (*KINDS["widow position"].members(), "after the dealer's left")
+    faults = missing_rows("widow position", members)
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "printer", "reference engine", "verifier"]
+
+
+def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
+    # Three players, dealer 0: the seats in turn from the dealer's left are 1, 2, 0; the
+    # widow's card comes after the dealer's ('last'), before seat 1's ('first'), or never.
+    from boodle.compiled.tables import WIDOW, WIDOW_RECEIVERS
+    from boodle.engine.stages.dealing import WIDOW_PLACES
+    from boodle.verify.own_rules import WIDOW_TURNS
+
+    by_hand = {"last": (1, 2, 0, None), "first": (None, 1, 2, 0), "none": (1, 2, 0)}
+    assert {k: row((1, 2, 0)) for k, row in WIDOW_PLACES.items()} == by_hand
+    assert {k: tuple(None if w == WIDOW else w for w in row([1, 2, 0]))
+            for k, row in WIDOW_RECEIVERS.items()} == by_hand
+    turns = {}
+    for k, row in WIDOW_TURNS.items():
+        seats: list[int | None] = [1, 2, 0]
+        row(seats)
+        turns[k] = tuple(seats)
+    assert turns == by_hand
+
+
+def test_a_new_rotation_fails_naming_each_back_end() -> None:
+    faults = missing_rows("rotation", (*KINDS["rotation"].members(), "to the winner"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+
+
+def test_the_deal_passes_left_to_the_next_seat_clockwise() -> None:
+    # Spec §5.1: with 4 players and dealer 3, 'left' passes the deal to seat 0, 'right' to 2.
+    from boodle.session.run import ROTATION_STEPS
+
+    assert {k: (3 + step) % 4 for k, step in ROTATION_STEPS.items()} == {"left": 0, "right": 2}

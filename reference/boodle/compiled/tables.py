@@ -33,6 +33,7 @@ from boodle.language.model import (
     ClaimRule,
     Fallback,
     FallbackKind,
+    Fault,
     GoingOut,
     LeadRule,
     PaidTo,
@@ -41,6 +42,7 @@ from boodle.language.model import (
     ShortStack,
     StopsPhase,
     SuitRule,
+    WidowPosition,
     WidowSets,
 )
 
@@ -77,6 +79,25 @@ SHORT_STACKS: dict[ShortStack, str] = {
 }
 """How the compiled engine renders each short-stack rule (spec §4); ``section by section`` is
 excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+
+
+WIDOW_RECEIVERS: dict[WidowPosition, Callable[[list[int]], list[int]]] = {
+    "last": lambda seats: [*seats, WIDOW],
+    "first": lambda seats: [WIDOW, *seats],
+    "none": lambda seats: seats,
+}
+"""Who receives each card of a round of the deal (spec §5.2), the seats in turn from the
+dealer's left given, ``WIDOW`` for the widow; one row per member of :data:`WidowPosition`."""
+
+
+PASS_DUES: dict[Fault, bool] = {
+    "cannot lead": True,
+    # charged at a lead, never at a pass: the compiled engine does not run it (a penalty
+    # other than 'cannot lead' is refused by unsupported_features)
+    "lead not lowest": False,
+}
+"""Whether each fault's penalty is a due of a pass (spec §6.8), paid after the fallback's fee,
+one row per member of :data:`Fault`."""
 
 
 @dataclass(frozen=True)
@@ -340,9 +361,7 @@ class CompiledRules:
         key = (players, dealer)
         if key not in self._receivers:
             seats = [(dealer + 1 + i) % players for i in range(players)]
-            where = self.ruleset.deal.widow_position
-            order = seats + [WIDOW] if where == "last" else (
-                [WIDOW, *seats] if where == "first" else seats)
+            order = WIDOW_RECEIVERS[self.ruleset.deal.widow_position](seats)
             self._receivers[key] = tuple(order[i % len(order)] for i in range(self.n_cards))
         return self._receivers[key]
 
@@ -395,7 +414,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     dues = [(fb.amount, names.index(fb.to), fb.if_able)] \
         if fb.amount > 0 and fb.to in names else []
     dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to), False)
-             for p in phase.penalties if p.fault == "cannot lead"]
+             for p in phase.penalties if PASS_DUES[p.fault]]
     bonus = phase.stop_bonus
     return CompiledRules(
         ruleset=ruleset, cards=cards, index=index, suit_of=suit_of,

@@ -17,6 +17,7 @@ from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     SUIT_SCOPES,
     FallbackKind,
+    Fault,
     LeadRule,
     Ruleset,
     Scope,
@@ -27,6 +28,8 @@ from boodle.language.model import (
 
 __all__ = [
     "FALLBACKS",
+    "FAULTS",
+    "Fining",
     "LEADERS",
     "SCOPES",
     "TIES",
@@ -325,6 +328,24 @@ FALLBACKS: dict[FallbackKind, Callable[[Ruleset, StopsPhase, DealState, LeadRule
 member of :data:`FallbackKind`: the rule it leads by and its cards (none: it passes)."""
 
 
+@dataclass(frozen=True)
+class Fining:
+    """When a penalty for a fault is charged (spec §6.8): ``at_pass``, to a player who passes
+    under a pass fallback, after its fee; ``not_lowest``, to a player who leads a card the
+    rule allows in every way but being the lowest, which the penalty makes a legal lead
+    (:func:`penalised_leads`)."""
+
+    at_pass: bool
+    not_lowest: bool
+
+
+FAULTS: dict[Fault, Fining] = {
+    "cannot lead": Fining(at_pass=True, not_lowest=False),
+    "lead not lowest": Fining(at_pass=False, not_lowest=True),
+}
+"""When each fault's penalty is charged (spec §6.8), one row per member of :data:`Fault`."""
+
+
 def penalised_leads(
     ruleset: Ruleset, phase: StopsPhase, state: DealState, rule: LeadRule, found: tuple[Card, ...]
 ) -> tuple[Card, ...]:
@@ -335,7 +356,7 @@ def penalised_leads(
     not among ``found``.  Empty without that penalty, or for an exact-card
     or ``any card`` rule, which have no "lowest".
     """
-    if rule.choice != "lowest" or not any(p.fault == "lead not lowest" for p in phase.penalties):
+    if rule.choice != "lowest" or not any(FAULTS[p.fault].not_lowest for p in phase.penalties):
         return ()
     assert state.to_move is not None
     stopped = state.stopped if state.restart else None

@@ -7,19 +7,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
 from boodle.language.features import Feature, FeatureKey, Refusal, refused
-from boodle.language.kind_facts import (
-    FALLBACK_FACTS,
-    PAID_TO_FACTS,
-)
 from boodle.language.model import Ruleset, StopsPhase
-from boodle.language.problems import first_lead_problems, phase_problems
+from boodle.language.problems import (
+    Problem,
+    ProblemKey,
+    first_lead_problems,
+    part_problems,
+    phase_problems,
+)
 
-__all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
+__all__ = ["REFUSED", "SUPPORT", "check_playable", "pending_features", "stops_phase"]
 
 
 def _in_phase(words: str) -> Refusal:
@@ -80,16 +82,57 @@ def stops_phase(ruleset: Ruleset) -> StopsPhase:
     return stops[0]
 
 
-def check_playable(ruleset: Ruleset) -> StopsPhase:
-    """:func:`stops_phase`, and a :class:`BoodleError` for a phase that could not end.
+Refuse = Callable[[StopsPhase, Problem], BoodleError]
+"""How the engine says a problem (:data:`REFUSED`): the phase and the problem found → the
+error raised."""
 
-    The builder refuses these rulesets already; rulesets made in Python
-    (tests, other tools) are checked here.  A pass with no all-pass exit, a colour flip
-    with no colour restart and a first lead by a player of a run are problems of the
-    builder's list (:func:`boodle.language.problems.phase_problems`,
-    :func:`~boodle.language.problems.first_lead_problems`), said here in the engine's
-    words; the other problems of that list are not refused here (a ruleset made in Python
-    may lack an 'if none' line and still play its default).
+
+def _said(words: Callable[[StopsPhase], str] | None = None, hint: str | None = None) -> Refuse:
+    """The problem in the engine's words (``words`` of the phase; default: the problem's
+    message and hint), after ``phase NAME:``, at the problem's span."""
+    def refuse(p: StopsPhase, problem: Problem) -> BoodleError:
+        if words is None:
+            return BoodleError(f"phase {p.name}: {problem.message}", problem.span,
+                               hint=problem.hint)
+        return BoodleError(f"phase {p.name}: {words(p)}", problem.span, hint=hint)
+    return refuse
+
+
+REFUSED: dict[ProblemKey, Refuse] = {
+    "if none lead without a lead rule": _said(),
+    "passes without an all-pass exit": _said(
+        lambda p: "the lead may pass left but no 'all pass' rule says what happens when "
+        "every player passes (the deal could go round forever)",
+        "add 'all pass: deal ends without winner' or 'all pass: flip colour'"),
+    "a pass fee to a section not on the board": _said(),
+    "flip colour without a colour restart": _said(
+        lambda p: "'all pass: flip colour' needs a colour restart rule"),
+    "first lead by a player of a run": _said(
+        lambda p: f"the first lead cannot go to the {p.first_lead.who}"),
+    "a one-card lead without a card": _said(),
+    "going out to a section not on the board": _said(),
+    "going out into a kitty not on the board": _said(),
+    "a penalty to a section not on the board": _said(),
+    "a stop bonus from a section not on the board": _said(),
+}
+"""The problems of :mod:`boodle.language.problems` the engine refuses before a deal
+(:func:`check_playable`), in the order it looks for them; the first found is raised.  The
+other problems of that list are not refused here (a ruleset made in Python may lack an 'if
+none' line and still play its default)."""
+
+
+def check_playable(ruleset: Ruleset) -> StopsPhase:
+    """:func:`stops_phase`, and a :class:`BoodleError` for a phase that could not end or
+    names what is not there.
+
+    The builder refuses these rulesets already; rulesets made in Python (tests, other
+    tools) are checked here: the first problem of :data:`REFUSED` that the builder's list
+    finds in the phase played (:func:`boodle.language.problems.first_lead_problems`,
+    :func:`~boodle.language.problems.phase_problems`,
+    :func:`~boodle.language.problems.part_problems`), as :data:`REFUSED` says it.  Before
+    them, a ruleset whose drawn boodles are not drawn yet is refused: that is not a fault
+    of its rules (the builder builds it so, and a session draws them, spec §3), so it is
+    not a problem of that list.
     """
     from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
 
@@ -101,41 +144,11 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
             "and none is drawn yet",
             hint="draw them first: boodle.session.second_pack.draw_boodles (play_session does)",
         )
-    names = {s.name for s in ruleset.board}
-
-    def need(name: str | None, what: str) -> None:
-        if name not in names:
-            raise BoodleError(f"{what} names section {name!r}, which is not on the board")
-
-    fb = p.fallback
-    found = {q.key for q in (*first_lead_problems(p.first_lead, p.name),
-                             *phase_problems(p, lambda name: None))}
-    if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
-        raise BoodleError(f"phase {p.name}: the 'if none: lead' fallback has no lead rule")
-    if "passes without an all-pass exit" in found:
-        raise BoodleError(
-            f"phase {p.name}: the lead may pass left but no 'all pass' rule says what "
-            "happens when every player passes (the deal could go round forever)",
-            hint="add 'all pass: deal ends without winner' or 'all pass: flip colour'",
-        )
-    if FALLBACK_FACTS[fb.kind].passes and fb.amount > 0:
-        need(fb.to, f"phase {p.name}: the pass fallback")
-    if "flip colour without a colour restart" in found:
-        raise BoodleError(
-            f"phase {p.name}: 'all pass: flip colour' needs a colour restart rule"
-        )
-    if "first lead by a player of a run" in found:
-        raise BoodleError(f"phase {p.name}: the first lead cannot go to the {p.first_lead.who}")
-    for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else [])):
-        if rule.choice == "card" and rule.card is None:
-            raise BoodleError(f"phase {p.name}: a lead rule of one card names no card")
-    for name in (*p.going_out.takes, *([p.going_out.into] if p.going_out.into else [])):
-        need(name, f"phase {p.name}: going out")
-    if PAID_TO_FACTS[p.going_out.to].needs_kitty and ruleset.kitty() is None:
-        raise BoodleError(f"phase {p.name}: going out pays into the kitty, but the board has none")
-    for pen in p.penalties:
-        if pen.to != "each opponent":
-            need(pen.to, f"phase {p.name}: the penalty for '{pen.fault}'")
-    if p.stop_bonus is not None and p.stop_bonus.source != "each opponent":
-        need(p.stop_bonus.source, f"phase {p.name}: the stop bonus")
+    found: dict[ProblemKey, Problem] = {}
+    for problem in (*first_lead_problems(p.first_lead, p.name),
+                    *phase_problems(p, lambda name: None), *part_problems(p, ruleset.board)):
+        found.setdefault(problem.key, problem)
+    for key, refuse in REFUSED.items():
+        if key in found:
+            raise refuse(p, found[key])
     return p

@@ -192,6 +192,16 @@ class AnteLine:
     span: Span | None = _span()
 
 
+Rotation = Literal["left", "right"]
+"""Where the deal passes after each deal (spec §5.1): ``left`` — to the dealer's left, the
+next seat clockwise; ``right`` — to the dealer's right."""
+
+
+WidowPosition = Literal["last", "first", "none"]
+"""Where the widow is dealt (spec §5.2): ``last`` — a card after the dealer's in each round;
+``first`` — a card before the dealer's left; ``none`` — no widow."""
+
+
 WidowSets = Literal["qualifies nobody", "blocks sets"]
 """What a set that lies complete in the widow does to its section (spec §3, §6.6, §8.1):
 ``qualifies nobody`` — the widow takes part in no claim, so another player may still claim
@@ -231,9 +241,9 @@ class DealSpec:
 
     first_dealer: Literal["high cut", "first dealt"] = "high cut"
     first_dealer_rank: str = "J"
-    rotation: Literal["left", "right"] = "left"
+    rotation: Rotation = "left"
     cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"
-    widow_position: Literal["last", "first", "none"] = "last"
+    widow_position: WidowPosition = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
     trumps: Literal["none", "last widow card"] = "none"
     turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
@@ -410,11 +420,17 @@ class GoingOut:
     span: Span | None = _span()
 
 
+Fault = Literal["cannot lead", "lead not lowest"]
+"""What a penalty is charged for (spec §6.8): ``cannot lead`` — each pass under a pass
+fallback; ``lead not lowest`` — a lead the rule allows in every way but being the lowest,
+which the penalty makes legal."""
+
+
 @dataclass(frozen=True)
 class Penalty:
     """A chip penalty for a fault (spec §6.8)."""
 
-    fault: Literal["cannot lead", "lead not lowest"]
+    fault: Fault
     amount: int
     to: str
     forfeit_boodles: bool = False

@@ -12,29 +12,35 @@ reads it for rulesets made in Python (issue 19, step 2).
 The checks here are the deal's trumps and widow sets (spec §5.2: what the deal must deal for
 a trump section, a turn-up, ``blocks sets``) and the exits of a stops phase (spec §6.5: what
 the restarter does when the lead rule allows no card, and what ends a round where every
-player passes).  The other checks still live where they are made (see :data:`ProblemKey`).
+player passes), ``claims: none`` (§6.6), the hands (§1), what a stops phase names that is
+not there (§6.1, §6.5, §6.7, §6.8, §7: read by ``check_playable``) and the cards, ranks and
+antes named (§3, §4: read by :func:`boodle.verify.wellformed.well_formed`).  The other
+checks still live where they are made (see :data:`ProblemKey`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from boodle.language import model as m
+from boodle.language.cards import Card
 from boodle.language.errors import BoodleError, Span
 from boodle.language.kind_facts import (
     ALL_PASS_FACTS,
     CLAIM_FACTS,
     FALLBACK_FACTS,
+    PAID_TO_FACTS,
     SCOPE_FACTS,
     WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
 from boodle.language.origin import owner_of
 
-__all__ = ["At", "Problem", "ProblemKey", "Where", "first_lead_problems", "hand_problems",
-           "phase_problems", "problems",
+__all__ = ["MAX_ANTE", "At", "Problem", "ProblemKey", "Where", "deck_problems",
+           "first_lead_problems", "hand_problems", "part_problems", "phase_problems", "problems",
            "trump_problems", "unclaimed_problems", "widow_sets_problems"]
 
 ProblemKey = Literal[
@@ -52,17 +58,41 @@ ProblemKey = Literal[
     "if none can fail the first lead",
     "claims none leaves a section unpaid",
     "a hand without a card",
+    "if none lead without a lead rule",
+    "a pass fee to a section not on the board",
+    "a one-card lead without a card",
+    "going out to a section not on the board",
+    "going out into a kitty not on the board",
+    "a penalty to a section not on the board",
+    "a stop bonus from a section not on the board",
+    "a card not in the deck",
+    "a card paying two boodles",
+    "a section naming a card or rank twice",
+    "a rank not in the deck",
+    "an ante out of range",
 ]
 """Every problem :func:`problems` may find, in the order it looks for them (the builder's
 order): the deal's (:func:`trump_problems`, :func:`widow_sets_problems`), each stops
 phase's (:func:`first_lead_problems`, :func:`phase_problems`), the sections ``claims: none``
 leaves unpaid (:func:`unclaimed_problems`), a player count the deck cannot deal
-(:func:`hand_problems`).
+(:func:`hand_problems`), then what a stops phase made in Python may lack that the grammar
+always gives (:func:`part_problems`: a lead rule, a card, a section or a kitty it names),
+then the cards, ranks and chips the ruleset names (:func:`deck_problems`: a card or rank
+the deck lacks, a card named twice, an ante out of range), which the builder refuses while
+it reads the clause too and :mod:`boodle.verify.wellformed` reads from here, with the
+hands the deck cannot deal, as its well-formedness.
 
-Still checked elsewhere, not yet here: the checks the builder makes while it reads a
-clause (a card or rank not in the deck, a section name not on the board, a number out of
-range, a run that cannot stop on an unheld card: the model cannot say these), the other
-checks of :func:`boodle.engine.support.check_playable` and :mod:`boodle.verify.wellformed`.
+The builder never finds the last two groups in a ruleset it built: it refuses each while
+it reads the clause, at the name's own span and in its own words (``no section 'x' on the
+board``, with a did-you-mean hint; ``payments go into the kitty, but the board has none``;
+``rank 8 is not in the deck``), and the grammar cannot write an ``if none: lead`` without a
+rule nor a one-card lead without its card.  :func:`boodle.engine.support.check_playable`
+refuses the stops phase's in a ruleset made in Python, ``boodle verify`` the deck's.
+
+Still checked elsewhere, not yet here: the other checks the builder makes while it reads
+a clause (a number out of range other than an ante's, a run that cannot stop on an unheld
+card: the model cannot say these); :func:`boodle.verify.wellformed.session_end` is a
+report, not a fault.
 """
 
 Where = Callable[[str], Span | None]
@@ -108,6 +138,10 @@ def problems(ruleset: m.Ruleset) -> list[Problem]:
             out += phase_problems(p, _where(ruleset, p))
     out += unclaimed_problems(ruleset.phases, ruleset.board, ruleset.deal, at)
     out += hand_problems(ruleset.players, ruleset.deck, ruleset.deal, at)
+    for p in ruleset.phases:
+        if isinstance(p, m.StopsPhase):
+            out += part_problems(p, ruleset.board)
+    out += deck_problems(ruleset)
     return out
 
 
@@ -201,6 +235,116 @@ def hand_problems(players: m.PlayerRange, deck: m.Deck, deal: m.DealSpec, at: At
                     f"with {players.high} players the deck of {cards} cards "
                     "cannot give every hand a card", at("Ruleset", "players"),
                     f"allow at most {cards - (hands - players.high)} players")]
+
+
+def part_problems(p: m.StopsPhase, board: tuple[m.Section, ...]) -> list[Problem]:
+    """What the stops phase ``p`` names that is not there (spec §6.1, §6.5, §6.7, §6.8, §7):
+    an ``if none: lead`` without its lead rule, a one-card lead rule without its card, a
+    section the pass fee, going out, a penalty or the stop bonus names that is not on
+    ``board``, going out's payments into a kitty the board lacks.  Each located at the
+    span of the part that names it (the model's own ``span``: ``None`` for a part made in
+    Python), in :data:`ProblemKey`'s order, a key's problems in the phase's order.
+    Messages name the part, not the phase (``Problem.phase`` does)."""
+    names = {s.name for s in board}
+    sections = (", ".join(s.name for s in board) or "none")
+    fb, out_, phase = p.fallback, p.going_out, p.name
+    out: list[Problem] = []
+
+    def missing(key: ProblemKey, what: str, name: str | None, span: Span | None) -> None:
+        if name not in names:
+            out.append(Problem(key, phase, f"{what} names section {name!r}, which is not on "
+                               "the board", span, f"sections are: {sections}"))
+
+    if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
+        out.append(Problem("if none lead without a lead rule", phase,
+                           "the 'if none: lead' fallback has no lead rule", fb.span,
+                           "write, for example: if none: lead lowest of same suit"))
+    if FALLBACK_FACTS[fb.kind].passes and fb.amount > 0:
+        missing("a pass fee to a section not on the board", "the pass fallback", fb.to,
+                fb.span)
+    out += [Problem("a one-card lead without a card", phase,
+                    "a lead rule of one card names no card", rule.span,
+                    "name the card, for example: holder of 2♣, 2♣")
+            for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else []))
+            if rule.choice == "card" and rule.card is None]
+    for name in (*out_.takes, *([out_.into] if out_.into else [])):
+        missing("going out to a section not on the board", "going out", name, out_.span)
+    if PAID_TO_FACTS[out_.to].needs_kitty and not any(s.kind == "kitty" for s in board):
+        out.append(Problem("going out into a kitty not on the board", phase,
+                           "going out pays into the kitty, but the board has none",
+                           out_.span, "add a kitty to the board, or pay the winner: "
+                           "1 per card to winner"))
+    for pen in p.penalties:
+        if pen.to != "each opponent":
+            missing("a penalty to a section not on the board",
+                    f"the penalty for '{pen.fault}'", pen.to, pen.span)
+    bonus = p.stop_bonus
+    if bonus is not None and bonus.source != "each opponent":
+        missing("a stop bonus from a section not on the board", "the stop bonus",
+                bonus.source, bonus.span)
+    return out
+
+
+MAX_ANTE = 1_000_000
+"""The most chips an ante line pays (spec §4; the builder's ``MAX_AMOUNT``)."""
+
+
+def _named_cards(ruleset: m.Ruleset) -> list[tuple[str, Card, Span | None]]:
+    """Every card the ruleset names, with the words for where and its span: a section's
+    cards, a stops phase's lead rules' and going out's excused cards."""
+    out = [(f"section {s.name}", c, s.span) for s in ruleset.board for c in s.cards]
+    for p in ruleset.phases:
+        if isinstance(p, m.StopsPhase):
+            rules = [("first lead", p.first_lead), ("restart", p.restart)]
+            if p.fallback.rule is not None:
+                rules.append(("if none", p.fallback.rule))
+            out += [(f"phase {p.name}: {what}", r.card, r.span) for what, r in rules
+                    if r.card is not None]
+            out += [(f"phase {p.name}: going out excuses", c, p.going_out.span)
+                    for c in p.going_out.excused]
+    return out
+
+
+def deck_problems(ruleset: m.Ruleset) -> list[Problem]:
+    """What the ruleset names that the deck cannot give, or names twice, and the antes'
+    range (spec §3, §4): a card a section, a lead rule or going out's excused clause names
+    that is not in the deck (or is removed from it); a card that pays two boodle sections;
+    a section that names a card or rank twice; a rank of a section the deck lacks; an ante
+    line outside 0 to :data:`MAX_ANTE` chips.  In that order (a section's twice, then its
+    ranks), each at the span of the section, rule, clause or ante line that names it; the
+    words are the verifier's (:func:`boodle.verify.wellformed.well_formed`)."""
+    deck = set(ruleset.deck.cards())
+    removed = ruleset.deck.removed
+    out = [Problem("a card not in the deck", None,
+                   f"{where} names {c}, which is not in the deck"
+                   + (" (it is removed)" if c in removed else ""), span,
+                   f"the deck says 'remove {c}'" if c in removed
+                   else "name a card of the deck's suits and ranks")
+           for where, c, span in _named_cards(ruleset) if c not in deck]
+    boodles = [(c, s.span) for s in ruleset.board if s.kind == "boodle" for c in s.cards]
+    fixed = Counter(c for c, _ in boodles)
+    seen: set[Card] = set()
+    again: dict[Card, Span | None] = {}  # the span of the first section that repeats a card
+    for c, span in boodles:
+        if c in seen:
+            again.setdefault(c, span)
+        seen.add(c)
+    out += [Problem("a card paying two boodles", None, f"{c} pays {k} boodle sections",
+                    again[c], f"keep one boodle section of {c}")
+            for c, k in fixed.items() if k > 1]
+    for s in ruleset.board:
+        if len(set(s.cards)) != len(s.cards) or len(set(s.ranks)) != len(s.ranks):
+            out.append(Problem("a section naming a card or rank twice", None,
+                               f"section {s.name} names a card or rank twice", s.span,
+                               "name each card or rank of a section once"))
+        out += [Problem("a rank not in the deck", None,
+                        f"section {s.name} names rank {r}, which the deck does not have",
+                        s.span, "ranks are: " + " ".join(ruleset.deck.ranks))
+                for r in s.ranks if r not in ruleset.deck.ranks]
+    out += [Problem("an ante out of range", None, f"an ante line pays {a.amount} chips",
+                    a.span, f"antes are from 0 to {MAX_ANTE:,} chips")
+            for a in ruleset.antes if not 0 <= a.amount <= MAX_ANTE]
+    return out
 
 
 def _where(ruleset: m.Ruleset, phase: m.StopsPhase) -> Where:

@@ -50,7 +50,7 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, EndRule, Ruleset, SessionSpec
+from boodle.language.model import Chips, EndRule, Rotation, Ruleset, SessionSpec
 from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
@@ -418,6 +418,14 @@ class Progress:
     seating: tuple[int, ...] | None = None
 
 
+ROTATION_STEPS: dict[Rotation, int] = {
+    "left": 1,
+    "right": -1,
+}
+"""The seat the deal passes to, from the dealer's (spec §5.1: ``left``, the next seat
+clockwise), one row per member of :data:`Rotation`.  The simulator reads these rows."""
+
+
 ENDS_AFTER_DEAL: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], bool]] = {
     "rotations": lambda session, seats: False,  # counted by the deal limit, not by the chips
     "no chips": lambda session, seats: min(seats) <= 0,
@@ -494,7 +502,7 @@ class SessionRun:
         self.dealer, cut = choose_first_dealer(
             self.rules, players, cut=source.cut, faced=lambda: source.faced(self.rules))
         self.opening: list[Event] = [*drawn, *cut]
-        self.step = 1 if self.rules.deal.rotation == "left" else -1
+        self.step = ROTATION_STEPS[self.rules.deal.rotation]
         self.seating: tuple[int, ...] = tuple(range(players))
         self.redraws = self.rules.session.seating == "redrawn each deal"
         rotations = self.rules.session.rotations

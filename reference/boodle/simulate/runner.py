@@ -47,7 +47,7 @@ from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
-from boodle.session.run import ends_after, first_dealer
+from boodle.session.run import ROTATION_STEPS, ends_after, first_dealer
 from boodle.session.run import play_deal as reference_play_deal
 from boodle.simulate.stats import RunStats
 
@@ -304,7 +304,7 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules,
     start = rules.session.start_chips
     seats: list[Chips] = [start] * n
     sections: list[Chips] = [0] * len(rules.board)
-    step = 1 if rules.deal.rotation == "left" else -1
+    step = ROTATION_STEPS[rules.deal.rotation]
     pack = range(tables.n_cards)
     draw = rng.random
 

@@ -39,7 +39,7 @@ from boodle.verify.layout import (
     any_of,
     sum_of,
 )
-from boodle.verify.lead_terms import branches, lead_terms, passes
+from boodle.verify.lead_terms import FAULT_TERMS, branches, lead_terms, passes
 from boodle.verify.mutation import Mutation
 from boodle.verify.terms import (
     INT0,
@@ -368,7 +368,7 @@ def _fine(layout: Layout, chips: ChipTerms, who: Expr, fined: Expr,
     pays each ``lead not lowest`` penalty (to each opponent still in, ``gone``: the seats
     eliminated, §10), and under ``forfeit boodles`` its leader claims no more."""
     for pen in layout.phase.penalties:
-        if pen.fault != "lead not lowest":
+        if not FAULT_TERMS[pen.fault].not_lowest:
             continue
         if pen.to == "each opponent":
             _each_opponent(layout, chips, who, z3.RealVal(pen.amount), fined, gone)
@@ -572,7 +572,7 @@ def _pass(layout: Layout, s: SymState, mutation: Mutation) -> tuple[SymState, Ch
     fb = phase.fallback
     if fb.amount > 0 and fb.to is not None:
         dues.append((fb.amount, fb.to, fb.if_able))
-    dues += [(p.amount, p.to, False) for p in phase.penalties if p.fault == "cannot lead"]
+    dues += [(p.amount, p.to, False) for p in phase.penalties if FAULT_TERMS[p.fault].at_pass]
     for amount, to, if_able in dues:
         if to == "each opponent":
             _each_opponent(layout, chips, who, z3.RealVal(amount), None, gone)

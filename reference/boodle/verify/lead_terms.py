@@ -17,7 +17,7 @@ from typing import Literal
 import z3
 
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import Fallback, FallbackKind, LeadRule, Scope, TieBreak, Who
+from boodle.language.model import Fallback, FallbackKind, Fault, LeadRule, Scope, TieBreak, Who
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 from boodle.verify.own_rules import rank_position
 
@@ -25,8 +25,8 @@ LEFT_LOWEST = LeadRule("left of dealer", "lowest", "all")
 """Spec §6.1: no candidate of a ``holder of`` rule is held, so the dealer's left leads their
 lowest card (stated here, apart from the engine's own constant)."""
 
-__all__ = ["FALLBACK_TERMS", "Branch", "LeadTerms", "branches", "lead_terms", "leader_now",
-           "passes"]
+__all__ = ["FALLBACK_TERMS", "FAULT_TERMS", "Branch", "FaultTerm", "LeadTerms", "branches",
+           "lead_terms", "leader_now", "passes"]
 
 
 @dataclass(frozen=True)
@@ -399,12 +399,30 @@ def passes(layout: Layout) -> bool:
     return FALLBACK_TERMS[layout.phase.fallback.kind].passes
 
 
+@dataclass(frozen=True)
+class FaultTerm:
+    """When the z3 model charges a penalty for a fault (spec §6.8): ``at_pass``, in the pass
+    transition, after the fallback's fee (:func:`boodle.verify.actions`'s pass); ``not_lowest``,
+    a lead the rule allows in every way but being the lowest is a transition of its own, its
+    leader charged (:func:`_fined`)."""
+
+    at_pass: bool
+    not_lowest: bool
+
+
+FAULT_TERMS: dict[Fault, FaultTerm] = {
+    "cannot lead": FaultTerm(at_pass=True, not_lowest=False),
+    "lead not lowest": FaultTerm(at_pass=False, not_lowest=True),
+}
+"""The z3 model's penalties, one row per member of :data:`Fault`."""
+
+
 def _fined(layout: Layout, s: SymState, main: list[Expr], any_main: Expr,
            fallback: list[Expr]) -> tuple[Expr, ...]:
     """Spec §6.8 (:func:`boodle.engine.leads.penalised_leads`): under ``penalty: lead not
     lowest``, a held card the rule in force allows in every way but being the lowest may be led."""
     cards = range(len(layout.cards))
-    if not any(p.fault == "lead not lowest" for p in layout.phase.penalties):
+    if not any(FAULT_TERMS[p.fault].not_lowest for p in layout.phase.penalties):
         return tuple(z3.BoolVal(False) for _ in cards)
     cases = [z3.And(any_main, b.cond, _fine(layout, s, b.rule, main, i))
              for b in rule_branches(layout, s) for i in cards]

@@ -16,14 +16,14 @@ engine's deal to :func:`deal`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 from boodle.language.cards import Card
-from boodle.language.model import Deck, Ruleset
+from boodle.language.model import Deck, Ruleset, WidowPosition
 
-__all__ = ["deal", "deal_order", "hand_sizes", "next_card", "rank_position", "share"]
+__all__ = ["WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card", "rank_position", "share"]
 
 
 def rank_position(deck: Deck, card: Card) -> int:
@@ -46,6 +46,28 @@ def next_card(deck: Deck, card: Card) -> Card | None:
     return Card(deck.ranks[k], card.suit)
 
 
+def _widow_last(seats: list[int | None]) -> None:
+    seats.append(None)
+
+
+def _widow_first(seats: list[int | None]) -> None:
+    seats.insert(0, None)
+
+
+def _no_widow(seats: list[int | None]) -> None:
+    pass
+
+
+WIDOW_TURNS: dict[WidowPosition, Callable[[list[int | None]], None]] = {
+    "last": _widow_last,
+    "first": _widow_first,
+    "none": _no_widow,
+}
+"""The widow's turn in a round of the deal (spec §5.2), put into the round's seats; one row
+per member of :data:`WidowPosition` (the verifier's own statement, apart from the
+engine's)."""
+
+
 def deal_order(ruleset: Ruleset, players: int, dealer: int,
                out: frozenset[int] = frozenset()) -> tuple[int | None, ...]:
     """Spec §5.1: who gets each card of one round of the deal, ``None`` for the widow.  The
@@ -59,11 +81,7 @@ def deal_order(ruleset: Ruleset, players: int, dealer: int,
         seat = seat + 1 if seat + 1 < players else 0
         if seat not in out:
             seats.append(seat)
-    where = ruleset.deal.widow_position
-    if where == "first":
-        seats.insert(0, None)
-    elif where == "last":
-        seats.append(None)
+    WIDOW_TURNS[ruleset.deal.widow_position](seats)
     return tuple(seats)
 
 

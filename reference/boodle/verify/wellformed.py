@@ -6,63 +6,45 @@ lines), so a pass is a proof for that ruleset:
 - every card a section, a lead rule or an excused clause names is a card of
   the deck (not removed), boodle cards are distinct, a set names no card or
   rank twice, every rank named is a rank of the deck (spec §3);
-- every allowed player count gives every hand, the widow's included, at
-  least one card (spec §1, §5.2);
+- the most players allowed gives every hand, the widow's included, at
+  least one card, and so does every count below (spec §1, §5.2);
 - every ante is a whole number from 0 to 1,000,000 (spec §4).
 
 :func:`session_end` says whether the session's end rules end every session,
 and after how many deals at most (spec §10).  Builders refuse most faults
 at load time already; these checks hold rulesets made in Python to the
-same standard and name the fault as a verifier property.
+same standard and name the fault as a verifier property.  The checks are the builder's
+list (:mod:`boodle.language.problems`, :data:`WELL_FORMED`): the builder, ``boodle check``,
+the language server and this read one statement of them.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
-from boodle.language.cards import Card
-from boodle.language.model import EndRule, Ruleset, SessionSpec, StopsPhase
+from boodle.language.model import EndRule, Ruleset, SessionSpec
+from boodle.language.problems import ProblemKey, problems
 
-__all__ = ["session_end", "well_formed"]
+__all__ = ["END_WORDS", "WELL_FORMED", "session_end", "well_formed"]
 
 
-def _named_cards(ruleset: Ruleset) -> list[tuple[str, Card]]:
-    out = [(f"section {s.name}", c) for s in ruleset.board for c in s.cards]
-    for p in ruleset.phases:
-        if isinstance(p, StopsPhase):
-            rules = [("first lead", p.first_lead), ("restart", p.restart)]
-            if p.fallback.rule is not None:
-                rules.append(("if none", p.fallback.rule))
-            out += [(f"phase {p.name}: {what}", r.card) for what, r in rules if r.card is not None]
-            out += [(f"phase {p.name}: going out excuses", c) for c in p.going_out.excused]
-    return out
+WELL_FORMED: tuple[ProblemKey, ...] = (
+    "a card not in the deck",
+    "a card paying two boodles",
+    "a section naming a card or rank twice",
+    "a rank not in the deck",
+    "a hand without a card",
+    "an ante out of range",
+)
+"""The problems of :func:`boodle.language.problems.problems` that are this check's
+well-formedness (the builder's list: the same checks, the same words)."""
 
 
 def well_formed(ruleset: Ruleset) -> list[str]:
-    """Every well-formedness fault of ``ruleset``, as sentences (empty: well-formed)."""
-    deck = set(ruleset.deck.cards())
-    faults = [f"{where} names {c}, which is not in the deck"
-              + (" (it is removed)" if c in ruleset.deck.removed else "")
-              for where, c in _named_cards(ruleset) if c not in deck]
-    fixed = Counter(c for s in ruleset.board if s.kind == "boodle" for c in s.cards)
-    faults += [f"{c} pays {k} boodle sections" for c, k in fixed.items() if k > 1]
-    for s in ruleset.board:
-        if len(set(s.cards)) != len(s.cards) or len(set(s.ranks)) != len(s.ranks):
-            faults.append(f"section {s.name} names a card or rank twice")
-        faults += [f"section {s.name} names rank {r}, which the deck does not have"
-                   for r in s.ranks if r not in ruleset.deck.ranks]
-    faults += _hands(ruleset)
-    faults += [f"an ante line pays {a.amount} chips" for a in ruleset.antes
-               if not 0 <= a.amount <= 1_000_000]
-    return faults
-
-
-def _hands(ruleset: Ruleset) -> list[str]:
-    cards = len(ruleset.deck.cards())
-    widow = 0 if ruleset.deal.widow_position == "none" else 1
-    return [f"with {n} players {cards} cards cannot give {n + widow} hands a card each"
-            for n in ruleset.players.counts() if cards < n + widow]
+    """Every well-formedness fault of ``ruleset``, as sentences (empty: well-formed): the
+    messages of the problems of :data:`WELL_FORMED` that
+    :func:`boodle.language.problems.problems` finds, in its order."""
+    return [p.message for p in problems(ruleset) if p.key in WELL_FORMED]
 
 
 END_WORDS: dict[EndRule, Callable[[SessionSpec], str | None]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from boodle.engine.events import DealCards, Event
 from boodle.engine.ledger import Ledger
@@ -19,9 +19,10 @@ from boodle.engine.stage import Stage, no_legal_moves, no_moves
 from boodle.engine.state import DealState, card_index
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, derived
+from boodle.language.model import Ruleset, WidowPosition, derived
 
-__all__ = ["STAGE", "deal_hands", "deal_order", "eliminated", "new_deal", "shuffled_deck"]
+__all__ = ["STAGE", "WIDOW_PLACES", "deal_hands", "deal_order", "eliminated", "new_deal",
+           "shuffled_deck"]
 
 Hands = tuple[tuple[Card, ...], ...]
 
@@ -44,17 +45,24 @@ def deal_order(
     return order
 
 
+Round = tuple[int | None, ...]
+"""Who gets each card of one round of the deal: a seat, ``None`` for the widow."""
+
+WIDOW_PLACES: dict[WidowPosition, Callable[[tuple[int, ...]], Round]] = {
+    "last": lambda seats: (*seats, None),
+    "first": lambda seats: (None, *seats),
+    "none": lambda seats: seats,
+}
+"""Where the widow takes its card in a round of the deal (spec §5.2), the seats in turn from
+the dealer's left given; one row per member of :data:`WidowPosition`."""
+
+
 def _deal_order(
     ruleset: Ruleset, players: int, dealer: int, out: frozenset[int]
 ) -> tuple[int | None, ...]:
     seats = tuple(s for s in ((dealer + 1 + i) % players for i in range(players))
                   if s not in out)
-    position = ruleset.deal.widow_position
-    if position == "last":
-        return (*seats, None)
-    if position == "first":
-        return (None, *seats)
-    return seats
+    return WIDOW_PLACES[ruleset.deal.widow_position](seats)
 
 
 def deal_hands(

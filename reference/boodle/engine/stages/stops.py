@@ -29,6 +29,7 @@ from boodle.engine.events import (
 )
 from boodle.engine.faults import IllegalMove, NotSupported
 from boodle.engine.leads import (
+    FAULTS,
     describe,
     lead_fault,
     lead_options,
@@ -201,7 +202,7 @@ def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) ->
 
 def _not_lowest(ruleset: Ruleset, phase: StopsPhase, state: DealState, card: Card) -> bool:
     """Whether leading ``card`` is a fault ``penalty: lead not lowest`` accepts (spec §6.8)."""
-    if not any(p.fault == "lead not lowest" for p in phase.penalties):
+    if not any(FAULTS[p.fault].not_lowest for p in phase.penalties):
         return False
     rule, found = lead_options(ruleset, phase, state)
     return card in penalised_leads(ruleset, phase, state, rule, found)
@@ -210,11 +211,11 @@ def _not_lowest(ruleset: Ruleset, phase: StopsPhase, state: DealState, card: Car
 def _penalise(phase: StopsPhase, state: DealState, who: int, events: list[Event]) -> DealState:
     """Spec §6.8: the faulty leader pays, and under ``forfeit boodles`` claims nothing more."""
     for pen in phase.penalties:
-        if pen.fault != "lead not lowest":
+        if not FAULTS[pen.fault].not_lowest:
             continue
         for dst in _payees(state, who, pen.to):
             state, t = state.pay(seat(who), dst, pen.amount, "penalty")
-            events.append(Penalty(who, "lead not lowest", t))
+            events.append(Penalty(who, pen.fault, t))
         if pen.forfeit_boodles:
             state = state.evolve(forfeited=state.forfeited | {who})
     return state
@@ -231,7 +232,7 @@ def _pass(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int) -> Re
     if fb.amount > 0 and fb.to is not None \
             and (not fb.if_able or state.ledger.balance(seat(who)) >= fb.amount):
         dues.append((fb.amount, fb.to))
-    dues.extend((p.amount, p.to) for p in phase.penalties if p.fault == "cannot lead")
+    dues.extend((p.amount, p.to) for p in phase.penalties if FAULTS[p.fault].at_pass)
     for amount, to in dues:
         for dst in _payees(state, who, to):
             state, t = state.pay(seat(who), dst, amount, "penalty")
