@@ -27,6 +27,7 @@ from typing import get_args
 from boodle.language.features import FeatureKey
 from boodle.language.model import (
     AllPass,
+    BetLimit,
     ClaimRule,
     EndRule,
     FallbackKind,
@@ -165,6 +166,11 @@ KINDS: dict[str, Kind] = {
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),
     )),
+    "bet limit": Kind(BetLimit, (  # spec §8.3; z3 and the compiled engine have no poker phase
+        Table("reference engine", "boodle.engine.stages.poker", "BET_SIZES"),
+        Table("Hypothesis oracle", "boodle.testing", "BET_CEILINGS"),
+        Table("printer", "boodle.language.printer", "BET_LIMIT"),
+    )),
     "going-out payments": Kind(PaidTo, (
         Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),
         Table("reference engine", "boodle.engine.stages.stops", "PAID_TO"),
@@ -181,7 +187,7 @@ phases, :func:`boodle.compiled.tables.unsupported_features`; §5.2 for the widow
 short stacks; §6.5 for what a round of passes does; §6.6 for the claims of a stops phase,
 whose ``on holding`` the compiled engine refuses by its row's ``runs``; §6.5 for the ``if
 none`` rule; §7 for where going out's payments go; §4 for who pays an ante line, whose
-compiled rendering reads the engine's rows)."""
+compiled rendering reads the engine's rows; §8.3 for the bet limits of a betting round)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

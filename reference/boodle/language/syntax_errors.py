@@ -390,7 +390,8 @@ _QUOTES = "“”„‟«»‘’‚‛"
 def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     """A hint for a word a newcomer writes from habit: a card in lower case or with an outline
     suit (``Kc``, ``10h``, ``K♡``), curly quotes, a ``//`` comment, a name with a letter
-    outside ASCII (``café``), or ``players 3`` without its upper bound."""
+    outside ASCII (``café``), ``players 3`` without its upper bound, or poker's ``no-limit``
+    for ``bets: no limit``."""
     before = "\n".join(text.split("\n")[: line - 1] + [lines_of(text)[line - 1][: column - 1]]
                        if 0 < line <= len(lines_of(text)) else [])
     if word and word[0] in _QUOTES:
@@ -427,6 +428,9 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
         if high:
             return f"players is a range: write players {n} to {high.group(1)}"
         return f"players is a range: write players {n} to {n} (or players {n} to 8, say)"
+    limit = re.fullmatch(r"(no|pot)[-_]limit(?:ed)?", word, re.IGNORECASE)
+    if limit:  # spec §8.3: poker's hyphenated "no-limit", "pot-limit"
+        return f"write it as two words: bets: {limit.group(1).lower()} limit"
     if re.fullmatch(r"[\w-]+", word) and not word.isascii():
         return "names are ASCII: lower case letters a-z, digits, '-' and '_'"
     return None
