@@ -27,6 +27,7 @@ from typing import get_args
 from boodle.language.features import FeatureKey
 from boodle.language.model import (
     AllPass,
+    BetLimit,
     ClaimRule,
     EndRule,
     FallbackKind,
@@ -168,6 +169,11 @@ KINDS: dict[str, Kind] = {
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),
     )),
+    "bet limit": Kind(BetLimit, (  # spec §8.3; z3 and the compiled engine have no poker phase
+        Table("reference engine", "boodle.engine.stages.poker", "BET_SIZES"),
+        Table("Hypothesis oracle", "boodle.testing", "BET_CEILINGS"),
+        Table("printer", "boodle.language.printer", "BET_LIMIT"),
+    )),
     "going-out payments": Kind(PaidTo, (
         Table("builder", "boodle.language.kind_facts", "PAID_TO_FACTS"),
         Table("reference engine", "boodle.engine.stages.stops", "PAID_TO"),
@@ -201,7 +207,8 @@ short stacks; §6.5 for what a round of passes does; §6.6 for the claims of a s
 whose ``on holding`` the compiled engine refuses by its row's ``runs``; §6.5 for the ``if
 none`` rule; §7 for where going out's payments go; §4 for who pays an ante line, whose
 compiled rendering reads the engine's rows; §6.8 for what a penalty is charged for, whose
-``lead not lowest`` the compiled engine refuses, ``unsupported_features``)."""
+``lead not lowest`` the compiled engine refuses, ``unsupported_features``; §8.3 for the bet
+limits of a betting round)."""
 
 
 def missing_rows(kind: str, members: Iterable[str] | None = None) -> dict[str, str]:

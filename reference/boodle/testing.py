@@ -14,7 +14,7 @@ with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
 that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
 blocks the sets complete in it, short stacks anted section by section, a betting round in
-every poker phase, fixed or capped, spec §8.3), a player count and a
+every poker phase, fixed, capped, pot-limit or no-limit, spec §8.3), a player count and a
 seed, then plays deal after deal of one session (the deal passes left, chips carry over).
 Rules play a drawn legal move, or make every **illegal probe** of the state, each
 with the rule id (spec §12) worked out here from the rules text, independently of the
@@ -85,6 +85,7 @@ from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     AllPass,
     AnteLine,
+    BetLimit,
     ClaimRule,
     Fallback,
     FallbackKind,
@@ -219,6 +220,8 @@ HOUSE_RULES = {
     "short stacks": _short_stacks,
     "fixed bets": _betting("fixed", 2, 2, "left of dealer"),
     "capped bets": _betting("up to", 3, None, "dealer"),
+    "pot-limit bets": _betting("pot limit", 0, 2, "left of dealer"),
+    "no-limit bets": _betting("no limit", 0, None, "dealer"),
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 
@@ -355,6 +358,19 @@ SPLIT_TAKERS: dict[Split, Callable[[Sequence[int]], tuple[int, ...]]] = {
 """Spec §8.1 and §8.2, read afresh for the oracle: given the winners of a section clockwise
 from the dealer's left, the seats that receive a claim of it, in the order they are paid
 (``share``: every winner; ``first seat``: the first; ``lowest seat``: the lowest-numbered)."""
+
+
+BET_CEILINGS: dict[BetLimit, Callable[[PokerPhase, int, int], int | None]] = {
+    "none": lambda p, pot, owed: 0,
+    "fixed": lambda p, pot, owed: p.bet,
+    "up to": lambda p, pot, owed: p.bet,
+    "pot limit": lambda p, pot, owed: max(pot + owed, 1),
+    "no limit": lambda p, pot, owed: None,
+}
+"""Spec §8.3 read afresh for the oracle: the most chips one bet or raise may add on top of
+what is owed, from the phase, the pot's whole chips and the chips owed (``None``: no bound
+but the balance): ``bets: N chips`` and ``up to N chips`` N; ``pot limit`` the pot after the
+call (what is on it plus what is owed, at least 1); ``no limit`` none."""
 
 
 def _holds(section: Section, hand: Sequence[Card], suits: Sequence[str], trump: str | None
@@ -911,12 +927,20 @@ def _bid_probes(t: _Table, legal: Sequence[Legal]) -> list[tuple[Move, str]]:
 def _bet_probes(t: _Table, legal: Sequence[Legal]) -> list[tuple[Move, str]]:
     """Bids a betting round refuses (spec §8.3, §12 order), read afresh from the rules: more
     than the balance in whole chips, ``bet.funds``; just below or above the bid range, or
-    between a fixed bet's call and raise, ``bet.amount``."""
+    between a fixed bet's call and raise, ``bet.amount``; one chip more than the limit's
+    largest raise (:data:`BET_CEILINGS`) when the balance holds it, ``bet.amount``."""
     who = t.state.to_move
     assert who is not None
     chips = t.state.ledger.seat(who)
     balance = max(int(Fraction(chips) // 1), 0)
     out: list[tuple[Move, str]] = [(BidMove(who, balance + 1), "bet.funds")]
+    phase = next(p for p in t.ruleset.phases if f"phase:{p.name}" == t.state.stage)
+    assert isinstance(phase, PokerPhase) and t.state.bets is not None
+    pot = max(int(Fraction(t.state.ledger.section(phase.pot)) // 1), 0)
+    owed = t.state.bets.owed(who)
+    ceiling = BET_CEILINGS[phase.bets](phase, pot, owed)
+    if ceiling is not None and owed + ceiling + 1 <= balance:
+        out.append((BidMove(who, owed + ceiling + 1), "bet.amount"))
     for entry in legal:
         if not isinstance(entry, BidRange):
             continue

@@ -194,7 +194,8 @@ def ruleset_texts(draw: st.DrawFn) -> str:
         if draw(st.booleans()):  # a betting round (spec §8.3)
             bet = draw(st.integers(1, 3))
             phases.append(draw(st.sampled_from([f"    bets: {bet} chips", f"    bets: {bet} chip",
-                                                f"    bets: up to {bet + 1} chips"])))
+                                                f"    bets: up to {bet + 1} chips",
+                                                "    bets: pot limit", "    bets: no limit"])))
             if draw(st.booleans()):
                 phases.append(f"    raises: {draw(st.integers(0, 3))}")
             if draw(st.booleans()):

@@ -307,3 +307,118 @@ def test_random_picks_an_action_then_an_amount_of_the_range() -> None:
     assert 900 <= folds <= 1100
     assert set(amounts) == {3, 4, 5, 6, 7}
     assert all(150 <= n <= 250 for n in amounts.values())
+
+
+# -- pot limit and no limit (spec §8.3) ------------------------------------------------------
+# Worked by hand before running: every seat antes 1 on the pot and 1 on the kitty (pot 4).
+
+
+def test_pot_limit_bets_and_raises_are_bounded_by_the_pot_after_the_call() -> None:
+    rs = rules("bets: pot limit")
+    state, _ = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL])  # 18 chips each after antes
+    assert state.to_move == 2  # left of dealer (the default)
+    # nothing owed, the pot holds 4: a bet of 1 to 4
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 1, 4))
+    state, _ = apply(rs, state, BidMove(2, 4))  # pot 8
+    # D owes 4; the pot after the call is 8 + 4 = 12: D puts in 4 (call) to 4 + 12 = 16
+    assert legal_moves(rs, state) == (PassMove(3), BidRange(3, 4, 16))
+    with pytest.raises(IllegalMove) as refused:
+        apply(rs, state, BidMove(3, 17))
+    assert refused.value.rule == "bet.amount"
+    state, _ = apply(rs, state, BidMove(3, 16))  # pot 24, D has 2 left
+    # A owes 16 and has 18: the pot would allow 24 + 16 = 40 more, the balance 2
+    assert legal_moves(rs, state) == (PassMove(0), BidRange(0, 16, 18))
+    state, _ = play(rs, state, [BidMove(0, 16), PassMove(1)])  # pot 40; B folds
+    # C put in 4 of 16, owes 12 and has 14: call 12 or raise by up to 2
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 12, 14))
+    state, _ = apply(rs, state, BidMove(2, 14))  # all in, to 18; pot 54
+    # D owes 2 and has 2: a call (all in), no raise
+    assert legal_moves(rs, state) == (PassMove(3), BidRange(3, 2, 2))
+    state, events = play(rs, state, [BidMove(3, 2), BidMove(0, 2)])  # pot 58, all three all in
+    show = next(e for e in events if isinstance(e, Showdown))
+    assert show.winners == (3,)  # D's royal flush
+    # one pot: 4 antes + 18 from each of A, C, D = 58
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 58)]
+    assert state.ledger.seats == (0, 18, 0, 58)
+    assert state.ledger.section("pot") == 0 and state.ledger.section("kitty") == 4
+
+
+def test_no_limit_bets_go_to_the_balance_and_side_pots_pay_the_all_ins() -> None:
+    rs = rules("bets: no limit\n    raises: 1\n    opener: dealer")
+    # after antes: A 18, B 6, C 28, D 10
+    state, _ = deal(rs, 1, [TWO_PAIR, ROYAL, FULL, KING_SF], seats=(20, 8, 30, 12))
+    assert legal_moves(rs, state) == (PassMove(1), BidRange(1, 1, 6))  # B opens: 1 to all
+    state, events = apply(rs, state, BidMove(1, 6))
+    assert [(e.action, e.all_in) for e in events if isinstance(e, Bet)] == [("bet", True)]
+    # C owes 6: call 6 or raise to anything up to its 28
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 6, 28))
+    state, _ = apply(rs, state, BidMove(2, 20))  # the one raise
+    # D owes 20, has 10, no raise left: all in for 10; A owes 20, has 18, folds
+    assert legal_moves(rs, state) == (PassMove(3), BidRange(3, 10, 10))
+    state, _ = apply(rs, state, BidMove(3, 10))
+    assert legal_moves(rs, state) == (PassMove(0), BidRange(0, 18, 18))
+    state, events = apply(rs, state, PassMove(0))
+    # C alone can bet and owes nothing: the showdown.  Put: A 0, B 6, C 20, D 10.
+    # Main pot 4 + 6 + 6 + 6 = 22 (B, C, D): B's royal flush; side pot 4 + 4 = 8 (C, D):
+    # D's straight flush beats C's full house; C's last 10 are C's alone.
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [
+        (1, 22), (3, 8), (2, 10)]
+    assert state.ledger.seats == (18, 22, 18, 8)
+    assert sum(state.ledger.seats) + state.ledger.section("kitty") == 70
+
+
+def test_a_pot_limit_bet_on_an_empty_pot_is_one_chip() -> None:
+    from boodle.engine.stages.poker import BET_SIZES
+
+    phase = PokerPhase("poker", "Poker", "pot", bets="pot limit")
+    assert BET_SIZES["pot limit"](phase, 0, 0) == (1, 1, 1)
+    assert BET_SIZES["pot limit"](phase, 9, 2) == (1, 11, 1)  # spec §8.3's example: 9 + 2
+    assert BET_SIZES["no limit"](phase, 9, 2) == (1, None, 1)
+
+
+@pytest.mark.parametrize(("line", "limit"), [("bets: pot limit", "pot limit"),
+                                             ("bets: no limit", "no limit")])
+def test_pot_and_no_limit_lines_build_print_and_load_back(line: str, limit: str) -> None:
+    from boodle.language.printer import print_ruleset
+
+    rs = rules(f"{line}\n    raises: 2")
+    phase = rs.phases[0]
+    assert isinstance(phase, PokerPhase)
+    assert (phase.bets, phase.bet, phase.raises, phase.betting) == (limit, 0, 2, True)
+    assert phase.bet_sizes() == (1, None)
+    text = print_ruleset(rs)
+    assert f"    {line}\n" in text
+    assert load_text(text, "printed.boodle") == rs
+
+
+@pytest.mark.parametrize(("word", "hint"), [("no-limit", "bets: no limit"),
+                                            ("pot-limit", "bets: pot limit"),
+                                            ("unlimited", "bets: no limit")])
+def test_a_limit_misspelt_is_a_located_error_with_the_words(word: str, hint: str) -> None:
+    with pytest.raises(BoodleError) as err:
+        rules(f"bets: {word}")
+    span = err.value.span
+    assert span is not None and (span.line, span.column) == (16, 11)
+    assert hint in (err.value.hint or "")
+
+
+def test_the_hypothesis_oracle_probes_one_chip_above_the_pot_limit() -> None:
+    # spec §8.3 read afresh (boodle.testing.BET_CEILINGS): B bet 1, the pot holds 4 + 1 = 5;
+    # C owes 1 and has 18: the largest raise is 1 + (5 + 1) = 7, so 8 must be refused, even
+    # when an engine under test lists bids up to the balance (as if there were no limit).
+    from types import SimpleNamespace
+
+    from boodle.testing import _bet_probes
+
+    rs = rules("bets: pot limit")
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    state, _ = apply(rs, state, BidMove(1, 1))
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 1, 7))
+    table = SimpleNamespace(state=state, ruleset=rs)
+    too_wide = (PassMove(2), BidRange(2, 1, 18))
+    assert (BidMove(2, 8), "bet.amount") in _bet_probes(table, too_wide)  # type: ignore[arg-type]
+    probes = _bet_probes(table, legal_moves(rs, state))  # type: ignore[arg-type]
+    for move, rule_id in probes:
+        with pytest.raises(IllegalMove) as refused:
+            apply(rs, state, move)
+        assert refused.value.rule == rule_id

@@ -265,7 +265,9 @@ class _Cells:
 
 
 BETS_CELL: dict[m.BetLimit, str | None] = {"none": None, "fixed": "bets_fixed",
-                                            "up to": "bets_up_to"}
+                                            "up to": "bets_up_to",
+                                            "pot limit": "bets_pot_limit",
+                                            "no limit": "bets_no_limit"}
 """The matrix words of a poker phase's bet size (spec §8.3), by its limit."""
 
 MATRIX_ROWS = ("players", "ace", "deck", "board", "antes", "widow", "lead", "restart",

@@ -1029,14 +1029,18 @@ class _Builder:
                     raise BoodleError(
                         f"'{key}:' in poker phase {decl.name}, which has no betting round",
                         rules[key].span, hint="add the size of a bet: bets: 1 chip  (or "
-                        "bets: up to 5 chips), or remove the line")
+                        "bets: up to 5 chips, bets: pot limit, bets: no limit), or remove "
+                        "the line")
             return {}
         size: BetsDecl = bets.value
         how, amount = size.limit, size.amount
-        if amount == 0:
+        if how in ("pot limit", "no limit"):  # sizes from the pot and the balance (§8.3)
+            amount = 0
+        elif amount == 0:
             raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
                               hint="write bets: 1 chip  (or remove the line: no betting)")
-        _chips_at_most(bets, amount, "a bet")
+        else:
+            _chips_at_most(bets, amount, "a bet")
         out: dict[str, Any] = {"bets": how, "bet": amount}
         if "raises" in rules:
             raises = rules["raises"].value

@@ -525,11 +525,15 @@ Opener = Literal["dealer", "left of dealer"]
 sheet, centralconnector.com: "the Dealer starts the betting"), or the player at the dealer's
 ``left of dealer`` (Alysoun/tripoley: "betting begins left of dealer")."""
 
-BetLimit = Literal["none", "fixed", "up to"]
+BetLimit = Literal["none", "fixed", "up to", "pot limit", "no limit"]
 """The size of a bet or raise in a poker phase's betting round (spec §8.3): ``none`` — no
 betting round (a showdown only, spec §8.2); ``fixed`` — every bet and every raise is exactly
 ``bet`` chips (``bets: N chips``); ``up to`` — any whole amount from 1 to ``bet`` chips
-(``bets: up to N chips``)."""
+(``bets: up to N chips``); ``pot limit`` — 1 chip up to the pot after the call (the pot
+section's whole chips plus what the player owes; ``bets: pot limit``); ``no limit`` — 1 chip
+up to all the player's whole chips (``bets: no limit``; Alysoun/tripoley takes any amount).
+The last two state no size: their ``bet`` is 0.  A rule kind
+(:mod:`boodle.rule_kinds`: the engine's ``poker.BET_SIZES``, the printer's ``BET_LIMIT``)."""
 
 
 @dataclass(frozen=True)
@@ -538,7 +542,8 @@ class PokerPhase:
 
     With a betting round (spec §8.3; ``bets`` not ``none``): before the showdown the players
     bet into ``pot``, from ``opener`` clockwise; every bet and every raise is ``bet`` chips
-    (``fixed``) or 1 to ``bet`` chips (``up to``); ``raises``: at most so many raises after
+    (``fixed``) or 1 to ``bet`` chips (``up to``), or 1 chip to the pot after the call (``pot
+    limit``) or to the balance (``no limit``); ``raises``: at most so many raises after
     the opening bet (``None``: no cap but the players' balances).  Only the players still in
     (who did not fold) show; each side pot goes to the best hand among those who matched it.
     """
@@ -560,11 +565,13 @@ class PokerPhase:
         """Whether the phase has a betting round before its showdown (spec §8.3)."""
         return self.bets != "none"
 
-    def bet_sizes(self) -> tuple[int, int]:
+    def bet_sizes(self) -> tuple[int, int | None]:
         """The least and the most chips one bet or raise adds (spec §8.3); ``(0, 0)``
-        without betting."""
+        without betting; the most is ``None`` under ``pot limit`` and ``no limit``, where
+        it depends on the pot and the balance (the engine's ``poker.BET_SIZES``)."""
         return ((0, 0) if self.bets == "none" else
-                (self.bet, self.bet) if self.bets == "fixed" else (1, self.bet))
+                (self.bet, self.bet) if self.bets == "fixed" else
+                (1, self.bet) if self.bets == "up to" else (1, None))
 
 
 Phase = StopsPhase | HoldingPhase | PokerPhase

@@ -144,6 +144,8 @@ BET_LIMIT: dict[str, Callable[[m.PokerPhase], str | None]] = {
     "none": lambda p: None,
     "fixed": lambda p: f"{p.bet} chip" + ("" if p.bet == 1 else "s"),
     "up to": lambda p: f"up to {p.bet} chip" + ("" if p.bet == 1 else "s"),
+    "pot limit": lambda p: "pot limit",
+    "no limit": lambda p: "no limit",
 }
 """A betting round's ``bets:`` line by its limit (spec §8.3); ``none``: no line."""
 """Who opens a poker phase's betting (spec §8.3); ``left of dealer`` is the default, not

@@ -273,8 +273,10 @@ class StopBonusDecl:
 
 @dataclass(frozen=True)
 class BetsDecl:
-    """``bets: N chips`` (``limit`` ``fixed``) or ``bets: up to N chips`` (``up to``) in a
-    poker phase (spec §8.3): ``amount`` chips a bet or raise adds (at most, for ``up to``)."""
+    """``bets: N chips`` (``limit`` ``fixed``), ``bets: up to N chips`` (``up to``),
+    ``bets: pot limit`` or ``bets: no limit`` in a poker phase (spec §8.3): ``amount`` chips
+    a bet or raise adds (at most, for ``up to``; 0 for the pot and no limits, whose sizes
+    come from the pot and the balance)."""
 
     limit: str
     amount: int
@@ -827,6 +829,12 @@ class _ToAst(Transformer[Token, Any]):
 
     def poker_bets_capped(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("bets", BetsDecl("up to", int(c[0])), meta)
+
+    def poker_bets_pot_limit(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("bets", BetsDecl("pot limit", 0), meta)
+
+    def poker_bets_no_limit(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("bets", BetsDecl("no limit", 0), meta)
 
     def poker_raises(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("raises", int(c[0]), meta)

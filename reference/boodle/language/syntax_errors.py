@@ -413,7 +413,8 @@ _QUOTES = "“”„‟«»‘’‚‛"
 def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
     """A hint for a word a newcomer writes from habit: a card in lower case or with an outline
     suit (``Kc``, ``10h``, ``K♡``), curly quotes, a ``//`` comment, a name with a letter
-    outside ASCII (``café``), or ``players 3`` without its upper bound."""
+    outside ASCII (``café``), ``players 3`` without its upper bound, or poker's ``no-limit``
+    for ``bets: no limit``."""
     before = "\n".join(text.split("\n")[: line - 1] + [lines_of(text)[line - 1][: column - 1]]
                        if 0 < line <= len(lines_of(text)) else [])
     at = len(before)
@@ -470,6 +471,10 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
         end = begin + len(players.group().strip())
         return edit_hint(f"players is a range: write players {n} to {n} (or players {n} to 8, "
                          "say)", text, begin, end, f"players {n} to {n}")
+    limit = re.fullmatch(r"(no|pot)[-_]limit(?:ed)?", word, re.IGNORECASE)
+    if limit:  # spec §8.3: poker's hyphenated "no-limit", "pot-limit"
+        words = f"{limit.group(1).lower()} limit"
+        return edit_hint(f"write it as two words: bets: {words}", text, at, at + len(word), words)
     if re.fullmatch(r"[\w-]+", word) and not word.isascii():
         return "names are ASCII: lower case letters a-z, digits, '-' and '_'"
     return None

@@ -22,6 +22,9 @@ the phase's opener, clockwise, each seat still in that has a whole chip to bet m
 - chips owed: a pass **folds**, a bid of what is owed **calls** (all of a smaller balance:
   all in), a bid of what is owed plus a bet size **raises** (not past the ``raises`` cap).
 
+A bet size is the phase's limit's (:data:`BET_SIZES`): fixed, 1 to a cap, 1 to the pot after
+the call (``pot limit``) or 1 to the balance (``no limit``).
+
 A bid's amount is the chips put into the pot now; the bids a seat may make are one
 :class:`~boodle.engine.state.BidRange` (the widow auction's shape: the protocol is the
 same).  The round ends when one seat is left (it takes the whole pot, showing nothing), or
@@ -34,6 +37,7 @@ much.  Illegal bets carry the rule ids ``move.kind``, ``bet.funds``, ``bet.amoun
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from boodle.engine.events import Bet, BetAction, Claim, Event, Showdown
@@ -44,9 +48,9 @@ from boodle.engine.poker_hands import PokerHand, showdown
 from boodle.engine.stage import Result, Stage
 from boodle.engine.state import BetState, BidMove, BidRange, DealState, Legal, Move, PassMove
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, PokerPhase, Ruleset
+from boodle.language.model import BetLimit, Chips, PokerPhase, Ruleset
 
-__all__ = ["STAGE", "apply", "enter", "layers", "legal_moves"]
+__all__ = ["BET_SIZES", "STAGE", "apply", "enter", "layers", "legal_moves"]
 
 
 def _phase(ruleset: Ruleset, state: DealState) -> PokerPhase:
@@ -64,9 +68,7 @@ def _bets(state: DealState) -> BetState:
 
 def _whole(state: DealState, who: int) -> int:
     """``who``'s balance in whole chips, rounded down, never below 0 (what it may bet)."""
-    chips = state.ledger.seat(who)
-    whole = chips if type(chips) is int else int(Fraction(chips) // 1)
-    return max(whole, 0)
+    return _whole_chips(state.ledger.seat(who))
 
 
 def enter(ruleset: Ruleset, state: DealState) -> Result:
@@ -102,26 +104,57 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
     """A pass (a check, or a fold when chips are owed) and the bids of the seat to move.
 
     The bids are one :class:`~boodle.engine.state.BidRange` of the chips put in now:
-    nothing owed, the bets (the fixed size, or 1 to the cap), at most the balance; chips
-    owed, the call (all of a smaller balance) and, below the raise cap and with the chips
-    for it, the raises (owed plus a bet size).  Cost: the same for 10 chips as for 10^8.
+    nothing owed, the bets (:data:`BET_SIZES` of the phase's limit: the fixed size, 1 to
+    the cap, 1 to the pot, 1 to the balance), at most the balance; chips owed, the call (all
+    of a smaller balance) and, below the raise cap and with the chips for it, the raises
+    (owed plus a bet size; under ``pot limit`` at most the pot after the call).  Cost: the
+    same for 10 chips as for 10^8.
     """
     phase, bets, who = _phase(ruleset, state), _bets(state), state.to_move
     assert who is not None
-    low, high = phase.bet_sizes()
-    step = low if phase.bets == "fixed" else 1
     balance, owed = _whole(state, who), bets.owed(who)
+    low, high, step = BET_SIZES[phase.bets](phase, _whole_chips(state.ledger.section(phase.pot)),
+                                            owed)
     out: list[Legal] = [PassMove(who)]
     if owed == 0:
         if balance >= low:
-            out.append(_range(who, low, min(high, balance), step))
+            out.append(_range(who, low, _capped(high, balance), step))
         return tuple(out)
     may_raise = phase.raises is None or bets.raises < phase.raises
     if may_raise and balance >= owed + low:
-        out.append(_range(who, owed, owed + min(high, balance - owed), step))
+        out.append(_range(who, owed, owed + _capped(high, balance - owed), step))
     else:
         out.append(BidRange(who, min(owed, balance), min(owed, balance)))
     return tuple(out)
+
+
+BetSizes = Callable[[PokerPhase, int, int], tuple[int, int | None, int]]
+"""The sizes of one bet or raise (spec §8.3) from the phase, the pot's whole chips before the
+move and the chips the seat owes: (least, most or ``None`` for no bound but the balance,
+step), in chips added on top of what is owed."""
+
+BET_SIZES: dict[BetLimit, BetSizes] = {
+    "none": lambda p, pot, owed: (0, 0, 1),  # no betting round: never asked
+    "fixed": lambda p, pot, owed: (p.bet, p.bet, p.bet),
+    "up to": lambda p, pot, owed: (1, p.bet, 1),
+    # the pot after the call: what is on it and what the seat owes (at least 1 chip)
+    "pot limit": lambda p, pot, owed: (1, max(pot + owed, 1), 1),
+    "no limit": lambda p, pot, owed: (1, None, 1),
+}
+"""The bet and raise sizes of each bet limit (spec §8.3), a rule kind table
+(:mod:`boodle.rule_kinds`).  Example (pot limit): 9 chips on the pot, 2 owed: a raise adds
+1 to 9 + 2 = 11 chips, so the seat puts in 3 to 13."""
+
+
+def _whole_chips(chips: Chips) -> int:
+    """``chips`` in whole chips, rounded down, never below 0."""
+    whole = chips if type(chips) is int else int(Fraction(chips) // 1)
+    return max(whole, 0)
+
+
+def _capped(most: int | None, chips: int) -> int:
+    """The most a bet or raise adds, ``most`` (``None``: no bound), within ``chips``."""
+    return chips if most is None else min(most, chips)
 
 
 def _range(who: int, low: int, high: int, step: int) -> BidRange:
