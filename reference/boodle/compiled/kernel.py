@@ -451,6 +451,7 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
         npass = 0
         winner = -1
         revealed = 0
+        played = 0  # the cards played (a mask)
         lead = 0  # 0: the first lead's rule, 1: the restart's
         who = ints[I_FIRST]
         p = -1
@@ -531,13 +532,83 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
             if failed or k_opts == 0:
                 break  # the all-pass ended the deal, or no card at all (failed)
             # ---- the player's choice
+            # (written out here, not called: each array handed to an inlined function
+            # costs a reference count, more than the choice itself; see the profile in
+            # bench/kernel_profile.py)
             if k_opts == 1:
                 c = opts[0]
-            else:
-                c = _choose(players[p], mts, p, opts, k_opts, ints, nxt, suit_of,
-                            suit_mask, simple, set_start, set_sec, set_need, need, bo_start,
-                            bo_sec, boodle_mask[ti], ti, own, hands, held, sections,
-                            revealed, widow_size)
+            elif players[p] == 0:  # random (players.random_chooser)
+                c = opts[int(_random(mts, p if mts.shape[0] > 1 else 0) * k_opts)]
+            elif players[p] == 1:  # greedy (players.greedy_chooser)
+                c = opts[0] if held[p] == 1 else -1  # go out
+                for io in range(k_opts):  # else a claim
+                    if c >= 0:
+                        break
+                    o = opts[io]
+                    sk = simple[ti, o]
+                    if sk >= 0:
+                        if sections[sk] > 0:
+                            c = o
+                        continue
+                    for j in range(set_start[ti, o], set_start[ti, o + 1]):
+                        if sections[set_sec[j]] > 0:
+                            ok = True
+                            for x in range(set_need[j], set_need[j + 1]):
+                                if own[need[x]] != -2 - p:
+                                    ok = False
+                                    break
+                            if ok:
+                                c = o
+                                break
+                if c < 0:  # else the longest suit
+                    c = opts[0]
+                    most = -1
+                    for io in range(k_opts):
+                        m = _popcount(hand & suit_mask[suit_of[opts[io]]])
+                        if m > most:
+                            most = m
+                            c = opts[io]
+            else:  # tips (players.tips_chooser)
+                dead = played | revealed
+                unseen = _popcount(ints[I_ALL] & ~hand & ~dead)
+                hidden = widow_size - _popcount(revealed)
+                p_widow = hidden / unseen if unseen else 0.0
+                comes_back = ints[I_RESTART] == 3
+                c = opts[0]
+                best_score = -np.inf
+                for io in range(k_opts):
+                    o = opts[io]
+                    y = o
+                    chain = 1 << o
+                    gain = 0
+                    for j in range(bo_start[ti, o], bo_start[ti, o + 1]):
+                        gain += sections[bo_sec[j]]
+                    ny = nxt[y]
+                    while ny >= 0 and (hand >> ny) & 1:
+                        y = ny
+                        chain |= 1 << ny
+                        for j in range(bo_start[ti, ny], bo_start[ti, ny + 1]):
+                            gain += sections[bo_sec[j]]
+                        ny = nxt[y]
+                    length = _popcount(chain)
+                    if length == held[p]:
+                        c = o
+                        break
+                    suit = hand & suit_mask[suit_of[o]]
+                    waiting = 0
+                    rest = suit & ~chain & boodle_mask[ti]
+                    while rest:
+                        low = rest & -rest
+                        b = _ctz(low)
+                        for j in range(bo_start[ti, b], bo_start[ti, b + 1]):
+                            waiting += sections[bo_sec[j]]
+                        rest ^= low
+                    p_stop = 1.0 if ny < 0 or (dead >> ny) & 1 else p_widow
+                    score = (gain - waiting + (2.0 * p_stop if comes_back else 0.0)
+                             + 0.5 * length - 0.25 * _popcount(suit))
+                    if score > best_score:
+                        c = o
+                        best_score = score
             passes = 0
             flipped = 0
             leads += 1
@@ -547,6 +618,7 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
             nx = -1
             while True:
                 hands[p] ^= 1 << c
+                played |= 1 << c
                 own[c] = -2 - p
                 held[p] -= 1
                 plays += 1
@@ -711,89 +783,6 @@ def _payments(ints: Any, p: int, n: int, hands: Any, held: Any, seats: Any, sect
     return at
 
 
-def _choose(player: int, mts: Any, seat: int, opts: Any, k: int, ints: Any, nxt: Any,
-            suit_of: Any, suit_mask: Any, simple: Any, set_start: Any, set_sec: Any,
-            set_need: Any, need: Any, bo_start: Any, bo_sec: Any, bmask: int, ti: int,
-            own: Any, hands: Any, held: Any, sections: Any, revealed: int,
-            widow_size: int) -> int:
-    """The seat's pick among ``opts[:k]``, as :mod:`~.players` picks (random, greedy, tips)."""
-    if player == 0:
-        return opts[int(_random(mts, seat if mts.shape[0] > 1 else 0) * k)]
-    hand = hands[seat]
-    if player == 1:  # greedy: go out, else a claim, else the longest suit
-        for i in range(k):
-            c = opts[i]
-            if held[seat] == 1:
-                return c
-            sk = simple[ti, c]
-            if sk >= 0:
-                if sections[sk] > 0:
-                    return c
-                continue
-            for j in range(set_start[ti, c], set_start[ti, c + 1]):
-                if sections[set_sec[j]] > 0:
-                    ok = True
-                    for x in range(set_need[j], set_need[j + 1]):
-                        if own[need[x]] != -2 - seat:
-                            ok = False
-                            break
-                    if ok:
-                        return c
-        best = opts[0]
-        most = -1
-        for i in range(k):
-            m = _popcount(hand & suit_mask[suit_of[opts[i]]])
-            if m > most:
-                most = m
-                best = opts[i]
-        return best
-    # tips (see players.tips_chooser)
-    played = 0
-    for c in range(ints[I_N]):
-        if own[c] < -1:
-            played |= 1 << c
-    dead = played | revealed
-    unseen = _popcount(ints[I_ALL] & ~hand & ~dead)
-    hidden = widow_size - _popcount(revealed)
-    p_widow = hidden / unseen if unseen else 0.0
-    comes_back = ints[I_RESTART] == 3
-    best = opts[0]
-    best_score = -np.inf
-    for i in range(k):
-        c = opts[i]
-        x = c
-        chain = 1 << c
-        gain = 0
-        for j in range(bo_start[ti, c], bo_start[ti, c + 1]):
-            gain += sections[bo_sec[j]]
-        nx = nxt[x]
-        while nx >= 0 and (hand >> nx) & 1:
-            x = nx
-            chain |= 1 << nx
-            for j in range(bo_start[ti, nx], bo_start[ti, nx + 1]):
-                gain += sections[bo_sec[j]]
-            nx = nxt[x]
-        length = _popcount(chain)
-        if length == held[seat]:
-            return c
-        suit = hand & suit_mask[suit_of[c]]
-        waiting = 0
-        rest = suit & ~chain & bmask
-        while rest:
-            low = rest & -rest
-            b = _ctz(low)
-            for j in range(bo_start[ti, b], bo_start[ti, b + 1]):
-                waiting += sections[bo_sec[j]]
-            rest ^= low
-        p_stop = 1.0 if nx < 0 or (dead >> nx) & 1 else p_widow
-        score = (gain - waiting + (2.0 * p_stop if comes_back else 0.0)
-                 + 0.5 * length - 0.25 * _popcount(suit))
-        if score > best_score:
-            best = c
-            best_score = score
-    return best
-
-
 # ---------------------------------------------------------------- compiling it
 
 
@@ -816,7 +805,7 @@ def jitted() -> Any | None:
     cache = folder is not None
     g = globals()
     for name in ("_ctz", "_popcount", "_genrand", "_random", "_options", "_log", "_take",
-                 "_payments", "_choose"):
+                 "_payments"):
         # inlined into the kernel: a call of a compiled function counts a reference to
         # each array it is passed, which cost more than the work of a lead
         g[name] = numba.njit(cache=cache, inline="always")(g[name])
@@ -846,12 +835,14 @@ def set_mt_state(rng: random.Random, mt: np.ndarray) -> None:
 
 @dataclass
 class KernelRun:
-    """The outcome of :func:`run_deals`: ``winners`` (seat or -1) and ``counts`` (plays,
-    leads, passes) per deal; ``trace``: per deal, the :data:`~.deal.TraceItem` list (when
-    asked for)."""
+    """The outcome of :func:`run_deals`: ``winners`` (seat or -1) per deal; ``counts``
+    (deals × 3 integers: plays, leads, passes; an array, not a list of tuples, whose
+    thousands of containers cost a full garbage collection a call in a process that has
+    loaded numba); ``trace``: per deal, the :data:`~.deal.TraceItem` list (when asked
+    for)."""
 
     winners: list[int]
-    counts: list[tuple[int, int, int]]
+    counts: np.ndarray
     trace: list[list[tuple[object, ...]]] | None
 
 
@@ -876,8 +867,8 @@ def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
     failed = fn(*kt.arrays(), perm_a, np.asarray(dealers, dtype=np.int64),
                 np.array([PLAYER_CODES[p] for p in players], dtype=np.int64), mts, seat_a,
                 sec_a, winners, counts, log, log_end, np.zeros((0, 0), dtype=np.int64))
-    seats[:] = [int(x) for x in seat_a]
-    sections[:] = [int(x) for x in sec_a]
+    seats[:] = seat_a.tolist()
+    sections[:] = sec_a.tolist()
     for r, mt in zip(rngs, mts, strict=True):
         set_mt_state(r, mt)
     if failed:
@@ -892,8 +883,7 @@ def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
         for i in range(k):
             traces.append([_item(kt.t, row) for row in log[start:log_end[i]]])
             start = int(log_end[i])
-    return KernelRun([int(w) for w in winners],
-                     [(int(c[0]), int(c[1]), int(c[2])) for c in counts], traces)
+    return KernelRun(winners.tolist(), counts, traces)
 
 
 def _item(t: CompiledRules, row: np.ndarray) -> tuple[object, ...]:
