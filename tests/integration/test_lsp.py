@@ -233,6 +233,14 @@ async def test_hover_on_a_card_says_what_it_pays(client: LanguageClient,
     # en.toml page.claim_line and page.claim_play, michigan's boodle A♥ and phase "Stops"
     assert "**A♥**: by playing A♥ in the Stops phase." in found.contents.value
     assert _span(found.range) == (1, 26, 1, 28) if found.range else False
+    # on the section 'kitty' (line 3, after 9 spaces and 'each player 2 on '): how it is
+    # won, en.toml page.claim_out ('going out: ends deal, takes kitty' in the phase Stops)
+    found = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=lsp.Position(line=2, character=28)))
+    assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+    assert "**Kitty**: by going out in the Stops phase." in found.contents.value
+    assert found.range is not None and _span(found.range) == (2, 26, 2, 31)
 
 
 @pytest.mark.asyncio(loop_scope="module")
