@@ -663,3 +663,26 @@ async def test_verify_on_save_says_what_nothing_verified(verifying: LanguageClie
     # the session's end is a row of no player count: said without an empty '()'
     assert any(d.message.startswith("boodle verify: session end not verified: ")
                for d in found)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_read_only_folder_of_a_checkout_is_none(client: LanguageClient) -> None:
+    """Run from this checkout the built-ins are spec/variants, the project's own files to
+    edit: boodle/readOnlyFolder names no folder (boodle.resources: an installed package's
+    are in boodle/data/variants)."""
+    assert (Path(_HERE) / "boodle" / "data" / "variants").exists() is False
+    assert await client.protocol.send_request_async("boodle/readOnlyFolder", None) is None
+
+
+def test_the_read_only_folder_of_an_installed_package(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed, the built-ins are package data beside the code (boodle/data/variants):
+    that folder is the one the editor is told to keep read-only."""
+    import boodle.resources
+    from boodle.lsp import server
+
+    installed = Path(server.__file__).resolve().parent.parent / "data" / "variants"
+    monkeypatch.setattr(boodle.resources, "variants_dir", lambda: installed)
+    assert server.read_only_folder() == str(installed)
+    monkeypatch.setattr(boodle.resources, "variants_dir", lambda: tmp_path)
+    assert server.read_only_folder() is None

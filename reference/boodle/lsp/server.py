@@ -12,7 +12,10 @@ Features: diagnostics (errors, their hints, warnings), code actions (each hint's
 quick fix), hover, completion, go to definition, document symbols, formatting (the
 canonical printer's, ``boodle fmt``'s, comments kept); with the initialization option
 ``verifyOnSave``, ``boodle verify`` of each saved file in the background
-(:mod:`.verify_on_save`).
+(:mod:`.verify_on_save`).  The request ``boodle/readOnlyFolder`` (boodle's own, outside
+the protocol) names the folder of the installed package's built-in variants, which go to
+definition opens and an editor should not let the author change (the VS Code extension
+makes them read-only); ``null`` in a checkout, where ``spec/variants`` is the project's own.
 
 Columns: the analysis counts code points; the editor counts UTF-16 units (or what the
 client and server agreed on): :func:`_to_client` and :func:`_from_client` convert, with
@@ -26,6 +29,7 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
@@ -225,9 +229,29 @@ def verify_diagnostics(uri: str, where: lsp.Range,
         for note in notes]
 
 
+READ_ONLY_FOLDER = "boodle/readOnlyFolder"
+"""boodle's request for :func:`read_only_folder` (no parameters)."""
+
+
+def read_only_folder() -> str | None:
+    """The folder of the built-in variants when it is the installed package's
+    (``boodle/data/variants``, see :mod:`boodle.resources`): files that go to definition
+    opens and that an edit would change for every rules file of the installation; ``None``
+    in a source checkout, whose ``spec/variants`` is the project's text to edit."""
+    from boodle.resources import variants_dir
+
+    folder = variants_dir().resolve()
+    installed = (Path(__file__).resolve().parent.parent / "data" / "variants").resolve()
+    return str(folder) if folder == installed else None
+
+
 def make_server() -> BoodleServer:
     """The server with every feature registered (not started)."""
     server = BoodleServer()
+
+    @server.feature(READ_ONLY_FOLDER)
+    def read_only(ls: BoodleServer, params: Any) -> str | None:
+        return read_only_folder()
 
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: BoodleServer, params: lsp.InitializeParams) -> None:
