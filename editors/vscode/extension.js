@@ -25,7 +25,10 @@ async function activate(context) {
         { scheme: "file", language: "boodle" },
         { scheme: "untitled", language: "boodle" },
       ],
-      initializationOptions: { verifyOnSave: settings.get("verifyOnSave", false) },
+      initializationOptions: {
+        verifyOnSave: settings.get("verifyOnSave", false),
+        verifyTimeout: settings.get("verifyTimeout", 120),
+      },
     },
   );
   context.subscriptions.push(client);

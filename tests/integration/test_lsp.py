@@ -65,6 +65,14 @@ async def verifying(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     await lsp_client.shutdown_session()
 
 
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
+                    scope="module", loop_scope="module")
+async def hurried(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await _start(lsp_client, "en", {"verifyOnSave": True, "verifyTimeout": 1})
+    yield
+    await lsp_client.shutdown_session()
+
+
 FRIDAY = """\
 variant friday extends michigan {
   title "Friday night"
@@ -686,3 +694,26 @@ def test_the_read_only_folder_of_an_installed_package(tmp_path: Path,
     assert server.read_only_folder() == str(installed)
     monkeypatch.setattr(boodle.resources, "variants_dir", lambda: tmp_path)
     assert server.read_only_folder() is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_verify_on_save_is_bounded(hurried: LanguageClient, tmp_path: Path) -> None:
+    """With verifyTimeout 1, a verification of michigan at 3 to 8 players (far longer than a
+    second) is stopped: one warning says so on the variant line, and no child is left."""
+    server = hurried._server
+    assert server is not None
+    uri = _open(hurried, tmp_path, "long.boodle", "variant long extends michigan {\n}\n")
+    await _diagnostics(hurried, uri)
+    hurried.text_document_did_save(lsp.DidSaveTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    found: list[lsp.Diagnostic] = []
+    for _ in range(4):  # the save's own publication, then the report's
+        await asyncio.wait_for(_diagnostics(hurried, uri), 60)
+        found = [d for d in hurried.diagnostics[uri] if d.source == "boodle verify"]
+        if found:
+            break
+    (stopped,) = found
+    assert stopped.message == "boodle verify stopped after 1 s: nothing proven yet"
+    assert stopped.severity == lsp.DiagnosticSeverity.Warning
+    assert _span(stopped) == (0, 0, 0, 7)
+    await _until(lambda: not _children(server.pid), 30)
