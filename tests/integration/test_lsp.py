@@ -65,6 +65,14 @@ async def verifying(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     await lsp_client.shutdown_session()
 
 
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
+                    scope="module", loop_scope="module")
+async def hurried(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await _start(lsp_client, "en", {"verifyOnSave": True, "verifyTimeout": 1})
+    yield
+    await lsp_client.shutdown_session()
+
+
 FRIDAY = """\
 variant friday extends michigan {
   title "Friday night"
@@ -233,6 +241,14 @@ async def test_hover_on_a_card_says_what_it_pays(client: LanguageClient,
     # en.toml page.claim_line and page.claim_play, michigan's boodle A♥ and phase "Stops"
     assert "**A♥**: by playing A♥ in the Stops phase." in found.contents.value
     assert _span(found.range) == (1, 26, 1, 28) if found.range else False
+    # on the section 'kitty' (line 3, after 9 spaces and 'each player 2 on '): how it is
+    # won, en.toml page.claim_out ('going out: ends deal, takes kitty' in the phase Stops)
+    found = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=lsp.Position(line=2, character=28)))
+    assert found is not None and isinstance(found.contents, lsp.MarkupContent)
+    assert "**Kitty**: by going out in the Stops phase." in found.contents.value
+    assert found.range is not None and _span(found.range) == (2, 26, 2, 31)
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -655,3 +671,49 @@ async def test_verify_on_save_says_what_nothing_verified(verifying: LanguageClie
     # the session's end is a row of no player count: said without an empty '()'
     assert any(d.message.startswith("boodle verify: session end not verified: ")
                for d in found)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_read_only_folder_of_a_checkout_is_none(client: LanguageClient) -> None:
+    """Run from this checkout the built-ins are spec/variants, the project's own files to
+    edit: boodle/readOnlyFolder names no folder (boodle.resources: an installed package's
+    are in boodle/data/variants)."""
+    assert (Path(_HERE) / "boodle" / "data" / "variants").exists() is False
+    assert await client.protocol.send_request_async("boodle/readOnlyFolder", None) is None
+
+
+def test_the_read_only_folder_of_an_installed_package(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed, the built-ins are package data beside the code (boodle/data/variants):
+    that folder is the one the editor is told to keep read-only."""
+    import boodle.resources
+    from boodle.lsp import server
+
+    installed = Path(server.__file__).resolve().parent.parent / "data" / "variants"
+    monkeypatch.setattr(boodle.resources, "variants_dir", lambda: installed)
+    assert server.read_only_folder() == str(installed)
+    monkeypatch.setattr(boodle.resources, "variants_dir", lambda: tmp_path)
+    assert server.read_only_folder() is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_verify_on_save_is_bounded(hurried: LanguageClient, tmp_path: Path) -> None:
+    """With verifyTimeout 1, a verification of michigan at 3 to 8 players (far longer than a
+    second) is stopped: one warning says so on the variant line, and no child is left."""
+    server = hurried._server
+    assert server is not None
+    uri = _open(hurried, tmp_path, "long.boodle", "variant long extends michigan {\n}\n")
+    await _diagnostics(hurried, uri)
+    hurried.text_document_did_save(lsp.DidSaveTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    found: list[lsp.Diagnostic] = []
+    for _ in range(4):  # the save's own publication, then the report's
+        await asyncio.wait_for(_diagnostics(hurried, uri), 60)
+        found = [d for d in hurried.diagnostics[uri] if d.source == "boodle verify"]
+        if found:
+            break
+    (stopped,) = found
+    assert stopped.message == "boodle verify stopped after 1 s: nothing proven yet"
+    assert stopped.severity == lsp.DiagnosticSeverity.Warning
+    assert _span(stopped) == (0, 0, 0, 7)
+    await _until(lambda: not _children(server.pid), 30)

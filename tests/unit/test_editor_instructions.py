@@ -40,7 +40,11 @@ def test_the_vs_code_lines() -> None:
     settings = package["contributes"]["configuration"]["properties"]
     assert "boodle.server.command" in shell
     assert settings["boodle.server.command"]["default"] == ["boodle", "lsp"]
-    assert "boodle.verifyOnSave" in settings
+    # the settings the client passes as the initialization options the server reads
+    client = (ROOT / "editors" / "vscode" / "extension.js").read_text(encoding="utf-8")
+    for option in ("verifyOnSave", "verifyTimeout"):
+        assert f"boodle.{option}" in settings
+        assert f'{option}: settings.get("{option}"' in client
 
 
 def test_the_neovim_lines() -> None:

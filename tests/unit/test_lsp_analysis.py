@@ -341,3 +341,15 @@ def test_the_outline_names_each_line_by_its_own_words() -> None:
         text = path.read_text(encoding="utf-8")
         wrong += walk(symbols(analyse(text, str(path))), text.split("\n"))
     assert wrong == []
+
+
+def test_an_error_of_the_base_shown_here_carries_no_edit_of_the_base() -> None:
+    # the kitty renamed 'kity' breaks michigan's 'each player 2 on kitty' (its ante line):
+    # the error is shown on this file's board line, with the base's hint "did you mean
+    # kity?"; the edit that hint names is of michigan.boodle's text, so none is offered here
+    text = _house('board { boodle A♥  boodle K♣  boodle Q♦  boodle J♠  kitty kity "Kitty" }')
+    found = analyse(text, HERE)
+    (first,) = found.diagnostics
+    assert first.message.startswith("no section 'kitty' on the board (in the base")
+    assert (first.range.line, first.hint, first.edits) == (1, "did you mean kity?", ())
+    assert fixes(found, first) == []

@@ -192,6 +192,7 @@ def _blame(resolved: Resolved, exc: BoodleError) -> BoodleError:
             clause.span, exc.hint, exc.rule,
             (*exc.notes, f"{_replaced_what(clause)} here; the base's rule at {where} "
              "no longer fits it"),
+            edits=(),  # an edit the hint names is of the base's text, not of this file
         )
     notes = [f"{_replaced_what(c)} at {c.span}" for c in own]
     return BoodleError(exc.message, exc.span, exc.hint, exc.rule,

@@ -150,7 +150,8 @@ def resolve(decl: VariantDecl, resolver: Resolver, here: Path | None) -> Resolve
         try:
             text, file = resolver(base.name, None if own_name else here)
         except BoodleError as exc:
-            raise BoodleError(exc.message, base.span, exc.hint) from None
+            # shown at the name here: an edit its hint names is of the file read, not this one
+            raise BoodleError(exc.message, base.span, exc.hint, edits=()) from None
         except KeyError:
             raise BoodleError(
                 f"'extends {base.name}': no " + ("built-in " if own_name else "")

@@ -12,7 +12,12 @@ Features: diagnostics (errors, their hints, warnings), code actions (each hint's
 quick fix), hover, completion, go to definition, document symbols, formatting (the
 canonical printer's, ``boodle fmt``'s, comments kept); with the initialization option
 ``verifyOnSave``, ``boodle verify`` of each saved file in the background
-(:mod:`.verify_on_save`).
+(:mod:`.verify_on_save`), stopped after ``verifyTimeout`` seconds (at most, and by
+default, :data:`~boodle.lsp.verify_on_save.TIMEOUT_S`). The request
+``boodle/readOnlyFolder`` (boodle's own, outside the protocol) names the folder of the
+installed package's built-in variants, which go to definition opens and an editor should
+not let the author change (the VS Code extension makes them read-only); ``null`` in a
+checkout, where ``spec/variants`` is the project's own.
 
 Columns: the analysis counts code points; the editor counts UTF-16 units (or what the
 client and server agreed on): :func:`_to_client` and :func:`_from_client` convert, with
@@ -26,6 +31,7 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
@@ -69,6 +75,9 @@ class BoodleServer(LanguageServer):
         self.documents: dict[str, _Document] = {}
         self.lang = "en"
         self.verify_on_save = False
+        self.verify_timeout: float | None = None
+        """Seconds a verification may run (initialization option ``verifyTimeout``);
+        ``None``: :data:`~boodle.lsp.verify_on_save.TIMEOUT_S`."""
 
 
 def _path(uri: str) -> str:
@@ -189,11 +198,12 @@ async def _verify(server: BoodleServer, uri: str, text: str) -> None:
             *vs.command(_path(uri), cex_dir), stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL, stdin=asyncio.subprocess.DEVNULL)
         try:
-            out, _ = await asyncio.wait_for(process.communicate(), vs.TIMEOUT_S)
+            timeout = server.verify_timeout or vs.TIMEOUT_S
+            out, _ = await asyncio.wait_for(process.communicate(), timeout)
             notes = vs.parse_report(out)
         except TimeoutError:
             notes = [vs.VerifyNote("warning", f"boodle verify stopped after "
-                                   f"{vs.TIMEOUT_S:.0f} s: nothing proven yet")]
+                                   f"{timeout:g} s: nothing proven yet")]
         finally:
             if process.returncode is None:
                 process.kill()
@@ -225,18 +235,43 @@ def verify_diagnostics(uri: str, where: lsp.Range,
         for note in notes]
 
 
+READ_ONLY_FOLDER = "boodle/readOnlyFolder"
+"""boodle's request for :func:`read_only_folder` (no parameters)."""
+
+
+def read_only_folder() -> str | None:
+    """The folder of the built-in variants when it is the installed package's
+    (``boodle/data/variants``, see :mod:`boodle.resources`): files that go to definition
+    opens and that an edit would change for every rules file of the installation; ``None``
+    in a source checkout, whose ``spec/variants`` is the project's text to edit."""
+    from boodle.resources import variants_dir
+
+    folder = variants_dir().resolve()
+    installed = (Path(__file__).resolve().parent.parent / "data" / "variants").resolve()
+    return str(folder) if folder == installed else None
+
+
 def make_server() -> BoodleServer:
     """The server with every feature registered (not started)."""
     server = BoodleServer()
 
+    @server.feature(READ_ONLY_FOLDER)
+    def read_only(ls: BoodleServer, params: Any) -> str | None:
+        return read_only_folder()
+
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: BoodleServer, params: lsp.InitializeParams) -> None:
         from boodle.docs.templates import languages
+        from boodle.lsp import verify_on_save as vs
 
         locale = (params.locale or "en").lower().replace("_", "-").split("-")[0]
         ls.lang = locale if locale in languages() else "en"
         options = params.initialization_options
         ls.verify_on_save = isinstance(options, dict) and options.get("verifyOnSave") is True
+        timeout = options.get("verifyTimeout") if isinstance(options, dict) else None
+        if isinstance(timeout, int | float) and not isinstance(timeout, bool) \
+                and 0 < timeout <= vs.TIMEOUT_S:
+            ls.verify_timeout = float(timeout)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: BoodleServer, params: lsp.DidOpenTextDocumentParams) -> None:
