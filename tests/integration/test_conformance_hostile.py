@@ -218,6 +218,11 @@ def test_a_run_stops_after_the_same_failure_n_times_in_a_row(tmp_path: Path) -> 
     assert all(s.startswith("not run: the same failure 3 times in a row") for s in summaries[3:])
     assert len(starts.read_text("utf-8").splitlines()) == 3
     assert any("the same failure 3 times in a row" in w for w in report.warnings)
+    # the warning names the option as a sentence of its own ("see --max-same-failures N
+    # changes the limit" read as an instruction to see something)
+    assert "run stopped: the same failure 3 times in a row (no answer within 0.5 s) " \
+        "(--max-same-failures N changes the limit, 0 for none); the remaining cases were " \
+        "not run" in report.warnings
     assert _leftovers(marker) == []
 
 

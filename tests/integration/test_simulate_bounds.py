@@ -8,7 +8,10 @@ once (a proxy) was a MemoryError, exit 3.  Servers here listen on 127.0.0.1 only
 
 from __future__ import annotations
 
+import contextlib
 import http.server
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -16,6 +19,7 @@ import threading
 import time
 import tracemalloc
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +161,56 @@ def test_a_scheduler_address_that_answers_http_is_refused(answering_server: str)
     assert done.returncode == 1, done.stderr
     assert "which is not Dask's protocol" in done.stderr and "HTTP/1.1" in done.stderr
     assert "MemoryError" not in done.stderr and "internal error" not in done.stderr
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = (proc / "stat").read_text()
+                if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                    found.append(int(proc.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return (Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]) != "Z"
+    return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_simulate_alone_stops_it_and_its_workers_at_once(sig: int) -> None:
+    """A SIGINT or SIGTERM sent to ``simulate --workers 2`` alone (not to its process
+    group, as ``timeout``, ``kill`` or a supervisor do): before, SIGINT waited for the four
+    chunks in flight (minutes with the reference engine) and SIGTERM left both workers
+    playing on.  Now the workers are ended and the run stops within seconds."""
+    code = "import sys; from boodle.cli import main; sys.exit(main(sys.argv[1:]))"
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, "simulate", "michigan", "--players", "4", "--deals",
+         str(10**12), "--workers", "2", "--engine", "reference", "--no-progress"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_children(child.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        workers = _children(child.pid)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(2)  # the first chunks are being played (2,000 deals each: many seconds)
+        child.send_signal(sig)
+        asked = time.monotonic()
+        child.wait(60)
+        waited = time.monotonic() - asked
+        while any(_alive(w) for w in workers) and time.monotonic() < asked + 60:
+            time.sleep(0.1)
+        left = [w for w in workers if _alive(w)]
+        assert left == [], f"workers left playing after the run ended: {left}"
+        assert waited < 15, f"{waited:.0f} s from the signal to the end"
+        err = child.stderr.read().decode() if child.stderr else ""
+        assert "internal error" not in err and "Traceback" not in err, err
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()

@@ -311,11 +311,12 @@ class Session:
                                         + problem.splitlines()[0])
         return self.started
 
-    def give_up(self, why: str, see: str = "the last start error above") -> None:
-        """Run no more cases: each remaining one is an error saying ``why``; warn once."""
+    def give_up(self, why: str, note: str = "see the last start error above") -> None:
+        """Run no more cases: each remaining one is an error saying ``why``; warn once, with
+        ``note`` (a sentence of its own) in parentheses."""
         self.gave_up = why
         self.kill()
-        self.report.warnings.append(f"run stopped: {why} (see {see}); "
+        self.report.warnings.append(f"run stopped: {why} ({note}); "
                                     "the remaining cases were not run")
 
     def close(self) -> None:
@@ -515,11 +516,11 @@ def _run_case(case: Case, command: str, timeout: float, session: Session | None,
     sent = session.sent if session is not None else True
     stop = streak.add(v, sent) if not streak.stopped else None
     if stop is not None:
-        see = "--max-same-failures N changes the limit, 0 for none"
+        note = "--max-same-failures N changes the limit, 0 for none"
         if session is not None:
-            session.give_up(stop, see)
+            session.give_up(stop, note)
         else:
-            report.warnings.append(f"run stopped: {stop} ({see}); "
+            report.warnings.append(f"run stopped: {stop} ({note}); "
                                    "the remaining cases were not run")
     outcome = Outcome(case.id, case.variant, case.kind, v.outcome, _clean(v.summary),
                       _clean(v.detail), round(time.monotonic() - t0, 4),

@@ -19,10 +19,14 @@ report the same numbers where they run.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
+import os
 import random
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -525,12 +529,46 @@ def run(spec: RunSpec, workers: int = 1, progress: Progress | None = None,
             if progress:
                 progress(_deals_in(spec, a, b))
         return total
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for (a, b), stats in _bounded(pool, spec, parts, 2 * workers):
-            total.merge(stats)
-            if progress:
-                progress(_deals_in(spec, a, b))
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        with _terminated_as_interrupted():
+            for (a, b), stats in _bounded(pool, spec, parts, 2 * workers):
+                total.merge(stats)
+                if progress:
+                    progress(_deals_in(spec, a, b))
+    except BaseException:
+        _end_now(pool)
+        raise
+    pool.shutdown()
     return total
+
+
+@contextlib.contextmanager
+def _terminated_as_interrupted() -> Iterator[None]:
+    """While the workers play, SIGTERM interrupts the run as SIGINT does (so the workers are
+    ended with it, not left playing); only in the main thread, where handlers may be set."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _end_now(pool: ProcessPoolExecutor) -> None:
+    """End an interrupted run's workers at once: the chunks waiting are cancelled and those
+    being played are not waited for (a chunk of the reference engine takes many seconds)."""
+    processes = list(getattr(pool, "_processes", None) or {})  # pids; no public API in 3.11
+    pool.shutdown(wait=False, cancel_futures=True)
+    for pid in processes:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _bounded(pool: ProcessPoolExecutor, spec: RunSpec, parts: Iterator[tuple[int, int]],
