@@ -25,6 +25,7 @@ from boodle.language.model import Ruleset
 from boodle.language.printer import print_ruleset
 from boodle.session.run import ExplicitSources, SeededSources, SessionRun, play_session
 from boodle.session.store import check, connect, deal_rows, record_new, resume, sessions
+from boodle.verify.verifier import NOT_MODELLED, Options, Subject, verify
 from store_helpers import info_for, nothing
 from tiny_rules import BASE
 
@@ -281,3 +282,20 @@ def test_the_rules_page_says_the_seats_are_drawn_and_rotations_count_seats(
     # a rotation no longer gives every player the deal equally often (spec §10)
     fixed = standalone_markdown(load_variant("michigan"), templates.load(lang))
     assert rotation not in fixed and seats not in fixed
+
+
+# ---------------------------------------------------------------- verify says what it covers
+
+
+def test_verify_proves_the_session_end_and_names_the_seats_as_not_modelled() -> None:
+    # spec §10, verification.md: the draw renames the players between deals; it changes
+    # neither the number of deals nor the end, so the session proof stands; who carries
+    # which chips is the session's chips, which z3 does not model
+    options = Options(players=(3,), exhaustive=False, engine=False)
+    results = verify([Subject("probe-seating", PROBE)], options)
+    end = next(r for r in results if r.prop == "session end")
+    assert end.status == "proven", end.detail
+    row = next(r for r in results if r.prop == NOT_MODELLED)
+    assert "the seats drawn again before each deal" in row.detail
+    plain = verify([Subject("michigan", load_variant("michigan"))], options)
+    assert "seats drawn" not in next(r for r in plain if r.prop == NOT_MODELLED).detail

@@ -446,10 +446,11 @@ NOT_MODELLED = "not modelled"
 def _not_modelled(subject: Subject, results: list[Result], options: Options) -> list[Result]:
     """The ``not modelled`` row (issue 16, "model the rest"): the stages and rules z3 has no
     step-by-step model of (:func:`symbolic_gaps`; the session's chips across deals: the
-    leftover split, the tie deal), and what, of the runs made, checked them: the engine
-    alone (chips add up, no section below zero, every card in one place, a legal move while
-    the deal goes on, every listed move accepted) in the states of those stages the
-    exhaustive search and the random deals reached, counted by the engine = model rows.
+    leftover split, the tie deal, the seats drawn again before each deal), and what, of the
+    runs made, checked them: the engine alone (chips add up, no section below zero, every
+    card in one place, a legal move while the deal goes on, every listed move accepted) in
+    the states of those stages the exhaustive search and the random deals reached, counted
+    by the engine = model rows.
     Never a gap for the exit status: the properties' own rows say whether they hold."""
     rs = subject.ruleset
     if not any(isinstance(p, StopsPhase) for p in rs.phases):
@@ -464,7 +465,9 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
         gaps.append(g.replace(" (z3 assumes every seat still in)", ""))
     if not rs.session.end_never:
         gaps.append("the session's chips across deals (the leftover split"
-                    + (", the tie deal" if rs.session.ties == "one more deal" else "") + ")")
+                    + (", the tie deal" if rs.session.ties == "one more deal" else "")
+                    + (", the seats drawn again before each deal"  # spec §10
+                       if rs.session.seating == "redrawn each deal" else "") + ")")
     engine_rows = [r for r in results if r.prop == ENGINE_MODEL and r.status != "not covered"]
     if rs.session.negative == "eliminate" and (
             not engine_rows or all("eliminated seat" in r.unexercised for r in engine_rows)):
