@@ -12,6 +12,7 @@ import pytest
 
 from boodle.conformance.paths import load_variant, variant_paths
 from boodle.docs import templates
+from boodle.docs.rules_text import Speaker
 from boodle.docs.variant_page import standalone_markdown
 from boodle.engine.events import DealEnd, DealStart, Event, Lead, Seating, SessionEnd, Split
 from boodle.engine.ledger import Ledger
@@ -282,6 +283,9 @@ def test_the_rules_page_says_the_seats_are_drawn_and_rotations_count_seats(
     # a rotation no longer gives every player the deal equally often (spec §10)
     fixed = standalone_markdown(load_variant("michigan"), templates.load(lang))
     assert rotation not in fixed and seats not in fixed
+    # the same sentences wherever a rule is said (the language server's hover too)
+    said = [r.text for r in Speaker(PROBE, templates.load(lang)).rules(PROBE.session)]
+    assert any(rotation in text for text in said) and any(seats in text for text in said)
 
 
 # ---------------------------------------------------------------- verify says what it covers
