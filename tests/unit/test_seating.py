@@ -12,19 +12,30 @@ import pytest
 
 from boodle.conformance.paths import load_variant, variant_paths
 from boodle.docs import templates
+from boodle.docs.rules_text import Speaker
 from boodle.docs.variant_page import standalone_markdown
 from boodle.engine.events import DealEnd, DealStart, Event, Lead, Seating, SessionEnd, Split
 from boodle.engine.ledger import Ledger
 from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
-from boodle.engine.trace import render_text
+from boodle.engine.trace import render_text, seat_name
 from boodle.language.build import load_text
 from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.language.printer import print_ruleset
+from boodle.session.ledger_cli import render_session
 from boodle.session.run import ExplicitSources, SeededSources, SessionRun, play_session
-from boodle.session.store import check, connect, deal_rows, record_new, resume, sessions
+from boodle.session.store import (
+    check,
+    connect,
+    deal_rows,
+    ending_row,
+    record_new,
+    resume,
+    sessions,
+)
+from boodle.verify.verifier import NOT_MODELLED, Options, Subject, verify
 from store_helpers import info_for, nothing
 from tiny_rules import BASE
 
@@ -281,3 +292,44 @@ def test_the_rules_page_says_the_seats_are_drawn_and_rotations_count_seats(
     # a rotation no longer gives every player the deal equally often (spec §10)
     fixed = standalone_markdown(load_variant("michigan"), templates.load(lang))
     assert rotation not in fixed and seats not in fixed
+    # the same sentences wherever a rule is said (the language server's hover too)
+    said = [r.text for r in Speaker(PROBE, templates.load(lang)).rules(PROBE.session)]
+    assert any(rotation in text for text in said) and any(seats in text for text in said)
+
+
+# ---------------------------------------------------------------- verify says what it covers
+
+
+def test_verify_proves_the_session_end_and_names_the_seats_as_not_modelled() -> None:
+    # spec §10, verification.md: the draw renames the players between deals; it changes
+    # neither the number of deals nor the end, so the session proof stands; who carries
+    # which chips is the session's chips, which z3 does not model
+    options = Options(players=(3,), exhaustive=False, engine=False)
+    results = verify([Subject("probe-seating", PROBE)], options)
+    end = next(r for r in results if r.prop == "session end")
+    assert end.status == "proven", end.detail
+    row = next(r for r in results if r.prop == NOT_MODELLED)
+    assert "the seats drawn again before each deal" in row.detail
+    plain = verify([Subject("michigan", load_variant("michigan"))], options)
+    assert "seats drawn" not in next(r for r in plain if r.prop == NOT_MODELLED).detail
+
+
+def test_boodle_ledger_names_the_dealer_and_winner_of_each_deal_as_players(
+        tmp_path: Path) -> None:
+    # the deal's events name seats at the table; the history's columns name players: the
+    # dealer of deal k is the player the deal's seating put in the dealer's seat
+    db = tmp_path / "l.sqlite"
+    record_new(db, info_for(players=3, variant=str(PROBE_FILE)), PROBE, nothing)
+    with connect(db) as conn:
+        info = sessions(conn)[0]
+        rows = deal_rows(conn, info)
+        text = render_session(info, rows, ending_row(conn, info), check(conn, info))
+    lines = {ln.split()[0]: ln.split() for ln in text.splitlines()[3:] if ln.strip()}
+    for row in rows[1:]:
+        start = next(e for e in row.events if e["kind"] == "deal-start")
+        end = next(e for e in row.events if e["kind"] == "deal-end")
+        sits = row.progress.seating
+        assert sits is not None
+        assert lines[str(row.number)][1] == seat_name(sits[start["dealer"]])
+        winner = "none" if end["winner"] is None else seat_name(sits[end["winner"]])
+        assert lines[str(row.number)][2] == winner

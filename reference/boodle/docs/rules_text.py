@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +42,16 @@ class Rule:
     text: str
     span: Span | None
     tags: tuple[str, ...] = ()
+
+
+OTHER_TEMPLATE: dict[str, Callable[[Any], str | None]] = {
+    # spec §10: under 'seating: redrawn each deal' the deal passes from seat to seat while
+    # the players move, so a rotation gives every seat one deal, not every player
+    "SessionSpec.rotations": lambda s: ("SessionSpec.rotations_by_seat"
+                                        if s.seating == "redrawn each deal" else None),
+}
+"""Fields whose sentence depends on another field of the same object: ``Class.field`` → the
+template key to use instead for that object (``None``: the field's own)."""
 
 
 class Speaker:
@@ -101,6 +111,9 @@ class Speaker:
         if is_parameter(type(obj), name):
             return md(v) if name in _PLAIN and isinstance(v, str) else self.value(v)
         base = f"{cls}.{name}"
+        other = OTHER_TEMPLATE.get(base)
+        if other is not None and v is not None:
+            base = other(obj) or base
         fields = _Fields(self, obj)
         if isinstance(v, bool):
             return self.t.fill(self.template(f"{base}.{'yes' if v else 'no'}", obj, name), fields)

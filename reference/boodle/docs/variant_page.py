@@ -124,13 +124,6 @@ class VariantPage:
         if value.end_never:  # spec §10: no end, so no split, tie deal or winner to state
             rules = [r for r in rules
                      if r.key not in ("SessionSpec.leftover", "SessionSpec.ties")]
-        if value.seating == "redrawn each deal" and value.rotations is not None:
-            # spec §10: the deal passes from seat to seat and the players move, so a rotation
-            # gives every seat one deal, not every player
-            by_seat = squash(self.t.fill(self.t.raw("SessionSpec.rotations_by_seat"),
-                                         {"value": self.say.value(value.rotations)}))
-            rules = [dataclasses.replace(r, text=by_seat) if r.key == "SessionSpec.rotations"
-                     else r for r in rules]
         return self.refs.numbered(rules)
 
     def block_players(self, value: m.PlayerRange, base: m.Ruleset | None) -> list[str]:

@@ -442,10 +442,11 @@ NOT_MODELLED = "not modelled"
 def _not_modelled(subject: Subject, results: list[Result], options: Options) -> list[Result]:
     """The ``not modelled`` row (issue 16, "model the rest"): the stages and rules z3 has no
     step-by-step model of (:func:`symbolic_gaps`; the session's chips across deals: the
-    leftover split, the tie deal), and what, of the runs made, checked them: the engine
-    alone (chips add up, no section below zero, every card in one place, a legal move while
-    the deal goes on, every listed move accepted) in the states of those stages the
-    exhaustive search and the random deals reached, counted by the engine = model rows.
+    leftover split, the tie deal, the seats drawn again before each deal), and what, of the
+    runs made, checked them: the engine alone (chips add up, no section below zero, every
+    card in one place, a legal move while the deal goes on, every listed move accepted) in
+    the states of those stages the exhaustive search and the random deals reached, counted
+    by the engine = model rows.
     Never a gap for the exit status: the properties' own rows say whether they hold."""
     rs = subject.ruleset
     if not any(isinstance(p, StopsPhase) for p in rs.phases):
@@ -460,7 +461,9 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
         gaps.append(g)
     if not rs.session.end_never:
         gaps.append("the session's chips across deals (the leftover split"
-                    + (", the tie deal" if rs.session.ties == "one more deal" else "") + ")")
+                    + (", the tie deal" if rs.session.ties == "one more deal" else "")
+                    + (", the seats drawn again before each deal"  # spec §10
+                       if rs.session.seating == "redrawn each deal" else "") + ")")
     alone: dict[str, int] = {}
     for r in results:
         for why, count in r.engine_alone.items():
