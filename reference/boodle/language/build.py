@@ -56,6 +56,7 @@ from boodle.language.syntax import (
     AllPassDecl,
     AnteDecl,
     BetsDecl,
+    BlindsDecl,
     BoodleDecl,
     CardLit,
     Clause,
@@ -1016,7 +1017,7 @@ class _Builder:
         """The betting round of a poker phase (spec §8.3): ``bets``, ``raises``, ``opener``."""
         bets = rules.get("bets")
         if bets is None:
-            for key in ("raises", "opener"):
+            for key in ("raises", "opener", "blinds"):
                 if key in rules:
                     raise BoodleError(
                         f"'{key}:' in poker phase {decl.name}, which has no betting round",
@@ -1040,6 +1041,8 @@ class _Builder:
             out["raises"] = raises
         if "opener" in rules:
             out["opener"] = rules["opener"].value
+        if "blinds" in rules:
+            out["blinds"] = _blinds(rules["blinds"])
         return out
 
     # -- session (spec §10)
@@ -1114,6 +1117,25 @@ def _missing_from_deck(card: Card, suits: tuple[str, ...], ranks: tuple[str, ...
                 f"(add {card.suit} to 'suits', or name a card of those suits)")
     return (f"the deck has no rank {card.rank}: its ranks are {' '.join(ranks)} "
             f"(add {card.rank} to 'ranks', or name a card of those ranks)")
+
+
+def _blinds(clause: Clause) -> tuple[int, ...]:
+    """The blinds of a betting round (spec §8.3, ``blinds: N, M chips``): each at least 1
+    chip and at most the chip limit, the small blind first; raises a located
+    :class:`BoodleError` otherwise."""
+    decl: BlindsDecl = clause.value
+    blinds = decl.amounts()
+    if 0 in blinds:
+        raise BoodleError("a blind of 0 chips is no blind", clause.span,
+                          hint="write blinds: 1, 2 chips  (or remove the line: no blinds)")
+    for amount in blinds:
+        _chips_at_most(clause, amount, "a blind")
+    if len(blinds) == 2 and blinds[0] > blinds[1]:
+        raise BoodleError(f"the small blind ({blinds[0]}) is more than the big blind "
+                          f"({blinds[1]})", clause.span,
+                          hint=f"write the small blind first: blinds: {blinds[1]}, {blinds[0]} "
+                          "chips")
+    return blinds
 
 
 def _at_most(clause: Clause, count: int, limit: int, what: str) -> None:
