@@ -33,6 +33,7 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
+    BET_LIMIT_FACTS,
     CLAIM_FACTS,
     END_FACTS,
     PAID_TO_FACTS,
@@ -1026,13 +1027,11 @@ class _Builder:
                         "the line")
             return {}
         size: BetsDecl = bets.value
-        how, amount = size.limit, size.amount
-        if how in ("pot limit", "no limit"):  # sizes from the pot and the balance (§8.3)
-            amount = 0
-        elif amount == 0:
-            raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
-                              hint="write bets: 1 chip  (or remove the line: no betting)")
-        else:
+        how, amount = cast(m.BetLimit, size.limit), size.amount  # the grammar's words
+        if BET_LIMIT_FACTS[how].sized:  # else the sizes come from the pot and the balance
+            if amount == 0:
+                raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
+                                  hint="write bets: 1 chip  (or remove the line: no betting)")
             _chips_at_most(bets, amount, "a bet")
         out: dict[str, Any] = {"bets": how, "bet": amount}
         if "raises" in rules:
