@@ -14,8 +14,9 @@ with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
 that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
 blocks the sets complete in it, short stacks anted section by section, a betting round in
-every poker phase, fixed, capped, pot-limit or no-limit, spec §8.3), a player count and a
-seed, then plays deal after deal of one session (the deal passes left, chips carry over).
+every poker phase, fixed, capped, pot-limit or no-limit, or fixed after blinds, spec §8.3),
+a player count and a seed, then plays deal after deal of one session (the deal passes left,
+chips carry over).
 Rules play a drawn legal move, or make every **illegal probe** of the state, each
 with the rule id (spec §12) worked out here from the rules text, independently of the
 engine (all of them, so which one fails first does not depend on earlier draws):
@@ -194,10 +195,12 @@ def _short_stacks(rs: Ruleset) -> Ruleset:
     return replace(rs, short_stack="section by section")
 
 
-def _betting(bets: Any, bet: int, raises: int | None, opener: Any) -> Any:
+def _betting(bets: Any, bet: int, raises: int | None, opener: Any,
+             blinds: tuple[int, ...] = ()) -> Any:
     """A betting round in every poker phase (spec §8.3), where the variant has one."""
     def change(rs: Ruleset) -> Ruleset:
-        phases = tuple(replace(p, bets=bets, bet=bet, raises=raises, opener=opener)
+        phases = tuple(replace(p, bets=bets, bet=bet, raises=raises, opener=opener,
+                               blinds=blinds)
                        if isinstance(p, PokerPhase) else p for p in rs.phases)
         return replace(rs, phases=phases)
     return change
@@ -222,6 +225,7 @@ HOUSE_RULES = {
     "capped bets": _betting("up to", 3, None, "dealer"),
     "pot-limit bets": _betting("pot limit", 0, 2, "left of dealer"),
     "no-limit bets": _betting("no limit", 0, None, "dealer"),
+    "blinds": _betting("fixed", 2, 3, "left of dealer", (1, 2)),
 }
 """House rules the machine may apply to a variant (each keeps the ruleset playable)."""
 

@@ -200,6 +200,9 @@ def ruleset_texts(draw: st.DrawFn) -> str:
                 phases.append(f"    raises: {draw(st.integers(0, 3))}")
             if draw(st.booleans()):
                 phases.append(f"    opener: {draw(st.sampled_from(['dealer', 'left of dealer']))}")
+            if draw(st.booleans()):
+                phases.append(draw(st.sampled_from(["    blinds: 1 chip", "    blinds: 2 chips",
+                                                    "    blinds: 1, 2 chips"])))
         phases.append("  }")
         earlier.append("showdown")
         pokers.append("showdown")

@@ -422,3 +422,101 @@ def test_the_hypothesis_oracle_probes_one_chip_above_the_pot_limit() -> None:
         with pytest.raises(IllegalMove) as refused:
             apply(rs, state, move)
         assert refused.value.rule == rule_id
+
+
+# -- blinds (spec §8.3) ----------------------------------------------------------------------
+# Worked by hand before running: antes leave 18 each and 4 on the pot; C (left of the dealer B)
+# posts the small blind, D the big one, and A is the first to act.
+
+
+def test_blinds_count_as_bets_and_the_big_blind_has_the_option() -> None:
+    rs = rules("bets: 2 chips\n    raises: 3\n    blinds: 1, 2 chips")
+    state, events = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    blinds = [e for e in events if isinstance(e, Bet)]
+    assert [(e.seat, e.action, e.transfer.amount if e.transfer else 0, e.level)
+            for e in blinds] == [(2, "blind", 1, 1), (3, "blind", 2, 2)]
+    assert state.ledger.section("pot") == 7 and state.to_move == 0
+    # A owes the big blind: call 2 or raise by the bet size, to 4
+    assert legal_moves(rs, state) == (PassMove(0), BidRange(0, 2, 4, 2))
+    state, _ = play(rs, state, [BidMove(0, 2), BidMove(1, 2)])
+    # C owes 1 of the big blind
+    assert legal_moves(rs, state) == (PassMove(2), BidRange(2, 1, 3, 2))
+    state, _ = apply(rs, state, BidMove(2, 1))
+    # everyone called: D, the big blind, owes nothing and still acts (check or raise 2)
+    assert state.to_move == 3
+    assert legal_moves(rs, state) == (PassMove(3), BidRange(3, 2, 2))
+    state, events = apply(rs, state, BidMove(3, 2))
+    assert [(e.action, e.level) for e in events if isinstance(e, Bet)] == [("raise", 4)]
+    state, events = play(rs, state, [BidMove(0, 2), PassMove(1), BidMove(2, 2)])
+    # A, C and D put in 4 each, B 2: the pot 4 + 4 + 2 + 4 + 4 = 18, to D's royal flush
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 18)]
+    assert state.ledger.seats == (14, 16, 14, 32)
+    assert state.ledger.section("kitty") == 4
+
+
+def test_when_all_fold_to_the_big_blind_it_takes_the_blinds_unseen() -> None:
+    rs = rules("bets: 2 chips\n    blinds: 1, 2 chips")
+    state, _ = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    state, events = play(rs, state, [PassMove(0), PassMove(1), PassMove(2)])
+    show = next(e for e in events if isinstance(e, Showdown))
+    assert show.hands == () and show.winners == (3,)
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 7)]  # 4 + 1 + 2
+    assert state.ledger.seats == (18, 18, 17, 23)
+
+
+def test_a_big_blind_that_checks_ends_the_round() -> None:
+    rs = rules("bets: up to 3 chips\n    blinds: 2 chips\n    opener: dealer")
+    state, events = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    # one blind, posted by the opener (the dealer, B); C acts first
+    assert [(e.seat, e.action) for e in events if isinstance(e, Bet)] == [(1, "blind")]
+    assert state.to_move == 2
+    state, _ = play(rs, state, [BidMove(2, 2), BidMove(3, 2), BidMove(0, 2)])
+    assert state.to_move == 1 and legal_moves(rs, state) == (PassMove(1), BidRange(1, 1, 3))
+    state, events = apply(rs, state, PassMove(1))  # B checks: everyone has matched 2
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 12)]  # 4 + 4×2
+    assert state.ledger.seats == (16, 16, 16, 28)
+
+
+def test_a_blind_larger_than_the_balance_puts_the_seat_all_in() -> None:
+    rs = rules("bets: 2 chips\n    blinds: 1, 2 chips")
+    # after antes: A 18, B 18, C 1, D 0 (D cannot post: all in from the start)
+    state, events = deal(rs, 1, [FULL, TWO_PAIR, KING_SF, ROYAL], seats=(20, 20, 3, 2))
+    assert [(e.seat, e.action, e.transfer.amount if e.transfer else 0, e.all_in)
+            for e in events if isinstance(e, Bet)] == [(2, "blind", 1, True)]
+    # the level is C's 1: A owes 1 and may raise by 2, to 3
+    assert state.to_move == 0 and legal_moves(rs, state) == (PassMove(0), BidRange(0, 1, 3, 2))
+    state, events = play(rs, state, [BidMove(0, 1), BidMove(1, 1)])
+    # A, B, C matched 1, D is all in with nothing: showdown.  D put in 0, so the main pot is
+    # the 4 antes, open to all four: D's royal flush; the layer of 1 from each of A, B, C
+    # (3) is open to them only: C's straight flush
+    assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 4), (2, 3)]
+    assert state.ledger.seats == (17, 17, 3, 4)
+
+
+def test_blinds_build_print_and_load_back() -> None:
+    from boodle.language.printer import print_ruleset
+
+    rs = rules("bets: 2 chips\n    blinds: 1, 2 chips")
+    phase = rs.phases[0]
+    assert isinstance(phase, PokerPhase) and phase.blinds == (1, 2)
+    text = print_ruleset(rs)
+    assert "    blinds: 1, 2 chips\n" in text
+    assert load_text(text, "printed.boodle") == rs
+
+
+@pytest.mark.parametrize(("lines", "message", "hint"), [
+    ("blinds: 1, 2 chips", "'blinds:' in poker phase poker, which has no betting round",
+     "bets: 1 chip"),
+    ("bets: 2 chips\n    blinds: 0, 2 chips", "a blind of 0 chips is no blind",
+     "blinds: 1, 2 chips"),
+    ("bets: 2 chips\n    blinds: 2, 1 chips", "the small blind (2) is more than the big blind",
+     "blinds: 1, 2 chips"),
+])
+def test_blind_lines_that_cannot_be_played_are_located_errors(lines: str, message: str,
+                                                              hint: str) -> None:
+    with pytest.raises(BoodleError) as err:
+        rules(lines)
+    assert message in err.value.message
+    span = err.value.span
+    assert span is not None and span.column == 5 and span.line in (16, 17)  # the blinds line
+    assert hint in (err.value.hint or "")

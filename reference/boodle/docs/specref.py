@@ -45,6 +45,7 @@ FIELD_SECTION: dict[str, str] = {
     "Ruleset.board": "§3", "Ruleset.antes": "§4", "Ruleset.short_stack": "§4",
     "DealSpec.widow_sets": "§5.2",
     "PokerPhase.bets": "§8.3", "PokerPhase.raises": "§8.3", "PokerPhase.opener": "§8.3",
+    "PokerPhase.blinds": "§8.3",
 }
 """Spec sections finer than the class docstring's."""
 

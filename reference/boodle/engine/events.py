@@ -257,8 +257,9 @@ class WidowBid:
         return {"kind": self.kind, "seat": self.seat, "amount": self.amount}
 
 
-BetAction = Literal["check", "bet", "call", "raise", "fold"]
-"""What a move of a poker phase's betting round did (spec §8.3)."""
+BetAction = Literal["check", "bet", "call", "raise", "fold", "blind"]
+"""What a move of a poker phase's betting round did (spec §8.3); ``blind``: the chips a seat
+puts in before anyone acts (``blinds:``), no move."""
 
 
 @dataclass(frozen=True)

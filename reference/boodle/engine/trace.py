@@ -199,7 +199,8 @@ def _bet(e: Bet) -> list[str]:
     put = 0 if e.transfer is None else e.transfer.amount
     words = {"check": "checks", "fold": "folds", "bet": f"bets {_chips(put)}",
              "call": f"calls {_chips(put)}",
-             "raise": f"raises to {e.level} (puts in {_chips(put)})"}[e.action]
+             "raise": f"raises to {e.level} (puts in {_chips(put)})",
+             "blind": f"posts a blind of {_chips(put)}"}[e.action]
     return [f"  {seat_name(e.seat)} {words}" + (" (all in)" if e.all_in else "")]
 
 

@@ -33,6 +33,7 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
+    BET_LIMIT_FACTS,
     CLAIM_FACTS,
     END_FACTS,
     PAID_TO_FACTS,
@@ -56,6 +57,7 @@ from boodle.language.syntax import (
     AllPassDecl,
     AnteDecl,
     BetsDecl,
+    BlindsDecl,
     BoodleDecl,
     CardLit,
     Clause,
@@ -1025,7 +1027,7 @@ class _Builder:
         """The betting round of a poker phase (spec §8.3): ``bets``, ``raises``, ``opener``."""
         bets = rules.get("bets")
         if bets is None:
-            for key in ("raises", "opener"):
+            for key in ("raises", "opener", "blinds"):
                 if key in rules:
                     raise BoodleError(
                         f"'{key}:' in poker phase {decl.name}, which has no betting round",
@@ -1034,13 +1036,11 @@ class _Builder:
                         "the line")
             return {}
         size: BetsDecl = bets.value
-        how, amount = size.limit, size.amount
-        if how in ("pot limit", "no limit"):  # sizes from the pot and the balance (§8.3)
-            amount = 0
-        elif amount == 0:
-            raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
-                              hint="write bets: 1 chip  (or remove the line: no betting)")
-        else:
+        how, amount = cast(m.BetLimit, size.limit), size.amount  # the grammar's words
+        if BET_LIMIT_FACTS[how].sized:  # else the sizes come from the pot and the balance
+            if amount == 0:
+                raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
+                                  hint="write bets: 1 chip  (or remove the line: no betting)")
             _chips_at_most(bets, amount, "a bet")
         out: dict[str, Any] = {"bets": how, "bet": amount}
         if "raises" in rules:
@@ -1049,6 +1049,8 @@ class _Builder:
             out["raises"] = raises
         if "opener" in rules:
             out["opener"] = rules["opener"].value
+        if "blinds" in rules:
+            out["blinds"] = _blinds(rules["blinds"])
         return out
 
     # -- session (spec §10)
@@ -1124,6 +1126,25 @@ def _missing_from_deck(card: Card, suits: tuple[str, ...], ranks: tuple[str, ...
                 f"(add {card.suit} to 'suits', or name a card of those suits)")
     return (f"the deck has no rank {card.rank}: its ranks are {' '.join(ranks)} "
             f"(add {card.rank} to 'ranks', or name a card of those ranks)")
+
+
+def _blinds(clause: Clause) -> tuple[int, ...]:
+    """The blinds of a betting round (spec §8.3, ``blinds: N, M chips``): each at least 1
+    chip and at most the chip limit, the small blind first; raises a located
+    :class:`BoodleError` otherwise."""
+    decl: BlindsDecl = clause.value
+    blinds = decl.amounts()
+    if 0 in blinds:
+        raise BoodleError("a blind of 0 chips is no blind", clause.span,
+                          hint="write blinds: 1, 2 chips  (or remove the line: no blinds)")
+    for amount in blinds:
+        _chips_at_most(clause, amount, "a blind")
+    if len(blinds) == 2 and blinds[0] > blinds[1]:
+        raise BoodleError(f"the small blind ({blinds[0]}) is more than the big blind "
+                          f"({blinds[1]})", clause.span,
+                          hint=f"write the small blind first: blinds: {blinds[1]}, {blinds[0]} "
+                          "chips")
+    return blinds
 
 
 def _at_most(clause: Clause, count: int, limit: int, what: str) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from boodle.language.model import (
     AllPass,
+    BetLimit,
     ClaimRule,
     EndRule,
     FallbackKind,
@@ -79,6 +80,26 @@ SCOPE_FACTS: dict[Scope, ScopeFacts] = {
     "all": ScopeFacts(per_suit=False, after_stop=False, colour=False, total=True),
 }
 """The facts of each lead scope, one row per member of :data:`Scope`."""
+
+
+@dataclass(frozen=True)
+class BetLimitFacts:
+    """What the language says of a bet limit (spec §8.3): ``sized``, its ``bets:`` line
+    states a size in chips (``bets: N chips``, ``bets: up to N chips``), which must be 1 to
+    the chip limit; else the sizes come from the pot and the balance (or there is no
+    betting round)."""
+
+    sized: bool
+
+
+BET_LIMIT_FACTS: dict[BetLimit, BetLimitFacts] = {
+    "none": BetLimitFacts(sized=False),
+    "fixed": BetLimitFacts(sized=True),
+    "up to": BetLimitFacts(sized=True),
+    "pot limit": BetLimitFacts(sized=False),
+    "no limit": BetLimitFacts(sized=False),
+}
+"""The facts of each bet limit, one row per member of :data:`BetLimit`."""
 
 
 @dataclass(frozen=True)

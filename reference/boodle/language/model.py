@@ -544,7 +544,9 @@ class PokerPhase:
     bet into ``pot``, from ``opener`` clockwise; every bet and every raise is ``bet`` chips
     (``fixed``) or 1 to ``bet`` chips (``up to``), or 1 chip to the pot after the call (``pot
     limit``) or to the balance (``no limit``); ``raises``: at most so many raises after
-    the opening bet (``None``: no cap but the players' balances).  Only the players still in
+    the opening bet (``None``: no cap but the players' balances); ``blinds``: the chips the
+    opener and the players after it clockwise put into ``pot`` before anyone acts (the small
+    blind, then the big; ``()``: none), which count as chips bet.  Only the players still in
     (who did not fold) show; each side pot goes to the best hand among those who matched it.
     """
 
@@ -558,6 +560,7 @@ class PokerPhase:
     bet: int = 0
     raises: int | None = None
     opener: Opener = "left of dealer"
+    blinds: tuple[int, ...] = ()
     span: Span | None = _span()
 
     @property

@@ -531,6 +531,9 @@ POKER: dict[str, Row[m.PokerPhase]] = {
                              else str(p.raises), unwritten="no cap"),
     "opener": lambda p: _one("opener", OPENER[p.opener] if p.betting else None,
                              unwritten="left of dealer"),
+    "blinds": lambda p: _one("blinds", ", ".join(map(str, p.blinds))
+                             + (" chip" if p.blinds == (1,) else " chips")
+                             if p.blinds and p.betting else None, unwritten="none"),
     "span": _SPAN,
 }
 

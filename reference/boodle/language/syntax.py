@@ -41,8 +41,9 @@ from boodle.language.syntax_errors import (
     too_large_error,
 )
 
-__all__ = ["AllPassDecl", "AnteDecl", "BoodleDecl", "CardLit", "ChoiceDecl", "Clause",
-           "DealerSwapDecl", "FallbackDecl", "FeeDecl", "FirstDealerDecl", "LeadDecl", "NameLit",
+__all__ = ["AllPassDecl", "AnteDecl", "BlindsDecl", "BoodleDecl", "CardLit", "ChoiceDecl",
+           "Clause", "DealerSwapDecl", "FallbackDecl", "FeeDecl", "FirstDealerDecl", "LeadDecl",
+           "NameLit",
            "OfferDecl", "PenaltyDecl", "PerCardDecl", "PhaseDecl", "PlayersDecl", "PoolDecl",
            "SectionRef", "SetDecl", "StopBonusDecl", "TakesUnlessDecl", "TiesDecl", "VariantDecl",
            "WhoDecl", "WordLit", "parse", "parse_fragment"]
@@ -280,6 +281,20 @@ class BetsDecl:
 
     limit: str
     amount: int
+
+
+@dataclass(frozen=True)
+class BlindsDecl:
+    """``blinds: N chips`` or ``blinds: N, M chips`` in a poker phase (spec §8.3): the
+    ``first`` blind (the opener's) and the ``second`` (the next player's; ``None``: one
+    blind), in chips."""
+
+    first: int
+    second: int | None = None
+
+    def amounts(self) -> tuple[int, ...]:
+        """The blinds in posting order, in chips."""
+        return (self.first,) if self.second is None else (self.first, self.second)
 
 
 @dataclass(frozen=True)
@@ -838,6 +853,9 @@ class _ToAst(Transformer[Token, Any]):
 
     def poker_raises(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("raises", int(c[0]), meta)
+
+    def poker_blinds(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("blinds", BlindsDecl(*(int(x) for x in c)), meta)
 
     def poker_opener_dealer(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("opener", "dealer", meta)

@@ -23,7 +23,9 @@ the phase's opener, clockwise, each seat still in that has a whole chip to bet m
   all in), a bid of what is owed plus a bet size **raises** (not past the ``raises`` cap).
 
 A bet size is the phase's limit's (:data:`BET_SIZES`): fixed, 1 to a cap, 1 to the pot after
-the call (``pot limit``) or 1 to the balance (``no limit``).
+the call (``pot limit``) or 1 to the balance (``no limit``).  With ``blinds:`` the opener and
+the seats after it put their blinds in first (``blind`` events, no move); the betting then
+starts after the last of them, and a blind counts as chips bet.
 
 A bid's amount is the chips put into the pot now; the bids a seat may make are one
 :class:`~boodle.engine.state.BidRange` (the widow auction's shape: the protocol is the
@@ -78,7 +80,36 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
         return _showdown(ruleset, phase, state, [])
     bets = BetState(put=(0,) * state.players)  # a seat with no whole chip is all in at once
     opener = state.dealer if phase.opener == "dealer" else state.left_of(state.dealer)
-    return _next(ruleset, phase, state.evolve(bets=bets), opener, [], first=True)
+    state, events, last = _post_blinds(phase, state.evolve(bets=bets), opener)
+    if last is None:
+        return _next(ruleset, phase, state, opener, events, first=True)
+    return _next(ruleset, phase, state, last, events)
+
+
+def _post_blinds(phase: PokerPhase, state: DealState, opener: int
+                 ) -> tuple[DealState, list[Event], int | None]:
+    """The blinds (spec §8.3): the opener and the seats after it clockwise each put their
+    blind into the pot, at most one per seat still in, all of a smaller balance (all in); a
+    blind counts as chips bet, and the seat still acts (the big blind's option).  Returns the
+    state, the ``blind`` events, and the last seat that had a blind to post (``None``: no
+    blinds; the betting then starts at the opener, else at the seat after it)."""
+    seats = (opener, *(s for s in state.clockwise(opener) if s != opener))
+    events: list[Event] = []
+    last: int | None = None
+    for who, blind in zip(seats, phase.blinds, strict=False):
+        last = who
+        amount = min(blind, _whole(state, who))
+        if amount < 1:  # no whole chip: all in from the start, nothing to post
+            continue
+        state, transfer = state.pay(seat(who), section(phase.pot), amount, "bet")
+        bets = _bets(state)
+        put = list(bets.put)
+        put[who] += amount
+        level = max(bets.level, put[who])
+        state = state.evolve(bets=BetState(tuple(put), level, bets.folded, bets.acted,
+                                           bets.raises))
+        events.append(Bet(who, "blind", transfer, level, _whole(state, who) < 1))
+    return state, events, last
 
 
 def _next(ruleset: Ruleset, phase: PokerPhase, state: DealState, start: int,
