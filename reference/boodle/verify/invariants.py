@@ -9,7 +9,9 @@
   before play can leave (a widow exchange, holding and poker payouts,
   claims on holding, trumps turned up): any deal in which every player holds
   at least one card and no card is played, any chips with the sections
-  non-negative.
+  non-negative; where seats may be out (spec §10), any eliminated seats but
+  two, each holding no card and no chip (the variant antes capped, so never
+  ``exact``).
 - :func:`conjuncts`: the inductive invariant, conjunct by conjunct, each
   tagged with the property it serves (spec/verification.md lists them).
 - :func:`rank`: the ranking function (cards in players' hands, then a pass
@@ -44,8 +46,9 @@ from boodle.verify.lead_terms import (
     rule_branches,
     suit_allowed,
 )
-from boodle.verify.own_rules import hand_sizes
+from boodle.verify.own_rules import hand_sizes, seats_may_be_out
 from boodle.verify.terms import (
+    REAL0,
     add,
     eq,
     ge,
@@ -289,6 +292,8 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
         implies(eq(s.step, LEAD), lt(s.passes, layout.seats_in(s.ghosts.gone))),
         implies(eq(s.step, FOLLOW), all_of([eq(s.passes, 0), not_(s.flipped)])),
     ]
+    # spec §10: an eliminated seat is never to move
+    terms += [implies(o, not_(eq(s.tomove, p))) for p, o in enumerate(s.ghosts.gone)]
     if not any(p.forfeit_boodles for p in layout.phase.penalties):
         terms += [z3.Not(f) for f in s.forfeit]  # nobody forfeits without the rule
     if not passes(layout):
@@ -326,20 +331,28 @@ def _live(layout: Layout, s: SymState) -> list[Expr]:
 
 
 def _gone_cards(layout: Layout, s: SymState) -> list[Expr]:
-    """An eliminated seat (spec §10) holds no card, has played none and is never to move."""
-    n = layout.n
-    return [z3.Implies(o, z3.And(s.tomove != p, *[z3.And(x != p, x != n + 1 + p)
-                                                  for x in s.loc]))
-            for p, o in enumerate(s.ghosts.gone)]
+    """An eliminated seat (spec §10) holds and has played no card: one part per card (built
+    once per card term and shared by every state that leaves the card in place, so an action
+    changes the part of the card it moves alone)."""
+    n, gone = layout.n, s.ghosts.gone
+
+    def card(x: Expr) -> Expr:
+        return layout.memo_list(("gone card", x.get_id()), lambda: [all_of(
+            [implies(o, all_of([not_(layout.eq(x, p)), not_(layout.eq(x, n + 1 + p))]))
+             for p, o in enumerate(gone)])], [x])[0]
+
+    return [card(x) for x in s.loc]
 
 
 def _gone_chips(layout: Layout, s: SymState) -> list[Expr]:
     """An eliminated seat (spec §10) has no chips and is paid none: its balance stays 0."""
-    return [z3.Implies(o, s.bal[p] == 0) for p, o in enumerate(s.ghosts.gone)]
+    return [implies(o, eq(b, REAL0)) if is_real(b) else z3.Implies(o, b == 0)
+            for o, b in zip(s.ghosts.gone, s.bal, strict=True)]
 
 
 def _leader(layout: Layout, s: SymState) -> list[Expr]:
-    """At a lead, the seat to move is ``passes`` seats left of the leader the rule names."""
+    """At a lead, the seat to move is ``passes`` seats left of the leader the rule names (seats
+    still in, when seats may be out: spec §10)."""
     gone = s.ghosts.gone
     if gone:  # ``passes`` seats still in to the leader's left (spec §10: the out are skipped)
         leader = leader_now(layout, s)
@@ -387,7 +400,9 @@ _BASE = ("cards in one place", "run bookkeeping")
 
 def conjuncts(layout: Layout) -> list[Conjunct]:
     """The invariant of ``layout``'s stops phase, conjunct by conjunct (with what each needs)."""
-    run = (*_BASE, "run follows the next card", "players hold cards")
+    eliminate = seats_may_be_out(layout.ruleset)  # spec §10: a deal with seats out
+    run = (*_BASE, "run follows the next card", "players hold cards",
+           *(("eliminated seats hold no cards",) if eliminate else ()))
     out = [
         Conjunct("cards in one place", "card conservation", _cards, run, RUN),
         Conjunct("chips add up", "chip conservation", _chips_total,
@@ -402,18 +417,15 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
         Conjunct("leader named by the rule", "progress", _leader,
                  (*_BASE, "leader named by the rule"), LEADER),
     ]
-    if layout.ruleset.session.negative == "eliminate":  # spec §10: seats may be out
-        gone = ("eliminated seats hold no cards", *_BASE)
+    if eliminate:
         out += [
-            Conjunct("eliminated seats hold no cards", "card conservation", _gone_cards,
-                     gone, "gone"),
+            Conjunct("eliminated seats hold no cards", "card conservation", _gone_cards, run,
+                     RUN),
             Conjunct("eliminated seats hold no chips", "chip conservation", _gone_chips,
-                     ("eliminated seats hold no chips", *gone), CHIPS),
+                     ("eliminated seats hold no chips", "run bookkeeping"), CHIPS),
         ]
     if passes(layout):
-        passed: tuple[str, ...] = ("passers had no lead", *_BASE)
-        if layout.ruleset.session.negative == "eliminate":
-            passed += ("eliminated seats hold no cards",)
+        passed = ("passers had no lead", *_BASE)
         out.append(Conjunct("passers had no lead", "termination", _passed, passed, "passed",
                             heavy=True, only_when=_passing))
         if not ALL_PASS_TERMS[layout.phase.all_pass].ends_deal:
