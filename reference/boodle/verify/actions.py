@@ -388,7 +388,7 @@ def _each_opponent(layout: Layout, chips: ChipTerms, who: Expr, amount: Expr,
     the engine pays (``clockwise(who)[:-1]``): a payment capped at ``who``'s balance (§9)
     goes to the first opponents in that order, and an eliminated seat (§10) is paid nothing
     (unless the mutation's fault pays it).  ``when``: ``None`` for always."""
-    if not gone or chips.mutation.pays_gone("penalty"):
+    if not gone:
         for k in range(layout.n):
             chips.move(("seat", who), ("seat", k), amount, "penalty",
                        who != k if when is None else z3.And(when, who != k))
@@ -398,6 +398,10 @@ def _each_opponent(layout: Layout, chips: ChipTerms, who: Expr, amount: Expr,
         due = seats_in > d
         chips.move(("seat", who), ("seat", layout.lefts(who, d, gone)), amount, "penalty",
                    due if when is None else z3.And(when, due))
+    if chips.mutation.pays_gone("penalty"):  # the fault: then each eliminated seat too
+        for k, o in enumerate(gone):
+            chips.move(("seat", who), ("seat", k), amount, "penalty",
+                       o if when is None else z3.And(when, o))
 
 
 def _holds_another(layout: Layout, s: SymState, who: Expr, i: int) -> Expr:

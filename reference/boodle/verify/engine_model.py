@@ -109,7 +109,9 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
     if phase.penalties or (passing and phase.fallback.amount > 0):
         out.add("penalty")
     if ruleset.session.negative == "eliminate":
-        out |= {"capped payment", "eliminated seat"}
+        out.add("capped payment")
+    if own_rules.seats_may_be_out(ruleset):
+        out.add("eliminated seat")
         fees = [p.to for p in phase.penalties]
         if passing and phase.fallback.amount > 0 and phase.fallback.to is not None:
             fees.append(phase.fallback.to)
@@ -555,7 +557,7 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
         for _ in range(deals):
             ledger = Ledger.open(players, names, rng.choice(start_chips))
             fewest = 2 if ruleset.session.end_last_with_chips else ruleset.players.low
-            if (ruleset.session.negative == "eliminate" and players - 1 >= fewest
+            if (own_rules.seats_may_be_out(ruleset) and players - 1 >= fewest
                     and rng.random() < 1 / 3):
                 seats = list(ledger.seats)
                 seats[rng.randrange(players)] = 0

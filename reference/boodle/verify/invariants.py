@@ -9,7 +9,11 @@
   before play can leave (a widow exchange, holding and poker payouts,
   claims on holding, trumps turned up): any deal in which every player holds
   at least one card and no card is played, any chips with the sections
-  non-negative.
+  non-negative; where seats may be out (spec §10), any eliminated seats but
+  two, each holding no card and no chip.  Under ``balance: eliminated at
+  zero`` the exact start pays the antes capped at each balance, from a
+  ledger with every seat still in above zero and each eliminated one at
+  zero, and deals nothing to an eliminated seat.
 - :func:`conjuncts`: the inductive invariant, conjunct by conjunct, each
   tagged with the property it serves (spec/verification.md lists them).
 - :func:`rank`: the ranking function (cards in players' hands, then a pass
@@ -44,8 +48,9 @@ from boodle.verify.lead_terms import (
     rule_branches,
     suit_allowed,
 )
-from boodle.verify.own_rules import hand_sizes
+from boodle.verify.own_rules import hand_sizes, seats_may_be_out
 from boodle.verify.terms import (
+    REAL0,
     add,
     eq,
     ge,
@@ -129,7 +134,7 @@ def exact_start(layout: Layout) -> bool:
             and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
             and not CLAIM_TERMS[layout.phase.claims].at_start
             and not any(a.chosen for a in rs.antes)
-            and rs.session.negative == "allowed")
+            and (rs.session.negative == "allowed" or rs.short_stack == "as balance"))
 
 
 def _start_control(layout: Layout, s: SymState) -> list[Expr]:
@@ -166,9 +171,38 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
         terms.append(z3.Sum(*s.bal, *s.sec) == g.total)
         return all_of(terms), []
     terms += [z3.Not(o) for o in g.out0]
-    terms += _hand_sizes(layout, s)
+    terms += _hand_sizes(layout, s) if not g.gone else _hand_sizes_out(layout, s)
     ante, pre = _antes(layout, s)
     return all_of([*terms, ante]), pre
+
+
+def _out_sets(layout: Layout) -> list[frozenset[int]]:
+    """Every set of eliminated seats that leaves at least two seats in (spec §10)."""
+    n = layout.n
+    return [frozenset(k for k in range(n) if mask >> k & 1) for mask in range(2 ** n)
+            if n - bin(mask).count("1") >= 2]
+
+
+def _hand_sizes_out(layout: Layout, s: SymState) -> list[Expr]:
+    """:func:`_hand_sizes` where seats may be out (spec §5.1, §10): for each dealer and each
+    set of eliminated seats, the hand sizes of the deal that skips them (the verifier's own
+    :func:`boodle.verify.own_rules.hand_sizes`), each eliminated seat dealt nothing."""
+    n, total, gone = layout.n, len(layout.cards), s.ghosts.gone
+    one, none = layout.num(1), layout.num(0)
+    counts = {code: sum_of([ite_int(layout.eq(x, code), one, none) for x in s.loc])
+              for code in (*range(n), layout.widow)}
+    out = []
+    for out_set in _out_sets(layout):
+        which = all_of([o if k in out_set else z3.Not(o) for k, o in enumerate(gone)])
+        for d in range(n):
+            if d in out_set:
+                continue
+            sizes = hand_sizes(layout.ruleset, n, d, total, out_set)
+            want = [counts[layout.widow if who is None else who] == size
+                    for who, size in sizes.items()]
+            want += [counts[k] == 0 for k in out_set]
+            out.append(z3.Implies(z3.And(which, s.ghosts.dealer == d), all_of(want)))
+    return out
 
 
 def _seat_in(layout: Layout, gone: tuple[Expr, ...]) -> Callable[[Expr], Expr]:
@@ -204,13 +238,16 @@ PAYER_TERMS: dict[Payer, Callable[[Expr, int], Expr]] = {
     "widow": lambda dealer, k: dealer == k,  # the widow's share, paid by the dealer
 }
 """Whether seat ``k`` pays an ante line (spec §4) when ``dealer`` deals, as a z3 term, one
-row per member of :data:`Payer`.  Only in Init of a variant whose play starts right after the
-antes (:func:`exact_start`), which eliminates nobody: under ``balance: eliminated at zero``
-the antes are capped and a seat out pays none (spec §4, §10), and Init is then any chips the
-antes may leave, each eliminated seat at zero (:func:`initial`)."""
+row per member of :data:`Payer`; under ``balance: eliminated at zero`` each payment is capped
+at what the payer has left, so an eliminated seat (at zero) pays none (spec §4, §9, §10;
+:func:`_capped_antes`)."""
 
 def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
-    """Spec §4: every line paid from any ledger with non-negative sections (lines add up)."""
+    """Spec §4: every line paid from any ledger with non-negative sections (lines add up).
+    Under ``balance: eliminated at zero`` each payment is capped at the payer's balance
+    (§9; :func:`_capped_antes`)."""
+    if layout.ruleset.session.negative == "eliminate":
+        return _capped_antes(layout, s)
     n, g = layout.n, s.ghosts
     bal0 = [z3.Real(f"{s.step}.pre.seat.{k}") for k in range(n)]
     sec0 = [z3.Real(f"{s.step}.pre.section.{x.name}") for x in layout.board]
@@ -228,6 +265,38 @@ def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
                 got[t] = got[t] + each
     terms = [x >= 0 for x in sec0]
     terms += [b == b0 - p for b, b0, p in zip(s.bal, bal0, paid, strict=True)]
+    terms += [x == x0 + a for x, x0, a in zip(s.sec, sec0, got, strict=True)]
+    terms.append(g.total == z3.Sum(*bal0, *sec0))
+    return z3.And(*terms), [*bal0, *sec0]
+
+
+def _capped_antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
+    """Spec §4, §9, §10 under ``balance: eliminated at zero``: from any ledger with the
+    sections non-negative, a seat still in above zero and each eliminated seat at zero (a
+    seat at zero when the deal starts is out), every line paid in order, target by target,
+    each payment at most what the payer has left (``short stack: as balance``); an
+    eliminated seat pays nothing."""
+    n, g = layout.n, s.ghosts
+    bal0 = [z3.Real(f"{s.step}.pre.seat.{k}") for k in range(n)]
+    sec0 = [z3.Real(f"{s.step}.pre.section.{x.name}") for x in layout.board]
+    left: list[Expr] = list(bal0)
+    got: list[Expr] = [z3.RealVal(0)] * len(sec0)
+    from boodle.engine.stages.antes import ante_targets
+
+    for line in layout.ruleset.antes:
+        targets = [layout.section_index(t) for t in ante_targets(layout.ruleset, line.targets)]
+        for k in range(n):
+            pays = PAYER_TERMS[line.payer](g.dealer, k)
+            for t in targets:
+                amount = z3.If(pays, z3.If(left[k] < line.amount, left[k], line.amount), 0)
+                left[k] = left[k] - amount
+                got[t] = got[t] + amount
+    terms = [x >= 0 for x in sec0]
+    if g.gone:
+        terms += [z3.If(o, b == 0, b > 0) for o, b in zip(g.gone, bal0, strict=True)]
+    else:  # a seat at zero would be out: no deal of these rules has one (seats_may_be_out)
+        terms += [b > 0 for b in bal0]
+    terms += [b == x for b, x in zip(s.bal, left, strict=True)]
     terms += [x == x0 + a for x, x0, a in zip(s.sec, sec0, got, strict=True)]
     terms.append(g.total == z3.Sum(*bal0, *sec0))
     return z3.And(*terms), [*bal0, *sec0]
@@ -289,6 +358,8 @@ def _control(layout: Layout, s: SymState) -> list[Expr]:
         implies(eq(s.step, LEAD), lt(s.passes, layout.seats_in(s.ghosts.gone))),
         implies(eq(s.step, FOLLOW), all_of([eq(s.passes, 0), not_(s.flipped)])),
     ]
+    # spec §10: an eliminated seat is never to move
+    terms += [implies(o, not_(eq(s.tomove, p))) for p, o in enumerate(s.ghosts.gone)]
     if not any(p.forfeit_boodles for p in layout.phase.penalties):
         terms += [z3.Not(f) for f in s.forfeit]  # nobody forfeits without the rule
     if not passes(layout):
@@ -326,20 +397,28 @@ def _live(layout: Layout, s: SymState) -> list[Expr]:
 
 
 def _gone_cards(layout: Layout, s: SymState) -> list[Expr]:
-    """An eliminated seat (spec §10) holds no card, has played none and is never to move."""
-    n = layout.n
-    return [z3.Implies(o, z3.And(s.tomove != p, *[z3.And(x != p, x != n + 1 + p)
-                                                  for x in s.loc]))
-            for p, o in enumerate(s.ghosts.gone)]
+    """An eliminated seat (spec §10) holds and has played no card: one part per card (built
+    once per card term and shared by every state that leaves the card in place, so an action
+    changes the part of the card it moves alone)."""
+    n, gone = layout.n, s.ghosts.gone
+
+    def card(x: Expr) -> Expr:
+        return layout.memo_list(("gone card", x.get_id()), lambda: [all_of(
+            [implies(o, all_of([not_(layout.eq(x, p)), not_(layout.eq(x, n + 1 + p))]))
+             for p, o in enumerate(gone)])], [x])[0]
+
+    return [card(x) for x in s.loc]
 
 
 def _gone_chips(layout: Layout, s: SymState) -> list[Expr]:
     """An eliminated seat (spec §10) has no chips and is paid none: its balance stays 0."""
-    return [z3.Implies(o, s.bal[p] == 0) for p, o in enumerate(s.ghosts.gone)]
+    return [implies(o, eq(b, REAL0)) if is_real(b) else z3.Implies(o, b == 0)
+            for o, b in zip(s.ghosts.gone, s.bal, strict=True)]
 
 
 def _leader(layout: Layout, s: SymState) -> list[Expr]:
-    """At a lead, the seat to move is ``passes`` seats left of the leader the rule names."""
+    """At a lead, the seat to move is ``passes`` seats left of the leader the rule names (seats
+    still in, when seats may be out: spec §10)."""
     gone = s.ghosts.gone
     if gone:  # ``passes`` seats still in to the leader's left (spec §10: the out are skipped)
         leader = leader_now(layout, s)
@@ -387,7 +466,9 @@ _BASE = ("cards in one place", "run bookkeeping")
 
 def conjuncts(layout: Layout) -> list[Conjunct]:
     """The invariant of ``layout``'s stops phase, conjunct by conjunct (with what each needs)."""
-    run = (*_BASE, "run follows the next card", "players hold cards")
+    eliminate = seats_may_be_out(layout.ruleset)  # spec §10: a deal with seats out
+    run = (*_BASE, "run follows the next card", "players hold cards",
+           *(("eliminated seats hold no cards",) if eliminate else ()))
     out = [
         Conjunct("cards in one place", "card conservation", _cards, run, RUN),
         Conjunct("chips add up", "chip conservation", _chips_total,
@@ -402,18 +483,15 @@ def conjuncts(layout: Layout) -> list[Conjunct]:
         Conjunct("leader named by the rule", "progress", _leader,
                  (*_BASE, "leader named by the rule"), LEADER),
     ]
-    if layout.ruleset.session.negative == "eliminate":  # spec §10: seats may be out
-        gone = ("eliminated seats hold no cards", *_BASE)
+    if eliminate:
         out += [
-            Conjunct("eliminated seats hold no cards", "card conservation", _gone_cards,
-                     gone, "gone"),
+            Conjunct("eliminated seats hold no cards", "card conservation", _gone_cards, run,
+                     RUN),
             Conjunct("eliminated seats hold no chips", "chip conservation", _gone_chips,
-                     ("eliminated seats hold no chips", *gone), CHIPS),
+                     ("eliminated seats hold no chips", "run bookkeeping"), CHIPS),
         ]
     if passes(layout):
-        passed: tuple[str, ...] = ("passers had no lead", *_BASE)
-        if layout.ruleset.session.negative == "eliminate":
-            passed += ("eliminated seats hold no cards",)
+        passed = ("passers had no lead", *_BASE)
         out.append(Conjunct("passers had no lead", "termination", _passed, passed, "passed",
                             heavy=True, only_when=_passing))
         if not ALL_PASS_TERMS[layout.phase.all_pass].ends_deal:

@@ -33,7 +33,7 @@ import z3
 
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import Ruleset, Section, StopsPhase
-from boodle.verify.own_rules import next_card, rank_position
+from boodle.verify.own_rules import next_card, rank_position, seats_may_be_out
 
 __all__ = ["FOLLOW", "LEAD", "NONE", "OVER", "Ghosts", "Layout", "SymState", "all_of", "any_of",
            "fresh_state", "sum_of"]
@@ -376,7 +376,8 @@ class Ghosts:
     ``drawn``: a drawn section's name → its card's index; ``widow0`` /
     ``out0``: per card, whether it lies in the widow / out of play; ``gone``: per seat,
     whether it is eliminated (spec §10: it holds no card and no chip, is never to move and
-    is skipped by "left" and "each opponent"), empty when the rules eliminate nobody.
+    is skipped by "left" and "each opponent"), empty when no deal is played with a seat out
+    (:func:`~boodle.verify.own_rules.seats_may_be_out`).
     """
 
     total: Expr
@@ -452,7 +453,7 @@ def fresh_ghosts(layout: Layout, prefix: str = "g") -> Ghosts:
         widow0=tuple(z3.Bool(f"{prefix}.widow.{c}") for c in layout.cards),
         out0=tuple(z3.Bool(f"{prefix}.out.{c}") for c in layout.cards),
         gone=tuple(z3.Bool(f"{prefix}.gone.{k}") for k in range(layout.n))
-        if rs.session.negative == "eliminate" else (),
+        if seats_may_be_out(rs) else (),
     )
 
 

@@ -7,9 +7,11 @@ appear from nowhere), or a ruleset the engine would refuse to start
 all-pass exit).  It acts in both semantics the verifier uses:
 
 - in the z3 model, :meth:`Mutation.drops_debit` makes
-  :meth:`~boodle.verify.actions.ChipTerms.move` skip the debit;
+  :meth:`~boodle.verify.actions.ChipTerms.move` skip the debit, and
+  :meth:`Mutation.pays_gone` makes a fee "to each opponent" pay the
+  eliminated seats too;
 - around the real engine, :meth:`Mutation.after_apply` gives the debited
-  chips back after each move, and :meth:`Mutation.start_ruleset` is the
+  chips back after each move (and pays the eliminated seats), and :meth:`Mutation.start_ruleset` is the
   ruleset the deal is *started* with (the checks of ``start_deal``), while
   every move is then played under the mutated ruleset itself.
 
@@ -40,6 +42,7 @@ class Mutation:
     about: str = ""
     credit_only: frozenset[str] = frozenset()
     credit_gone: frozenset[str] = frozenset()
+    gone_amount: int = 1
     start_as: Callable[[Ruleset], Ruleset] | None = field(default=None, compare=False)
 
     def drops_debit(self, reason: str) -> bool:
@@ -68,15 +71,16 @@ class Mutation:
         return replace(state, ledger=ledger)
 
     def _pay_gone(self, state: DealState, events: list[Event], ledger: Ledger) -> Ledger:
-        """Under ``credit_gone``: a payer that paid each opponent a ``credit_gone`` payment
-        pays each eliminated seat the same (at most its balance when payments are capped)."""
+        """Under ``credit_gone``: a payer that paid each opponent a ``credit_gone`` payment of
+        ``gone_amount`` chips pays each eliminated seat the same after them, in seat order
+        (at most what it has left when payments are capped), as the model's fault does."""
         for reason in self.credit_gone:
             paid = [t for event in events for t in transfers_in(event)
                     if t.reason == reason and isinstance(t.src, SeatAccount)
                     and isinstance(t.dst, SeatAccount)]
             if not paid:
                 continue
-            src, amount = paid[0].src, max(t.amount for t in paid)
+            src, amount = paid[0].src, self.gone_amount
             assert isinstance(src, SeatAccount)
             for seat in sorted(state.out):
                 have = ledger.seats[src.seat]

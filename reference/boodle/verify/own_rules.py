@@ -23,7 +23,15 @@ from typing import Any
 from boodle.language.cards import Card
 from boodle.language.model import Deck, Ruleset, WidowPosition
 
-__all__ = ["WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card", "rank_position", "share"]
+__all__ = ["WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card", "rank_position",
+           "seats_may_be_out", "share"]
+
+
+def seats_may_be_out(ruleset: Ruleset) -> bool:
+    """Spec §10: whether a deal can be played with a seat eliminated.  Under ``balance:
+    eliminated at zero`` a seat at zero after a deal is out; but ``end: when a player has
+    no chips`` ends the session after that very deal, so no deal is played with a seat out."""
+    return ruleset.session.negative == "eliminate" and not ruleset.session.end_when_broke
 
 
 def rank_position(deck: Deck, card: Card) -> int:

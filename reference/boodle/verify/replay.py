@@ -122,9 +122,12 @@ def replay(ruleset: Ruleset, players: int, found: BmcResult, target: str,
     names = tuple(s.name for s in ruleset.board)
     begin = mutation.start_ruleset(ruleset)
     try:  # what the antes take from each seat and give each section (spec §4)
-        probe, _ = start_deal(begin, n, dealer, Ledger((_PROBE,) * n, tuple((x, 0) for x in names)),
+        out = set(start["ghosts"].get("eliminated", ()))  # spec §10: a seat at zero is out
+        probe, _ = start_deal(begin, n, dealer, Ledger(tuple(0 if k in out else _PROBE
+                                                             for k in range(n)),
+                                                       tuple((x, 0) for x in names)),
                               hands=hands, widow=widow)
-        paid = [_PROBE - probe.ledger.seat(k) for k in range(n)]
+        paid = [0 if k in out else _PROBE - probe.ledger.seat(k) for k in range(n)]
         got = [probe.ledger.section(x) for x in names]
         ledger = Ledger(tuple(b + p for b, p in zip(start["bal"], paid, strict=True)),
                         tuple((x, a - g) for x, a, g in zip(names, start["sec"], got,

@@ -66,6 +66,7 @@ from boodle.verify.induction import (
 from boodle.verify.invariants import exact_start
 from boodle.verify.lead_terms import passes
 from boodle.verify.mutation import NO_MUTATION, Mutation
+from boodle.verify.own_rules import seats_may_be_out
 from boodle.verify.reduce import ReductionError, reduce
 from boodle.verify.replay import replay
 from boodle.verify.session_model import prove_session_end
@@ -311,7 +312,7 @@ def _dynamics_key(subject: Subject, n: int) -> tuple[Any, ...]:
                    p.stop_at_top, p.all_pass, p.going_out.ends_deal,
                    tuple((pen.fault, pen.forfeit_boodles) for pen in p.penalties))
                   for p in stops)
-    return (_deck_shape(deck), moves, rs.deal.trumps, rs.session.negative == "eliminate", n,
+    return (_deck_shape(deck), moves, rs.deal.trumps, seats_may_be_out(rs), n,
             subject.mutation)
 
 
