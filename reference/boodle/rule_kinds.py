@@ -28,6 +28,7 @@ from boodle.language.features import FeatureKey
 from boodle.language.model import (
     AllPass,
     ClaimRule,
+    Discard,
     EndRule,
     FallbackKind,
     Fault,
@@ -185,6 +186,11 @@ KINDS: dict[str, Kind] = {
     "rotation": Kind(Rotation, (  # spec §5.1; the simulator reads the session's rows
         Table("reference engine", "boodle.session.run", "ROTATION_STEPS"),
         Table("printer", "boodle.language.printer", "ROTATION"),
+    )),
+    "widow discard": Kind(Discard, (  # spec §5.4; only the reference engine sells the widow
+        Table("reference engine", "boodle.engine.stages.widow", "DISCARDS"),
+        Table("play-by-play", "boodle.engine.trace", "DISCARD_WORDS"),
+        Table("printer", "boodle.language.printer", "DISCARD"),
     )),
     "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
         Table("reference engine", "boodle.engine.leads", "FAULTS"),

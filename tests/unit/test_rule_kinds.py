@@ -316,3 +316,16 @@ def test_the_deal_passes_left_to_the_next_seat_clockwise() -> None:
     from boodle.session.run import ROTATION_STEPS
 
     assert {k: (3 + step) % 4 for k, step in ROTATION_STEPS.items()} == {"left": 0, "right": 2}
+
+
+def test_a_new_widow_discard_fails_naming_each_back_end() -> None:
+    faults = missing_rows("widow discard", (*KINDS["widow discard"].members(), "to the dealer"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "play-by-play", "printer", "reference engine"]
+
+
+def test_a_widow_takers_hand_goes_where_spec_5_4_says() -> None:
+    from boodle.engine.stages.widow import DISCARDS
+    from boodle.engine.state import OUT, WIDOW
+
+    assert DISCARDS == {"becomes widow": WIDOW, "out of play": OUT}

@@ -192,6 +192,11 @@ class AnteLine:
     span: Span | None = _span()
 
 
+Discard = Literal["becomes widow", "out of play"]
+"""Where the hand of a player who takes the widow goes (spec §5.4): ``becomes widow`` — it
+is the new widow (a blocker, spec §6.3); ``out of play`` — out of the deal."""
+
+
 Rotation = Literal["left", "right"]
 """Where the deal passes after each deal (spec §5.1): ``left`` — to the dealer's left, the
 next seat clockwise; ``right`` — to the dealer's right."""
@@ -280,7 +285,7 @@ class WidowSale:
     dealer_swap: bool
     dealer_may_look: bool
     barred_by_boodle: bool
-    discard: Literal["becomes widow", "out of play"]
+    discard: Discard
     before: str | None = None
     to_dealer: bool = False
     dealer_first: bool = False
