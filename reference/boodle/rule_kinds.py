@@ -30,6 +30,7 @@ from boodle.language.model import (
     ClaimRule,
     Discard,
     EndRule,
+    EndTie,
     FallbackKind,
     Fault,
     PaidTo,
@@ -191,6 +192,12 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.stages.widow", "DISCARDS"),
         Table("play-by-play", "boodle.engine.trace", "DISCARD_WORDS"),
         Table("printer", "boodle.language.printer", "DISCARD"),
+    )),
+    "session tie": Kind(EndTie, (  # spec §10; the simulator and boodle ledger read the session's
+        Table("reference engine", "boodle.session.run", "TIE_DEALS"),
+        Table("z3 model", "boodle.verify.session_model", "TIE_DEAL_TERMS"),
+        Table("verifier", "boodle.verify.wellformed", "END_TIE_WORDS"),
+        Table("printer", "boodle.language.printer", "TIES"),
     )),
     "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
         Table("reference engine", "boodle.engine.leads", "FAULTS"),

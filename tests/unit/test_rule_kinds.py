@@ -329,3 +329,18 @@ def test_a_widow_takers_hand_goes_where_spec_5_4_says() -> None:
     from boodle.engine.state import OUT, WIDOW
 
     assert DISCARDS == {"becomes widow": WIDOW, "out of play": OUT}
+
+
+def test_a_new_session_tie_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("session tie", (*KINDS["session tie"].members(), "highest card"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "printer", "reference engine", "verifier", "z3 model"]
+
+
+def test_a_tie_for_best_plays_one_more_deal_alike_in_session_and_model() -> None:
+    # Spec §10: 'ties: one more deal' plays one extra deal, once; 'share' none.
+    from boodle.session.run import TIE_DEALS
+    from boodle.verify.session_model import TIE_DEAL_TERMS
+
+    assert TIE_DEALS == {"share": 0, "one more deal": 1}
+    assert TIE_DEALS == TIE_DEAL_TERMS

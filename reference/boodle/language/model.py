@@ -575,6 +575,11 @@ class PokerPhase:
 Phase = StopsPhase | HoldingPhase | PokerPhase
 
 
+EndTie = Literal["share", "one more deal"]
+"""A tie for best at a session's end (spec §10): ``share`` — the tied players share the win;
+``one more deal`` — one extra deal is played (once), then the standings stand."""
+
+
 EndRule = Literal["rotations", "no chips", "last with chips", "target", "never"]
 """An end rule of a session (spec §10), one ``end`` line each: ``rotations`` — after so many
 rotations; ``no chips`` — after a deal that leaves a player with no chips; ``last with
@@ -601,7 +606,7 @@ class SessionSpec:
     end_target: int | None = None
     end_never: bool = False
     leftover: Literal["split equally", "stays"] = "split equally"
-    ties: Literal["share", "one more deal"] = "share"
+    ties: EndTie = "share"
     negative: Literal["allowed", "eliminate"] = "allowed"
     span: Span | None = _span()
 

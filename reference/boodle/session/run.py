@@ -34,7 +34,7 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, EndRule, Rotation, Ruleset, SessionSpec
+from boodle.language.model import Chips, EndRule, EndTie, Rotation, Ruleset, SessionSpec
 from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
@@ -368,6 +368,14 @@ ROTATION_STEPS: dict[Rotation, int] = {
 clockwise), one row per member of :data:`Rotation`.  The simulator reads these rows."""
 
 
+TIE_DEALS: dict[EndTie, int] = {
+    "share": 0,
+    "one more deal": 1,
+}
+"""How many extra deals a tie for best at a session's end plays (spec §10), one row per
+member of :data:`EndTie`.  The simulator and ``boodle ledger`` read these rows."""
+
+
 ENDS_AFTER_DEAL: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], bool]] = {
     "rotations": lambda session, seats: False,  # counted by the deal limit, not by the chips
     "no chips": lambda session, seats: min(seats) <= 0,
@@ -521,7 +529,7 @@ class SessionRun:
             return self.ending  # 'end: never' (spec §10): the ledger runs on, no split
         self.ledger, events = split_leftover(self.rules, self.ledger)
         self.ending.extend(events)
-        if self.rules.session.ties == "one more deal" and len(best_seats(self.ledger)) > 1:
+        if TIE_DEALS[self.rules.session.ties] and len(best_seats(self.ledger)) > 1:
             if not self.sources.has_deal(self.played + 1):
                 self.stopped = True
                 return self.ending

@@ -47,7 +47,7 @@ from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
-from boodle.session.run import ROTATION_STEPS, ends_after, first_dealer
+from boodle.session.run import ROTATION_STEPS, TIE_DEALS, ends_after, first_dealer
 from boodle.session.run import play_deal as reference_play_deal
 from boodle.simulate.stats import RunStats
 
@@ -324,7 +324,7 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules,
         ended = _ended(rules, seats)
     if (played < spec.session_length and not ended) or rules.session.end_never:
         return  # the run's last session, cut short, or a session with no end: no session end
-    if rules.session.ties == "one more deal" and len(_best(_final(rules, seats, sections))) > 1:
+    if TIE_DEALS[rules.session.ties] and len(_best(_final(rules, seats, sections))) > 1:
         _split(rules, seats, sections)
         one_deal()  # spec §10: at most one extra deal, then the leftover is split again
     final = _final(rules, seats, sections)
@@ -379,7 +379,7 @@ def _kernel_deals(spec: RunSpec, kt: KernelTables, rng: random.Random, stats: Ru
         played += len(got.dealers)
         dealer = _next_dealer(rules, seats, got.dealers[-1], step)
         ended = _ended(rules, seats)
-    if words is not None and session.ties == "one more deal":
+    if words is not None and TIE_DEALS[session.ties]:
         set_mt_state(rng, words)  # what an extra deal (spec §10) draws from, as compiled
     return played, ended, dealer
 

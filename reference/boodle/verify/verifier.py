@@ -68,7 +68,7 @@ from boodle.verify.lead_terms import passes
 from boodle.verify.mutation import NO_MUTATION, Mutation
 from boodle.verify.reduce import ReductionError, reduce
 from boodle.verify.replay import replay
-from boodle.verify.session_model import prove_session_end
+from boodle.verify.session_model import TIE_DEAL_TERMS, prove_session_end
 from boodle.verify.wellformed import session_end, well_formed
 
 if TYPE_CHECKING:
@@ -462,7 +462,7 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
         gaps.append(g.replace(" (z3 assumes every seat still in)", ""))
     if not rs.session.end_never:
         gaps.append("the session's chips across deals (the leftover split"
-                    + (", the tie deal" if rs.session.ties == "one more deal" else "") + ")")
+                    + (", the tie deal" if TIE_DEAL_TERMS[rs.session.ties] else "") + ")")
     engine_rows = [r for r in results if r.prop == ENGINE_MODEL and r.status != "not covered"]
     if rs.session.negative == "eliminate" and (
             not engine_rows or all("eliminated seat" in r.unexercised for r in engine_rows)):
