@@ -33,6 +33,7 @@ from boodle.language.model import (
     EndTie,
     FallbackKind,
     Fault,
+    Leftover,
     PaidTo,
     Payer,
     Rotation,
@@ -192,6 +193,10 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.stages.widow", "DISCARDS"),
         Table("play-by-play", "boodle.engine.trace", "DISCARD_WORDS"),
         Table("printer", "boodle.language.printer", "DISCARD"),
+    )),
+    "leftover": Kind(Leftover, (  # spec §10; the simulator reads the session's rows
+        Table("reference engine", "boodle.session.run", "LEFTOVER_SPLITS"),
+        Table("printer", "boodle.language.printer", "LEFTOVER"),
     )),
     "session tie": Kind(EndTie, (  # spec §10; the simulator and boodle ledger read the session's
         Table("reference engine", "boodle.session.run", "TIE_DEALS"),

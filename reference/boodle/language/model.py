@@ -575,6 +575,11 @@ class PokerPhase:
 Phase = StopsPhase | HoldingPhase | PokerPhase
 
 
+Leftover = Literal["split equally", "stays"]
+"""The chips left on the board at a session's end (spec §10, 001 §06): ``split equally`` —
+in exact equal shares among the players still in; ``stays`` — nobody takes them."""
+
+
 EndTie = Literal["share", "one more deal"]
 """A tie for best at a session's end (spec §10): ``share`` — the tied players share the win;
 ``one more deal`` — one extra deal is played (once), then the standings stand."""
@@ -605,7 +610,7 @@ class SessionSpec:
     end_last_with_chips: bool = False
     end_target: int | None = None
     end_never: bool = False
-    leftover: Literal["split equally", "stays"] = "split equally"
+    leftover: Leftover = "split equally"
     ties: EndTie = "share"
     negative: Literal["allowed", "eliminate"] = "allowed"
     span: Span | None = _span()

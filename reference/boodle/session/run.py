@@ -34,7 +34,15 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, EndRule, EndTie, Rotation, Ruleset, SessionSpec
+from boodle.language.model import (
+    Chips,
+    EndRule,
+    EndTie,
+    Leftover,
+    Rotation,
+    Ruleset,
+    SessionSpec,
+)
 from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
@@ -322,7 +330,7 @@ def split_leftover(ruleset: Ruleset, ledger: Ledger) -> tuple[Ledger, list[Event
     nothing.
     """
     events: list[Event] = []
-    if ruleset.session.leftover != "split equally":
+    if not LEFTOVER_SPLITS[ruleset.session.leftover]:
         return ledger, events
     out = eliminated(ruleset, ledger)
     sharers = [s for s in range(ledger.players) if s not in out]
@@ -366,6 +374,14 @@ ROTATION_STEPS: dict[Rotation, int] = {
 }
 """The seat the deal passes to, from the dealer's (spec §5.1: ``left``, the next seat
 clockwise), one row per member of :data:`Rotation`.  The simulator reads these rows."""
+
+
+LEFTOVER_SPLITS: dict[Leftover, bool] = {
+    "split equally": True,
+    "stays": False,
+}
+"""Whether the board's chips are split among the players still in at a session's end (spec
+§10), one row per member of :data:`Leftover`.  The simulator reads these rows."""
 
 
 TIE_DEALS: dict[EndTie, int] = {

@@ -47,7 +47,13 @@ from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
-from boodle.session.run import ROTATION_STEPS, TIE_DEALS, ends_after, first_dealer
+from boodle.session.run import (
+    LEFTOVER_SPLITS,
+    ROTATION_STEPS,
+    TIE_DEALS,
+    ends_after,
+    first_dealer,
+)
 from boodle.session.run import play_deal as reference_play_deal
 from boodle.simulate.stats import RunStats
 
@@ -455,7 +461,7 @@ def _final(rules: Ruleset, seats: Sequence[Chips], sections: Sequence[Chips]) ->
     """
     n = len(seats)
     sharers = _still_in(rules, seats)
-    left = sum(sections) if rules.session.leftover == "split equally" and sharers else 0
+    left = sum(sections) if LEFTOVER_SPLITS[rules.session.leftover] and sharers else 0
     share = Fraction(n * left, len(sharers)) if sharers else Fraction(0)
     whole = share.numerator if share.denominator == 1 else share
     return [n * x + (whole if s in sharers else 0) for s, x in enumerate(seats)]
@@ -464,7 +470,7 @@ def _final(rules: Ruleset, seats: Sequence[Chips], sections: Sequence[Chips]) ->
 def _split(rules: Ruleset, seats: list[Chips], sections: list[Chips]) -> None:
     """``leftover: split equally`` before an extra deal: exact shares to those still in."""
     sharers = _still_in(rules, seats)
-    if rules.session.leftover != "split equally" or not sharers:
+    if not LEFTOVER_SPLITS[rules.session.leftover] or not sharers:
         return
     for k, amount in enumerate(sections):
         for s in sharers:
