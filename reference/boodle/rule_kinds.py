@@ -33,6 +33,7 @@ from boodle.language.model import (
     EndTie,
     FallbackKind,
     Fault,
+    FirstDealer,
     Leftover,
     PaidTo,
     Payer,
@@ -193,6 +194,11 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.stages.widow", "DISCARDS"),
         Table("play-by-play", "boodle.engine.trace", "DISCARD_WORDS"),
         Table("printer", "boodle.language.printer", "DISCARD"),
+    )),
+    "first dealer": Kind(FirstDealer, (  # spec §5.1
+        Table("reference engine", "boodle.session.run", "FIRST_DEALERS"),
+        Table("simulator", "boodle.simulate.runner", "FIRST_DEALERS"),
+        Table("printer", "boodle.language.printer", "FIRST_DEALER"),
     )),
     "leftover": Kind(Leftover, (  # spec §10; the simulator reads the session's rows
         Table("reference engine", "boodle.session.run", "LEFTOVER_SPLITS"),

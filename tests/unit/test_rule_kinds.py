@@ -349,3 +349,8 @@ def test_a_tie_for_best_plays_one_more_deal_alike_in_session_and_model() -> None
 def test_a_new_leftover_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("leftover", (*KINDS["leftover"].members(), "to the winner"))
     assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+
+
+def test_a_new_first_dealer_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("first dealer", (*KINDS["first dealer"].members(), "youngest"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine", "simulator"]

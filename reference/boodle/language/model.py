@@ -192,6 +192,12 @@ class AnteLine:
     span: Span | None = _span()
 
 
+FirstDealer = Literal["high cut", "first dealt"]
+"""How a session's first dealer is chosen (spec §5.1): ``high cut`` — each player cuts a card,
+the highest rank deals, ties cut again (001 §03); ``first dealt`` — cards are dealt face up
+until the first of ``first_dealer_rank``, whose receiver deals (Pope Joan)."""
+
+
 Discard = Literal["becomes widow", "out of play"]
 """Where the hand of a player who takes the widow goes (spec §5.4): ``becomes widow`` — it
 is the new widow (a blocker, spec §6.3); ``out of play`` — out of the deal."""
@@ -244,7 +250,7 @@ class DealSpec:
     deal (:data:`WidowSets`; spec §5.2).
     """
 
-    first_dealer: Literal["high cut", "first dealt"] = "high cut"
+    first_dealer: FirstDealer = "high cut"
     first_dealer_rank: str = "J"
     rotation: Rotation = "left"
     cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"

@@ -46,7 +46,7 @@ from boodle.engine.events import (
 from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, Ruleset
+from boodle.language.model import Chips, FirstDealer, Ruleset
 from boodle.session.run import (
     LEFTOVER_SPLITS,
     ROTATION_STEPS,
@@ -428,12 +428,18 @@ def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
 def _first_dealer(rules: Ruleset, tables: CompiledRules, n: int, rng: random.Random) -> int:
     """The session's first dealer by the variant's rule (spec §5.1).
 
-    The high cut is drawn here on card indices (:func:`high_cut`); any other
-    rule (``first dealt``) is the session module's :func:`~boodle.session.run.first_dealer`.
+    The high cut is drawn here on card indices (:func:`high_cut`); ``first dealt`` is the
+    session module's :func:`~boodle.session.run.first_dealer` (:data:`FIRST_DEALERS`).
     """
-    if rules.deal.first_dealer == "high cut":
-        return high_cut(tables.ranks, n, rng)
-    return first_dealer(rules, n, rng)[0]
+    return FIRST_DEALERS[rules.deal.first_dealer](rules, tables, n, rng)
+
+
+FIRST_DEALERS: dict[FirstDealer, Callable[[Ruleset, CompiledRules, int, random.Random], int]] = {
+    "high cut": lambda rules, tables, n, rng: high_cut(tables.ranks, n, rng),
+    "first dealt": lambda rules, tables, n, rng: first_dealer(rules, n, rng)[0],
+}
+"""How the simulator draws each first-dealer rule (spec §5.1), one row per member of
+:data:`FirstDealer`."""
 
 
 def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
