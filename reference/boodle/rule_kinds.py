@@ -35,6 +35,7 @@ from boodle.language.model import (
     Fault,
     FirstDealer,
     Leftover,
+    MisdealRule,
     PaidTo,
     Payer,
     Rotation,
@@ -199,6 +200,10 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.session.run", "FIRST_DEALERS"),
         Table("simulator", "boodle.simulate.runner", "FIRST_DEALERS"),
         Table("printer", "boodle.language.printer", "FIRST_DEALER"),
+    )),
+    "misdeal": Kind(MisdealRule, (  # spec §5.3
+        Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),
+        Table("printer", "boodle.language.printer", "MISDEAL"),
     )),
     "leftover": Kind(Leftover, (  # spec §10; the simulator reads the session's rows
         Table("reference engine", "boodle.session.run", "LEFTOVER_SPLITS"),

@@ -192,6 +192,12 @@ class AnteLine:
     span: Span | None = _span()
 
 
+MisdealRule = Literal["same dealer, no new ante", "reshuffle and redeal"]
+"""A declared misdeal (spec §5.3, 001 §06): ``same dealer, no new ante`` — the same dealer
+deals again, the ante standing, at any time before the deal is over; ``reshuffle and
+redeal`` — the same, but only while the cards are dealt, before the first move."""
+
+
 FirstDealer = Literal["high cut", "first dealt"]
 """How a session's first dealer is chosen (spec §5.1): ``high cut`` — each player cuts a card,
 the highest rank deals, ties cut again (001 §03); ``first dealt`` — cards are dealt face up
@@ -258,9 +264,7 @@ class DealSpec:
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
     trumps: Literal["none", "last widow card"] = "none"
     turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
-    misdeal: Literal["same dealer, no new ante", "reshuffle and redeal"] = (
-        "same dealer, no new ante"
-    )
+    misdeal: MisdealRule = "same dealer, no new ante"
     widow_sets: WidowSets = "qualifies nobody"
     span: Span | None = _span()
 
