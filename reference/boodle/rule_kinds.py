@@ -44,6 +44,7 @@ from boodle.language.model import (
     Split,
     SuitRule,
     TieBreak,
+    Trumps,
     Who,
     WidowPosition,
     WidowSets,
@@ -200,6 +201,12 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.session.run", "FIRST_DEALERS"),
         Table("simulator", "boodle.simulate.runner", "FIRST_DEALERS"),
         Table("printer", "boodle.language.printer", "FIRST_DEALER"),
+    )),
+    "trumps": Kind(Trumps, (  # spec §5.2
+        Table("reference engine", "boodle.engine.stages.dealing", "TURN_UPS"),
+        Table("compiled engine", "boodle.compiled.tables", "TRUMPS_TURNED"),
+        Table("verifier", "boodle.verify.own_rules", "TURNED_UP"),
+        Table("printer", "boodle.language.printer", "TRUMPS"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

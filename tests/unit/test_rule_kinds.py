@@ -359,3 +359,22 @@ def test_a_new_first_dealer_rule_fails_naming_each_back_end() -> None:
 def test_a_new_misdeal_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("misdeal", (*KINDS["misdeal"].members(), "new dealer"))
     assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+
+
+def test_a_new_trumps_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("trumps", (*KINDS["trumps"].members(), "first widow card"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "printer", "reference engine", "verifier"]
+
+
+def test_the_widows_last_card_is_turned_up_alike_in_each_back_end() -> None:
+    # Spec §5.2: 'trumps: last card of widow': of a widow dealt 3♣ then 9♥, 9♥ is turned up.
+    from boodle.compiled.tables import TRUMPS_TURNED
+    from boodle.engine.stages.dealing import TURN_UPS
+    from boodle.language.cards import parse_card
+    from boodle.verify.own_rules import TURNED_UP
+
+    widow = (parse_card("3♣"), parse_card("9♥"))
+    turned = {k: None if row is None else row(widow) for k, row in TURN_UPS.items()}
+    assert turned == {"none": None, "last widow card": parse_card("9♥")}
+    assert {k: card is not None for k, card in turned.items()} == TRUMPS_TURNED == TURNED_UP

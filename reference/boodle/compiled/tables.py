@@ -42,6 +42,7 @@ from boodle.language.model import (
     ShortStack,
     StopsPhase,
     SuitRule,
+    Trumps,
     WidowPosition,
     WidowSets,
 )
@@ -88,6 +89,14 @@ WIDOW_RECEIVERS: dict[WidowPosition, Callable[[list[int]], list[int]]] = {
 }
 """Who receives each card of a round of the deal (spec §5.2), the seats in turn from the
 dealer's left given, ``WIDOW`` for the widow; one row per member of :data:`WidowPosition`."""
+
+
+TRUMPS_TURNED: dict[Trumps, bool] = {
+    "none": False,
+    "last widow card": True,  # the card at the widow's last position (turn_position)
+}
+"""Whether a widow card is turned up for trumps (spec §5.2), one row per member of
+:data:`Trumps`."""
 
 
 PASS_DUES: dict[Fault, bool] = {
@@ -398,7 +407,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     nxt, why = _successors(ruleset, cards, index)
     names = tuple(s.name for s in ruleset.board)
     kitty = next((k for k, s in enumerate(ruleset.board) if s.kind == "kitty"), -1)
-    trumps = ruleset.deal.trumps != "none"
+    trumps = TRUMPS_TURNED[ruleset.deal.trumps]
     tables = tuple(ClaimTables.of(*_claims(ruleset, cards, index, trump))
                    for trump in (ruleset.deck.suits if trumps else (None,)))
     t = _LeadCompiler(ruleset, cards, index, suit_of, suit_masks)

@@ -192,6 +192,11 @@ class AnteLine:
     span: Span | None = _span()
 
 
+Trumps = Literal["none", "last widow card"]
+"""The trump suit of a deal (spec §5.2): ``none`` — no trumps; ``last widow card`` — the
+widow's last-dealt card is turned up, and its suit is trumps."""
+
+
 MisdealRule = Literal["same dealer, no new ante", "reshuffle and redeal"]
 """A declared misdeal (spec §5.3, 001 §06): ``same dealer, no new ante`` — the same dealer
 deals again, the ante standing, at any time before the deal is over; ``reshuffle and
@@ -262,7 +267,7 @@ class DealSpec:
     cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"
     widow_position: WidowPosition = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
-    trumps: Literal["none", "last widow card"] = "none"
+    trumps: Trumps = "none"
     turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
     misdeal: MisdealRule = "same dealer, no new ante"
     widow_sets: WidowSets = "qualifies nobody"
