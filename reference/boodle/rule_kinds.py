@@ -45,6 +45,7 @@ from boodle.language.model import (
     SuitRule,
     TieBreak,
     Trumps,
+    TurnUpRule,
     Who,
     WidowPosition,
     WidowSets,
@@ -207,6 +208,11 @@ KINDS: dict[str, Kind] = {
         Table("compiled engine", "boodle.compiled.tables", "TRUMPS_TURNED"),
         Table("verifier", "boodle.verify.own_rules", "TURNED_UP"),
         Table("printer", "boodle.language.printer", "TRUMPS"),
+    )),
+    "turn-up": Kind(TurnUpRule, (  # spec §5.2; the compiled engine reads the engine's rows
+        Table("builder", "boodle.language.kind_facts", "TURN_UP_FACTS"),
+        Table("reference engine", "boodle.engine.stages.turn_up", "DEALER_TAKES"),
+        Table("printer", "boodle.language.printer", "TURN_UP"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

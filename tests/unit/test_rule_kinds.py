@@ -378,3 +378,8 @@ def test_the_widows_last_card_is_turned_up_alike_in_each_back_end() -> None:
     turned = {k: None if row is None else row(widow) for k, row in TURN_UPS.items()}
     assert turned == {"none": None, "last widow card": parse_card("9♥")}
     assert {k: card is not None for k, card in turned.items()} == TRUMPS_TURNED == TURNED_UP
+
+
+def test_a_new_turn_up_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("turn-up", (*KINDS["turn-up"].members(), "dealer takes the widow"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["builder", "printer", "reference engine"]

@@ -25,6 +25,7 @@ from typing import cast
 
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.engine.stages.antes import PAYERS
+from boodle.engine.stages.turn_up import DEALER_TAKES
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.features import Feature, FeatureKey, Refusal, refused
@@ -428,7 +429,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         bit=tuple(1 << i for i in range(len(cards))), suit_masks=suit_masks,
         all_mask=(1 << len(cards)) - 1, nxt=nxt, stop_reason_none=why,
         section_names=names, kitty=kitty, claim_tables=tables, trumps=trumps,
-        turn_up_takes=trumps and ruleset.deal.turn_up == "dealer takes boodle",
+        turn_up_takes=trumps and DEALER_TAKES[ruleset.deal.turn_up],
         first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
         fallback=FALLBACKS[fb.kind](t, fb),
         pass_dues=tuple(dues),

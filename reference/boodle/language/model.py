@@ -197,6 +197,11 @@ Trumps = Literal["none", "last widow card"]
 widow's last-dealt card is turned up, and its suit is trumps."""
 
 
+TurnUpRule = Literal["nothing", "dealer takes boodle"]
+"""What the card turned up for trumps does (spec §5.2): ``nothing`` — it only shows trumps;
+``dealer takes boodle`` — the dealer takes the boodle section it pays."""
+
+
 MisdealRule = Literal["same dealer, no new ante", "reshuffle and redeal"]
 """A declared misdeal (spec §5.3, 001 §06): ``same dealer, no new ante`` — the same dealer
 deals again, the ante standing, at any time before the deal is over; ``reshuffle and
@@ -268,7 +273,7 @@ class DealSpec:
     widow_position: WidowPosition = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
     trumps: Trumps = "none"
-    turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
+    turn_up: TurnUpRule = "nothing"
     misdeal: MisdealRule = "same dealer, no new ante"
     widow_sets: WidowSets = "qualifies nobody"
     span: Span | None = _span()
