@@ -316,3 +316,70 @@ def test_the_deal_passes_left_to_the_next_seat_clockwise() -> None:
     from boodle.session.run import ROTATION_STEPS
 
     assert {k: (3 + step) % 4 for k, step in ROTATION_STEPS.items()} == {"left": 0, "right": 2}
+
+
+def test_a_new_widow_discard_fails_naming_each_back_end() -> None:
+    faults = missing_rows("widow discard", (*KINDS["widow discard"].members(), "to the dealer"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "play-by-play", "printer", "reference engine"]
+
+
+def test_a_widow_takers_hand_goes_where_spec_5_4_says() -> None:
+    from boodle.engine.stages.widow import DISCARDS
+    from boodle.engine.state import OUT, WIDOW
+
+    assert DISCARDS == {"becomes widow": WIDOW, "out of play": OUT}
+
+
+def test_a_new_session_tie_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("session tie", (*KINDS["session tie"].members(), "highest card"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "printer", "reference engine", "verifier", "z3 model"]
+
+
+def test_a_tie_for_best_plays_one_more_deal_alike_in_session_and_model() -> None:
+    # Spec §10: 'ties: one more deal' plays one extra deal, once; 'share' none.
+    from boodle.session.run import TIE_DEALS
+    from boodle.verify.session_model import TIE_DEAL_TERMS
+
+    assert TIE_DEALS == {"share": 0, "one more deal": 1}
+    assert TIE_DEALS == TIE_DEAL_TERMS
+
+
+def test_a_new_leftover_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("leftover", (*KINDS["leftover"].members(), "to the winner"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+
+
+def test_a_new_first_dealer_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("first dealer", (*KINDS["first dealer"].members(), "youngest"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine", "simulator"]
+
+
+def test_a_new_misdeal_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("misdeal", (*KINDS["misdeal"].members(), "new dealer"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+
+
+def test_a_new_trumps_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("trumps", (*KINDS["trumps"].members(), "first widow card"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "printer", "reference engine", "verifier"]
+
+
+def test_the_widows_last_card_is_turned_up_alike_in_each_back_end() -> None:
+    # Spec §5.2: 'trumps: last card of widow': of a widow dealt 3♣ then 9♥, 9♥ is turned up.
+    from boodle.compiled.tables import TRUMPS_TURNED
+    from boodle.engine.stages.dealing import TURN_UPS
+    from boodle.language.cards import parse_card
+    from boodle.verify.own_rules import TURNED_UP
+
+    widow = (parse_card("3♣"), parse_card("9♥"))
+    turned = {k: None if row is None else row(widow) for k, row in TURN_UPS.items()}
+    assert turned == {"none": None, "last widow card": parse_card("9♥")}
+    assert {k: card is not None for k, card in turned.items()} == TRUMPS_TURNED == TURNED_UP
+
+
+def test_a_new_turn_up_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("turn-up", (*KINDS["turn-up"].members(), "dealer takes the widow"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["builder", "printer", "reference engine"]

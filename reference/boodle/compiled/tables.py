@@ -25,6 +25,7 @@ from typing import cast
 
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.engine.stages.antes import PAYERS
+from boodle.engine.stages.turn_up import DEALER_TAKES
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.features import Feature, FeatureKey, Refusal, refused
@@ -42,6 +43,7 @@ from boodle.language.model import (
     ShortStack,
     StopsPhase,
     SuitRule,
+    Trumps,
     WidowPosition,
     WidowSets,
 )
@@ -88,6 +90,14 @@ WIDOW_RECEIVERS: dict[WidowPosition, Callable[[list[int]], list[int]]] = {
 }
 """Who receives each card of a round of the deal (spec §5.2), the seats in turn from the
 dealer's left given, ``WIDOW`` for the widow; one row per member of :data:`WidowPosition`."""
+
+
+TRUMPS_TURNED: dict[Trumps, bool] = {
+    "none": False,
+    "last widow card": True,  # the card at the widow's last position (turn_position)
+}
+"""Whether a widow card is turned up for trumps (spec §5.2), one row per member of
+:data:`Trumps`."""
 
 
 PASS_DUES: dict[Fault, bool] = {
@@ -401,7 +411,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     nxt, why = _successors(ruleset, cards, index)
     names = tuple(s.name for s in ruleset.board)
     kitty = next((k for k, s in enumerate(ruleset.board) if s.kind == "kitty"), -1)
-    trumps = ruleset.deal.trumps != "none"
+    trumps = TRUMPS_TURNED[ruleset.deal.trumps]
     tables = tuple(ClaimTables.of(*_claims(ruleset, cards, index, trump))
                    for trump in (ruleset.deck.suits if trumps else (None,)))
     t = _LeadCompiler(ruleset, cards, index, suit_of, suit_masks)
@@ -422,7 +432,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         bit=tuple(1 << i for i in range(len(cards))), suit_masks=suit_masks,
         all_mask=(1 << len(cards)) - 1, nxt=nxt, stop_reason_none=why,
         section_names=names, kitty=kitty, claim_tables=tables, trumps=trumps,
-        turn_up_takes=trumps and ruleset.deal.turn_up == "dealer takes boodle",
+        turn_up_takes=trumps and DEALER_TAKES[ruleset.deal.turn_up],
         first_lead=t.lead(phase.first_lead), restart=t.lead(phase.restart),
         fallback=FALLBACKS[fb.kind](t, fb),
         pass_dues=tuple(dues),

@@ -39,7 +39,7 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.support import check_playable, pending_features, stops_phase
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset
+from boodle.language.model import MisdealRule, Ruleset
 
 __all__ = [
     "IllegalMove",
@@ -94,6 +94,14 @@ def start_deal(
     return state, [DealStart(dealer, players, number), *events]
 
 
+MISDEAL_AFTER_A_MOVE: dict[MisdealRule, bool] = {
+    "same dealer, no new ante": True,
+    "reshuffle and redeal": False,
+}
+"""Whether a misdeal may still be declared once a move has been made (spec §5.3), one row
+per member of :data:`MisdealRule`."""
+
+
 def misdeal(
     ruleset: Ruleset,
     state: DealState,
@@ -110,7 +118,7 @@ def misdeal(
     """
     if state.step == "over":
         raise BoodleError("the deal is over: a misdeal can no longer be declared")
-    if ruleset.deal.misdeal == "reshuffle and redeal" and state.moves > 0:
+    if not MISDEAL_AFTER_A_MOVE[ruleset.deal.misdeal] and state.moves > 0:
         raise BoodleError("under 'misdeal: reshuffle and redeal' a misdeal is declared only "
                           "while the cards are dealt, before the first move")
     ledger = state.ledger

@@ -18,7 +18,7 @@ from typing import ClassVar, Literal
 from boodle.engine.ledger import Account, Ledger, Transfer, chips_json
 from boodle.engine.poker_hands import PokerHand
 from boodle.language.cards import Card
-from boodle.language.model import Chips
+from boodle.language.model import Chips, Discard
 
 StopReason = Literal["top rank", "widow", "played", "not in deck", "out of play"]
 How = Literal["buy", "bid", "swap"]
@@ -297,7 +297,7 @@ class WidowExchange:
     transfer: Transfer | None
     taken: tuple[Card, ...]
     discarded: tuple[Card, ...]
-    discard: Literal["becomes widow", "out of play"]
+    discard: Discard
 
     def to_json(self) -> dict[str, object]:
         paid = None if self.transfer is None else _transfer_fields(self.transfer)

@@ -105,7 +105,7 @@ def plan(ruleset: Ruleset) -> tuple[str, ...]:
 
 def _plan(ruleset: Ruleset) -> tuple[str, ...]:
     keys = ["antes", "deal"]
-    if ruleset.deal.trumps != "none":
+    if dealing.TURN_UPS[ruleset.deal.trumps] is not None:
         keys.append("trumps")  # spec §5.2: the turn-up, right after the deal
     sale = ruleset.widow_sale
     for p in ruleset.phases:

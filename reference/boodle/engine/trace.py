@@ -53,7 +53,7 @@ from boodle.engine.events import (
 )
 from boodle.engine.ledger import Account, Ledger, SeatAccount, chips_json
 from boodle.language.cards import Card
-from boodle.language.model import Chips
+from boodle.language.model import Chips, Discard
 
 
 def seat_name(seat: int) -> str:
@@ -157,10 +157,18 @@ def said_before(event: Event, before: Event | None) -> bool:
             and before.step == "dealer offers")
 
 
+DISCARD_WORDS: dict[Discard, str] = {
+    "becomes widow": "become the widow",
+    "out of play": "go out of play",
+}
+"""What becomes of a widow taker's former cards, in the play-by-play's words (spec §5.4), one
+row per member of :data:`Discard`."""
+
+
 def _exchange(e: WidowExchange) -> list[str]:
     paid = (f", pays {_chips(e.transfer.amount)} to {_account(e.transfer.dst)}"
             if e.transfer is not None else "")
-    where = "become the widow" if e.discard == "becomes widow" else "go out of play"
+    where = DISCARD_WORDS[e.discard]
     return [f"  {seat_name(e.seat)} takes the widow ({e.how}{paid}): {_hand(e.taken)}",
             f"    {seat_name(e.seat)}'s former cards {where}: {_hand(e.discarded)}"]
 

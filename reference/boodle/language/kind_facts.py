@@ -21,6 +21,7 @@ from boodle.language.model import (
     ShortStack,
     Split,
     TieBreak,
+    TurnUpRule,
     Who,
     WidowSets,
 )
@@ -289,3 +290,19 @@ END_FACTS: dict[EndRule, EndFacts] = {
     "never": EndFacts("end_never", replaces_rotations=True),
 }
 """The facts of each end rule, one row per member of :data:`EndRule`."""
+
+
+@dataclass(frozen=True)
+class TurnUpFacts:
+    """What the language says of a turn-up rule (spec §5.2): ``dealer_takes``, the dealer takes
+    the boodle section the turned-up card pays, so the deal must turn a card up, and that
+    boodle is paid even under ``claims: none``."""
+
+    dealer_takes: bool
+
+
+TURN_UP_FACTS: dict[TurnUpRule, TurnUpFacts] = {
+    "nothing": TurnUpFacts(dealer_takes=False),
+    "dealer takes boodle": TurnUpFacts(dealer_takes=True),
+}
+"""The facts of each turn-up rule, one row per member of :data:`TurnUpRule`."""

@@ -192,6 +192,33 @@ class AnteLine:
     span: Span | None = _span()
 
 
+Trumps = Literal["none", "last widow card"]
+"""The trump suit of a deal (spec §5.2): ``none`` — no trumps; ``last widow card`` — the
+widow's last-dealt card is turned up, and its suit is trumps."""
+
+
+TurnUpRule = Literal["nothing", "dealer takes boodle"]
+"""What the card turned up for trumps does (spec §5.2): ``nothing`` — it only shows trumps;
+``dealer takes boodle`` — the dealer takes the boodle section it pays."""
+
+
+MisdealRule = Literal["same dealer, no new ante", "reshuffle and redeal"]
+"""A declared misdeal (spec §5.3, 001 §06): ``same dealer, no new ante`` — the same dealer
+deals again, the ante standing, at any time before the deal is over; ``reshuffle and
+redeal`` — the same, but only while the cards are dealt, before the first move."""
+
+
+FirstDealer = Literal["high cut", "first dealt"]
+"""How a session's first dealer is chosen (spec §5.1): ``high cut`` — each player cuts a card,
+the highest rank deals, ties cut again (001 §03); ``first dealt`` — cards are dealt face up
+until the first of ``first_dealer_rank``, whose receiver deals (Pope Joan)."""
+
+
+Discard = Literal["becomes widow", "out of play"]
+"""Where the hand of a player who takes the widow goes (spec §5.4): ``becomes widow`` — it
+is the new widow (a blocker, spec §6.3); ``out of play`` — out of the deal."""
+
+
 Rotation = Literal["left", "right"]
 """Where the deal passes after each deal (spec §5.1): ``left`` — to the dealer's left, the
 next seat clockwise; ``right`` — to the dealer's right."""
@@ -239,17 +266,15 @@ class DealSpec:
     deal (:data:`WidowSets`; spec §5.2).
     """
 
-    first_dealer: Literal["high cut", "first dealt"] = "high cut"
+    first_dealer: FirstDealer = "high cut"
     first_dealer_rank: str = "J"
     rotation: Rotation = "left"
     cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"
     widow_position: WidowPosition = "last"
     widow_visibility: Literal["hidden", "exposed"] = "hidden"
-    trumps: Literal["none", "last widow card"] = "none"
-    turn_up: Literal["nothing", "dealer takes boodle"] = "nothing"
-    misdeal: Literal["same dealer, no new ante", "reshuffle and redeal"] = (
-        "same dealer, no new ante"
-    )
+    trumps: Trumps = "none"
+    turn_up: TurnUpRule = "nothing"
+    misdeal: MisdealRule = "same dealer, no new ante"
     widow_sets: WidowSets = "qualifies nobody"
     span: Span | None = _span()
 
@@ -280,7 +305,7 @@ class WidowSale:
     dealer_swap: bool
     dealer_may_look: bool
     barred_by_boodle: bool
-    discard: Literal["becomes widow", "out of play"]
+    discard: Discard
     before: str | None = None
     to_dealer: bool = False
     dealer_first: bool = False
@@ -580,6 +605,16 @@ class PokerPhase:
 Phase = StopsPhase | HoldingPhase | PokerPhase
 
 
+Leftover = Literal["split equally", "stays"]
+"""The chips left on the board at a session's end (spec §10, 001 §06): ``split equally`` —
+in exact equal shares among the players still in; ``stays`` — nobody takes them."""
+
+
+EndTie = Literal["share", "one more deal"]
+"""A tie for best at a session's end (spec §10): ``share`` — the tied players share the win;
+``one more deal`` — one extra deal is played (once), then the standings stand."""
+
+
 EndRule = Literal["rotations", "no chips", "last with chips", "target", "never"]
 """An end rule of a session (spec §10), one ``end`` line each: ``rotations`` — after so many
 rotations; ``no chips`` — after a deal that leaves a player with no chips; ``last with
@@ -607,8 +642,8 @@ class SessionSpec:
     end_last_with_chips: bool = False
     end_target: int | None = None
     end_never: bool = False
-    leftover: Literal["split equally", "stays"] = "split equally"
-    ties: Literal["share", "one more deal"] = "share"
+    leftover: Leftover = "split equally"
+    ties: EndTie = "share"
     negative: Literal["allowed", "eliminate"] = "allowed"
     seating: Literal["fixed", "redrawn each deal"] = "fixed"
     span: Span | None = _span()

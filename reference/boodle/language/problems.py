@@ -34,6 +34,7 @@ from boodle.language.kind_facts import (
     FALLBACK_FACTS,
     PAID_TO_FACTS,
     SCOPE_FACTS,
+    TURN_UP_FACTS,
     WHO_FACTS,
     WIDOW_SETS_FACTS,
 )
@@ -158,7 +159,7 @@ def trump_problems(deal: m.DealSpec, board: tuple[m.Section, ...], at: At) -> li
                            "trumps are turned from the widow, but there is no widow",
                            at("Ruleset", "deal"),
                            "give the deal a widow: widow: last in each round"))
-    if deal.turn_up != "nothing" and deal.trumps == "none":
+    if TURN_UP_FACTS[deal.turn_up].dealer_takes and deal.trumps == "none":
         out.append(Problem("turn-up without trumps", None,
                            "'turn up: dealer takes its boodle' but no card is turned up",
                            at("Ruleset", "deal"),
@@ -207,7 +208,7 @@ def unclaimed_problems(phases: tuple[m.Phase, ...], board: tuple[m.Section, ...]
         unpaid = [s.name for s in board if s.kind in ("boodle", "set")
                   and s.name not in paid
                   and not (s.kind == "boodle" and s.suit_rule == "trumps"
-                           and deal.turn_up == "dealer takes boodle")]
+                           and TURN_UP_FACTS[deal.turn_up].dealer_takes)]
         if unpaid:
             names = ", ".join(unpaid)
             one = len(unpaid) == 1

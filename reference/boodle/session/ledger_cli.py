@@ -201,6 +201,8 @@ def _progress_line(info: SessionInfo, played: int, complete: bool, path: Path | 
     if complete:
         planned = _plural(info.deals, "deal") if info.deals is not None else "the whole session"
         return f"complete: {_plural(played, 'deal')} recorded ({planned})"
+    from boodle.session.run import TIE_DEALS
+
     if info.deals is not None:
         of = f"{played} of {_plural(info.deals, 'deal')} recorded"
     else:
@@ -211,8 +213,9 @@ def _progress_line(info: SessionInfo, played: int, complete: bool, path: Path | 
             if session.rotations is None:  # ended only by a target (spec §10)
                 of = f"{_plural(played, 'deal')} of the whole session recorded"
             else:
-                most = session.rotations * info.players + (session.ties == "one more deal")
-                of = (f"{played} of the whole session's {'up to ' * (session.ties != 'share')}"
+                extra = TIE_DEALS[session.ties]
+                most = session.rotations * info.players + extra
+                of = (f"{played} of the whole session's {'up to ' * bool(extra)}"
                       f"{_plural(most, 'deal')} recorded{' (it may end sooner)' * sooner}")
         except BoodleError:
             of = f"{_plural(played, 'deal')} of the whole session recorded"

@@ -50,7 +50,16 @@ from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, EndRule, Rotation, Ruleset, SessionSpec
+from boodle.language.model import (
+    Chips,
+    EndRule,
+    EndTie,
+    FirstDealer,
+    Leftover,
+    Rotation,
+    Ruleset,
+    SessionSpec,
+)
 from boodle.session.second_pack import bind_drawn, unbound_sections
 
 
@@ -230,26 +239,35 @@ def first_dealer(ruleset: Ruleset, players: int, rng: random.Random) -> tuple[in
     Modernized: "the player to whom the first knave falls"): a shuffled deck
     is dealt face up clockwise from seat 0 until the first card of RANK.
     """
-    if ruleset.deal.first_dealer == "first dealt":
-        return choose_first_dealer(ruleset, players, cut=None,
-                                   faced=lambda: shuffled_deck(ruleset, rng))
-    return choose_first_dealer(ruleset, players, cut=_RngCut(rng).cut, faced=None)
+    return choose_first_dealer(ruleset, players, cut=_RngCut(rng).cut,
+                               faced=lambda: shuffled_deck(ruleset, rng))
+
+
+Cutter = Callable[[Ruleset, int], Sequence[Card]]
+"""``cut(ruleset, seats)``: one round of the cut, a card per seat drawing, in seat order."""
+
+Facer = Callable[[], Iterable[Card]]
+"""``faced()``: the cards dealt face up to choose the first dealer."""
 
 
 def choose_first_dealer(
     ruleset: Ruleset,
     players: int,
-    cut: Callable[[Ruleset, int], Sequence[Card]] | None,
-    faced: Callable[[], Iterable[Card]] | None,
+    cut: Cutter | None,
+    faced: Facer | None,
 ) -> tuple[int, list[Event]]:
     """The first dealer from given outcomes (spec §5.1): ``cut(ruleset, seats)`` gives each
     round's cards (one per seat drawing, in seat order); ``faced()`` the cards dealt face up.
 
-    Raises :class:`BoodleError` when the face-up cards hold no card of the rank.
+    Only the outcome the rule reads is drawn (:data:`FIRST_DEALERS`).  Raises
+    :class:`BoodleError` when the face-up cards hold no card of the rank.
     """
-    if ruleset.deal.first_dealer == "first dealt":
-        assert faced is not None
-        return _first_dealt(ruleset, players, faced())
+    return FIRST_DEALERS[ruleset.deal.first_dealer](ruleset, players, cut, faced)
+
+
+def _by_high_cut(ruleset: Ruleset, players: int, cut: Cutter | None, faced: Facer | None
+                 ) -> tuple[int, list[Event]]:
+    """``high cut`` (001 §03): the highest rank cut deals; the tied seats cut again."""
     assert cut is not None
     events: list[Event] = []
     tied = list(range(players))
@@ -261,6 +279,21 @@ def choose_first_dealer(
         events.append(Cut(draws, tied[0] if len(tied) == 1 else None))
         if len(tied) == 1:
             return tied[0], events
+
+
+def _by_first_dealt(ruleset: Ruleset, players: int, cut: Cutter | None, faced: Facer | None
+                    ) -> tuple[int, list[Event]]:
+    assert faced is not None
+    return _first_dealt(ruleset, players, faced())
+
+
+FIRST_DEALERS: dict[FirstDealer, Callable[[Ruleset, int, Cutter | None, Facer | None],
+                                          tuple[int, list[Event]]]] = {
+    "high cut": _by_high_cut,
+    "first dealt": _by_first_dealt,
+}
+"""How each first-dealer rule chooses from the outcomes given (spec §5.1), one row per member
+of :data:`FirstDealer`: the first dealer and the events of the draw."""
 
 
 def _first_dealt(ruleset: Ruleset, players: int, cards: Iterable[Card]
@@ -361,7 +394,7 @@ def split_leftover(ruleset: Ruleset, ledger: Ledger) -> tuple[Ledger, list[Event
     nothing.
     """
     events: list[Event] = []
-    if ruleset.session.leftover != "split equally":
+    if not LEFTOVER_SPLITS[ruleset.session.leftover]:
         return ledger, events
     out = eliminated(ruleset, ledger)
     sharers = [s for s in range(ledger.players) if s not in out]
@@ -424,6 +457,22 @@ ROTATION_STEPS: dict[Rotation, int] = {
 }
 """The seat the deal passes to, from the dealer's (spec §5.1: ``left``, the next seat
 clockwise), one row per member of :data:`Rotation`.  The simulator reads these rows."""
+
+
+LEFTOVER_SPLITS: dict[Leftover, bool] = {
+    "split equally": True,
+    "stays": False,
+}
+"""Whether the board's chips are split among the players still in at a session's end (spec
+§10), one row per member of :data:`Leftover`.  The simulator reads these rows."""
+
+
+TIE_DEALS: dict[EndTie, int] = {
+    "share": 0,
+    "one more deal": 1,
+}
+"""How many extra deals a tie for best at a session's end plays (spec §10), one row per
+member of :data:`EndTie`.  The simulator and ``boodle ledger`` read these rows."""
 
 
 ENDS_AFTER_DEAL: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], bool]] = {
@@ -613,7 +662,7 @@ class SessionRun:
             return self.ending  # 'end: never' (spec §10): the ledger runs on, no split
         self.ledger, events = split_leftover(self.rules, self.ledger)
         self.ending.extend(events)
-        if self.rules.session.ties == "one more deal" and len(best_seats(self.ledger)) > 1:
+        if TIE_DEALS[self.rules.session.ties] and len(best_seats(self.ledger)) > 1:
             if not self.sources.has_deal(self.played + 1):
                 self.stopped = True
                 return self.ending

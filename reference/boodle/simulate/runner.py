@@ -50,8 +50,14 @@ from boodle.engine.events import (
 from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, Ruleset
-from boodle.session.run import ROTATION_STEPS, ends_after, first_dealer
+from boodle.language.model import Chips, FirstDealer, Ruleset
+from boodle.session.run import (
+    LEFTOVER_SPLITS,
+    ROTATION_STEPS,
+    TIE_DEALS,
+    ends_after,
+    first_dealer,
+)
 from boodle.session.run import play_deal as reference_play_deal
 from boodle.simulate.stats import RunStats
 
@@ -334,7 +340,7 @@ def play_session(spec: RunSpec, j: int, stats: RunStats, tables: CompiledRules,
         ended = _ended(rules, seats)
     if (played < spec.session_length and not ended) or rules.session.end_never:
         return  # the run's last session, cut short, or a session with no end: no session end
-    if rules.session.ties == "one more deal" and len(_best(_final(rules, seats, sections))) > 1:
+    if TIE_DEALS[rules.session.ties] and len(_best(_final(rules, seats, sections))) > 1:
         _split(rules, seats, sections)
         one_deal()  # spec §10: at most one extra deal, then the leftover is split again
     final = _final(rules, seats, sections)
@@ -389,7 +395,7 @@ def _kernel_deals(spec: RunSpec, kt: KernelTables, rng: random.Random, stats: Ru
         played += len(got.dealers)
         dealer = _next_dealer(rules, seats, got.dealers[-1], step)
         ended = _ended(rules, seats)
-    if words is not None and session.ties == "one more deal":
+    if words is not None and TIE_DEALS[session.ties]:
         set_mt_state(rng, words)  # what an extra deal (spec §10) draws from, as compiled
     return played, ended, dealer
 
@@ -432,12 +438,18 @@ def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
 def _first_dealer(rules: Ruleset, tables: CompiledRules, n: int, rng: random.Random) -> int:
     """The session's first dealer by the variant's rule (spec §5.1).
 
-    The high cut is drawn here on card indices (:func:`high_cut`); any other
-    rule (``first dealt``) is the session module's :func:`~boodle.session.run.first_dealer`.
+    The high cut is drawn here on card indices (:func:`high_cut`); ``first dealt`` is the
+    session module's :func:`~boodle.session.run.first_dealer` (:data:`FIRST_DEALERS`).
     """
-    if rules.deal.first_dealer == "high cut":
-        return high_cut(tables.ranks, n, rng)
-    return first_dealer(rules, n, rng)[0]
+    return FIRST_DEALERS[rules.deal.first_dealer](rules, tables, n, rng)
+
+
+FIRST_DEALERS: dict[FirstDealer, Callable[[Ruleset, CompiledRules, int, random.Random], int]] = {
+    "high cut": lambda rules, tables, n, rng: high_cut(tables.ranks, n, rng),
+    "first dealt": lambda rules, tables, n, rng: first_dealer(rules, n, rng)[0],
+}
+"""How the simulator draws each first-dealer rule (spec §5.1), one row per member of
+:data:`FirstDealer`."""
 
 
 def high_cut(ranks: Sequence[int], players: int, rng: random.Random) -> int:
@@ -465,7 +477,7 @@ def _final(rules: Ruleset, seats: Sequence[Chips], sections: Sequence[Chips]) ->
     """
     n = len(seats)
     sharers = _still_in(rules, seats)
-    left = sum(sections) if rules.session.leftover == "split equally" and sharers else 0
+    left = sum(sections) if LEFTOVER_SPLITS[rules.session.leftover] and sharers else 0
     share = Fraction(n * left, len(sharers)) if sharers else Fraction(0)
     whole = share.numerator if share.denominator == 1 else share
     return [n * x + (whole if s in sharers else 0) for s, x in enumerate(seats)]
@@ -474,7 +486,7 @@ def _final(rules: Ruleset, seats: Sequence[Chips], sections: Sequence[Chips]) ->
 def _split(rules: Ruleset, seats: list[Chips], sections: list[Chips]) -> None:
     """``leftover: split equally`` before an extra deal: exact shares to those still in."""
     sharers = _still_in(rules, seats)
-    if rules.session.leftover != "split equally" or not sharers:
+    if not LEFTOVER_SPLITS[rules.session.leftover] or not sharers:
         return
     for k, amount in enumerate(sections):
         for s in sharers:

@@ -51,7 +51,7 @@ from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
 from boodle.verify.cex import Counterexample
 from boodle.verify.mutation import NO_MUTATION, Mutation
-from boodle.verify.own_rules import hand_sizes
+from boodle.verify.own_rules import TURNED_UP, hand_sizes
 from boodle.verify.symmetry import Deal, canonical, suit_symmetries
 
 __all__ = ["TICK", "ExplicitResult", "check_deals", "deal_count", "default_start", "deals",
@@ -128,7 +128,7 @@ def deals(ruleset: Ruleset, players: int) -> Iterator[Deal]:
     cards = ruleset.deck.cards()
     size = hand_sizes(ruleset, players, 0, len(cards))
     slots: list[int | None] = [*range(players), *([None] if None in size else [])]
-    trumps = ruleset.deal.trumps != "none"
+    trumps = TURNED_UP[ruleset.deal.trumps]
     for parts in _split(cards, [size[s] for s in slots]):
         if trumps and parts[-1]:
             for turned in parts[-1]:
@@ -149,7 +149,7 @@ def deal_count(ruleset: Ruleset, players: int) -> int:
     count = math.factorial(n)
     for k in sizes:
         count //= math.factorial(k)
-    if ruleset.deal.trumps != "none" and sizes and sizes[-1]:
+    if TURNED_UP[ruleset.deal.trumps] and sizes and sizes[-1]:
         count *= sizes[-1]
     return count
 

@@ -48,7 +48,7 @@ from boodle.verify.lead_terms import (
     rule_branches,
     suit_allowed,
 )
-from boodle.verify.own_rules import hand_sizes, seats_may_be_out
+from boodle.verify.own_rules import TURNED_UP, hand_sizes, seats_may_be_out
 from boodle.verify.terms import (
     REAL0,
     add,
@@ -110,7 +110,7 @@ def axioms(layout: Layout, s: SymState) -> Expr:
     """The ranges of the ghosts of ``s`` (they never change during play)."""
     g, n = s.ghosts, layout.n
     terms = [g.dealer >= 0, g.dealer < n]
-    if layout.ruleset.deal.trumps == "none":
+    if not TURNED_UP[layout.ruleset.deal.trumps]:
         terms.append(g.trump == NONE)
     else:
         terms += [g.trump >= 0, g.trump < len(layout.suits)]
@@ -130,7 +130,7 @@ def axioms(layout: Layout, s: SymState) -> Expr:
 def exact_start(layout: Layout) -> bool:
     """Whether play starts right after the antes and the deal, with nothing in between."""
     rs = layout.ruleset
-    return (rs.widow_sale is None and rs.deal.trumps == "none"
+    return (rs.widow_sale is None and not TURNED_UP[rs.deal.trumps]
             and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
             and not CLAIM_TERMS[layout.phase.claims].at_start
             and not any(a.chosen for a in rs.antes)

@@ -21,10 +21,10 @@ from fractions import Fraction
 from typing import Any
 
 from boodle.language.cards import Card
-from boodle.language.model import Deck, Ruleset, WidowPosition
+from boodle.language.model import Deck, Ruleset, Trumps, WidowPosition
 
-__all__ = ["WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card", "rank_position",
-           "seats_may_be_out", "share"]
+__all__ = ["TURNED_UP", "WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card",
+           "rank_position", "seats_may_be_out", "share"]
 
 
 def seats_may_be_out(ruleset: Ruleset) -> bool:
@@ -52,6 +52,15 @@ def next_card(deck: Deck, card: Card) -> Card | None:
     if k >= len(deck.ranks):
         return None
     return Card(deck.ranks[k], card.suit)
+
+
+TURNED_UP: dict[Trumps, bool] = {
+    "none": False,
+    "last widow card": True,
+}
+"""Whether the widow's last-dealt card is turned up for trumps (spec §5.2), one row per
+member of :data:`Trumps` (the verifier's own statement: its search deals every turn-up, its
+z3 model has a trump suit)."""
 
 
 def _widow_last(seats: list[int | None]) -> None:

@@ -32,9 +32,17 @@ from __future__ import annotations
 
 import z3
 
-from boodle.language.model import Ruleset
+from boodle.language.model import EndTie, Ruleset
 
-__all__ = ["prove_session_end"]
+__all__ = ["TIE_DEAL_TERMS", "prove_session_end"]
+
+TIE_DEAL_TERMS: dict[EndTie, int] = {
+    "share": 0,
+    "one more deal": 1,
+}
+"""The extra deals of the session model's end step under a tie for best (spec §10: ``one
+more deal`` plays one, once), one row per member of :data:`EndTie` (the verifier's own
+statement, apart from the session's)."""
 
 
 def prove_session_end(ruleset: Ruleset, timeout_ms: int = 10_000) -> tuple[bool, str]:
@@ -53,7 +61,7 @@ def prove_session_end(ruleset: Ruleset, timeout_ms: int = 10_000) -> tuple[bool,
     due = z3.Not(stop) if limit is None else z3.And(p < limit, z3.Not(stop))
     deal = z3.And(z3.Not(over), due, p2 == p + 1, over2 == z3.BoolVal(False),
                   z3.BoolVal(True) if free_stop else z3.Not(stop2))
-    extra = 1 if s.ties == "one more deal" else 0
+    extra = TIE_DEAL_TERMS[s.ties]
     end = z3.And(z3.Not(over), z3.Not(due), over2,
                  p2 == (p + z3.If(tie, extra, 0)) if extra else p2 == p, stop2 == stop)
     steps = z3.Or(deal, end)

@@ -69,7 +69,7 @@ from boodle.verify.mutation import NO_MUTATION, Mutation
 from boodle.verify.own_rules import seats_may_be_out
 from boodle.verify.reduce import ReductionError, reduce
 from boodle.verify.replay import replay
-from boodle.verify.session_model import prove_session_end
+from boodle.verify.session_model import TIE_DEAL_TERMS, prove_session_end
 from boodle.verify.wellformed import session_end, well_formed
 
 if TYPE_CHECKING:
@@ -462,7 +462,7 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
         gaps.append(g)
     if not rs.session.end_never:
         gaps.append("the session's chips across deals (the leftover split"
-                    + (", the tie deal" if rs.session.ties == "one more deal" else "")
+                    + (", the tie deal" if TIE_DEAL_TERMS[rs.session.ties] else "")
                     + (", the seats drawn again before each deal"  # spec §10
                        if rs.session.seating == "redrawn each deal" else "") + ")")
     alone: dict[str, int] = {}

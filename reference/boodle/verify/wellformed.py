@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from boodle.language.model import EndRule, Ruleset, SessionSpec
+from boodle.language.model import EndRule, EndTie, Ruleset, SessionSpec
 from boodle.language.problems import ProblemKey, problems
 
-__all__ = ["END_WORDS", "WELL_FORMED", "session_end", "well_formed"]
+__all__ = ["END_TIE_WORDS", "END_WORDS", "WELL_FORMED", "session_end", "well_formed"]
 
 
 WELL_FORMED: tuple[ProblemKey, ...] = (
@@ -58,6 +58,14 @@ END_WORDS: dict[EndRule, Callable[[SessionSpec], str | None]] = {
 :data:`EndRule` (``None``: not a sooner end)."""
 
 
+END_TIE_WORDS: dict[EndTie, str] = {
+    "share": "",
+    "one more deal": " + 1 tie-break deal (played once, spec §10)",
+}
+"""What a tie for best adds to a session's bound, in words (spec §10), one row per member of
+:data:`EndTie`."""
+
+
 def session_end(ruleset: Ruleset) -> tuple[str, str]:
     """Whether every session ends (spec §10), and why: the most deals it can last, for each
     allowed player count n (``rotations × n``, plus the tie-break deal if there is one).
@@ -74,7 +82,7 @@ def session_end(ruleset: Ruleset) -> tuple[str, str]:
     if s.rotations is None:
         return "unknown", ("no bound on the deals: the session ends only when "
                            + " or ".join(targets) + ", which no rule guarantees")
-    extra = " + 1 tie-break deal (played once, spec §10)" if s.ties == "one more deal" else ""
+    extra = END_TIE_WORDS[s.ties]
     rotations = f"{s.rotations} rotation{'' if s.rotations == 1 else 's'}"
     most = ("n" if s.rotations == 1 else f"{s.rotations}n") + (" + 1" if extra else "")
     low, high = ruleset.players.low, ruleset.players.high

@@ -19,10 +19,10 @@ from boodle.engine.stage import Stage, no_legal_moves, no_moves
 from boodle.engine.state import DealState, card_index
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, WidowPosition, derived
+from boodle.language.model import Ruleset, Trumps, WidowPosition, derived
 
-__all__ = ["STAGE", "WIDOW_PLACES", "deal_hands", "deal_order", "eliminated", "new_deal",
-           "shuffled_deck"]
+__all__ = ["STAGE", "TURN_UPS", "WIDOW_PLACES", "deal_hands", "deal_order", "eliminated",
+           "new_deal", "shuffled_deck"]
 
 Hands = tuple[tuple[Card, ...], ...]
 
@@ -55,6 +55,15 @@ WIDOW_PLACES: dict[WidowPosition, Callable[[tuple[int, ...]], Round]] = {
 }
 """Where the widow takes its card in a round of the deal (spec §5.2), the seats in turn from
 the dealer's left given; one row per member of :data:`WidowPosition`."""
+
+
+TURN_UPS: dict[Trumps, Callable[[tuple[Card, ...]], Card] | None] = {
+    "none": None,
+    "last widow card": lambda widow: widow[-1],
+}
+"""Which card of the widow (in dealt order, never empty) is turned up for trumps (spec
+§5.2), one row per member of :data:`Trumps`; ``None``: no card is turned up, and a deal has
+no trumps stage (:func:`boodle.engine.machine.plan`)."""
 
 
 def _deal_order(
@@ -143,9 +152,10 @@ def new_deal(
         raise BoodleError(f"bad deal: {e}") from None
     if ruleset.session.negative == "eliminate":
         state = state.evolve(out=out, capped=True)
-    if ruleset.deal.trumps == "last widow card" and rest:
+    turned = TURN_UPS[ruleset.deal.trumps]
+    if turned is not None and rest:
         # spec §5.2: the widow's last-dealt card is turned up (the trumps stage shows it)
-        state = state.evolve(turn_up=rest[-1])
+        state = state.evolve(turn_up=turned(rest))
     return state
 
 

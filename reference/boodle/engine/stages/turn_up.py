@@ -17,9 +17,16 @@ from boodle.engine.events import Event, TurnUp
 from boodle.engine.holders import paying_cards
 from boodle.engine.stage import Result, Stage, no_legal_moves, no_moves
 from boodle.engine.state import DealState
-from boodle.language.model import Ruleset
+from boodle.language.model import Ruleset, TurnUpRule
 
-__all__ = ["STAGE", "enter", "paid_by_turn_up"]
+__all__ = ["DEALER_TAKES", "STAGE", "enter", "paid_by_turn_up"]
+
+DEALER_TAKES: dict[TurnUpRule, bool] = {
+    "nothing": False,
+    "dealer takes boodle": True,
+}
+"""Whether the dealer takes the boodle section the turned-up card pays (spec §5.2), one row
+per member of :data:`TurnUpRule`.  The compiled engine reads these rows."""
 
 
 def paid_by_turn_up(ruleset: Ruleset, state: DealState) -> tuple[str, ...]:
@@ -37,7 +44,7 @@ def enter(ruleset: Ruleset, state: DealState) -> Result:
     events: list[Event] = []
     if card is not None:
         events.append(TurnUp(card, card.suit))
-        if ruleset.deal.turn_up == "dealer takes boodle":
+        if DEALER_TAKES[ruleset.deal.turn_up]:
             for name in paid_by_turn_up(ruleset, state):
                 if state.may_take(state.dealer, name):  # spec §4: a short dealer, unanted
                     state = take(state, state.dealer, name, events)

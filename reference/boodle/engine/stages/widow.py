@@ -54,13 +54,22 @@ from boodle.engine.state import (
     Move,
     OfferMove,
     PassMove,
+    Place,
     SaleState,
     SwapMove,
     in_hand,
 )
-from boodle.language.model import Ruleset, WidowSale, derived
+from boodle.language.model import Discard, Ruleset, WidowSale, derived
 
-__all__ = ["STAGE", "apply", "barred", "enter", "legal_moves"]
+__all__ = ["DISCARDS", "STAGE", "apply", "barred", "enter", "legal_moves"]
+
+
+DISCARDS: dict[Discard, Place] = {
+    "becomes widow": WIDOW,
+    "out of play": OUT,
+}
+"""Where a widow taker's former hand goes (spec §5.4), one row per member of
+:data:`Discard`."""
 
 
 def _rules(ruleset: Ruleset) -> WidowSale:
@@ -280,7 +289,7 @@ def _exchange(
         dst: Account = seat(state.dealer) if rules.to_dealer else section(rules.price_to)
         state, transfer = state.pay(seat(who), dst, price, "widow")
     taken, discarded = state.widow(), state.hand(who)
-    place = WIDOW if rules.discard == "becomes widow" else OUT
+    place = DISCARDS[rules.discard]
     hand = in_hand(who)
     state = state.move_all([*((card, place) for card in discarded),
                             *((card, hand) for card in taken)])
