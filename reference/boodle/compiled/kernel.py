@@ -765,6 +765,155 @@ def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
     return winners.shape[0]
 
 
+def play_sessions(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
+                  simple: Any, set_start: Any, set_sec: Any, set_need: Any, need: Any,
+                  bo_start: Any, bo_sec: Any, boodle_mask: Any, spec_kind: Any,
+                  spec_target: Any, allowed: Any, allowed_n: Any, cand: Any, cand_n: Any,
+                  rec: Any, turn_pos: Any, pay: Any, put: Any, dues: Any, out_takes: Any,
+                  players: Any, keys: Any, key_n: Any, start: int, caps: Any, step: int,
+                  low_end: int, target: int, played: Any, dealers: Any, winners: Any,
+                  counts: Any, taken: Any, seats_after: Any, sections_after: Any,
+                  final_seats: Any, final_sections: Any) -> None:
+    """Many sessions (spec §10) in one call, each as ``boodle simulate`` starts it: its
+    random state seeded from the words ``keys[s, :key_n[s]]`` (:func:`seed_words`), its
+    first dealer by the high cut (:func:`_high_cut`), every seat ``start`` chips and the
+    board empty, then up to ``caps[s]`` deals by :func:`play_session` (same ``step``,
+    ``low_end`` and ``target``).
+
+    Session ``s``'s deals are rows ``sum(caps[:s])`` on of the per-deal arrays (as
+    :func:`play_session`'s); ``played[s]``: what :func:`play_session` returned (fewer than
+    ``caps[s]``: stopped where the caller decides the end, or ``-1 - d``: deal ``d``
+    failed); ``final_seats[s]``, ``final_sections[s]``: the chips where it stopped.
+    """
+    n = ints[I_P]
+    n_cards = ints[I_N]
+    mt = np.zeros((1, 625), dtype=np.int64)
+    seats = np.zeros(n, dtype=np.int64)
+    sections = np.zeros(ints[I_S], dtype=np.int64)
+    tied = np.zeros(n, dtype=np.int64)
+    drawn = np.zeros(n, dtype=np.int64)
+    pool = np.zeros(n_cards, dtype=np.int64)
+    at = 0
+    for s in range(caps.shape[0]):
+        _seed(mt, 0, keys[s], key_n[s])
+        dealer = _high_cut(mt, 0, ranks, n_cards, n, tied, drawn, pool)
+        for q in range(n):
+            seats[q] = start
+        for k in range(sections.shape[0]):
+            sections[k] = 0
+        end = at + caps[s]
+        played[s] = play_session(ints, nxt, suit_of, ranks, suit_mask, simple, set_start,
+                                 set_sec, set_need, need, bo_start, bo_sec, boodle_mask,
+                                 spec_kind, spec_target, allowed, allowed_n, cand, cand_n,
+                                 rec, turn_pos, pay, put, dues, out_takes, players, mt, seats,
+                                 sections, dealer, step, low_end, target, dealers[at:end],
+                                 winners[at:end], counts[at:end], taken[at:end],
+                                 seats_after[at:end], sections_after[at:end])
+        for q in range(n):
+            final_seats[s, q] = seats[q]
+        for k in range(sections.shape[0]):
+            final_sections[s, k] = sections[k]
+        at = end
+
+
+def _seed(mt: Any, r: int, key: Any, nkey: int) -> None:
+    """``mt[r]`` as :class:`random.Random` seeds itself from the 32-bit words ``key[:nkey]``
+    (CPython's ``init_by_array``; the words of a string seed: :func:`seed_words`)."""
+    m32 = 0xFFFFFFFF
+    mt[r, 0] = 19650218
+    for i in range(1, 624):
+        prev = mt[r, i - 1]
+        mt[r, i] = (1812433253 * (prev ^ (prev >> 30)) + i) & m32
+    i = 1
+    j = 0
+    for _ in range(max(624, nkey)):
+        prev = mt[r, i - 1]
+        mt[r, i] = ((mt[r, i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key[j] + j) & m32
+        i += 1
+        j += 1
+        if i >= 624:
+            mt[r, 0] = mt[r, 623]
+            i = 1
+        if j >= nkey:
+            j = 0
+    for _ in range(623):
+        prev = mt[r, i - 1]
+        mt[r, i] = ((mt[r, i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & m32
+        i += 1
+        if i >= 624:
+            mt[r, 0] = mt[r, 623]
+            i = 1
+    mt[r, 0] = 0x80000000
+    mt[r, 624] = 624
+
+
+def _randbelow(mt: Any, r: int, n: int) -> int:
+    """:meth:`random.Random._randbelow` (``n`` >= 1, < 2**32): ``getrandbits`` of
+    ``n.bit_length()`` bits until one is below ``n``."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    x = _genrand(mt, r) >> (32 - k)
+    while x >= n:
+        x = _genrand(mt, r) >> (32 - k)
+    return x
+
+
+def _high_cut(mt: Any, r: int, ranks: Any, n_cards: int, players: int, tied: Any,
+              drawn: Any, pool: Any) -> int:
+    """The first dealer by the high cut (spec §5.1), as :func:`boodle.simulate.runner.
+    high_cut` draws it: the tied seats (at first all) each draw a card by
+    :meth:`random.Random.sample` of the pack (CPython's two methods: a pool for a small
+    pack, else redraws of a seen card), the highest rank stays tied, until one is left."""
+    nt = players
+    for q in range(players):
+        tied[q] = q
+    while nt > 1:
+        setsize = 21
+        if nt > 5:
+            p4 = 1
+            while p4 < 3 * nt:
+                p4 *= 4
+            setsize += p4  # 4 ** ceil(log(3 k, 4)); 3 k is never a power of 4
+        if n_cards <= setsize:
+            for c in range(n_cards):
+                pool[c] = c
+            for i in range(nt):
+                j = _randbelow(mt, r, n_cards - i)
+                drawn[i] = ranks[pool[j]]
+                pool[j] = pool[n_cards - i - 1]
+        else:
+            for c in range(n_cards):
+                pool[c] = 0
+            for i in range(nt):
+                j = _randbelow(mt, r, n_cards)
+                while pool[j]:
+                    j = _randbelow(mt, r, n_cards)
+                pool[j] = 1
+                drawn[i] = ranks[j]
+        best = drawn[0]
+        for i in range(1, nt):
+            best = max(best, drawn[i])
+        k = 0
+        for i in range(nt):
+            if drawn[i] == best:
+                tied[k] = tied[i]
+                k += 1
+        nt = k
+    return tied[0]
+
+
+def seed_words(text: str) -> np.ndarray:
+    """The 32-bit words :class:`random.Random` seeds ``text`` from (Python 3.11+, seed
+    version 2): the integer ``int.from_bytes(b + sha512(b).digest())`` of ``b =
+    text.encode()``, least significant word first (for :func:`_seed`)."""
+    import hashlib
+
+    b = text.encode()
+    b = (b + hashlib.sha512(b).digest()).lstrip(b"\0")[::-1] or b"\0"
+    return np.frombuffer(b + bytes(-len(b) % 4), dtype="<u4").astype(np.int64)
+
+
 def _payments(ints: Any, p: int, n: int, hands: Any, held: Any, seats: Any, sections: Any,
               kitty: int, log: Any, at: int) -> int:
     """Spec §7: each opponent from the winner's left pays per card left."""
@@ -805,13 +954,15 @@ def jitted() -> Any | None:
     cache = folder is not None
     g = globals()
     for name in ("_ctz", "_popcount", "_genrand", "_random", "_options", "_log", "_take",
-                 "_payments"):
+                 "_payments", "_seed", "_randbelow", "_high_cut"):
         # inlined into the kernel: a call of a compiled function counts a reference to
         # each array it is passed, which cost more than the work of a lead
         g[name] = numba.njit(cache=cache, inline="always")(g[name])
     _JIT["play_many"] = numba.njit(cache=cache)(play_many)
     g["play_many"] = _JIT["play_many"]  # what play_session calls, compiled
     _JIT["play_session"] = numba.njit(cache=cache)(play_session)
+    g["play_session"] = _JIT["play_session"]  # what play_sessions calls, compiled
+    _JIT["play_sessions"] = numba.njit(cache=cache)(play_sessions)
     return _JIT["play_many"]
 
 
@@ -969,7 +1120,67 @@ def run_session(kt: KernelTables, players: Sequence[str], rng: random.Random,
                         seats_after[:played].tolist(), sections_after[:played].tolist(), mt[0])
 
 
-_PYTHON: dict[str, Any] = {"play_many": play_many, "play_session": play_session}
+@dataclass
+class SessionsRun:
+    """The outcome of :func:`run_sessions`: per session ``s`` (arrays of the sessions'
+    length), ``played[s]`` (as :func:`play_sessions`), ``final_seats[s]`` and
+    ``final_sections[s]`` (chips where it stopped); per deal row (session ``s``'s rows
+    start at ``starts[s]``, ``caps[s]`` of them, the first ``played[s]`` played):
+    ``dealers``, ``winners`` (-1: none), ``counts`` (plays, leads, passes), ``taken``
+    (chips per section, -1: not taken), ``seats_after``, ``sections_after`` (chips)."""
+
+    played: np.ndarray
+    starts: np.ndarray
+    caps: np.ndarray
+    dealers: np.ndarray
+    winners: np.ndarray
+    counts: np.ndarray
+    taken: np.ndarray
+    seats_after: np.ndarray
+    sections_after: np.ndarray
+    final_seats: np.ndarray
+    final_sections: np.ndarray
+
+
+def run_sessions(kt: KernelTables, players: Sequence[str], seeds: Sequence[str], start: int,
+                 caps: Sequence[int], step: int, low_end: bool, target: int, *,
+                 jit: bool = True) -> SessionsRun:
+    """Sessions of ``seeds`` (each its ``random.Random(seed)``: the high cut, the shuffles
+    and the random players' draws), up to ``caps[s]`` deals each, in one call of
+    :func:`play_sessions`; every seat starts with ``start`` chips, the board empty, the
+    deal passing ``step`` seats on; compiled when numba is there and ``jit``, else as
+    Python.  Sessions whose first dealer is not drawn by the high cut are not for this
+    function (the caller draws those and uses :func:`run_session`)."""
+    fn: Any = (jitted() and _JIT["play_sessions"] if jit else None) or _PYTHON["play_sessions"]
+    n, ns, m = kt.players, len(kt.t.section_names), len(seeds)
+    words = [seed_words(text) for text in seeds]
+    keys = np.zeros((m, max((len(w) for w in words), default=0) or 1), dtype=np.int64)
+    for i, w in enumerate(words):
+        keys[i, :len(w)] = w
+    key_n = np.array([len(w) for w in words], dtype=np.int64)
+    cap_a = np.array(caps, dtype=np.int64)
+    starts = np.zeros(m, dtype=np.int64)
+    if m:
+        starts[1:] = np.cumsum(cap_a)[:-1]
+    rows = int(cap_a.sum())
+    i64 = np.int64
+    out = SessionsRun(played=np.zeros(m, dtype=i64), starts=starts, caps=cap_a,
+                      dealers=np.zeros(rows, dtype=i64), winners=np.zeros(rows, dtype=i64),
+                      counts=np.zeros((rows, 3), dtype=i64),
+                      taken=np.zeros((rows, ns), dtype=i64),
+                      seats_after=np.zeros((rows, n), dtype=i64),
+                      sections_after=np.zeros((rows, ns), dtype=i64),
+                      final_seats=np.zeros((m, n), dtype=i64),
+                      final_sections=np.zeros((m, ns), dtype=i64))
+    fn(*kt.arrays(), np.array([PLAYER_CODES[p] for p in players], dtype=i64), keys, key_n,
+       start, cap_a, step, int(low_end), target, out.played, out.dealers, out.winners,
+       out.counts, out.taken, out.seats_after, out.sections_after, out.final_seats,
+       out.final_sections)
+    return out
+
+
+_PYTHON: dict[str, Any] = {"play_many": play_many, "play_session": play_session,
+                           "play_sessions": play_sessions}
 """The kernel's functions as Python (what runs with ``jit=False`` or without numba)."""
 
 assert WIDOW == -1  # the kernel reads own[c] == -1 as a widow card
