@@ -90,7 +90,9 @@ def per_deal(m: Any, player: str, perms: np.ndarray, dealers: np.ndarray,
         fn(*kt.arrays(), perms, dealers, codes, mts, np.full(4, 50, dtype=np.int64),
            np.zeros(5, dtype=np.int64), np.zeros(k, dtype=np.int64), counts,
            np.zeros((0, 5), dtype=np.int64), np.zeros(k, dtype=np.int64),
-           np.zeros((0, 0), dtype=np.int64))
+           np.zeros((0, 0), dtype=np.int64), np.zeros(5, dtype=np.int64),
+           np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+           np.zeros(1, dtype=np.int64))
         best = min(best, time.process_time() - start)
     return best / k * 1e6, counts
 

@@ -300,13 +300,15 @@ def _random(mts: Any, r: int) -> float:
 def _genrand(mt: Any, r: int) -> int:
     """MT19937's next 32-bit output (CPython's ``genrand_uint32``) of the state ``mt[r]``."""
     m32 = 0xFFFFFFFF
-    if mt[r, 624] >= 624:
-        for kk in range(624):
-            y = (mt[r, kk] & 0x80000000) | (mt[r, (kk + 1) % 624] & 0x7FFFFFFF)
-            v = mt[r, (kk + 397) % 624] ^ (y >> 1)
-            if y & 1:
-                v ^= 0x9908B0DF
-            mt[r, kk] = v & m32
+    if mt[r, 624] >= 624:  # the reload, in three runs (no index taken modulo 624)
+        for kk in range(227):
+            y = (mt[r, kk] & 0x80000000) | (mt[r, kk + 1] & 0x7FFFFFFF)
+            mt[r, kk] = mt[r, kk + 397] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+        for kk in range(227, 623):
+            y = (mt[r, kk] & 0x80000000) | (mt[r, kk + 1] & 0x7FFFFFFF)
+            mt[r, kk] = mt[r, kk - 227] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+        y = (mt[r, 623] & 0x80000000) | (mt[r, 0] & 0x7FFFFFFF)
+        mt[r, 623] = mt[r, 396] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
         mt[r, 624] = 0
     y = mt[r, mt[r, 624]]
     mt[r, 624] += 1
@@ -387,7 +389,8 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
               allowed_n: Any, cand: Any, cand_n: Any, rec: Any, turn_pos: Any, pay: Any,
               put: Any, dues: Any, out_takes: Any, perms: Any, dealers: Any, players: Any,
               mts: Any, seats: Any, sections: Any, winners: Any, counts: Any, log: Any,
-              log_end: Any, taken_out: Any) -> int:
+              log_end: Any, taken_out: Any, session: Any, seats_after: Any,
+              sections_after: Any, done: Any) -> int:
     """Play deal ``i`` of ``perms`` (card orders) with dealer ``dealers[i]``, for each i.
 
     ``players[seat]``: :data:`PLAYER_CODES`; ``mts[seat]``: its random state (625 words;
@@ -399,6 +402,12 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
     no rows): the chips section ``k`` paid out in deal ``i`` (-1: not taken).  Returns 0,
     or ``1 + i`` for a deal ``i`` where a lead rule and its fallback both allowed no card
     (the deal stops there; the reference engine's ``NotSupported``).
+
+    ``session``: ``[0, ...]``, or ``[1, dealer, step, low_end, target]`` to play up to
+    ``winners.shape[0]`` deals of a session as :func:`play_session` describes (``perms``
+    then unused: each deal shuffled from ``mts[0]``; ``dealers`` written, from ``dealer``
+    on); ``seats_after[i]``, ``sections_after[i]`` (session only): the chips after deal
+    ``i``; ``done[0]`` (session only): the deals played.
     """
     n_cards = ints[I_N]
     n = ints[I_P]
@@ -410,13 +419,31 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
     held = np.zeros(n, dtype=np.int64)
     taken = np.zeros(ns, dtype=np.int64)
     opts = np.zeros(n_cards, dtype=np.int64)
-    for i in range(perms.shape[0]):
-        dealer = dealers[i]
+    cards = np.zeros(n_cards, dtype=np.int64)
+    keys = np.zeros(n_cards, dtype=np.float64)
+    shuffling = session[0]
+    dealer = session[1]
+    for i in range(winners.shape[0] if shuffling else perms.shape[0]):
+        if shuffling:  # n_cards uniform keys in card order, a stable sort (as sorted()):
+            for j in range(n_cards):  # each card inserted after those of keys <= its own
+                key = _random(mts, 0)  # (numba's argsort took 2/3 of a simulated deal)
+                q = j
+                while q > 0 and keys[q - 1] > key:
+                    keys[q] = keys[q - 1]
+                    cards[q] = cards[q - 1]
+                    q -= 1
+                keys[q] = key
+                cards[q] = j
+            dealers[i] = dealer
+        else:
+            for j in range(n_cards):
+                cards[j] = perms[i, j]
+            dealer = dealers[i]
         for s in range(n):
             hands[s] = 0
             held[s] = 0
         for j in range(n_cards):
-            c = perms[i, j]
+            c = cards[j]
             w = rec[dealer, j]
             own[c] = w
             if w >= 0:
@@ -432,7 +459,7 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
             widow_size -= held[s]
         ti = 0
         if ints[I_TRUMPS]:
-            tu = perms[i, turn_pos[dealer]]
+            tu = cards[turn_pos[dealer]]
             ti = suit_of[tu]
             if do_log:
                 at = _log(log, at, 11, tu, 0, 0, 0)
@@ -703,6 +730,19 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                 taken_out[i, k] = taken[k]
         if failed:
             return 1 + i
+        if shuffling:
+            low = seats[0]
+            high = seats[0]
+            for s in range(n):
+                seats_after[i, s] = seats[s]
+                low = min(low, seats[s])
+                high = max(high, seats[s])
+            for k in range(ns):
+                sections_after[i, k] = sections[k]
+            done[0] = i + 1
+            if (session[3] and low <= 0) or high >= session[4]:
+                return 0
+            dealer = (dealer + session[2] + n) % n
     return 0
 
 
@@ -729,40 +769,17 @@ def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
     had a seat that could lead no card (see :func:`play_many`).
     """
     n_cards = ints[I_N]
-    n = ints[I_P]
-    keys = np.zeros(n_cards, dtype=np.float64)
-    perm = np.zeros((1, n_cards), dtype=np.int64)
-    one = np.zeros(1, dtype=np.int64)
-    no_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-    log_end = np.zeros(1, dtype=np.int64)
-    for d in range(winners.shape[0]):
-        for j in range(n_cards):
-            keys[j] = _random(mt, 0)
-        order = np.argsort(keys, kind="mergesort")
-        for j in range(n_cards):
-            perm[0, j] = order[j]
-        one[0] = dealer
-        dealers[d] = dealer
-        failed = play_many(ints, nxt, suit_of, ranks, suit_mask, simple, set_start, set_sec,
-                           set_need, need, bo_start, bo_sec, boodle_mask, spec_kind,
-                           spec_target, allowed, allowed_n, cand, cand_n, rec, turn_pos, pay,
-                           put, dues, out_takes, perm, one, players, mt, seats, sections,
-                           winners[d:d + 1], counts[d:d + 1], no_log, log_end,
-                           taken[d:d + 1])
-        if failed:
-            return -1 - d
-        low = seats[0]
-        high = seats[0]
-        for s in range(n):
-            seats_after[d, s] = seats[s]
-            low = min(low, seats[s])
-            high = max(high, seats[s])
-        for k in range(sections.shape[0]):
-            sections_after[d, k] = sections[k]
-        if (low_end and low <= 0) or high >= target:
-            return d + 1
-        dealer = (dealer + step + n) % n
-    return winners.shape[0]
+    session = np.array([1, dealer, step, low_end, target], dtype=np.int64)
+    done = np.zeros(1, dtype=np.int64)
+    failed = play_many(ints, nxt, suit_of, ranks, suit_mask, simple, set_start, set_sec,
+                       set_need, need, bo_start, bo_sec, boodle_mask, spec_kind, spec_target,
+                       allowed, allowed_n, cand, cand_n, rec, turn_pos, pay, put, dues,
+                       out_takes, np.zeros((0, n_cards), dtype=np.int64), dealers, players,
+                       mt, seats, sections, winners, counts,
+                       np.zeros((0, LOG_WIDTH), dtype=np.int64),
+                       np.zeros(winners.shape[0], dtype=np.int64), taken, session,
+                       seats_after, sections_after, done)
+    return -failed if failed else done[0]
 
 
 def play_sessions(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
@@ -1017,7 +1034,9 @@ def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
     log_end = np.zeros(k, dtype=np.int64)
     failed = fn(*kt.arrays(), perm_a, np.asarray(dealers, dtype=np.int64),
                 np.array([PLAYER_CODES[p] for p in players], dtype=np.int64), mts, seat_a,
-                sec_a, winners, counts, log, log_end, np.zeros((0, 0), dtype=np.int64))
+                sec_a, winners, counts, log, log_end, np.zeros((0, 0), dtype=np.int64),
+                np.zeros(5, dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+                np.zeros((0, 0), dtype=np.int64), np.zeros(1, dtype=np.int64))
     seats[:] = seat_a.tolist()
     sections[:] = sec_a.tolist()
     for r, mt in zip(rngs, mts, strict=True):
