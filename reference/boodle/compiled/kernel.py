@@ -319,52 +319,6 @@ def _genrand(mt: Any, r: int) -> int:
     return y & m32
 
 
-def _options(kind: int, target: int, allowed: Any, sp: int, st: int, fl: int, nallowed: int,
-             ranks: Any, hand: int, out: Any) -> int:
-    """The cards lead rule ``sp`` allows from ``hand`` (``allowed[sp, st, fl]``: the suits),
-    ascending, into ``out``; their count."""
-    k = 0
-    if kind == EXACT:
-        if target >= 0 and (hand >> target) & 1:
-            out[0] = target
-            k = 1
-        return k
-    most = 0
-    for i in range(nallowed):
-        x = hand & allowed[sp, st, fl, i]
-        if x == 0:
-            continue
-        if kind == ANY:
-            while x:
-                low = x & -x
-                out[k] = _ctz(low)
-                k += 1
-                x ^= low
-        elif kind == LONGEST:
-            m = _popcount(x)
-            if m >= most:
-                if m > most:
-                    most = m
-                    k = 0
-                out[k] = _ctz(x)
-                k += 1
-        else:
-            out[k] = _ctz(x)
-            k += 1
-    if kind == LOWEST_RANK and k > 1:
-        low = ranks[out[0]]
-        for i in range(1, k):
-            if ranks[out[i]] < low:
-                low = ranks[out[i]]
-        j = 0
-        for i in range(k):
-            if ranks[out[i]] == low:
-                out[j] = out[i]
-                j += 1
-        k = j
-    return k
-
-
 def _log(log: Any, at: int, code: int, a: int, b: int, c: int, d: int) -> int:
     if at < log.shape[0]:
         log[at, 0] = code
@@ -505,11 +459,52 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                             p = (dealer + 1) % n if c < 0 else own[c]
                         break
             # ---- a lead is due by p (spec §6.1, §6.4, §6.5)
+            use = sp  # the rule whose options are taken: sp, then the fallback (2)
             while True:
                 hand = hands[p]
                 st = stopped + 1
-                k_opts = _options(spec_kind[sp], spec_target[sp], allowed, sp, st, flipped,
-                                  allowed_n[sp, st, flipped], ranks, hand, opts)
+                # the cards rule ``use`` allows from ``hand`` (allowed[use, st, flipped]: the
+                # suits), ascending, into opts[:k_opts] (written out, as the choice below)
+                kind = spec_kind[use]
+                k_opts = 0
+                if kind == EXACT:  # the named card
+                    tg = spec_target[use]
+                    if tg >= 0 and (hand >> tg) & 1:
+                        opts[0] = tg
+                        k_opts = 1
+                else:
+                    most = 0
+                    for ia in range(allowed_n[use, st, flipped]):
+                        y = hand & allowed[use, st, flipped, ia]
+                        if y == 0:
+                            continue
+                        if kind == ANY:  # every card of the suit
+                            while y:
+                                lowb = y & -y
+                                opts[k_opts] = _ctz(lowb)
+                                k_opts += 1
+                                y ^= lowb
+                        elif kind == LONGEST:  # the lowest of the longest suits
+                            mm = _popcount(y)
+                            if mm >= most:
+                                if mm > most:
+                                    most = mm
+                                    k_opts = 0
+                                opts[k_opts] = _ctz(y)
+                                k_opts += 1
+                        else:  # the lowest of each suit
+                            opts[k_opts] = _ctz(y)
+                            k_opts += 1
+                    if kind == LOWEST_RANK and k_opts > 1:  # of those, the lowest ranked
+                        lr = ranks[opts[0]]
+                        for ia in range(1, k_opts):
+                            lr = min(lr, ranks[opts[ia]])
+                        jj = 0
+                        for ia in range(k_opts):
+                            if ranks[opts[ia]] == lr:
+                                opts[jj] = opts[ia]
+                                jj += 1
+                        k_opts = jj
                 if k_opts == 0:
                     if not ints[I_FB]:
                         npass += 1
@@ -551,10 +546,10 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                         if do_log:
                             at = _log(log, at, 5, flipped, 0, 0, 0)
                         continue
-                    k_opts = _options(spec_kind[2], spec_target[2], allowed, 2, st, flipped,
-                                      allowed_n[2, st, flipped], ranks, hand, opts)
-                    if k_opts == 0:
-                        failed = True
+                    if use != 2:
+                        use = 2  # the fallback's options, for the same seat
+                        continue
+                    failed = True
                 break
             if failed or k_opts == 0:
                 break  # the all-pass ended the deal, or no card at all (failed)
@@ -970,7 +965,7 @@ def jitted() -> Any | None:
         config.CACHE_DIR = str(folder)
     cache = folder is not None
     g = globals()
-    for name in ("_ctz", "_popcount", "_genrand", "_random", "_options", "_log", "_take",
+    for name in ("_ctz", "_popcount", "_genrand", "_random", "_log", "_take",
                  "_payments", "_seed", "_randbelow", "_high_cut"):
         # inlined into the kernel: a call of a compiled function counts a reference to
         # each array it is passed, which cost more than the work of a lead
