@@ -96,10 +96,10 @@ class RunSpec:
 
 KERNEL_FROM = 20_000
 """``auto`` plays runs of at least this many deals on the kernel.  Loading numba and the
-kernel from numba's cache costs about 0.7 s of CPU per process; with simulate on the
-kernel about 24,000 Michigan deals per CPU second against the compiled engine's 12,000
-(``bench/run.py``'s ``simulate_kernel``, 2 shared cores), the kernel is ahead from about
-17,000 deals."""
+kernel from numba's cache costs about 0.5-0.7 s of CPU per process; with simulate on the
+kernel about 200,000 Michigan deals per CPU second against the compiled engine's 22,000
+(``bench/run.py``'s ``simulate_kernel``, 2 shared cores, many sessions a kernel call:
+:mod:`.kernel_sessions`), the kernel is ahead from about 13,000 deals."""
 
 
 def kernel_importable() -> bool:
