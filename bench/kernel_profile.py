@@ -45,12 +45,12 @@ VARIANTS: dict[str, list[tuple[str, str]]] = {
     "first option": [("            if k_opts == 1:\n                c = opts[0]",
                       "            if True:\n                c = opts[0]")],
     # the lead is the lowest card held: no lead-rule options and no choice
-    "lowest card": [("                k_opts = _options(spec_kind[sp], spec_target[sp], "
-                     "allowed, sp, st, flipped,\n"
-                     "                                  allowed_n[sp, st, flipped], ranks, hand, "
-                     "opts)",
-                     """                k_opts = 1 if hand else 0
-                opts[0] = _ctz(hand) if hand else 0""")],
+    "lowest card": [("                kind = spec_kind[use]\n", "                kind = -1\n"),
+                    ("                else:\n                    most = 0\n",
+                     "                elif kind == -1:\n"
+                     "                    k_opts = 1 if hand else 0\n"
+                     "                    opts[0] = _ctz(hand) if hand else 0\n"
+                     "                else:\n                    most = 0\n")],
 }
 """Each variant: the edits (old text, new text) made to the kernel's source."""
 
@@ -90,7 +90,9 @@ def per_deal(m: Any, player: str, perms: np.ndarray, dealers: np.ndarray,
         fn(*kt.arrays(), perms, dealers, codes, mts, np.full(4, 50, dtype=np.int64),
            np.zeros(5, dtype=np.int64), np.zeros(k, dtype=np.int64), counts,
            np.zeros((0, 5), dtype=np.int64), np.zeros(k, dtype=np.int64),
-           np.zeros((0, 0), dtype=np.int64))
+           np.zeros((0, 0), dtype=np.int64), np.zeros(5, dtype=np.int64),
+           np.zeros((0, 0), dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+           np.zeros(1, dtype=np.int64))
         best = min(best, time.process_time() - start)
     return best / k * 1e6, counts
 

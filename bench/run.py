@@ -489,9 +489,10 @@ def simulate_kernel(deals: int) -> dict[str, Any] | str:
     """``boodle simulate`` of Michigan, 4 random players: deals per CPU second (this
     process) on the kernel (numba) and on the compiled engine, one serial run each of the
     same seed, and their ratio; the reports must agree (``same_report``).  The kernel is
-    compiled (or read from numba's cache) before the clock starts.  Sessions of 4 deals:
-    what the kernel leaves to Python per session (the session's generator, its high cut,
-    the statistics of each deal) weighs on this ratio, not the deals themselves.
+    compiled (or read from numba's cache) before the clock starts.  Sessions of 4 deals,
+    many a kernel call (:mod:`boodle.simulate.kernel_sessions`): each session's seeding of
+    its generator (the Mersenne Twister's 624 words, in the kernel) and its string seed's
+    hash (in Python) weigh on this ratio beside the deals themselves.
     """
     import dataclasses
 

@@ -300,13 +300,15 @@ def _random(mts: Any, r: int) -> float:
 def _genrand(mt: Any, r: int) -> int:
     """MT19937's next 32-bit output (CPython's ``genrand_uint32``) of the state ``mt[r]``."""
     m32 = 0xFFFFFFFF
-    if mt[r, 624] >= 624:
-        for kk in range(624):
-            y = (mt[r, kk] & 0x80000000) | (mt[r, (kk + 1) % 624] & 0x7FFFFFFF)
-            v = mt[r, (kk + 397) % 624] ^ (y >> 1)
-            if y & 1:
-                v ^= 0x9908B0DF
-            mt[r, kk] = v & m32
+    if mt[r, 624] >= 624:  # the reload, in three runs (no index taken modulo 624)
+        for kk in range(227):
+            y = (mt[r, kk] & 0x80000000) | (mt[r, kk + 1] & 0x7FFFFFFF)
+            mt[r, kk] = mt[r, kk + 397] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+        for kk in range(227, 623):
+            y = (mt[r, kk] & 0x80000000) | (mt[r, kk + 1] & 0x7FFFFFFF)
+            mt[r, kk] = mt[r, kk - 227] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
+        y = (mt[r, 623] & 0x80000000) | (mt[r, 0] & 0x7FFFFFFF)
+        mt[r, 623] = mt[r, 396] ^ (y >> 1) ^ ((y & 1) * 0x9908B0DF)
         mt[r, 624] = 0
     y = mt[r, mt[r, 624]]
     mt[r, 624] += 1
@@ -315,52 +317,6 @@ def _genrand(mt: Any, r: int) -> int:
     y ^= (y << 15) & 0xEFC60000
     y ^= y >> 18
     return y & m32
-
-
-def _options(kind: int, target: int, allowed: Any, sp: int, st: int, fl: int, nallowed: int,
-             ranks: Any, hand: int, out: Any) -> int:
-    """The cards lead rule ``sp`` allows from ``hand`` (``allowed[sp, st, fl]``: the suits),
-    ascending, into ``out``; their count."""
-    k = 0
-    if kind == EXACT:
-        if target >= 0 and (hand >> target) & 1:
-            out[0] = target
-            k = 1
-        return k
-    most = 0
-    for i in range(nallowed):
-        x = hand & allowed[sp, st, fl, i]
-        if x == 0:
-            continue
-        if kind == ANY:
-            while x:
-                low = x & -x
-                out[k] = _ctz(low)
-                k += 1
-                x ^= low
-        elif kind == LONGEST:
-            m = _popcount(x)
-            if m >= most:
-                if m > most:
-                    most = m
-                    k = 0
-                out[k] = _ctz(x)
-                k += 1
-        else:
-            out[k] = _ctz(x)
-            k += 1
-    if kind == LOWEST_RANK and k > 1:
-        low = ranks[out[0]]
-        for i in range(1, k):
-            if ranks[out[i]] < low:
-                low = ranks[out[i]]
-        j = 0
-        for i in range(k):
-            if ranks[out[i]] == low:
-                out[j] = out[i]
-                j += 1
-        k = j
-    return k
 
 
 def _log(log: Any, at: int, code: int, a: int, b: int, c: int, d: int) -> int:
@@ -387,7 +343,8 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
               allowed_n: Any, cand: Any, cand_n: Any, rec: Any, turn_pos: Any, pay: Any,
               put: Any, dues: Any, out_takes: Any, perms: Any, dealers: Any, players: Any,
               mts: Any, seats: Any, sections: Any, winners: Any, counts: Any, log: Any,
-              log_end: Any, taken_out: Any) -> int:
+              log_end: Any, taken_out: Any, session: Any, seats_after: Any,
+              sections_after: Any, done: Any) -> int:
     """Play deal ``i`` of ``perms`` (card orders) with dealer ``dealers[i]``, for each i.
 
     ``players[seat]``: :data:`PLAYER_CODES`; ``mts[seat]``: its random state (625 words;
@@ -399,6 +356,12 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
     no rows): the chips section ``k`` paid out in deal ``i`` (-1: not taken).  Returns 0,
     or ``1 + i`` for a deal ``i`` where a lead rule and its fallback both allowed no card
     (the deal stops there; the reference engine's ``NotSupported``).
+
+    ``session``: ``[0, ...]``, or ``[1, dealer, step, low_end, target]`` to play up to
+    ``winners.shape[0]`` deals of a session as :func:`play_session` describes (``perms``
+    then unused: each deal shuffled from ``mts[0]``; ``dealers`` written, from ``dealer``
+    on); ``seats_after[i]``, ``sections_after[i]`` (session only): the chips after deal
+    ``i``; ``done[0]`` (session only): the deals played.
     """
     n_cards = ints[I_N]
     n = ints[I_P]
@@ -410,13 +373,31 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
     held = np.zeros(n, dtype=np.int64)
     taken = np.zeros(ns, dtype=np.int64)
     opts = np.zeros(n_cards, dtype=np.int64)
-    for i in range(perms.shape[0]):
-        dealer = dealers[i]
+    cards = np.zeros(n_cards, dtype=np.int64)
+    keys = np.zeros(n_cards, dtype=np.float64)
+    shuffling = session[0]
+    dealer = session[1]
+    for i in range(winners.shape[0] if shuffling else perms.shape[0]):
+        if shuffling:  # n_cards uniform keys in card order, a stable sort (as sorted()):
+            for j in range(n_cards):  # each card inserted after those of keys <= its own
+                key = _random(mts, 0)  # (numba's argsort took 2/3 of a simulated deal)
+                q = j
+                while q > 0 and keys[q - 1] > key:
+                    keys[q] = keys[q - 1]
+                    cards[q] = cards[q - 1]
+                    q -= 1
+                keys[q] = key
+                cards[q] = j
+            dealers[i] = dealer
+        else:
+            for j in range(n_cards):
+                cards[j] = perms[i, j]
+            dealer = dealers[i]
         for s in range(n):
             hands[s] = 0
             held[s] = 0
         for j in range(n_cards):
-            c = perms[i, j]
+            c = cards[j]
             w = rec[dealer, j]
             own[c] = w
             if w >= 0:
@@ -432,7 +413,7 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
             widow_size -= held[s]
         ti = 0
         if ints[I_TRUMPS]:
-            tu = perms[i, turn_pos[dealer]]
+            tu = cards[turn_pos[dealer]]
             ti = suit_of[tu]
             if do_log:
                 at = _log(log, at, 11, tu, 0, 0, 0)
@@ -478,11 +459,52 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                             p = (dealer + 1) % n if c < 0 else own[c]
                         break
             # ---- a lead is due by p (spec §6.1, §6.4, §6.5)
+            use = sp  # the rule whose options are taken: sp, then the fallback (2)
             while True:
                 hand = hands[p]
                 st = stopped + 1
-                k_opts = _options(spec_kind[sp], spec_target[sp], allowed, sp, st, flipped,
-                                  allowed_n[sp, st, flipped], ranks, hand, opts)
+                # the cards rule ``use`` allows from ``hand`` (allowed[use, st, flipped]: the
+                # suits), ascending, into opts[:k_opts] (written out, as the choice below)
+                kind = spec_kind[use]
+                k_opts = 0
+                if kind == EXACT:  # the named card
+                    tg = spec_target[use]
+                    if tg >= 0 and (hand >> tg) & 1:
+                        opts[0] = tg
+                        k_opts = 1
+                else:
+                    most = 0
+                    for ia in range(allowed_n[use, st, flipped]):
+                        y = hand & allowed[use, st, flipped, ia]
+                        if y == 0:
+                            continue
+                        if kind == ANY:  # every card of the suit
+                            while y:
+                                lowb = y & -y
+                                opts[k_opts] = _ctz(lowb)
+                                k_opts += 1
+                                y ^= lowb
+                        elif kind == LONGEST:  # the lowest of the longest suits
+                            mm = _popcount(y)
+                            if mm >= most:
+                                if mm > most:
+                                    most = mm
+                                    k_opts = 0
+                                opts[k_opts] = _ctz(y)
+                                k_opts += 1
+                        else:  # the lowest of each suit
+                            opts[k_opts] = _ctz(y)
+                            k_opts += 1
+                    if kind == LOWEST_RANK and k_opts > 1:  # of those, the lowest ranked
+                        lr = ranks[opts[0]]
+                        for ia in range(1, k_opts):
+                            lr = min(lr, ranks[opts[ia]])
+                        jj = 0
+                        for ia in range(k_opts):
+                            if ranks[opts[ia]] == lr:
+                                opts[jj] = opts[ia]
+                                jj += 1
+                        k_opts = jj
                 if k_opts == 0:
                     if not ints[I_FB]:
                         npass += 1
@@ -524,10 +546,10 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                         if do_log:
                             at = _log(log, at, 5, flipped, 0, 0, 0)
                         continue
-                    k_opts = _options(spec_kind[2], spec_target[2], allowed, 2, st, flipped,
-                                      allowed_n[2, st, flipped], ranks, hand, opts)
-                    if k_opts == 0:
-                        failed = True
+                    if use != 2:
+                        use = 2  # the fallback's options, for the same seat
+                        continue
+                    failed = True
                 break
             if failed or k_opts == 0:
                 break  # the all-pass ended the deal, or no card at all (failed)
@@ -703,6 +725,19 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                 taken_out[i, k] = taken[k]
         if failed:
             return 1 + i
+        if shuffling:
+            low = seats[0]
+            high = seats[0]
+            for s in range(n):
+                seats_after[i, s] = seats[s]
+                low = min(low, seats[s])
+                high = max(high, seats[s])
+            for k in range(ns):
+                sections_after[i, k] = sections[k]
+            done[0] = i + 1
+            if (session[3] and low <= 0) or high >= session[4]:
+                return 0
+            dealer = (dealer + session[2] + n) % n
     return 0
 
 
@@ -729,40 +764,166 @@ def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
     had a seat that could lead no card (see :func:`play_many`).
     """
     n_cards = ints[I_N]
+    session = np.array([1, dealer, step, low_end, target], dtype=np.int64)
+    done = np.zeros(1, dtype=np.int64)
+    failed = play_many(ints, nxt, suit_of, ranks, suit_mask, simple, set_start, set_sec,
+                       set_need, need, bo_start, bo_sec, boodle_mask, spec_kind, spec_target,
+                       allowed, allowed_n, cand, cand_n, rec, turn_pos, pay, put, dues,
+                       out_takes, np.zeros((0, n_cards), dtype=np.int64), dealers, players,
+                       mt, seats, sections, winners, counts,
+                       np.zeros((0, LOG_WIDTH), dtype=np.int64),
+                       np.zeros(winners.shape[0], dtype=np.int64), taken, session,
+                       seats_after, sections_after, done)
+    return -failed if failed else done[0]
+
+
+def play_sessions(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
+                  simple: Any, set_start: Any, set_sec: Any, set_need: Any, need: Any,
+                  bo_start: Any, bo_sec: Any, boodle_mask: Any, spec_kind: Any,
+                  spec_target: Any, allowed: Any, allowed_n: Any, cand: Any, cand_n: Any,
+                  rec: Any, turn_pos: Any, pay: Any, put: Any, dues: Any, out_takes: Any,
+                  players: Any, keys: Any, key_n: Any, start: int, caps: Any, step: int,
+                  low_end: int, target: int, played: Any, dealers: Any, winners: Any,
+                  counts: Any, taken: Any, seats_after: Any, sections_after: Any,
+                  final_seats: Any, final_sections: Any) -> None:
+    """Many sessions (spec §10) in one call, each as ``boodle simulate`` starts it: its
+    random state seeded from the words ``keys[s, :key_n[s]]`` (:func:`seed_words`), its
+    first dealer by the high cut (:func:`_high_cut`), every seat ``start`` chips and the
+    board empty, then up to ``caps[s]`` deals by :func:`play_session` (same ``step``,
+    ``low_end`` and ``target``).
+
+    Session ``s``'s deals are rows ``sum(caps[:s])`` on of the per-deal arrays (as
+    :func:`play_session`'s); ``played[s]``: what :func:`play_session` returned (fewer than
+    ``caps[s]``: stopped where the caller decides the end, or ``-1 - d``: deal ``d``
+    failed); ``final_seats[s]``, ``final_sections[s]``: the chips where it stopped.
+    """
     n = ints[I_P]
-    keys = np.zeros(n_cards, dtype=np.float64)
-    perm = np.zeros((1, n_cards), dtype=np.int64)
-    one = np.zeros(1, dtype=np.int64)
-    no_log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-    log_end = np.zeros(1, dtype=np.int64)
-    for d in range(winners.shape[0]):
-        for j in range(n_cards):
-            keys[j] = _random(mt, 0)
-        order = np.argsort(keys, kind="mergesort")
-        for j in range(n_cards):
-            perm[0, j] = order[j]
-        one[0] = dealer
-        dealers[d] = dealer
-        failed = play_many(ints, nxt, suit_of, ranks, suit_mask, simple, set_start, set_sec,
-                           set_need, need, bo_start, bo_sec, boodle_mask, spec_kind,
-                           spec_target, allowed, allowed_n, cand, cand_n, rec, turn_pos, pay,
-                           put, dues, out_takes, perm, one, players, mt, seats, sections,
-                           winners[d:d + 1], counts[d:d + 1], no_log, log_end,
-                           taken[d:d + 1])
-        if failed:
-            return -1 - d
-        low = seats[0]
-        high = seats[0]
-        for s in range(n):
-            seats_after[d, s] = seats[s]
-            low = min(low, seats[s])
-            high = max(high, seats[s])
+    n_cards = ints[I_N]
+    mt = np.zeros((1, 625), dtype=np.int64)
+    seats = np.zeros(n, dtype=np.int64)
+    sections = np.zeros(ints[I_S], dtype=np.int64)
+    tied = np.zeros(n, dtype=np.int64)
+    drawn = np.zeros(n, dtype=np.int64)
+    pool = np.zeros(n_cards, dtype=np.int64)
+    at = 0
+    for s in range(caps.shape[0]):
+        _seed(mt, 0, keys[s], key_n[s])
+        dealer = _high_cut(mt, 0, ranks, n_cards, n, tied, drawn, pool)
+        for q in range(n):
+            seats[q] = start
         for k in range(sections.shape[0]):
-            sections_after[d, k] = sections[k]
-        if (low_end and low <= 0) or high >= target:
-            return d + 1
-        dealer = (dealer + step + n) % n
-    return winners.shape[0]
+            sections[k] = 0
+        end = at + caps[s]
+        played[s] = play_session(ints, nxt, suit_of, ranks, suit_mask, simple, set_start,
+                                 set_sec, set_need, need, bo_start, bo_sec, boodle_mask,
+                                 spec_kind, spec_target, allowed, allowed_n, cand, cand_n,
+                                 rec, turn_pos, pay, put, dues, out_takes, players, mt, seats,
+                                 sections, dealer, step, low_end, target, dealers[at:end],
+                                 winners[at:end], counts[at:end], taken[at:end],
+                                 seats_after[at:end], sections_after[at:end])
+        for q in range(n):
+            final_seats[s, q] = seats[q]
+        for k in range(sections.shape[0]):
+            final_sections[s, k] = sections[k]
+        at = end
+
+
+def _seed(mt: Any, r: int, key: Any, nkey: int) -> None:
+    """``mt[r]`` as :class:`random.Random` seeds itself from the 32-bit words ``key[:nkey]``
+    (CPython's ``init_by_array``; the words of a string seed: :func:`seed_words`)."""
+    m32 = 0xFFFFFFFF
+    mt[r, 0] = 19650218
+    for i in range(1, 624):
+        prev = mt[r, i - 1]
+        mt[r, i] = (1812433253 * (prev ^ (prev >> 30)) + i) & m32
+    i = 1
+    j = 0
+    for _ in range(max(624, nkey)):
+        prev = mt[r, i - 1]
+        mt[r, i] = ((mt[r, i] ^ ((prev ^ (prev >> 30)) * 1664525)) + key[j] + j) & m32
+        i += 1
+        j += 1
+        if i >= 624:
+            mt[r, 0] = mt[r, 623]
+            i = 1
+        if j >= nkey:
+            j = 0
+    for _ in range(623):
+        prev = mt[r, i - 1]
+        mt[r, i] = ((mt[r, i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & m32
+        i += 1
+        if i >= 624:
+            mt[r, 0] = mt[r, 623]
+            i = 1
+    mt[r, 0] = 0x80000000
+    mt[r, 624] = 624
+
+
+def _randbelow(mt: Any, r: int, n: int) -> int:
+    """:meth:`random.Random._randbelow` (``n`` >= 1, < 2**32): ``getrandbits`` of
+    ``n.bit_length()`` bits until one is below ``n``."""
+    k = 0
+    while (n >> k) > 0:
+        k += 1
+    x = _genrand(mt, r) >> (32 - k)
+    while x >= n:
+        x = _genrand(mt, r) >> (32 - k)
+    return x
+
+
+def _high_cut(mt: Any, r: int, ranks: Any, n_cards: int, players: int, tied: Any,
+              drawn: Any, pool: Any) -> int:
+    """The first dealer by the high cut (spec §5.1), as :func:`boodle.simulate.runner.
+    high_cut` draws it: the tied seats (at first all) each draw a card by
+    :meth:`random.Random.sample` of the pack (CPython's two methods: a pool for a small
+    pack, else redraws of a seen card), the highest rank stays tied, until one is left."""
+    nt = players
+    for q in range(players):
+        tied[q] = q
+    while nt > 1:
+        setsize = 21
+        if nt > 5:
+            p4 = 1
+            while p4 < 3 * nt:
+                p4 *= 4
+            setsize += p4  # 4 ** ceil(log(3 k, 4)); 3 k is never a power of 4
+        if n_cards <= setsize:
+            for c in range(n_cards):
+                pool[c] = c
+            for i in range(nt):
+                j = _randbelow(mt, r, n_cards - i)
+                drawn[i] = ranks[pool[j]]
+                pool[j] = pool[n_cards - i - 1]
+        else:
+            for c in range(n_cards):
+                pool[c] = 0
+            for i in range(nt):
+                j = _randbelow(mt, r, n_cards)
+                while pool[j]:
+                    j = _randbelow(mt, r, n_cards)
+                pool[j] = 1
+                drawn[i] = ranks[j]
+        best = drawn[0]
+        for i in range(1, nt):
+            best = max(best, drawn[i])
+        k = 0
+        for i in range(nt):
+            if drawn[i] == best:
+                tied[k] = tied[i]
+                k += 1
+        nt = k
+    return tied[0]
+
+
+def seed_words(text: str) -> np.ndarray:
+    """The 32-bit words :class:`random.Random` seeds ``text`` from (Python 3.11+, seed
+    version 2): the integer ``int.from_bytes(b + sha512(b).digest())`` of ``b =
+    text.encode()``, least significant word first (for :func:`_seed`)."""
+    import hashlib
+
+    b = text.encode()
+    b = (b + hashlib.sha512(b).digest()).lstrip(b"\0")[::-1] or b"\0"
+    return np.frombuffer(b + bytes(-len(b) % 4), dtype="<u4").astype(np.int64)
 
 
 def _payments(ints: Any, p: int, n: int, hands: Any, held: Any, seats: Any, sections: Any,
@@ -804,14 +965,16 @@ def jitted() -> Any | None:
         config.CACHE_DIR = str(folder)
     cache = folder is not None
     g = globals()
-    for name in ("_ctz", "_popcount", "_genrand", "_random", "_options", "_log", "_take",
-                 "_payments"):
+    for name in ("_ctz", "_popcount", "_genrand", "_random", "_log", "_take",
+                 "_payments", "_seed", "_randbelow", "_high_cut"):
         # inlined into the kernel: a call of a compiled function counts a reference to
         # each array it is passed, which cost more than the work of a lead
         g[name] = numba.njit(cache=cache, inline="always")(g[name])
     _JIT["play_many"] = numba.njit(cache=cache)(play_many)
     g["play_many"] = _JIT["play_many"]  # what play_session calls, compiled
     _JIT["play_session"] = numba.njit(cache=cache)(play_session)
+    g["play_session"] = _JIT["play_session"]  # what play_sessions calls, compiled
+    _JIT["play_sessions"] = numba.njit(cache=cache)(play_sessions)
     return _JIT["play_many"]
 
 
@@ -866,7 +1029,9 @@ def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
     log_end = np.zeros(k, dtype=np.int64)
     failed = fn(*kt.arrays(), perm_a, np.asarray(dealers, dtype=np.int64),
                 np.array([PLAYER_CODES[p] for p in players], dtype=np.int64), mts, seat_a,
-                sec_a, winners, counts, log, log_end, np.zeros((0, 0), dtype=np.int64))
+                sec_a, winners, counts, log, log_end, np.zeros((0, 0), dtype=np.int64),
+                np.zeros(5, dtype=np.int64), np.zeros((0, 0), dtype=np.int64),
+                np.zeros((0, 0), dtype=np.int64), np.zeros(1, dtype=np.int64))
     seats[:] = seat_a.tolist()
     sections[:] = sec_a.tolist()
     for r, mt in zip(rngs, mts, strict=True):
@@ -969,7 +1134,67 @@ def run_session(kt: KernelTables, players: Sequence[str], rng: random.Random,
                         seats_after[:played].tolist(), sections_after[:played].tolist(), mt[0])
 
 
-_PYTHON: dict[str, Any] = {"play_many": play_many, "play_session": play_session}
+@dataclass
+class SessionsRun:
+    """The outcome of :func:`run_sessions`: per session ``s`` (arrays of the sessions'
+    length), ``played[s]`` (as :func:`play_sessions`), ``final_seats[s]`` and
+    ``final_sections[s]`` (chips where it stopped); per deal row (session ``s``'s rows
+    start at ``starts[s]``, ``caps[s]`` of them, the first ``played[s]`` played):
+    ``dealers``, ``winners`` (-1: none), ``counts`` (plays, leads, passes), ``taken``
+    (chips per section, -1: not taken), ``seats_after``, ``sections_after`` (chips)."""
+
+    played: np.ndarray
+    starts: np.ndarray
+    caps: np.ndarray
+    dealers: np.ndarray
+    winners: np.ndarray
+    counts: np.ndarray
+    taken: np.ndarray
+    seats_after: np.ndarray
+    sections_after: np.ndarray
+    final_seats: np.ndarray
+    final_sections: np.ndarray
+
+
+def run_sessions(kt: KernelTables, players: Sequence[str], seeds: Sequence[str], start: int,
+                 caps: Sequence[int], step: int, low_end: bool, target: int, *,
+                 jit: bool = True) -> SessionsRun:
+    """Sessions of ``seeds`` (each its ``random.Random(seed)``: the high cut, the shuffles
+    and the random players' draws), up to ``caps[s]`` deals each, in one call of
+    :func:`play_sessions`; every seat starts with ``start`` chips, the board empty, the
+    deal passing ``step`` seats on; compiled when numba is there and ``jit``, else as
+    Python.  Sessions whose first dealer is not drawn by the high cut are not for this
+    function (the caller draws those and uses :func:`run_session`)."""
+    fn: Any = (jitted() and _JIT["play_sessions"] if jit else None) or _PYTHON["play_sessions"]
+    n, ns, m = kt.players, len(kt.t.section_names), len(seeds)
+    words = [seed_words(text) for text in seeds]
+    keys = np.zeros((m, max((len(w) for w in words), default=0) or 1), dtype=np.int64)
+    for i, w in enumerate(words):
+        keys[i, :len(w)] = w
+    key_n = np.array([len(w) for w in words], dtype=np.int64)
+    cap_a = np.array(caps, dtype=np.int64)
+    starts = np.zeros(m, dtype=np.int64)
+    if m:
+        starts[1:] = np.cumsum(cap_a)[:-1]
+    rows = int(cap_a.sum())
+    i64 = np.int64
+    out = SessionsRun(played=np.zeros(m, dtype=i64), starts=starts, caps=cap_a,
+                      dealers=np.zeros(rows, dtype=i64), winners=np.zeros(rows, dtype=i64),
+                      counts=np.zeros((rows, 3), dtype=i64),
+                      taken=np.zeros((rows, ns), dtype=i64),
+                      seats_after=np.zeros((rows, n), dtype=i64),
+                      sections_after=np.zeros((rows, ns), dtype=i64),
+                      final_seats=np.zeros((m, n), dtype=i64),
+                      final_sections=np.zeros((m, ns), dtype=i64))
+    fn(*kt.arrays(), np.array([PLAYER_CODES[p] for p in players], dtype=i64), keys, key_n,
+       start, cap_a, step, int(low_end), target, out.played, out.dealers, out.winners,
+       out.counts, out.taken, out.seats_after, out.sections_after, out.final_seats,
+       out.final_sections)
+    return out
+
+
+_PYTHON: dict[str, Any] = {"play_many": play_many, "play_session": play_session,
+                           "play_sessions": play_sessions}
 """The kernel's functions as Python (what runs with ``jit=False`` or without numba)."""
 
 assert WIDOW == -1  # the kernel reads own[c] == -1 as a widow card

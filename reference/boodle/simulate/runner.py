@@ -106,10 +106,10 @@ class RunSpec:
 
 KERNEL_FROM = 20_000
 """``auto`` plays runs of at least this many deals on the kernel.  Loading numba and the
-kernel from numba's cache costs about 0.7 s of CPU per process; with simulate on the
-kernel about 24,000 Michigan deals per CPU second against the compiled engine's 12,000
-(``bench/run.py``'s ``simulate_kernel``, 2 shared cores), the kernel is ahead from about
-17,000 deals."""
+kernel from numba's cache costs about 0.5-0.7 s of CPU per process; with simulate on the
+kernel about 200,000 Michigan deals per CPU second against the compiled engine's 22,000
+(``bench/run.py``'s ``simulate_kernel``, 2 shared cores, many sessions a kernel call:
+:mod:`.kernel_sessions`), the kernel is ahead from about 13,000 deals."""
 
 
 def kernel_importable() -> bool:
@@ -365,11 +365,7 @@ def _kernel_deals(spec: RunSpec, kt: KernelTables, rng: random.Random, stats: Ru
     from boodle.compiled.kernel import run_session, set_mt_state
 
     rules, session = spec.ruleset, spec.ruleset.session
-    ends = session.ends()
-    low_end = (session.negative == "eliminate" or "no chips" in ends
-               or "last with chips" in ends)
-    target = (int(session.end_target) if "target" in ends and session.end_target is not None
-              else 1 << 62)
+    low_end, target = kernel_stops(spec)
     played, ended, words = 0, False, None
     antes: list[list[int]] = kt.put.tolist()
     while played < cap and not ended:
@@ -398,6 +394,19 @@ def _kernel_deals(spec: RunSpec, kt: KernelTables, rng: random.Random, stats: Ru
     if words is not None and TIE_DEALS[session.ties]:
         set_mt_state(rng, words)  # what an extra deal (spec §10) draws from, as compiled
     return played, ended, dealer
+
+
+def kernel_stops(spec: RunSpec) -> tuple[bool, int]:
+    """(``low_end``, ``target``): after which deals the kernel hands a session back for
+    :func:`_ended` to decide its end (spec §10): a seat at or below 0 chips when an end
+    rule or an elimination reads that; a seat at or above ``target`` chips (else 2**62)."""
+    session = spec.ruleset.session
+    ends = session.ends()
+    low_end = (session.negative == "eliminate" or "no chips" in ends
+               or "last with chips" in ends)
+    target = (int(session.end_target) if "target" in ends and session.end_target is not None
+              else 1 << 62)
+    return low_end, target
 
 
 def _ended(rules: Ruleset, seats: Sequence[Chips]) -> bool:
@@ -504,6 +513,12 @@ def run_chunk(spec: RunSpec, first: int, last: int) -> RunStats:
     stats = RunStats.empty(spec.players, [s.name for s in spec.ruleset.board], spec.strategies)
     tables = _tables(spec.ruleset, spec.engine != "reference")
     kernel = _kernel_tables(spec.ruleset, spec.players) if spec.engine == "kernel" else None
+    if kernel is not None:
+        from boodle.simulate.kernel_sessions import batched, play_sessions
+
+        if batched(spec):  # many sessions a kernel call
+            play_sessions(spec, first, last, stats, tables, kernel)
+            return stats
     for j in range(first, last):
         play_session(spec, j, stats, tables, kernel)
     return stats
