@@ -184,8 +184,19 @@ def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     if move.seat != state.to_move:
         raise IllegalMove(f"{move}: it is seat {state.to_move}'s move", rule="turn")
     stage = state.stage
-    state, events = stage_of(ruleset, stage).apply(ruleset, state, move)
-    if stage.startswith("phase:") and isinstance(_phase_named(ruleset, stage[6:]), StopsPhase):
-        return advance(ruleset, state.evolve(moves=state.moves + 1), events)  # a move of play
-    return advance(ruleset, state.evolve(moves=state.moves + 1,
-                                         before_play=(*state.before_play, move)), events)
+    new, events = stage_of(ruleset, stage).apply(ruleset, state, move)
+    # the move is counted on the state the stage made (one copy a move): in place, unless
+    # the stage handed back a state some other holder may have (the one it was given)
+    count = new.evolve if new is state else new.evolved_in_place
+    if stage in _play_stages(ruleset):
+        return advance(ruleset, count(moves=new.moves + 1), events)  # a move of play
+    return advance(ruleset, count(moves=new.moves + 1, before_play=(*new.before_play, move)),
+                   events)
+
+
+def _play_stages(ruleset: Ruleset) -> frozenset[str]:
+    """The keys of the stages of ``ruleset`` whose moves are moves of play (its stops phases'),
+    worked out once per ruleset."""
+    return derived(ruleset, "_play_stages", lambda: frozenset(
+        key for key in plan(ruleset)
+        if key.startswith("phase:") and isinstance(_phase_named(ruleset, key[6:]), StopsPhase)))

@@ -436,6 +436,27 @@ class DealState:
         object.__setattr__(new, "__dict__", d)
         return new
 
+    def evolved_in_place(self, **changes: Any) -> DealState:
+        """:meth:`evolve`, made on this very state: for a state that the step under way has
+        just made and that nothing else holds yet (the stage machine counts the move on
+        the state its stage returned, :func:`boodle.engine.machine.apply_move`), so that a
+        move copies the state once, not twice.  What every holder of a state relies on,
+        that it never changes, holds because no holder has it yet; the caller makes sure.
+        Derived values are dropped as :meth:`evolve` drops them; returns this state.
+        """
+        if not _FIELD_NAMES.issuperset(changes):
+            unknown = sorted(set(changes) - _FIELD_NAMES)
+            raise TypeError(f"DealState has no field {', '.join(unknown)}")
+        d = self.__dict__
+        if len(d) != _FIELD_COUNT and changes:
+            for name in _FROM_EVERY_FIELD:
+                d.pop(name, None)
+            for name, sources in _FROM_SOME_FIELDS:
+                if name in d and not sources.isdisjoint(changes):
+                    del d[name]
+        d.update(changes)
+        return self
+
     def may_take(self, seat: int, section: str) -> bool:
         """Whether ``seat`` may take ``section`` this deal: always, but for a seat that was short
         at the ante under ``short stack: section by section``, which takes only the sections it

@@ -16,7 +16,7 @@ from boodle.language.kind_facts import (
     FALLBACK_FACTS,
     PAID_TO_FACTS,
 )
-from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.model import Ruleset, StopsPhase, derived
 from boodle.language.problems import first_lead_problems, phase_problems
 
 __all__ = ["SUPPORT", "check_playable", "pending_features", "stops_phase"]
@@ -82,6 +82,11 @@ def stops_phase(ruleset: Ruleset) -> StopsPhase:
 def check_playable(ruleset: Ruleset) -> StopsPhase:
     """:func:`stops_phase`, and a :class:`BoodleError` for a phase that could not end.
 
+    Every deal starts with this check (:func:`boodle.engine.start_deal`), and its answer
+    depends on the (immutable) ruleset alone: a ruleset found playable is kept so, as
+    :func:`~boodle.language.model.derived` keeps a value, and checked once (a refusal is
+    not kept: it is made again, with its error, each time).
+
     The builder refuses these rulesets already; rulesets made in Python
     (tests, other tools) are checked here.  A pass with no all-pass exit, a colour flip
     with no colour restart and a first lead by a player of a run are problems of the
@@ -90,6 +95,10 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     words; the other problems of that list are not refused here (a ruleset made in Python
     may lack an 'if none' line and still play its default).
     """
+    return derived(ruleset, "_playable", lambda: _check_playable(ruleset))
+
+
+def _check_playable(ruleset: Ruleset) -> StopsPhase:
     from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
 
     p = stops_phase(ruleset)
