@@ -252,3 +252,10 @@ def test_a_playable_ruleset_is_checked_once_and_a_refusal_every_time() -> None:
         with pytest.raises(BoodleError):
             check_playable(broken)
     assert "_playable" not in broken.__dict__
+
+
+def test_a_move_refuses_to_set_what_it_sets_itself() -> None:
+    state = small_deal()
+    for name in ("places", "held", "colour"):  # ``plays`` is a parameter of its own
+        with pytest.raises(TypeError, match=name):
+            state.move(parse_card("2C"), WIDOW, **{name: 1})
