@@ -200,3 +200,62 @@ def test_a_move_with_other_changes_is_the_move_then_evolve() -> None:
     assert together == apart and together.hands == apart.hands
     assert (together.step, together.to_move, together.plays) == ("follow", 1, 1)
     assert together.hands[0] == (parse_card("3C"),)  # 2♣ left seat 0's hand
+
+
+def test_evolved_in_place_is_evolve_on_the_same_object() -> None:
+    """The machine counts a move on the state its stage just made: the fields are those
+    ``evolve`` gives, derived values are dropped as ``evolve`` drops them, and no copy is
+    made (the object is the same)."""
+    for changes in ({"moves": 3}, {"to_move": 1, "passes": 1},
+                    {"places": small_deal().to_deal}, {}):
+        state = small_deal()
+        assert state.hands == ((parse_card("2C"), parse_card("3C")),
+                               (parse_card("4C"), parse_card("2D")))  # cached now
+        state.__dict__["_lead_options"] = ("kept", "for", "one state")
+        expected = state.evolve(**changes)
+        same = state.evolved_in_place(**changes)
+        assert same is state
+        assert as_fields(same) == as_fields(expected)
+        assert ("_lead_options" in same.__dict__) == ("_lead_options" in expected.__dict__)
+        assert ("hands" in same.__dict__) == ("hands" in expected.__dict__)
+    with pytest.raises(TypeError, match="no field colour"):
+        small_deal().evolved_in_place(colour="red")
+
+
+def test_a_move_is_counted_without_a_second_copy_and_the_old_state_stands() -> None:
+    from boodle.engine import apply, legal_moves, start_deal
+    from boodle.language.variants import load
+
+    rules = load("michigan")
+    ledger = Ledger.open(3, tuple(s.name for s in rules.board), 20)
+    state, _ = start_deal(rules, 3, 0, ledger, deck_order=rules.deck.cards())
+    before = as_fields(state)
+    move = legal_moves(rules, state)[0]
+    after, _ = apply(rules, state, move)
+    assert after.moves == state.moves + 1 == 1
+    assert as_fields(state) == before  # the state moved from is unchanged
+    assert after is not state
+
+
+def test_a_playable_ruleset_is_checked_once_and_a_refusal_every_time() -> None:
+    from boodle.engine.support import check_playable
+    from boodle.language.errors import BoodleError
+    from boodle.language.variants import load
+
+    rules = load("michigan")
+    phase = check_playable(rules)
+    assert "_playable" in rules.__dict__ and check_playable(rules) is phase
+    taken = set(phase.going_out.takes)  # the sections going out takes (the kitty): gone
+    broken = dataclasses.replace(rules, board=tuple(s for s in rules.board
+                                                    if s.name not in taken))
+    for _ in range(2):
+        with pytest.raises(BoodleError):
+            check_playable(broken)
+    assert "_playable" not in broken.__dict__
+
+
+def test_a_move_refuses_to_set_what_it_sets_itself() -> None:
+    state = small_deal()
+    for name in ("places", "held", "colour"):  # ``plays`` is a parameter of its own
+        with pytest.raises(TypeError, match=name):
+            state.move(parse_card("2C"), WIDOW, **{name: 1})

@@ -36,11 +36,15 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
     Only the sections ``card`` pays or belongs to are looked at
     (:func:`_sections_of`); most cards have none.
     """
+    sections = _sections_of(ruleset, state.trump, card)
+    if not sections:  # most cards pay no section and belong to no set
+        return ()
+
     def mine(c: Card) -> bool:
         place = state.place(c)
         return c == card or (place is not None and place.kind == "played" and place.seat == who)
 
-    found = tuple(name for name, boodle, cards in _sections_of(ruleset, state.trump, card)
+    found = tuple(name for name, boodle, cards in sections
                   if boodle or all(mine(c) for c in cards))
     if found and ruleset.deal.widow_sets != "qualifies nobody":
         shut = blocked_sections(ruleset, state)

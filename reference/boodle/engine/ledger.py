@@ -285,7 +285,19 @@ class Ledger:
                 raise LedgerError(f"cannot transfer a negative amount ({amount}) for {reason}")
             if type(src) is type(dst) and src == dst:
                 raise LedgerError(f"cannot transfer from {src} to itself for {reason}")
-            a, b = self._slot(src, n, where), self._slot(dst, n, where)
+            # _slot, its common cases inline (a seat of the ledger, a section of the board)
+            if type(src) is SeatAccount and 0 <= src.seat < n:
+                a = src.seat
+            elif type(src) is SectionAccount and src.name in where:
+                a = ~where[src.name]
+            else:
+                a = self._slot(src, n, where)
+            if type(dst) is SeatAccount and 0 <= dst.seat < n:
+                b = dst.seat
+            elif type(dst) is SectionAccount and dst.name in where:
+                b = ~where[dst.name]
+            else:
+                b = self._slot(dst, n, where)
             if a < 0:  # a section pays: never more than it holds
                 name, have = sections[~a]
                 if have < amount:

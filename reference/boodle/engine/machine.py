@@ -174,7 +174,7 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
     :class:`~boodle.engine.state.BidRange` stands for every bid of an auction."""
     if state.step == "over" or state.to_move is None:
         return ()
-    return stage_of(ruleset, state.stage).legal_moves(ruleset, state)
+    return _moving_stage(ruleset, state.stage)[0].legal_moves(ruleset, state)
 
 
 def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
@@ -183,9 +183,29 @@ def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         raise IllegalMove(f"{move}: the deal is over", rule="deal.over")
     if move.seat != state.to_move:
         raise IllegalMove(f"{move}: it is seat {state.to_move}'s move", rule="turn")
-    stage = state.stage
-    state, events = stage_of(ruleset, stage).apply(ruleset, state, move)
-    if stage.startswith("phase:") and isinstance(_phase_named(ruleset, stage[6:]), StopsPhase):
-        return advance(ruleset, state.evolve(moves=state.moves + 1), events)  # a move of play
-    return advance(ruleset, state.evolve(moves=state.moves + 1,
-                                         before_play=(*state.before_play, move)), events)
+    key = state.stage
+    stage, of_play = _moving_stage(ruleset, key)
+    new, events = stage.apply(ruleset, state, move)
+    # the move is counted on the state the stage made (one copy a move): in place, unless
+    # the stage handed back a state some other holder may have (the one it was given)
+    count = new.evolve if new is state else new.evolved_in_place
+    if of_play:
+        new = count(moves=new.moves + 1)  # a move of play
+    else:
+        new = count(moves=new.moves + 1, before_play=(*new.before_play, move))
+    if new.to_move is None and new.step != "over":
+        return advance(ruleset, new, events)
+    return new, events
+
+
+def _moving_stage(ruleset: Ruleset, key: str) -> tuple[Stage, bool]:
+    """:func:`stage_of` ``key``, and whether its moves are moves of play (a stops phase's):
+    what :func:`apply_move` asks at every move, kept per ruleset and key (and, as
+    :func:`stage_of` keeps it, per :data:`PHASE_STAGES` table)."""
+    known: dict[str, tuple[object, Stage, bool]] = derived(ruleset, "_moving_stages", dict)
+    found = known.get(key)
+    if found is None or found[0] is not PHASE_STAGES:
+        of_play = key.startswith("phase:") and isinstance(_phase_named(ruleset, key[6:]),
+                                                          StopsPhase)
+        found = known[key] = (PHASE_STAGES, stage_of(ruleset, key), of_play)
+    return found[1], found[2]

@@ -436,6 +436,27 @@ class DealState:
         object.__setattr__(new, "__dict__", d)
         return new
 
+    def evolved_in_place(self, **changes: Any) -> DealState:
+        """:meth:`evolve`, made on this very state: for a state that the step under way has
+        just made and that nothing else holds yet (the stage machine counts the move on
+        the state its stage returned, :func:`boodle.engine.machine.apply_move`), so that a
+        move copies the state once, not twice.  What every holder of a state relies on,
+        that it never changes, holds because no holder has it yet; the caller makes sure.
+        Derived values are dropped as :meth:`evolve` drops them; returns this state.
+        """
+        if not _FIELD_NAMES.issuperset(changes):
+            unknown = sorted(set(changes) - _FIELD_NAMES)
+            raise TypeError(f"DealState has no field {', '.join(unknown)}")
+        d = self.__dict__
+        if len(d) != _FIELD_COUNT and changes:
+            for name in _FROM_EVERY_FIELD:
+                d.pop(name, None)
+            for name, sources in _FROM_SOME_FIELDS:
+                if name in d and not sources.isdisjoint(changes):
+                    del d[name]
+        d.update(changes)
+        return self
+
     def may_take(self, seat: int, section: str) -> bool:
         """Whether ``seat`` may take ``section`` this deal: always, but for a seat that was short
         at the ante under ``short stack: section by section``, which takes only the sections it
@@ -507,17 +528,32 @@ class DealState:
         derived from them (the card leaves one hand, or joins one in deck order)
         instead of being recomputed from every place.
         """
+        if changes and not _SET_WITH_A_MOVE.issuperset(changes):
+            unknown = sorted(set(changes) - _SET_WITH_A_MOVE)
+            raise TypeError(f"DealState.move cannot set {', '.join(unknown)}")
         i = self.index[card]
         old = self.places[i]
         held = list(self.held)
-        for old_new, delta in ((old, -1), (place, 1)):
-            if old_new.kind == "hand" and old_new.seat is not None:
-                held[old_new.seat] += delta
+        if old.kind == "hand" and old.seat is not None:
+            held[old.seat] -= 1
+        if place.kind == "hand" and place.seat is not None:
+            held[place.seat] += 1
         places = list(self.places)
         places[i] = place
-        new = self.evolve(places=tuple(places), held=tuple(held),
-                          plays=self.plays if plays is None else plays, **changes)
-        hands = self.__dict__.get("hands")
+        # evolve(places=…, held=…, plays=…, **changes), its copy made here in one step
+        d = self.__dict__.copy()
+        hands = d.get("hands")
+        if len(d) != _FIELD_COUNT:  # some derived values are kept
+            for name in _FROM_EVERY_FIELD:
+                d.pop(name, None)
+            for name, sources in _FROM_SOME_FIELDS:
+                if name in d and not (sources.isdisjoint(_MOVED) and sources.isdisjoint(changes)):
+                    del d[name]
+        d.update(changes)
+        d["places"], d["held"], d["plays"] = (tuple(places), tuple(held),
+                                              self.plays if plays is None else plays)
+        new = object.__new__(DealState)
+        object.__setattr__(new, "__dict__", d)
         if hands is not None:
             mine = list(hands)
             if old.kind == "hand" and old.seat is not None:
@@ -609,6 +645,12 @@ _FIELD_NAMES = frozenset(f.name for f in fields(DealState))
 """The names :meth:`DealState.evolve` accepts."""
 
 _FIELD_COUNT = len(_FIELD_NAMES)
+
+_MOVED = frozenset({"places", "held", "plays"})
+"""The fields :meth:`DealState.move` sets itself (its ``changes`` may set the others)."""
+
+_SET_WITH_A_MOVE = _FIELD_NAMES - _MOVED
+"""The fields the ``changes`` of :meth:`DealState.move` may set."""
 
 _DERIVED: dict[str, frozenset[str]] = {
     "hands": frozenset({"players", "cards", "places"}),

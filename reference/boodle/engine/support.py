@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from boodle.engine.faults import NotSupported
 from boodle.language.errors import BoodleError
 from boodle.language.features import Feature, FeatureKey, Refusal, refused
-from boodle.language.model import Ruleset, StopsPhase
+from boodle.language.model import Ruleset, StopsPhase, derived
 from boodle.language.problems import (
     Problem,
     ProblemKey,
@@ -133,7 +133,16 @@ def check_playable(ruleset: Ruleset) -> StopsPhase:
     them, a ruleset whose drawn boodles are not drawn yet is refused: that is not a fault
     of its rules (the builder builds it so, and a session draws them, spec §3), so it is
     not a problem of that list.
+
+    Every deal starts with this check (:func:`boodle.engine.start_deal`), and its answer
+    depends on the (immutable) ruleset alone: a ruleset found playable is kept so, as
+    :func:`~boodle.language.model.derived` keeps a value, and checked once (a refusal is
+    not kept: it is made again, with its error, each time).
     """
+    return derived(ruleset, "_playable", lambda: _check_playable(ruleset))
+
+
+def _check_playable(ruleset: Ruleset) -> StopsPhase:
     from boodle.session.second_pack import unbound_sections  # the engine's events: not for check
 
     p = stops_phase(ruleset)

@@ -116,7 +116,9 @@ class Deck:
         card of the deck's suits and ranks (removed ones included) made once
         per deck; another card is worked out from the rank order.
         """
-        following: dict[Card, Card | None] = derived(self, "_next_table", self._following)
+        following: dict[Card, Card | None] | None = self.__dict__.get("_next_table")
+        if following is None:  # asked at every move: the table derived keeps, read at once
+            following = derived(self, "_next_table", self._following)
         try:
             return following[card]
         except KeyError:

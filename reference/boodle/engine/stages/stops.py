@@ -56,9 +56,12 @@ _STOPS_MOVES = (LeadMove, PlayMove, PassMove)
 
 def phase_of(ruleset: Ruleset, state: DealState) -> StopsPhase:
     """The stops phase the deal is in (``state.stage`` is ``phase:NAME``)."""
-    phases: dict[str, StopsPhase] = derived(ruleset, "_stops_phases", lambda: {
-        p.name: p for p in reversed(ruleset.phases) if isinstance(p, StopsPhase)})  # first wins
-    phase = phases.get(state.stage.removeprefix("phase:"))
+    phases: dict[str, StopsPhase] | None = ruleset.__dict__.get("_stops_phases")  # asked at
+    if phases is None:  # every move: the table by stage key (derived's), looked up at once
+        phases = derived(ruleset, "_stops_phases", lambda: {
+            f"phase:{p.name}": p for p in reversed(ruleset.phases)
+            if isinstance(p, StopsPhase)})  # the first of a name wins
+    phase = phases.get(state.stage)
     if phase is None:
         raise NotSupported(f"stage {state.stage} is not a stops phase of {ruleset.name}")
     return phase
@@ -408,7 +411,8 @@ def _payments(
     out = phase.going_out
     payers = state.clockwise(who)[:-1]
     counts = [len(state.hand(payer)) for payer in payers]
-    excused = [any(c in state.hand(payer) for c in out.excused) for payer in payers]
+    excused = [bool(out.excused) and any(c in state.hand(payer) for c in out.excused)
+               for payer in payers]
     state, done = state.pay_all([(seat(payer), dst, 0 if free else out.per_card * n, "going out")
                                  for payer, n, free in zip(payers, counts, excused, strict=True)])
     events.extend(Payment(payer, dst, n, free, t)
