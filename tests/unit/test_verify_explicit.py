@@ -156,3 +156,73 @@ def test_a_ledger_gone_wrong_is_caught_in_every_state_that_keeps_it(monkeypatch)
     cex = res.violations["chip conservation"]
     assert "chips, not" in cex.why
     assert cex.length == 1  # found right after the first move
+
+
+def _as_sold() -> Ruleset:
+    return reduce(load("tripoley-as-sold"), 2, 3).ruleset
+
+
+def test_short_stacks_add_a_start_and_betting_at_four_players_keeps_it_alone() -> None:
+    # tripoley-as-sold antes 1 on each of its 9 sections; its auction opens at 1 chip, so a
+    # seat starts with 9 + 1 + 1 = 11.  Under `short stack: section by section` the seats
+    # after the dealer's left (at 2 players, the dealer's left) also start with the 2 chips
+    # a full seat keeps after its ante: they ante the first two sections of the board only.
+    from boodle.verify.explicit import FULL_START_MOST, short_start, starts
+
+    rs = _as_sold()
+    assert default_start(rs, 4) == (11, 11, 11, 11)
+    assert short_start(rs, 4) == (11, 11, 2, 2)
+    assert starts(rs, 2) == ((11, 11), (11, 2))
+    assert starts(rs, 3) == ((11, 11, 11), (11, 11, 2))
+    assert FULL_START_MOST == 3 and starts(rs, 4) == ((11, 11, 2, 2),)
+    assert starts(load("michigan"), 3) == ((8, 8, 8),)  # no short stack rule: one start
+    ledger = Ledger((11, 11, 2, 2), tuple((s.name, 0) for s in rs.board))
+    state, _ = start_deal(rs, 4, 0, ledger, hands=[_cards("Q♣ K♣"), _cards("A♣"),
+                                                   _cards("Q♦"), _cards("K♦")],
+                          widow=_cards("A♦"))
+    first_two = frozenset(s.name for s in rs.board[:2])
+    assert state.short == ((2, first_two), (3, first_two))
+    assert state.ledger.seats == (2, 2, 0, 0)
+
+
+def test_the_short_start_finds_the_faults_the_default_start_finds() -> None:
+    # The start decides which chips the search plays with, not which rules: a fault in a
+    # transfer of the betting round or of a claim is found from the short start alone as
+    # from the default start (2 players: 90 deals, a few thousand states each way).
+    from boodle.verify.explicit import short_start
+    from boodle.verify.mutation import Mutation
+
+    rs = _as_sold()
+    for reason in ("bet", "claim"):
+        fault = Mutation(f"{reason} credit", credit_only=frozenset({reason}))
+        full = check_deals(rs, 2, "2x3", start=default_start(rs, 2), mutation=fault)
+        short = check_deals(rs, 2, "2x3", start=short_start(rs, 2), mutation=fault)
+        assert "chip conservation" in full.violations, reason
+        assert "chip conservation" in short.violations, reason
+    clean = check_deals(rs, 2, "2x3")
+    assert clean.violations == {} and clean.complete
+    assert clean.starts == ((11, 11), (11, 2))
+
+
+def test_a_fault_of_the_short_stack_rule_is_reached_only_from_the_short_start(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """From the default start no seat is ever short, so a fault in the short-stack rule
+    (here: the engine fails when a seat cannot pay its whole ante) goes unseen there; the
+    search of :func:`~boodle.verify.explicit.starts` reaches it."""
+    from boodle.engine.stages import antes
+    from boodle.language.errors import BoodleError
+
+    real = antes.SHORT_STACKS["section by section"]
+
+    def broken(ruleset, state, due):  # type: ignore[no-untyped-def]
+        payments, short = real(ruleset, state, due)
+        if short:
+            raise BoodleError("short stacks are broken")
+        return payments, short
+
+    monkeypatch.setitem(antes.SHORT_STACKS, "section by section", broken)
+    rs = _as_sold()
+    assert check_deals(rs, 2, "2x3", start=default_start(rs, 2)).violations == {}
+    found = check_deals(rs, 2, "2x3").violations["well-formedness"]
+    assert "short stacks are broken" in found.why
+    assert found.deal["chips before the ante"] == ["11", "2"]

@@ -21,7 +21,8 @@ In every state:
 Two states are the same when every card is in the same place (played cards
 by the same seat, in any order), with the same run, seat to move, pass
 counters, sale and chips.  Every seat starts with ``start`` chips (default:
-its largest ante + 3, which bounds auction bids) and every section empty.
+every deal from each of :func:`starts`: :func:`default_start`, which bounds auction bids,
+and under short stacks :func:`short_start`) and every section empty.
 The dealer is seat 0: every rule is relative to the dealer (spec §4-§6),
 and the z3 proofs cover every dealer.  The shortest violation of each
 property is kept, as a :class:`~boodle.verify.cex.Counterexample`.
@@ -48,14 +49,14 @@ from boodle.engine.state import DealState, Move, Place, each_move
 from boodle.engine.trace import render_text
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Chips, Ruleset
+from boodle.language.model import Chips, PokerPhase, Ruleset
 from boodle.verify.cex import Counterexample
 from boodle.verify.mutation import NO_MUTATION, Mutation
 from boodle.verify.own_rules import TURNED_UP, hand_sizes
 from boodle.verify.symmetry import Deal, canonical, suit_symmetries
 
-__all__ = ["TICK", "ExplicitResult", "check_deals", "deal_count", "default_start", "deals",
-           "state_key"]
+__all__ = ["FULL_START_MOST", "TICK", "ExplicitResult", "check_deals", "deal_count",
+           "default_start", "deals", "short_start", "starts", "state_key"]
 
 TICK = 4096
 """States explored between two calls of a search's ``tick`` (progress) callback."""
@@ -117,9 +118,63 @@ def default_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
         targets = 1 if line.chosen else len(ante_targets(ruleset, line.targets))
         for s in PAYERS[line.payer](0, (*range(1, players), 0)):  # dealer 0, clockwise
             paid[s] += line.amount * targets
+    return tuple(p + _extra(ruleset) for p in paid)
+
+
+def _extra(ruleset: Ruleset) -> int:
+    """The chips a seat of :func:`default_start` has after its ante: one more than the widow's
+    price (2 without a widow sale)."""
     sale = ruleset.widow_sale
-    extra = max(sale.price, 1) + 1 if sale is not None else 2
-    return tuple(p + extra for p in paid)
+    return max(sale.price, 1) + 1 if sale is not None else 2
+
+
+FULL_START_MOST = 3
+"""The most seats at which a ruleset with ``short stack: section by section`` and a betting
+round is also searched from :func:`default_start` (every seat with its whole ante and more).
+Measured on tripoley-as-sold (2x3, the default deck): 3 players from the default start,
+215,025 states; 4 players, about 11,000 states a deal (each seat comes to the betting round
+with 6 chips or more, bets of 1 to 5 and 3 raises), some 4 million for the 360 deals, past the
+default bound of 2,000,000; from :func:`short_start`, about 700 a deal."""
+
+
+def short_start(ruleset: Ruleset, players: int) -> tuple[int, ...]:
+    """A start with short stacks (spec §4, ``short stack: section by section``): the dealer
+    (seat 0) and the seat on its left start as in :func:`default_start`; every other seat
+    starts with the chips :func:`default_start` leaves a seat after its ante (2 without a
+    widow sale, one more than the widow's price with one), so it antes the board's first
+    sections only, in board order, and takes no other section this deal.  With 2 players the
+    seat on the dealer's left is the short one.
+
+    The dealer and its left are the seats that move first in every stage before play (the
+    dealer swaps or offers the widow, its left bids first, the dealer or its left opens the
+    betting): from full balances they still reach every bid and bet size the rules allow, up
+    to the raise cap, while the short seats, all in or nearly, keep the betting round small.
+    Tripoley-as-sold at 4 players: (11, 11, 2, 2).
+    """
+    full = default_start(ruleset, players)
+    rich = 2 if players > 2 else 1
+    return tuple(c if s < rich else _extra(ruleset) for s, c in enumerate(full))
+
+
+def starts(ruleset: Ruleset, players: int) -> tuple[tuple[int, ...], ...]:
+    """The starts every deal is searched from (each seat's chips before the ante, dealer
+    seat 0): :func:`default_start`; under ``short stack: section by section``, also
+    :func:`short_start` (the short stacks are reached: from the default start
+    no seat is ever short); and with a betting round as well, at more than
+    :data:`FULL_START_MOST` players, :func:`short_start` alone (the report says so: each
+    result lists the starts searched).
+
+    Michigan at 3 players: ((8, 8, 8),); tripoley-as-sold at 3: ((11, 11, 11), (11, 11, 2)),
+    at 4: ((11, 11, 2, 2),).
+    """
+    full = default_start(ruleset, players)
+    if ruleset.short_stack != "section by section":
+        return (full,)
+    betting = any(isinstance(p, PokerPhase) and p.betting for p in ruleset.phases)
+    short = short_start(ruleset, players)
+    if betting and players > FULL_START_MOST:
+        return (short,)
+    return (full, short)
 
 
 def deals(ruleset: Ruleset, players: int) -> Iterator[Deal]:
@@ -171,6 +226,7 @@ class ExplicitResult:
     ``deals_total`` before suit symmetry), distinct ``states``, ``transitions``, the longest
     deal (``depth`` moves), the time, and the shortest ``violations`` by property.
 
+    ``starts``: the seats' chips before the ante of each start searched.
     ``complete`` is false when the search stopped at its bound (``max_states``) before
     every deal was explored: no property is then checked, whatever held in the states
     seen (a violation found is still real).  ``seconds`` is the wall time of the search,
@@ -194,6 +250,9 @@ class ExplicitResult:
     deals_total: int = 0
     max_states: int | None = None
     complete: bool = True
+    starts: tuple[tuple[int, ...], ...] = ()
+    """Every start each deal was searched from (each seat's chips before the ante, seat 0
+    first; ``start_chips`` is the first)."""
 
     @property
     def rate(self) -> float:
@@ -247,7 +306,8 @@ def check_deals(ruleset: Ruleset, players: int, deck: str,
                 observe_start: StartObserver | None = None) -> ExplicitResult:
     """Explore every deal of ``ruleset`` (already reduced; ``deck`` names it, ``"2x3"``).
 
-    ``start``: each seat's chips before the ante (default :func:`default_start`).
+    ``start``: each seat's chips before the ante (default: every deal from each of
+    :func:`starts`, one search each; ``states`` counts them all).
     ``max_states``: stop once this many states are explored (``None``: no bound); the
     result is then not ``complete``.  A deck with more deals (one per orbit of the suit
     symmetries) than ``max_states`` is not searched at all: every deal is one state at
@@ -282,12 +342,16 @@ def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ..
                  observe_start: StartObserver | None = None) -> ExplicitResult:
     t0, cpu0 = time.perf_counter(), time.process_time()
     group = suit_symmetries(ruleset)
-    chips = default_start(ruleset, players) if start is None else start
+    chosen = starts(ruleset, players) if start is None else (start,)
+    chips = chosen[0]
     result = ExplicitResult(ruleset.name, deck, players, len(group), start_chips=chips,
-                            deals_total=deal_count(ruleset, players), max_states=max_states)
-    if max_states is not None and -(-result.deals_total // len(group)) > max_states:
-        # each deal explored is one state at least, and at least total / symmetries deals
-        # are explored: the bound would stop the search before its end, so it is not begun
+                            deals_total=deal_count(ruleset, players), max_states=max_states,
+                            starts=chosen)
+    if (max_states is not None
+            and -(-result.deals_total // len(group)) * len(chosen) > max_states):
+        # each deal explored is one state at least from each start, and at least total /
+        # symmetries deals are explored: the bound would stop the search before its end, so
+        # it is not begun
         result.complete = False
         result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
         return result
@@ -303,7 +367,11 @@ def _check_deals(ruleset: Ruleset, players: int, deck: str, start: tuple[int, ..
         if len(group) > 1 and canonical(deal, group, order) != _sorted(deal, order):
             continue
         result.deals_checked += 1
-        _explore(ctx, deal)
+        for chips in chosen:
+            ctx.start = chips
+            _explore(ctx, deal)
+            if not result.complete:
+                break
         if not result.complete:
             break
     result.seconds, result.cpu_seconds = time.perf_counter() - t0, time.process_time() - cpu0
@@ -545,6 +613,7 @@ def _violate(ctx: _Ctx, deal: Deal, prop: str, why: str, moves: list[Move],
     shown = {f"seat {s}": [str(c) for c in deal[s]] for s in range(n)}
     if len(deal) > n:
         shown["widow"] = [str(c) for c in deal[n]]
+    shown["chips before the ante"] = [str(c) for c in ctx.start]
     cex = Counterexample(prop, why, ctx.deck, n, shown, [str(m) for m in moves], events, state,
                          loop or [])
     best = ctx.result.violations.get(prop)

@@ -1016,12 +1016,22 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 86400:,.0f} days"
 
 
+def _starts_text(res: ExplicitResult) -> str:
+    """The starts searched, each seat's chips before the ante (``explicit.starts``: the
+    default start, a start with short stacks under ``short stack: section by section``, and
+    with a betting round at more than ``FULL_START_MOST`` players the short start alone):
+    ``; every deal from (11, 11, 2, 2) chips by seat before the ante``."""
+    shown = " and ".join("(" + ", ".join(map(str, s)) + ")" for s in res.starts)
+    return f"; every deal from {shown} chips by seat before the ante" if shown else ""
+
+
 def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result]:
     out = []
     summary = (f"{res.states:,} states, {res.transitions:,} moves, {res.deals_checked:,} deals"
                f" ({res.deals_raw:,} before suit symmetry, {res.symmetries} symmetr"
                f"{'y' if res.symmetries == 1 else 'ies'}), longest deal {res.depth} moves, "
-               f"{res.rate:,.0f} states per wall second, {res.cpu_rate:,.0f} per CPU second")
+               f"{res.rate:,.0f} states per wall second, {res.cpu_rate:,.0f} per CPU second"
+               f"{_starts_text(res)}")
     if not res.complete and res.deals_raw == 0:
         orbits = -(-res.deals_total // max(res.symmetries, 1))
         summary = (f"not searched: {_count(orbits)} deals of the {res.deck} deck with {n} "
@@ -1031,7 +1041,7 @@ def _from_explicit(subject: Subject, n: int, res: ExplicitResult) -> list[Result
         summary = (f"bound reached: {res.states:,} states explored (--max-states "
                    f"{res.max_states or 0:,}) in {res.deals_raw:,} of {res.deals_total:,} deals; "
                    "the search did not finish, so nothing is verified by it (raise "
-                   "--max-states or choose a smaller --deck)")
+                   f"--max-states or choose a smaller --deck){_starts_text(res)}")
     for prop in PROPERTIES[:5]:
         cex = res.violations.get(prop)
         ok = "checked" if res.complete else "incomplete"
