@@ -11,9 +11,9 @@ all-pass exit).  It acts in both semantics the verifier uses:
   :meth:`Mutation.pays_gone` makes a fee "to each opponent" pay the
   eliminated seats too;
 - around the real engine, :meth:`Mutation.after_apply` gives the debited
-  chips back after each move (and pays the eliminated seats), and :meth:`Mutation.start_ruleset` is the
-  ruleset the deal is *started* with (the checks of ``start_deal``), while
-  every move is then played under the mutated ruleset itself.
+  chips back after each move (and pays the eliminated seats), and
+  :meth:`Mutation.start_ruleset` is the ruleset the deal is *started* with
+  (the checks of ``start_deal``), while every move is then played under the mutated ruleset itself.
 
 Nothing here is used in play; the engine modules are not changed.
 """
