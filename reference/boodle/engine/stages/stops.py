@@ -34,6 +34,7 @@ from boodle.engine.leads import (
     lead_options,
     leader,
     penalised_leads,
+    penalises_lead_not_lowest,
     rule_now,
 )
 from boodle.engine.ledger import Account, seat, section
@@ -204,7 +205,7 @@ def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) ->
 
 def _not_lowest(ruleset: Ruleset, phase: StopsPhase, state: DealState, card: Card) -> bool:
     """Whether leading ``card`` is a fault ``penalty: lead not lowest`` accepts (spec §6.8)."""
-    if not any(p.fault == "lead not lowest" for p in phase.penalties):
+    if not penalises_lead_not_lowest(phase):
         return False
     rule, found = lead_options(ruleset, phase, state)
     return card in penalised_leads(ruleset, phase, state, rule, found)
