@@ -34,7 +34,12 @@ both sides' CPU 355-362 cases/s, 430-441 with start-up apart; in-process count
 78-80/s, reject 1909-2196/s, script 954-1011/s.  With the 21 session cases and
 2 more reject cases (1,781 cases), on a machine shared with other work: both
 sides' CPU 340-351 cases/s, 428-449 with start-up apart; session cases 333-364/s
-in-process.
+in-process.  2026-12-02 (issue 23: one state copy a move, the playable check once per
+ruleset, fewer look-ups a move), before and after in one run each, 2,940 cases, on a
+machine at load 9-13: both sides' CPU 298 -> 340 cases/s (reference 2.57 -> 2.18 ms a
+case, start-up apart), in-process count 66 -> 82/s; what is left is spread over the
+engine's calls (about 125 a move of a count case: the card move, the stage and claim
+look-ups, the events, the ledger), no single one above a tenth.
 
 The last line is the **protocol ceiling**: the same run against
 ``bench/replay_adapter.py``, which answers each case from the reference's

@@ -24,6 +24,7 @@ from boodle.language.model import (
     StopsPhase,
     TieBreak,
     Who,
+    derived,
 )
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "describe",
     "holder_candidates",
     "penalised_leads",
+    "penalises_lead_not_lowest",
     "lead_fault",
     "lead_options",
     "leader",
@@ -356,7 +358,7 @@ def penalised_leads(
     not among ``found``.  Empty without that penalty, or for an exact-card
     or ``any card`` rule, which have no "lowest".
     """
-    if rule.choice != "lowest" or not any(FAULTS[p.fault].not_lowest for p in phase.penalties):
+    if rule.choice != "lowest" or not penalises_lead_not_lowest(phase):
         return ()
     assert state.to_move is not None
     stopped = state.stopped if state.restart else None
@@ -366,6 +368,13 @@ def penalised_leads(
         if c not in found and suit_allowed(rule, c.suit, stopped, state.flipped)
         and (SCOPES[rule.scope].lowest != "longest suits" or c.suit in suits)
     )
+
+
+def penalises_lead_not_lowest(phase: StopsPhase) -> bool:
+    """Whether ``phase`` has a ``penalty: lead not lowest`` (spec §6.8), which accepts a lead
+    that is not the lowest at a price; asked at every lead, answered once per phase."""
+    return derived(phase, "_lead_not_lowest", lambda: any(
+        FAULTS[p.fault].not_lowest for p in phase.penalties))
 
 
 def describe(rule: LeadRule) -> str:

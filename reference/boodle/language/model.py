@@ -96,7 +96,9 @@ class Deck:
         Raises ``ValueError`` for a rank not in the order.  Read from a table
         of the ranks made once per deck (the first position of a rank).
         """
-        positions: dict[str, int] = derived(self, "_rank_table", self._rank_positions)
+        positions: dict[str, int] | None = self.__dict__.get("_rank_table")
+        if positions is None:  # asked at every lead: the table derived keeps, read at once
+            positions = derived(self, "_rank_table", self._rank_positions)
         try:
             return positions[card.rank]
         except KeyError:

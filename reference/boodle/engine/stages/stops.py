@@ -35,6 +35,7 @@ from boodle.engine.leads import (
     lead_options,
     leader,
     penalised_leads,
+    penalises_lead_not_lowest,
     rule_now,
 )
 from boodle.engine.ledger import Account, seat, section
@@ -205,7 +206,7 @@ def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) ->
 
 def _not_lowest(ruleset: Ruleset, phase: StopsPhase, state: DealState, card: Card) -> bool:
     """Whether leading ``card`` is a fault ``penalty: lead not lowest`` accepts (spec §6.8)."""
-    if not any(FAULTS[p.fault].not_lowest for p in phase.penalties):
+    if not penalises_lead_not_lowest(phase):
         return False
     rule, found = lead_options(ruleset, phase, state)
     return card in penalised_leads(ruleset, phase, state, rule, found)
