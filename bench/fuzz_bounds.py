@@ -356,9 +356,13 @@ LEDGER_MEMORY = 4 << 30
 21 GB before a MemoryError; on a shared machine the limit keeps that from the others."""
 
 
-def attack_ledgers(count: int, seed: int, folder: Path) -> dict[str, Any]:
-    resource.setrlimit(resource.RLIMIT_AS, (LEDGER_MEMORY, resource.getrlimit(
-        resource.RLIMIT_AS)[1]))  # the last attack: the limit stays for this process
+def attack_ledgers(count: int, seed: int, folder: Path,
+                   memory: int | None = LEDGER_MEMORY) -> dict[str, Any]:
+    """``count`` tampered ledgers read and resumed, in an address space of ``memory`` bytes
+    (``None``: as it is; else the limit stays for this process: the last attack)."""
+    if memory is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, resource.getrlimit(
+            resource.RLIMIT_AS)[1]))
     rng = random.Random(seed)
     good, whole = folder / "good.sqlite", folder / "whole.sqlite"
     unfinished_ledger(good)
