@@ -67,6 +67,17 @@ def _sql(path: Path, statement: str, *values: object) -> None:
      "damaged"),
     ("UPDATE deal SET progress = 'null' WHERE number = 1", "the progress null is not a table"),
     ("UPDATE deal SET progress = '{\"rngs\": []}' WHERE number = 1", "KeyError: 'seats'"),
+    # found by bench/fuzz_bounds.py (200 tampered ledgers): internal errors, exit 3
+    ("UPDATE deal SET number = 'x' WHERE number = 2", "a deal's number 'x' is not a whole "
+     "number from 0"),
+    ("UPDATE deal SET number = '' WHERE number = 1", "a deal's number '' is not a whole"),
+    ("UPDATE session SET players = 9223372036854775807", "players 9223372036854775807 is not "
+     "a whole number from 1 to 20"),  # a MemoryError, after 21 GB
+    ("UPDATE session SET strategy = 'null'", "strategy 'null' is not one of greedy, random"),
+    ("UPDATE deal SET events = '0' WHERE number = 1", "deal 1 of session 's' is damaged: "
+     "TypeError: its events are not a list of records"),
+    ("UPDATE deal SET transfers = '[1]' WHERE number = 2", "deal 2 of session 's' is damaged: "
+     "TypeError: its transfers are not a list of records"),
 ])
 def test_a_tampered_value_is_a_damaged_ledger_not_a_traceback(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], statement: str, said: str) -> None:

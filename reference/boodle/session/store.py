@@ -50,6 +50,8 @@ from boodle.engine.ledger import (
     chips_json,
     normalize,
 )
+from boodle.engine.strategies import STRATEGIES
+from boodle.language.build import MAX_PLAYERS
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
 from boodle.session.run import Progress, SessionRun, seated, unseated
@@ -211,17 +213,23 @@ def sessions(conn: sqlite3.Connection) -> list[SessionInfo]:
             if not all(isinstance(x, str) for x in texts):
                 raise TypeError("a name, variant, file, rules text, seed or strategy is "
                                 "not text")
-            out.append(SessionInfo(name, variant, file, rules, _count("players", players, 1),
-                                   seed, strategy,
+            if strategy not in STRATEGIES:
+                raise TypeError(f"strategy {strategy!r} is not one of "
+                                f"{', '.join(sorted(STRATEGIES))}")
+            out.append(SessionInfo(name, variant, file, rules,
+                                   _count("players", players, 1, MAX_PLAYERS), seed, strategy,
                                    None if deals is None else _count("deals", deals, 0),
                                    _chips(json.loads(total)), _bases(json.loads(bases))))
     return out
 
 
-def _count(what: str, value: Any, low: int) -> int:
-    """A stored whole number of at least ``low`` (players, deals); raises TypeError."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise TypeError(f"{what} {value!r} is not a whole number from {low}")
+def _count(what: str, value: Any, low: int, high: int | None = None) -> int:
+    """A stored whole number of at least ``low`` and at most ``high`` (players, deals);
+    raises TypeError."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low \
+            or (high is not None and value > high):
+        raise TypeError(f"{what} {value!r} is not a whole number from {low}"
+                        + ("" if high is None else f" to {high}"))
     return value
 
 
@@ -249,11 +257,22 @@ def deal_rows(conn: sqlite3.Connection, info: SessionInfo) -> list[DealRow]:
                         "WHERE session = ? ORDER BY number", (info.name,)).fetchall()
     out: list[DealRow] = []
     for number, events, transfers, seats, board, prog in rows:
-        with _decoding(f"{unit_name(number)} of session '{info.name}'"):
-            out.append(DealRow(number, json.loads(events), json.loads(transfers),
+        whole = isinstance(number, int) and not isinstance(number, bool)
+        with _decoding(f"{unit_name(number) if whole else f'deal numbered {number!r}'} "
+                       f"of session '{info.name}'"):
+            out.append(DealRow(_count("a deal's number", number, 0),
+                               _records("events", json.loads(events)),
+                               _records("transfers", json.loads(transfers)),
                                _ledger(json.loads(seats), json.loads(board)),
                                _progress(json.loads(prog))))
     return out
+
+
+def _records(what: str, value: Any) -> list[dict[str, Any]]:
+    """A stored list of JSON records (a unit's events or transfers); raises TypeError."""
+    if not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
+        raise TypeError(f"its {what} are not a list of records")
+    return value
 
 
 def ending_row(conn: sqlite3.Connection, info: SessionInfo) -> dict[str, Any] | None:
@@ -264,8 +283,12 @@ def ending_row(conn: sqlite3.Connection, info: SessionInfo) -> dict[str, Any] | 
         return None
     with _decoding(f"ending of session '{info.name}'"):
         events, transfers, seats, board, winners = (json.loads(x) for x in row)
-        return {"events": events, "transfers": transfers, "ledger": _ledger(seats, board),
-                "winners": winners}
+        if not isinstance(winners, list) or not all(
+                isinstance(w, int) and not isinstance(w, bool) for w in winners):
+            raise TypeError(f"the winners {_short(winners)} are not a list of seats")
+        return {"events": _records("events", events),
+                "transfers": _records("transfers", transfers),
+                "ledger": _ledger(seats, board), "winners": winners}
 
 
 # ---------------------------------------------------------------- recording
