@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from boodle.compiled import unsupported_features
 from boodle.conformance.paths import load_variant, variant_paths
 from boodle.docs import templates
 from boodle.docs.rules_text import Speaker
@@ -42,6 +43,7 @@ from boodle.session.store import (
     resume,
     sessions,
 )
+from boodle.simulate.runner import make_spec
 from boodle.verify.verifier import NOT_MODELLED, Options, Subject, verify
 from store_helpers import info_for, nothing
 from tiny_rules import BASE
@@ -373,3 +375,14 @@ def test_the_check_of_an_ending_with_a_tie_deal_at_drawn_seats(tmp_path: Path,
         # player A: 50 after the split, the extra deal +2, the second split 12 / 3 = 4
         assert end["ledger"].seats == (56, 47, 47)
         assert check(conn, info) == []
+
+
+def test_boodle_simulate_refuses_drawn_seats_at_the_line_that_asks_for_them() -> None:
+    # its session loops (compiled, kernel, and its reference path) keep every player seated
+    with pytest.raises(BoodleError, match="does not draw the seats again") as err:
+        make_spec(PROBE, 3, 10, 1, ["random"])
+    text = PROBE_FILE.read_text("utf-8").splitlines()
+    assert err.value.span is not None
+    assert "seating: redrawn each deal" in text[err.value.span.line - 1]
+    assert unsupported_features(PROBE) == [
+        "seats drawn again before each deal (its sessions keep the seats)"]
