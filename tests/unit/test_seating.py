@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from boodle.compiled import unsupported_features
 from boodle.conformance.paths import load_variant, variant_paths
 from boodle.docs import templates
 from boodle.docs.rules_text import Speaker
@@ -24,8 +25,15 @@ from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.language.printer import print_ruleset
+from boodle.session import store
 from boodle.session.ledger_cli import render_session
-from boodle.session.run import ExplicitSources, SeededSources, SessionRun, play_session
+from boodle.session.run import (
+    DealCards,
+    ExplicitSources,
+    SeededSources,
+    SessionRun,
+    play_session,
+)
 from boodle.session.store import (
     check,
     connect,
@@ -35,6 +43,7 @@ from boodle.session.store import (
     resume,
     sessions,
 )
+from boodle.simulate.runner import make_spec
 from boodle.verify.verifier import NOT_MODELLED, Options, Subject, verify
 from store_helpers import info_for, nothing
 from tiny_rules import BASE
@@ -333,3 +342,47 @@ def test_boodle_ledger_names_the_dealer_and_winner_of_each_deal_as_players(
         assert lines[str(row.number)][1] == seat_name(sits[start["dealer"]])
         winner = "none" if end["winner"] is None else seat_name(sits[end["winner"]])
         assert lines[str(row.number)][2] == winner
+
+
+def test_the_check_of_an_ending_with_a_tie_deal_at_drawn_seats(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    # ties: one more deal.  By hand: in each deal the seat left of the dealer holds one card
+    # and goes out, the others hold one card each: the winner nets -6 + 6 + 2 = +2, the
+    # others -7.  Deal 1 (seat A deals, starting seats): B wins; deal 2 (starting seats
+    # drawn, seat B deals): C wins; deal 3 (seats A C B, seat C deals): seat A, player A,
+    # wins.  Everyone has 50 + 2 - 14 = 38; the boodles' 36 split: 50 each, a tie: one more
+    # deal at seats C A B, dealt from seat A: seat B, player A, wins it.  Its transfers name
+    # seats at the table, the splits around it players: the ledger's check must agree.
+    rules = replace(PROBE, session=replace(PROBE.session, ties="one more deal"))
+    hands = (["3♦", "2♣", "3♥"], ["4♦", "5♦", "2♠"], ["2♦", "6♠", "5♠"],
+             ["7♠", "2♥", "8♠"])
+    decks = tuple(DealCards(hands=tuple(cards(h) for h in deal),
+                            widow=tuple(c for c in rules.deck.cards()
+                                        if c not in cards(" ".join(deal))))
+                  for deal in hands)
+    sources = ExplicitSources(cuts=(cards("K♠ 5♦ 3♣"),), deals=decks,
+                              seatings=((0, 1, 2), (0, 2, 1), (2, 0, 1)))
+    monkeypatch.setattr(store, "_run", lambda info, ruleset: SessionRun(
+        ruleset, 3, 0, ["random"] * 3, sources=sources))
+    db = tmp_path / "l.sqlite"
+    record_new(db, info_for(players=3, variant=str(PROBE_FILE)), rules, nothing)
+    with connect(db) as conn:
+        info = sessions(conn)[0]
+        end = ending_row(conn, info)
+        assert end is not None and end["winners"] == [0]
+        assert any(e["kind"] == "seating" and e["number"] == 4 for e in end["events"])
+        # player A: 50 after the split, the extra deal +2, the second split 12 / 3 = 4
+        assert end["ledger"].seats == (56, 47, 47)
+        assert check(conn, info) == []
+
+
+def test_boodle_simulate_refuses_drawn_seats_at_the_line_that_asks_for_them() -> None:
+    # its session loops (compiled, kernel, and its reference path) keep every player seated
+    with pytest.raises(BoodleError, match="does not draw the seats again") as err:
+        make_spec(PROBE, 3, 10, 1, ["random"])
+    text = PROBE_FILE.read_text("utf-8").splitlines()
+    assert err.value.span is not None
+    assert "seating: redrawn each deal" in text[err.value.span.line - 1]
+    assert unsupported_features(PROBE) == [
+        "seats drawn again before each deal (its sessions keep the seats)"]

@@ -16,8 +16,8 @@ Tables (format 1; amounts as JSON ints or ``"a/b"`` strings, spec §9):
   :class:`~boodle.session.run.Progress` to go on from (random generator states included;
   under ``seating: redrawn each deal`` the seats the deal was played in, ``seating`` in the
   progress, absent in a ledger written before seats could be drawn: the starting seats).
-  The ledger and board are the players' (by starting seat); the transfers, as the deal's
-  events name them, are by seat at the table.
+  The ledger, the board and the transfers are the players' (by starting seat); the deal's
+  events name seats at the table as drawn, and its transfers are stored renamed to players.
 - ``ending``: the session's end (leftover split, the extra deal on a tie, standings); for a
   fixed number of deals, an empty ending that marks the session complete.
 
@@ -41,12 +41,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
-from boodle.engine.events import Event, transfers_in
+from boodle.engine.events import DealEnd, DealStart, Event, transfers_in
 from boodle.engine.ledger import (
     Ledger,
     LedgerError,
     SeatAccount,
     SectionAccount,
+    Transfer,
     chips_json,
     normalize,
 )
@@ -54,7 +55,7 @@ from boodle.engine.strategies import STRATEGIES
 from boodle.language.build import MAX_PLAYERS
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
-from boodle.session.run import Progress, SessionRun, seated, unseated
+from boodle.session.run import Progress, SessionRun
 
 FORMAT = 1
 """The schema version written in every session row."""
@@ -427,7 +428,7 @@ def _play_on(conn: sqlite3.Connection, info: SessionInfo, run: SessionRun, emit:
     events = run.finish()  # empty for a fixed number of deals: the row still marks the end
     with _transaction(conn):
         conn.execute("INSERT INTO ending VALUES (?, ?, ?, ?, ?, ?)", (
-            info.name, _events_json(events), _transfers_json(events),
+            info.name, _events_json(events), _transfers_json(events, run.seating),
             *_ledger_json(run.ledger), json.dumps(list(events_winners(events)))))
     emit(events)
 
@@ -436,7 +437,7 @@ def _insert_deal(conn: sqlite3.Connection, info: SessionInfo, run: SessionRun, n
                  events: Sequence[Event]) -> None:
     try:
         conn.execute("INSERT INTO deal VALUES (?, ?, ?, ?, ?, ?, ?)", (
-            info.name, number, _events_json(events), _transfers_json(events),
+            info.name, number, _events_json(events), _transfers_json(events, run.seating),
             *_ledger_json(run.ledger), json.dumps(_progress_json(run.progress()))))
     except sqlite3.IntegrityError:
         raise BoodleError(f"deal {number} of session '{info.name}' is already recorded",
@@ -458,8 +459,26 @@ def _events_json(events: Sequence[Event]) -> str:
     return json.dumps([e.to_json() for e in events], ensure_ascii=False)
 
 
-def _transfers_json(events: Sequence[Event]) -> str:
-    return json.dumps([t.to_json() for e in events for t in transfers_in(e)], ensure_ascii=False)
+def _transfers_json(events: Sequence[Event], seating: Sequence[int] = ()) -> str:
+    """The transfers of ``events``, a seat named as the player in it: a deal's transfers (from
+    its ``deal-start`` to its ``deal-end``) are at the table of ``seating`` (the player in each
+    seat, spec §10; none: the starting seats), the others (the splits) already players'."""
+    out: list[dict[str, object]] = []
+    inside = False
+    for e in events:
+        inside = inside or isinstance(e, DealStart)
+        out += [(_by_player(t, seating) if inside and seating else t).to_json()
+                for t in transfers_in(e)]
+        inside = inside and not isinstance(e, DealEnd)
+    return json.dumps(out, ensure_ascii=False)
+
+
+def _by_player(t: Transfer, seating: Sequence[int]) -> Transfer:
+    """``t`` with each seat of the table named as the player who sits there."""
+    def who(account: SeatAccount | SectionAccount) -> SeatAccount | SectionAccount:
+        return SeatAccount(seating[account.seat]) if isinstance(account, SeatAccount) \
+            else account
+    return Transfer(who(t.src), who(t.dst), t.amount, t.reason)
 
 
 def _ledger_json(ledger: Ledger) -> tuple[str, str]:
@@ -553,8 +572,7 @@ def check(conn: sqlite3.Connection, info: SessionInfo) -> list[str]:
             if starts != [row.number] * len(starts) or not starts or len(ends) != 1:
                 problems.append(f"{where}: events hold deal starts {starts} and "
                                 f"{len(ends)} deal ends")
-        problems += _check_step(where, previous, row.transfers, row.ledger, info,
-                                row.progress.seating if row.number > 0 else None)
+        problems += _check_step(where, previous, row.transfers, row.ledger, info)
         if row.progress.ledger != row.ledger or row.progress.played != row.number:
             problems.append(f"{where}: stored progress does not match the row")
         previous = row.ledger
@@ -565,25 +583,21 @@ def check(conn: sqlite3.Connection, info: SessionInfo) -> list[str]:
 
 
 def _check_step(where: str, before: Ledger | None, transfers: list[dict[str, Any]],
-                after: Ledger, info: SessionInfo,
-                seating: tuple[int, ...] | None = None) -> list[str]:
-    """Problems of one row: its chips' total, and its transfers replayed on ``before``
-    (seated as ``seating``, the deal's seats, when the deal's seats were drawn: its
-    transfers name seats at the table) giving ``after``."""
+                after: Ledger, info: SessionInfo) -> list[str]:
+    """Problems of one row: its chips' total, and its transfers (players') replayed on
+    ``before`` giving ``after``."""
     out: list[str] = []
     if after.total() != info.start_total:
         out.append(f"{where}: chips {after.total()} instead of {info.start_total}")
     if before is None:
         return out
-    ledger = before if seating is None else seated(before, seating)
+    ledger = before
     try:
         for t in transfers:
             ledger, _ = ledger.transfer(_account(t["from"]), _account(t["to"]),
                                         _chips(t["amount"]), str(t["reason"]))
     except (LedgerError, KeyError, TypeError) as exc:
         return [*out, f"{where}: a transfer does not replay: {exc}"]
-    if seating is not None:
-        ledger = unseated(ledger, seating)
     if ledger != after:
         out.append(f"{where}: its transfers from the previous ledger give {ledger.to_json()}, "
                    f"not the recorded {after.to_json()}")
