@@ -226,3 +226,17 @@ def test_a_fault_of_the_short_stack_rule_is_reached_only_from_the_short_start(
     found = check_deals(rs, 2, "2x3").violations["well-formedness"]
     assert "short stacks are broken" in found.why
     assert found.deal["chips before the ante"] == ["11", "2"]
+
+
+def test_the_report_names_the_starts_each_search_was_made_from(capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from boodle.cli import main
+
+    assert main(["verify", "tripoley-as-sold", "--players", "2", "--no-z3", "--no-engine",
+                 "--no-cache", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    rows = [r for r in doc["results"] if r["method"] == "exhaustive"]
+    assert rows and all(r["status"] == "checked" for r in rows)
+    assert all("every deal from (11, 11) and (11, 2) chips by seat before the ante"
+               in r["detail"] for r in rows)

@@ -122,7 +122,8 @@ def model_state_json(layout: Layout, v: dict[str, Any]) -> dict[str, Any]:
 class Counterexample:
     """A violation found on the real engine: ``prop`` broken after ``moves`` from the deal.
 
-    ``deal``: hands by seat and the widow; ``moves``: the moves as text;
+    ``deal``: hands by seat and the widow (from the exhaustive search, also each seat's
+    ``chips before the ante``: the start it was found from); ``moves``: the moves as text;
     ``events``: every event from the start of the deal; ``why``: what is
     wrong in the last state; ``state``: that state's cards and chips;
     ``loop``: for a cycle, the moves that return to an earlier state.
