@@ -38,13 +38,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boodle.engine.api import apply, is_terminal, legal_moves, shuffled_deck, start_deal
-from boodle.engine.events import Event, transfers_in
+from boodle.engine.events import Bet, Event, Showdown, transfers_in
 from boodle.engine.faults import IllegalMove
 from boodle.engine.ledger import Ledger, LedgerError, SeatAccount
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, each_move
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import HoldingPhase, PokerPhase, Ruleset, StopsPhase
+from boodle.language.model import Chips, HoldingPhase, PokerPhase, Ruleset, StopsPhase
 from boodle.verify import own_rules
 from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
 from boodle.verify.cex import Counterexample
@@ -395,6 +395,8 @@ def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> 
     :func:`boodle.verify.own_rules.share`): each run of claims on one section is one award;
     under ``split: share`` every sharer takes the same share of the section's balance
     before the award, and under ``first seat`` / ``lowest seat`` one seat takes it all.
+    After a betting round (§8.3) the pot's claims are one award per side pot
+    (:func:`boodle.verify.own_rules.side_pots`), see :func:`_side_pots_differ`.
     Who qualifies is the engine's (the rules' card tests); how much each takes is checked.
     The first award that differs, or ``None``."""
     holding = {s: p.split for p in ruleset.phases if isinstance(p, HoldingPhase)
@@ -406,6 +408,11 @@ def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> 
     have.update({f"section {name}": a for name, a in start.sections})
     group: list[Any] = []
     kind = ""  # what opened the run of claims: "poker", "turn-up" or "holding"
+    round_put: dict[int, Chips] = {}  # the chips bet by seat in this betting round (§8.3)
+    bet_in = False  # whether this poker phase has played a betting round yet
+    put: dict[int, Chips] = {}  # the last showdown's: the chips bet by seat in its round
+    betting = False  # whether a betting round was played before the last showdown
+    show: Showdown | None = None  # the last showdown
 
     def settle() -> str | None:
         if not group:
@@ -415,6 +422,8 @@ def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> 
         rule = {"poker": poker.get(name), "holding": holding.get(name)}.get(kind)
         if rule is None or (kind == "holding" and name in several):
             return None  # a turn-up takes the whole section: one claim; checked by totals
+        if kind == "poker" and betting and show is not None:
+            return _side_pots_differ(ruleset, name, balance, group, show, put, rule)
         amounts = [c.amount for c in group]
         seats = [c.seat for c in group]
         if len(set(seats)) != len(seats):
@@ -460,8 +469,70 @@ def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> 
             spend(group)
             group = []
         spend([e])
+        if isinstance(e, Bet):
+            bet_in = True
+            round_put[e.seat] = round_put.get(e.seat, 0) + (
+                0 if e.transfer is None else e.transfer.amount)
+        elif isinstance(e, Showdown):  # its claims follow; the next poker phase bets afresh
+            show, put, betting = e, round_put, bet_in
+            round_put, bet_in = {}, False
         opener = e.kind
     return settle()
+
+
+def _side_pots_differ(ruleset: Ruleset, name: str, balance: Any, group: Sequence[Any],
+                      show: Showdown, put: dict[int, Chips], rule: str) -> str | None:
+    """The claims (``group``, in order) on the pot ``name`` after a betting round held to
+    spec §8.3's side pots, stated in :func:`boodle.verify.own_rules.side_pots` (not the
+    engine's :func:`~boodle.engine.stages.poker.layers`): ``balance`` chips on the pot at
+    the showdown, ``put`` each seat's chips bet in the round, ``show`` the showdown (its
+    hands: the live seats, clockwise from the dealer's left; none shown when every other
+    seat folded, and the one winner takes the whole pot).  Each pot, main pot first, is one
+    award among the best hands of the seats it is open to (the engine's hand ranking, from
+    the showdown's hands), split by ``rule`` (§8.1, §9): under ``share`` each taker gets
+    :func:`~boodle.verify.own_rules.share` of that pot, else one seat takes it all (the
+    first best hand clockwise from the dealer's left, or the lowest-numbered).  Under
+    ``short stack: section by section`` (§4) who anted the pot is the engine's: a pot's
+    takers may be fewer than its best hands; otherwise they are exactly those the split names.  The
+    first pot paid otherwise, as a sentence, or ``None``."""
+    hands = {s: h.strength for s, h in show.hands}
+    if hands:
+        pots = own_rules.side_pots(put, list(hands), balance - sum(put.values()))
+    else:
+        pots = [(balance, tuple(show.winners))]
+    exact = ruleset.short_stack != "section by section"
+    k = 0
+    for n, (chips, open_to) in enumerate(pots):
+        top = max(hands[s] for s in open_to) if hands else None
+        best = [s for s in open_to if top is None or hands[s] == top]
+        most = len(best) if rule == "share" else min(1, len(best))
+        take: list[Any] = []
+        while (k < len(group) and len(take) < most and group[k].seat in best
+               and all(c.seat != group[k].seat for c in take)):
+            take.append(group[k])
+            k += 1
+        seats = [c.seat for c in take]
+        amounts = [c.amount for c in take]
+        where = (f"section {name}, {'main' if n == 0 else f'side pot {n}'} ({chips} chips, "
+                 f"open to seats {list(open_to)}, best hands {best}; spec §8.3)")
+        due = {"share": best, "first seat": best[:1], "lowest seat": sorted(best)[:1]}.get(
+            rule, best[:1])
+        if exact and sorted(seats) != sorted(due):
+            then = f", then seat {group[k].seat} {group[k].amount} chips" if k < len(group) else ""
+            return (f"{where}: the rules pay it to seats {due} (split: {rule}), the engine paid "
+                    f"seats {seats}{then}")
+        if not take:
+            continue
+        want = chips if len(take) == 1 else own_rules.share(chips, len(take), ruleset.chips)
+        if any(a != want for a in amounts):
+            return (f"{where}: the rules give {'it all' if len(take) == 1 else 'each'} "
+                    f"{want} (spec §9, chips {ruleset.chips}), the engine paid {amounts} to "
+                    f"seats {seats}")
+    if k < len(group):
+        rest = [(c.seat, c.amount) for c in group[k:]]
+        return (f"section {name}: the engine paid (seat, chips) {rest} beyond the pots the "
+                f"rules make of it ({[(c, list(o)) for c, o in pots]}; spec §8.3, §9)")
+    return None
 
 
 def exchange_differs(ruleset: Ruleset, state: DealState,

@@ -12,19 +12,23 @@ apart from :meth:`boodle.language.model.Deck.next_card`,
 (:mod:`boodle.verify.layout`, :mod:`boodle.verify.invariants`,
 :mod:`boodle.verify.lead_terms`) reads these; :mod:`boodle.verify.engine_model` holds the
 engine's deal to :func:`deal`.
+
+The pots of a betting round (spec §8.3, side pots for seats all in) are stated here again
+too (:func:`side_pots`), apart from :func:`boodle.engine.stages.poker.layers`: the engine =
+model check holds each of the engine's pot payments to them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from boodle.language.cards import Card
-from boodle.language.model import Deck, Ruleset, Trumps, WidowPosition
+from boodle.language.model import Chips, Deck, Ruleset, Trumps, WidowPosition
 
 __all__ = ["TURNED_UP", "WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card",
-           "rank_position", "seats_may_be_out", "share"]
+           "rank_position", "seats_may_be_out", "share", "side_pots"]
 
 
 def seats_may_be_out(ruleset: Ruleset) -> bool:
@@ -138,3 +142,29 @@ def share(balance: Any, ways: int, chips: str) -> Any:
         return exact
     whole = exact.numerator // exact.denominator
     return whole
+
+
+def side_pots(put: Mapping[int, Chips], live: Sequence[int],
+              before: Any) -> list[tuple[Any, tuple[int, ...]]]:
+    """Spec §8.3, "Showdown and side pots": the pots a betting round's showdown pays, main
+    pot first, each as (chips, the seats it is open to, in the order of ``live``).
+
+    ``put``: seat → chips it put in during the round (blinds, bets, calls, raises; a seat
+    that folded counts, a seat absent put in 0); ``live``: the seats still in (not folded),
+    clockwise from the dealer's left; ``before``: the chips on the pot before the round
+    (antes, carry-over).  The main pot holds ``before`` and, from every seat, its chips up
+    to the smallest amount a live seat put in; it is open to every live seat.  Each further
+    pot holds every seat's chips above the last level and up to the next smallest amount
+    put in by a live seat still open, and is open to the live seats that put in that much.
+    Example (§8.3): ``before`` 9, seat 0 puts in 5, seat 2 (all in) 2, seat 3 folds after
+    nothing: the main pot 9 + 2 + 2 = 13 for seats 0 and 2, the side pot 3 for seat 0."""
+    pots: list[tuple[Any, tuple[int, ...]]] = []
+    open_to = tuple(live)
+    done: Chips = 0  # the chips per seat already counted in earlier pots
+    while open_to:
+        level = min(put.get(s, 0) for s in open_to)
+        chips: Any = sum(max(0, min(p, level) - done) for p in put.values())
+        pots.append((chips + before if not pots else chips, open_to))
+        done = level
+        open_to = tuple(s for s in open_to if put.get(s, 0) > level)
+    return pots

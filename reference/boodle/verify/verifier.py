@@ -473,6 +473,9 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
     if options.engine and any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases):
         checks += ("; each award's shares held to the split rules (spec §9) and the chips to "
                    "the events")
+        if any(isinstance(p, PokerPhase) and p.betting for p in rs.phases):
+            checks += ("; a betting round's pot paid as its side pots (spec §8.3), each an "
+                       "award among the seats that matched it")
     if options.engine and rs.widow_sale is not None:
         checks += "; each widow exchange's cards and price held to spec §5.4"
     ran = [m for m, on in (("the exhaustive search", options.exhaustive),
