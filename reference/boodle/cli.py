@@ -379,6 +379,10 @@ memory before printing it (Michigan, 4 players: 1.5 MB of text and about 15 MB o
 1,000 deals), so a bound on the input
 bounds its memory; a ledger records deal by deal."""
 
+LEDGER_DEALS_MAX = 2**63 - 1
+"""The most deals ``boodle play --ledger`` takes: the ledger stores the count planned as a
+SQLite INTEGER (8 bytes, signed), so a larger one is refused before the file is made."""
+
 
 def _check_play_usage(args: argparse.Namespace) -> None:
     """Options of ``play`` that do not go together, or an unknown strategy: a usage error
@@ -406,6 +410,9 @@ def _check_play_usage(args: argparse.Namespace) -> None:
         problem = (f"--deals {args.deals}: play prints a whole trace and keeps it until the "
                    f"end, so it takes at most {PLAY_DEALS_MAX:,} deals; for more, record them "
                    "with --ledger FILE.sqlite, or use boodle simulate")
+    elif args.deals is not None and args.deals > LEDGER_DEALS_MAX:
+        problem = (f"--deals {args.deals}: a ledger stores the count of deals as a SQLite "
+                   f"integer, so play --ledger takes at most {LEDGER_DEALS_MAX:,} deals")
     elif args.strategy is not None and args.strategy not in STRATEGIES:
         problem = (f"unknown strategy '{args.strategy}': play has "
                    + ", ".join(sorted(STRATEGIES))

@@ -1,0 +1,60 @@
+"""What a new user found on the command line's error paths (a house rule with pot-limit
+betting, blinds and seats redrawn each deal): every refusal is a usage or input error with
+a hint, made before the run and before any file is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boodle.cli import main
+
+FRIDAY = """\
+variant friday extends tripoley {
+  title "Tripoley, Friday night"
+  phase poker is poker {
+    bets: pot limit
+    blinds: 1, 2 chips
+    raises: 3
+  }
+  session {
+    start: 50 chips
+    end: after 1 rotation
+    leftover: split equally
+    ties: share
+    balance: may go negative
+    seating: redrawn each deal
+  }
+}
+"""
+
+
+@pytest.fixture
+def friday(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``friday.boodle`` in a fresh folder that is also the working folder."""
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "friday.boodle"
+    path.write_text(FRIDAY, encoding="utf-8")
+    return path
+
+
+def _usage_status(argv: list[str]) -> int:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    code = exc.value.code
+    assert isinstance(code, int)
+    return code
+
+
+def test_too_many_deals_for_a_ledger_is_a_usage_error_before_the_file_is_made(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    huge = "99999999999999999999"  # beyond a SQLite INTEGER (2**63 - 1)
+    argv = ["play", str(friday), "--players", "4", "--seed", "1", "--deals", huge]
+    assert _usage_status(argv) == 2  # without --ledger: play's own bound
+    capsys.readouterr()
+    assert _usage_status(argv + ["--ledger", "huge.sqlite"]) == 2
+    err = capsys.readouterr().err
+    assert f"--deals {huge}" in err and "9,223,372,036,854,775,807" in err
+    assert "internal error" not in err
+    assert not (friday.parent / "huge.sqlite").exists()
