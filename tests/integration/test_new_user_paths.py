@@ -58,3 +58,14 @@ def test_too_many_deals_for_a_ledger_is_a_usage_error_before_the_file_is_made(
     assert f"--deals {huge}" in err and "9,223,372,036,854,775,807" in err
     assert "internal error" not in err
     assert not (friday.parent / "huge.sqlite").exists()
+
+
+def test_a_ledger_under_a_file_is_said_to_be_under_a_file(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["play", str(friday), "--players", "4", "--seed", "1",
+                   "--ledger", "friday.boodle/x.sqlite"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert f"{friday} is a file, not a folder" in err
+    assert "does not exist" not in err
+    assert f"--ledger {friday.parent / 'x.sqlite'}" in err
