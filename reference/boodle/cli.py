@@ -390,7 +390,10 @@ def _check_play_usage(args: argparse.Namespace) -> None:
     from boodle.engine.strategies import STRATEGIES
 
     problem = None
-    if args.resume is not None:
+    if args.session is not None and not args.session.strip():
+        problem = ("--session needs a name, not an empty one: give --session NAME (as in "
+                   "--session friday), or leave --session out for the variant's name")
+    elif args.resume is not None:
         given = [o for o, v in (("VARIANT", args.variant), ("--players", args.players),
                                 ("--seed", args.seed), ("--deals", args.deals),
                                 ("--strategy", args.strategy), ("--ledger", args.ledger))

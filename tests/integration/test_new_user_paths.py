@@ -69,3 +69,14 @@ def test_a_ledger_under_a_file_is_said_to_be_under_a_file(
     assert f"{friday} is a file, not a folder" in err
     assert "does not exist" not in err
     assert f"--ledger {friday.parent / 'x.sqlite'}" in err
+
+
+@pytest.mark.parametrize("name", ["", "  "])
+def test_an_empty_session_name_is_a_usage_error(
+        friday: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    argv = ["play", str(friday), "--players", "4", "--seed", "1", "--ledger", "f.sqlite",
+            "--session", name]
+    assert _usage_status(argv) == 2
+    assert "--session needs a name" in capsys.readouterr().err
+    assert not (friday.parent / "f.sqlite").exists()
+    assert _usage_status(["play", "--resume", "f.sqlite", "--session", name]) == 2
