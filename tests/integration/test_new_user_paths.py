@@ -80,3 +80,40 @@ def test_an_empty_session_name_is_a_usage_error(
     assert "--session needs a name" in capsys.readouterr().err
     assert not (friday.parent / "f.sqlite").exists()
     assert _usage_status(["play", "--resume", "f.sqlite", "--session", name]) == 2
+
+
+def test_generate_out_under_a_file_is_refused_before_any_case_is_made(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["conformance", "generate", "--rules", "friday.boodle",
+                   "--out", "friday.boodle/sub"])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "--out friday.boodle/sub: " in captured.err
+    assert f"{friday} is a file, not a folder" in captured.err
+    assert "hint: " in captured.err and "no case was made" in captured.err
+    assert "Errno" not in captured.err
+    assert "case" not in captured.out and "deal cases" not in captured.err  # before the run
+
+
+def test_verify_cex_dir_under_a_file_is_refused_before_the_run(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["verify", "friday.boodle", "--players", "3", "--cex-dir",
+                   "friday.boodle/cex"])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert f"--cex-dir friday.boodle/cex: {friday} is a file, not a folder" in captured.err
+    assert "hint: " in captured.err and "nothing was verified" in captured.err
+    assert captured.out == ""  # no report: refused before the run
+
+
+def test_verify_cex_dir_that_is_a_file_is_refused(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "friday.boodle", "--cex-dir", "friday.boodle"]) == 1
+    assert "--cex-dir friday.boodle: is a file, not a folder" in capsys.readouterr().err
+
+
+def test_a_new_cex_dir_is_not_made_before_a_counterexample(friday: Path) -> None:
+    from boodle.out_paths import folder_problem
+
+    assert folder_problem("--cex-dir", friday.parent / "new" / "cex") is None
+    assert not (friday.parent / "new").exists()

@@ -115,6 +115,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         args.usage_error("--no-z3 and --no-exhaustive together leave no method that verifies "
                          "a property at a player count; drop one of them "
                          "('boodle check' validates the rules files)")
+    _check_cex_dir(args.cex_dir)
     names = list(args.variants) or builtin_names()
     subjects = [Subject(_label(name), load(name)) for name in names]
     for count in args.players or ():
@@ -152,6 +153,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for path in save_counterexamples(results, args.cex_dir):
         print(f"counterexample stored: {path}", file=sys.stderr)
     return exit_status(results)
+
+
+def _check_cex_dir(folder: Path) -> None:
+    """Refuse, before the run, a ``--cex-dir`` that no counterexample could be stored in
+    (:func:`boodle.out_paths.folder_problem`); raises :class:`BoodleError`."""
+    from boodle.language.errors import BoodleError
+    from boodle.out_paths import folder_problem
+
+    problem = folder_problem("--cex-dir", folder)
+    if problem is not None:
+        raise BoodleError(problem, hint="give a folder that exists or can be made, in a "
+                          "folder that may be written (checked before the run: nothing was "
+                          "verified)")
 
 
 def _proof_cache(args: argparse.Namespace) -> ProofCache | None:
