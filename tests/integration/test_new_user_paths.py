@@ -117,3 +117,50 @@ def test_a_new_cex_dir_is_not_made_before_a_counterexample(friday: Path) -> None
 
     assert folder_problem("--cex-dir", friday.parent / "new" / "cex") is None
     assert not (friday.parent / "new").exists()
+
+
+def _seats_drawn(line: str) -> dict[str, str]:
+    """``seats drawn for deal 2 (…): C sits in seat A, A sits in seat B`` → seat: player."""
+    pairs = line.split(": ", 1)[1].split(", ")
+    return {p.split(" sits in seat ")[1]: p.split(" sits in seat ")[0] for p in pairs}
+
+
+def _balances(text: str) -> dict[str, str]:
+    return dict(pair.split(" ") for pair in text.split(", "))
+
+
+def test_redrawn_seats_the_trace_says_which_letters_are_seats_and_which_players(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", str(friday), "--players", "4", "--seed", "1",
+                 "--ledger", "f.sqlite"]) == 0
+    trace = capsys.readouterr().out.splitlines()
+    assert main(["ledger", "f.sqlite"]) == 0
+    # deal, dealer, winner and the players' balances, by player (spec §10)
+    rows = {cells[0]: cells for line in capsys.readouterr().out.splitlines()
+            if (cells := line.split()) and cells[0].isdigit()}
+    seats: dict[str, str] = {}
+    checked = 0
+    for i, line in enumerate(trace):
+        if line.startswith("seats drawn for deal "):
+            seats = _seats_drawn(line)
+        elif line.startswith("Deal ") and seats:
+            number, rest = line[len("Deal "):].split(": ", 1)
+            dealer = rest.split(" ")[0]
+            assert rest.startswith(f"{dealer} deals (player {seats[dealer]}), 4 players; "
+                                   "letters name seats as drawn")
+            assert rows[number][1] == seats[dealer]
+        elif line.startswith("  ledger by seat: "):
+            by_seat = _balances(line[len("  ledger by seat: "):])
+            label, by_player = trace[i + 1].split(": ", 1)
+            assert label == "  ledger by player"
+            # the same balances, renamed from seat to the player drawn into it
+            assert _balances(by_player) == {seats[s]: a for s, a in by_seat.items()}
+            assert list(_balances(by_player).values()) == rows[number][3:7]
+            winner = trace[i - 2].split()
+            assert winner[1:4] == ["wins", "the", "deal"]
+            assert seats[winner[0]] == rows[number][2] == winner[-1].rstrip(")")
+            checked += 1
+            seats = {}
+        else:
+            assert not line.startswith("  ledger: ") or not seats, line
+    assert checked == 3  # deals 2, 3 and 4 of the rotation: deal 1 keeps the starting seats
