@@ -164,3 +164,14 @@ def test_redrawn_seats_the_trace_says_which_letters_are_seats_and_which_players(
         else:
             assert not line.startswith("  ledger: ") or not seats, line
     assert checked == 3  # deals 2, 3 and 4 of the rotation: deal 1 keeps the starting seats
+
+
+def test_play_prints_the_same_trace_with_a_ledger_as_without(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", str(friday), "--players", "4", "--seed", "1"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--ledger", "f.sqlite"]) == 0
+    recorded = capsys.readouterr().out
+    assert "\n\nseats drawn for deal 2 " in plain  # a blank line before each draw
+    assert recorded == plain
