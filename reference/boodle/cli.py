@@ -431,7 +431,9 @@ def _check_play_usage(args: argparse.Namespace) -> None:
 def cmd_docs_build(args: argparse.Namespace) -> int:
     """``boodle docs build``: write the site's Markdown pages; exit 1 on a missing template."""
     from boodle.docs import site
+    from boodle.owned_files import check_folder
 
+    check_folder(Path(args.out))  # before the site is built
     written = site.build_docs(Path(args.out))
     print(site.written_summary(Path(args.out), written))
     for note in site.skipped_outside_checkout():

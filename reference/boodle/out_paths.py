@@ -39,10 +39,21 @@ def folder_problem(option: str, path: Path) -> str | None:
     this process may not write into (a missing folder is made there)."""
     if path.exists() and not path.is_dir():
         return f"{option} {path}: is a file, not a folder"
+    blocker = file_in_the_way(path)
+    if blocker is not None:
+        return f"{option} {path}: {blocker} is a file, not a folder"
     here = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
-    if not here.is_dir():
-        return f"{option} {path}: {here} is a file, not a folder"
     if not os.access(here, os.W_OK | os.X_OK):
         return f"{option} {path}: cannot write there: {here} may not be written"
     return None
 
+
+
+def file_in_the_way(folder: Path) -> Path | None:
+    """The file that keeps ``folder`` from ever being a folder: ``folder`` itself or the
+    nearest of its parents that exists, when that is no folder (``friday.boodle`` of
+    ``friday.boodle/sub``); ``None`` when ``folder`` is or can be made a folder."""
+    here = next(p for p in (folder.absolute(), *folder.absolute().parents) if p.exists())
+    if here.is_dir():
+        return None
+    return folder if here == folder.absolute() else here

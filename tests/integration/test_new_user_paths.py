@@ -175,3 +175,13 @@ def test_play_prints_the_same_trace_with_a_ledger_as_without(
     recorded = capsys.readouterr().out
     assert "\n\nseats drawn for deal 2 " in plain  # a blank line before each draw
     assert recorded == plain
+
+
+@pytest.mark.parametrize("argv", [["docs", "build", "--out", "friday.boodle/site"],
+                                  ["conformance", "export", "friday.boodle/suite"]])
+def test_a_folder_to_write_under_a_file_is_refused_with_a_hint(
+        friday: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"{friday} is a file, not a folder" in err and "Not a directory" not in err
+    assert f"hint: give a folder that is not inside a file, as in {friday.parent}" in err

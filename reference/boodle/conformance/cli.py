@@ -496,11 +496,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     file of the suite, or a folder that is not empty and was not written by ``export``
     (unless ``--force``): its files of the same names (README.md, cases/ …) would be
     replaced without a word."""
-    from boodle.owned_files import Content, write_owned
+    from boodle.owned_files import Content, check_folder, write_owned
 
     out: Path = args.dir
-    if out.exists() and not out.is_dir():
-        raise BoodleError(f"{out} is a file, not a folder")
+    check_folder(out)
     if out.is_dir() and any(out.iterdir()) and not _an_export(out) and not args.force:
         raise BoodleError(f"{out} is not empty and was not written by 'boodle conformance "
                           "export'", hint="give a new or empty folder, or add --force to "
