@@ -185,3 +185,15 @@ def test_a_folder_to_write_under_a_file_is_refused_with_a_hint(
     err = capsys.readouterr().err
     assert f"{friday} is a file, not a folder" in err and "Not a directory" not in err
     assert f"hint: give a folder that is not inside a file, as in {friday.parent}" in err
+
+
+def test_play_positions_labels_a_drawn_deal_as_play_does(
+        friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["play", str(friday), "--players", "4", "--seed", "1"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--positions"]) == 0
+    traced = [line for line in capsys.readouterr().out.splitlines()
+              if not line.startswith("    @ ")]
+    assert "  ledger by player: A 38, B 38, C 48, D 52" in traced  # deal 2 (seed 1)
+    assert traced == plain.splitlines()

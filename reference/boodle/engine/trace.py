@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from boodle.engine.events import (
     Ante,
@@ -303,16 +304,28 @@ def moves_nothing(event: Event) -> bool:
     return False
 
 
-def render_text(events: Iterable[Event], *, start: bool = True) -> str:
+@dataclass
+class DrawnSeats:
+    """The seats drawn for the deal under way (spec §10 ``seating: redrawn each deal``):
+    what :func:`render_text` carries from one piece of a trace to the next."""
+
+    current: Seating | None = None
+
+
+def render_text(events: Iterable[Event], *, start: bool = True,
+                seats: DrawnSeats | None = None) -> str:
     """A readable play-by-play of ``events`` (one line per happening, antes summarised,
     transfers of 0 chips left out: :func:`moves_nothing`, a happening said once:
     :func:`said_before`).  ``start``: the events open the
     trace, so the blank line before a first ``Deal`` header is dropped; ``False`` for a
-    later piece of a trace rendered piece by piece (it keeps the blank line)."""
+    later piece of a trace rendered piece by piece (it keeps the blank line).  ``seats``:
+    for a trace rendered piece by piece, one :class:`DrawnSeats` given with every piece, so
+    that a deal's end after seats drawn in an earlier piece is said as :func:`_drawn_deal`
+    says it."""
     lines: list[str] = []
     antes: list[Ante] = []
     before: Event | None = None
-    drawn: Seating | None = None  # the seats drawn for the deal under way (spec §10)
+    drawn = seats.current if seats is not None else None
     for event in events:
         told, before = said_before(event, before), event
         if moves_nothing(event) or told:
@@ -331,6 +344,8 @@ def render_text(events: Iterable[Event], *, start: bool = True) -> str:
         lines.extend(_line(event))
     if antes:
         lines.append(_antes(antes))
+    if seats is not None:
+        seats.current = drawn
     text = "\n".join(lines)
     return (text.lstrip("\n") if start else text) + "\n"
 
