@@ -48,7 +48,6 @@ def folder_problem(option: str, path: Path) -> str | None:
     return None
 
 
-
 def file_in_the_way(folder: Path) -> Path | None:
     """The file that keeps ``folder`` from ever being a folder: ``folder`` itself or the
     nearest of its parents that exists, when that is no folder (``friday.boodle`` of

@@ -197,3 +197,14 @@ def test_play_positions_labels_a_drawn_deal_as_play_does(
               if not line.startswith("    @ ")]
     assert "  ledger by player: A 38, B 38, C 48, D 52" in traced  # deal 2 (seed 1)
     assert traced == plain.splitlines()
+
+
+def test_the_default_cex_dir_is_checked_only_for_a_file_in_the_way(friday: Path) -> None:
+    from boodle.language.errors import BoodleError
+    from boodle.verify.cli import CEX_DIR, _check_cex_dir
+
+    assert _check_cex_dir(None) == CEX_DIR  # nothing made before a counterexample
+    assert not (friday.parent / CEX_DIR).exists()
+    (friday.parent / CEX_DIR).write_text("", encoding="utf-8")
+    with pytest.raises(BoodleError, match="is a file, not a folder"):
+        _check_cex_dir(None)
