@@ -150,9 +150,11 @@ def connect(path: Path, create: bool = False,
 def _open_hint(path: Path) -> str:
     """What to do when SQLite cannot open ``path``: its folder is a file, is missing or is
     not writable."""
+    from boodle.out_paths import file_in_the_way
+
     folder = path.absolute().parent
-    blocker = next((p for p in (folder, *folder.parents) if p.exists()), None)
-    if blocker is not None and not blocker.is_dir():
+    blocker = file_in_the_way(folder)
+    if blocker is not None:
         return (f"{blocker} is a file, not a folder: name a ledger file in a folder, as in "
                 f"--ledger {blocker.parent / path.name}")
     if not folder.is_dir():
