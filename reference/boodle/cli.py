@@ -379,6 +379,10 @@ memory before printing it (Michigan, 4 players: 1.5 MB of text and about 15 MB o
 1,000 deals), so a bound on the input
 bounds its memory; a ledger records deal by deal."""
 
+LEDGER_DEALS_MAX = 2**63 - 1
+"""The most deals ``boodle play --ledger`` takes: the ledger stores the count planned as a
+SQLite INTEGER (8 bytes, signed), so a larger one is refused before the file is made."""
+
 
 def _check_play_usage(args: argparse.Namespace) -> None:
     """Options of ``play`` that do not go together, or an unknown strategy: a usage error
@@ -386,7 +390,10 @@ def _check_play_usage(args: argparse.Namespace) -> None:
     from boodle.engine.strategies import STRATEGIES
 
     problem = None
-    if args.resume is not None:
+    if args.session is not None and not args.session.strip():
+        problem = ("--session needs a name, not an empty one: give --session NAME (as in "
+                   "--session friday), or leave --session out for the variant's name")
+    elif args.resume is not None:
         given = [o for o, v in (("VARIANT", args.variant), ("--players", args.players),
                                 ("--seed", args.seed), ("--deals", args.deals),
                                 ("--strategy", args.strategy), ("--ledger", args.ledger))
@@ -406,6 +413,9 @@ def _check_play_usage(args: argparse.Namespace) -> None:
         problem = (f"--deals {args.deals}: play prints a whole trace and keeps it until the "
                    f"end, so it takes at most {PLAY_DEALS_MAX:,} deals; for more, record them "
                    "with --ledger FILE.sqlite, or use boodle simulate")
+    elif args.deals is not None and args.deals > LEDGER_DEALS_MAX:
+        problem = (f"--deals {args.deals}: a ledger stores the count of deals as a SQLite "
+                   f"integer, so play --ledger takes at most {LEDGER_DEALS_MAX:,} deals")
     elif args.strategy is not None and args.strategy not in STRATEGIES:
         problem = (f"unknown strategy '{args.strategy}': play has "
                    + ", ".join(sorted(STRATEGIES))
@@ -421,7 +431,9 @@ def _check_play_usage(args: argparse.Namespace) -> None:
 def cmd_docs_build(args: argparse.Namespace) -> int:
     """``boodle docs build``: write the site's Markdown pages; exit 1 on a missing template."""
     from boodle.docs import site
+    from boodle.owned_files import check_folder
 
+    check_folder(Path(args.out))  # before the site is built
     written = site.build_docs(Path(args.out))
     print(site.written_summary(Path(args.out), written))
     for note in site.skipped_outside_checkout():

@@ -147,6 +147,21 @@ def _old_manifest(root: int, manifest: str) -> list[str]:
     return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
 
 
+def check_folder(out: Path) -> None:
+    """Raise :class:`BoodleError` if ``out`` or the nearest of its parents that exists is a
+    file (the folder could never be made): said before anything is built or written."""
+    from boodle.out_paths import file_in_the_way
+
+    blocker = file_in_the_way(out)
+    if blocker is None:
+        return
+    if blocker == out:
+        raise BoodleError(f"{out} is a file, not a folder", hint="name a folder, not a file")
+    raise BoodleError(f"{out}: {blocker} is a file, not a folder",
+                      hint=f"give a folder that is not inside a file, as in "
+                      f"{blocker.parent / out.name}")
+
+
 def write_owned(out: Path, files: Mapping[str, Content], manifest: str) -> list[Path]:
     """Write ``files`` (relative POSIX path → content) under ``out`` and return their paths.
 
@@ -160,8 +175,7 @@ def write_owned(out: Path, files: Mapping[str, Content], manifest: str) -> list[
     tree = {rel: _parts(rel) for rel in files}
     if manifest in tree:
         raise ValueError(f"the manifest {manifest!r} is not a file of the tree")
-    if out.exists() and not out.is_dir():
-        raise BoodleError(f"{out} is a file, not a folder")
+    check_folder(out)
     try:
         return _write_tree(out, tree, files, manifest)
     except OSError as exc:  # a read-only folder, a full disk, a name taken meanwhile

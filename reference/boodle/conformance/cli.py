@@ -254,23 +254,11 @@ def _unreadable(path: Path, why: str) -> bool:
 
 
 def check_writable(option: str, path: Path) -> str | None:
-    """Why a report file could not be written after the run, or ``None`` if it can.
+    """Why a report file could not be written after the run, or ``None`` if it can
+    (:func:`boodle.out_paths.file_problem`: found before any case runs)."""
+    from boodle.out_paths import file_problem
 
-    The file is opened for appending (and removed again if it did not exist),
-    so a missing folder, a folder given as the file or a read-only place is
-    found before any case runs.
-    """
-    if path.is_dir():
-        return f"{option} {path}: is a folder, not a file"
-    existed = path.exists()
-    try:
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        return f"{option} {path}: cannot write there: {exc.strerror or exc}"
-    if not existed:
-        path.unlink(missing_ok=True)
-    return None
+    return file_problem(option, path)
 
 
 def _builtin_names() -> list[str]:
@@ -508,11 +496,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     file of the suite, or a folder that is not empty and was not written by ``export``
     (unless ``--force``): its files of the same names (README.md, cases/ …) would be
     replaced without a word."""
-    from boodle.owned_files import Content, write_owned
+    from boodle.owned_files import Content, check_folder, write_owned
 
     out: Path = args.dir
-    if out.exists() and not out.is_dir():
-        raise BoodleError(f"{out} is a file, not a folder")
+    check_folder(out)
     if out.is_dir() and any(out.iterdir()) and not _an_export(out) and not args.force:
         raise BoodleError(f"{out} is not empty and was not written by 'boodle conformance "
                           "export'", hint="give a new or empty folder, or add --force to "
@@ -551,6 +538,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     [--check]``."""
     from boodle.conformance.generate import write
 
+    if args.out is not None:
+        _check_out_folder(args.out)
     if args.rules:
         return _generate_rules(args)
     if args.size is not None:
@@ -582,9 +571,7 @@ def _generate_rules(args: argparse.Namespace) -> int:
     if args.check:
         args.usage_error("--check compares the suite's own cases; with --rules, generate "
                          "into --out DIR (the same rules give the same files)")
-    out: Path = args.out
-    if out.exists() and not out.is_dir():
-        raise BoodleError(f"--out {out} is a file, not a folder")
+    out: Path = args.out  # checked by cmd_generate
     if out.is_dir() and any(out.iterdir()) and not (out / "suite.json").is_file():
         raise BoodleError(f"--out {out} is not empty and holds no suite written by "
                           "'generate --rules'", hint="give a new or empty folder")
@@ -600,6 +587,17 @@ def _generate_rules(args: argparse.Namespace) -> int:
     print(f"rules files in {out / 'variants'}; run them with: boodle conformance run "
           f"--impl CMD --cases {out}")
     return EXIT_OK
+
+
+def _check_out_folder(out: Path) -> None:
+    """Refuse, before any case is made, an ``--out`` folder that cannot be written
+    (:func:`boodle.out_paths.folder_problem`); raises :class:`BoodleError`."""
+    from boodle.out_paths import folder_problem
+
+    problem = folder_problem("--out", out)
+    if problem is not None:
+        raise BoodleError(problem, hint="give a folder that is new, or empty, in a folder "
+                          "that may be written (checked before the run: no case was made)")
 
 
 def _checkout_suite() -> Path:

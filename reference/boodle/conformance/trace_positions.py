@@ -26,7 +26,7 @@ from boodle.engine.events import (
 )
 from boodle.engine.ledger import Ledger
 from boodle.engine.state import BidRange, DealState, Legal, Move
-from boodle.engine.trace import render_text
+from boodle.engine.trace import DrawnSeats, render_text
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
 from boodle.session.second_pack import bind_boodles, unbound_sections
@@ -142,6 +142,7 @@ def render_with_positions(ruleset: Ruleset, events: Sequence[Event], as_json: bo
     object ``{"kind": "position", "position": …}`` after each move's events.
     """
     out: list[str] = []
+    seats = DrawnSeats()  # a deal's seats drawn in one chunk, its end in a later one
     for chunk, where in positions(ruleset, events):
         if as_json:
             out.extend(json.dumps(e.to_json(), ensure_ascii=False) for e in chunk)
@@ -149,7 +150,7 @@ def render_with_positions(ruleset: Ruleset, events: Sequence[Event], as_json: bo
                 out.append(json.dumps({"kind": "position", "position": where},
                                       ensure_ascii=False))
         else:
-            text = render_text(chunk, start=not out).rstrip("\n")
+            text = render_text(chunk, start=not out, seats=seats).rstrip("\n")
             if text:
                 out.append(text)
             if where is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from boodle.engine.events import (
     Ante,
@@ -197,6 +198,30 @@ def _deal_end(e: DealEnd) -> list[str]:
     return [head, *_ledger_lines(e.ledger)]
 
 
+def _drawn_deal(event: DealStart | DealEnd, drawn: Seating) -> list[str]:
+    """A deal's header and end after :class:`Seating` (spec §10 ``seating: redrawn each
+    deal``): inside the deal letters name seats, outside it (leftover, session end,
+    ``boodle ledger``) players, so the header says so, the dealer and the winner name their
+    player too, and the deal's ledger is given by seat and by player."""
+    def player(seat: int) -> str:
+        return seat_name(drawn.players[seat])
+
+    if isinstance(event, DealStart):
+        number = f" {event.number}" if event.number is not None else ""
+        return ["", f"Deal{number}: {seat_name(event.dealer)} deals (player "
+                f"{player(event.dealer)}), {event.players} players; letters name seats "
+                "as drawn"]
+    head = (f"  {seat_name(event.winner)} wins the deal (player {player(event.winner)})"
+            if event.winner is not None else "  every player passed: no winner")
+    board, by_seat = _ledger_lines(event.ledger)
+    players: list[Chips] = list(event.ledger.seats)
+    for k, p in enumerate(drawn.players):
+        players[p] = event.ledger.seats[k]
+    by_player = ", ".join(f"{seat_name(p)} {_chips(a)}" for p, a in enumerate(players))
+    return [head, board, by_seat.replace("ledger:", "ledger by seat:", 1),
+            f"  ledger by player: {by_player}"]
+
+
 def _first_dealt(e: FirstDealt) -> list[str]:
     dealt = ", ".join(f"{seat_name(s)} {c}" for s, c in e.dealt)
     return [f"dealt face up: {dealt} -> the first {e.rank}: {seat_name(e.dealer)} deals first"]
@@ -279,15 +304,28 @@ def moves_nothing(event: Event) -> bool:
     return False
 
 
-def render_text(events: Iterable[Event], *, start: bool = True) -> str:
+@dataclass
+class DrawnSeats:
+    """The seats drawn for the deal under way (spec §10 ``seating: redrawn each deal``):
+    what :func:`render_text` carries from one piece of a trace to the next."""
+
+    current: Seating | None = None
+
+
+def render_text(events: Iterable[Event], *, start: bool = True,
+                seats: DrawnSeats | None = None) -> str:
     """A readable play-by-play of ``events`` (one line per happening, antes summarised,
     transfers of 0 chips left out: :func:`moves_nothing`, a happening said once:
     :func:`said_before`).  ``start``: the events open the
     trace, so the blank line before a first ``Deal`` header is dropped; ``False`` for a
-    later piece of a trace rendered piece by piece (it keeps the blank line)."""
+    later piece of a trace rendered piece by piece (it keeps the blank line).  ``seats``:
+    for a trace rendered piece by piece, one :class:`DrawnSeats` given with every piece, so
+    that a deal's end after seats drawn in an earlier piece is said as :func:`_drawn_deal`
+    says it."""
     lines: list[str] = []
     antes: list[Ante] = []
     before: Event | None = None
+    drawn = seats.current if seats is not None else None
     for event in events:
         told, before = said_before(event, before), event
         if moves_nothing(event) or told:
@@ -298,9 +336,16 @@ def render_text(events: Iterable[Event], *, start: bool = True) -> str:
         if antes:
             lines.append(_antes(antes))
             antes = []
+        if drawn is not None and isinstance(event, DealStart | DealEnd):
+            lines.extend(_drawn_deal(event, drawn))
+            drawn = None if isinstance(event, DealEnd) else drawn
+            continue
+        drawn = event if isinstance(event, Seating) else drawn
         lines.extend(_line(event))
     if antes:
         lines.append(_antes(antes))
+    if seats is not None:
+        seats.current = drawn
     text = "\n".join(lines)
     return (text.lstrip("\n") if start else text) + "\n"
 

@@ -107,17 +107,17 @@ def load_rules(info: SessionInfo) -> Ruleset:
 
 def _emitter(as_json: bool) -> Emit:
     """Print each committed unit's events at once: the trace of ``boodle play``, unchanged."""
-    from boodle.engine.events import DealStart
-    from boodle.engine.trace import render_jsonl, render_text
+    from boodle.engine.trace import DrawnSeats, render_jsonl, render_text
 
     first = [True]
+    seats = DrawnSeats()
 
     def emit(events: list[Event]) -> None:
         if not events:
             return
-        out = render_jsonl(events) if as_json else render_text(events)
-        if not as_json and not first[0] and isinstance(events[0], DealStart):
-            out = "\n" + out  # render_text trims the blank line it puts before a deal
+        # a later unit keeps the blank line render_text puts before a deal or its seating
+        out = render_jsonl(events) if as_json else render_text(events, start=first[0],
+                                                                   seats=seats)
         first[0] = False
         sys.stdout.write(out)
         sys.stdout.flush()

@@ -148,8 +148,15 @@ def connect(path: Path, create: bool = False,
 
 
 def _open_hint(path: Path) -> str:
-    """What to do when SQLite cannot open ``path``: its folder is missing or not writable."""
+    """What to do when SQLite cannot open ``path``: its folder is a file, is missing or is
+    not writable."""
+    from boodle.out_paths import file_in_the_way
+
     folder = path.absolute().parent
+    blocker = file_in_the_way(folder)
+    if blocker is not None:
+        return (f"{blocker} is a file, not a folder: name a ledger file in a folder, as in "
+                f"--ledger {blocker.parent / path.name}")
     if not folder.is_dir():
         return (f"the folder {folder} does not exist: create it, or name a file in a "
                 "folder that does")

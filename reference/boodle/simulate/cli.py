@@ -245,20 +245,14 @@ def check_writable(option: str, target: str) -> None:
     missing folder, a folder given as the file or a read-only place is
     found at once.  Raises :class:`BoodleError` naming ``option``.
     """
+    from boodle.out_paths import file_problem
+
     if target == "-":
         return
-    path = Path(target)
-    if path.is_dir():
-        raise BoodleError(f"{option} {target}: is a folder, not a file")
-    existed = path.exists()
-    try:
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        raise BoodleError(f"{option} {target}: cannot write there: {exc.strerror or exc}",
-                          hint="checked before the run, so nothing was simulated") from None
-    if not existed:
-        path.unlink(missing_ok=True)
+    problem = file_problem(option, Path(target))
+    if problem is not None:
+        raise BoodleError(problem, hint=None if problem.endswith("is a folder, not a file")
+                          else "checked before the run, so nothing was simulated")
 
 
 def _write(target: str, text: str) -> None:

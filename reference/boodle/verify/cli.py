@@ -55,6 +55,11 @@ def parse_deck(text: str) -> tuple[int, int]:
     return suits, ranks
 
 
+CEX_DIR = Path("boodle-counterexamples")
+"""Where ``boodle verify`` stores counterexamples without ``--cex-dir``: in the working
+folder."""
+
+
 def add_parser(sub: Any) -> None:
     """Register ``verify`` on the ``boodle`` command's subparsers."""
     p = sub.add_parser(
@@ -97,8 +102,8 @@ def add_parser(sub: Any) -> None:
                    "~/.cache/boodle/proofs)")
     p.add_argument("--no-cache", action="store_true",
                    help="make every run, and keep none (no proof cache)")
-    p.add_argument("--cex-dir", type=Path, default=Path("boodle-counterexamples"), metavar="DIR",
-                   help="where counterexamples are stored as JSON (default ./%(default)s)")
+    p.add_argument("--cex-dir", type=Path, metavar="DIR",
+                   help=f"where counterexamples are stored as JSON (default ./{CEX_DIR})")
     p.set_defaults(func=cmd_verify, usage_error=p.error)
 
 
@@ -115,6 +120,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         args.usage_error("--no-z3 and --no-exhaustive together leave no method that verifies "
                          "a property at a player count; drop one of them "
                          "('boodle check' validates the rules files)")
+    args.cex_dir = _check_cex_dir(args.cex_dir)
     names = list(args.variants) or builtin_names()
     subjects = [Subject(_label(name), load(name)) for name in names]
     for count in args.players or ():
@@ -152,6 +158,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for path in save_counterexamples(results, args.cex_dir):
         print(f"counterexample stored: {path}", file=sys.stderr)
     return exit_status(results)
+
+
+def _check_cex_dir(folder: Path | None) -> Path:
+    """The folder counterexamples go into; refuses, before the run, a ``--cex-dir`` that none
+    could be stored in (:func:`boodle.out_paths.folder_problem`), and a default folder under
+    a file (an unwritable working folder matters only if a counterexample is found).
+    Raises :class:`BoodleError`."""
+    from boodle.language.errors import BoodleError
+    from boodle.out_paths import file_in_the_way, folder_problem
+
+    if folder is None:
+        problem = (None if file_in_the_way(CEX_DIR) is None
+                   else f"./{CEX_DIR} (where counterexamples go): is a file, not a folder")
+    else:
+        problem = folder_problem("--cex-dir", folder)
+    if problem is not None:
+        raise BoodleError(problem, hint="give --cex-dir DIR: a folder that exists or can be "
+                          "made, in a folder that may be written (checked before the run: "
+                          "nothing was verified)")
+    return CEX_DIR if folder is None else folder
 
 
 def _proof_cache(args: argparse.Namespace) -> ProofCache | None:
