@@ -1,0 +1,85 @@
+"""Hints a new user found to be the wrong edit (stop 28, helper ``hints``): each case is a
+tripoley-as-sold house rule with one line broken the way they wrote it, and the hint and
+edit expected worked out by hand from the grammar (grammar/boodle.lark: ``blinds: INT
+("," INT)? chips``, ``bets: up to INT chips``, ``seating: redrawn each deal``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from boodle.language.build import load_text
+from boodle.language.errors import BoodleError, Replacement
+from boodle.language.syntax import parse
+
+POKER = """\
+variant t extends tripoley-as-sold {{
+  title "T"
+  phase poker "Poker" is poker {{
+    {}
+  }}
+}}
+"""
+"""The line under test is line 4, indented by 4 spaces."""
+
+SESSION = """\
+variant t extends tripoley-as-sold {{
+  title "T"
+  session {{
+    {}
+  }}
+}}
+"""
+
+
+def _syntax(text: str) -> BoodleError:
+    with pytest.raises(BoodleError) as info:
+        parse(text, "t.boodle")
+    return info.value
+
+
+def _built(text: str) -> BoodleError:
+    with pytest.raises(BoodleError) as info:
+        load_text(text, "t.boodle")
+    return info.value
+
+
+def _applied(text: str, edits: tuple[Replacement, ...]) -> str:
+    """``text`` with ``edits`` made (1-based lines and columns, end exclusive)."""
+    lines = text.split("\n")
+
+    def offset(line: int, column: int) -> int:
+        return sum(len(x) + 1 for x in lines[:line - 1]) + column - 1
+
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        text = (text[:offset(edit.line, edit.column)] + edit.text
+                + text[offset(edit.end_line, edit.end_column):])
+    return text
+
+
+def test_a_decimal_blind_says_a_blind_is_a_whole_number_with_no_comma_edit() -> None:
+    err = _syntax(POKER.format("blinds: 1.5 chips"))
+    assert err.hint == "a blind is a whole number of chips: write 1.5 as 1 or 2"
+    assert not err.edits  # ',' for '.' would read 1,5: a small blind of 1 and a big one of 5
+
+
+def test_a_unit_misspelt_after_a_plural_number_is_replaced_by_chips() -> None:
+    err = _syntax(POKER.format("blinds: 1, 2 jetons"))
+    assert err.hint == "write 'chips' instead of 'jetons' (write it blinds: 1, 2 chips)"
+    assert "blinds: 1, 2 chips" in _applied(POKER.format("blinds: 1, 2 jetons"), err.edits)
+
+
+def test_a_unit_misspelt_after_one_is_replaced_by_chip() -> None:
+    err = _syntax(POKER.format("blinds: 1 jeton"))
+    assert err.hint == "write 'chip' instead of 'jeton' (write it blinds: 1 chip)"
+
+
+def test_a_line_ended_too_early_points_at_its_end_and_offers_the_whole_line() -> None:
+    text = SESSION.format("seating: redrawn")
+    err = _syntax(text)
+    assert err.span is not None
+    assert (err.span.line, err.span.column) == (4, 21)  # just after 'redrawn'
+    assert err.message == "the line ends too early; expected \"each\""
+    assert err.hint == "write it seating: redrawn each deal"
+    fixed = _applied(text, err.edits)
+    assert "    seating: redrawn each deal\n" in fixed
+    parse(fixed, "t.boodle")
