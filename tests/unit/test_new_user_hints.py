@@ -83,3 +83,17 @@ def test_a_line_ended_too_early_points_at_its_end_and_offers_the_whole_line() ->
     fixed = _applied(text, err.edits)
     assert "    seating: redrawn each deal\n" in fixed
     parse(fixed, "t.boodle")
+
+
+@pytest.mark.parametrize(("line", "fixed"), [
+    ("bets: up to 0 chips", "bets: up to 1 chip"),  # the cap kept: 'up to' is not dropped
+    ("bets: 0 chips", "bets: 1 chip"),
+])
+def test_a_bet_of_0_is_rewritten_to_1_chip_keeping_its_limit(line: str, fixed: str) -> None:
+    text = POKER.format(line)
+    err = _built(text)
+    assert err.message == "a bet of 0 chips is a check, not a bet"
+    assert err.hint == (f"write: {fixed}  (a bet is at least 1 chip; or remove the line: "
+                        "no betting)")
+    assert f"    {fixed}\n" in _applied(text, err.edits)
+    load_text(_applied(text, err.edits), "t.boodle")
