@@ -97,3 +97,14 @@ def test_a_bet_of_0_is_rewritten_to_1_chip_keeping_its_limit(line: str, fixed: s
                         "no betting)")
     assert f"    {fixed}\n" in _applied(text, err.edits)
     load_text(_applied(text, err.edits), "t.boodle")
+
+
+def test_a_line_written_twice_in_an_extending_file_is_deleted_once() -> None:
+    text = POKER.format("bets: up to 4 chips\n    bets: up to 4 chips")
+    err = _built(text)
+    assert err.message == "'bets' is written twice in phase poker"
+    assert err.hint == "the line is written twice: delete one of the two"
+    assert "base variant" not in err.hint  # it is the extending file already
+    fixed = _applied(text, err.edits)
+    assert fixed == POKER.format("bets: up to 4 chips")
+    load_text(fixed, "t.boodle")

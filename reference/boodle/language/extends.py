@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from boodle.language.errors import BoodleError, Span, did_you_mean
+from boodle.language.errors import BoodleError, Hint, Replacement, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
 from boodle.resources import builtin_names, builtin_path, variants_dir
@@ -288,8 +288,24 @@ def _file_key(file: str) -> str:
         return file
 
 
+def _line_deleted(span: Span) -> tuple[Replacement, ...]:
+    """The edit that deletes the lines ``span`` covers, line break included, when nothing
+    but spaces and a comment shares them (a line of a block written on several lines);
+    else no edit."""
+    lines = span.text.split("\n")
+    if not 0 < span.line <= span.end_line < len(lines):
+        return ()
+    before = lines[span.line - 1][:span.column - 1]
+    after = lines[span.end_line - 1][span.end_column - 1:]
+    if before.strip(" \t") or after.split("#", 1)[0].strip(" \t\r"):
+        return ()
+    return (Replacement(span.line, 1, span.end_line + 1, 1, ""),)
+
+
 def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
-    """Refuse a key written twice in one block: the second would silently win."""
+    """Refuse a key written twice in one block: the second would silently win.  The hint
+    deletes the second (a block of an extending file is one file's: the base's line is
+    changed by writing it once in the extending file, never twice)."""
     first: dict[str, Clause] = {}
     for clause in clauses:
         if clause.key in first:
@@ -297,7 +313,8 @@ def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
             raise BoodleError(
                 f"'{shown}' is written twice {where}",
                 clause.span,
-                hint="keep one; to change a base variant's rule, write it in the extending file",
+                hint=Hint("the line is written twice: delete one of the two",
+                          _line_deleted(clause.span)),
                 notes=(f"first written at {first[clause.key].span}",),
             )
         first[clause.key] = clause
