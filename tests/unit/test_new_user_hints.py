@@ -108,3 +108,20 @@ def test_a_line_written_twice_in_an_extending_file_is_deleted_once() -> None:
     fixed = _applied(text, err.edits)
     assert fixed == POKER.format("bets: up to 4 chips")
     load_text(fixed, "t.boodle")
+
+
+def test_a_misspelt_phase_name_over_the_base_says_did_you_mean_it() -> None:
+    # tripoley-as-sold's phases: hearts (holding), poker (poker), play (stops)
+    text = POKER.format("bets: up to 4 chips").replace('phase poker "Poker" is', "phase pokr is")
+    err = _built(text)
+    assert err.message == "the base has no phase pokr: did you mean poker?"
+    assert err.span is not None and (err.span.line, err.span.column) == (3, 9)
+    assert err.hint.startswith("did you mean poker?")
+    fixed = _applied(text, err.edits)
+    assert "  phase poker is poker {\n" in fixed
+    assert load_text(fixed, "t.boodle").name == "t"
+
+
+def test_a_phase_of_its_own_named_after_the_base_phase_is_not_a_misspelling() -> None:
+    text = POKER.format("bets: up to 4 chips").replace('phase poker "Poker" is', "phase poker2 is")
+    assert _built(text).message == "poker phase poker2 names no pot"
