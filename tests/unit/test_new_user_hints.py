@@ -116,7 +116,7 @@ def test_a_misspelt_phase_name_over_the_base_says_did_you_mean_it() -> None:
     err = _built(text)
     assert err.message == "the base has no phase pokr: did you mean poker?"
     assert err.span is not None and (err.span.line, err.span.column) == (3, 9)
-    assert err.hint.startswith("did you mean poker?")
+    assert err.hint is not None and err.hint.startswith("did you mean poker?")
     fixed = _applied(text, err.edits)
     assert "  phase poker is poker {\n" in fixed
     assert load_text(fixed, "t.boodle").name == "t"
