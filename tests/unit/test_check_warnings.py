@@ -65,3 +65,17 @@ def test_a_file_without_warnings_prints_none(
     path.write_text("variant ok extends michigan {\n  players 3 to 5\n}\n", encoding="utf-8")
     assert main(["check", str(path)]) == 0
     assert "warning" not in capsys.readouterr().out
+
+
+def test_the_readme_warning_example_is_what_boodle_check_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ boodle check house.boodle")
+    shown = readme[start:readme.index("```", start)].rstrip("\n").splitlines()
+    monkeypatch.chdir(tmp_path)
+    Path("house.boodle").write_text(
+        "variant house extends michigan {\n  carry: unclaimed\n  players 3 to 6\n}\n",
+        encoding="utf-8")
+    assert main(["check", "house.boodle"]) == 0
+    assert capsys.readouterr().out.splitlines() == shown[1:]
