@@ -322,7 +322,8 @@ def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
 
 
 def _misspelt_phase(merged: dict[str, Clause], item: Clause) -> None:
-    """Refuse a phase an extending file adds whose name is a misspelling of one of the
+    """Refuse a phase an extending file adds (``merged``: the base's phases, before the
+    file's own) whose name is a misspelling of one of the
     base's phases of the same kind (``phase pokr is poker`` over tripoley-as-sold's
     ``poker``): read as a new phase, it would be refused for lacking what the base's phase
     states (its pot), and the hint to add that leads to another error.  A name that holds
@@ -358,11 +359,12 @@ def _phase_name_span(decl: PhaseDecl) -> Span | None:
 
 def _merge_layer(merged: dict[str, Clause], layer: VariantDecl) -> None:
     _no_duplicates(layer.items, f"in variant {layer.name}")
+    base_phases = {key: c for key, c in merged.items() if key.startswith("phase:")}
     for item in layer.items:
         if item.key.startswith("phase:"):
             _no_duplicates(item.value.rules, f"in phase {item.value.name}")
-            if item.key not in merged:
-                _misspelt_phase(merged, item)
+            if item.key not in base_phases:  # new here: not a misspelling of the base's?
+                _misspelt_phase(base_phases, item)
         if item.key.startswith("without:"):
             phase_key = "phase:" + item.key.split(":", 1)[1]
             if phase_key not in merged:
