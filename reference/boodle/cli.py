@@ -257,7 +257,20 @@ def _check_one(target: str) -> int:
         print(_indent(exc.render()))
         return 1
     print(f"{ruleset.name:<28} {_summary(ruleset)}  OK{_pending_note(ruleset)}")
-    return _print_changes(ruleset, target)
+    failed = _print_changes(ruleset, target)
+    if target.endswith(".boodle"):
+        _print_warnings(target)
+    return failed
+
+
+def _print_warnings(target: str) -> None:
+    """The warnings of the rules file ``target`` (legal but suspect rules: the language
+    server's, :func:`boodle.language.warnings.rules_warnings`), each as ``FILE:LINE:COL:
+    warning: …`` and its hint; a warning does not change the exit status."""
+    from boodle.language.warnings import file_warnings
+
+    for found in file_warnings(target):
+        print(_indent(found.render()))
 
 
 def _print_changes(ruleset: Ruleset, target: str) -> int:

@@ -10,6 +10,7 @@ outcomes each test builds.
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -286,3 +287,16 @@ def test_a_run_without_failures_has_no_groups() -> None:
     report = Report("impl", "session", {}, [_outcome("p", "script", "pass", ["§6/runs"])])
     assert failure_groups(report) == []
     assert "failures by the rule" not in console_text(report)
+
+
+def test_every_rule_text_reads_as_a_rule_not_a_placeholder() -> None:
+    # a run's failure groups print these words ('§6.1/dealer: WHO 'dealer'.' read as a
+    # template left unfilled): each text says what happens, the syntax's words quoted
+    from boodle.conformance.paths import suite_dir
+
+    data = json.loads((suite_dir() / "spec-rules.json").read_text(encoding="utf-8"))
+    placeholders = [r["id"] for r in data["rules"]
+                    if re.match(r"(WHO|CHOICE|SUIT|CARD|PHASE)\b", r.get("text", ""))]
+    assert placeholders == []
+    texts = {r["id"]: r["text"] for r in data["rules"]}
+    assert texts["§6.1/dealer"] == "'dealer': the dealer leads."  # spec/rules.md §6.1's table

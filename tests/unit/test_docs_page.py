@@ -204,3 +204,26 @@ def test_the_protocol_page_folds_each_schema_block_and_keeps_it_whole() -> None:
         assert json.loads(html.unescape(body)) == schema["$defs"][name], name
     assert "<!-- schema:" not in text and "```json" not in text
     assert text.startswith("# ")  # the document's own heading stays the page's
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "- phase Poker (poker): every other player folded, nobody shows; D takes the pot "
+     "uncontested"),
+    ("fr", "- phase Poker (poker)\u00a0: tous les autres se sont couchés, personne ne montre sa "
+     "main\u00a0; D prend le pot sans adversaire"),
+    ("it", "- fase Poker (poker): tutti gli altri hanno lasciato, nessuno mostra la mano; D "
+     "prende il piatto senza avversari"),
+    ("pt", "- fase Poker (pôquer): todos os outros desistiram, ninguém mostra a mão; D leva o "
+     "pote sem disputa"),
+])
+def test_a_showdown_everyone_folded_to_says_nobody_shows(lang: str, line: str) -> None:
+    """Spec §8.3: when every other player folds, the last one takes the pot without showing:
+    the worked example's line said 'phase Poker (poker): ; best hand: D' (an empty list)."""
+    from boodle.docs.example import _Page, _showdown
+    from boodle.docs.templates import load
+    from boodle.engine.events import Showdown
+    from boodle.language.variants import load as load_variant
+
+    page = _Page(load_variant("tripoley-as-sold"), load(lang), 4)
+    _showdown(page, Showdown("poker", (), (3,)))
+    assert page.lines == [line]

@@ -266,9 +266,9 @@ def test_the_expected_words_are_those_of_this_block_only() -> None:
 
 def test_a_missing_keyword_chips() -> None:
     err = _error(_broken("start: 50 chips", "start: 50"))
-    assert _where(err) == (12, 3)  # the '}' after the line
-    assert err.message == "unexpected '}'; expected \"chips\""
-    assert err.hint == "add 'chips' after '50' (write it start: 50 chips)"
+    assert _where(err) == (11, 14)  # the end of the line, not the '}' after it
+    assert err.message == "the line ends too early; expected \"chips\""
+    assert err.hint == "write it start: 50 chips"
 
 
 def test_a_missing_extends() -> None:

@@ -197,6 +197,10 @@ def _first_dealt(p: _Page, e: FirstDealt) -> None:
 
 
 def _showdown(p: _Page, e: Showdown) -> None:
+    if not e.hands:  # every other player folded (spec §8.3): nobody shows
+        best = ", ".join(seat_name(s) for s in e.winners) or p.t.text("page.example_nobody")
+        p.say("page.example_uncontested", phase=p.phase(e.phase), best=best)
+        return
     hands = p.t.text("page.example_list_sep").join(
         p.t.text("page.example_shows", seat=seat_name(s), cards=p.cards(h.cards),
                  hand=p.t.text(f"page.poker.{h.category}")) for s, h in e.hands)

@@ -1039,8 +1039,10 @@ class _Builder:
         how, amount = cast(m.BetLimit, size.limit), size.amount  # the grammar's words
         if BET_LIMIT_FACTS[how].sized:  # else the sizes come from the pot and the balance
             if amount == 0:
+                least = "bets: up to 1 chip" if how == "up to" else "bets: 1 chip"
                 raise BoodleError("a bet of 0 chips is a check, not a bet", bets.span,
-                                  hint="write bets: 1 chip  (or remove the line: no betting)")
+                                  hint=_writing(least, bets.span, "  (a bet is at least 1 "
+                                                "chip; or remove the line: no betting)"))
             _chips_at_most(bets, amount, "a bet")
         out: dict[str, Any] = {"bets": how, "bet": amount}
         if "raises" in rules:

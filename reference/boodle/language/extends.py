@@ -11,13 +11,14 @@ lines a block written in part puts back to their defaults.  Every failure is a l
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from boodle.language.errors import BoodleError, Span, did_you_mean
+from boodle.language.errors import BoodleError, Hint, Replacement, Span, did_you_mean
 from boodle.language.grammar import MAX_SOURCE_BYTES
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
 from boodle.resources import builtin_names, builtin_path, variants_dir
@@ -288,8 +289,24 @@ def _file_key(file: str) -> str:
         return file
 
 
+def _line_deleted(span: Span) -> tuple[Replacement, ...]:
+    """The edit that deletes the lines ``span`` covers, line break included, when nothing
+    but spaces and a comment shares them (a line of a block written on several lines);
+    else no edit."""
+    lines = span.text.split("\n")
+    if not 0 < span.line <= span.end_line < len(lines):
+        return ()
+    before = lines[span.line - 1][:span.column - 1]
+    after = lines[span.end_line - 1][span.end_column - 1:]
+    if before.strip(" \t") or after.split("#", 1)[0].strip(" \t\r"):
+        return ()
+    return (Replacement(span.line, 1, span.end_line + 1, 1, ""),)
+
+
 def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
-    """Refuse a key written twice in one block: the second would silently win."""
+    """Refuse a key written twice in one block: the second would silently win.  The hint
+    deletes the second (a block of an extending file is one file's: the base's line is
+    changed by writing it once in the extending file, never twice)."""
     first: dict[str, Clause] = {}
     for clause in clauses:
         if clause.key in first:
@@ -297,17 +314,57 @@ def _no_duplicates(clauses: Iterable[Clause], where: str) -> None:
             raise BoodleError(
                 f"'{shown}' is written twice {where}",
                 clause.span,
-                hint="keep one; to change a base variant's rule, write it in the extending file",
+                hint=Hint("the line is written twice: delete one of the two",
+                          _line_deleted(clause.span)),
                 notes=(f"first written at {first[clause.key].span}",),
             )
         first[clause.key] = clause
 
 
+def _misspelt_phase(merged: dict[str, Clause], item: Clause) -> None:
+    """Refuse a phase an extending file adds (``merged``: the base's phases, before the
+    file's own) whose name is a misspelling of one of the
+    base's phases of the same kind (``phase pokr is poker`` over tripoley-as-sold's
+    ``poker``): read as a new phase, it would be refused for lacking what the base's phase
+    states (its pot), and the hint to add that leads to another error.  A name that holds
+    the base's (``poker2``, ``late-poker``) is a phase of its own, not a misspelling."""
+    decl = cast(PhaseDecl, item.value)
+    same_kind = [cast(PhaseDecl, c.value).name for key, c in merged.items()
+                 if key.startswith("phase:") and cast(PhaseDecl, c.value).kind == decl.kind]
+    close = difflib.get_close_matches(decl.name, same_kind, n=1, cutoff=0.75)
+    if not close or close[0] in decl.name or decl.name in close[0]:
+        return
+    name_span = _phase_name_span(decl)
+    edits = (Replacement(name_span.line, name_span.column, name_span.end_line,
+                         name_span.end_column, close[0]),) if name_span else ()
+    raise BoodleError(
+        f"the base has no phase {decl.name}: did you mean {close[0]}?", name_span or decl.span,
+        hint=Hint(f"did you mean {close[0]}? (to "
+                  f"add a {decl.kind} phase of its own, give it a name unlike {close[0]})",
+                  edits))
+
+
+def _phase_name_span(decl: PhaseDecl) -> Span | None:
+    """Where the name of ``decl`` is written (after ``phase`` on its first line)."""
+    span = decl.span
+    lines = span.text.split("\n")
+    if not 0 < span.line <= len(lines):
+        return None
+    found = re.match(r"phase\s+(\S+)", lines[span.line - 1][span.column - 1:])
+    if found is None or found.group(1) != decl.name:
+        return None
+    column = span.column + found.start(1)
+    return Span(span.file, span.line, column, span.line, column + len(decl.name), span.text)
+
+
 def _merge_layer(merged: dict[str, Clause], layer: VariantDecl) -> None:
     _no_duplicates(layer.items, f"in variant {layer.name}")
+    base_phases = {key: c for key, c in merged.items() if key.startswith("phase:")}
     for item in layer.items:
         if item.key.startswith("phase:"):
             _no_duplicates(item.value.rules, f"in phase {item.value.name}")
+            if item.key not in base_phases:  # new here: not a misspelling of the base's?
+                _misspelt_phase(base_phases, item)
         if item.key.startswith("without:"):
             phase_key = "phase:" + item.key.split(":", 1)[1]
             if phase_key not in merged:

@@ -33,6 +33,7 @@ from boodle.language.grammar import (
 from boodle.language.syntax_repairs import (
     Slip,
     edit_hint,
+    line_ended_early,
     repair_hint,
     two_words,
     within_budget,
@@ -283,6 +284,9 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
     slip = where_stopped(exc, text, start)
     line, column, word, at = slip.line, slip.column, slip.word, slip.at
     expected, blocks = slip.expected, slip.blocks
+    early = _ended_early(slip, file)
+    if early is not None:
+        return early
     span = Span(file, line, column, line, column + max(len(word), 1), text)
     found = _visible(word) if word else "end of file"
     message = f"unexpected {found}"
@@ -296,6 +300,26 @@ def syntax_error(exc: UnexpectedInput, text: str, file: str,
             or repair_hint(slip)
             or _expected_hint(expected, blocks, word, text, at))
     return BoodleError(message, span, hint=hint)
+
+
+def _ended_early(slip: Slip, file: str) -> BoodleError | None:
+    """The error for a line that ends too early (``seating: redrawn``, the parser stopping
+    at the next line's ``}``): placed just after the line's last word, not on the next
+    line, with the line finished as its hint (``write it seating: redrawn each deal``,
+    :func:`boodle.language.syntax_repairs.line_ended_early`); ``None`` for another slip."""
+    found = line_ended_early(slip)
+    if found is None:
+        return None
+    end, phrase = found
+    text = slip.text
+    line = text.count("\n", 0, end) + 1
+    column = end - (text.rfind("\n", 0, end) + 1) + 1
+    wanted = _expected_words(slip.expected, slip.blocks, text[:end])
+    fixed = text[:end] + " " + phrase + text[end:]
+    shown = " ".join(lines_of(fixed)[line - 1].split("#", 1)[0].split())
+    return BoodleError("the line ends too early" + (f"; expected {wanted}" if wanted else ""),
+                       Span(file, line, column, line, column + 1, text),
+                       hint=edit_hint(f"write it {shown}", text, end, end, " " + phrase))
 
 
 def _accepted(exc: UnexpectedInput, text: str, at: int, start: str) -> set[str]:
@@ -459,6 +483,9 @@ def _spelling_hint(word: str, text: str, line: int, column: int) -> str | None:
         return edit_hint(f"'{previous.group(1)}' is read as a name: "
                          + _card_fix(previous.group(1)), text, previous.start(1),
                          previous.end(1), _card_written(previous.group(1)))
+    decimal = _decimal_hint(word, text, at)
+    if decimal:
+        return decimal
     players = re.search(r"(?:^|\s)players\s+([0-9]+)\s*$", before)
     if players:
         n = players.group(1)
@@ -578,6 +605,30 @@ def _no_such_rank(word: str, text: str = "", at: int = 0) -> str | None:
         hint += f"; for {what} write {named}{suit}"
         return edit_hint(hint, text, at, at + len(word), named + suit) if text else hint
     return hint
+
+
+_WHOLE_AMOUNTS = {"blinds": "a blind", "bets": "a bet", "start": "a stake"}
+"""The statements whose number is a number of chips, and how a hint names it."""
+
+
+def _decimal_hint(word: str, text: str, at: int) -> str | None:
+    """``a blind is a whole number of chips: write 1.5 as 1 or 2`` for a number with a
+    decimal point (``blinds: 1.5 chips``), with no edit: ``,`` for the ``.`` would read
+    ``1,5``, a small blind of 1 and a big one of 5, and which whole number is meant is the
+    author's choice.  Every number of a rules file is whole (grammar/boodle.lark's
+    ``INT``): chips are physical (spec §9)."""
+    whole = re.search(r"([0-9]+)$", text[:at])
+    fraction = re.match(r"\.([0-9]+)", text[at:])
+    if not word.startswith(".") or whole is None or fraction is None:
+        return None
+    written = whole.group(1) + fraction.group()
+    low = int(whole.group(1))
+    first = max(text.rfind("\n", 0, at), text.rfind("{", 0, at)) + 1
+    lead = re.match(r"[ \t]*([a-z]+)", text[first:at])
+    what = _WHOLE_AMOUNTS.get(lead.group(1) if lead else "")
+    sentence = (f"{what} is a whole number of chips" if what
+                else "a number in a rules file is a whole number")
+    return f"{sentence}: write {written} as {low} or {low + 1}"
 
 
 def _word_at(text: str, line: int, column: int) -> str:

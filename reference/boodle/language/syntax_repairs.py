@@ -707,12 +707,21 @@ def unquoted_label(slip: Slip) -> str | None:
     return None
 
 
+def _agreeing(marks: list[tuple[str, str]], before: str) -> list[tuple[str, str]]:
+    """``marks`` (as :attr:`Slip.marks`) with, after a number, the word that agrees with it
+    first: ``chips`` after ``2`` (``blinds: 1, 2 jetons``), ``chip`` after ``1``."""
+    if not before.isdigit():
+        return marks
+    plural = int(before) != 1
+    return sorted(marks, key=lambda m: m[1].endswith("s") != plural)
+
+
 def keyword_for_word(slip: Slip) -> str | None:
     """A word where one of the few keywords the parser expected goes: ``rotation: up`` →
     ``write 'right' or 'left' instead of 'up' (write it rotation: right)``."""
     if not slip.is_word:
         return None
-    for label, mark in slip.marks:
+    for label, mark in _agreeing(slip.marks, _previous_word(slip.text, slip.at)):
         if not mark.isalpha():
             continue
         fixed = slip.text[:slip.at] + mark + slip.text[slip.end:]
@@ -839,6 +848,44 @@ def closest_phrase(slip: Slip) -> str | None:
     return edit_hint(f"write it {_shown_line(fixed, slip.line)}"
                      + (f" (the choices there: {choices})" if choices else ""), text, part_at,
                      max(code_end, part_at), " " + best)
+
+
+def line_ended_early(slip: Slip) -> tuple[int, str] | None:
+    """:func:`_line_ended_early` within :data:`REPARSE_BUDGET` characters reparsed
+    (``None`` past it)."""
+    found: list[tuple[int, str]] = []
+
+    def search() -> str | None:
+        result = _line_ended_early(slip)
+        if result is not None:
+            found.append(result)
+        return None
+
+    within_budget(search)
+    return found[0] if found else None
+
+
+def _line_ended_early(slip: Slip) -> tuple[int, str] | None:
+    """For a line that ends too early, the parser stopping at the first word of the next
+    line (``seating: redrawn``, then ``}``): the offset just after the line's last word and
+    the one phrase of keywords that finishes it (``each deal``), when the text with it
+    added reads on (:func:`_phrases`, :func:`_reaches`); else ``None``.  A line that may
+    end where it does (the next line misplaced) or that several phrases finish is not this
+    slip."""
+    text, at = slip.text, slip.at
+    if slip.at_end or _line_start(text, at) != at:
+        return None
+    end = _end_of_previous(text, at)
+    if end <= 0 or "\n" not in text[end:at] or _line_complete(text, slip.start, end - 1):
+        return None
+    phrases = [p for p in _phrases(text[:end], slip.start)
+               if all(w.isalpha() for w in p.split())]
+    if len(phrases) != 1:
+        return None
+    fixed = text[:end] + " " + phrases[0] + text[end:]
+    if not slip.reaches(fixed, len(phrases[0]) + 1, end):
+        return None
+    return end, phrases[0]
 
 
 REPAIRS: tuple[Repair, ...] = (

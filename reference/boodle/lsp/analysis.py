@@ -8,7 +8,9 @@ the first and its ``more`` (every independent error of the file), into a
 errors after it are found by applying the first one's quick fix (when it is a one-line
 edit) and parsing again, so that a file with a misspelt keyword on line 5 and a missing
 ``:`` on line 30 shows both.  Warnings are added where the rules are legal but suspect: a
-section no card can ever claim, a line of a house rule that restates its base.
+section no card can ever claim, a line of a house rule that restates its base, a house rule
+that changes nothing (:func:`boodle.language.warnings.rules_warnings`, which ``boodle check``
+prints too).
 
 :func:`fixes` offers the edit a hint names as a quick fix ("did you mean kitty?" → replace
 ``kity`` by ``kitty``): the edit is the error's own
@@ -36,7 +38,8 @@ from boodle.language import model as m
 from boodle.language.build import Resolved, build, default_resolver, resolve
 from boodle.language.errors import BoodleError, Replacement, Span
 from boodle.language.grammar import BOM
-from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
+from boodle.language.syntax import VariantDecl, parse
+from boodle.language.warnings import RESTATED, RulesWarning, rules_warnings
 
 Severity = Literal["error", "warning"]
 Kind = Literal["syntax", "rules", "warning", "internal"]
@@ -155,8 +158,7 @@ def _analyse(text: str, path: str, further: bool) -> Analysis:
     except BoodleError as exc:
         return Analysis(text, path, _diagnostics(exc, "rules", path, decl, bom), decl,
                         resolved, None, base)
-    warnings = (*_restated_lines(resolved, bom), *_unchanged(decl, ruleset, base, bom),
-                *_never_claimed(ruleset, path, bom))
+    warnings = tuple(_warning(w, bom) for w in rules_warnings(decl, resolved, ruleset, base))
     return Analysis(text, path, warnings, decl, resolved, ruleset, base)
 
 
@@ -272,63 +274,10 @@ _BASES: dict[tuple[tuple[str, str], ...], m.Ruleset] = {}
 """Built base rulesets by the file and text of each variant of the base's chain."""
 
 
-def _restated_lines(resolved: Resolved, bom: int) -> list[Diagnostic]:
-    """A warning on each line of a house rule that says what its base already says (the
-    same clause, the same phase rule): it changes nothing (spec §11.2).  The documentation
-    lines are not rules: a house rule citing its base's source says where it comes from."""
-    base = {c.key: c for c in resolved.base_items}
-    out: list[Diagnostic] = []
-    for clause in resolved.own:
-        old = base.get(clause.key)
-        if old is None or clause.key in ("title", "about", "sources", "version"):
-            continue
-        if isinstance(clause.value, PhaseDecl) and isinstance(old.value, PhaseDecl):
-            rules = {r.key: r for r in old.value.rules}
-            out += [_same_as_base(rule, bom) for rule in clause.value.rules
-                    if rules.get(rule.key) == rule]
-        elif clause == old:
-            out.append(_same_as_base(clause, bom))
-    return out
-
-
-RESTATED = "this line says what the base already says: it changes nothing"
-
-
-def _same_as_base(clause: Clause, bom: int) -> Diagnostic:
-    where = span_range(clause.span, bom)
-    return Diagnostic(where, RESTATED, "warning", "warning", "delete it, or change it")
-
-
-def _unchanged(decl: VariantDecl, ruleset: m.Ruleset, base: m.Ruleset | None,
-               bom: int) -> list[Diagnostic]:
-    """A warning on ``extends`` when the house rule changes no rule of its base (spec
-    §11.2; ``boodle check`` says "changes from michigan: nothing")."""
-    from boodle.language.ruleset_diff import diff
-
-    if base is None or decl.base is None or diff(base, ruleset):
-        return []
-    return [Diagnostic(span_range(decl.base.span, bom),
-                       f"this house rule changes nothing from {base.name}", "warning",
-                       "warning", "write the lines it changes inside the variant's braces")]
-
-
-def _never_claimed(ruleset: m.Ruleset, path: str, bom: int) -> list[Diagnostic]:
-    """A warning on each section of the board that nothing ever pays out: no card claims
-    it, no phase pays it, no one going out takes it (the rules page says "never won")."""
-    from boodle.docs.templates import load
-    from boodle.lsp.features import section_ways
-
-    t = load("en")
-    out: list[Diagnostic] = []
-    for section in ruleset.board:
-        if section.span is None or section.span.file != path or section_ways(ruleset, t,
-                                                                             section):
-            continue
-        out.append(Diagnostic(span_range(section.span, bom),
-                              f"no card, phase or going out ever claims section "
-                              f"'{section.name}': its chips only carry over", "warning",
-                              "warning", "name it in a phase that pays it, or delete it"))
-    return out
+def _warning(found: RulesWarning, bom: int) -> Diagnostic:
+    """A warning of :func:`boodle.language.warnings.rules_warnings` as a diagnostic."""
+    return Diagnostic(span_range(found.span, bom), found.message, "warning", "warning",
+                      found.hint)
 
 
 # ---------------------------------------------------------------- quick fixes

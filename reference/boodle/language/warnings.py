@@ -1,0 +1,132 @@
+"""The warnings of a rules file: rules that are legal but suspect (spec §11.2).
+
+:func:`rules_warnings` is the one place they are found; the language server shows them as
+diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
+``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Three checks:
+
+- a line of a house rule that says what its base already says (the same clause, the same
+  phase rule): it changes nothing (:data:`RESTATED`);
+- a house rule that changes no rule of its base (``boodle check`` says "changes from
+  michigan: nothing");
+- a section of the board that nothing ever pays out: no card claims it, no phase pays it,
+  no one going out takes it (the rules page says "never won").
+
+A warning never refuses a file: ``boodle check`` exits 0 on a file that has only warnings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from boodle.language import model as m
+from boodle.language.build import Resolved, build, default_resolver, resolve
+from boodle.language.errors import BoodleError, Span
+from boodle.language.extends import read_rules_file
+from boodle.language.grammar import BOM
+from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
+
+WarningKind = Literal["restated", "unchanged", "never claimed"]
+
+RESTATED = "this line says what the base already says: it changes nothing"
+"""The message of a restated line (its quick fix deletes the line)."""
+
+_DOCUMENTATION = ("title", "about", "sources", "version")
+"""Clauses that are no rules: a house rule citing its base's source says where it comes
+from."""
+
+
+@dataclass(frozen=True)
+class RulesWarning:
+    """One warning: where (``span``, in the file checked), what (``message``), what to do
+    (``hint``) and which check found it (``kind``)."""
+
+    span: Span
+    message: str
+    hint: str
+    kind: WarningKind
+
+    def render(self) -> str:
+        """``FILE:LINE:COL: warning: MESSAGE`` then ``  hint: HINT`` (as errors print)."""
+        return f"{self.span}: warning: {self.message}\n  hint: {self.hint}"
+
+
+def rules_warnings(decl: VariantDecl, resolved: Resolved, ruleset: m.Ruleset,
+                   base: m.Ruleset | None) -> tuple[RulesWarning, ...]:
+    """Every warning of the rules file ``decl`` (parsed), ``resolved`` (its ``extends``
+    chain merged) and ``ruleset`` (built), given ``base``, the ruleset of the variant it
+    extends (``None``: it extends nothing, or the base does not build alone), in the order:
+    restated lines, a house rule that changes nothing, sections never claimed."""
+    return (*_restated_lines(resolved), *_unchanged(decl, ruleset, base),
+            *_never_claimed(ruleset, decl.span.file))
+
+
+def file_warnings(path: str | Path) -> tuple[RulesWarning, ...]:
+    """The warnings of the rules file at ``path`` (:func:`rules_warnings`), for ``boodle
+    check``; none when it does not read, parse or build (its error is said elsewhere)."""
+    file = Path(path)
+    try:
+        decl = parse(read_rules_file(file).removeprefix(BOM), str(file))
+        resolved = resolve(decl, default_resolver, file.parent)
+        ruleset = build(resolved)
+    except BoodleError:
+        return ()
+    try:
+        base = build(resolved.parent) if resolved.parent is not None else None
+    except BoodleError:  # the base does not build alone: no 'changes nothing' to say
+        base = None
+    return rules_warnings(decl, resolved, ruleset, base)
+
+
+def _restated_lines(resolved: Resolved) -> list[RulesWarning]:
+    """A warning on each line of a house rule that says what its base already says."""
+    base = {c.key: c for c in resolved.base_items}
+    out: list[RulesWarning] = []
+    for clause in resolved.own:
+        old = base.get(clause.key)
+        if old is None or clause.key in _DOCUMENTATION:
+            continue
+        if isinstance(clause.value, PhaseDecl) and isinstance(old.value, PhaseDecl):
+            rules = {r.key: r for r in old.value.rules}
+            out += [_same_as_base(rule) for rule in clause.value.rules
+                    if rules.get(rule.key) == rule]
+        elif clause == old:
+            out.append(_same_as_base(clause))
+    return out
+
+
+def _same_as_base(clause: Clause) -> RulesWarning:
+    return RulesWarning(clause.span, RESTATED, "delete it, or change it", "restated")
+
+
+def _unchanged(decl: VariantDecl, ruleset: m.Ruleset,
+               base: m.Ruleset | None) -> list[RulesWarning]:
+    """A warning on ``extends`` when the house rule changes no rule of its base."""
+    from boodle.language.ruleset_diff import diff
+
+    if base is None or decl.base is None or diff(base, ruleset):
+        return []
+    return [RulesWarning(decl.base.span, f"this house rule changes nothing from {base.name}",
+                         "write the lines it changes inside the variant's braces",
+                         "unchanged")]
+
+
+def _never_claimed(ruleset: m.Ruleset, path: str) -> list[RulesWarning]:
+    """A warning on each section of the board written in ``path`` that nothing ever pays
+    out (the rules page's claims walk finds no way it is won)."""
+    from boodle.docs.templates import load
+    from boodle.lsp.features import section_ways
+
+    t = load("en")
+    out: list[RulesWarning] = []
+    for section in ruleset.board:
+        if section.span is None or section.span.file != path or section_ways(ruleset, t,
+                                                                             section):
+            continue
+        out.append(RulesWarning(section.span,
+                                f"no card, phase or going out ever claims section "
+                                f"'{section.name}': its chips only carry over",
+                                "name it in a phase that pays it, or delete it",
+                                "never claimed"))
+    return out

@@ -1,0 +1,81 @@
+"""``boodle check`` prints the warnings the language server gives (legal but suspect rules:
+a restated line, a house rule that changes nothing, a section never claimed), each as
+``FILE:LINE:COL: warning: …`` with its hint, and still exits 0: one module finds them
+(boodle.language.warnings), both print them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from boodle.cli import main
+from boodle.lsp.analysis import analyse
+
+HOUSE = """\
+variant house extends michigan {
+  carry: unclaimed
+  board { boodle A♥  boodle K♣  boodle Q♦  boodle J♠  kitty "Kitty"  pot }
+}
+"""
+"""michigan's own carry line (restated), and a pot no phase of michigan pays (never won)."""
+
+
+def test_check_prints_each_warning_with_its_place_and_hint_and_exits_0(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "house.boodle"
+    path.write_text(HOUSE, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert f"{path}:2:3: warning: this line says what the base already says: it changes " \
+           "nothing" in out
+    pot = HOUSE.splitlines()[2].index("pot }") + 1  # its column, 1-based
+    assert f"{path}:3:{pot}: warning: no card, phase or going out ever claims section 'pot': " \
+           "its chips only carry over" in out
+    assert out.count("hint: delete it, or change it") == 1
+    assert "hint: name it in a phase that pays it, or delete it" in out
+    assert out[-1] == "1 of 1 OK"
+
+
+def test_check_says_a_house_rule_that_changes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "michigan.boodle"
+    path.write_text("variant michigan extends michigan {\n}\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert f"{path}:1:26: warning: this house rule changes nothing from michigan" in out
+    assert "hint: write the lines it changes inside the variant's braces" in out
+
+
+def test_check_and_the_language_server_give_the_same_warnings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "house.boodle"
+    path.write_text(HOUSE, encoding="utf-8")
+    main(["check", str(path)])
+    printed = [line.strip().split(": warning: ", 1) for line in
+               capsys.readouterr().out.splitlines() if ": warning: " in line]
+    served = analyse(HOUSE, str(path)).diagnostics
+    assert [(f"{path}:{d.range.line + 1}:{d.range.column + 1}", d.message) for d in served] \
+        == [(where, message) for where, message in printed]
+
+
+def test_a_file_without_warnings_prints_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ok.boodle"
+    path.write_text("variant ok extends michigan {\n  players 3 to 5\n}\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().out
+
+
+def test_the_readme_warning_example_is_what_boodle_check_prints(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("$ boodle check house.boodle")
+    shown = readme[start:readme.index("```", start)].rstrip("\n").splitlines()
+    monkeypatch.chdir(tmp_path)
+    Path("house.boodle").write_text(
+        "variant house extends michigan {\n  carry: unclaimed\n  players 3 to 6\n}\n",
+        encoding="utf-8")
+    assert main(["check", "house.boodle"]) == 0
+    assert capsys.readouterr().out.splitlines() == shown[1:]
