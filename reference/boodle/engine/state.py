@@ -23,7 +23,7 @@ concrete moves it stands for, in order (a range's bids in increasing amount).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
 from types import MappingProxyType
@@ -426,11 +426,7 @@ class DealState:
             raise TypeError(f"DealState has no field {', '.join(unknown)}")
         d = self.__dict__.copy()
         if len(d) != _FIELD_COUNT and changes:  # some derived values are kept
-            for name in _FROM_EVERY_FIELD:
-                d.pop(name, None)
-            for name, sources in _FROM_SOME_FIELDS:
-                if name in d and not sources.isdisjoint(changes):
-                    del d[name]
+            _drop_derived(d, changes)
         d.update(changes)
         new = object.__new__(DealState)
         object.__setattr__(new, "__dict__", d)
@@ -449,11 +445,7 @@ class DealState:
             raise TypeError(f"DealState has no field {', '.join(unknown)}")
         d = self.__dict__
         if len(d) != _FIELD_COUNT and changes:
-            for name in _FROM_EVERY_FIELD:
-                d.pop(name, None)
-            for name, sources in _FROM_SOME_FIELDS:
-                if name in d and not sources.isdisjoint(changes):
-                    del d[name]
+            _drop_derived(d, changes)
         d.update(changes)
         return self
 
@@ -544,11 +536,7 @@ class DealState:
         d = self.__dict__.copy()
         hands = d.get("hands")
         if len(d) != _FIELD_COUNT:  # some derived values are kept
-            for name in _FROM_EVERY_FIELD:
-                d.pop(name, None)
-            for name, sources in _FROM_SOME_FIELDS:
-                if name in d and not (sources.isdisjoint(_MOVED) and sources.isdisjoint(changes)):
-                    del d[name]
+            _drop_derived(d, _MOVED.union(changes))
         d.update(changes)
         d["places"], d["held"], d["plays"] = (tuple(places), tuple(held),
                                               self.plays if plays is None else plays)
@@ -627,6 +615,17 @@ class DealState:
         """``seat`` puts ``card`` from its hand face up as the next play in order; ``changes``:
         other fields set in the same step (:meth:`move`)."""
         return self.move(card, played_by(seat, self.plays), self.plays + 1, **changes)
+
+
+def _drop_derived(d: dict[str, Any], changed: Collection[str]) -> None:
+    """Remove from a state's instance dictionary ``d`` the derived values (:data:`_DERIVED`)
+    that a change of the fields ``changed`` makes stale: those derived from every field, and
+    those derived from one of ``changed`` (:meth:`DealState.evolve`, :meth:`DealState.move`)."""
+    for name in _FROM_EVERY_FIELD:
+        d.pop(name, None)
+    for name, sources in _FROM_SOME_FIELDS:
+        if name in d and not sources.isdisjoint(changed):
+            del d[name]
 
 
 def card_index(cards: tuple[Card, ...]) -> Mapping[Card, int]:
