@@ -79,3 +79,36 @@ def test_the_readme_warning_example_is_what_boodle_check_prints(
         encoding="utf-8")
     assert main(["check", "house.boodle"]) == 0
     assert capsys.readouterr().out.splitlines() == shown[1:]
+
+
+BLINDS = """\
+variant big extends tripoley {
+  phase poker is poker {
+    bets: up to 5 chips
+    blinds: 1000, 2000 chips
+  }
+}
+"""
+"""Found by a new user: blinds far above tripoley's start of 50 chips checked OK, and in play
+every blind was then posted all in (spec §8.3)."""
+
+
+def test_a_blind_above_the_start_chips_is_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "big.boodle"
+    path.write_text(BLINDS, encoding="utf-8")
+    assert main(["check", str(path)]) == 0  # legal: a warning, not an error
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    # tripoley.boodle's session starts each player at 50 chips; the big blind is 2,000
+    assert f"{path}:4:5: warning: a blind of 2,000 chips is more than the 50 chips each " \
+           "player starts with: at the first deal it is posted all in" in out
+    assert "hint: write blinds of at most 50 chips, or a larger 'start:' in the session " \
+           "block" in out
+    # at or under the start: no warning
+    path.write_text(BLINDS.replace("1000, 2000", "25, 50"), encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().out
+    # the language server shows the same warning at the same line
+    diags = analyse(BLINDS, str(path)).diagnostics
+    assert [(d.range.line, d.message.split(":")[0]) for d in diags if d.kind == "warning"] \
+        == [(3, "a blind of 2,000 chips is more than the 50 chips each player starts with")]

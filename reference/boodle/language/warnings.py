@@ -2,14 +2,16 @@
 
 :func:`rules_warnings` is the one place they are found; the language server shows them as
 diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
-``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Three checks:
+``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Four checks:
 
 - a line of a house rule that says what its base already says (the same clause, the same
   phase rule): it changes nothing (:data:`RESTATED`);
 - a house rule that changes no rule of its base (``boodle check`` says "changes from
   michigan: nothing");
 - a section of the board that nothing ever pays out: no card claims it, no phase pays it,
-  no one going out takes it (the rules page says "never won").
+  no one going out takes it (the rules page says "never won");
+- a blind of a betting round above the chips each player starts with (spec §8.3, §10): at
+  the first deal every such blind is posted all in.
 
 A warning never refuses a file: ``boodle check`` exits 0 on a file that has only warnings.
 """
@@ -27,7 +29,7 @@ from boodle.language.extends import read_rules_file
 from boodle.language.grammar import BOM
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
 
-WarningKind = Literal["restated", "unchanged", "never claimed"]
+WarningKind = Literal["restated", "unchanged", "never claimed", "blind beyond start"]
 
 RESTATED = "this line says what the base already says: it changes nothing"
 """The message of a restated line (its quick fix deletes the line)."""
@@ -57,9 +59,11 @@ def rules_warnings(decl: VariantDecl, resolved: Resolved, ruleset: m.Ruleset,
     """Every warning of the rules file ``decl`` (parsed), ``resolved`` (its ``extends``
     chain merged) and ``ruleset`` (built), given ``base``, the ruleset of the variant it
     extends (``None``: it extends nothing, or the base does not build alone), in the order:
-    restated lines, a house rule that changes nothing, sections never claimed."""
+    restated lines, a house rule that changes nothing, sections never claimed, blinds above
+    the start."""
     return (*_restated_lines(resolved), *_unchanged(decl, ruleset, base),
-            *_never_claimed(ruleset, decl.span.file))
+            *_never_claimed(ruleset, decl.span.file), *_blinds_beyond_start(ruleset,
+                                                                            decl.span.file))
 
 
 def file_warnings(path: str | Path) -> tuple[RulesWarning, ...]:
@@ -129,4 +133,28 @@ def _never_claimed(ruleset: m.Ruleset, path: str) -> list[RulesWarning]:
                                 f"'{section.name}': its chips only carry over",
                                 "name it in a phase that pays it, or delete it",
                                 "never claimed"))
+    return out
+
+
+def _blinds_beyond_start(ruleset: m.Ruleset, path: str) -> list[RulesWarning]:
+    """A warning on a ``blinds:`` line written in ``path`` whose big blind is more than the
+    chips each player starts with (``start:``, spec §10): the blind is posted all in at the
+    first deal (spec §8.3), so the line does not do what it says.  None for a start of 0
+    chips (a points register, where the balances may go below zero)."""
+    start = ruleset.session.start_chips
+    origin = ruleset.origin
+    out: list[RulesWarning] = []
+    for phase in ruleset.phases:
+        if not isinstance(phase, m.PokerPhase) or not phase.blinds or start <= 0 \
+                or max(phase.blinds) <= start or origin is None:
+            continue
+        span = origin.span(phase, "blinds")
+        if span is None or span.file != path:
+            continue
+        big = max(phase.blinds)
+        out.append(RulesWarning(
+            span, f"a blind of {big:,} chips is more than the {start:,} chips each player "
+            "starts with: at the first deal it is posted all in",
+            f"write blinds of at most {start:,} chips, or a larger 'start:' in the session "
+            "block", "blind beyond start"))
     return out
