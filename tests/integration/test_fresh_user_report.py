@@ -12,15 +12,7 @@ from boodle.language.variants import load
 from boodle.verify.report import render_text
 from boodle.verify.verifier import Result
 from boodle.verify.wellformed import session_end
-
-
-def _usage_status(argv: list[str]) -> int:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    code = exc.value.code
-    assert isinstance(code, int)
-    return code
-
+from cli_helpers import usage_status
 
 # ---------------------------------------------------------------- verify
 
@@ -92,13 +84,13 @@ def test_exhaustive_note_writes_states_as_the_table_and_one_variant_in_the_singu
 
 
 def test_verify_with_every_method_off_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert _usage_status(["verify", "michigan", "--no-z3", "--no-exhaustive"]) == 2
+    assert usage_status(["verify", "michigan", "--no-z3", "--no-exhaustive"]) == 2
     assert "--no-z3 and --no-exhaustive" in capsys.readouterr().err
 
 
 def test_verify_players_zero_is_a_usage_error_like_play() -> None:
-    assert _usage_status(["verify", "michigan", "--players", "0"]) == 2
-    assert _usage_status(["play", "michigan", "--players", "0"]) == 2
+    assert usage_status(["verify", "michigan", "--players", "0"]) == 2
+    assert usage_status(["play", "michigan", "--players", "0"]) == 2
 
 
 # ---------------------------------------------------------------- strategies, workers
@@ -107,14 +99,14 @@ def test_verify_players_zero_is_a_usage_error_like_play() -> None:
 @pytest.mark.parametrize("name", ["foo", "GREEDY", "tips"])
 def test_play_with_an_unknown_strategy_is_a_usage_error(name: str, capsys) -> None:  # type: ignore[no-untyped-def]
     # play has random and greedy only (strategies.STRATEGIES); tips needs the compiled tables
-    assert _usage_status(["play", "michigan", "--players", "3", "--strategy", name]) == 2
+    assert usage_status(["play", "michigan", "--players", "3", "--strategy", name]) == 2
     assert "play has greedy, random" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("name", ["foo", "GREEDY"])
 def test_simulate_with_an_unknown_strategy_is_a_usage_error(name: str, capsys) -> None:  # type: ignore[no-untyped-def]
     argv = ["simulate", "michigan", "--players", "3", "--deals", "2", "--strategy", name]
-    assert _usage_status(argv) == 2
+    assert usage_status(argv) == 2
     assert "the strategies are random, greedy, tips" in capsys.readouterr().err
 
 
@@ -129,7 +121,7 @@ def test_more_workers_than_cpus_warns(capsys) -> None:  # type: ignore[no-untype
 
 
 def test_simulate_help_shows_95_percent_once(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert _usage_status(["simulate", "--help"]) == 0
+    assert usage_status(["simulate", "--help"]) == 0
     out = capsys.readouterr().out
     assert "95%" in out and "%%" not in out
 

@@ -15,6 +15,7 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,7 @@ async def verifying(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", _SERVE]),
                     scope="module", loop_scope="module")
-async def hurried(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+async def hurried(lsp_client: LanguageClient) -> AsyncIterator[None]:
     await _start(lsp_client, "en", {"verifyOnSave": True, "verifyTimeout": 1})
     yield
     await lsp_client.shutdown_session()
@@ -611,7 +612,7 @@ def _children(pid: int) -> set[int]:
     return out
 
 
-async def _until(check, seconds: float) -> None:  # type: ignore[no-untyped-def]
+async def _until(check: Callable[[], bool], seconds: float) -> None:
     for _ in range(int(seconds / 0.1)):
         if check():
             return

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from boodle.cli import main
+from cli_helpers import usage_status
 
 FRIDAY = """\
 variant friday extends tripoley {
@@ -39,21 +40,13 @@ def friday(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def _usage_status(argv: list[str]) -> int:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    code = exc.value.code
-    assert isinstance(code, int)
-    return code
-
-
 def test_too_many_deals_for_a_ledger_is_a_usage_error_before_the_file_is_made(
         friday: Path, capsys: pytest.CaptureFixture[str]) -> None:
     huge = "99999999999999999999"  # beyond a SQLite INTEGER (2**63 - 1)
     argv = ["play", str(friday), "--players", "4", "--seed", "1", "--deals", huge]
-    assert _usage_status(argv) == 2  # without --ledger: play's own bound
+    assert usage_status(argv) == 2  # without --ledger: play's own bound
     capsys.readouterr()
-    assert _usage_status(argv + ["--ledger", "huge.sqlite"]) == 2
+    assert usage_status(argv + ["--ledger", "huge.sqlite"]) == 2
     err = capsys.readouterr().err
     assert f"--deals {huge}" in err and "9,223,372,036,854,775,807" in err
     assert "internal error" not in err
@@ -76,10 +69,10 @@ def test_an_empty_session_name_is_a_usage_error(
         friday: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
     argv = ["play", str(friday), "--players", "4", "--seed", "1", "--ledger", "f.sqlite",
             "--session", name]
-    assert _usage_status(argv) == 2
+    assert usage_status(argv) == 2
     assert "--session needs a name" in capsys.readouterr().err
     assert not (friday.parent / "f.sqlite").exists()
-    assert _usage_status(["play", "--resume", "f.sqlite", "--session", name]) == 2
+    assert usage_status(["play", "--resume", "f.sqlite", "--session", name]) == 2
 
 
 def test_generate_out_under_a_file_is_refused_before_any_case_is_made(

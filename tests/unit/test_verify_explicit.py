@@ -9,9 +9,13 @@ widow 1: 6! / (2!·2!·1!·1!) = 180 deals.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from boodle.engine import apply, is_terminal, legal_moves, start_deal
 from boodle.engine.ledger import Ledger
+from boodle.engine.state import DealState
 from boodle.language.cards import parse_card
 from boodle.language.model import Fallback, LeadRule, Ruleset, StopsPhase
 from boodle.language.variants import load
@@ -96,7 +100,6 @@ def test_start_chips_are_each_seats_ante_plus_two() -> None:
 def test_the_search_pauses_the_cycle_collector_and_restores_it() -> None:
     import gc
 
-    import pytest
 
     small = _kitty_only(reduce(load("michigan"), 2, 3).ruleset)
     try:
@@ -205,7 +208,7 @@ def test_the_short_start_finds_the_faults_the_default_start_finds() -> None:
 
 
 def test_a_fault_of_the_short_stack_rule_is_reached_only_from_the_short_start(
-        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """From the default start no seat is ever short, so a fault in the short-stack rule
     (here: the engine fails when a seat cannot pay its whole ante) goes unseen there; the
     search of :func:`~boodle.verify.explicit.starts` reaches it."""
@@ -214,7 +217,7 @@ def test_a_fault_of_the_short_stack_rule_is_reached_only_from_the_short_start(
 
     real = antes.SHORT_STACKS["section by section"]
 
-    def broken(ruleset, state, due):  # type: ignore[no-untyped-def]
+    def broken(ruleset: Ruleset, state: DealState, due: Any) -> Any:
         payments, short = real(ruleset, state, due)
         if short:
             raise BoodleError("short stacks are broken")
@@ -228,7 +231,8 @@ def test_a_fault_of_the_short_stack_rule_is_reached_only_from_the_short_start(
     assert found.deal["chips before the ante"] == ["11", "2"]
 
 
-def test_the_report_names_the_starts_each_search_was_made_from(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_report_names_the_starts_each_search_was_made_from(
+        capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     from boodle.cli import main

@@ -8,7 +8,7 @@ as strengths (higher is better), so the tests do not depend on the hand evaluato
 
 from __future__ import annotations
 
-from boodle.engine.events import Bet, Claim, Event, Showdown
+from boodle.engine.events import Bet, BetAction, Claim, Event, Showdown
 from boodle.engine.ledger import Ledger, seat, section
 from boodle.engine.poker_hands import PokerHand
 from boodle.language.build import load_text
@@ -33,10 +33,10 @@ def _start(rules: Ruleset) -> Ledger:
     return Ledger(seats=(19, 19, 19), sections=sections)
 
 
-def _bet(who: int, action: str, amount: int, level: int, all_in: bool = False) -> Bet:
+def _bet(who: int, action: BetAction, amount: int, level: int, all_in: bool = False) -> Bet:
     _, t = Ledger(seats=(99, 99, 99), sections=(("pot", 0),)).transfer(
         seat(who), section("pot"), amount, "bet")
-    return Bet(who, action, t, level, all_in)  # type: ignore[arg-type]
+    return Bet(who, action, t, level, all_in)
 
 
 def _claim(who: int, amount: int) -> Claim:
