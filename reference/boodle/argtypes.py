@@ -50,6 +50,15 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def session_name(text: str) -> str:
+    """A session's name in a ledger (``friday``): any text but an empty or blank one
+    (``ArgumentTypeError``), since no session is named so (spec §10: a session's name)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a name, not an empty one: give --session NAME "
+                                         "(as in --session friday)")
+    return text
+
+
 def _int(text: str) -> int:
     try:
         return int(text)

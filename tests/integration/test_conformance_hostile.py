@@ -325,3 +325,15 @@ def test_the_decoding_bounds_are_the_protocols() -> None:
         with pytest.raises(MessageError) as caught:
             decode_message(text)
         assert caught.value.kind == kind, text[:40]
+
+
+@pytest.mark.parametrize("where", ["dealer", "players"])
+def test_a_whole_number_written_as_a_float_is_refused_in_words(where: str) -> None:
+    """JSON Schema counts 2.0 as an integer; the protocol has no float field (spec §9), so
+    ``"dealer": 2.0`` is an error answer saying where, not Python's "list indices"."""
+    message = next(m for m in (c.request() for c in load_cases()) if "dealer" in m["setup"])
+    message["setup"] = {**message["setup"], where: float(message["setup"][where])}
+    reply = answer(message, REFERENCE)
+    assert reply is not None and reply["status"] == "error"
+    assert f"setup/{where}: " in reply["message"] and "is not a JSON integer" in reply["message"]
+    assert "indices" not in reply["message"]

@@ -105,6 +105,24 @@ def test_verify_cex_dir_that_is_a_file_is_refused(
     assert "--cex-dir friday.boodle: is a file, not a folder" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("cache", ["friday.boodle", "friday.boodle/proofs"])
+def test_verify_cache_under_a_file_is_a_usage_error_before_the_run(
+        friday: Path, capsys: pytest.CaptureFixture[str], cache: str) -> None:
+    assert usage_status(["verify", "friday.boodle", "--players", "3", "--cache", cache]) == 2
+    captured = capsys.readouterr()
+    assert f"--cache {cache}: " in captured.err and "is a file, not a folder" in captured.err
+    assert "--no-cache" in captured.err
+    assert captured.out == ""  # refused before the run
+
+
+@pytest.mark.parametrize("name", ["", "  "])
+def test_ledger_with_an_empty_session_name_is_a_usage_error(
+        friday: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    assert usage_status(["ledger", "club.sqlite", "--session", name]) == 2
+    assert "--session: needs a name" in capsys.readouterr().err
+    assert not (friday.parent / "club.sqlite").exists()
+
+
 def test_a_new_cex_dir_is_not_made_before_a_counterexample(friday: Path) -> None:
     from boodle.out_paths import folder_problem
 

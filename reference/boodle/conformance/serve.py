@@ -81,7 +81,7 @@ def answer(message: Any, engine: Engine, protocol: str = PROTOCOL) -> Json | Non
     if kind != "run":
         return {"type": "result", "id": case_id, "status": "error",
                 "message": f"unknown message type {kind!r}"}
-    wrong = check(message, "protocol.schema.json", "run")
+    wrong = check(message, "protocol.schema.json", "run") or _floats(message)
     if wrong:  # the schema says where, in words (not a Python exception's name)
         return {"type": "result", "id": case_id, "status": "error",
                 "message": "malformed run message: " + "; ".join(wrong[:3])}
@@ -91,6 +91,26 @@ def answer(message: Any, engine: Engine, protocol: str = PROTOCOL) -> Json | Non
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return {"type": "result", "id": case_id, "status": "error",
                 "message": f"malformed run message: {exc}"}
+
+
+def _floats(value: Any, where: str = "(top)") -> list[str]:
+    """Where a run message holds a JSON number with a decimal point or an exponent
+    (``"dealer": 2.0``), in words; empty when there is none.  JSON Schema counts ``2.0`` as an
+    integer, but no field of the protocol is a float: seats, counts and chips are JSON
+    integers or ``"a/b"`` fractions (spec §9: no floating point; FORMAT.md)."""
+    if isinstance(value, float):
+        return [f"{where}: {value!r} is not a JSON integer (seats, counts and chips are "
+                "integers, or \"a/b\" fractions: write it without a decimal point)"]
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return []
+    found: list[str] = []
+    for key, item in items:
+        found += _floats(item, f"{where}/{key}" if where != "(top)" else str(key))
+    return found
 
 
 def _write(out: IO[str], message: Json) -> None:

@@ -252,3 +252,16 @@ def standalone_markdown(ruleset: m.Ruleset, t: Templates) -> str:
     page = VariantPage(ruleset, t, RuleRefs(t, ruleset.name, [], up=None), standalone=True)
     return (page.markdown() + f"\n## {t.text('page.example_title', title=md(page.r.title))}\n\n"
             + example_markdown(ruleset, t))
+
+
+def section_ways(ruleset: m.Ruleset, t: Templates, section: m.Section) -> list[str]:
+    """How ``section`` is won, each way a phrase of the rules page (``by playing A♥ in the
+    phase Stops``); empty when nothing ever pays it out.  Used by the language server's
+    hovers and by ``boodle check``'s "never claimed" warning (:mod:`boodle.language.warnings`)."""
+    class _Claims(VariantPage):
+        """The page's claims walk alone: it needs no rule lines (no :class:`SpanIndex`)."""
+
+        def __init__(self) -> None:
+            self.r, self.t = localized(ruleset, t), t
+
+    return _Claims().ways(section)

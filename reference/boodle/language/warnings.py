@@ -120,7 +120,7 @@ def _never_claimed(ruleset: m.Ruleset, path: str) -> list[RulesWarning]:
     """A warning on each section of the board written in ``path`` that nothing ever pays
     out (the rules page's claims walk finds no way it is won)."""
     from boodle.docs.templates import load
-    from boodle.lsp.features import section_ways
+    from boodle.docs.variant_page import section_ways
 
     t = load("en")
     out: list[RulesWarning] = []

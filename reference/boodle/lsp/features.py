@@ -190,6 +190,7 @@ def _extends_text(analysis: Analysis) -> str:
 def _pays_text(ruleset: m.Ruleset, t: Templates, lit: CardLit | NameLit) -> str | None:
     """For a card: the sections it pays and how; for a section's name: how it is won."""
     from boodle.docs.escape import md
+    from boodle.docs.variant_page import section_ways
 
     sections: list[m.Section]
     if isinstance(lit, CardLit):
@@ -220,21 +221,6 @@ def _pays(section: m.Section, card: Card) -> bool:
     if section.suit_rule == "fixed":
         return card in section.cards
     return card.rank in section.ranks
-
-
-def section_ways(ruleset: m.Ruleset, t: Templates, section: m.Section) -> list[str]:
-    """How ``section`` is won, each way a phrase of the rules page (``by playing A♥ in the
-    phase Stops``); empty when nothing ever pays it out."""
-    from boodle.docs.translate import localized
-    from boodle.docs.variant_page import VariantPage
-
-    class _Claims(VariantPage):
-        """The page's claims walk alone: it needs no rule lines (no :class:`SpanIndex`)."""
-
-        def __init__(self) -> None:
-            self.r, self.t = localized(ruleset, t), t
-
-    return _Claims().ways(section)
 
 
 def _rule_hover(analysis: Analysis, t: Templates, line: int) -> Hover | None:

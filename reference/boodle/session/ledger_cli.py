@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boodle.argtypes import session_name
 from boodle.language.errors import BoodleError
 
 if TYPE_CHECKING:  # the engine and the store are imported by the commands that use them
@@ -32,7 +33,8 @@ def add_parser(sub: Any) -> None:
                             "the sessions in a ledger file, and check that they are consistent "
                             "(exit 1 if not).")
     ledger.add_argument("file", metavar="FILE.sqlite")
-    ledger.add_argument("--session", metavar="NAME", help="only this session")
+    ledger.add_argument("--session", metavar="NAME", type=session_name,
+                        help="only this session")
     ledger.set_defaults(func=cmd_ledger)
 
 

@@ -188,6 +188,13 @@ def _proof_cache(args: argparse.Namespace) -> ProofCache | None:
         if args.cache is not None:
             args.usage_error("--cache DIR and --no-cache contradict each other: give one")
         return None
+    if args.cache is not None:
+        from boodle.out_paths import folder_problem
+
+        problem = folder_problem("--cache", args.cache)
+        if problem is not None:
+            args.usage_error(f"{problem} (proofs could not be kept there): give --cache DIR, "
+                             "a folder that exists or can be made, or --no-cache")
     folder = args.cache if args.cache is not None else default_folder()
     return None if folder is None else ProofCache(folder)
 
