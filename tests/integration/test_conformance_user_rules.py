@@ -77,6 +77,9 @@ def test_run_rules_against_serve_rules_passes_and_reuses_the_cache(suite: Path,
     n = len(_cases(suite))
     assert f"{n} cases: {n} pass" in first.stdout
     assert "generated" in first.stderr
+    # the hash it names is the one the cases carry (and generate prints), not the cache key
+    rules_hash = json.loads((suite / "suite.json").read_text("utf-8"))["rules"][0]["hash"]
+    assert f"rules hash {rules_hash[:12]}…" in first.stderr
     # generated again for the cache: deterministic, byte for byte what generate wrote
     made = next((cache / "conformance").glob("tripoli-colours-*"))
     files = sorted(p.relative_to(suite) for p in suite.rglob("*") if p.is_file())

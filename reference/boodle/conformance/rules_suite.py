@@ -198,4 +198,6 @@ def cached_suite(files: Sequence[RulesFile], size: int, cache: Path | None = Non
 
 
 def _names(files: Sequence[RulesFile]) -> str:
-    return ", ".join(f"{f.name} ({f.path})" for f in files)
+    """``friday (friday.boodle, rules hash fdf25da79957…)``: the same hash ``conformance
+    generate`` prints, since the cache folder's name is a different key (:func:`suite_key`)."""
+    return ", ".join(f"{f.name} ({f.path}, rules hash {f.hash[:12]}…)" for f in files)
