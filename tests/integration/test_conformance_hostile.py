@@ -337,3 +337,13 @@ def test_a_whole_number_written_as_a_float_is_refused_in_words(where: str) -> No
     assert reply is not None and reply["status"] == "error"
     assert f"setup/{where}: " in reply["message"] and "is not a JSON integer" in reply["message"]
     assert "indices" not in reply["message"]
+
+
+def test_a_crash_that_leaves_a_daemon_holding_stdout_is_an_exit_not_a_timeout() -> None:
+    """The daemon keeps the pipe open, so no end of file comes: the runner sees the exit
+    itself (within ``EXIT_GRACE``) and says so, instead of waiting out the timeout."""
+    report, left = _run("daemon", _cases(2), timeout=120.0)
+    assert _outcomes(report) == ["pass", "error"]
+    summary = report.outcomes[1].summary
+    assert "exited (status" in summary and "no answer within" not in summary, summary
+    assert left == []

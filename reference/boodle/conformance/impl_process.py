@@ -45,6 +45,12 @@ in its pipes (its stderr's last lines, for the error message)."""
 POLL = 0.1
 """Seconds between a reader thread's checks that its child was killed."""
 
+EXIT_GRACE = 1.0
+"""Seconds :meth:`Child.read_line` still waits for lines after the child has exited."""
+
+EXIT_POLL = 0.25
+"""Seconds between :meth:`Child.read_line`'s checks that the child has exited."""
+
 STDERR_HEAD = 1000
 """Characters of the start of the child's stderr also kept: Node.js and the JVM print the
 error's message before its stack, which can push the message out of the tail."""
@@ -200,11 +206,24 @@ class Child:
             self._tail.append(text)
 
     def read_line(self, timeout: float) -> Line:
-        """The next line of stdout, or ``eof`` / ``overflow`` / ``timeout``."""
-        try:
-            return self._lines.get(timeout=_bounded(timeout))
-        except queue.Empty:
-            return Line("timeout")
+        """The next line of stdout, or ``eof`` / ``overflow`` / ``timeout``.
+
+        Once the child has exited, what it wrote arrives within :data:`EXIT_GRACE` seconds,
+        and after that the answer is ``eof``: a daemon it left holding its stdout (so the pipe
+        never ends) does not make the runner wait out ``timeout``."""
+        deadline = time.monotonic() + _bounded(timeout)
+        exited_at: float | None = None
+        while True:
+            now = time.monotonic()
+            if exited_at is None and self.proc.poll() is not None:
+                exited_at = now
+            end = deadline if exited_at is None else min(deadline, exited_at + EXIT_GRACE)
+            try:
+                return self._lines.get(timeout=max(0.0, min(end - now, EXIT_POLL)))
+            except queue.Empty:
+                if time.monotonic() >= end:
+                    return Line("timeout" if exited_at is None or end == deadline
+                                else "eof")
 
     def unfinished_line(self) -> str | None:
         """What the child wrote to stdout after its last line end, when it wrote something:
