@@ -269,9 +269,9 @@ class SaleState:
     whether the widow is offered at all), ``dealer first`` (the dealer may swap before the offer),
     ``offer`` (buyers or bidders in turn), ``high bidder`` (under ``high bidder: may
     withdraw``, every other bidder has passed: the highest bidder lets the bid stand or
-    withdraws it) or ``dealer`` (the dealer's chance after nobody bought).  ``asked``: seats offered the widow so far (a sale
-    goes round once); ``out``: seats that passed in an auction; ``bid`` and
-    ``bidder``: the highest bid so far (0 and ``None`` before the first).
+    withdraws it) or ``dealer`` (the dealer's chance after nobody bought).  ``asked``: seats
+    offered the widow so far (a sale goes round once); ``out``: seats that passed in an
+    auction; ``bid`` and ``bidder``: the highest bid so far (0 and ``None`` before the first).
     """
 
     step: Literal["dealer offers", "dealer first", "offer", "high bidder", "dealer"]
