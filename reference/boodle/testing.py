@@ -602,10 +602,13 @@ Oracle = Literal["auto", "reference", "model", "none"]
 
 
 def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
-            step_count: int = 300, oracle: Oracle = "auto") -> type[RuleBasedStateMachine]:
+            step_count: int = 300, oracle: Oracle = "auto",
+            house_rules: Sequence[str] | None = None) -> type[RuleBasedStateMachine]:
     """A state machine class driving ``impl`` (see the module docstring).
 
     ``variants``: built-in names to draw from (default: :func:`playable_variants`);
+    ``house_rules``: names of :data:`HOUSE_RULES` to draw from (default: all of them; an
+    unknown name raises ``KeyError``);
     ``step_count``: steps per example (a whole deal takes up to ~45 moves).
     ``oracle``: every step is checked move by move against it: ``reference``, this
     package's engine (``impl``'s legal moves must be the reference's, each move's state
@@ -621,13 +624,15 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
     step_oracle = _StepOracle(oracle)
     names = st.sampled_from(list(variants)) if variants is not None else \
         st.deferred(lambda: st.sampled_from(playable_variants()))
+    houses = sorted(HOUSE_RULES) if house_rules is None else [
+        name for name in house_rules if HOUSE_RULES[name] is not None]
 
     class BoodleMachine(RuleBasedStateMachine):
         """Plays sessions of random variants and house rules; checks every step."""
 
         table: _Table | None = None
 
-        @initialize(name=names, house=st.sampled_from(sorted(HOUSE_RULES)),
+        @initialize(name=names, house=st.sampled_from(houses),
                     seed=st.integers(0, 2**32 - 1), data=st.data())
         def start(self, name: str, house: str, seed: int, data: st.DataObject) -> None:
             """Draw a variant, a house rule, a player count and a seed; deal the first deal."""
