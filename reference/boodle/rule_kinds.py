@@ -35,6 +35,7 @@ from boodle.language.model import (
     FallbackKind,
     Fault,
     FirstDealer,
+    HighBid,
     Leftover,
     MisdealRule,
     PaidTo,
@@ -119,6 +120,14 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.verifier", "SHORT_STACK_TERMS",
               excused=frozenset({"section by section"})),  # verify.verifier.unmodelled
         Table("Hypothesis oracle", "boodle.testing", "SHORT_STACK_DUES"),
+    )),
+    # the compiled engine does not run a widow sale, nor z3 model one step by step: the
+    # feature 'widow sale' names the rule where each refuses or leaves it out
+    "high bid": Kind(HighBid, (
+        Table("builder", "boodle.language.kind_facts", "HIGH_BID_FACTS"),
+        Table("reference engine", "boodle.engine.stages.widow", "CLOSES"),
+        Table("Hypothesis oracle", "boodle.testing", "HIGH_BID_CLOSES"),
+        Table("printer", "boodle.language.printer", "HIGH_BID"),
     )),
     "tie break": Kind(TieBreak, (
         Table("builder", "boodle.language.kind_facts", "TIE_FACTS"),

@@ -13,7 +13,8 @@ Each example draws a built-in variant, a house rule (a few rules changed
 with :func:`dataclasses.replace`: paid stops, double payments, a restart in
 any suit, the dealer paying double, a fine for a lead that is not the lowest, a stops phase
 that claims nothing, holding and poker ties paid to the lowest-numbered seat, a widow that
-blocks the sets complete in it, short stacks anted section by section, a betting round in
+blocks the sets complete in it, short stacks anted section by section, an auction whose
+highest bidder may withdraw, a betting round in
 every poker phase, fixed, capped, pot-limit or no-limit, or fixed after blinds, spec §8.3),
 a player count and a seed, then plays deal after deal of one session (the deal passes left,
 chips carry over).
@@ -22,7 +23,8 @@ with the rule id (spec §12) worked out here from the rules text, independently 
 engine (all of them, so which one fails first does not depend on earlier draws):
 ``deal.over``, ``turn``, ``move.kind``, ``pass.not-allowed``,
 ``follow.next-card``, ``lead.not-held``, ``lead.suit``, ``lead.lowest``, and in a betting
-round ``bet.funds`` and ``bet.amount``.
+round ``bet.funds`` and ``bet.amount``; a withdrawal (``move.kind`` but at an auction's last
+word, where a bid is the ``move.kind`` probe).
 Under ``claims: none`` every move is also checked to claim nothing but what
 going out takes (spec §6.6, §7); the claims a deal's holding phases make at its start are
 the ones :func:`expected_holding_claims` works out from the hands and the split rule's row of
@@ -30,7 +32,9 @@ the ones :func:`expected_holding_claims` works out from the hands and the split 
 (:data:`WIDOW_SET_BLOCKS`, spec §5.2); going out's payments go where :data:`GOING_OUT_PAYEES`
 says (spec §7), and the pass that completes a round of passes ends the deal or flips the colour
 as :data:`ALL_PASS_ENDS` says, no other pass doing either (spec §6.5); a short player's antes
-are the sections :func:`expected_short` works out and no claim takes another (spec §4).
+are the sections :func:`expected_short` works out and no claim takes another (spec §4); the
+pass that leaves only the highest bidder in an auction is followed as :data:`HIGH_BID_CLOSES`
+says, and a withdrawal moves no chip and gives the widow to nobody (spec §5.4).
 Invariants after every step: the chips of seats and sections add up to the session's total
 and no section is negative (spec §9), and every card of the deck is in exactly one place
 with the hand counts right (spec §2).  Those invariants pass an engine whose bug conserves chips (a
@@ -80,6 +84,7 @@ from boodle.engine.state import (
     Move,
     PassMove,
     PlayMove,
+    WithdrawMove,
     each_move,
 )
 from boodle.language.cards import SUIT_COLOUR, Card
@@ -91,6 +96,7 @@ from boodle.language.model import (
     Fallback,
     FallbackKind,
     GoingOut,
+    HighBid,
     HoldingPhase,
     LeadRule,
     PaidTo,
@@ -111,7 +117,8 @@ from boodle.language.model import (
 from boodle.session.second_pack import draw_boodles
 
 __all__ = ["HOUSE_RULES", "Implementation", "Oracle", "ReferenceMachine", "blocked_now",
-           "expected_holding_claims", "expected_lead_fault", "machine", "playable_variants"]
+           "expected_holding_claims", "expected_lead_fault", "last_word", "machine",
+           "playable_variants"]
 
 
 class Implementation(Protocol):
@@ -195,6 +202,15 @@ def _short_stacks(rs: Ruleset) -> Ruleset:
     return replace(rs, short_stack="section by section")
 
 
+def _withdrawable_bids(rs: Ruleset) -> Ruleset:
+    """An auction's highest bidder may withdraw once every other bidder has passed (spec
+    §5.4 ``high bidder: may withdraw``), where the variant auctions its widow."""
+    sale = rs.widow_sale
+    if sale is None or sale.mode != "auction":
+        return rs
+    return replace(rs, widow_sale=replace(sale, high_bid="may be withdrawn"))
+
+
 def _betting(bets: Any, bet: int, raises: int | None, opener: Any,
              blinds: tuple[int, ...] = ()) -> Any:
     """A betting round in every poker phase (spec §8.3), where the variant has one."""
@@ -221,6 +237,7 @@ HOUSE_RULES = {
     "ties by seat": _ties_by_seat,
     "widow blocks sets": _widow_blocks_sets,
     "short stacks": _short_stacks,
+    "withdrawable bids": _withdrawable_bids,
     "fixed bets": _betting("fixed", 2, 2, "left of dealer"),
     "capped bets": _betting("up to", 3, None, "dealer"),
     "pot-limit bets": _betting("pot limit", 0, 2, "left of dealer"),
@@ -585,10 +602,13 @@ Oracle = Literal["auto", "reference", "model", "none"]
 
 
 def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
-            step_count: int = 300, oracle: Oracle = "auto") -> type[RuleBasedStateMachine]:
+            step_count: int = 300, oracle: Oracle = "auto",
+            house_rules: Sequence[str] | None = None) -> type[RuleBasedStateMachine]:
     """A state machine class driving ``impl`` (see the module docstring).
 
     ``variants``: built-in names to draw from (default: :func:`playable_variants`);
+    ``house_rules``: names of :data:`HOUSE_RULES` to draw from (default: all of them; an
+    unknown name raises ``KeyError``);
     ``step_count``: steps per example (a whole deal takes up to ~45 moves).
     ``oracle``: every step is checked move by move against it: ``reference``, this
     package's engine (``impl``'s legal moves must be the reference's, each move's state
@@ -604,13 +624,15 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
     step_oracle = _StepOracle(oracle)
     names = st.sampled_from(list(variants)) if variants is not None else \
         st.deferred(lambda: st.sampled_from(playable_variants()))
+    houses = sorted(HOUSE_RULES) if house_rules is None else [
+        name for name in house_rules if HOUSE_RULES[name] is not None]
 
     class BoodleMachine(RuleBasedStateMachine):
         """Plays sessions of random variants and house rules; checks every step."""
 
         table: _Table | None = None
 
-        @initialize(name=names, house=st.sampled_from(sorted(HOUSE_RULES)),
+        @initialize(name=names, house=st.sampled_from(houses),
                     seed=st.integers(0, 2**32 - 1), data=st.data())
         def start(self, name: str, house: str, seed: int, data: st.DataObject) -> None:
             """Draw a variant, a house rule, a player count and a seed; deal the first deal."""
@@ -651,6 +673,7 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             shut = blocked_now(t.ruleset, t.state)
             t.state, events = impl.apply(t.ruleset, t.state, move)
             step_oracle.check(t.ruleset, t.players, before, legal, move, t.state)
+            _check_auction(impl, t.ruleset, before, move, events, t.state)
             _check_claims(t.ruleset, stage, events)
             _check_going_out(t.ruleset, stage, events)
             _check_all_pass(t.ruleset, before, move, events)
@@ -909,6 +932,85 @@ def _check_claims(ruleset: Ruleset, stage: str, events: Sequence[Any]) -> None:
                 f"{e}: going out takes only {sorted(takes)} for the player who went out"
 
 
+def _bidders(ruleset: Ruleset, state: DealState) -> set[int]:
+    """Who takes part in a widow auction (spec §5.4): every player still in, the dealer
+    included unless a ``dealer:`` swap line gives the dealer a chance of their own."""
+    sale = ruleset.widow_sale
+    assert sale is not None
+    live = set(state.clockwise(state.dealer))
+    return live - {state.dealer} if sale.dealer_swap else live
+
+
+def last_word(ruleset: Ruleset, state: DealState) -> bool:
+    """Whether ``state`` is an auction's last word (spec §5.4 ``high bidder: may withdraw``):
+    there is a highest bidder, and every other bidder has passed."""
+    sale, rules = state.sale, ruleset.widow_sale
+    if state.stage != "widow" or sale is None or rules is None or rules.mode != "auction" \
+            or sale.bidder is None or rules.high_bid == "binds":
+        return False
+    return _bidders(ruleset, state) - set(sale.out) == {sale.bidder}
+
+
+@dataclass(frozen=True)
+class _Close:
+    """The pass that left ``bidder``, the highest bidder at ``bid`` chips, alone in an auction
+    (spec §5.4): the move's ``events``, the state ``after`` it and its legal moves."""
+
+    bidder: int
+    bid: int
+    events: Sequence[Any]
+    after: DealState
+    legal: Sequence[Legal]
+
+
+def _closes_at_once(c: _Close) -> None:
+    took = [(e.seat, e.how) for e in c.events if e.kind == "widow-exchange"]
+    assert took == [(c.bidder, "bid")], \
+        f"the highest bid binds: seat {c.bidder} takes the widow at once, not {took} (spec §5.4)"
+
+
+def _gives_a_last_word(c: _Close) -> None:
+    took = [e.seat for e in c.events if e.kind == "widow-exchange"]
+    assert not took, f"seat {took} took the widow before the highest bidder's last word"
+    assert c.after.to_move == c.bidder and set(c.legal) == {
+        PassMove(c.bidder), WithdrawMove(c.bidder)}, \
+        f"the highest bidder {c.bidder} may let the bid stand or withdraw it, not " \
+        f"{sorted(map(str, c.legal))} with {c.after.to_move} to move (spec §5.4)"
+
+
+HIGH_BID_CLOSES: dict[HighBid, Callable[[_Close], None]] = {
+    "binds": _closes_at_once,
+    "may be withdrawn": _gives_a_last_word,
+}
+"""Spec §5.4 read afresh for the oracle: what follows the pass that leaves only the highest
+bidder in an auction, one row per member of :data:`HighBid` (an assertion on the move)."""
+
+
+def _check_auction(impl: Any, ruleset: Ruleset, before: DealState, move: Move,
+                   events: Sequence[Any], after: DealState) -> None:
+    """Spec §5.4: the pass that leaves only the highest bidder in an auction is followed as
+    :data:`HIGH_BID_CLOSES` says; at the last word a withdrawal moves no chip and gives the
+    widow to nobody, and a pass gives it to the bidder at the bid."""
+    sale, rules = before.sale, ruleset.widow_sale
+    if before.stage != "widow" or sale is None or rules is None or rules.mode != "auction":
+        return
+    if last_word(ruleset, before):
+        took = [(e.seat, e.how) for e in events if e.kind == "widow-exchange"]
+        if isinstance(move, WithdrawMove):
+            assert after.ledger == before.ledger, "a withdrawal moved chips (spec §5.4)"
+            assert all(seat != move.seat for seat, _ in took), \
+                "a withdrawn bid took the widow (spec §5.4)"
+        else:
+            assert took == [(move.seat, "bid")], f"{move}: the bid stands, yet {took}"
+        return
+    if not isinstance(move, PassMove) or sale.bidder is None or sale.step != "offer":
+        return
+    if _bidders(ruleset, before) - set(sale.out) - {move.seat} != {sale.bidder}:
+        return
+    legal = impl.legal_moves(ruleset, after) if not impl.is_terminal(after) else ()
+    HIGH_BID_CLOSES[rules.high_bid](_Close(sale.bidder, sale.bid, events, after, legal))
+
+
 def _shuffled(ruleset: Ruleset, rng: random.Random) -> list[Card]:
     cards = list(ruleset.deck.cards())
     rng.shuffle(cards)
@@ -974,11 +1076,15 @@ def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
     if not in_stops:
         legal_now = impl.legal_moves(t.ruleset, s)
         betting = s.bets is not None  # a poker phase's betting round (spec §8.3)
+        last = last_word(t.ruleset, s)  # spec §5.4: only the highest bidder's withdrawal
         return [*out, (LeadMove(who, any_card), "move.kind"), (PlayMove(who, any_card),
                                                               "move.kind"),
+                (BidMove(who, s.sale.bid + 1) if last and s.sale is not None
+                 else WithdrawMove(who), "move.kind"),
                 *(_bet_probes(t, legal_now) if betting else _bid_probes(t, legal_now))]
     phase = _phase(t.ruleset)
     hand = s.hand(who)
+    out.append((WithdrawMove(who), "move.kind"))  # a move of the widow sale, in play
     if s.step == "follow":
         assert s.current is not None
         nxt = t.ruleset.deck.next_card(s.current)

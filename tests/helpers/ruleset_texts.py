@@ -297,6 +297,8 @@ def ruleset_texts(draw: st.DrawFn) -> str:
                         + draw(st.sampled_from(["", " first"])))
         if draw(st.booleans()):
             sale.append("dealer: may withhold")
+        if mode == "auction" and draw(st.booleans()):  # spec §5.4: an auction's only
+            sale.append("high bidder: may withdraw")
         if draw(st.booleans()):
             sale.append("barred: holding a boodle card")
         if draw(st.booleans()):

@@ -186,7 +186,8 @@ def _deal_pins(ruleset: Ruleset) -> set[str]:
 _STAGE_EVENTS = {"turn-up": "§5.2/trumps", "showdown": "§8.2/poker",
                  "widow-exchange": "§5.4/widow-sale", "widow-unsold": "§5.4/widow-sale",
                  "widow-bid": "§5.4/widow-sale", "widow-pass": "§5.4/widow-sale",
-                 "widow-offered": "§5.4/widow-sale", "bet": "§8.3/betting"}
+                 "widow-offered": "§5.4/widow-sale", "widow-withdrawn": "§5.4/withdraw",
+                 "bet": "§8.3/betting"}
 """Events of the stages before the stops phase, and the rule each shows."""
 
 

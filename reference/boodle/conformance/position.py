@@ -24,7 +24,7 @@ each with the sections it anted (spec §4: it takes no other this deal; ``X=-`` 
 ``dealt:HANDS/WIDOW`` the hands and the widow as dealt, when a widow exchange has moved
 cards since (cards in no other place are then out of play); ``pre:MOVES`` the moves made
 before the stops phase, comma separated (``Bpass``, ``Cbuy``, ``Dswap``, ``Abid3``,
-``Bstake=Q♦``).  A position may so stand before
+``Awithdraw``, ``Bstake=Q♦``).  A position may so stand before
 the stops phase (a widow sale or a stake awaited: no card played yet).
 
 Cards are written as in the rules language (``10♥``, ``TH``); amounts as
@@ -57,6 +57,7 @@ from boodle.engine.state import (
     PlayMove,
     StakeMove,
     SwapMove,
+    WithdrawMove,
 )
 from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError, Span
@@ -75,7 +76,7 @@ FIELDS = ("players", "dealer", "hands", "widow", "played", "run", "to move", "se
 EXTENSIONS = ("drawn", "up", "elim", "short", "dealt", "pre")
 """The optional fields of version 2, in the order written (``key:value``)."""
 _SHORT_SEAT = re.compile(r"([A-T])=(-|[^\s=,+]+(?:\+[^\s=,+]+)*)")
-_PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|offer|bid(\d+)|stake=([^\s,=]+))")
+_PRE_MOVE = re.compile(r"([A-T])(pass|buy|swap|offer|withdraw|bid(\d+)|stake=([^\s,=]+))")
 
 _DUMMY_CHIPS = 10**6
 """Start balance of the scratch ledger used to replay the played cards (never shown)."""
@@ -279,7 +280,8 @@ def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
     m = _PRE_MOVE.fullmatch(text)
     if not m:
         raise r.error(index, f"not a move before play: {text!r}",
-                      "a seat letter, then pass, buy, swap, offer, bidN or stake=SECTION")
+                      "a seat letter, then pass, buy, swap, offer, withdraw, bidN or "
+                      "stake=SECTION")
     seat = _seat(r, index, m.group(1), players)
     verb = m.group(2)
     if verb == "pass":
@@ -290,6 +292,8 @@ def _pre_move(r: _Reader, index: int, text: str, players: int) -> Move:
         return SwapMove(seat)
     if verb == "offer":
         return OfferMove(seat)
+    if verb == "withdraw":
+        return WithdrawMove(seat)
     if m.group(3) is not None:
         return BidMove(seat, int(m.group(3)))
     name = m.group(4)
@@ -310,6 +314,8 @@ def _pre_text(move: Move) -> str:
         return f"{letter}swap"
     if isinstance(move, OfferMove):
         return f"{letter}offer"
+    if isinstance(move, WithdrawMove):
+        return f"{letter}withdraw"
     return f"{letter}pass"
 
 

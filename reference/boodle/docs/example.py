@@ -50,6 +50,7 @@ from boodle.engine.events import (
     WidowPass,
     WidowShown,
     WidowUnsold,
+    WidowWithdrawn,
     transfers_in,
 )
 from boodle.engine.ledger import Account, Ledger, SeatAccount
@@ -232,6 +233,8 @@ _HANDLERS: dict[type, Callable[[_Page, Any], None]] = {
     WidowPass: lambda p, e: p.say(f"page.example_widow_pass.{e.step}", seat=seat_name(e.seat)),
     WidowBid: lambda p, e: p.say("page.example_widow_bid", seat=seat_name(e.seat),
                                  amount=e.amount),
+    WidowWithdrawn: lambda p, e: p.say("page.example_widow_withdrawn", seat=seat_name(e.seat),
+                                       amount=e.amount),
     WidowExchange: _exchange,
     WidowUnsold: lambda p, e: p.say("page.example_widow_unsold"),
     Bet: lambda p, e: p.say(f"page.example_bet.{e.action}", seat=seat_name(e.seat),

@@ -235,7 +235,9 @@ class WidowOffered:
 class WidowPass:
     """``seat`` declines the widow: does not buy, leaves the auction, or keeps their hand
     (``step`` is the sale's step: ``offer``, ``dealer first`` or ``dealer``; spec §5.4), or,
-    at step ``dealer offers``, the dealer withholds the widow (``dealer: may withhold``)."""
+    at step ``dealer offers``, the dealer withholds the widow (``dealer: may withhold``), or,
+    at step ``high bidder``, the highest bidder lets their bid stand (``high bidder: may
+    withdraw``; the exchange follows)."""
 
     kind: ClassVar[str] = "widow-pass"
     seat: int
@@ -250,6 +252,20 @@ class WidowBid:
     """``seat`` bids ``amount`` chips for the widow (spec §5.4); no chip moves until it is won."""
 
     kind: ClassVar[str] = "widow-bid"
+    seat: int
+    amount: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "seat": self.seat, "amount": self.amount}
+
+
+@dataclass(frozen=True)
+class WidowWithdrawn:
+    """The highest bidder ``seat`` withdraws their bid of ``amount`` chips once every other
+    bidder has passed (spec §5.4, ``high bidder: may withdraw``; Alysoun/tripoley's "passes and
+    withdraws N chip bid"): no chip moves, nobody takes the widow from the auction."""
+
+    kind: ClassVar[str] = "widow-withdrawn"
     seat: int
     amount: int
 
@@ -597,6 +613,7 @@ Event = (
     | WidowOffered
     | WidowPass
     | WidowBid
+    | WidowWithdrawn
     | Bet
     | WidowExchange
     | WidowUnsold
@@ -681,5 +698,6 @@ __all__ = [
     "WidowPass",
     "WidowShown",
     "WidowUnsold",
+    "WidowWithdrawn",
     "transfers_in",
 ]

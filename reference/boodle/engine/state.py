@@ -10,7 +10,8 @@ the only way chips move.
 
 Moves are frozen dataclasses with a ``seat``: :class:`LeadMove`,
 :class:`PlayMove`, :class:`PassMove` (the stops phase); :class:`BuyMove`,
-:class:`BidMove`, :class:`SwapMove`, :class:`OfferMove` (the widow sale, where a pass declines);
+:class:`BidMove`, :class:`SwapMove`, :class:`OfferMove`, :class:`WithdrawMove` (the widow sale,
+where a pass declines);
 :class:`StakeMove` (a ``chosen boodle`` ante).
 
 Legal moves (:data:`Legal`) are moves, or a :class:`BidRange`: every bid of one seat
@@ -140,6 +141,18 @@ class OfferMove:
 
 
 @dataclass(frozen=True)
+class WithdrawMove:
+    """The highest bidder of an auction withdraws their bid once every other bidder has
+    passed: nothing is paid and nobody takes the widow from the auction (spec §5.4,
+    ``high bidder: may withdraw``; a :class:`PassMove` there lets the bid stand)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} withdraws their bid"
+
+
+@dataclass(frozen=True)
 class StakeMove:
     """``seat`` puts its ``chosen boodle`` ante on ``section`` (spec §4; Newmarket)."""
 
@@ -150,7 +163,8 @@ class StakeMove:
         return f"seat {self.seat} stakes on {self.section}"
 
 
-Move = LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove | StakeMove | OfferMove
+Move = (LeadMove | PlayMove | PassMove | BuyMove | BidMove | SwapMove | StakeMove | OfferMove
+        | WithdrawMove)
 """Any move.  A :class:`PassMove` is also how a seat declines the widow or leaves an auction."""
 
 
@@ -253,13 +267,14 @@ class SaleState:
 
     ``step``: ``dealer offers`` (under ``dealer: may withhold``, the dealer decides
     whether the widow is offered at all), ``dealer first`` (the dealer may swap before the offer),
-    ``offer`` (buyers or bidders in turn) or ``dealer`` (the dealer's chance
-    after nobody bought).  ``asked``: seats offered the widow so far (a sale
-    goes round once); ``out``: seats that passed in an auction; ``bid`` and
-    ``bidder``: the highest bid so far (0 and ``None`` before the first).
+    ``offer`` (buyers or bidders in turn), ``high bidder`` (under ``high bidder: may
+    withdraw``, every other bidder has passed: the highest bidder lets the bid stand or
+    withdraws it) or ``dealer`` (the dealer's chance after nobody bought).  ``asked``: seats
+    offered the widow so far (a sale goes round once); ``out``: seats that passed in an
+    auction; ``bid`` and ``bidder``: the highest bid so far (0 and ``None`` before the first).
     """
 
-    step: Literal["dealer offers", "dealer first", "offer", "dealer"]
+    step: Literal["dealer offers", "dealer first", "offer", "high bidder", "dealer"]
     asked: int = 0
     out: frozenset[int] = frozenset()
     bid: int = 0

@@ -33,6 +33,7 @@ from boodle.engine.state import (
     OfferMove,
     PlayMove,
     SwapMove,
+    WithdrawMove,
     move_count,
     nth_move,
 )
@@ -52,7 +53,9 @@ def random_legal(rng: random.Random) -> Strategy:
     among the legal entries (check/fold is the pass; bet/call/raise is the one
     :class:`~boodle.engine.state.BidRange`), then, for the range, uniformly among its
     amounts ``low``, ``low + step`` … ``<= high`` chips: two draws, so a wide range does not
-    drown the pass. Deterministic for ``rng``'s seed.
+    drown the pass. Deterministic for ``rng``'s seed.  The highest bidder's last move under
+    ``high bidder: may withdraw`` (spec §5.4) is one of two, the pass (the bid stands) and the
+    withdrawal, each drawn half the time.
     """
 
     def choose(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
@@ -76,7 +79,8 @@ def greedy(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move
     """Go out or claim chips when possible; else lead from the longest suit held; else first.
 
     In a widow sale: take the widow (the lowest bid) when it holds fewer
-    cards than the hand, else pass.
+    cards than the hand, else pass; as the highest bidder allowed to withdraw (spec §5.4),
+    let the bid stand (a pass) by the same test, and withdraw otherwise.
 
     In a poker phase's betting round (spec §8.3), by the category of its best poker hand
     (:func:`~boodle.engine.poker_hands.best_hand` of its hand, the phase's ``best of`` and
@@ -124,10 +128,16 @@ def _bet_choice(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) ->
 
 def _widow_choice(state: DealState, legal: tuple[Legal, ...]) -> Move:
     """The dealer's offer (``dealer: may withhold``: the sale takes place); a buy, swap or
-    lowest bid if the widow is the shorter hand; else the first move (a pass)."""
+    lowest bid if the widow is the shorter hand; else the first move (a pass).  The highest
+    bidder's last move (``high bidder: may withdraw``): the pass, letting the bid stand, if the
+    widow is the shorter hand, else the withdrawal."""
     offer = [m for m in legal if isinstance(m, OfferMove)]
     if offer:
         return offer[0]
+    withdraw = [m for m in legal if isinstance(m, WithdrawMove)]
+    if withdraw:  # the bid stands (the pass) if the widow is still the shorter hand
+        shorter = len(state.widow()) < len(state.hand(withdraw[0].seat))
+        return nth_move(legal, 0) if shorter else withdraw[0]
     takes = [m for m in legal if isinstance(m, BuyMove | SwapMove | BidRange)]
     if takes and len(state.widow()) < len(state.hand(takes[0].seat)):
         return nth_move(takes, 0)

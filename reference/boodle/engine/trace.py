@@ -51,6 +51,7 @@ from boodle.engine.events import (
     WidowPass,
     WidowShown,
     WidowUnsold,
+    WidowWithdrawn,
 )
 from boodle.engine.ledger import Account, Ledger, SeatAccount, chips_json
 from boodle.language.cards import Card
@@ -146,7 +147,8 @@ def _shown(e: WidowShown) -> list[str]:
 
 _DECLINE = {"offer": "passes", "dealer first": "keeps their hand (dealer, first)",
             "dealer": "keeps their hand (dealer)",
-            "dealer offers": "withholds the widow (dealer): nobody takes it; it stays a blocker"}
+            "dealer offers": "withholds the widow (dealer): nobody takes it; it stays a blocker",
+            "high bidder": "lets their bid stand (highest bidder)"}
 """How a pass reads, by the sale's step (spec §5.4).  A withhold says the sale's end itself:
 the ``WidowUnsold`` right after it is not said again (:func:`said_before`)."""
 
@@ -260,6 +262,8 @@ _RENDER: dict[type, Callable[..., list[str]]] = {
     WidowOffered: lambda e: [f"  {seat_name(e.seat)} offers the widow"],
     WidowPass: lambda e: [f"  {seat_name(e.seat)} {_DECLINE[e.step]}"],
     WidowBid: lambda e: [f"  {seat_name(e.seat)} bids {e.amount} for the widow"],
+    WidowWithdrawn: lambda e: [f"  {seat_name(e.seat)} withdraws their bid of {e.amount}: "
+                               "nobody pays it"],
     Bet: _bet,
     WidowExchange: _exchange,
     WidowUnsold: lambda e: ["  nobody takes the widow"],

@@ -36,6 +36,7 @@ from boodle.language.kind_facts import (
     BET_LIMIT_FACTS,
     CLAIM_FACTS,
     END_FACTS,
+    HIGH_BID_FACTS,
     PAID_TO_FACTS,
     PAYER_FACTS,
     SCOPE_FACTS,
@@ -696,6 +697,7 @@ class _Builder:
         swap: DealerSwapDecl = (lines["dealer_swap"].value if "dealer_swap" in lines
                                 else DealerSwapDecl(may_look=False, first=False))
         look, first = swap.may_look, swap.first
+        high_bid = self.high_bid(lines, mode, seen, price)
         return m.WidowSale(
             mode=cast(Any, mode), price=price, seen=seen,
             price_to="dealer" if to_dealer else price_to or "",
@@ -704,11 +706,32 @@ class _Builder:
             to_dealer=to_dealer,
             dealer_first=first,
             dealer_may_withhold="dealer_withhold" in lines,
+            high_bid=high_bid,
             barred_by_boodle="barred" in lines,
             discard=lines["discard"].value if "discard" in lines else "becomes widow",
             before=self.sale_before(lines.get("when")),
             span=clause.span,
         )
+
+    def high_bid(self, lines: dict[str, Clause], mode: str, seen: bool,
+                 price: int) -> m.HighBid:
+        """The widow sale's ``high bidder:`` line (spec §5.4; default ``binds``), checked
+        against the facts of its rule: ``may withdraw`` needs ``offer: auction``.  The error
+        points at the line; its hint rewrites the offer line as an auction."""
+        if "high_bidder" not in lines:
+            return "binds"
+        line = lines["high_bidder"]
+        rule: m.HighBid = line.value
+        if HIGH_BID_FACTS[rule].needs_auction and mode != "auction":
+            offer = lines["offer"]
+            sight = "seen" if seen else "unseen"
+            raise BoodleError(
+                "'high bidder: may withdraw', but the widow is sold at a fixed price: a sale "
+                "has no bids to withdraw", line.span,
+                hint=_writing(f"offer: auction {sight} at {price}", offer.span,
+                              ", or delete the 'high bidder' line"),
+                notes=(f"the offer line is at {offer.span}",))
+        return rule
 
     def sale_before(self, clause: Clause | None) -> str | None:
         """Spec §5.4 ``when: before phase NAME``: NAME must be a phase of the variant."""

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, WHO_FACTS
+from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, HIGH_BID_FACTS, WHO_FACTS
 from boodle.language.model import Ruleset, StopsPhase
 
 __all__ = ["Feature", "FeatureKey", "Refusal", "features", "refused"]
@@ -85,7 +85,8 @@ def features(ruleset: Ruleset) -> tuple[Feature, ...]:
     out += [Feature("other phases", detail=p.name) for p in ruleset.phases
             if not isinstance(p, StopsPhase)]
     if ruleset.widow_sale is not None:
-        out.append(Feature("widow sale", detail=ruleset.widow_sale.mode))
+        sale = ruleset.widow_sale  # its mode, and a highest bid that may be withdrawn
+        out.append(Feature("widow sale", detail=sale.mode + HIGH_BID_FACTS[sale.high_bid].feature))
     if ruleset.deal.trumps == "none" and any(s.suit_rule == "trumps" for s in ruleset.board):
         out.append(Feature("trump sections without trumps"))
     if ruleset.deal.trumps != "none":

@@ -15,6 +15,7 @@ from boodle.language.model import (
     ClaimRule,
     EndRule,
     FallbackKind,
+    HighBid,
     PaidTo,
     Payer,
     Scope,
@@ -156,6 +157,26 @@ SHORT_STACK_FACTS: dict[ShortStack, ShortStackFacts] = {
     "section by section": ShortStackFacts(needs_elimination=True, fixed_dues=True),
 }
 """The facts of each short-stack rule, one row per member of :data:`ShortStack`."""
+
+
+@dataclass(frozen=True)
+class HighBidFacts:
+    """What the language says of an auction's highest bid (spec §5.4): ``needs_auction``, it
+    is about the highest bidder, so the widow sale must be an ``offer: auction``;
+    ``feature``, the words the widow sale's feature adds to its mode
+    (:func:`boodle.language.features.features`), so that an engine or model that leaves the
+    sale out says which rule it leaves out."""
+
+    needs_auction: bool
+    feature: str
+
+
+HIGH_BID_FACTS: dict[HighBid, HighBidFacts] = {
+    "binds": HighBidFacts(needs_auction=False, feature=""),
+    "may be withdrawn": HighBidFacts(needs_auction=True,
+                                     feature=" (the high bidder may withdraw)"),
+}
+"""The facts of each rule of the highest bid, one row per member of :data:`HighBid`."""
 
 
 @dataclass(frozen=True)

@@ -241,6 +241,15 @@ nobody claims it (by holding, by play or by going out) and its chips carry over
 (Alysoun/tripoley's "Dead hand blocks pay cards", ``eightNineTenBlocked``)."""
 
 
+HighBid = Literal["binds", "may be withdrawn"]
+"""What an auction's highest bid is once every other bidder has passed (spec §5.4):
+``binds`` — the auction ends and the highest bidder pays it and exchanges at once;
+``may be withdrawn`` — the highest bidder has one more move: a pass lets the bid stand (they
+pay it and exchange), a withdrawal voids it (nothing is paid, nobody takes the widow from the
+auction), as Alysoun/tripoley's blind auction lets its high bidder pass and withdraw the bid
+(``BLIND_AUCTION_PASS``: "passes and withdraws N chip bid for blind hand")."""
+
+
 ShortStack = Literal["as balance", "section by section"]
 """What a player pays who cannot pay their whole ante (spec §4): ``as balance`` — every
 payment as written, the ``balance`` line deciding (a register goes negative; physical chips
@@ -300,6 +309,8 @@ class WidowSale:
     sale (``dealer: may swap first``).  ``dealer_may_withhold``: the dealer decides first
     whether the widow is offered at all in this deal; withheld, it stays a blocker and no
     sale takes place (``dealer: may withhold``; 000 step 6 "le donneur peut proposer").
+    ``high_bid``: whether the auction's highest bidder may withdraw the bid once every other
+    bidder has passed (:data:`HighBid`; ``high bidder: may withdraw``).
     """
 
     mode: Literal["sale", "auction"]
@@ -314,6 +325,7 @@ class WidowSale:
     to_dealer: bool = False
     dealer_first: bool = False
     dealer_may_withhold: bool = False
+    high_bid: HighBid = "binds"
     span: Span | None = _span()
 
 

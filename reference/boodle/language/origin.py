@@ -44,6 +44,7 @@ CLAUSE_OF: dict[tuple[str, str], str] = {
     ("WidowSale", "dealer_first"): "dealer_swap",
     ("WidowSale", "before"): "when",
     ("WidowSale", "dealer_may_withhold"): "dealer_withhold",
+    ("WidowSale", "high_bid"): "high_bidder",
     ("StopsPhase", "stop_at_top"): "stop",
     ("StopsPhase", "penalties"): "penalty:",
     ("StopsPhase", "all_pass_to"): "all_pass",

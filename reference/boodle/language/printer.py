@@ -153,6 +153,9 @@ written."""
 WIDOW_SETS: dict[str, str | None] = {"qualifies nobody": None, "blocks sets": "blocks sets"}
 SHORT_STACK: dict[str, str | None] = {"as balance": None,
                                       "section by section": "section by section"}
+HIGH_BID: dict[str, str | None] = {"binds": None, "may be withdrawn": "may withdraw"}
+"""The widow auction's ``high bidder:`` line (spec §5.4); ``binds`` is the default, not
+written."""
 LEFTOVER = {"split equally": "split equally", "stays": "stays"}
 TIES = {"share": "share", "one more deal": "one more deal"}
 BALANCE = {"allowed": "may go negative", "eliminate": "eliminated at zero"}
@@ -261,6 +264,7 @@ LITERALS: dict[str, Mapping[Any, object]] = {
     "DealSpec.misdeal": MISDEAL,
     "DealSpec.widow_sets": WIDOW_SETS,
     "Ruleset.short_stack": SHORT_STACK,
+    "WidowSale.high_bid": HIGH_BID,
     "WidowSale.mode": OFFER,
     "WidowSale.discard": DISCARD,
     "AnteLine.payer": PAYER,
@@ -413,6 +417,9 @@ WIDOW_SALE: dict[str, Row[m.WidowSale]] = {
     if s.barred_by_boodle else [],
     "discard": lambda s: _one("discard", DISCARD[s.discard]),
     "before": lambda s: _one("when", f"before phase {s.before}") if s.before else [],
+    # 'binds', the default, is not written (nor listed: the rules of a sale stay as they were)
+    "high_bid": lambda s: [] if HIGH_BID[s.high_bid] is None
+    else _one("high bidder", HIGH_BID[s.high_bid]),
     "span": Elsewhere("where it was written: not part of the rules"),
 }
 

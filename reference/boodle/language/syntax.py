@@ -618,6 +618,9 @@ class _ToAst(Transformer[Token, Any]):
     def dealer_withhold(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("dealer_withhold", True, meta)
 
+    def high_bidder(self, meta: Any, c: list[Any]) -> Clause:
+        return self._c("high_bidder", "may be withdrawn", meta)
+
     def barred(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("barred", True, meta)
 

@@ -597,4 +597,4 @@ def _key_words(key: str) -> str:
             "end_broke": "end", "end_last": "end", "end_target": "end", "end_never": "end",
             "per_card": "per card", "widow_sale": "widow sale", "fallback": "if none",
             "sources": "source", "dealer_swap": "dealer", "dealer_withhold": "dealer",
-            }.get(key, key.replace("_", " "))
+            "high_bidder": "high bidder"}.get(key, key.replace("_", " "))

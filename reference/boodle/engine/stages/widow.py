@@ -8,6 +8,10 @@
   auction; the turn skips the highest bidder; it ends when every bidder has
   passed or all but the highest bidder have (004 "Variantes";
   rodsgamesite.blogspot.com/p/rummoli-rules.html).
+- ``high bidder: may withdraw``: once all but the highest bidder have passed, the highest
+  bidder has one more move (step ``high bidder``): a pass lets the bid stand (they pay and
+  exchange), a :class:`~boodle.engine.state.WithdrawMove` voids it and nobody takes the
+  widow from the auction (:data:`CLOSES`; Alysoun/tripoley's "passes and withdraws").
 - ``dealer: may swap`` / ``may look and swap``: if nobody bought, the
   dealer may exchange (:class:`~boodle.engine.state.SwapMove`); with ``first`` the
   dealer's chance comes before the offer and a swap ends the sale
@@ -21,12 +25,13 @@ An exchange moves the widow's cards to the buyer's hand and the buyer's
 former hand to the widow or out of play, one card at a time
 (:meth:`~boodle.engine.state.DealState.move`); the price travels in the
 :class:`~boodle.engine.events.WidowExchange` event.  Illegal moves carry the rule
-ids ``move.kind``, ``widow.barred``, ``widow.funds``, ``widow.bid-low``
-(spec §12).
+ids ``move.kind`` (a withdrawal included, at any time but the highest bidder's last
+move), ``widow.barred``, ``widow.funds``, ``widow.bid-low`` (spec §12).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 from boodle.engine.events import (
@@ -38,6 +43,7 @@ from boodle.engine.events import (
     WidowPass,
     WidowShown,
     WidowUnsold,
+    WidowWithdrawn,
 )
 from boodle.engine.faults import IllegalMove
 from boodle.engine.holders import paying_cards
@@ -57,11 +63,12 @@ from boodle.engine.state import (
     Place,
     SaleState,
     SwapMove,
+    WithdrawMove,
     in_hand,
 )
-from boodle.language.model import Discard, Ruleset, WidowSale, derived
+from boodle.language.model import Discard, HighBid, Ruleset, WidowSale, derived
 
-__all__ = ["DISCARDS", "STAGE", "apply", "barred", "enter", "legal_moves"]
+__all__ = ["CLOSES", "DISCARDS", "STAGE", "apply", "barred", "enter", "legal_moves"]
 
 
 DISCARDS: dict[Discard, Place] = {
@@ -131,7 +138,7 @@ def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event],
         return _offer_over(rules, state, events)
     active = [b for b in buyers if b not in sale.out]
     if sale.bidder is not None and active == [sale.bidder]:
-        return _exchange(ruleset, state, sale.bidder, "bid", sale.bid, events)
+        return CLOSES[rules.high_bid](ruleset, state, sale, events)
     if not active:
         return _offer_over(rules, state, events)
     n = state.players
@@ -140,6 +147,29 @@ def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event],
         if candidate in active and candidate != sale.bidder:
             return state.evolve(sale=sale, to_move=candidate), events
     raise AssertionError("an open auction always has a bidder to ask")  # pragma: no cover
+
+
+def _knock_down(ruleset: Ruleset, state: DealState, sale: SaleState,
+                events: list[Event]) -> Result:
+    """``high bidder`` binds: the highest bidder pays the bid and exchanges at once."""
+    assert sale.bidder is not None
+    return _exchange(ruleset, state, sale.bidder, "bid", sale.bid, events)
+
+
+def _last_word(ruleset: Ruleset, state: DealState, sale: SaleState,
+               events: list[Event]) -> Result:
+    """``high bidder: may withdraw``: the highest bidder moves once more, to let the bid
+    stand (a pass) or withdraw it (spec §5.4)."""
+    last = SaleState("high bidder", sale.asked, sale.out, sale.bid, sale.bidder)
+    return state.evolve(sale=last, to_move=sale.bidder), events
+
+
+CLOSES: dict[HighBid, Callable[[Ruleset, DealState, SaleState, list[Event]], Result]] = {
+    "binds": _knock_down,
+    "may be withdrawn": _last_word,
+}
+"""What an auction does once all but the highest bidder have passed (spec §5.4), one row per
+member of :data:`~boodle.language.model.HighBid`."""
 
 
 def _offer_over(rules: WidowSale, state: DealState, events: list[Event]) -> Result:
@@ -200,9 +230,11 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
     out: list[Legal] = [PassMove(who)]
     if sale.step == "dealer offers":  # offering is no purchase: neither barred nor funded
         return (*out, OfferMove(who))
+    if sale.step == "high bidder":  # the bid was allowed, and nothing has changed since
+        return (*out, WithdrawMove(who))
     if barred(ruleset, state, who):
         return tuple(out)
-    if sale.step != "offer":
+    if sale.step in ("dealer first", "dealer"):
         price = _price(rules, state, who, rules.price)
         if price == 0 or price <= _balance(state, who):
             out.append(SwapMove(who))
@@ -220,15 +252,17 @@ def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
     """Raise :class:`IllegalMove` for a move the sale refuses (spec §12 order)."""
     rules, sale = _rules(ruleset), _sale(state)
     wanted: type = (OfferMove if sale.step == "dealer offers"
+                    else WithdrawMove if sale.step == "high bidder"
                     else SwapMove if sale.step != "offer"
                     else BuyMove if rules.mode == "sale" else BidMove)
     if isinstance(move, PassMove):
         return
     if not isinstance(move, wanted):
         what = {SwapMove: "the dealer's swap", BuyMove: "a buy", BidMove: "a bid",
-                OfferMove: "the dealer's offer"}[wanted]
+                OfferMove: "the dealer's offer",
+                WithdrawMove: "the highest bidder's withdrawal"}[wanted]
         raise IllegalMove(f"{move}: the widow sale now takes {what} or a pass", rule="move.kind")
-    if isinstance(move, OfferMove):
+    if isinstance(move, OfferMove | WithdrawMove):
         return
     if barred(ruleset, state, move.seat):
         raise IllegalMove(f"{move}: the seat holds a boodle card and is barred (spec §5.4)",
@@ -247,8 +281,8 @@ def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
 
 
 def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
-    """Play an offer, buy, bid, swap or pass (the driver has checked ``deal.over`` and
-    ``turn``)."""
+    """Play an offer, buy, bid, swap, withdrawal or pass (the driver has checked
+    ``deal.over`` and ``turn``)."""
     _check(ruleset, state, move)
     rules, sale, who = _rules(ruleset), _sale(state), move.seat
     events: list[Event] = []
@@ -258,11 +292,16 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
         return _exchange(ruleset, state, who, "buy", rules.price, events)
     if isinstance(move, SwapMove):
         return _exchange(ruleset, state, who, "swap", rules.price, events)
+    if isinstance(move, WithdrawMove):  # the bid is void; every other bidder has passed
+        events.append(WidowWithdrawn(who, sale.bid))
+        return _offer_over(rules, state, events)
     if isinstance(move, BidMove):
         events.append(WidowBid(who, move.amount))
         bid = SaleState(sale.step, sale.asked, sale.out, move.amount, who)
         return _next(ruleset, state, who, events, bid)
     events.append(WidowPass(who, sale.step))
+    if sale.step == "high bidder":  # the bid stands
+        return _knock_down(ruleset, state, sale, events)
     if sale.step == "dealer offers":  # withheld: no sale in this deal, the widow blocks
         events.append(WidowUnsold())
         return state.evolve(sale=None, to_move=None), events
