@@ -227,3 +227,17 @@ def test_a_one_shot_referee_run_takes_its_variant_from_the_rules_file(tmp_path: 
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert "referee: 0 of 1 run passed (0.0%)" in broken.stdout
     assert "my-house.referee-1." in broken.stdout and "§4/order" in broken.stdout
+
+
+def test_a_wrong_event_is_named_with_its_rule_when_an_earlier_one_showed_it_too() -> None:
+    # found by a new user: a stop bonus missing after an earlier one was paid, or a wrong
+    # second payment, was grouped under "(no rule)": only rules new to the trace were named
+    (case,), _ = referee_cases(MICHIGAN, 1, "hand")
+    result = _example_answer(case)
+    events = copy.deepcopy(result["events"])
+    pays = [i for i, e in enumerate(events) if e["kind"] == "payment"]
+    assert len(pays) >= 2, "a deal of 3 or more players has two opponents to pay"
+    events[pays[-1]]["amount"] += 1  # one chip per card left (rules §7), not one more
+    v = judge(case, {**result, "events": events})
+    assert v.outcome == "fail" and v.rule == "§7/per-card-winner", v.summary
+    assert v.summary.startswith(f"event {pays[-1]}, after the move ")

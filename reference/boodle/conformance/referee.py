@@ -129,15 +129,18 @@ class Disagreement(Exception):
 
 def _rule_of_event(ruleset: Ruleset, events: Sequence[Json], index: int) -> str:
     """The spec rule the reference's event ``index`` shows (:data:`.generate.EVENT_PINS`),
-    the most particular one; ``(no rule)`` when it shows none."""
-    from boodle.conformance.generate import _event_pins
+    the most particular one; ``(no rule)`` when it shows none.  The event's own rules
+    count even when an earlier event showed them (a second stop bonus, the last payment),
+    with those it is the first to show (the ruleset's rules it implies)."""
+    from boodle.conformance.generate import _event_pins, _last_event_pins
 
     if index >= len(events):
         return "§7/ends-deal" if events and events[-1].get("kind") in ("deal-end",) else \
             "(no rule)"
     try:
-        new = _event_pins(ruleset, list(events[:index + 1])) - \
-            _event_pins(ruleset, list(events[:index]))
+        new = _last_event_pins(ruleset, list(events[:index + 1])) | \
+            (_event_pins(ruleset, list(events[:index + 1]))
+             - _event_pins(ruleset, list(events[:index])))
     except (BoodleError, KeyError, TypeError, ValueError, AttributeError):
         new = set()  # an implementation's event of an unforeseen shape shows no rule
     fallback = {"ante": "§4/order", "deal": "§5.2/round", "deal-start": "§5.1/rotation",
