@@ -241,3 +241,19 @@ def test_a_wrong_event_is_named_with_its_rule_when_an_earlier_one_showed_it_too(
     v = judge(case, {**result, "events": events})
     assert v.outcome == "fail" and v.rule == "§7/per-card-winner", v.summary
     assert v.summary.startswith(f"event {pays[-1]}, after the move ")
+
+
+def test_referee_cases_need_version_2_and_the_example_speaks_it() -> None:
+    # PROTOCOL.md, "Referee mode": "Version 2; sent only to an implementation whose
+    # `started` lists the feature `referee`"; found by a new user: the example announced
+    # boodle-protocol/1 and was sent referee cases all the same
+    from boodle.conformance.run_suite import protocol_gap
+
+    (case,), _ = referee_cases(MICHIGAN, 1, "v")
+    assert case.needs_protocol()[0] == 2
+    gap = protocol_gap(case, 1)
+    assert gap is not None and gap.startswith("needs a newer protocol: ")
+    assert protocol_gap(case, 2) is None
+    out = subprocess.run([PY, str(EXAMPLE)], input='{"type": "start"}\n', capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert json.loads(out.stdout)["protocol"] == "boodle-protocol/2"
