@@ -257,3 +257,21 @@ def test_referee_cases_need_version_2_and_the_example_speaks_it() -> None:
     out = subprocess.run([PY, str(EXAMPLE)], input='{"type": "start"}\n', capture_output=True,
                          text=True, timeout=60, check=True)
     assert json.loads(out.stdout)["protocol"] == "boodle-protocol/2"
+
+
+def test_one_broken_rule_is_one_group_under_the_rule_its_first_difference_shows() -> None:
+    # found by a new user: 'serve --mutant payments-from-dealer' against a house rule's suite
+    # was six groups, under §1/players, §10/negative, §10/end-rotations, §6.2/several-in-a-row
+    # (the pins that happened to fail most often), none of them the rule broken.  The mutant
+    # pays the going-out payments from the dealer's left, not the winner's (spec §7: "each
+    # opponent, clockwise from the winner's left"), so every case fails first at a payment
+    from boodle.conformance.report import failure_groups
+
+    cases = [c for c in load_cases(check=False) if c.variant == "michigan"
+             and (".gen-deal-" in c.id or ".gen-session-" in c.id)]
+    command = f"{PY} -m boodle.cli conformance serve --mutant payments-from-dealer"
+    report = run_suite(cases, command, timeout=60)
+    failed = [o for o in report.outcomes if o.outcome == "fail"]
+    assert failed and all('"kind": "payment"' in o.summary for o in failed)
+    groups = failure_groups(report)
+    assert [(g.rule, len(g.failing)) for g in groups] == [("§7/per-card-winner", len(failed))]
