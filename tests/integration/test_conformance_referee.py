@@ -227,3 +227,51 @@ def test_a_one_shot_referee_run_takes_its_variant_from_the_rules_file(tmp_path: 
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert "referee: 0 of 1 run passed (0.0%)" in broken.stdout
     assert "my-house.referee-1." in broken.stdout and "§4/order" in broken.stdout
+
+
+def test_a_wrong_event_is_named_with_its_rule_when_an_earlier_one_showed_it_too() -> None:
+    # found by a new user: a stop bonus missing after an earlier one was paid, or a wrong
+    # second payment, was grouped under "(no rule)": only rules new to the trace were named
+    (case,), _ = referee_cases(MICHIGAN, 1, "hand")
+    result = _example_answer(case)
+    events = copy.deepcopy(result["events"])
+    pays = [i for i, e in enumerate(events) if e["kind"] == "payment"]
+    assert len(pays) >= 2, "a deal of 3 or more players has two opponents to pay"
+    events[pays[-1]]["amount"] += 1  # one chip per card left (rules §7), not one more
+    v = judge(case, {**result, "events": events})
+    assert v.outcome == "fail" and v.rule == "§7/per-card-winner", v.summary
+    assert v.summary.startswith(f"event {pays[-1]}, after the move ")
+
+
+def test_referee_cases_need_version_2_and_the_example_speaks_it() -> None:
+    # PROTOCOL.md, "Referee mode": "Version 2; sent only to an implementation whose
+    # `started` lists the feature `referee`"; found by a new user: the example announced
+    # boodle-protocol/1 and was sent referee cases all the same
+    from boodle.conformance.run_suite import protocol_gap
+
+    (case,), _ = referee_cases(MICHIGAN, 1, "v")
+    assert case.needs_protocol()[0] == 2
+    gap = protocol_gap(case, 1)
+    assert gap is not None and gap.startswith("needs a newer protocol: ")
+    assert protocol_gap(case, 2) is None
+    out = subprocess.run([PY, str(EXAMPLE)], input='{"type": "start"}\n', capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert json.loads(out.stdout)["protocol"] == "boodle-protocol/2"
+
+
+def test_one_broken_rule_is_one_group_under_the_rule_its_first_difference_shows() -> None:
+    # found by a new user: 'serve --mutant payments-from-dealer' against a house rule's suite
+    # was six groups, under §1/players, §10/negative, §10/end-rotations, §6.2/several-in-a-row
+    # (the pins that happened to fail most often), none of them the rule broken.  The mutant
+    # pays the going-out payments from the dealer's left, not the winner's (spec §7: "each
+    # opponent, clockwise from the winner's left"), so every case fails first at a payment
+    from boodle.conformance.report import failure_groups
+
+    cases = [c for c in load_cases(check=False) if c.variant == "michigan"
+             and (".gen-deal-" in c.id or ".gen-session-" in c.id)]
+    command = f"{PY} -m boodle.cli conformance serve --mutant payments-from-dealer"
+    report = run_suite(cases, command, timeout=60)
+    failed = [o for o in report.outcomes if o.outcome == "fail"]
+    assert failed and all('"kind": "payment"' in o.summary for o in failed)
+    groups = failure_groups(report)
+    assert [(g.rule, len(g.failing)) for g in groups] == [("§7/per-card-winner", len(failed))]

@@ -174,3 +174,23 @@ def test_rules_the_reference_cannot_play_say_what_it_lacks(tmp_path: Path) -> No
         assert f"cannot play {rules} (variant unplayable) yet: phase play: going out " \
             "without ending the deal" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_a_selection_of_no_case_names_the_listing_of_those_cases(suite: Path,
+                                                                 tmp_path: Path) -> None:
+    """Tried as a new user: `run --rules mine.boodle --case 'x*'` said "see 'boodle
+    conformance list' for the ids", which lists the built-in cases, none of the rules'."""
+    cache = tmp_path / "cache"
+    done = boodle("conformance", "run", "--impl", SERVE, "--rules", str(RULES), "--size", "1",
+                  "--cache", str(cache), "--case", "nomatch*")
+    assert done.returncode == 1, done.stdout + done.stderr
+    made = next((cache / "conformance").glob("tripoli-colours-*"))
+    assert f"hint: see 'boodle conformance list --cases {made}' for the ids" in done.stderr
+    listed = boodle("conformance", "list", "--cases", str(made))
+    assert listed.returncode == 0 and "tripoli-colours.gen-deal-p3-" in listed.stdout
+    given = boodle("conformance", "list", "--cases", str(suite), "--case", "nomatch*")
+    assert f"hint: see 'boodle conformance list --cases {suite}' for the ids" in given.stderr
+    shown = boodle("conformance", "show", "nomatch", "--cases", str(suite))
+    assert f"hint: see 'boodle conformance list --cases {suite}'" in shown.stderr
+    builtin = boodle("conformance", "list", "--case", "nomatch*")
+    assert "hint: see 'boodle conformance list' for the ids" in builtin.stderr

@@ -72,3 +72,23 @@ def test_a_link_that_leads_nowhere_says_so(tmp_path: Path) -> None:
         assert str(caught.value).startswith(
             f"error: {link} is a symbolic link to {target}, which leads to no file"), caught.value
         assert caught.value.hint == "point the link at the rules file, or give the file's own path"
+
+
+def test_a_missing_rules_file_gets_a_hint(tmp_path: Path) -> None:
+    """Tried as a new user: `boodle check friday.boodle/x.boodle` (a path under a file) and a
+    misspelt file name were "no such rules file: …" with no hint, where `fmt` and `docs`
+    say what is in the way."""
+    (tmp_path / "friday.boodle").write_text(MICHIGAN_LIKE, encoding="utf-8")
+    under = tmp_path / "friday.boodle" / "x.boodle"
+    with pytest.raises(BoodleError) as caught:
+        load(str(under))
+    friday = tmp_path / "friday.boodle"
+    assert caught.value.message == f"no such rules file: {under} ({friday} is a file, not a folder)"
+    assert caught.value.hint == f"give the rules file's own path, as in {friday}"
+    with pytest.raises(BoodleError) as caught:
+        load(str(tmp_path / "fridy.boodle"))
+    assert caught.value.message == f"no such rules file: {tmp_path / 'fridy.boodle'}"
+    assert caught.value.hint == f"did you mean {tmp_path / 'friday.boodle'}?"
+    with pytest.raises(BoodleError) as caught:
+        load(str(tmp_path / "zzz" / "absent.boodle"))
+    assert caught.value.hint == f"no folder {tmp_path / 'zzz'}: check the path"

@@ -257,7 +257,7 @@ def play_session(setup: dict[str, Any]) -> tuple[list[Event], dict[str, Any]]:
     return events, final
 
 
-STARTED = {"type": "started", "protocol": "boodle-protocol/1",
+STARTED = {"type": "started", "protocol": "boodle-protocol/2",  # referee: version 2
            "implementation": {"name": "python-michigan-auto", "version": "0.1.0",
                               "language": "Python"},
            "variants": [{"name": "michigan", "version": 1, "players": {"min": 3, "max": 8}}],

@@ -186,9 +186,12 @@ class Case:
         """The oldest protocol version that can run the case, and why (empty for 1): a count
         whose breakdown has a bid range (version 1 counts each amount apart), or legal moves
         holding a range of more bids than version 1 writes out
-        (:data:`~boodle.conformance.wire.MAX_V1_BIDS`)."""
+        (:data:`~boodle.conformance.wire.MAX_V1_BIDS`); a misdeal in the script, or a
+        referee case (PROTOCOL.md, "Referee mode": a version 2 kind)."""
         from boodle.conformance.wire import MAX_V1_BIDS
 
+        if self.kind == "referee":
+            return 2, "a referee case (the implementation plays its own choices)"
         if any(isinstance(e, dict) and "misdeal" in e for e in self.data.get("script", ())):
             return 2, "a misdeal declared in the script"
         expect = self.data.get("expect", {})

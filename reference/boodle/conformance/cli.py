@@ -267,9 +267,11 @@ def _builtin_names() -> list[str]:
     return builtin_names()
 
 
-def _select(every: list[Case], variant: str | None, globs: list[str]) -> list[Case]:
+def _select(every: list[Case], variant: str | None, globs: list[str],
+            folder: Path | None = None) -> list[Case]:
     """``select``, or :class:`BoodleError` for an unknown variant (with a did-you-mean) or
-    a selection that matches no case."""
+    a selection that matches no case (its hint lists the cases of ``folder``, a folder of
+    cases such as ``--cases DIR`` or a rules suite of the cache, else the suite's own)."""
     names = sorted({c.variant for c in every})
     if variant is not None and variant not in names:
         if variant in _builtin_names() or variant in given_rules():
@@ -281,8 +283,9 @@ def _select(every: list[Case], variant: str | None, globs: list[str]) -> list[Ca
                           else "variants with cases: " + ", ".join(names))
     chosen = select(every, variant, globs)
     if not chosen:
+        listing = "boodle conformance list" + (f" --cases {folder}" if folder else "")
         raise BoodleError("no case matches the selection",
-                          hint="see 'boodle conformance list' for the ids")
+                          hint=f"see '{listing}' for the ids")
     return chosen
 
 
@@ -315,8 +318,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.referee_only:
         every, chosen = _referee_only(args), []
     else:
-        every = _run_cases(args)
-        chosen = _select(every, args.variant, args.case)
+        every, folder = _run_cases(args)
+        chosen = _select(every, args.variant, args.case, folder)
     expected = read_expected(args.expected_failures) if args.expected_failures else {}
     report = run_suite(chosen, args.impl, args.timeout, args.mode, expected,
                        known_ids={c.id for c in every}, start_timeout=args.start_timeout,
@@ -395,8 +398,9 @@ def _referee_extra(args: argparse.Namespace) -> Callable[[Json], tuple[list[Case
     return extra
 
 
-def _run_cases(args: argparse.Namespace) -> list[Case]:
-    """The cases ``run`` runs, every one checked against the rules it was made from.
+def _run_cases(args: argparse.Namespace) -> tuple[list[Case], Path | None]:
+    """The cases ``run`` runs, every one checked against the rules it was made from, and
+    the folder they were read from (``None``: the suite's own).
 
     With ``--rules``: those of ``--cases DIR``, else the suite of the rules files,
     generated into (or reused from) the cache.  Else those of ``--cases DIR`` (a folder
@@ -407,6 +411,7 @@ def _run_cases(args: argparse.Namespace) -> list[Case]:
     from boodle.conformance.rules_files import check_hashes, load_rules, rules_beside, use
     from boodle.conformance.rules_suite import DEFAULT_SIZE, cached_suite
 
+    folder: Path | None = args.cases
     if args.rules:
         files = load_rules(args.rules)
         use(files)
@@ -427,7 +432,7 @@ def _run_cases(args: argparse.Namespace) -> list[Case]:
     else:
         every = load_cases()
     check_hashes(every)
-    return every
+    return every, folder
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -450,7 +455,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     """``boodle conformance list [--cases DIR]``."""
     every = user_cases(args.cases) if args.cases is not None else load_cases(check=False)
-    for case in _select(every, args.variant, args.case):
+    for case in _select(every, args.variant, args.case, args.cases):
         text = case.data["description"]
         print(f"{case.id:<60} {case.kind:<6} {text[:70] + ('…' if len(text) > 70 else '')}")
     return EXIT_OK
@@ -468,7 +473,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     matches = [c.id for c in every if args.id in c.id]
     raise BoodleError(f"no case {args.id!r}",
                       hint=("cases containing it: " + ", ".join(matches[:5])) if matches
-                      else "see 'boodle conformance list'")
+                      else "see 'boodle conformance list"
+                      + (f" --cases {args.cases}'" if args.cases is not None else "'"))
 
 
 def _folder(text: str) -> Path:

@@ -38,7 +38,9 @@ class Verdict:
     valid message, another case's id), what went wrong with the case's id taken out: two
     faults are the same when their ``fault`` is (:data:`boodle.conformance.MAX_SAME_FAILURES`)."""
     rule: str = ""
-    """For a case that pins no rule (a referee case), the spec rule its failure breaks."""
+    """The spec rule the failure breaks: for a referee case (which pins no rule), the rule
+    of the disagreement; for a script or session case, the rule the first differing
+    expected event shows, when the case pins it (:func:`_shown_rule`); else empty."""
 
 
 def _j(value: object) -> str:
@@ -140,10 +142,11 @@ def _script(case: Case, result: Mapping[str, Any]) -> Verdict:
         summary = (f"rejected a scripted move at point {at} with rule {result.get('rule')}"
                    + _said(result))
         point = at if isinstance(at, int) else 0
-        diverged = _session_events(expect, list(result.get("events") or []), rejected=True)
+        diverged = _session_events(expect, list(result.get("events") or []), rejected=True,
+                                   case=case)
         if diverged is not None:  # the cause: where the events went another way before it
             return Verdict("fail", f"{diverged.summary}; then {summary}",
-                           f"{diverged.detail}\nthen {summary}")
+                           f"{diverged.detail}\nthen {summary}", rule=diverged.rule)
         return Verdict("fail", summary, "\n".join(
             [summary, _move_at(case, point), _state_text(case, point)]))
     if result["status"] != "done":
@@ -179,7 +182,22 @@ def _events(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | No
         lines.append(f"  before it (events {max(0, i - CONTEXT)}-{i - 1}):")
         lines.extend(f"    {_j(e)}" for e in want[max(0, i - CONTEXT):i])
     lines.append(_state_at_event(case, i))
-    return Verdict("fail", summary, "\n".join(lines))
+    return Verdict("fail", summary, "\n".join(lines), rule=_shown_rule(case, want, i))
+
+
+def _shown_rule(case: Case, want: Sequence[Json], i: int) -> str:
+    """The spec rule the expected event ``i`` of ``want`` (normalised) shows, read as
+    referee mode reads it (:func:`.referee._rule_of_event`), if ``case`` pins it; else
+    ``""`` (an event past the end, a rule the case does not pin, rules that do not build)."""
+    from boodle.conformance.referee import _rule_of_event
+
+    if i >= len(want):
+        return ""
+    try:
+        rule = _rule_of_event(ruleset_of(case.request()), want, i)
+    except BoodleError:
+        return ""
+    return rule if rule in case.data.get("pins", ()) else ""
 
 
 def _legal(case: Case, expect: Json, result: Mapping[str, Any]) -> Verdict | None:
@@ -220,10 +238,12 @@ def _deal_of(events: Sequence[Json], index: int) -> str:
     return where
 
 
-def _session_events(expect: Json, events: list[Json], rejected: bool) -> Verdict | None:
+def _session_events(expect: Json, events: list[Json], rejected: bool,
+                    case: Case | None = None) -> Verdict | None:
     """The first event where a session's ``events`` differ from the expected ones, with the
     deal it falls in; ``None`` if they agree (``rejected``: the run stopped early, so only
-    the events it reached are compared)."""
+    the events it reached are compared).  With ``case``, the verdict names the rule the
+    expected event shows (:func:`_shown_rule`)."""
     if "events" not in expect or expect["events"] == events:
         return None
     want = normalize_events(expect["events"])
@@ -241,7 +261,8 @@ def _session_events(expect: Json, events: list[Json], rejected: bool) -> Verdict
     if i:
         lines.append(f"  before it (events {max(0, i - CONTEXT)}-{i - 1}):")
         lines.extend(f"    {_j(e)}" for e in want[max(0, i - CONTEXT):i])
-    return Verdict("fail", summary, "\n".join(lines))
+    rule = _shown_rule(case, want, i) if case is not None else ""
+    return Verdict("fail", summary, "\n".join(lines), rule=rule)
 
 
 def _session(case: Case, result: Mapping[str, Any]) -> Verdict:
@@ -251,14 +272,14 @@ def _session(case: Case, result: Mapping[str, Any]) -> Verdict:
         where = _deal_of(so_far, len(so_far) - 1) if so_far else "before the first deal"
         summary = (f"rejected a scripted move at point {result.get('at')} of the session, "
                    f"{where}, with rule {result.get('rule')}" + _said(result))
-        diverged = _session_events(expect, so_far, rejected=True)
+        diverged = _session_events(expect, so_far, rejected=True, case=case)
         if diverged is not None:  # the cause: where the events went another way before it
             return Verdict("fail", f"{diverged.summary}; then {summary}",
-                           f"{diverged.detail}\nthen {summary}")
+                           f"{diverged.detail}\nthen {summary}", rule=diverged.rule)
         return Verdict("fail", summary, summary)
     if result["status"] != "done":
         return Verdict("fail", f"answered {result['status']!r} to a session case")
-    diverged = _session_events(expect, result.get("events", []), rejected=False)
+    diverged = _session_events(expect, result.get("events", []), rejected=False, case=case)
     if diverged is not None:
         return diverged
     return _final(case, expect, result) or Verdict("pass")

@@ -361,14 +361,31 @@ EVENT_PINS: dict[str, EventPins] = {
 """Every event kind (:data:`boodle.engine.events.Event`) and the pins of its events."""
 
 
+def _reading(ruleset: Ruleset) -> _Reading:
+    """A reading of a trace of ``ruleset`` before its first event."""
+    return _Reading(ruleset, _stops(ruleset), any(isinstance(p, HoldingPhase)
+                                                  for p in ruleset.phases),
+                    {s.name for s in ruleset.board if s.kind == "set"},
+                    {"§9/conservation", "§2.2/next-card"})
+
+
+def _last_event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
+    """The rules the last of ``events`` (a trace, at least one event) shows by itself,
+    read after the events before it, whether or not an earlier event showed them too
+    (a second stop bonus shows spec §6.7 as the first did)."""
+    reading = _reading(ruleset)
+    for e in events[:-1]:
+        reading.last_play = EVENT_PINS[e["kind"]](reading, e)
+    reading.pins = set()
+    EVENT_PINS[events[-1]["kind"]](reading, events[-1])
+    return reading.pins
+
+
 def _event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
     """The rules the events of a trace show being applied: each event's by its kind
     (:data:`EVENT_PINS`), in order, then those the ruleset adds to what the events
     showed (:func:`_ruleset_pins`)."""
-    reading = _Reading(ruleset, _stops(ruleset), any(isinstance(p, HoldingPhase)
-                                                     for p in ruleset.phases),
-                       {s.name for s in ruleset.board if s.kind == "set"},
-                       {"§9/conservation", "§2.2/next-card"})
+    reading = _reading(ruleset)
     for e in events:
         reading.last_play = EVENT_PINS[e["kind"]](reading, e)
     if reading.led and reading.phase.claims == "none":  # cards played, and none claimed

@@ -129,15 +129,23 @@ class Disagreement(Exception):
 
 def _rule_of_event(ruleset: Ruleset, events: Sequence[Json], index: int) -> str:
     """The spec rule the reference's event ``index`` shows (:data:`.generate.EVENT_PINS`),
-    the most particular one; ``(no rule)`` when it shows none."""
-    from boodle.conformance.generate import _event_pins
+    the most particular one; ``(no rule)`` when it shows none.  The event's own rules
+    count even when an earlier event showed them (a second stop bonus, the last payment),
+    with those it is the first to show in its deal (the ruleset's rules it implies).
+    ``events``: a deal's or a whole session's, normalised (:func:`.wire.normalize_events`)."""
+    from boodle.conformance.generate import _event_pins, _last_event_pins
 
     if index >= len(events):
         return "§7/ends-deal" if events and events[-1].get("kind") in ("deal-end",) else \
             "(no rule)"
+    # a session's events are read from the start of the deal the event falls in: a deal
+    # read after another would take its claims for the last one's going out
+    start = max((k for k in range(index + 1) if events[k].get("kind") == "deal-start"),
+                default=0)
+    deal, at = list(events[start:index + 1]), index - start
     try:
-        new = _event_pins(ruleset, list(events[:index + 1])) - \
-            _event_pins(ruleset, list(events[:index]))
+        new = _last_event_pins(ruleset, deal) | \
+            (_event_pins(ruleset, deal) - _event_pins(ruleset, deal[:at]))
     except (BoodleError, KeyError, TypeError, ValueError, AttributeError):
         new = set()  # an implementation's event of an unforeseen shape shows no rule
     fallback = {"ante": "§4/order", "deal": "§5.2/round", "deal-start": "§5.1/rotation",

@@ -84,12 +84,13 @@ def failure_groups(report: Report) -> list[Group]:
     """The failing cases (:func:`_failed`) grouped by the spec rule they pin, most failing
     first.
 
-    Each failing case goes under one rule: of the rules it pins, the one whose cases fail
-    most often in this run (failing / run), then the one fewest cases pin (the most
-    particular), then by id.  A broken rule thus collects the cases it breaks, rather
-    than a rule nearly every case pins.  Each group's failing cases are sorted by
-    readability (:func:`_readability`: its example first).  A case that pins nothing goes
-    under ``(no rule)``.
+    Each failing case goes under one rule: the rule its first difference shows, when it
+    pins that rule (:attr:`.Outcome.rule`: a payment's, a stop's); else, of the rules it
+    pins, the one whose cases fail most often in this run (failing / run), then the one
+    fewest cases pin (the most particular), then by id.  A broken rule thus collects the
+    cases it breaks, rather than a rule nearly every case pins.  Each group's failing
+    cases are sorted by readability (:func:`_readability`: its example first).  A case
+    that pins nothing goes under ``(no rule)``.
     """
     ran = [o for o in report.outcomes if o.outcome not in ("skip",)]
     pinned: Counter[str] = Counter(p for o in ran for p in set(o.pins))
@@ -98,8 +99,9 @@ def failure_groups(report: Report) -> list[Group]:
     for o in ran:
         if not _failed(o):
             continue
-        rule = min(o.pins, key=lambda p: (-failing_by[p] / pinned[p], pinned[p], p),
-                   default="(no rule)")
+        rule = o.rule if o.rule in o.pins else \
+            min(o.pins, key=lambda p: (-failing_by[p] / pinned[p], pinned[p], p),
+                default="(no rule)")
         groups.setdefault(rule, []).append(o)
     texts = _rule_texts()
     out = [Group(rule, texts.get(rule, ""), tuple(sorted(members, key=_readability)),

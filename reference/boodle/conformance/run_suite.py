@@ -68,6 +68,9 @@ class Outcome:
     reason: str = ""
     pins: list[str] = field(default_factory=list)
     description: str = ""
+    rule: str = ""
+    """Of ``pins``, the rule the failure's first difference shows (:attr:`.Verdict.rule`),
+    if it names one: the report groups the case under it."""
 
     def to_json(self) -> Json:
         return {k: v for k, v in self.__dict__.items() if v != "" or k in ("id", "outcome")}
@@ -525,7 +528,8 @@ def _run_case(case: Case, command: str, timeout: float, session: Session | None,
     outcome = Outcome(case.id, case.variant, case.kind, v.outcome, _clean(v.summary),
                       _clean(v.detail), round(time.monotonic() - t0, 4),
                       pins=list(case.data.get("pins", ())) or ([v.rule] if v.rule else []),
-                      description=_clean(str(case.data.get("description", ""))))
+                      description=_clean(str(case.data.get("description", ""))),
+                      rule=v.rule)
     _expectation(outcome, expected)
     report.outcomes.append(outcome)
     if progress is not None:

@@ -6,9 +6,11 @@ they are checked (``boodle check --drafts``) but not listed as playable.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from pathlib import Path
+from typing import NoReturn
 
 from boodle.language.errors import BoodleError, did_you_mean
 from boodle.language.model import Ruleset
@@ -45,12 +47,12 @@ def load(name_or_path: str) -> Ruleset:
                 f"{name_or_path} is a symbolic link to {os.readlink(path)}, which leads to "
                 "no file (it is missing, or the links go round in a loop)",
                 hint="point the link at the rules file, or give the file's own path")
+        if not path.exists() and path.suffix == ".boodle":
+            _no_rules_file(name_or_path, path)
         raise BoodleError(
             f"{name_or_path} is not a regular file" if path.exists()
-            else f"no such rules file: {name_or_path}" if path.suffix == ".boodle"
             else f"no such file: {name_or_path}",
-            hint=None if path.suffix == ".boodle" else
-            "a rules file is a path to a .boodle file; a built-in variant is a name "
+            hint="a rules file is a path to a .boodle file; a built-in variant is a name "
             "(built-in variants: " + ", ".join(builtin_names()) + ")",
         )
     if not _NAME.fullmatch(name_or_path):
@@ -76,6 +78,29 @@ def is_path(argument: str) -> bool:
     files or folders the current folder holds, so that a folder named like a built-in
     (``boodle check boodle`` beside a clone) cannot hide it (spec §11.1)."""
     return argument.endswith(".boodle") or "/" in argument or os.sep in argument
+
+
+def _no_rules_file(name: str, path: Path) -> NoReturn:
+    """Raise the error of a ``.boodle`` path that leads to nothing, with the hint that fixes
+    it: a file in the way of the path (``friday.boodle/x.boodle``), a folder that is not
+    there, or the close name of a rules file beside it."""
+    blocker = next((p for p in path.parents if p.is_file()), None)
+    if blocker is not None:
+        raise BoodleError(f"no such rules file: {name} ({blocker} is a file, not a folder)",
+                          hint=f"give the rules file's own path, as in {blocker}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise BoodleError(f"no such rules file: {name}",
+                          hint=f"no folder {folder}: check the path")
+    try:
+        here = sorted(p.name for p in folder.glob("*.boodle") if p.is_file())
+    except OSError:
+        here = []
+    close = difflib.get_close_matches(path.name, here, n=1, cutoff=0.5)
+    shown = (str(folder / close[0]) if name != path.name else close[0]) if close else ""
+    raise BoodleError(f"no such rules file: {name}",
+                      hint=f"did you mean {shown}?" if close else
+                      f"the folder {folder} holds no rules file of a close name")
 
 
 def _local_file(name: str) -> str | None:
