@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
+from boodle.engine.poker_hands import rank_value
 from boodle.engine.stages.antes import PAYERS
+from boodle.engine.stages.poker import BET_SIZES, BetSizes
 from boodle.engine.stages.turn_up import DEALER_TAKES
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
@@ -37,10 +39,13 @@ from boodle.language.model import (
     Fault,
     GoingOut,
     LeadRule,
+    Opener,
     PaidTo,
+    PokerPhase,
     Ruleset,
     Section,
     ShortStack,
+    Split,
     StopsPhase,
     SuitRule,
     Trumps,
@@ -173,14 +178,28 @@ def _said(words: str) -> Refusal:
     return lambda ruleset, found: [words]
 
 
+def _phases_refused(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    """The phases other than stops the compiled engine does not play: any but a poker phase
+    before the stops phase (spec §8.2, §8.3), and a going out barred by a poker phase's take
+    (``unless taken``, spec §7)."""
+    stops = next((k for k, p in enumerate(ruleset.phases) if isinstance(p, StopsPhase)),
+                 len(ruleset.phases))
+    poker = {p.name for p in ruleset.phases[:stops] if isinstance(p, PokerPhase)}
+    out = [f.detail for f in found if f.detail not in poker]
+    said = ["phases other than stops: " + ", ".join(out)] if out else []
+    barred = [f"{name} unless taken by phase {earlier}"
+              for p in ruleset.phases if isinstance(p, StopsPhase)
+              for name, earlier in p.going_out.unless_taken if earlier in poker]
+    return said + [f"going out takes {b}" for b in barred]
+
+
 def _claims_refused(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
     return [f"phase {f.phase}: claims {f.detail}" for f in found
             if not CLAIMS[cast(ClaimRule, f.detail)].runs]
 
 
 SUPPORT: dict[FeatureKey, Refusal | None] = {
-    "other phases": lambda rs, found: [
-        "phases other than stops: " + ", ".join(f.detail for f in found)],
+    "other phases": _phases_refused,  # a poker phase before the stops phase is played
     "no stops phase": _said("0 stops phases (exactly one is played)"),
     "several stops phases": lambda rs, found: [
         f"{found[0].detail} stops phases (exactly one is played)"],
@@ -273,6 +292,50 @@ class ClaimTables:
         )
 
 
+OPENERS: dict[Opener, Callable[[int, int], int]] = {
+    "dealer": lambda dealer, players: dealer,
+    "left of dealer": lambda dealer, players: (dealer + 1) % players,
+}
+"""Who opens a betting round (spec §8.3), from the dealer and the player count (every seat is
+still in: the compiled engine runs no elimination); one row per member of :data:`Opener`."""
+
+
+@dataclass(frozen=True)
+class CompiledPoker:
+    """A poker phase before the stops phase (spec §8.2, §8.3), compiled.
+
+    ``name``: the phase's name; ``pot``: the index of the section its showdown pays (board
+    order), ``pot_name`` its name; ``best_of`` (cards, 1-5), ``ace_low`` (A-2-3-4-5 is a
+    straight), ``split`` (ties, :data:`~boodle.language.model.Split`); ``betting``: the phase
+    has a betting round; ``sizes``: the reference engine's row of its bet limit
+    (:data:`boodle.engine.stages.poker.BET_SIZES`), called with ``phase``; ``raises``: the
+    raise cap (-1: none); ``opener``: who opens (:data:`OPENERS`' row); ``blinds``: chips, the
+    opener's first.
+    """
+
+    name: str
+    pot: int
+    pot_name: str
+    best_of: int
+    ace_low: bool
+    split: Split
+    betting: bool
+    sizes: BetSizes
+    phase: PokerPhase
+    raises: int
+    opener: Callable[[int, int], int]
+    blinds: tuple[int, ...]
+
+
+def _poker(phase: PokerPhase, names: tuple[str, ...]) -> CompiledPoker:
+    return CompiledPoker(
+        name=phase.name, pot=names.index(phase.pot), pot_name=phase.pot,
+        best_of=phase.best_of, ace_low=phase.ace_low_straight, split=phase.split,
+        betting=phase.betting, sizes=BET_SIZES[phase.bets], phase=phase,
+        raises=-1 if phase.raises is None else phase.raises, opener=OPENERS[phase.opener],
+        blinds=phase.blinds)
+
+
 @dataclass(frozen=True)
 class CompiledLead:
     """A lead rule, compiled (spec §6.1, §6.4).
@@ -315,7 +378,9 @@ class CompiledRules:
     for each opponent, charged only to a player with that much), …),
     ``all_pass`` ``end``/``flip`` (:data:`ALL_PASSES`); ``all_pass_charge``: (chips per
     card, section) each player pays when a round of passes ends the deal ((0, -1): none).  Stop
-    bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
+    bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.  Poker phases played
+    before the stops phase (spec §8.2, §8.3): ``pokers`` (:class:`CompiledPoker`, in order),
+    ``poker_value`` (each card's poker value, 2 … 14, ace 14).
     """
 
     ruleset: Ruleset
@@ -344,6 +409,8 @@ class CompiledRules:
     out_per_card: int
     out_to_kitty: int
     out_excused: int
+    pokers: tuple[CompiledPoker, ...] = ()
+    poker_value: tuple[int, ...] = ()
     _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     _receivers: dict[tuple[int, int], tuple[int, ...]] = field(
@@ -444,6 +511,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         out_takes=tuple(takes), out_per_card=out.per_card,
         out_to_kitty=into,
         out_excused=sum(1 << index[c] for c in out.excused if c in index),
+        pokers=tuple(_poker(p, names) for p in ruleset.phases[:ruleset.phases.index(phase)]
+                     if isinstance(p, PokerPhase)),
+        poker_value=tuple(rank_value(c) for c in cards),
     )
 
 
