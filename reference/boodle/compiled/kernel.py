@@ -18,8 +18,9 @@ compiled engine and the reference engine play the same deals with the same choic
 payments and chips).
 
 What it runs is what the compiled engine runs (:func:`~.tables.supports`), less lead
-rules whose ties are broken by a rule (:func:`kernel_unsupported`), and decks of at most
-63 cards.
+rules whose ties are broken by a rule (:func:`kernel_unsupported`), decks of at most
+63 cards, and poker phases (with or without a betting round, spec §8.2, §8.3: the
+pure-Python compiled engine plays those, :mod:`.poker`).
 """
 
 from __future__ import annotations
@@ -82,6 +83,8 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
     out = list(unsupported_features(t.ruleset))
     if t.n_cards > 63:
         out.append(f"a deck of {t.n_cards} cards (the kernel's hands are 63-bit masks)")
+    if t.pokers:  # played by the pure-Python compiled engine (compiled/poker.py)
+        out.append("poker phases: " + ", ".join(p.name for p in t.pokers))
     phase = next(p for p in t.ruleset.phases if isinstance(p, StopsPhase))
     rules = [phase.first_lead, phase.restart, *([phase.fallback.rule] if phase.fallback.rule
                                                else [])]
