@@ -204,17 +204,28 @@ def play_poker(  # noqa: C901 - the betting round's loop, as the reference's sta
             put[who] += amount
             level = max(level, put[who])
             if trace is not None:
-                trace.append(("bet", who, "blind", amount, level, _whole(seats[who]) < 1))
+                trace.append(("bet", who, "blind", amount, level, seats[who] < 1))
         start, first = (opener, True) if last < 0 else (last, False)
         while True:
-            # ---- who is due (the reference's _next): the round may be over
-            live = [s for s in order if not folded[s]]
-            able = [s for s in live if _whole(seats[s]) >= 1]
-            due = [s for s in able if not acted[s] or level > put[s]]
-            if len(live) == 1 or not due or (len(able) == 1 and level == put[able[0]]):
+            # ---- who is due (the reference's _next): the round may be over.  A seat may
+            # bet with a whole chip, that is with a balance of at least 1 (else all in)
+            live = able = 0
+            lone = -1
+            for s in range(n):
+                if not folded[s]:
+                    live += 1
+                    if seats[s] >= 1:
+                        able, lone = able + 1, s
+            if live == 1 or (able == 1 and level == put[lone]):
                 break
-            who = next((start + i) % n for i in range(0 if first else 1, n + 1)
-                       if (start + i) % n in due)
+            who = -1
+            for i in range(0 if first else 1, n + 1):
+                c = (start + i) % n
+                if not folded[c] and seats[c] >= 1 and (not acted[c] or level > put[c]):
+                    who = c
+                    break
+            if who < 0:  # every seat still in has acted and matched, or is all in
+                break
             # ---- the seat's legal bids (the reference's legal_moves)
             balance, owed = _whole(seats[who]), level - put[who]
             least, most, step = ph.sizes(ph.phase, _whole(sections[pot]), owed)
@@ -251,7 +262,7 @@ def play_poker(  # noqa: C901 - the betting round's loop, as the reference's sta
                     action = "call"
                 acted[who] = True
                 if trace is not None:
-                    trace.append(("bet", who, action, amount, level, _whole(seats[who]) < 1))
+                    trace.append(("bet", who, action, amount, level, seats[who] < 1))
             start, first = who, False
     _showdown(t, ph, order, folded, put, hands, seats, sections, taken, trace)
 
