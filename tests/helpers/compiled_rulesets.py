@@ -153,6 +153,13 @@ def tied_lowest_seat() -> Ruleset:
                           blinds=())
 
 
+def tied_whole_shares() -> Ruleset:
+    """probe-pot-limit comparing one card, a tied pot shared in whole chips (spec §9: the
+    remainder stays on the pot)."""
+    return _poker_changed(betting_probe("probe-pot-limit"), best_of=1)
+
+
 def betting() -> list[Ruleset]:
     """The rulesets with a betting round the compiled engine is checked on."""
-    return [*(betting_probe(n) for n in BETTING_PROBES), tied_shares(), tied_lowest_seat()]
+    return [*(betting_probe(n) for n in BETTING_PROBES), tied_shares(), tied_lowest_seat(),
+            tied_whole_shares()]
