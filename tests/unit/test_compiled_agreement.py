@@ -23,7 +23,6 @@ import pytest
 from boodle.compiled import compile_ruleset
 from boodle.compiled.agree import both_engines, reference_trace, seeded_picks
 from boodle.compiled.deal import TraceItem, play_deal
-from boodle.compiled.kernel import kernel_unsupported
 from boodle.compiled.players import make_bettor, make_chooser, reference_strategy
 from boodle.compiled.tables import supports, unsupported_features
 from boodle.engine.ledger import Ledger, seat, section
@@ -133,10 +132,9 @@ def betting_ledger(rules: Ruleset, players: int, rng: random.Random) -> Ledger:
     return ledger
 
 
-def test_the_betting_variants_run_on_the_compiled_engine_not_yet_on_the_kernel() -> None:
+def test_the_betting_variants_run_on_the_compiled_engine() -> None:
     for rules in BETTING:
         assert supports(rules), unsupported_features(rules)
-        assert kernel_unsupported(compile_ruleset(rules)) == ["poker phases: poker"]
 
 
 @pytest.mark.parametrize("rules", BETTING, ids=lambda r: f"{r.name}-{r.phases[0]}"[:60])

@@ -22,7 +22,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from boodle.compiled.poker import Bettor, play_poker
-from boodle.compiled.tables import WIDOW, ClaimTables, CompiledLead, CompiledRules, OptionsFn
+from boodle.compiled.tables import (
+    WIDOW,
+    ClaimTables,
+    CompiledHolding,
+    CompiledLead,
+    CompiledRules,
+    OptionsFn,
+)
+from boodle.engine.holders import award
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips
 
@@ -204,8 +212,12 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     view = DealView(t, ct, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
     if turn_up >= 0:
         _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace)
-    for ph in t.pokers:
-        play_poker(t, ph, n, dealer, hands, seats, sections, taken, bettors, trace)
+    for ph in t.before:  # the holding and poker phases, in order (spec §8.1-§8.3)
+        if isinstance(ph, CompiledHolding):
+            _pay_holders(t, ph, suit_of[turn_up] if turn_up >= 0 else 0, n, dealer, hands,
+                         seats, sections, taken, trace)
+        else:
+            play_poker(t, ph, n, dealer, hands, seats, sections, taken, bettors, trace)
     fallback, first, again = t.fallback, t.first_lead, t.restart
     again_last = again.who == "last player"
     restart = flipped = False
@@ -306,6 +318,29 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     if trace is not None:
         trace.append(("end", None if winner < 0 else winner))
     return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
+
+
+def _pay_holders(t: CompiledRules, ph: CompiledHolding, table: int, n: int, dealer: int,
+                 hands: list[int], seats: list[Chips], sections: list[Chips],
+                 taken: list[Chips], trace: list[TraceItem] | None) -> None:
+    """Spec §8.1: each section of the holding phase, in its order, to the seats holding its
+    cards (any one of its masks), split by the phase's rule (:func:`award`, spec §9), the
+    shares clockwise from the dealer's left; nobody: it carries over."""
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    masks = ph.masks[table]
+    for k in ph.sections:
+        alternatives = masks[k]
+        winners = [s for s in order if any(hands[s] & m == m for m in alternatives)]
+        paid = award(t.section_names[k], winners, sections[k], ph.split, t.ruleset.chips)
+        if paid is None:
+            continue
+        for who in paid.seats:
+            share = paid.share
+            sections[k] -= share
+            seats[who] += share
+            taken[k] = share if taken[k] < 0 else taken[k] + share
+            if trace is not None:
+                trace.append(("claim", who, t.section_names[k], share))
 
 
 def _turn_up(t: CompiledRules, ct: ClaimTables, c: int, dealer: int, seats: list[Chips],

@@ -37,7 +37,13 @@ from typing import Any
 
 import numpy as np
 
-from boodle.compiled.tables import WIDOW, CompiledRules, _LeadCompiler, unsupported_features
+from boodle.compiled.tables import (
+    WIDOW,
+    CompiledHolding,
+    CompiledRules,
+    _LeadCompiler,
+    unsupported_features,
+)
 from boodle.engine.leads import SCOPES, holder_candidates
 from boodle.language.model import BetLimit, LeadRule, Opener, Split, StopsPhase
 
@@ -112,8 +118,8 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
         out.append(f"a deck of {t.n_cards} cards (the kernel's hands are 63-bit masks)")
     if len(t.pokers) > 1:  # the pure-Python compiled engine plays them (compiled/poker.py)
         out.append("poker phases: " + ", ".join(p.name for p in t.pokers))
-    if t.pokers and t.ruleset.chips == "exact":
-        out.append("exact chips with a poker phase (the kernel's chips are whole)")
+    if t.before and t.ruleset.chips == "exact":
+        out.append("exact chips with a holding or poker phase (the kernel's chips are whole)")
     phase = next(p for p in t.ruleset.phases if isinstance(p, StopsPhase))
     rules = [phase.first_lead, phase.restart, *([phase.fallback.rule] if phase.fallback.rule
                                                else [])]
@@ -151,7 +157,8 @@ class KernelTables:
     stopped + 1, flipped, i]`` suit masks, ``allowed_n`` how many), ``cand`` (``[lead,
     i]`` = card, spec); ``rec`` and ``turn_pos`` (dealing order per dealer), ``pay`` and
     ``put`` (antes per dealer), ``dues`` (amount, section, if able), ``out_takes``;
-    ``poker``: the poker phase played before the stops phase, if any (offsets ``P_…``).
+    ``poker``: the poker phase played before the stops phase, if any (offsets ``P_…``);
+    ``before``: the phases before the stops phase, in order (:func:`_before_array`).
     """
 
     t: CompiledRules
@@ -182,6 +189,7 @@ class KernelTables:
     dues: np.ndarray
     out_takes: np.ndarray
     poker: np.ndarray
+    before: np.ndarray
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays in the kernel's argument order."""
@@ -189,7 +197,8 @@ class KernelTables:
                 self.set_start, self.set_sec, self.set_need, self.need, self.bo_start,
                 self.bo_sec, self.boodle_mask, self.spec_kind, self.spec_target,
                 self.allowed, self.allowed_n, self.cand, self.cand_n, self.rec,
-                self.turn_pos, self.pay, self.put, self.dues, self.out_takes, self.poker)
+                self.turn_pos, self.pay, self.put, self.dues, self.out_takes, self.poker,
+                self.before)
 
 
 _SCALARS = ("n_cards", "players", "n_sections", "kitty", "trumps", "turn_up_takes",
@@ -293,7 +302,29 @@ def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
             :len(t.pass_dues) or 0] if t.pass_dues else np.zeros((0, 3), dtype=i64),
         out_takes=np.array(t.out_takes, dtype=i64),
         poker=_poker_array(t),
+        before=_before_array(t),
     )
+
+
+def _before_array(t: CompiledRules) -> np.ndarray:
+    """The phases before the stops phase (spec §8.1-§8.3) as one array: their count ``m``,
+    then per phase its kind (0 holding, 1 poker: the ``poker`` array) and the offset of its
+    record; a holding phase's record is its split (:data:`SPLIT_CODES`), how many sections
+    it pays, their indices, then per claim table (one, or one per trump suit) and per
+    section the number of card masks that qualify a hand and the masks (spec §8.1)."""
+    heads: list[int] = []
+    records: list[int] = []
+    base = 1 + 2 * len(t.before)
+    for b in t.before:
+        if isinstance(b, CompiledHolding):
+            heads += [0, base + len(records)]
+            records += [SPLIT_CODES[b.split], len(b.sections), *b.sections]
+            for table in b.masks:
+                for k in b.sections:
+                    records += [len(table[k]), *table[k]]
+        else:
+            heads += [1, 0]
+    return np.array([len(t.before), *heads, *records], dtype=np.int64)
 
 
 def _poker_array(t: CompiledRules) -> np.ndarray:
@@ -521,6 +552,50 @@ def _bet_sizes(poker: Any, pot: int, owed: int) -> tuple[int, int, int]:
     return 1, -1, 1  # no limit
 
 
+def _holding_phase(before: Any, rec: int, ti: int, n: int, dealer: int, hands: Any,
+                   seats: Any, sections: Any, taken: Any, log: Any, at: int) -> int:
+    """The holding phase whose record starts at ``before[rec]`` (spec §8.1), as
+    :func:`boodle.compiled.deal._pay_holders` pays it, for claim table ``ti``: each
+    section in turn to the seats holding one of its masks, split by the phase's rule in
+    whole chips (spec §9), the shares clockwise from the dealer's left.  Returns the log's
+    next row."""
+    split = before[rec]
+    nsec = before[rec + 1]
+    pos = rec + 2 + nsec
+    for _ in range(ti):  # skip the tables before ti
+        for _ in range(nsec):
+            pos += 1 + before[pos]
+    for j in range(nsec):
+        k = before[rec + 2 + j]
+        nalt = before[pos]
+        count = 0
+        for s in range(n):
+            for a in range(nalt):
+                m = before[pos + 1 + a]
+                if hands[s] & m == m:
+                    count += 1
+                    break
+        if count:
+            ways = count if split == 0 else 1
+            share = sections[k] // ways
+            for i in range(n):
+                s = i if split == 2 else (dealer + 1 + i) % n
+                if ways == 0:
+                    break
+                for a in range(nalt):
+                    m = before[pos + 1 + a]
+                    if hands[s] & m == m:
+                        ways -= 1
+                        sections[k] -= share
+                        seats[s] += share
+                        taken[k] = share if taken[k] < 0 else taken[k] + share
+                        if log.shape[0] > 0:
+                            at = _log(log, at, 3, s, k, share, 0)
+                        break
+        pos += 1 + nalt
+    return at
+
+
 def _poker_phase(poker: Any, n: int, dealer: int, hands: Any, seats: Any, sections: Any,
                  taken: Any, players: Any, mts: Any, suit_of: Any, log: Any, at: int,
                  put: Any, folded: Any, acted: Any, shown: Any, counts: Any,
@@ -719,8 +794,8 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
               set_start: Any, set_sec: Any, set_need: Any, need: Any, bo_start: Any,
               bo_sec: Any, boodle_mask: Any, spec_kind: Any, spec_target: Any, allowed: Any,
               allowed_n: Any, cand: Any, cand_n: Any, rec: Any, turn_pos: Any, pay: Any,
-              put: Any, dues: Any, out_takes: Any, poker: Any, perms: Any, dealers: Any,
-              players: Any,
+              put: Any, dues: Any, out_takes: Any, poker: Any, before: Any, perms: Any,
+              dealers: Any, players: Any,
               mts: Any, seats: Any, sections: Any, winners: Any, counts: Any, log: Any,
               log_end: Any, taken_out: Any, session: Any, seats_after: Any,
               sections_after: Any, done: Any) -> int:
@@ -808,10 +883,14 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                     amount = _take(sections, seats, taken, k, dealer)
                     if do_log:
                         at = _log(log, at, 3, dealer, k, amount, 0)
-        if poker[0]:  # the poker phase before the stops phase (spec §8.2, §8.3)
-            at = _poker_phase(poker, n, dealer, hands, seats, sections, taken, players, mts,
-                              suit_of, log, at, bet_put, folded, acted, shown, value_counts,
-                              by_suit)
+        for bi in range(before[0]):  # the phases before the stops phase (spec §8.1-§8.3)
+            if before[1 + 2 * bi] == 1:
+                at = _poker_phase(poker, n, dealer, hands, seats, sections, taken, players,
+                                  mts, suit_of, log, at, bet_put, folded, acted, shown,
+                                  value_counts, by_suit)
+            else:
+                at = _holding_phase(before, before[2 + 2 * bi], ti, n, dealer, hands, seats,
+                                    sections, taken, log, at)
         restart = 0
         flipped = 0
         stopped = -1
@@ -1135,7 +1214,8 @@ def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
                  bo_start: Any, bo_sec: Any, boodle_mask: Any, spec_kind: Any,
                  spec_target: Any, allowed: Any, allowed_n: Any, cand: Any, cand_n: Any,
                  rec: Any, turn_pos: Any, pay: Any, put: Any, dues: Any, out_takes: Any,
-                 poker: Any, players: Any, mt: Any, seats: Any, sections: Any, dealer: int,
+                 poker: Any, before: Any, players: Any, mt: Any, seats: Any, sections: Any,
+                 dealer: int,
                  step: int,
                  low_end: int, target: int, dealers: Any, winners: Any, counts: Any,
                  taken: Any, seats_after: Any, sections_after: Any) -> int:
@@ -1159,7 +1239,8 @@ def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
     failed = play_many(ints, nxt, suit_of, ranks, suit_mask, simple, set_start, set_sec,
                        set_need, need, bo_start, bo_sec, boodle_mask, spec_kind, spec_target,
                        allowed, allowed_n, cand, cand_n, rec, turn_pos, pay, put, dues,
-                       out_takes, poker, np.zeros((0, n_cards), dtype=np.int64), dealers,
+                       out_takes, poker, before, np.zeros((0, n_cards), dtype=np.int64),
+                       dealers,
                        players,
                        mt, seats, sections, winners, counts,
                        np.zeros((0, LOG_WIDTH), dtype=np.int64),
@@ -1173,7 +1254,8 @@ def play_sessions(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
                   bo_start: Any, bo_sec: Any, boodle_mask: Any, spec_kind: Any,
                   spec_target: Any, allowed: Any, allowed_n: Any, cand: Any, cand_n: Any,
                   rec: Any, turn_pos: Any, pay: Any, put: Any, dues: Any, out_takes: Any,
-                  poker: Any, players: Any, keys: Any, key_n: Any, start: int, caps: Any,
+                  poker: Any, before: Any, players: Any, keys: Any, key_n: Any, start: int,
+                  caps: Any,
                   step: int,
                   low_end: int, target: int, played: Any, dealers: Any, winners: Any,
                   counts: Any, taken: Any, seats_after: Any, sections_after: Any,
@@ -1209,7 +1291,8 @@ def play_sessions(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
         played[s] = play_session(ints, nxt, suit_of, ranks, suit_mask, simple, set_start,
                                  set_sec, set_need, need, bo_start, bo_sec, boodle_mask,
                                  spec_kind, spec_target, allowed, allowed_n, cand, cand_n,
-                                 rec, turn_pos, pay, put, dues, out_takes, poker, players,
+                                 rec, turn_pos, pay, put, dues, out_takes, poker, before,
+                                 players,
                                  mt, seats,
                                  sections, dealer, step, low_end, target, dealers[at:end],
                                  winners[at:end], counts[at:end], taken[at:end],
@@ -1360,7 +1443,7 @@ def jitted() -> Any | None:
     g = globals()
     for name in ("_ctz", "_popcount", "_genrand", "_random", "_log", "_take",
                  "_payments", "_seed", "_randbelow", "_high_cut", "_tops", "_straight_top",
-                 "_hand_value", "_bet_sizes", "_poker_phase"):
+                 "_hand_value", "_bet_sizes", "_poker_phase", "_holding_phase"):
         # inlined into the kernel: a call of a compiled function counts a reference to
         # each array it is passed, which cost more than the work of a lead
         g[name] = numba.njit(cache=cache, inline="always")(g[name])

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from boodle.engine.holders import paying_cards
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.engine.poker_hands import rank_value
 from boodle.engine.stages.antes import PAYERS
@@ -38,6 +39,7 @@ from boodle.language.model import (
     FallbackKind,
     Fault,
     GoingOut,
+    HoldingPhase,
     LeadRule,
     Opener,
     PaidTo,
@@ -179,17 +181,17 @@ def _said(words: str) -> Refusal:
 
 
 def _phases_refused(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
-    """The phases other than stops the compiled engine does not play: any but a poker phase
-    before the stops phase (spec §8.2, §8.3), and a going out barred by a poker phase's take
-    (``unless taken``, spec §7)."""
+    """The phases other than stops the compiled engine does not play: any but a poker or
+    holding phase before the stops phase (spec §8.1-§8.3), and a going out barred by what
+    such a phase took (``unless taken``, spec §7)."""
     stops = next((k for k, p in enumerate(ruleset.phases) if isinstance(p, StopsPhase)),
                  len(ruleset.phases))
-    poker = {p.name for p in ruleset.phases[:stops] if isinstance(p, PokerPhase)}
-    out = [f.detail for f in found if f.detail not in poker]
+    played = {p.name for p in ruleset.phases[:stops] if isinstance(p, PokerPhase | HoldingPhase)}
+    out = [f.detail for f in found if f.detail not in played]
     said = ["phases other than stops: " + ", ".join(out)] if out else []
-    barred = [f"{name} unless taken by phase {earlier}"
+    barred = [f"{name} unless taken in {earlier}"
               for p in ruleset.phases if isinstance(p, StopsPhase)
-              for name, earlier in p.going_out.unless_taken if earlier in poker]
+              for name, earlier in p.going_out.unless_taken if earlier in played]
     return said + [f"going out takes {b}" for b in barred]
 
 
@@ -329,6 +331,46 @@ class CompiledPoker:
     blinds: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class CompiledHolding:
+    """A holding phase before the stops phase (spec §8.1), compiled.
+
+    ``name``: the phase's name; ``sections``: the indices of the sections it pays, in the
+    order it lists them; ``split`` (ties, :data:`~boodle.language.model.Split`); ``masks``:
+    per claim table (:attr:`CompiledRules.claim_tables`' order: one, or one per trump suit)
+    and per section of the board, the card masks a hand may hold to qualify (any one of
+    them: a boodle's card, a set's cards, or a ``same suit`` set's ranks in each suit).
+    """
+
+    name: str
+    sections: tuple[int, ...]
+    split: Split
+    masks: tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def _holding(phase: HoldingPhase, ruleset: Ruleset, index: dict[Card, int],
+             trumps: tuple[str | None, ...]) -> CompiledHolding:
+    names = tuple(s.name for s in ruleset.board)
+    return CompiledHolding(
+        name=phase.name, sections=tuple(names.index(n) for n in phase.sections),
+        split=phase.split,
+        masks=tuple(tuple(_holding_masks(s, ruleset, index, trump) for s in ruleset.board)
+                    for trump in trumps))
+
+
+def _holding_masks(s: Section, ruleset: Ruleset, index: dict[Card, int],
+                   trump: str | None) -> tuple[int, ...]:
+    """The card masks that qualify a hand for ``s`` (spec §8.1, as
+    :func:`boodle.engine.holders.qualifies`): none for a kitty, a pot or a card out of the
+    deck."""
+    if s.kind in ("kitty", "pot"):
+        return ()
+    cards = paying_cards(s, trump)
+    groups = [tuple(Card(r, suit) for r in s.ranks) for suit in ruleset.deck.suits] \
+        if cards is None else ([cards] if cards else [])
+    return tuple(sum(1 << index[c] for c in g) for g in groups if all(c in index for c in g))
+
+
 def _poker(phase: PokerPhase, names: tuple[str, ...]) -> CompiledPoker:
     return CompiledPoker(
         name=phase.name, pot=names.index(phase.pot), pot_name=phase.pot,
@@ -382,7 +424,8 @@ class CompiledRules:
     card, section) each player pays when a round of passes ends the deal ((0, -1): none).  Stop
     bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.  Poker phases played
     before the stops phase (spec §8.2, §8.3): ``pokers`` (:class:`CompiledPoker`, in order),
-    ``poker_value`` (each card's poker value, 2 … 14, ace 14).
+    ``poker_value`` (each card's poker value, 2 … 14, ace 14); ``before``: every phase played
+    before the stops phase, poker and holding (:class:`CompiledHolding`, spec §8.1), in order.
     """
 
     ruleset: Ruleset
@@ -413,6 +456,7 @@ class CompiledRules:
     out_excused: int
     pokers: tuple[CompiledPoker, ...] = ()
     poker_value: tuple[int, ...] = ()
+    before: tuple[CompiledPoker | CompiledHolding, ...] = ()
     _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     _receivers: dict[tuple[int, int], tuple[int, ...]] = field(
@@ -495,6 +539,11 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to), False)
              for p in phase.penalties if PASS_DUES[p.fault]]
     bonus = phase.stop_bonus
+    trump_suits: tuple[str | None, ...] = ruleset.deck.suits if trumps else (None,)
+    before = tuple(_poker(p, names) if isinstance(p, PokerPhase)
+                   else _holding(p, ruleset, index, trump_suits)
+                   for p in ruleset.phases[:ruleset.phases.index(phase)]
+                   if isinstance(p, PokerPhase | HoldingPhase))
     return CompiledRules(
         ruleset=ruleset, cards=cards, index=index, suit_of=suit_of,
         ranks=tuple(ruleset.deck.rank_index(c) for c in cards),
@@ -513,9 +562,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         out_takes=tuple(takes), out_per_card=out.per_card,
         out_to_kitty=into,
         out_excused=sum(1 << index[c] for c in out.excused if c in index),
-        pokers=tuple(_poker(p, names) for p in ruleset.phases[:ruleset.phases.index(phase)]
-                     if isinstance(p, PokerPhase)),
+        pokers=tuple(b for b in before if isinstance(b, CompiledPoker)),
         poker_value=tuple(rank_value(c) for c in cards),
+        before=before,
     )
 
 
