@@ -144,6 +144,7 @@ def test_the_compiled_kernel_plays_the_same_deals(player: str) -> None:
     """numba's kernel (compiled, or read from its cache) on more deals; where numba is
     absent, the same deals on the kernel as Python."""
     for rules in (MICHIGAN, variant("pope-joan"), variant("tripoli-lowest-club"),
+                  variant("tripoley"),  # a holding phase and a showdown (spec §8.1, §8.2)
                   BETTING[1]):  # probe-blinds: blinds, bets, side pots (spec §8.3)
         for players in (3, 4, 5):
             _both(rules, players, player, 300, players, jit=True)

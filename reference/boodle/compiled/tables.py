@@ -239,10 +239,10 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     widows, removed cards, every lead rule, passes and all-pass exits, stop
     bonuses, cannot-lead penalties, boodle and set claims on play (fixed, same
     suit, or of trumps turned up from the widow, with the dealer taking the
-    turn-up's boodle) or none (``claims: none``), every going-out clause, and poker phases
-    before the stops phase, with or without a betting round (spec §8.2, §8.3).  It
-    does not run the widow sale or auction, holding phases, a poker phase after the stops
-    phase, a going out barred by what a poker phase took, drawn boodles, chosen-boodle
+    turn-up's boodle) or none (``claims: none``), every going-out clause, and holding and
+    poker phases before the stops phase, with or without a betting round (spec §8.1-§8.3).
+    It does not run the widow sale or auction, a holding or poker phase after the stops
+    phase, a going out barred by what such a phase took, drawn boodles, chosen-boodle
     antes, elimination, claims on holding, lead-not-lowest penalties, a widow that blocks
     sets, short stacks paid section by section, or a going out that does not end the deal;
     a caller falls back to the
