@@ -22,8 +22,8 @@ rules whose ties are broken by a rule (:func:`kernel_unsupported`), decks of at 
 63 cards, more than one poker phase, and exact chips with a holding or poker phase (its
 chips are whole).  Holding phases (spec §8.1) are card masks per section
 (:func:`_holding_phase`).  Its poker phase (spec §8.2, §8.3: :func:`_poker_phase`) is the
-compiled engine's (:mod:`.poker`) written over arrays: the betting round with the players' bets, a hand
-evaluator on the hand's bitmask whose strengths are packed into one integer
+compiled engine's (:mod:`.poker`) written over arrays: the betting round with the players'
+bets, a hand evaluator on the hand's bitmask whose strengths are packed into one integer
 (:func:`_hand_value`), the side pots.
 """
 
