@@ -283,9 +283,9 @@ def _reference_rate(deals: int) -> dict[str, float]:
 
 def variants(deals: int) -> dict[str, Any]:
     """Hands per CPU second of simulate (random players, serial, session overhead included)
-    for michigan, tripoli and pope-joan where they are built in."""
+    for michigan, tripoli, tripoley and pope-joan where they are built in."""
     out: dict[str, Any] = {}
-    for name in ("michigan", "tripoli", "pope-joan"):
+    for name in ("michigan", "tripoli", "tripoley", "pope-joan"):
         if name not in builtin_names():
             out[name] = "not a built-in variant yet"
             continue
@@ -339,12 +339,17 @@ def betting(deals: int, rounds: int) -> dict[str, Any]:
 
     sold, core = load("tripoley-as-sold"), _betting_core()
     ref_deals = max(50, deals // 20)
-    for rules, engine in ((core, "compiled"), (core, "reference"), (sold, "reference")):
-        _simulate_rate(rules, engine, 20)  # warm up: pokerkit's import and tables, caches
+    from boodle.compiled.kernel import numba_available
+
+    kernel = numba_available()
+    for rules, engine in ((core, "compiled"), (core, "reference"), (sold, "reference"),
+                          *([(core, "kernel")] if kernel else [])):
+        _simulate_rate(rules, engine, 20)  # warm up: pokerkit's import and tables, numba
     best: dict[str, tuple[float, float]] = {}
     for r in range(rounds):
         runs = [("compiled", core, "compiled", deals), ("reference", core, "reference", ref_deals),
-                ("sold_reference", sold, "reference", ref_deals)]
+                ("sold_reference", sold, "reference", ref_deals),
+                *([("kernel", core, "kernel", 10 * deals)] if kernel else [])]
         for key, rules, engine, k in (runs if r % 2 == 0 else runs[::-1]):
             rate = _simulate_rate(rules, engine, k)
             if key not in best or rate[0] > best[key][0]:
@@ -364,6 +369,9 @@ def betting(deals: int, rounds: int) -> dict[str, Any]:
         "core_reference_hands_per_cpu_s": round(best["reference"][0]),
         "core_reference_hands_per_wall_s": round(best["reference"][1]),
         "ratio_compiled_to_reference_cpu": round(best["compiled"][0] / best["reference"][0], 1),
+        "core_kernel_hands_per_cpu_s": round(best["kernel"][0]) if kernel else "no numba",
+        "ratio_kernel_to_compiled_cpu": round(best["kernel"][0] / best["compiled"][0], 1)
+        if kernel else "no numba",
         "tripoley_as_sold_reference_hands_per_cpu_s": round(best["sold_reference"][0]),
         "tripoley_as_sold_reference_hands_per_wall_s": round(best["sold_reference"][1]),
         "tripoley_as_sold_compiled": unsupported_features(sold) or "runs",
