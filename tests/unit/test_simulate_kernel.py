@@ -64,12 +64,13 @@ def test_the_kernel_reports_the_compiled_engines_numbers(variant: str, players: 
 @pytest.mark.parametrize(("probe", "strategies"), [
     ("probe-blinds", ["random"]),
     ("probe-no-limit", ["greedy", "random", "tips"]),
+    ("tripoley", ["tips", "random", "greedy"]),  # a holding phase and a showdown (§8.1, §8.2)
 ])
-def test_a_betting_round_gives_the_same_report_on_all_three_engines(
+def test_poker_and_holding_give_the_same_report_on_all_three_engines(
         probe: str, strategies: list[str]) -> None:
-    """A poker phase's betting round (spec §8.3): the reference engine, the compiled engine
-    and the kernel report the same numbers for a seed (the players bet with the same
-    draws)."""
+    """A poker phase's betting round (spec §8.3), or Tripoley's holding phase and showdown:
+    the reference engine, the compiled engine and the kernel report the same numbers for a
+    seed (the players bet with the same draws)."""
     from boodle.conformance.paths import load_variant
 
     compiled = make_spec(load_variant(probe), 3, 36, 2, strategies, "compiled")
