@@ -283,9 +283,9 @@ def _reference_rate(deals: int) -> dict[str, float]:
 
 def variants(deals: int) -> dict[str, Any]:
     """Hands per CPU second of simulate (random players, serial, session overhead included)
-    for michigan, tripoli and pope-joan where they are built in."""
+    for michigan, tripoli, tripoley and pope-joan where they are built in."""
     out: dict[str, Any] = {}
-    for name in ("michigan", "tripoli", "pope-joan"):
+    for name in ("michigan", "tripoli", "tripoley", "pope-joan"):
         if name not in builtin_names():
             out[name] = "not a built-in variant yet"
             continue
@@ -302,6 +302,81 @@ def variants(deals: int) -> dict[str, Any]:
         out[name] = {"engine": engine, "deals": k,
                      "hands_per_cpu_s": round(k / (time.process_time() - start))}
     return out
+
+
+def _betting_core() -> Any:
+    """Tripoley as sold reduced to what the compiled engine runs: its poker phase (the betting
+    round: up to 5 chips a bet, 3 raises, the dealer opening) and its Michigan round, on
+    the suite's ``probe-betting`` (Tripoley without the hearts phase, widow sale, short
+    stacks, dead-hand blocking or elimination)."""
+    from dataclasses import replace
+
+    from boodle.conformance.paths import load_variant
+    from boodle.language.model import PokerPhase
+
+    sold = load("tripoley-as-sold")
+    poker = next(p for p in sold.phases if isinstance(p, PokerPhase))
+    core = load_variant("probe-betting")
+    return replace(core, name="tripoley-as-sold-betting-core",
+                   phases=tuple(poker if isinstance(p, PokerPhase) else p for p in core.phases))
+
+
+def _simulate_rate(rules: Any, engine: str, deals: int) -> tuple[float, float]:
+    """(hands per CPU second, per wall second) of a serial simulate run, 4 random players."""
+    spec = make_spec(rules, PLAYERS, deals, 1, ["random"], engine)
+    start, wall = time.process_time(), time.perf_counter()
+    run(spec)
+    return deals / (time.process_time() - start), deals / (time.perf_counter() - wall)
+
+
+def betting(deals: int, rounds: int) -> dict[str, Any]:
+    """Hands per CPU second with a poker betting round (spec §8.3), 4 random players, simulate
+    serial, the engines alternating round by round (best round of each): Tripoley as sold on
+    the reference engine (what the compiled engine lacks of it is listed), and its betting
+    core (:func:`_betting_core`) on the compiled engine and on the reference; the core's
+    deals are also checked deal by deal on both engines."""
+    from boodle.compiled import unsupported_features
+
+    sold, core = load("tripoley-as-sold"), _betting_core()
+    ref_deals = max(50, deals // 20)
+    from boodle.compiled.kernel import numba_available
+
+    kernel = numba_available()
+    for rules, engine in ((core, "compiled"), (core, "reference"), (sold, "reference"),
+                          *([(core, "kernel")] if kernel else [])):
+        _simulate_rate(rules, engine, 20)  # warm up: pokerkit's import and tables, numba
+    best: dict[str, tuple[float, float]] = {}
+    for r in range(rounds):
+        runs = [("compiled", core, "compiled", deals), ("reference", core, "reference", ref_deals),
+                ("sold_reference", sold, "reference", ref_deals),
+                *([("kernel", core, "kernel", 10 * deals)] if kernel else [])]
+        for key, rules, engine, k in (runs if r % 2 == 0 else runs[::-1]):
+            rate = _simulate_rate(rules, engine, k)
+            if key not in best or rate[0] > best[key][0]:
+                best[key] = rate
+    t = compile_ruleset(core)
+    same = True
+    for k, perm in enumerate(_perms(min(deals, 300), 13)):
+        ledger = Ledger(tuple(5 + (k + s) % 20 for s in range(PLAYERS)),
+                        tuple((name, 0) for name in t.section_names))
+        both = both_engines(t, PLAYERS, k % PLAYERS, ledger, perm, seeded_picks(k))
+        same = same and both.compiled == both.reference \
+            and both.compiled_chips == both.reference_chips
+    return {
+        "core": core.name, "deals": deals, "reference_deals": ref_deals, "rounds": rounds,
+        "core_compiled_hands_per_cpu_s": round(best["compiled"][0]),
+        "core_compiled_hands_per_wall_s": round(best["compiled"][1]),
+        "core_reference_hands_per_cpu_s": round(best["reference"][0]),
+        "core_reference_hands_per_wall_s": round(best["reference"][1]),
+        "ratio_compiled_to_reference_cpu": round(best["compiled"][0] / best["reference"][0], 1),
+        "core_kernel_hands_per_cpu_s": round(best["kernel"][0]) if kernel else "no numba",
+        "ratio_kernel_to_compiled_cpu": round(best["kernel"][0] / best["compiled"][0], 1)
+        if kernel else "no numba",
+        "tripoley_as_sold_reference_hands_per_cpu_s": round(best["sold_reference"][0]),
+        "tripoley_as_sold_reference_hands_per_wall_s": round(best["sold_reference"][1]),
+        "tripoley_as_sold_compiled": unsupported_features(sold) or "runs",
+        "same_deals": same,
+    }
 
 
 def parse_times(repeat: int) -> dict[str, float]:
@@ -604,6 +679,7 @@ def main() -> int:
         ("kernel", lambda: kernel(4000 if q else 20000, 1 if q else 3)),
         ("simulate_kernel", lambda: simulate_kernel(4000 if q else 40000)),
         ("variants", lambda: variants(2000 if q else 20000)),
+        ("betting", lambda: betting(1000 if q else 10000, 1 if q else 3)),
         ("parse_ms", lambda: parse_times(2 if q else 5)),
         ("startup", lambda: startup(3 if q else 7)),
         ("verify", verify_time),

@@ -185,7 +185,7 @@ KINDS: dict[str, Kind] = {
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),
     )),
-    "bet limit": Kind(BetLimit, (  # spec §8.3; z3 and the compiled engine have no poker phase
+    "bet limit": Kind(BetLimit, (  # spec §8.3; the compiled engine reads the engine's rows
         Table("builder", "boodle.language.kind_facts", "BET_LIMIT_FACTS"),
         Table("reference engine", "boodle.engine.stages.poker", "BET_SIZES"),
         Table("Hypothesis oracle", "boodle.testing", "BET_CEILINGS"),

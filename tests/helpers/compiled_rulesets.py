@@ -14,8 +14,10 @@ from boodle.language.model import (
     GoingOut,
     LeadRule,
     Penalty,
+    PokerPhase,
     Ruleset,
     Section,
+    Split,
     StopBonus,
 )
 from boodle.language.variants import builtin_names, builtin_path, draft_paths
@@ -114,3 +116,50 @@ def playable() -> list[Ruleset]:
 BUILT = [busy(), holders(), lowest_club_holder(), sets_and_penalties(), ace_low_short(),
          no_widow(), claims_nothing()]
 RULESETS = [*playable(), *BUILT]
+
+
+# ---------------------------------------------------------------- betting (spec §8.3)
+
+BETTING_PROBES = ("probe-betting", "probe-blinds", "probe-pot-limit", "probe-no-limit")
+"""The suite's probe variants whose poker phase has a betting round (conformance/variants/)."""
+
+
+def betting_probe(name: str) -> Ruleset:
+    """A betting probe variant of the conformance suite, by name."""
+    from boodle.conformance.paths import load_variant
+
+    return load_variant(name)
+
+
+def _poker_changed(rules: Ruleset, best_of: int, split: Split | None = None,
+                   blinds: tuple[int, ...] | None = None) -> Ruleset:
+    """``rules`` with its poker phase comparing ``best_of`` cards (and the split, blinds)."""
+    phases = tuple(replace(p, best_of=best_of, split=p.split if split is None else split,
+                           blinds=p.blinds if blinds is None else blinds)
+                   if isinstance(p, PokerPhase) else p for p in rules.phases)
+    return replace(rules, phases=phases)
+
+
+def tied_shares() -> Ruleset:
+    """probe-no-limit whose showdown compares one card (the high card: every ace ties) and
+    splits a tied pot in exact shares (spec §8.2, §9): ties and fractional chips."""
+    return replace(_poker_changed(betting_probe("probe-no-limit"), best_of=1), chips="exact")
+
+
+def tied_lowest_seat() -> Ruleset:
+    """probe-blinds comparing two cards, a tied pot to the lowest-numbered seat (spec
+    §8.1), the player at the dealer's left opening after no blinds."""
+    return _poker_changed(betting_probe("probe-blinds"), best_of=2, split="lowest seat",
+                          blinds=())
+
+
+def tied_whole_shares() -> Ruleset:
+    """probe-pot-limit comparing one card, a tied pot shared in whole chips (spec §9: the
+    remainder stays on the pot)."""
+    return _poker_changed(betting_probe("probe-pot-limit"), best_of=1)
+
+
+def betting() -> list[Ruleset]:
+    """The rulesets with a betting round the compiled engine is checked on."""
+    return [*(betting_probe(n) for n in BETTING_PROBES), tied_shares(), tied_lowest_seat(),
+            tied_whole_shares()]

@@ -6,6 +6,12 @@ so carry-over counts), driven by the same choices: the sequences of leads,
 plays, stops, claims, passes, penalties, bonuses and payments must be equal
 event for event, and so must the final chips of every seat and section.
 The built-in players (greedy, tips) must also choose the same on both.
+
+The poker phases with a betting round (spec §8.3) are held to the same: the betting probes
+of the conformance suite and two rulesets made for ties, from balances that differ seat by
+seat (a short seat goes all in, so side pots are paid), every bet, call, raise, check, fold
+and blind, the showdown's hands and the pots paid must be equal, and the built-in players
+(random too: the same draws) must bet the same on both engines.
 """
 
 from __future__ import annotations
@@ -17,14 +23,18 @@ import pytest
 from boodle.compiled import compile_ruleset
 from boodle.compiled.agree import both_engines, reference_trace, seeded_picks
 from boodle.compiled.deal import TraceItem, play_deal
-from boodle.compiled.players import make_chooser, reference_strategy
+from boodle.compiled.players import make_bettor, make_chooser, reference_strategy
+from boodle.compiled.tables import supports, unsupported_features
 from boodle.engine.ledger import Ledger, seat, section
 from boodle.language.model import Ruleset
 from boodle.session.run import play_deal as reference_play_deal
 from compiled_rulesets import (
+    BETTING_PROBES,
     BUILT,
     MICHIGAN,
     RULESETS,
+    betting,
+    betting_probe,
     busy,
     claims_nothing,
     playable,
@@ -103,3 +113,96 @@ def test_built_in_players_choose_the_same_on_both_engines(name: str, rules: Rule
         play_deal(tables, players, dealer, perm, seats, sections, choosers, trace)
         assert trace == reference_trace(events), f"deal {k}"
         assert tuple(seats) == state.ledger.seats
+
+
+# ---------------------------------------------------------------- betting rounds (spec §8.3)
+
+BETTING = betting()
+
+
+def betting_ledger(rules: Ruleset, players: int, rng: random.Random) -> Ledger:
+    """Balances of 8 to 30 chips, seat by seat (the ante is 9: some seats start all in or go
+    all in during the round), and a few chips carried over on every section."""
+    names = tuple(s.name for s in rules.board)
+    ledger = Ledger(tuple(8 + rng.randrange(23) for _ in range(players)),
+                    tuple((name, 0) for name in names))
+    for name in names:
+        ledger, _ = ledger.transfer(seat(rng.randrange(players)), section(name),
+                                    rng.randrange(4), "carry")
+    return ledger
+
+
+def test_the_betting_variants_run_on_the_compiled_engine() -> None:
+    for rules in BETTING:
+        assert supports(rules), unsupported_features(rules)
+
+
+@pytest.mark.parametrize("rules", BETTING, ids=lambda r: f"{r.name}-{r.phases[0]}"[:60])
+def test_both_engines_play_the_same_betting_rounds(rules: Ruleset) -> None:
+    tables = compile_ruleset(rules)
+    rng = random.Random(rules.name)
+    for k in range(50):
+        players = 2 + k % 8
+        dealer = rng.randrange(players)
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = betting_ledger(rules, players, rng)
+        both = both_engines(tables, players, dealer, ledger, perm, seeded_picks(k))
+        assert both.compiled == both.reference, f"deal {k}: {players} players, dealer {dealer}"
+        assert both.compiled_chips == both.reference_chips
+        assert sum(both.compiled_chips[0]) + sum(both.compiled_chips[1]) == ledger.total()
+
+
+def test_the_betting_traces_compared_are_not_trivial() -> None:
+    """Across the betting rulesets every action occurs, a seat goes all in, a deal pays a side
+    pot (two claims on the pot) and a showdown is tied, so the comparison sees them all."""
+    seen: set[object] = set()
+    for rules in BETTING:
+        tables = compile_ruleset(rules)
+        rng = random.Random(11)
+        for k in range(30):
+            perm = list(range(tables.n_cards))
+            rng.shuffle(perm)
+            both = both_engines(tables, 4, k % 4, betting_ledger(rules, 4, rng), perm,
+                                seeded_picks(k))
+            bets = [item for item in both.reference if item[0] == "bet"]
+            seen |= {item[2] for item in bets}
+            if any(item[5] for item in bets):
+                seen.add("all in")
+            if sum(item[0] == "claim" and item[2] == "pot" for item in both.reference) > 1:
+                seen.add("two pot claims")
+            if any(item[0] == "showdown" and isinstance(item[3], tuple) and len(item[3]) > 1
+                   for item in both.reference):
+                seen.add("tie")
+    assert seen == {"blind", "check", "bet", "call", "raise", "fold", "all in",
+                    "two pot claims", "tie"}
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "tips"])
+@pytest.mark.parametrize("probe", BETTING_PROBES)
+def test_built_in_players_bet_the_same_on_both_engines(name: str, probe: str) -> None:
+    rules = betting_probe(probe)
+    tables = compile_ruleset(rules)
+    loose = compile_ruleset(rules, strict=False)
+    rng = random.Random(name + probe)
+    acted: set[object] = set()
+    for k in range(20):
+        players = 2 + k % 6
+        dealer = k % players
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = betting_ledger(rules, players, rng)
+        strategies = [reference_strategy(name, random.Random(s), loose) for s in range(players)]
+        deck = [tables.cards[c] for c in perm]
+        state, events = reference_play_deal(rules, players, dealer, ledger, deck, strategies)
+        seats = list(ledger.seats)
+        sections = [a for _, a in ledger.sections]
+        trace: list[TraceItem] = []
+        seat_rngs = [random.Random(s) for s in range(players)]
+        choosers = [make_chooser(name, r) for r in seat_rngs]
+        bettors = [make_bettor(name, r) for r in seat_rngs]
+        play_deal(tables, players, dealer, perm, seats, sections, choosers, trace, bettors)
+        assert trace == reference_trace(events), f"deal {k}"
+        assert tuple(seats) == state.ledger.seats
+        acted |= {item[2] for item in trace if item[0] == "bet"}
+    assert {"check", "fold"} & acted and {"bet", "call", "raise"} & acted  # they did bet

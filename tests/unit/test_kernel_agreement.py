@@ -10,6 +10,9 @@ end) must be equal deal by deal, and so must the chips and the players' random s
 afterwards.  The compiled engine is itself held to the reference engine by
 ``test_compiled_agreement.py``.
 
+The rulesets with a poker betting round (spec §8.3) are held to the same, the players
+betting with the same draws (``BETTING``).
+
 The kernel runs here as plain Python (numba's compiled kernel takes seconds to build:
 that run is the ``slow`` test below, and ``bench/run.py`` checks it on thousands of deals
 before timing it).
@@ -25,11 +28,13 @@ import pytest
 from boodle.compiled import compile_ruleset
 from boodle.compiled.deal import TraceItem, play_deal
 from boodle.compiled.kernel import kernel_tables, kernel_unsupported, run_deals
-from boodle.compiled.players import PLAYERS, make_chooser
+from boodle.compiled.players import PLAYERS, make_bettor, make_chooser
 from boodle.language.model import Ruleset
-from compiled_rulesets import MICHIGAN, RULESETS, variant
+from compiled_rulesets import MICHIGAN, RULESETS, betting, variant
 
 RUN = [r for r in RULESETS if not kernel_unsupported(compile_ruleset(r))]
+BETTING = [r for r in betting() if not kernel_unsupported(compile_ruleset(r))]
+"""The rulesets with a betting round (spec §8.3) the kernel runs: all but exact chips."""
 
 
 def test_the_kernel_runs_every_ruleset_the_compiled_engine_is_checked_on() -> None:
@@ -47,17 +52,19 @@ def _both(rules: Ruleset, players: int, player: str, deals: int, seed: int,
         rng.shuffle(perm)
         perms.append(perm)
         dealers.append(k % players)
-    start = [50 + rng.randrange(5) for _ in range(players)]
+    start = [(8 + rng.randrange(23)) if t.pokers else 50 + rng.randrange(5)
+             for _ in range(players)]  # with a betting round, short seats go all in
     board = [rng.randrange(6) for _ in t.section_names]
     seats, sections = list(start), list(board)
     rngs = [random.Random(seed * 100 + s) for s in range(players)]
     choosers = [make_chooser(player, r) for r in rngs]
+    bettors = [make_bettor(player, r) for r in rngs]
     traces: list[list[TraceItem]] = []
     winners = []
     for perm, dealer in zip(perms, dealers, strict=True):
         trace: list[TraceItem] = []
         winners.append(play_deal(t, players, dealer, perm, seats, sections, choosers,
-                                 trace).winner)
+                                 trace, bettors).winner)
         traces.append(trace)
     k_seats, k_sections = list(start), list(board)
     k_rngs = [random.Random(seed * 100 + s) for s in range(players)]
@@ -79,6 +86,45 @@ def test_kernel_and_compiled_engine_play_the_same_deals(rules: Ruleset, player: 
         _both(rules, players, player, 6, i + len(rules.name), jit=False)
 
 
+def test_the_kernel_runs_the_betting_rulesets_but_exact_chips() -> None:
+    assert len(BETTING) == len(betting()) - 1
+    assert [g for r in betting() for g in kernel_unsupported(compile_ruleset(r))] == [
+        "exact chips with a holding or poker phase (the kernel's chips are whole)"]
+
+
+@pytest.mark.parametrize("player", PLAYERS)
+@pytest.mark.parametrize("rules", BETTING, ids=lambda r: f"{r.name}-{id(r) % 997}")
+def test_kernel_and_compiled_engine_play_the_same_betting_rounds(rules: Ruleset,
+                                                                 player: str) -> None:
+    """Bets, blinds, folds, all-ins, side pots and tied showdowns (spec §8.2, §8.3), each
+    player betting with its own draws."""
+    for i, players in enumerate((2, 4, 7)):
+        _both(rules, players, player, 12, i + 3, jit=False)
+
+
+def test_the_kernel_ranks_hands_as_the_compiled_engine() -> None:
+    """The kernel's packed strengths, unpacked, are the compiled evaluator's (pokerkit's, by
+    test_compiled_poker.py) on random hands of 1 to 17 cards, for every ``best: N cards``."""
+    import numpy as np
+
+    from boodle.compiled.kernel import _hand_value, _strength
+    from boodle.compiled.poker import hand_strength
+
+    rules = betting()[0]
+    t = compile_ruleset(rules)
+    poker = kernel_tables(t, 4).poker.copy()
+    counts, by_suit = np.zeros(15, dtype=np.int64), np.zeros(4, dtype=np.int64)
+    suit_of = np.array(t.suit_of, dtype=np.int64)
+    rng = random.Random(8)
+    from boodle.compiled.kernel import P_ACE_LOW, P_BEST
+    for k in range(1500):
+        size, ace_low = 1 + k % 5, k % 3 > 0
+        poker[P_BEST], poker[P_ACE_LOW] = size, int(ace_low)
+        hand = sum(1 << c for c in rng.sample(range(t.n_cards), rng.randrange(1, 18)))
+        value, length = _hand_value(hand, poker, suit_of, counts, by_suit)
+        assert _strength(value, length) == hand_strength(t, hand, size, ace_low), (hand, size)
+
+
 def test_the_random_player_draws_as_random_random() -> None:
     """The kernel's Mersenne Twister gives :meth:`random.Random.random`'s floats, past a
     reload of its 624 words, and leaves the generator's state where Python's would be."""
@@ -97,7 +143,9 @@ def test_the_random_player_draws_as_random_random() -> None:
 def test_the_compiled_kernel_plays_the_same_deals(player: str) -> None:
     """numba's kernel (compiled, or read from its cache) on more deals; where numba is
     absent, the same deals on the kernel as Python."""
-    for rules in (MICHIGAN, variant("pope-joan"), variant("tripoli-lowest-club")):
+    for rules in (MICHIGAN, variant("pope-joan"), variant("tripoli-lowest-club"),
+                  variant("tripoley"),  # a holding phase and a showdown (spec §8.1, §8.2)
+                  BETTING[1]):  # probe-blinds: blinds, bets, side pots (spec §8.3)
         for players in (3, 4, 5):
             _both(rules, players, player, 300, players, jit=True)
 

@@ -61,6 +61,25 @@ def test_the_kernel_reports_the_compiled_engines_numbers(variant: str, players: 
     assert _report(kernel) == _report(compiled)
 
 
+@pytest.mark.parametrize(("probe", "strategies"), [
+    ("probe-blinds", ["random"]),
+    ("probe-no-limit", ["greedy", "random", "tips"]),
+    ("tripoley", ["tips", "random", "greedy"]),  # a holding phase and a showdown (§8.1, §8.2)
+])
+def test_poker_and_holding_give_the_same_report_on_all_three_engines(
+        probe: str, strategies: list[str]) -> None:
+    """A poker phase's betting round (spec §8.3), or Tripoley's holding phase and showdown:
+    the reference engine, the compiled engine and the kernel report the same numbers for a
+    seed (the players bet with the same draws)."""
+    from boodle.conformance.paths import load_variant
+
+    compiled = make_spec(load_variant(probe), 3, 36, 2, strategies, "compiled")
+    kernel = dataclasses.replace(compiled, engine="kernel", jit=False)
+    reference = dataclasses.replace(compiled, engine="reference")
+    assert compiled.engine == "compiled"
+    assert _report(kernel) == _report(compiled) == _report(reference)
+
+
 def test_the_short_session_takes_the_paths_it_is_for(monkeypatch: pytest.MonkeyPatch) -> None:
     """The variant above, seed 5, as the test above plays it: sessions end early, after
     more than one deal (its 5 sessions of up to 12 deals play fewer than 60 deals, more

@@ -7,7 +7,9 @@ this package plays the same deals faster, for simulation and benchmarks:
   (cards as indices 0..N-1, hands as bitmasks, successor and claim tables,
   lead rules as option functions) and says which rulesets it cannot run
   (:func:`unsupported_features`, :func:`supports`);
-- :mod:`.deal` plays one deal on those tables, moving chips in plain lists;
+- :mod:`.deal` plays one deal on those tables, moving chips in plain lists, and
+  :mod:`.poker` the poker phases before its stops phase (a betting round, side pots, a
+  hand evaluator on bitmasks);
 - :mod:`.players` has the built-in players over the compiled state (random,
   greedy, and ``tips``, which follows the seeds' strategy tips).
 

@@ -14,8 +14,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from boodle.compiled.deal import Chooser, DealView, TraceItem, play_deal
+from boodle.compiled.poker import PASS, BetAsk, Bettor
 from boodle.compiled.tables import CompiledRules
 from boodle.engine.events import (
+    Bet,
     Claim,
     DealEnd,
     Event,
@@ -26,6 +28,7 @@ from boodle.engine.events import (
     Payment,
     Penalty,
     Play,
+    Showdown,
     Stop,
     StopPaid,
     TurnUp,
@@ -38,7 +41,9 @@ from boodle.session.run import play_deal as reference_play_deal
 
 
 def reference_trace(events: Sequence[Event]) -> list[TraceItem]:
-    """The trace tuples of the reference events (plays, stops, claims, passes, payments)."""
+    """The trace tuples of the reference events (plays, stops, claims, passes, payments; a
+    betting round's bets, spec §8.3: seat, action, chips put in, level, all in; a showdown's
+    hands as their strengths, spec §8.2)."""
     out: list[TraceItem] = []
     for e in events:
         if isinstance(e, Lead):
@@ -68,6 +73,12 @@ def reference_trace(events: Sequence[Event]) -> list[TraceItem]:
             out.append(("turn-up", str(e.card), e.trump))
         elif isinstance(e, DealEnd):
             out.append(("end", e.winner))
+        elif isinstance(e, Bet):
+            amount = 0 if e.transfer is None else e.transfer.amount
+            out.append(("bet", e.seat, e.action, amount, e.level, e.all_in))
+        elif isinstance(e, Showdown):
+            out.append(("showdown", e.phase, tuple((s, h.strength) for s, h in e.hands),
+                        e.winners))
     return out
 
 
@@ -92,8 +103,9 @@ def both_engines(
     """Play the deal dealt in order ``perm`` (card indices) from ``ledger`` on both engines.
 
     ``pick()`` makes a fresh source of choices: a function from the number of
-    allowed leads (> 1) to the index chosen; each engine gets its own copy,
-    so both see the same choices in the same order.
+    allowed leads (> 1), or of the concrete moves of a betting round (> 1: the pass, then
+    each bid by increasing amount, spec §8.3), to the index chosen; each engine gets its own
+    copy, so both see the same choices in the same order.
     """
     ruleset: Ruleset = tables.ruleset
     ref_pick, fast_pick = pick(), pick()
@@ -105,6 +117,11 @@ def both_engines(
     def fast_player(view: DealView, seat: int, options: list[int]) -> int:
         return options[fast_pick(len(options))]
 
+    def fast_bettor(ask: BetAsk) -> int:
+        total = ask.size + 1
+        k = 0 if total == 1 else fast_pick(total)
+        return PASS if k == 0 else ask.amount(k - 1)
+
     strategies: list[Strategy] = [ref_player] * players
     deck = [tables.cards[c] for c in perm]
     state, events = reference_play_deal(ruleset, players, dealer, ledger, deck, strategies)
@@ -112,7 +129,8 @@ def both_engines(
     sections: list[Chips] = [amount for _, amount in ledger.sections]
     trace: list[TraceItem] = []
     choosers: list[Chooser] = [fast_player] * players
-    play_deal(tables, players, dealer, perm, seats, sections, choosers, trace)
+    bettors: list[Bettor] = [fast_bettor] * players
+    play_deal(tables, players, dealer, perm, seats, sections, choosers, trace, bettors)
     return BothEngines(
         reference_trace(events), trace,
         (state.ledger.seats, tuple(a for _, a in state.ledger.sections)),

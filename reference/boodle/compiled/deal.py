@@ -1,4 +1,5 @@
-"""Play one deal on compiled tables: the stops phase of spec §6-§7, in plain lists.
+"""Play one deal on compiled tables: the stops phase of spec §6-§7, in plain lists (and
+the poker phases before it, :mod:`.poker`).
 
 :func:`play_deal` is the per-move path of the simulator, so it is written for
 speed: one function, local variables, bitmask hands, the ``own`` list of
@@ -20,7 +21,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from boodle.compiled.tables import WIDOW, ClaimTables, CompiledLead, CompiledRules, OptionsFn
+from boodle.compiled.poker import Bettor, play_poker
+from boodle.compiled.tables import (
+    WIDOW,
+    ClaimTables,
+    CompiledHolding,
+    CompiledLead,
+    CompiledRules,
+    OptionsFn,
+)
+from boodle.engine.holders import award
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips
 
@@ -118,13 +128,15 @@ def play_deal(
     sections: list[Chips],
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None = None,
+    bettors: Sequence[Bettor] | None = None,
 ) -> DealResult:
     """Ante, deal ``perm`` (card indices in dealing order, spec §5.2) and play the deal out.
 
     ``seats`` and ``sections`` (chips, board order) are updated in place;
-    ``choosers[seat]`` picks a lead when there is a choice.  Raises
+    ``choosers[seat]`` picks a lead when there is a choice; ``bettors[seat]`` acts in the
+    betting round of a poker phase (spec §8.3; needed only when the ruleset has one).  Raises
     :class:`BoodleError` if a lead rule and its fallback both find no card
-    (the reference engine's ``NotSupported`` case).
+    (the reference engine's ``NotSupported`` case), or if a betting round has no bettors.
     """
     own = [0] * t.n_cards
     hands = [0] * players
@@ -134,7 +146,8 @@ def play_deal(
         if w >= 0:
             hands[w] |= bit[c]
     turn_up = perm[t.turn_position(players, dealer)] if t.trumps else -1
-    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up)
+    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up,
+                 bettors)
 
 
 def own_of(t: CompiledRules, hands: Sequence[Sequence[int]]) -> list[int]:
@@ -156,6 +169,7 @@ def play_dealt(
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None = None,
     turn_up: int = -1,
+    bettors: Sequence[Bettor] | None = None,
 ) -> DealResult:
     """Ante and play out a deal whose cards are placed by ``own`` (see :func:`play_deal`).
 
@@ -165,7 +179,8 @@ def play_dealt(
     for c, w in enumerate(own):
         if w >= 0:
             hands[w] |= t.bit[c]
-    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up)
+    return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up,
+                 bettors)
 
 
 def _play(  # noqa: C901 - the per-move path, kept in one function for speed
@@ -179,8 +194,10 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None,
     turn_up: int,
+    bettors: Sequence[Bettor] | None = None,
 ) -> DealResult:
-    """The ante, the turn-up and the stops phase on a dealt ``own``/``hands`` (spec §4-§7)."""
+    """The ante, the turn-up, the poker phases before the stops phase (spec §8.2, §8.3) and
+    the stops phase on a dealt ``own``/``hands`` (spec §4-§7)."""
     pay, put = t.antes(n, dealer)
     for i in range(n):
         seats[i] -= pay[i]
@@ -195,6 +212,12 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     view = DealView(t, ct, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
     if turn_up >= 0:
         _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace)
+    for ph in t.before:  # the holding and poker phases, in order (spec §8.1-§8.3)
+        if isinstance(ph, CompiledHolding):
+            _pay_holders(t, ph, suit_of[turn_up] if turn_up >= 0 else 0, n, dealer, hands,
+                         seats, sections, taken, trace)
+        else:
+            play_poker(t, ph, n, dealer, hands, seats, sections, taken, bettors, trace)
     fallback, first, again = t.fallback, t.first_lead, t.restart
     again_last = again.who == "last player"
     restart = flipped = False
@@ -295,6 +318,29 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     if trace is not None:
         trace.append(("end", None if winner < 0 else winner))
     return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
+
+
+def _pay_holders(t: CompiledRules, ph: CompiledHolding, table: int, n: int, dealer: int,
+                 hands: list[int], seats: list[Chips], sections: list[Chips],
+                 taken: list[Chips], trace: list[TraceItem] | None) -> None:
+    """Spec §8.1: each section of the holding phase, in its order, to the seats holding its
+    cards (any one of its masks), split by the phase's rule (:func:`award`, spec §9), the
+    shares clockwise from the dealer's left; nobody: it carries over."""
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    masks = ph.masks[table]
+    for k in ph.sections:
+        alternatives = masks[k]
+        winners = [s for s in order if any(hands[s] & m == m for m in alternatives)]
+        paid = award(t.section_names[k], winners, sections[k], ph.split, t.ruleset.chips)
+        if paid is None:
+            continue
+        for who in paid.seats:
+            share = paid.share
+            sections[k] -= share
+            seats[who] += share
+            taken[k] = share if taken[k] < 0 else taken[k] + share
+            if trace is not None:
+                trace.append(("claim", who, t.section_names[k], share))
 
 
 def _turn_up(t: CompiledRules, ct: ClaimTables, c: int, dealer: int, seats: list[Chips],

@@ -18,8 +18,13 @@ compiled engine and the reference engine play the same deals with the same choic
 payments and chips).
 
 What it runs is what the compiled engine runs (:func:`~.tables.supports`), less lead
-rules whose ties are broken by a rule (:func:`kernel_unsupported`), and decks of at most
-63 cards.
+rules whose ties are broken by a rule (:func:`kernel_unsupported`), decks of at most
+63 cards, more than one poker phase, and exact chips with a holding or poker phase (its
+chips are whole).  Holding phases (spec §8.1) are card masks per section
+(:func:`_holding_phase`).  Its poker phase (spec §8.2, §8.3: :func:`_poker_phase`) is the
+compiled engine's (:mod:`.poker`) written over arrays: the betting round with the players'
+bets, a hand evaluator on the hand's bitmask whose strengths are packed into one integer
+(:func:`_hand_value`), the side pots.
 """
 
 from __future__ import annotations
@@ -33,9 +38,15 @@ from typing import Any
 
 import numpy as np
 
-from boodle.compiled.tables import WIDOW, CompiledRules, _LeadCompiler, unsupported_features
+from boodle.compiled.tables import (
+    WIDOW,
+    CompiledHolding,
+    CompiledRules,
+    _LeadCompiler,
+    unsupported_features,
+)
 from boodle.engine.leads import SCOPES, holder_candidates
-from boodle.language.model import LeadRule, StopsPhase
+from boodle.language.model import BetLimit, LeadRule, Opener, Split, StopsPhase
 
 PLAYER_CODES = {"random": 0, "greedy": 1, "tips": 2}
 """The players' codes in the kernel (:data:`~.players.PLAYERS`)."""
@@ -50,8 +61,32 @@ allowed suit; the lowest card of each allowed suit; the lowest of the longest al
 suits; the lowest-ranked of those lowest cards (ties chosen by the player)."""
 
 EVENT_NAMES = ("", "lead", "play", "claim", "pass", "flip", "penalty", "stop", "bonus",
-               "out", "pay", "turn-up", "end")
-"""The event codes of the kernel's log (column 0), in :data:`~.deal.TraceItem` words."""
+               "out", "pay", "turn-up", "end", "bet", "showdown", "shown", "winner")
+"""The event codes of the kernel's log (column 0), in :data:`~.deal.TraceItem` words; a
+showdown is one ``showdown`` row then a ``shown`` row per hand and a ``winner`` row per best
+seat, folded into one trace tuple (:func:`_items`)."""
+
+BET_CODES: dict[BetLimit, int] = {"none": 0, "fixed": 1, "up to": 2, "pot limit": 3,
+                                  "no limit": 4}
+"""The bet limits (spec §8.3) as the kernel's codes; its sizes are those of
+:data:`boodle.engine.stages.poker.BET_SIZES`, written out in :func:`_bet_sizes`."""
+
+SPLIT_CODES: dict[Split, int] = {"share": 0, "first seat": 1, "lowest seat": 2}
+"""The split of a pot among tied hands (spec §8.2, §9) as the kernel's codes."""
+
+OPENER_CODES: dict[Opener, int] = {"dealer": 0, "left of dealer": 1}
+"""Who opens a betting round (spec §8.3) as the kernel's codes."""
+
+BET_ACTIONS = ("blind", "check", "bet", "call", "raise", "fold")
+"""A betting round's actions (spec §8.3), by the kernel's code."""
+
+P_POT, P_BETTING, P_LIMIT, P_SIZE, P_RAISES, P_OPENER, P_SPLIT, P_ACE_LOW, P_BEST, \
+    P_NBLINDS, P_VALUES, P_BLINDS = range(1, 13)
+"""Offsets in the kernel's ``poker`` array: ``poker[0]`` is 1 when the ruleset has a poker
+phase; then its pot (section index), whether it bets, its bet limit (:data:`BET_CODES`), bet
+size, raise cap (-1: none), opener (:data:`OPENER_CODES`), split (:data:`SPLIT_CODES`), ace
+low (0/1), the cards a hand is made of (1-5), how many blinds, the offset of the cards'
+poker values (2 … 14), the blinds."""
 
 LOG_WIDTH = 5
 """Columns of a log row: code, then up to four integers."""
@@ -82,6 +117,10 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
     out = list(unsupported_features(t.ruleset))
     if t.n_cards > 63:
         out.append(f"a deck of {t.n_cards} cards (the kernel's hands are 63-bit masks)")
+    if len(t.pokers) > 1:  # the pure-Python compiled engine plays them (compiled/poker.py)
+        out.append("poker phases: " + ", ".join(p.name for p in t.pokers))
+    if t.before and t.ruleset.chips == "exact":
+        out.append("exact chips with a holding or poker phase (the kernel's chips are whole)")
     phase = next(p for p in t.ruleset.phases if isinstance(p, StopsPhase))
     rules = [phase.first_lead, phase.restart, *([phase.fallback.rule] if phase.fallback.rule
                                                else [])]
@@ -118,7 +157,9 @@ class KernelTables:
     ``boodle_mask``; leads: ``spec_kind``, ``spec_target``, ``allowed`` (``[spec,
     stopped + 1, flipped, i]`` suit masks, ``allowed_n`` how many), ``cand`` (``[lead,
     i]`` = card, spec); ``rec`` and ``turn_pos`` (dealing order per dealer), ``pay`` and
-    ``put`` (antes per dealer), ``dues`` (amount, section, if able), ``out_takes``.
+    ``put`` (antes per dealer), ``dues`` (amount, section, if able), ``out_takes``;
+    ``poker``: the poker phase played before the stops phase, if any (offsets ``P_…``);
+    ``before``: the phases before the stops phase, in order (:func:`_before_array`).
     """
 
     t: CompiledRules
@@ -148,6 +189,8 @@ class KernelTables:
     put: np.ndarray
     dues: np.ndarray
     out_takes: np.ndarray
+    poker: np.ndarray
+    before: np.ndarray
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays in the kernel's argument order."""
@@ -155,7 +198,8 @@ class KernelTables:
                 self.set_start, self.set_sec, self.set_need, self.need, self.bo_start,
                 self.bo_sec, self.boodle_mask, self.spec_kind, self.spec_target,
                 self.allowed, self.allowed_n, self.cand, self.cand_n, self.rec,
-                self.turn_pos, self.pay, self.put, self.dues, self.out_takes)
+                self.turn_pos, self.pay, self.put, self.dues, self.out_takes, self.poker,
+                self.before)
 
 
 _SCALARS = ("n_cards", "players", "n_sections", "kitty", "trumps", "turn_up_takes",
@@ -258,7 +302,42 @@ def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
         dues=np.array(t.pass_dues or [(0, 0, 0)], dtype=i64).reshape(-1, 3)[
             :len(t.pass_dues) or 0] if t.pass_dues else np.zeros((0, 3), dtype=i64),
         out_takes=np.array(t.out_takes, dtype=i64),
+        poker=_poker_array(t),
+        before=_before_array(t),
     )
+
+
+def _before_array(t: CompiledRules) -> np.ndarray:
+    """The phases before the stops phase (spec §8.1-§8.3) as one array: their count ``m``,
+    then per phase its kind (0 holding, 1 poker: the ``poker`` array) and the offset of its
+    record; a holding phase's record is its split (:data:`SPLIT_CODES`), how many sections
+    it pays, their indices, then per claim table (one, or one per trump suit) and per
+    section the number of card masks that qualify a hand and the masks (spec §8.1)."""
+    heads: list[int] = []
+    records: list[int] = []
+    base = 1 + 2 * len(t.before)
+    for b in t.before:
+        if isinstance(b, CompiledHolding):
+            heads += [0, base + len(records)]
+            records += [SPLIT_CODES[b.split], len(b.sections), *b.sections]
+            for table in b.masks:
+                for k in b.sections:
+                    records += [len(table[k]), *table[k]]
+        else:
+            heads += [1, 0]
+    return np.array([len(t.before), *heads, *records], dtype=np.int64)
+
+
+def _poker_array(t: CompiledRules) -> np.ndarray:
+    """The kernel's ``poker`` array of ``t`` (see ``P_POT`` …): ``[0]`` without a poker
+    phase."""
+    if not t.pokers:
+        return np.zeros(1, dtype=np.int64)
+    ph = t.pokers[0]
+    head = [1, ph.pot, int(ph.betting), BET_CODES[ph.phase.bets], ph.phase.bet, ph.raises,
+            OPENER_CODES[ph.phase.opener], SPLIT_CODES[ph.split], int(ph.ace_low),
+            ph.best_of, len(ph.blinds), P_BLINDS + len(ph.blinds)]
+    return np.array([*head, *ph.blinds, *t.poker_value], dtype=np.int64)
 
 
 # ---------------------------------------------------------------- the kernel
@@ -337,11 +416,387 @@ def _take(sections: Any, seats: Any, taken: Any, k: int, p: int) -> int:
     return amount
 
 
+# ---------------------------------------------------------------- the poker phase
+
+
+def _tops(values: int, k: int, acc: int, length: int) -> tuple[int, int]:
+    """``acc`` (values, 4 bits each) with the ``k`` highest values of the mask ``values``
+    (bit v: value v) appended, highest first, and its new length."""
+    v = 14
+    added = 0
+    while added < k and v >= 2:
+        if (values >> v) & 1:
+            acc = acc * 16 + v
+            length += 1
+            added += 1
+        v -= 1
+    return acc, length
+
+
+def _straight_top(values: int, ace_low: int) -> int:
+    """The top value of the highest straight in the mask ``values`` (0: none)."""
+    if ace_low and (values >> 14) & 1:
+        values |= 2  # the ace also plays as 1: A-2-3-4-5, whose top card is 5
+    for top in range(14, 4, -1):
+        if (values >> (top - 4)) & 0b11111 == 0b11111:
+            return top
+    return 0
+
+
+def _hand_value(hand: int, poker: Any, suit_of: Any, counts: Any, by_suit: Any
+                ) -> tuple[int, int]:
+    """The strength of the best poker hand of the phase's ``best: N cards`` in ``hand`` (spec
+    §8.2), as :func:`boodle.compiled.poker.hand_strength` gives it, packed so that integers
+    compare as the strengths do: the category in bits 20-23, then the tie-break values 4 bits
+    each from bit 16 down (zeros after the last); and how many values (the strength's length
+    less 1).  A hand of fewer than five cards, or N < 5, makes pairs and sets only: the best
+    N cards (all of a shorter hand), as :mod:`boodle.engine.poker_hands` ranks them."""
+    off = poker[P_VALUES]
+    ace_low = poker[P_ACE_LOW]
+    for v in range(15):
+        counts[v] = 0
+    for q in range(by_suit.shape[0]):
+        by_suit[q] = 0
+    x = hand
+    held = 0
+    while x:
+        low = x & -x
+        c = _ctz(low)
+        v = poker[off + c]
+        counts[v] += 1
+        by_suit[suit_of[c]] |= 1 << v
+        x ^= low
+        held += 1
+    size = min(poker[P_BEST], held)
+    cat = 0
+    acc = 0
+    length = 0
+    best_sf = 0
+    best_flush = -1
+    for q in range(by_suit.shape[0]):
+        if _popcount(by_suit[q]) >= 5:
+            best_sf = max(best_sf, _straight_top(by_suit[q], ace_low))
+            fl, _ = _tops(by_suit[q], 5, 0, 0)
+            best_flush = max(best_flush, fl)
+    present = 0
+    quad = 0
+    trip = 0
+    pair1 = 0
+    pair2 = 0
+    full = 0
+    for v in range(14, 1, -1):
+        if counts[v]:
+            present |= 1 << v
+        if counts[v] >= 4 and quad == 0:
+            quad = v
+        if counts[v] >= 3 and trip == 0:
+            trip = v
+        elif counts[v] >= 2 and full == 0:
+            full = v  # the best pair beside the best trips (another trips included)
+        if counts[v] >= 2:
+            if pair1 == 0:
+                pair1 = v
+            elif pair2 == 0:
+                pair2 = v
+    if size < 5:  # pairs and sets only, of ``size`` cards
+        if quad and size >= 4:
+            cat = 7
+            acc, length = _tops(present & ~(1 << quad), size - 4, quad, 1)
+        elif trip and size >= 3:
+            cat = 3
+            acc, length = _tops(present & ~(1 << trip), size - 3, trip, 1)
+        elif pair2 and size >= 4:
+            cat = 2
+            acc, length = _tops(present & ~(1 << pair1) & ~(1 << pair2), size - 4,
+                                pair1 * 16 + pair2, 2)
+        elif pair1 and size >= 2:
+            cat = 1
+            acc, length = _tops(present & ~(1 << pair1), size - 2, pair1, 1)
+        else:
+            acc, length = _tops(present, size, 0, 0)
+    elif best_sf:
+        cat, acc, length = 8, best_sf, 1
+    elif quad:
+        cat = 7
+        acc, length = _tops(present & ~(1 << quad), 1, quad, 1)
+    elif trip and full:
+        cat, acc, length = 6, trip * 16 + full, 2
+    elif best_flush >= 0:
+        cat, acc, length = 5, best_flush, 5
+    elif _straight_top(present, ace_low):
+        cat, acc, length = 4, _straight_top(present, ace_low), 1
+    elif trip:
+        cat = 3
+        acc, length = _tops(present & ~(1 << trip), 2, trip, 1)
+    elif pair2:
+        cat = 2
+        acc, length = _tops(present & ~(1 << pair1) & ~(1 << pair2), 1, pair1 * 16 + pair2, 2)
+    elif pair1:
+        cat = 1
+        acc, length = _tops(present & ~(1 << pair1), 3, pair1, 1)
+    else:
+        acc, length = _tops(present, 5, 0, 0)
+    return (cat << 20) | (acc << (4 * (5 - length))), length
+
+
+def _bet_sizes(poker: Any, pot: int, owed: int) -> tuple[int, int, int]:
+    """(least, most or -1 for no bound, step) of one bet or raise, as
+    :data:`boodle.engine.stages.poker.BET_SIZES` (spec §8.3), by :data:`BET_CODES`."""
+    limit = poker[P_LIMIT]
+    size = poker[P_SIZE]
+    if limit == 1:  # fixed
+        return size, size, size
+    if limit == 2:  # up to
+        return 1, size, 1
+    if limit == 3:  # pot limit: the pot after the call
+        return 1, max(pot + owed, 1), 1
+    return 1, -1, 1  # no limit
+
+
+def _holding_phase(before: Any, rec: int, ti: int, n: int, dealer: int, hands: Any,
+                   seats: Any, sections: Any, taken: Any, log: Any, at: int) -> int:
+    """The holding phase whose record starts at ``before[rec]`` (spec §8.1), as
+    :func:`boodle.compiled.deal._pay_holders` pays it, for claim table ``ti``: each
+    section in turn to the seats holding one of its masks, split by the phase's rule in
+    whole chips (spec §9), the shares clockwise from the dealer's left.  Returns the log's
+    next row."""
+    split = before[rec]
+    nsec = before[rec + 1]
+    pos = rec + 2 + nsec
+    for _ in range(ti):  # skip the tables before ti
+        for _ in range(nsec):
+            pos += 1 + before[pos]
+    for j in range(nsec):
+        k = before[rec + 2 + j]
+        nalt = before[pos]
+        count = 0
+        for s in range(n):
+            for a in range(nalt):
+                m = before[pos + 1 + a]
+                if hands[s] & m == m:
+                    count += 1
+                    break
+        if count:
+            ways = count if split == 0 else 1
+            share = sections[k] // ways
+            for i in range(n):
+                s = i if split == 2 else (dealer + 1 + i) % n
+                if ways == 0:
+                    break
+                for a in range(nalt):
+                    m = before[pos + 1 + a]
+                    if hands[s] & m == m:
+                        ways -= 1
+                        sections[k] -= share
+                        seats[s] += share
+                        taken[k] = share if taken[k] < 0 else taken[k] + share
+                        if log.shape[0] > 0:
+                            at = _log(log, at, 3, s, k, share, 0)
+                        break
+        pos += 1 + nalt
+    return at
+
+
+def _poker_phase(poker: Any, n: int, dealer: int, hands: Any, seats: Any, sections: Any,
+                 taken: Any, players: Any, mts: Any, suit_of: Any, log: Any, at: int,
+                 put: Any, folded: Any, acted: Any, shown: Any, counts: Any,
+                 by_suit: Any) -> int:
+    """The poker phase (spec §8.2, §8.3) as :func:`boodle.compiled.poker.play_poker` plays
+    it: the blinds, the betting round (the players' bets as :mod:`boodle.compiled.players`
+    makes them: random by ``_randbelow``, draw for draw as :meth:`random.Random.randrange`;
+    greedy and tips by the category of the best hand), then the showdown paid in layers to
+    the best hands.  Chips whole (the kernel refuses exact chips here).  Returns the log's
+    next row."""
+    do_log = log.shape[0] > 0
+    pot = poker[P_POT]
+    betting = poker[P_BETTING]
+    for s in range(n):
+        put[s] = 0
+        folded[s] = 0
+        acted[s] = 0
+    if betting:
+        level = 0
+        raises = 0
+        opener = dealer if poker[P_OPENER] == 0 else (dealer + 1) % n
+        last = -1
+        for i in range(min(poker[P_NBLINDS], n)):
+            who = (opener + i) % n
+            last = who
+            amount = min(poker[P_BLINDS + i], max(seats[who], 0))
+            if amount < 1:
+                continue
+            seats[who] -= amount
+            sections[pot] += amount
+            put[who] += amount
+            level = max(level, put[who])
+            if do_log:
+                at = _log(log, at, 13, who, 0 * 2 + int(seats[who] < 1), amount, level)
+        start = opener if last < 0 else last
+        first = last < 0
+        while True:
+            live = 0
+            able = 0
+            lone = -1
+            for s in range(n):
+                if not folded[s]:
+                    live += 1
+                    if seats[s] >= 1:
+                        able += 1
+                        lone = s
+            if live == 1 or (able == 1 and level == put[lone]):
+                break
+            who = -1
+            for i in range(0 if first else 1, n + 1):
+                c = (start + i) % n
+                if not folded[c] and seats[c] >= 1 and (not acted[c] or level > put[c]):
+                    who = c
+                    break
+            if who < 0:
+                break
+            balance = max(seats[who], 0)
+            owed = level - put[who]
+            least, most, step = _bet_sizes(poker, max(sections[pot], 0), owed)
+            lo = -1
+            hi = -1
+            if owed == 0:
+                if balance >= least:
+                    lo = least
+                    hi = balance if most < 0 else min(most, balance)
+            elif (poker[P_RAISES] < 0 or raises < poker[P_RAISES]) and balance >= owed + least:
+                lo = owed
+                hi = owed + (balance - owed if most < 0 else min(most, balance - owed))
+            else:
+                lo = min(owed, balance)
+                hi = lo
+            if hi <= lo:
+                step = 1
+            size = 0 if lo < 0 else (hi - lo) // step + 1
+            amount = -1  # the pass
+            if players[who] == 0:  # random (players.random_bettor)
+                r = who if mts.shape[0] > 1 else 0
+                if _randbelow(mts, r, 1 if lo < 0 else 2) == 1:
+                    amount = lo + step * _randbelow(mts, r, size)
+            elif lo >= 0:  # greedy and tips (players.greedy_bettor)
+                value, _ = _hand_value(hands[who], poker, suit_of, counts, by_suit)
+                cat = value >> 20
+                if cat >= 2:
+                    amount = lo + step * (size - 1)
+                elif cat == 1 and owed > 0:
+                    amount = lo
+            if amount < 0:
+                if owed == 0:
+                    acted[who] = 1
+                    action = 1  # check
+                else:
+                    folded[who] = 1
+                    action = 5  # fold
+                if do_log:
+                    at = _log(log, at, 13, who, action * 2, 0, level)
+            else:
+                seats[who] -= amount
+                sections[pot] += amount
+                put[who] += amount
+                if put[who] > level:
+                    action = 2 if level == 0 else 4  # bet, raise
+                    if action == 4:
+                        raises += 1
+                    level = put[who]
+                    for s in range(n):
+                        acted[s] = 0
+                else:
+                    action = 3  # call
+                acted[who] = 1
+                if do_log:
+                    at = _log(log, at, 13, who, action * 2 + int(seats[who] < 1), amount,
+                              level)
+            start = who
+            first = False
+    # ---- the showdown (spec §8.2): the hands of the seats still in, clockwise
+    live = 0
+    for s in range(n):
+        live += 1 - folded[s]
+    folded_out = betting != 0 and live == 1
+    best = -1
+    n_shown = 0
+    for i in range(n):
+        s = (dealer + 1 + i) % n
+        shown[s] = -1
+        if not folded[s] and hands[s] and not folded_out:
+            shown[s], _ = _hand_value(hands[s], poker, suit_of, counts, by_suit)
+            best = max(best, shown[s])
+            n_shown += 1
+    split = poker[P_SPLIT]
+    if do_log:
+        n_win = 0
+        for s in range(n):
+            n_win += int(shown[s] == best and best >= 0) + int(folded_out and not folded[s])
+        at = _log(log, at, 14, n_shown, n_win, 0, 0)
+        for i in range(n):
+            s = (dealer + 1 + i) % n
+            if shown[s] >= 0:
+                _, length = _hand_value(hands[s], poker, suit_of, counts, by_suit)
+                at = _log(log, at, 15, s, shown[s], length, 0)
+        for i in range(n):  # the winners in the split's order
+            s = i if split == 2 else (dealer + 1 + i) % n
+            if (shown[s] == best and best >= 0) or (folded_out and not folded[s]):
+                at = _log(log, at, 16, s, 0, 0, 0)
+    # ---- the pots: each layer of bets to the best hands that put in that much (§8.3);
+    # without bets (every put 0) one layer: the whole pot to the best hands
+    pot_chips = sections[pot]
+    if folded_out:  # everyone else folded: the whole pot, no layers
+        for s in range(n):
+            if not folded[s]:
+                sections[pot] -= pot_chips
+                seats[s] += pot_chips
+                taken[pot] = pot_chips if taken[pot] < 0 else taken[pot] + pot_chips
+                if do_log:
+                    at = _log(log, at, 3, s, pot, pot_chips, 0)
+        return at
+    total = 0
+    for s in range(n):
+        total += put[s]
+    below = -1  # the level of the layer before (-1: none yet)
+    while True:
+        level = -1  # the next level a seat still in put in
+        for s in range(n):
+            if not folded[s] and put[s] > below and (level < 0 or put[s] < level):
+                level = put[s]
+        if level < 0:
+            break
+        chips = pot_chips - total if below < 0 else 0  # the main pot holds the antes
+        for s in range(n):
+            chips += min(put[s], level) - min(put[s], max(below, 0))
+        top = -1
+        takers = 0
+        for s in range(n):
+            if not folded[s] and put[s] >= level and shown[s] >= 0:
+                if shown[s] > top:
+                    top = shown[s]
+                    takers = 0
+                if shown[s] == top:
+                    takers += 1
+        if takers:
+            ways = takers if split == 0 else 1
+            share = chips // ways
+            for i in range(n):
+                s = i if split == 2 else (dealer + 1 + i) % n
+                if ways > 0 and not folded[s] and put[s] >= level and shown[s] == top:
+                    ways -= 1
+                    sections[pot] -= share
+                    seats[s] += share
+                    taken[pot] = share if taken[pot] < 0 else taken[pot] + share
+                    if do_log:
+                        at = _log(log, at, 3, s, pot, share, 0)
+        below = level
+    return at
+
+
 def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, simple: Any,
               set_start: Any, set_sec: Any, set_need: Any, need: Any, bo_start: Any,
               bo_sec: Any, boodle_mask: Any, spec_kind: Any, spec_target: Any, allowed: Any,
               allowed_n: Any, cand: Any, cand_n: Any, rec: Any, turn_pos: Any, pay: Any,
-              put: Any, dues: Any, out_takes: Any, perms: Any, dealers: Any, players: Any,
+              put: Any, dues: Any, out_takes: Any, poker: Any, before: Any, perms: Any,
+              dealers: Any, players: Any,
               mts: Any, seats: Any, sections: Any, winners: Any, counts: Any, log: Any,
               log_end: Any, taken_out: Any, session: Any, seats_after: Any,
               sections_after: Any, done: Any) -> int:
@@ -375,6 +830,12 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
     opts = np.zeros(n_cards, dtype=np.int64)
     cards = np.zeros(n_cards, dtype=np.int64)
     keys = np.zeros(n_cards, dtype=np.float64)
+    bet_put = np.zeros(n, dtype=np.int64)  # the poker phase's scratch (_poker_phase)
+    folded = np.zeros(n, dtype=np.int64)
+    acted = np.zeros(n, dtype=np.int64)
+    shown = np.zeros(n, dtype=np.int64)
+    value_counts = np.zeros(15, dtype=np.int64)
+    by_suit = np.zeros(suit_mask.shape[0], dtype=np.int64)
     shuffling = session[0]
     dealer = session[1]
     for i in range(winners.shape[0] if shuffling else perms.shape[0]):
@@ -423,6 +884,14 @@ def play_many(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any, sim
                     amount = _take(sections, seats, taken, k, dealer)
                     if do_log:
                         at = _log(log, at, 3, dealer, k, amount, 0)
+        for bi in range(before[0]):  # the phases before the stops phase (spec §8.1-§8.3)
+            if before[1 + 2 * bi] == 1:
+                at = _poker_phase(poker, n, dealer, hands, seats, sections, taken, players,
+                                  mts, suit_of, log, at, bet_put, folded, acted, shown,
+                                  value_counts, by_suit)
+            else:
+                at = _holding_phase(before, before[2 + 2 * bi], ti, n, dealer, hands, seats,
+                                    sections, taken, log, at)
         restart = 0
         flipped = 0
         stopped = -1
@@ -746,7 +1215,9 @@ def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
                  bo_start: Any, bo_sec: Any, boodle_mask: Any, spec_kind: Any,
                  spec_target: Any, allowed: Any, allowed_n: Any, cand: Any, cand_n: Any,
                  rec: Any, turn_pos: Any, pay: Any, put: Any, dues: Any, out_takes: Any,
-                 players: Any, mt: Any, seats: Any, sections: Any, dealer: int, step: int,
+                 poker: Any, before: Any, players: Any, mt: Any, seats: Any, sections: Any,
+                 dealer: int,
+                 step: int,
                  low_end: int, target: int, dealers: Any, winners: Any, counts: Any,
                  taken: Any, seats_after: Any, sections_after: Any) -> int:
     """Up to ``winners.shape[0]`` deals of one session (spec §10), as ``boodle simulate``
@@ -769,7 +1240,9 @@ def play_session(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
     failed = play_many(ints, nxt, suit_of, ranks, suit_mask, simple, set_start, set_sec,
                        set_need, need, bo_start, bo_sec, boodle_mask, spec_kind, spec_target,
                        allowed, allowed_n, cand, cand_n, rec, turn_pos, pay, put, dues,
-                       out_takes, np.zeros((0, n_cards), dtype=np.int64), dealers, players,
+                       out_takes, poker, before, np.zeros((0, n_cards), dtype=np.int64),
+                       dealers,
+                       players,
                        mt, seats, sections, winners, counts,
                        np.zeros((0, LOG_WIDTH), dtype=np.int64),
                        np.zeros(winners.shape[0], dtype=np.int64), taken, session,
@@ -782,7 +1255,9 @@ def play_sessions(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
                   bo_start: Any, bo_sec: Any, boodle_mask: Any, spec_kind: Any,
                   spec_target: Any, allowed: Any, allowed_n: Any, cand: Any, cand_n: Any,
                   rec: Any, turn_pos: Any, pay: Any, put: Any, dues: Any, out_takes: Any,
-                  players: Any, keys: Any, key_n: Any, start: int, caps: Any, step: int,
+                  poker: Any, before: Any, players: Any, keys: Any, key_n: Any, start: int,
+                  caps: Any,
+                  step: int,
                   low_end: int, target: int, played: Any, dealers: Any, winners: Any,
                   counts: Any, taken: Any, seats_after: Any, sections_after: Any,
                   final_seats: Any, final_sections: Any) -> None:
@@ -817,7 +1292,9 @@ def play_sessions(ints: Any, nxt: Any, suit_of: Any, ranks: Any, suit_mask: Any,
         played[s] = play_session(ints, nxt, suit_of, ranks, suit_mask, simple, set_start,
                                  set_sec, set_need, need, bo_start, bo_sec, boodle_mask,
                                  spec_kind, spec_target, allowed, allowed_n, cand, cand_n,
-                                 rec, turn_pos, pay, put, dues, out_takes, players, mt, seats,
+                                 rec, turn_pos, pay, put, dues, out_takes, poker, before,
+                                 players,
+                                 mt, seats,
                                  sections, dealer, step, low_end, target, dealers[at:end],
                                  winners[at:end], counts[at:end], taken[at:end],
                                  seats_after[at:end], sections_after[at:end])
@@ -966,7 +1443,8 @@ def jitted() -> Any | None:
     cache = folder is not None
     g = globals()
     for name in ("_ctz", "_popcount", "_genrand", "_random", "_log", "_take",
-                 "_payments", "_seed", "_randbelow", "_high_cut"):
+                 "_payments", "_seed", "_randbelow", "_high_cut", "_tops", "_straight_top",
+                 "_hand_value", "_bet_sizes", "_poker_phase", "_holding_phase"):
         # inlined into the kernel: a call of a compiled function counts a reference to
         # each array it is passed, which cost more than the work of a lead
         g[name] = numba.njit(cache=cache, inline="always")(g[name])
@@ -1046,9 +1524,34 @@ def run_deals(kt: KernelTables, perms: Sequence[Sequence[int]] | np.ndarray,
         traces = []
         start = 0
         for i in range(k):
-            traces.append([_item(kt.t, row) for row in log[start:log_end[i]]])
+            traces.append(_items(kt.t, log[start:log_end[i]]))
             start = int(log_end[i])
     return KernelRun(winners.tolist(), counts, traces)
+
+
+def _items(t: CompiledRules, rows: np.ndarray) -> list[tuple[object, ...]]:
+    """A deal's log rows as the :data:`~.deal.TraceItem` list the compiled engine records: a
+    ``showdown`` row and the ``shown`` and ``winner`` rows after it make one item (the phase,
+    (seat, strength) per hand shown, the winners)."""
+    out: list[tuple[object, ...]] = []
+    i = 0
+    while i < len(rows):
+        code, a, b = int(rows[i, 0]), int(rows[i, 1]), int(rows[i, 2])
+        if EVENT_NAMES[code] != "showdown":
+            out.append(_item(t, rows[i]))
+            i += 1
+            continue
+        hands = tuple((int(r[1]), _strength(int(r[2]), int(r[3]))) for r in rows[i + 1:i + 1 + a])
+        winners = tuple(int(r[1]) for r in rows[i + 1 + a:i + 1 + a + b])
+        out.append(("showdown", t.pokers[0].name, hands, winners))
+        i += 1 + a + b
+    return out
+
+
+def _strength(value: int, length: int) -> tuple[int, ...]:
+    """A strength packed by :func:`_hand_value` as the tuple of
+    :func:`boodle.compiled.poker.hand_strength`."""
+    return (value >> 20, *((value >> (16 - 4 * k)) & 15 for k in range(length)))
 
 
 def _item(t: CompiledRules, row: np.ndarray) -> tuple[object, ...]:
@@ -1078,6 +1581,8 @@ def _item(t: CompiledRules, row: np.ndarray) -> tuple[object, ...]:
         return (name, a, b)
     if name == "turn-up":
         return ("turn-up", str(t.cards[a]), t.cards[a].suit)
+    if name == "bet":
+        return ("bet", a, BET_ACTIONS[b >> 1], c, d, bool(b & 1))
     return ("end", None if a < 0 else a)
 
 

@@ -1,7 +1,8 @@
 """Built-in players over the compiled state, and their twins for the reference engine.
 
-A player is asked only at a lead with a choice (:data:`~.deal.Chooser`).  Three
-are built in (:data:`PLAYERS`):
+A player is asked at a lead with a choice (:data:`~.deal.Chooser`) and at each of its
+actions in a poker phase's betting round (:data:`~.poker.Bettor`, :func:`make_bettor`).
+Three are built in (:data:`PLAYERS`):
 
 - ``random``: a uniformly random allowed card, from the seat's own generator;
 - ``greedy``: the same choices as :func:`boodle.engine.strategies.greedy` (go out,
@@ -15,6 +16,12 @@ are built in (:data:`PLAYERS`):
   widow) so the lead comes back.  It uses only what the seat may know: its
   hand, the played cards and the stops seen.
 
+In a betting round (spec §8.3) they bet as :mod:`boodle.engine.strategies` does, draw for
+draw: ``random`` picks uniformly among the legal entries (the pass, the bids), then among the
+bids' amounts (:func:`random_bettor`); ``greedy`` by the category of its best poker hand
+(:func:`greedy_bettor`); ``tips`` bets as ``greedy`` (the seeds' tips say nothing of
+betting).
+
 :func:`reference_strategy` gives the same players as
 :data:`boodle.engine.strategies.Strategy` callables for the reference engine (used
 when the compiled engine does not run a ruleset); they choose exactly as
@@ -26,9 +33,11 @@ from __future__ import annotations
 import random
 
 from boodle.compiled.deal import Chooser, DealView
+from boodle.compiled.poker import PASS, BetAsk, Bettor, hand_strength
 from boodle.compiled.tables import WIDOW, CompiledRules
+from boodle.engine.poker_hands import CATEGORIES
 from boodle.engine.state import DealState, LeadMove, Legal, Move, PlayMove, move_count, nth_move
-from boodle.engine.strategies import Strategy, greedy
+from boodle.engine.strategies import Strategy, greedy, random_legal
 from boodle.language.model import Chips, Ruleset
 
 PLAYERS = ("random", "greedy", "tips")
@@ -117,6 +126,50 @@ def make_chooser(name: str, rng: random.Random) -> Chooser:
     return {"greedy": greedy_chooser, "tips": tips_chooser}[name]
 
 
+# ---------------------------------------------------------------- betting
+
+
+def random_bettor(rng: random.Random) -> Bettor:
+    """Bet as :func:`boodle.engine.strategies.random_legal` does in a betting round (spec
+    §8.3), draw for draw with ``rng``: one ``randrange`` over the legal entries (the pass, and
+    the bids when there are any), then one over the bids' amounts when a bid is drawn."""
+    randrange = rng.randrange
+
+    def bet(ask: BetAsk) -> int:
+        if randrange(1 if ask.low < 0 else 2) == 0:
+            return PASS
+        return ask.amount(randrange(ask.size))
+
+    return bet
+
+
+_TWO_PAIR = CATEGORIES.index("two pair")
+_ONE_PAIR = CATEGORIES.index("one pair")
+
+
+def greedy_bettor(ask: BetAsk) -> int:
+    """Bet as :func:`boodle.engine.strategies.greedy` does (spec §8.3), by the category of the
+    best poker hand of ``ask.hand``: two pair or better puts in the most the bids allow; one
+    pair calls (the lowest bid) when chips are owed, else checks; anything less checks or
+    folds (the pass).  Draws nothing."""
+    if ask.low < 0:
+        return PASS
+    strength = hand_strength(ask.rules, ask.hand, ask.phase.best_of, ask.phase.ace_low)[0]
+    if strength >= _TWO_PAIR:
+        return ask.amount(ask.size - 1)
+    if strength == _ONE_PAIR and ask.owed > 0:
+        return ask.low
+    return PASS
+
+
+def make_bettor(name: str, rng: random.Random) -> Bettor:
+    """The compiled player ``name``'s bets (:data:`PLAYERS`) for a seat with ``rng`` (the
+    same generator as its :func:`make_chooser`); raises ``KeyError`` for an unknown name."""
+    if name == "random":
+        return random_bettor(rng)
+    return {"greedy": greedy_bettor, "tips": greedy_bettor}[name]
+
+
 # ---------------------------------------------------------------- reference twins
 
 
@@ -124,15 +177,20 @@ def reference_strategy(name: str, rng: random.Random, tables: CompiledRules) -> 
     """The player ``name`` for the reference engine, choosing as its compiled twin does.
 
     It is consulted only when there is a choice (a lead with several allowed
-    cards), like the compiled players; ``tables`` are the ruleset's compiled
-    card tables (:func:`~.tables.compile_ruleset` with ``strict=False``).
-    Raises ``KeyError`` for an unknown name.
+    cards), like the compiled players, and at every action of a betting round (spec §8.3),
+    where it is the reference strategy itself (``random``: :func:`random_legal` with
+    ``rng``; ``greedy`` and ``tips``: :func:`greedy`), as the compiled bettors are;
+    ``tables`` are the ruleset's compiled card tables (:func:`~.tables.compile_ruleset`
+    with ``strict=False``).  Raises ``KeyError`` for an unknown name.
     """
     if name not in PLAYERS:
         raise KeyError(name)
     draw = rng.random
+    bet = random_legal(rng) if name == "random" else greedy
 
     def choose(ruleset: Ruleset, state: DealState, legal: tuple[Legal, ...]) -> Move:
+        if state.bets is not None:  # a betting round: every action asks (spec §8.3)
+            return bet(ruleset, state, legal)
         total = move_count(legal)  # a bid range counts its bids (uniform over amounts)
         if total == 1:
             return nth_move(legal, 0)

@@ -23,8 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from boodle.engine.holders import paying_cards
 from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
+from boodle.engine.poker_hands import rank_value
 from boodle.engine.stages.antes import PAYERS
+from boodle.engine.stages.poker import BET_SIZES, BetSizes
 from boodle.engine.stages.turn_up import DEALER_TAKES
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
@@ -36,11 +39,15 @@ from boodle.language.model import (
     FallbackKind,
     Fault,
     GoingOut,
+    HoldingPhase,
     LeadRule,
+    Opener,
     PaidTo,
+    PokerPhase,
     Ruleset,
     Section,
     ShortStack,
+    Split,
     StopsPhase,
     SuitRule,
     Trumps,
@@ -173,14 +180,28 @@ def _said(words: str) -> Refusal:
     return lambda ruleset, found: [words]
 
 
+def _phases_refused(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
+    """The phases other than stops the compiled engine does not play: any but a poker or
+    holding phase before the stops phase (spec §8.1-§8.3), and a going out barred by what
+    such a phase took (``unless taken``, spec §7)."""
+    stops = next((k for k, p in enumerate(ruleset.phases) if isinstance(p, StopsPhase)),
+                 len(ruleset.phases))
+    played = {p.name for p in ruleset.phases[:stops] if isinstance(p, PokerPhase | HoldingPhase)}
+    out = [f.detail for f in found if f.detail not in played]
+    said = ["phases other than stops: " + ", ".join(out)] if out else []
+    barred = [f"{name} unless taken in {earlier}"
+              for p in ruleset.phases if isinstance(p, StopsPhase)
+              for name, earlier in p.going_out.unless_taken if earlier in played]
+    return said + [f"going out takes {b}" for b in barred]
+
+
 def _claims_refused(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
     return [f"phase {f.phase}: claims {f.detail}" for f in found
             if not CLAIMS[cast(ClaimRule, f.detail)].runs]
 
 
 SUPPORT: dict[FeatureKey, Refusal | None] = {
-    "other phases": lambda rs, found: [
-        "phases other than stops: " + ", ".join(f.detail for f in found)],
+    "other phases": _phases_refused,  # a poker phase before the stops phase is played
     "no stops phase": _said("0 stops phases (exactly one is played)"),
     "several stops phases": lambda rs, found: [
         f"{found[0].detail} stops phases (exactly one is played)"],
@@ -218,11 +239,13 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     widows, removed cards, every lead rule, passes and all-pass exits, stop
     bonuses, cannot-lead penalties, boodle and set claims on play (fixed, same
     suit, or of trumps turned up from the widow, with the dealer taking the
-    turn-up's boodle) or none (``claims: none``), and every going-out clause.  It
-    does not run pre-play stages (widow sale or auction, holding and poker
-    phases), drawn boodles, chosen-boodle antes, elimination, claims on
-    holding, lead-not-lowest penalties, a widow that blocks sets, short stacks paid section
-    by section, or a going out that does not end the deal; a caller falls back to the
+    turn-up's boodle) or none (``claims: none``), every going-out clause, and holding and
+    poker phases before the stops phase, with or without a betting round (spec §8.1-§8.3).
+    It does not run the widow sale or auction, a holding or poker phase after the stops
+    phase, a going out barred by what such a phase took, drawn boodles, chosen-boodle
+    antes, elimination, claims on holding, lead-not-lowest penalties, a widow that blocks
+    sets, short stacks paid section by section, or a going out that does not end the deal;
+    a caller falls back to the
     reference engine for those.  What it says of each is :data:`SUPPORT`'s row.
     """
     return refused(SUPPORT, ruleset)
@@ -273,6 +296,90 @@ class ClaimTables:
         )
 
 
+OPENERS: dict[Opener, Callable[[int, int], int]] = {
+    "dealer": lambda dealer, players: dealer,
+    "left of dealer": lambda dealer, players: (dealer + 1) % players,
+}
+"""Who opens a betting round (spec §8.3), from the dealer and the player count (every seat is
+still in: the compiled engine runs no elimination); one row per member of :data:`Opener`."""
+
+
+@dataclass(frozen=True)
+class CompiledPoker:
+    """A poker phase before the stops phase (spec §8.2, §8.3), compiled.
+
+    ``name``: the phase's name; ``pot``: the index of the section its showdown pays (board
+    order), ``pot_name`` its name; ``best_of`` (cards, 1-5), ``ace_low`` (A-2-3-4-5 is a
+    straight), ``split`` (ties, :data:`~boodle.language.model.Split`); ``betting``: the phase
+    has a betting round; ``sizes``: the reference engine's row of its bet limit
+    (:data:`boodle.engine.stages.poker.BET_SIZES`), called with ``phase``; ``raises``: the
+    raise cap (-1: none); ``opener``: who opens (:data:`OPENERS`' row); ``blinds``: chips, the
+    opener's first.
+    """
+
+    name: str
+    pot: int
+    pot_name: str
+    best_of: int
+    ace_low: bool
+    split: Split
+    betting: bool
+    sizes: BetSizes
+    phase: PokerPhase
+    raises: int
+    opener: Callable[[int, int], int]
+    blinds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CompiledHolding:
+    """A holding phase before the stops phase (spec §8.1), compiled.
+
+    ``name``: the phase's name; ``sections``: the indices of the sections it pays, in the
+    order it lists them; ``split`` (ties, :data:`~boodle.language.model.Split`); ``masks``:
+    per claim table (:attr:`CompiledRules.claim_tables`' order: one, or one per trump suit)
+    and per section of the board, the card masks a hand may hold to qualify (any one of
+    them: a boodle's card, a set's cards, or a ``same suit`` set's ranks in each suit).
+    """
+
+    name: str
+    sections: tuple[int, ...]
+    split: Split
+    masks: tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def _holding(phase: HoldingPhase, ruleset: Ruleset, index: dict[Card, int],
+             trumps: tuple[str | None, ...]) -> CompiledHolding:
+    names = tuple(s.name for s in ruleset.board)
+    return CompiledHolding(
+        name=phase.name, sections=tuple(names.index(n) for n in phase.sections),
+        split=phase.split,
+        masks=tuple(tuple(_holding_masks(s, ruleset, index, trump) for s in ruleset.board)
+                    for trump in trumps))
+
+
+def _holding_masks(s: Section, ruleset: Ruleset, index: dict[Card, int],
+                   trump: str | None) -> tuple[int, ...]:
+    """The card masks that qualify a hand for ``s`` (spec §8.1, as
+    :func:`boodle.engine.holders.qualifies`): none for a kitty, a pot or a card out of the
+    deck."""
+    if s.kind in ("kitty", "pot"):
+        return ()
+    cards = paying_cards(s, trump)
+    groups = [tuple(Card(r, suit) for r in s.ranks) for suit in ruleset.deck.suits] \
+        if cards is None else ([cards] if cards else [])
+    return tuple(sum(1 << index[c] for c in g) for g in groups if all(c in index for c in g))
+
+
+def _poker(phase: PokerPhase, names: tuple[str, ...]) -> CompiledPoker:
+    return CompiledPoker(
+        name=phase.name, pot=names.index(phase.pot), pot_name=phase.pot,
+        best_of=phase.best_of, ace_low=phase.ace_low_straight, split=phase.split,
+        betting=phase.betting, sizes=BET_SIZES[phase.bets], phase=phase,
+        raises=-1 if phase.raises is None else phase.raises, opener=OPENERS[phase.opener],
+        blinds=phase.blinds)
+
+
 @dataclass(frozen=True)
 class CompiledLead:
     """A lead rule, compiled (spec §6.1, §6.4).
@@ -315,7 +422,10 @@ class CompiledRules:
     for each opponent, charged only to a player with that much), …),
     ``all_pass`` ``end``/``flip`` (:data:`ALL_PASSES`); ``all_pass_charge``: (chips per
     card, section) each player pays when a round of passes ends the deal ((0, -1): none).  Stop
-    bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.
+    bonus (spec §6.7): ``bonus`` (amount, section or -1), or ``None``.  Poker phases played
+    before the stops phase (spec §8.2, §8.3): ``pokers`` (:class:`CompiledPoker`, in order),
+    ``poker_value`` (each card's poker value, 2 … 14, ace 14); ``before``: every phase played
+    before the stops phase, poker and holding (:class:`CompiledHolding`, spec §8.1), in order.
     """
 
     ruleset: Ruleset
@@ -344,6 +454,9 @@ class CompiledRules:
     out_per_card: int
     out_to_kitty: int
     out_excused: int
+    pokers: tuple[CompiledPoker, ...] = ()
+    poker_value: tuple[int, ...] = ()
+    before: tuple[CompiledPoker | CompiledHolding, ...] = ()
     _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     _receivers: dict[tuple[int, int], tuple[int, ...]] = field(
@@ -426,6 +539,11 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     dues += [(p.amount, -1 if p.to == "each opponent" else names.index(p.to), False)
              for p in phase.penalties if PASS_DUES[p.fault]]
     bonus = phase.stop_bonus
+    trump_suits: tuple[str | None, ...] = ruleset.deck.suits if trumps else (None,)
+    before = tuple(_poker(p, names) if isinstance(p, PokerPhase)
+                   else _holding(p, ruleset, index, trump_suits)
+                   for p in ruleset.phases[:ruleset.phases.index(phase)]
+                   if isinstance(p, PokerPhase | HoldingPhase))
     return CompiledRules(
         ruleset=ruleset, cards=cards, index=index, suit_of=suit_of,
         ranks=tuple(ruleset.deck.rank_index(c) for c in cards),
@@ -444,6 +562,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         out_takes=tuple(takes), out_per_card=out.per_card,
         out_to_kitty=into,
         out_excused=sum(1 << index[c] for c in out.excused if c in index),
+        pokers=tuple(b for b in before if isinstance(b, CompiledPoker)),
+        poker_value=tuple(rank_value(c) for c in cards),
+        before=before,
     )
 
 
