@@ -27,6 +27,7 @@ import z3
 
 from boodle.language.cards import Card
 from boodle.language.model import AllPass, ClaimRule, PaidTo, Ruleset, Section, SuitRule
+from boodle.verify.eligibility import blocked, may_take
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -327,9 +328,10 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
     if CLAIM_TERMS[phase.claims].plays_claim:
         for k, section in enumerate(layout.board):
             when = claim_condition(layout, s, section, i, who, loc)
-            if not z3.is_false(when):
+            if not z3.is_false(when):  # spec §4: a short seat takes only what it anted;
+                # §5.2: nobody takes a set the widow blocks (the widow as play found it)
                 chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
-                           z3.And(when, z3.Not(barred)))
+                           _gated(z3.And(when, z3.Not(barred)), layout, s, who, k))
     out = _flag(chips, "out", not_(_holds_another(layout, s, who, i)))
     nxt = layout.next_of(i)
     top_rank = layout.cards[i].rank == layout.ruleset.deck.ranks[-1]  # spec §2.1
@@ -360,6 +362,20 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
         forfeit=tuple(forfeit),
     )
     return post, chips
+
+
+def _gated(when: Expr, layout: Layout, s: SymState, who: Expr, k: int) -> Expr:
+    """``when``, and ``who`` may take section ``k`` (spec §4, short stacks), and the widow
+    does not block it (§5.2): the terms of :mod:`boodle.verify.eligibility`, left out where
+    they are constantly true, so that a ruleset without either rule has the very terms it had."""
+    parts = [when]
+    take = may_take(layout, s, who, k)
+    if not z3.is_true(take):
+        parts.append(take)
+    shut = blocked(layout, s, layout.board[k], s.loc)
+    if not z3.is_false(shut):
+        parts.append(z3.Not(shut))
+    return parts[0] if len(parts) == 1 else z3.And(*parts)
 
 
 def _fine(layout: Layout, chips: ChipTerms, who: Expr, fined: Expr,
@@ -481,7 +497,8 @@ def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
         barred = [g.taken[(earlier, n)] for n, earlier in rules.unless_taken if n == name]
         k = layout.section_index(name)
         chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
-                   z3.Not(z3.Or(*barred)) if barred else True)
+                   _gated(z3.Not(z3.Or(*barred)) if barred else z3.BoolVal(True), layout, s,
+                          who, k))
     if to_winner:
         _payments(layout, chips, who, loc, ("seat", who), s.loc)
     return chips
