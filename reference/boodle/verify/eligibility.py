@@ -33,7 +33,7 @@ from boodle.language.cards import Card
 from boodle.language.model import Section, ShortStack, SuitRule, WidowSets
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of
 
-__all__ = ["SHORT_STACK_TERMS", "WIDOW_SET_TERMS", "WIDOW_HOLDS", "ShortStackTerm",
+__all__ = ["SHORT_STACK_TERMS", "WIDOW_HOLDS", "WIDOW_SET_TERMS", "ShortStackTerm", "WidowSetTerm",
            "blocked", "eligible_axioms", "may_take"]
 
 _FALSE = z3.BoolVal(False)
@@ -152,15 +152,26 @@ def _complete_in_widow(layout: Layout, s: SymState, section: Section,
         layout, s, section, loc)], list(loc))[0]
 
 
-WIDOW_SET_TERMS: dict[WidowSets, Callable[[Layout, SymState, Section, Sequence[Expr]], Expr]] = {
-    "qualifies nobody": _never,  # a widow card is never played: no claim reads the widow
-    "blocks sets": _complete_in_widow,
+@dataclass(frozen=True)
+class WidowSetTerm:
+    """How the z3 model states a widow rule for sets (spec §5.2): ``blocks``, whether a set
+    can be blocked at all; ``blocked(layout, s, section, loc)``: whether ``section`` is
+    blocked in the places ``loc``."""
+
+    blocks: bool
+    blocked: Callable[[Layout, SymState, Section, Sequence[Expr]], Expr]
+
+
+WIDOW_SET_TERMS: dict[WidowSets, WidowSetTerm] = {
+    # a widow card is never played: no claim reads the widow
+    "qualifies nobody": WidowSetTerm(blocks=False, blocked=_never),
+    "blocks sets": WidowSetTerm(blocks=True, blocked=_complete_in_widow),
 }
 """The z3 model's widow rules for sets (spec §5.2), one row per member of
-:data:`WidowSets`: whether ``section`` is blocked in the places ``loc``."""
+:data:`WidowSets`."""
 
 
 def blocked(layout: Layout, s: SymState, section: Section, loc: Sequence[Expr]) -> Expr:
     """Whether the widow blocks ``section`` in the places ``loc`` (spec §5.2,
     :data:`WIDOW_SET_TERMS`)."""
-    return WIDOW_SET_TERMS[layout.ruleset.deal.widow_sets](layout, s, section, loc)
+    return WIDOW_SET_TERMS[layout.ruleset.deal.widow_sets].blocked(layout, s, section, loc)

@@ -46,9 +46,10 @@ from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, HoldingPhase, PokerPhase, Ruleset, StopsPhase
 from boodle.verify import own_rules
-from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
+from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS, PAID_TO_TERMS
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
+from boodle.verify.eligibility import SHORT_STACK_TERMS, WIDOW_SET_TERMS
 from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.lead_terms import FALLBACK_TERMS
 from boodle.verify.mutation import NO_MUTATION, Mutation
@@ -64,6 +65,8 @@ KINDS: dict[str, str] = {
     "stop at the widow": "a run stops at a widow card (§6.3)",
     "stop bonus": "a stop bonus paid (§6.7)",
     "claim on play": "a section claimed by playing its card (§6.6)",
+    "claim not anted": "a short seat does not take a section it did not ante (§4)",
+    "claim blocked by the widow": "nobody takes a set lying complete in the widow (§5.2)",
     "going out": "a player goes out and is paid (§7)",
     "pass": "a pass (§6.5)",
     "colour flip": "every player passed: the colour flips (§6.5)",
@@ -97,9 +100,17 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
         out.add("stop at the widow")
     if phase.stop_bonus is not None:
         out.add("stop bonus")
-    if CLAIM_TERMS[phase.claims].plays_claim and any(s.kind in ("boodle", "set")
-                                                      for s in ruleset.board):
+    plays = CLAIM_TERMS[phase.claims].plays_claim
+    if plays and any(s.kind in ("boodle", "set") for s in ruleset.board):
         out.add("claim on play")
+    if SHORT_STACK_TERMS[ruleset.short_stack].tracked and (
+            plays or phase.going_out.takes or PAID_TO_TERMS[phase.going_out.to](
+                ruleset, phase.going_out.into)[1]):
+        out.add("claim not anted")
+    if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks and (
+            (plays and any(s.kind == "set" for s in ruleset.board))
+            or any(s.kind == "set" for s in ruleset.board if s.name in phase.going_out.takes)):
+        out.add("claim blocked by the widow")
     passing = FALLBACK_TERMS[phase.fallback.kind].passes
     if passing:
         out.add("pass")
@@ -294,6 +305,7 @@ class Comparer:
             if got != want:  # ints, Fractions and bools compare by value (True == 1)
                 return (f"after {move} in {describe_state(state)}: "
                         f"{self._differences(got, want)}")
+            self.seen |= self.oracle.withheld(values, name)  # the same claims the engine kept
         return self._refusals(state, set(model))
 
     def _refusals(self, state: DealState, enabled: set[str]) -> str | None:
@@ -643,10 +655,45 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
     return result
 
 
+def set_in_widow(ruleset: Ruleset, players: int, dealer: int, order: Sequence[Card],
+                 rng: random.Random) -> tuple[Card, ...]:
+    """The pack ``order`` (top card first) rearranged so that the deal (the verifier's own,
+    :func:`boodle.verify.own_rules.deal_order`) puts a ``same suit`` set's ranks of one suit
+    in the widow and the same ranks of another suit in one seat's hand: a deal in which that
+    seat may play the set while the widow blocks it (spec §5.2 ``blocks sets``; a random
+    deal of the full deck rarely has one).  The pack unchanged when the board has no such
+    set, the deck too few suits or cards of its ranks, or the widow or the hand too few
+    cards."""
+    sets = [s for s in ruleset.board if s.kind == "set" and s.suit_rule == "same suit"]
+    suits = list(ruleset.deck.suits)
+    if not sets or len(suits) < 2:
+        return tuple(order)
+    section = rng.choice(sets)
+    dead, live = rng.sample(suits, 2)
+    seat = rng.randrange(players)
+    turns = own_rules.deal_order(ruleset, players, dealer)
+    where: dict[int | None, list[int]] = {}
+    for k in range(len(order)):
+        where.setdefault(turns[k % len(turns)], []).append(k)
+    pack = list(order)
+    wanted: list[tuple[Card, int | None]] = [(Card(r, dead), None) for r in section.ranks]
+    wanted += [(Card(r, live), seat) for r in section.ranks]
+    if any(c not in pack for c, _ in wanted) or any(
+            len(where.get(hand, [])) < len(section.ranks) for hand in (None, seat)):
+        return tuple(pack)
+    for k, (card, hand) in enumerate(wanted):
+        slot = where[hand][k % len(section.ranks)]
+        j = pack.index(card)
+        pack[slot], pack[j] = pack[j], pack[slot]
+    return tuple(pack)
+
+
 def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random.Random,
                  ledger: Ledger, label: str, result: RandomResult) -> None:
     dealer = rng.randrange(players)
     order = shuffled_deck(ruleset, rng)
+    if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks and rng.random() < 1 / 2:
+        order = set_in_widow(ruleset, players, dealer, order, rng)
     mutation = comparer.mutation
     try:
         state, events = start_deal(mutation.start_ruleset(ruleset), players, dealer, ledger,

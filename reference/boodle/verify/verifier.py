@@ -50,7 +50,7 @@ from boodle.verify.cex import (
     model_steps_lines,
 )
 from boodle.verify.concrete import ModelOracle
-from boodle.verify.eligibility import SHORT_STACK_TERMS
+from boodle.verify.eligibility import SHORT_STACK_TERMS, WIDOW_SET_TERMS
 from boodle.verify.engine_model import Comparer, check_random, possible_kinds
 from boodle.verify.explicit import ExplicitResult, check_deals
 from boodle.verify.induction import (
@@ -1048,8 +1048,14 @@ def coverage_decks(ruleset: Ruleset, n: int) -> list[tuple[int, int]]:
     rarely does at ``n`` players: one suit of ``2n + 2`` ranks (after a stop every card left
     is of the stopped suit: a restart in another suit finds none, so every player passes:
     the all-pass and the colour flip), two suits of ``n + 3`` ranks (runs through the widow,
-    stop bonuses, going out with cards left), and 2 × 5."""
-    return [(1, min(13, 2 * n + 2)), (2, min(13, n + 3)), (2, 5)]
+    stop bonuses, going out with cards left), and 2 × 5; under ``widow: blocks sets``, then
+    the whole deck again (its random deals put a set in the widow and the same ranks of
+    another suit in a hand one time in two, :func:`~boodle.verify.engine_model.set_in_widow`:
+    a small deck's widow and hands are too small to hold a set)."""
+    small = [(1, min(13, 2 * n + 2)), (2, min(13, n + 3)), (2, 5)]
+    if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks:
+        small.append((len(ruleset.deck.suits), len(ruleset.deck.ranks)))
+    return small
 
 
 def _engine(run: _Run, subject: Subject, n: int) -> list[Result]:
