@@ -377,16 +377,17 @@ def _gated(chips: ChipTerms, when: Expr, layout: Layout, s: SymState, who: Expr,
     """``when``, and the widow does not block section ``k`` (§5.2), and ``who`` may take it
     (spec §4, short stacks): the terms of :mod:`boodle.verify.eligibility`, left out where
     they are constantly true, so that a ruleset without either rule has the very terms it
-    had.  Each claim so withheld is recorded in ``chips.withheld`` (under ``branch``, the
-    move's branch when it is not the whole move)."""
-    parts = [when]
-    due = when if branch is None else z3.And(branch, when)
+    had.  Each claim so withheld from a section with chips on it is recorded in
+    ``chips.withheld`` (under ``branch``, the move's branch when it is not the whole move)."""
+    parts = [when]  # a withheld claim counts where it withholds chips (the section not empty)
+    due = z3.And(when, chips.sec[k] > 0) if branch is None else \
+        z3.And(branch, when, chips.sec[k] > 0)
     shut = blocked(layout, s, layout.board[k], s.loc)
-    if not z3.is_false(shut):
-        parts.append(z3.Not(shut))
-        chips.withheld.append(("claim blocked by the widow", z3.And(due, shut)))
     take = may_take(layout, s, who, k)
-    if not z3.is_true(take):
+    if not z3.is_false(shut):  # blocked, where the seat could take it otherwise
+        parts.append(z3.Not(shut))
+        chips.withheld.append(("claim blocked by the widow", z3.And(due, take, shut)))
+    if not z3.is_true(take):  # not anted, where the widow does not block it
         parts.append(take)
         chips.withheld.append(("claim not anted", z3.And(due, *parts[1:-1], z3.Not(take))))
     return parts[0] if len(parts) == 1 else z3.And(*parts)

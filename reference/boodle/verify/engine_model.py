@@ -55,7 +55,8 @@ from boodle.verify.lead_terms import FALLBACK_TERMS
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
 __all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "deal_differs", "engine_faults",
-           "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds"]
+           "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds",
+           "set_in_widow", "takers_differ"]
 
 KINDS: dict[str, str] = {
     "lead": "a first lead (spec §6.1)",
@@ -276,8 +277,9 @@ class Comparer:
         if not (self._in_stops(state) or is_terminal(state)):
             return None  # a sale or chosen antes first: the random deals check what follows
         self.payouts += 1
-        why = payouts_differ(self.ruleset, start, events) or ledger_differs(start, events,
-                                                                             state)
+        why = (payouts_differ(self.ruleset, start, events)
+               or ledger_differs(start, events, state)
+               or takers_differ(self.ruleset, start, events, state))
         return None if why is None else f"{why}, in {describe_state(state)}"
 
     def _in_stops(self, state: DealState) -> bool:
@@ -399,6 +401,55 @@ def ledger_differs(start: Ledger, events: Iterable[Event], state: DealState) -> 
              for k, v in now.items() if have.get(k, 0) != v]
     return None if not wrong else "the chips are not what the deal's events moved: " + \
         "; ".join(wrong)
+
+
+def takers_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event],
+                  state: DealState) -> str | None:
+    """Who may take what, before play, held to the verifier's own statement of the rules:
+    under ``short stack: section by section`` (spec §4) each short seat's ante payments
+    (the ``ante`` events) and the engine's record of the sections it anted
+    (``DealState.short``, which the model's eligibility ghosts read) must be those of
+    :func:`boodle.verify.own_rules.short_antes` from ``start`` (the ledger before the
+    antes), and no section taken before play (a holding phase, a showdown's pot, a turn-up)
+    may go to a short seat that did not ante it; under ``widow: blocks sets`` (§5.2) none
+    may be a set lying complete in the widow (:func:`boodle.verify.own_rules.blocked_sets`,
+    the widow as play finds it: as the holding phases did, after any exchange).  ``events``:
+    the deal's events up to ``state``, the first state of play (or the end).  The first
+    disagreement, or ``None``."""
+    tracked = SHORT_STACK_TERMS[ruleset.short_stack].tracked
+    if not tracked and not own_rules.WIDOW_BLOCKS[ruleset.deal.widow_sets]:
+        return None
+    out = [k for k, b in enumerate(start.seats) if b <= 0]  # spec §10: out, pays nothing
+    short = own_rules.short_antes(ruleset, state.dealer, start.seats, out) if tracked else {}
+    paid: dict[tuple[int, str], Chips] = {}
+    taken: list[tuple[int, str]] = []
+    for e in events:
+        if e.kind == "ante":
+            for x in transfers_in(e):
+                if isinstance(x.src, SeatAccount):
+                    key = (x.src.seat, getattr(x.dst, "name", ""))
+                    paid[key] = paid.get(key, 0) + x.amount
+        elif e.kind == "claim":
+            taken.append((getattr(e, "seat", -1), getattr(e, "section", "")))
+    for seat, want in short.items():
+        got = {name: a for (s, name), a in paid.items() if s == seat and a}
+        if got != want:
+            return (f"seat {seat}, short at the ante ({start.seats[seat]} chips), paid "
+                    f"{got or 'nothing'}; the rules (spec §4, section by section in board "
+                    f"order) have it pay {want or 'nothing'}")
+    record = {seat: set(names) for seat, names in state.short}
+    if tracked and record != {seat: set(want) for seat, want in short.items()}:
+        return (f"the engine records the short seats' antes as {record}; the rules (spec §4) "
+                f"give {({s: set(w) for s, w in short.items()})}")
+    shut = own_rules.blocked_sets(ruleset, state.widow(), state.trump)
+    for seat, name in taken:
+        if seat in short and name not in short[seat]:
+            return (f"seat {seat} took section {name} before play, which it did not ante "
+                    "(spec §4: a short seat takes only the sections it anted)")
+        if name in shut:
+            return (f"seat {seat} took section {name} before play, a set lying complete in "
+                    f"the widow ({' '.join(map(str, state.widow()))}; spec §5.2 'blocks sets')")
+    return None
 
 
 def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> str | None:
@@ -626,10 +677,12 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
     stage (:func:`engine_faults`, progress, listed moves accepted).
 
     ``stop_when``: checked after each deal; true ends the run early (every kind seen).
-    Each deal starts from a ledger of ``start_chips`` chips a seat (drawn), so that payments
-    capped at a balance are reached; under ``balance: eliminated at zero`` one deal in three
-    starts with a seat at zero (an eliminated seat, spec §10) when the count allows it (the
-    variant's lowest count still in, or 2 under ``end: last player with chips``).
+    Each deal starts from a ledger of ``start_chips`` chips a seat (drawn; under ``short
+    stack: section by section`` drawn seat by seat, so that a short seat's unanted sections
+    hold the others' antes), so that payments capped at a balance are reached; under
+    ``balance: eliminated at zero`` one deal in three starts with a seat at zero (an
+    eliminated seat, spec §10) when the count allows it (the variant's lowest count still
+    in, or 2 under ``end: last player with chips``).
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -639,6 +692,10 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
         names = tuple(s.name for s in ruleset.board)
         for _ in range(deals):
             ledger = Ledger.open(players, names, rng.choice(start_chips))
+            if SHORT_STACK_TERMS[ruleset.short_stack].tracked:  # spec §4: some seats short,
+                # others not, so that a section one seat did not ante has chips on it
+                ledger = Ledger(tuple(rng.choice(start_chips) for _ in range(players)),
+                                ledger.sections)
             fewest = 2 if ruleset.session.end_last_with_chips else ruleset.players.low
             if (own_rules.seats_may_be_out(ruleset) and players - 1 >= fewest
                     and rng.random() < 1 / 3):
@@ -739,8 +796,9 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
         if not paid_checked and (comparer._in_stops(state) or is_terminal(state)):
             paid_checked = True  # the stages before play are over: their payouts, checked
             comparer.payouts += 1
-            paid = payouts_differ(ruleset, ledger, trail) or ledger_differs(ledger, trail,
-                                                                              state)
+            paid = (payouts_differ(ruleset, ledger, trail)
+                    or ledger_differs(ledger, trail, state)
+                    or takers_differ(ruleset, ledger, trail, state))
             if paid is not None:
                 report("engine = model", f"{paid}, in {describe_state(state)}")
                 return
