@@ -75,8 +75,8 @@ def test_what_the_compiled_engine_is_excused_from_it_refuses() -> None:
 ])
 def test_the_excused_members_are_refused_by_name(kind: str, rules_with: str) -> None:
     # spec §5.2 'blocks sets' and §4 'short stack: section by section' are run by the
-    # reference engine only: the compiled engine says it does not run them, and z3 that it
-    # does not cover them (so verify reports the variant "not covered", not proven).
+    # reference engine only: the compiled engine says it does not run them (z3 models both,
+    # verify/eligibility.py, and excuses no member: any it did would be "not covered").
     from boodle.conformance.paths import suite_dir
     from boodle.language.build import load_file
     from boodle.verify.verifier import unmodelled
