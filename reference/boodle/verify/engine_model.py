@@ -19,7 +19,10 @@ model state: they are checked on the engine alone
 (:func:`engine_faults`: chips add up to the deal's total, no section below zero, every card
 in one place, a legal move while the deal is not over, every listed move accepted).  A
 stops-phase state with an eliminated seat (spec §10) is compared like any other: the model's
-ghosts say which seats are out (:attr:`~boodle.verify.layout.Ghosts.gone`).
+ghosts say which seats are out (:attr:`~boodle.verify.layout.Ghosts.gone`), and which
+sections each seat may take (:attr:`~boodle.verify.layout.Ghosts.eligible`, spec §4), read
+from the engine's record of the short seats' antes, which :func:`takers_differ` holds to the
+verifier's own statement of them, with every section taken before play.
 
 Two sources of states: every state of the exhaustive search (:mod:`boodle.verify.explicit`
 calls :meth:`Comparer.observe`), and :func:`check_random`: random deals of a deck (the full
