@@ -108,8 +108,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.holders", "WIDOW_SETS"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_SETS",
               excused=frozenset({"blocks sets"})),  # compiled.tables.unsupported_features
-        Table("z3 model", "boodle.verify.verifier", "WIDOW_SET_TERMS",
-              excused=frozenset({"blocks sets"})),  # verify.verifier.unmodelled
+        Table("z3 model", "boodle.verify.eligibility", "WIDOW_SET_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "WIDOW_SET_BLOCKS"),
     )),
     "short stack": Kind(ShortStack, (
@@ -117,8 +116,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.stages.antes", "SHORT_STACKS"),
         Table("compiled engine", "boodle.compiled.tables", "SHORT_STACKS",
               excused=frozenset({"section by section"})),  # unsupported_features
-        Table("z3 model", "boodle.verify.verifier", "SHORT_STACK_TERMS",
-              excused=frozenset({"section by section"})),  # verify.verifier.unmodelled
+        Table("z3 model", "boodle.verify.eligibility", "SHORT_STACK_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "SHORT_STACK_DUES"),
     )),
     # the compiled engine does not run a widow sale, nor z3 model one step by step: the
@@ -181,6 +179,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.holders", "PAYING_CARDS"),
         Table("compiled engine", "boodle.compiled.tables", "CLAIMED_BY"),
         Table("z3 model", "boodle.verify.actions", "SECTION_CLAIMS"),
+        Table("z3 model (widow)", "boodle.verify.eligibility", "WIDOW_HOLDS"),
         Table("Hypothesis oracle", "boodle.testing", "HOLDS"),
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),

@@ -21,7 +21,7 @@ from boodle.language.build import load_text
 from boodle.language.errors import BoodleError
 from boodle.language.model import AnteLine, PokerPhase, Ruleset, ShortStack
 from boodle.language.variants import load
-from boodle.verify.verifier import unmodelled
+from boodle.verify.verifier import symbolic_gaps, unmodelled
 from rules_by_hand import cards
 
 A, B, C, D = 0, 1, 2, 3
@@ -123,10 +123,14 @@ def test_a_misdeal_keeps_who_anted_what() -> None:
     assert again.short == state.short
 
 
-def test_the_other_back_ends_say_they_do_not_run_it() -> None:
+def test_the_compiled_engine_refuses_it_and_z3_models_it() -> None:
     rules = tripoley("section by section")
     assert "short stack: section by section" in unsupported_features(rules)
-    assert any("short stack" in u for u in unmodelled(rules))
+    # z3 states who may take a section (verify/eligibility.py); the antes themselves are a
+    # stage it starts play after, from any eligibility they can leave
+    assert not any("short stack" in u for u in unmodelled(rules))
+    assert any("section by section" in g for g in symbolic_gaps(rules))
+    assert not any("section by section" in g for g in symbolic_gaps(tripoley("as balance")))
 
 
 BASE = """variant x extends tripoley {

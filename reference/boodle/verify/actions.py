@@ -27,6 +27,7 @@ import z3
 
 from boodle.language.cards import Card
 from boodle.language.model import AllPass, ClaimRule, PaidTo, Ruleset, Section, SuitRule
+from boodle.verify.eligibility import blocked, may_take
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -91,12 +92,14 @@ class ChipTerms:
     flags: list[Expr] = field(default_factory=list)
     section_defs: list[Expr] = field(default_factory=list)
     defined: dict[int, Expr] = field(default_factory=dict)
+    withheld: list[tuple[str, Expr]] = field(default_factory=list)
+    """(kind, condition) of each claim a rule withholds (:func:`_gated`; shared by forks)."""
 
     def fork(self) -> ChipTerms:
         """A copy to follow one branch of a move (the definitions stay shared)."""
         return ChipTerms(self.layout, list(self.bal), list(self.sec), self.defs,
                          self.mutation, self.capped, self.flags, self.section_defs,
-                         self.defined)
+                         self.defined, self.withheld)
 
     def free(self) -> tuple[Expr, ...]:
         """The constants defined by ``flags`` then ``defs``, in their order."""
@@ -188,7 +191,11 @@ class Action:
     amount constants; ``flags``: definitions of its "went out" and "stopped"
     booleans; ``moved``: the cards whose place changes; ``section_defs``: the
     definitions of the amounts moved to or from a section (part of ``defs``);
-    ``free``: the constants ``flags`` then ``defs`` define, in their order.
+    ``free``: the constants ``flags`` then ``defs`` define, in their order; ``withheld``:
+    (kind, condition) of each claim the move would make but that a rule withholds (a short
+    seat's section it did not ante, ``"claim not anted"``, spec §4; a set the widow blocks,
+    ``"claim blocked by the widow"``, §5.2): the branches the engine = model check accounts
+    for (:mod:`~boodle.verify.engine_model`), not read by any proof.
     """
 
     name: str
@@ -202,6 +209,7 @@ class Action:
     flags: tuple[Expr, ...] = ()
     section_defs: tuple[Expr, ...] = ()
     free: tuple[Expr, ...] = ()
+    withheld: tuple[tuple[str, Expr], ...] = ()
 
     @property
     def definitions(self) -> tuple[Expr, ...]:
@@ -242,7 +250,8 @@ def actions(layout: Layout, s: SymState, mutation: Mutation) -> list[Action]:
         post, chips = _play(layout, start, i, s.tomove, mutation, None if z3.is_false(
             z3.simplify(fined)) else fined)
         out.append(Action(f"card {card}", "card", i, guard, core, post, tuple(chips.defs), (i,),
-                          tuple(chips.flags), tuple(chips.section_defs), chips.free()))
+                          tuple(chips.flags), tuple(chips.section_defs), chips.free(),
+                          tuple(chips.withheld)))
     if passes(layout):
         post, chips = _pass(layout, s, mutation)
         out.append(Action("pass", "pass", None, z3.And(leading, lt.must_pass), leading, post,
@@ -327,16 +336,17 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
     if CLAIM_TERMS[phase.claims].plays_claim:
         for k, section in enumerate(layout.board):
             when = claim_condition(layout, s, section, i, who, loc)
-            if not z3.is_false(when):
+            if not z3.is_false(when):  # spec §4: a short seat takes only what it anted;
+                # §5.2: nobody takes a set the widow blocks (the widow as play found it)
                 chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
-                           z3.And(when, z3.Not(barred)))
+                           _gated(chips, z3.And(when, z3.Not(barred)), layout, s, who, k))
     out = _flag(chips, "out", not_(_holds_another(layout, s, who, i)))
     nxt = layout.next_of(i)
     top_rank = layout.cards[i].rank == layout.ruleset.deck.ranks[-1]  # spec §2.1
     top = nxt is None or (phase.stop_at_top and top_rank)
     stop = z3.BoolVal(True) if top or nxt is None else \
         _flag(chips, "stop", not_(lt(loc[nxt], layout.num(layout.n))))
-    went = _go_out(layout, s, chips.fork(), who, loc)
+    went = _go_out(layout, s, chips.fork(), who, loc, out)
     stopped = _stop_bonus(layout, chips.fork(), who)
     ledger = merge(out, went, merge(stop, stopped, chips))
     after = s.with_(loc=tuple(loc), last=who, restart=z3.BoolVal(True))
@@ -360,6 +370,27 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
         forfeit=tuple(forfeit),
     )
     return post, chips
+
+
+def _gated(chips: ChipTerms, when: Expr, layout: Layout, s: SymState, who: Expr, k: int,
+           branch: Expr | None = None) -> Expr:
+    """``when``, and the widow does not block section ``k`` (§5.2), and ``who`` may take it
+    (spec §4, short stacks): the terms of :mod:`boodle.verify.eligibility`, left out where
+    they are constantly true, so that a ruleset without either rule has the very terms it
+    had.  Each claim so withheld from a section with chips on it is recorded in
+    ``chips.withheld`` (under ``branch``, the move's branch when it is not the whole move)."""
+    parts = [when]  # a withheld claim counts where it withholds chips (the section not empty)
+    due = z3.And(when, chips.sec[k] > 0) if branch is None else \
+        z3.And(branch, when, chips.sec[k] > 0)
+    shut = blocked(layout, s, layout.board[k], s.loc)
+    take = may_take(layout, s, who, k)
+    if not z3.is_false(shut):  # blocked, where the seat could take it otherwise
+        parts.append(z3.Not(shut))
+        chips.withheld.append(("claim blocked by the widow", z3.And(due, take, shut)))
+    if not z3.is_true(take):  # not anted, where the widow does not block it
+        parts.append(take)
+        chips.withheld.append(("claim not anted", z3.And(due, *parts[1:-1], z3.Not(take))))
+    return parts[0] if len(parts) == 1 else z3.And(*parts)
 
 
 def _fine(layout: Layout, chips: ChipTerms, who: Expr, fined: Expr,
@@ -467,8 +498,10 @@ def _hand_count(layout: Layout, loc: list[Expr], seat: int,
 
 
 def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
-            loc: list[Expr]) -> ChipTerms:
-    """Going out (spec §7; :func:`boodle.engine.stages.stops._go_out`): payments, sections taken."""
+            loc: list[Expr], went: Expr) -> ChipTerms:
+    """Going out (spec §7; :func:`boodle.engine.stages.stops._go_out`): payments, sections
+    taken (a short seat only those it anted, §4; none the widow blocks, §5.2).  ``went``: the
+    move's "went out" flag, the branch these terms are taken in."""
     rules = layout.phase.going_out
     g = s.ghosts
     into, taken, to_winner = PAID_TO_TERMS[rules.to](layout.ruleset, rules.into)
@@ -481,7 +514,8 @@ def _go_out(layout: Layout, s: SymState, chips: ChipTerms, who: Expr,
         barred = [g.taken[(earlier, n)] for n, earlier in rules.unless_taken if n == name]
         k = layout.section_index(name)
         chips.move(("section", k), ("seat", who), chips.sec[k], "claim",
-                   z3.Not(z3.Or(*barred)) if barred else True)
+                   _gated(chips, z3.Not(z3.Or(*barred)) if barred else z3.BoolVal(True),
+                          layout, s, who, k, went))
     if to_winner:
         _payments(layout, chips, who, loc, ("seat", who), s.loc)
     return chips

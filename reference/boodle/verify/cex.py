@@ -88,7 +88,10 @@ def model_state_lines(layout: Layout, v: dict[str, Any]) -> list[str]:
                      + (f", trumps {layout.suits[ghosts['trump']]}"
                         if 0 <= ghosts.get("trump", NONE) < len(layout.suits) else "")
                      + (", eliminated: " + ", ".join(f"seat {k}" for k in ghosts["eliminated"])
-                        if ghosts.get("eliminated") else ""))
+                        if ghosts.get("eliminated") else "")
+                     + ("".join(f", seat {k} short, may take only: {', '.join(names) or 'nothing'}"
+                                for k, names in ghosts["short"].items())
+                        if ghosts.get("short") else ""))
     return lines
 
 

@@ -3,10 +3,10 @@
 :func:`encode` writes a :class:`~boodle.engine.state.DealState` of the stops phase
 in the codes of :mod:`boodle.verify.layout` (and its ghosts: the chip
 total, the dealer, the trump suit, earlier phases' winners and takings, the
-widow and out-of-play cards, the eliminated seats).  :class:`ModelOracle` compiles every action's
-guard and post-state once (:class:`~boodle.verify.z3eval.Evaluator`) and
-answers, for an encoded state, which actions the model enables and what
-each leads to.  The agreement test compares these answers with
+widow and out-of-play cards, the eliminated seats, who may take which section).
+:class:`ModelOracle` compiles every action's guard and post-state once
+(:class:`~boodle.verify.z3eval.Evaluator`) and answers, for an encoded state, which actions
+the model enables and what each leads to.  The agreement test compares these answers with
 :func:`boodle.engine.legal_moves` and :func:`boodle.engine.apply`: without
 that, the proofs would be about a different game.
 """
@@ -82,6 +82,10 @@ def _ghosts(layout: Layout, state: DealState, s: SymState) -> list[Any]:
     out += [p.kind == "widow" for p in state.places]
     out += [p.kind == "out" for p in state.places]
     out += [k in state.out for k in range(len(g.gone))]  # spec §10: the seats eliminated
+    if g.eligible:  # spec §4: a seat short at the ante may take only the sections it anted
+        short = dict(state.short)
+        out += [name in short[k] if k in short else True
+                for k in range(len(g.eligible)) for name in (x.name for x in layout.board)]
     return out
 
 
@@ -135,6 +139,21 @@ class ModelOracle:
     @cached_property
     def _posts(self) -> dict[str, list[Fn]]:
         return {}
+
+    @cached_property
+    def _withheld(self) -> dict[str, list[tuple[str, Fn]]]:
+        ev = self.evaluator
+        return {a.name: [(kind, ev.compile(c)) for kind, c in a.withheld]
+                for a in self.system.actions}
+
+    def withheld(self, values: list[Any], name: str) -> set[str]:
+        """The kinds of the claims the action ``name`` would make in the state ``values``
+        but that a rule withholds (:attr:`~boodle.verify.actions.Action.withheld`)."""
+        checks = self._withheld.get(name, [])
+        if not checks:
+            return set()
+        env = self.evaluator.env(values)
+        return {kind for kind, holds in checks if holds(env)}
 
     def encode(self, state: DealState) -> list[Any]:
         """:func:`encode` for this system."""

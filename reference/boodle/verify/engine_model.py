@@ -19,7 +19,10 @@ model state: they are checked on the engine alone
 (:func:`engine_faults`: chips add up to the deal's total, no section below zero, every card
 in one place, a legal move while the deal is not over, every listed move accepted).  A
 stops-phase state with an eliminated seat (spec §10) is compared like any other: the model's
-ghosts say which seats are out (:attr:`~boodle.verify.layout.Ghosts.gone`).
+ghosts say which seats are out (:attr:`~boodle.verify.layout.Ghosts.gone`), and which
+sections each seat may take (:attr:`~boodle.verify.layout.Ghosts.eligible`, spec §4), read
+from the engine's record of the short seats' antes, which :func:`takers_differ` holds to the
+verifier's own statement of them, with every section taken before play.
 
 Two sources of states: every state of the exhaustive search (:mod:`boodle.verify.explicit`
 calls :meth:`Comparer.observe`), and :func:`check_random`: random deals of a deck (the full
@@ -46,15 +49,17 @@ from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, HoldingPhase, PokerPhase, Ruleset, StopsPhase
 from boodle.verify import own_rules
-from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
+from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS, PAID_TO_TERMS
 from boodle.verify.cex import Counterexample
 from boodle.verify.concrete import ModelOracle, action_name
+from boodle.verify.eligibility import SHORT_STACK_TERMS, WIDOW_SET_TERMS
 from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.lead_terms import FALLBACK_TERMS
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
 __all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "deal_differs", "engine_faults",
-           "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds"]
+           "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds",
+           "set_in_widow", "takers_differ"]
 
 KINDS: dict[str, str] = {
     "lead": "a first lead (spec §6.1)",
@@ -64,6 +69,8 @@ KINDS: dict[str, str] = {
     "stop at the widow": "a run stops at a widow card (§6.3)",
     "stop bonus": "a stop bonus paid (§6.7)",
     "claim on play": "a section claimed by playing its card (§6.6)",
+    "claim not anted": "a short seat does not take a section it did not ante (§4)",
+    "claim blocked by the widow": "nobody takes a set lying complete in the widow (§5.2)",
     "going out": "a player goes out and is paid (§7)",
     "pass": "a pass (§6.5)",
     "colour flip": "every player passed: the colour flips (§6.5)",
@@ -97,9 +104,17 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
         out.add("stop at the widow")
     if phase.stop_bonus is not None:
         out.add("stop bonus")
-    if CLAIM_TERMS[phase.claims].plays_claim and any(s.kind in ("boodle", "set")
-                                                      for s in ruleset.board):
+    plays = CLAIM_TERMS[phase.claims].plays_claim
+    if plays and any(s.kind in ("boodle", "set") for s in ruleset.board):
         out.add("claim on play")
+    if SHORT_STACK_TERMS[ruleset.short_stack].tracked and (
+            plays or phase.going_out.takes or PAID_TO_TERMS[phase.going_out.to](
+                ruleset, phase.going_out.into)[1]):
+        out.add("claim not anted")
+    if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks and (
+            (plays and any(s.kind == "set" for s in ruleset.board))
+            or any(s.kind == "set" for s in ruleset.board if s.name in phase.going_out.takes)):
+        out.add("claim blocked by the widow")
     passing = FALLBACK_TERMS[phase.fallback.kind].passes
     if passing:
         out.add("pass")
@@ -265,8 +280,9 @@ class Comparer:
         if not (self._in_stops(state) or is_terminal(state)):
             return None  # a sale or chosen antes first: the random deals check what follows
         self.payouts += 1
-        why = payouts_differ(self.ruleset, start, events) or ledger_differs(start, events,
-                                                                             state)
+        why = (payouts_differ(self.ruleset, start, events)
+               or ledger_differs(start, events, state)
+               or takers_differ(self.ruleset, start, events, state))
         return None if why is None else f"{why}, in {describe_state(state)}"
 
     def _in_stops(self, state: DealState) -> bool:
@@ -294,6 +310,7 @@ class Comparer:
             if got != want:  # ints, Fractions and bools compare by value (True == 1)
                 return (f"after {move} in {describe_state(state)}: "
                         f"{self._differences(got, want)}")
+            self.seen |= self.oracle.withheld(values, name)  # the same claims the engine kept
         return self._refusals(state, set(model))
 
     def _refusals(self, state: DealState, enabled: set[str]) -> str | None:
@@ -387,6 +404,55 @@ def ledger_differs(start: Ledger, events: Iterable[Event], state: DealState) -> 
              for k, v in now.items() if have.get(k, 0) != v]
     return None if not wrong else "the chips are not what the deal's events moved: " + \
         "; ".join(wrong)
+
+
+def takers_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event],
+                  state: DealState) -> str | None:
+    """Who may take what, before play, held to the verifier's own statement of the rules:
+    under ``short stack: section by section`` (spec §4) each short seat's ante payments
+    (the ``ante`` events) and the engine's record of the sections it anted
+    (``DealState.short``, which the model's eligibility ghosts read) must be those of
+    :func:`boodle.verify.own_rules.short_antes` from ``start`` (the ledger before the
+    antes), and no section taken before play (a holding phase, a showdown's pot, a turn-up)
+    may go to a short seat that did not ante it; under ``widow: blocks sets`` (§5.2) none
+    may be a set lying complete in the widow (:func:`boodle.verify.own_rules.blocked_sets`,
+    the widow as play finds it: as the holding phases did, after any exchange).  ``events``:
+    the deal's events up to ``state``, the first state of play (or the end).  The first
+    disagreement, or ``None``."""
+    tracked = SHORT_STACK_TERMS[ruleset.short_stack].tracked
+    if not tracked and not own_rules.WIDOW_BLOCKS[ruleset.deal.widow_sets]:
+        return None
+    out = [k for k, b in enumerate(start.seats) if b <= 0]  # spec §10: out, pays nothing
+    short = own_rules.short_antes(ruleset, state.dealer, start.seats, out) if tracked else {}
+    paid: dict[tuple[int, str], Chips] = {}
+    taken: list[tuple[int, str]] = []
+    for e in events:
+        if e.kind == "ante":
+            for x in transfers_in(e):
+                if isinstance(x.src, SeatAccount):
+                    key = (x.src.seat, getattr(x.dst, "name", ""))
+                    paid[key] = paid.get(key, 0) + x.amount
+        elif e.kind == "claim":
+            taken.append((getattr(e, "seat", -1), getattr(e, "section", "")))
+    for seat, want in short.items():
+        got = {name: a for (s, name), a in paid.items() if s == seat and a}
+        if got != want:
+            return (f"seat {seat}, short at the ante ({start.seats[seat]} chips), paid "
+                    f"{got or 'nothing'}; the rules (spec §4, section by section in board "
+                    f"order) have it pay {want or 'nothing'}")
+    record = {seat: set(names) for seat, names in state.short}
+    if tracked and record != {seat: set(want) for seat, want in short.items()}:
+        return (f"the engine records the short seats' antes as {record}; the rules (spec §4) "
+                f"give {({s: set(w) for s, w in short.items()})}")
+    shut = own_rules.blocked_sets(ruleset, state.widow(), state.trump)
+    for seat, name in taken:
+        if seat in short and name not in short[seat]:
+            return (f"seat {seat} took section {name} before play, which it did not ante "
+                    "(spec §4: a short seat takes only the sections it anted)")
+        if name in shut:
+            return (f"seat {seat} took section {name} before play, a set lying complete in "
+                    f"the widow ({' '.join(map(str, state.widow()))}; spec §5.2 'blocks sets')")
+    return None
 
 
 def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> str | None:
@@ -614,10 +680,12 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
     stage (:func:`engine_faults`, progress, listed moves accepted).
 
     ``stop_when``: checked after each deal; true ends the run early (every kind seen).
-    Each deal starts from a ledger of ``start_chips`` chips a seat (drawn), so that payments
-    capped at a balance are reached; under ``balance: eliminated at zero`` one deal in three
-    starts with a seat at zero (an eliminated seat, spec §10) when the count allows it (the
-    variant's lowest count still in, or 2 under ``end: last player with chips``).
+    Each deal starts from a ledger of ``start_chips`` chips a seat (drawn; under ``short
+    stack: section by section`` drawn seat by seat, so that a short seat's unanted sections
+    hold the others' antes), so that payments capped at a balance are reached; under
+    ``balance: eliminated at zero`` one deal in three starts with a seat at zero (an
+    eliminated seat, spec §10) when the count allows it (the variant's lowest count still
+    in, or 2 under ``end: last player with chips``).
     """
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -627,6 +695,10 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
         names = tuple(s.name for s in ruleset.board)
         for _ in range(deals):
             ledger = Ledger.open(players, names, rng.choice(start_chips))
+            if SHORT_STACK_TERMS[ruleset.short_stack].tracked:  # spec §4: some seats short,
+                # others not, so that a section one seat did not ante has chips on it
+                ledger = Ledger(tuple(rng.choice(start_chips) for _ in range(players)),
+                                ledger.sections)
             fewest = 2 if ruleset.session.end_last_with_chips else ruleset.players.low
             if (own_rules.seats_may_be_out(ruleset) and players - 1 >= fewest
                     and rng.random() < 1 / 3):
@@ -643,10 +715,45 @@ def check_random(decks: list[tuple[str, Ruleset, Comparer]], players: int, deals
     return result
 
 
+def set_in_widow(ruleset: Ruleset, players: int, dealer: int, order: Sequence[Card],
+                 rng: random.Random) -> tuple[Card, ...]:
+    """The pack ``order`` (top card first) rearranged so that the deal (the verifier's own,
+    :func:`boodle.verify.own_rules.deal_order`) puts a ``same suit`` set's ranks of one suit
+    in the widow and the same ranks of another suit in one seat's hand: a deal in which that
+    seat may play the set while the widow blocks it (spec §5.2 ``blocks sets``; a random
+    deal of the full deck rarely has one).  The pack unchanged when the board has no such
+    set, the deck too few suits or cards of its ranks, or the widow or the hand too few
+    cards."""
+    sets = [s for s in ruleset.board if s.kind == "set" and s.suit_rule == "same suit"]
+    suits = list(ruleset.deck.suits)
+    if not sets or len(suits) < 2:
+        return tuple(order)
+    section = rng.choice(sets)
+    dead, live = rng.sample(suits, 2)
+    seat = rng.randrange(players)
+    turns = own_rules.deal_order(ruleset, players, dealer)
+    where: dict[int | None, list[int]] = {}
+    for k in range(len(order)):
+        where.setdefault(turns[k % len(turns)], []).append(k)
+    pack = list(order)
+    wanted: list[tuple[Card, int | None]] = [(Card(r, dead), None) for r in section.ranks]
+    wanted += [(Card(r, live), seat) for r in section.ranks]
+    if any(c not in pack for c, _ in wanted) or any(
+            len(where.get(hand, [])) < len(section.ranks) for hand in (None, seat)):
+        return tuple(pack)
+    for k, (card, hand) in enumerate(wanted):
+        slot = where[hand][k % len(section.ranks)]
+        j = pack.index(card)
+        pack[slot], pack[j] = pack[j], pack[slot]
+    return tuple(pack)
+
+
 def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random.Random,
                  ledger: Ledger, label: str, result: RandomResult) -> None:
     dealer = rng.randrange(players)
     order = shuffled_deck(ruleset, rng)
+    if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks and rng.random() < 1 / 2:
+        order = set_in_widow(ruleset, players, dealer, order, rng)
     mutation = comparer.mutation
     try:
         state, events = start_deal(mutation.start_ruleset(ruleset), players, dealer, ledger,
@@ -692,8 +799,9 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
         if not paid_checked and (comparer._in_stops(state) or is_terminal(state)):
             paid_checked = True  # the stages before play are over: their payouts, checked
             comparer.payouts += 1
-            paid = payouts_differ(ruleset, ledger, trail) or ledger_differs(ledger, trail,
-                                                                              state)
+            paid = (payouts_differ(ruleset, ledger, trail)
+                    or ledger_differs(ledger, trail, state)
+                    or takers_differ(ruleset, ledger, trail, state))
             if paid is not None:
                 report("engine = model", f"{paid}, in {describe_state(state)}")
                 return

@@ -29,6 +29,7 @@ import z3
 
 from boodle.language.model import HoldingPhase, Payer, PokerPhase
 from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
+from boodle.verify.eligibility import eligible_axioms
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -124,7 +125,27 @@ def axioms(layout: Layout, s: SymState) -> Expr:
     if len(drawn) > 1:
         terms.append(z3.Distinct(*drawn))
     terms += [z3.Not(z3.And(w, o)) for w, o in zip(g.widow0, g.out0, strict=True)]
+    terms += eligible_axioms(layout, s, lambda dealer, k, t: _owes(layout, dealer, k, t))
     return z3.And(*terms)
+
+
+def _targets(layout: Layout, targets: tuple[str, ...]) -> list[int]:
+    """The board indices an ante line's targets name (spec §4: ``each boodle``, every boodle
+    section; ``every section``, all; else the section named), stated here from the board."""
+    out: list[int] = []
+    for t in targets:
+        out += ([k for k, x in enumerate(layout.board) if x.kind == "boodle"]
+                if t == "each boodle" else list(range(len(layout.board)))
+                if t == "every section" else [layout.section_index(t)])
+    return out
+
+
+def _owes(layout: Layout, dealer: Expr, k: int, section: int) -> Expr:
+    """Seat ``k`` owes ``section`` a due this deal when ``dealer`` deals (spec §4: some ante
+    line names the section, with ``k`` among its payers)."""
+    pays = [PAYER_TERMS[line.payer](dealer, k) for line in layout.ruleset.antes
+            if line.amount > 0 and section in _targets(layout, line.targets)]
+    return z3.Or(*pays) if pays else z3.BoolVal(False)
 
 
 def exact_start(layout: Layout) -> bool:

@@ -17,8 +17,9 @@ A :class:`Layout` fixes, for one ruleset and player count, how the engine's
 
 :class:`Ghosts` are constants of a deal that the stops phase reads but never
 changes: the chip total, the dealer, the trump suit, the winners of earlier
-poker phases, which sections earlier phases took, and which cards lie in the
-widow or out of play when play starts.  Cards are indexed in
+poker phases, which sections earlier phases took, which cards lie in the
+widow or out of play when play starts, and which sections each seat may take (spec §4,
+``short stack: section by section``: what a short seat anted).  Cards are indexed in
 ``ruleset.deck.cards()`` order (suit by suit, low to high).
 """
 
@@ -377,7 +378,11 @@ class Ghosts:
     ``out0``: per card, whether it lies in the widow / out of play; ``gone``: per seat,
     whether it is eliminated (spec §10: it holds no card and no chip, is never to move and
     is skipped by "left" and "each opponent"), empty when no deal is played with a seat out
-    (:func:`~boodle.verify.own_rules.seats_may_be_out`).
+    (:func:`~boodle.verify.own_rules.seats_may_be_out`); ``eligible``: per seat, per section in
+    board order, whether that seat may take that section this deal (spec §4, ``short stack:
+    section by section``: a seat short at the ante takes only the sections it anted, any
+    other seat every section; :mod:`boodle.verify.eligibility`), empty under a rule by which
+    every seat may take every section.
     """
 
     total: Expr
@@ -389,12 +394,13 @@ class Ghosts:
     widow0: tuple[Expr, ...]
     out0: tuple[Expr, ...]
     gone: tuple[Expr, ...] = ()
+    eligible: tuple[tuple[Expr, ...], ...] = ()
 
     def variables(self) -> list[Expr]:
-        """Every ghost, flattened."""
+        """Every ghost, flattened (``eligible`` seat by seat, each in board order)."""
         return [self.total, self.dealer, self.trump, *self.winners.values(),
                 *self.taken.values(), *self.drawn.values(), *self.widow0, *self.out0,
-                *self.gone]
+                *self.gone, *(e for seat in self.eligible for e in seat)]
 
 
 @dataclass(frozen=True)
@@ -434,6 +440,13 @@ class SymState:
         return replace(self, **changes)
 
 
+def _tracks_eligibility(ruleset: Ruleset) -> bool:
+    """Whether who may take which section is a ghost of the deal (spec §4)."""
+    from boodle.verify.eligibility import SHORT_STACK_TERMS  # it reads this module's terms
+
+    return SHORT_STACK_TERMS[ruleset.short_stack].tracked
+
+
 def fresh_ghosts(layout: Layout, prefix: str = "g") -> Ghosts:
     """New z3 constants for the ghosts of ``layout``."""
     rs = layout.ruleset
@@ -454,6 +467,8 @@ def fresh_ghosts(layout: Layout, prefix: str = "g") -> Ghosts:
         out0=tuple(z3.Bool(f"{prefix}.out.{c}") for c in layout.cards),
         gone=tuple(z3.Bool(f"{prefix}.gone.{k}") for k in range(layout.n))
         if seats_may_be_out(rs) else (),
+        eligible=tuple(tuple(z3.Bool(f"{prefix}.eligible.{k}.{s.name}") for s in rs.board)
+                       for k in range(layout.n)) if _tracks_eligibility(rs) else (),
     )
 
 

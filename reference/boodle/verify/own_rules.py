@@ -15,20 +15,34 @@ engine's deal to :func:`deal`.
 
 The pots of a betting round (spec §8.3, side pots for seats all in) are stated here again
 too (:func:`side_pots`), apart from :func:`boodle.engine.stages.poker.layers`: the engine =
-model check holds each of the engine's pot payments to them.
+model check holds each of the engine's pot payments to them.  So are the antes of short
+stacks paid section by section (§4, :func:`short_antes`) and the sets a widow blocks (§5.2,
+:func:`blocked_sets`): the check holds the engine's ante payments, its record of who anted
+what, and every section taken before play to them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from boodle.language.cards import Card
-from boodle.language.model import Chips, Deck, Ruleset, Trumps, WidowPosition
+from boodle.language.model import (
+    Chips,
+    Deck,
+    Payer,
+    Ruleset,
+    Section,
+    SuitRule,
+    Trumps,
+    WidowPosition,
+    WidowSets,
+)
 
-__all__ = ["TURNED_UP", "WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card",
-           "rank_position", "seats_may_be_out", "share", "side_pots"]
+__all__ = ["PAYS_ANTE", "SET_CARDS", "TURNED_UP", "WIDOW_BLOCKS", "WIDOW_TURNS", "ante_sections",
+           "blocked_sets", "deal", "deal_order", "hand_sizes", "next_card", "rank_position",
+           "seats_may_be_out", "share", "short_antes", "side_pots"]
 
 
 def seats_may_be_out(ruleset: Ruleset) -> bool:
@@ -168,3 +182,103 @@ def side_pots(put: Mapping[int, Chips], live: Sequence[int],
         done = level
         open_to = tuple(s for s in open_to if put.get(s, 0) > level)
     return pots
+
+
+PAYS_ANTE: dict[Payer, Callable[[int, int], bool]] = {
+    "each player": lambda dealer, seat: True,
+    "dealer": lambda dealer, seat: seat == dealer,
+    "each other player": lambda dealer, seat: seat != dealer,
+    "widow": lambda dealer, seat: seat == dealer,  # the widow's share, paid by the dealer
+}
+"""Whether ``seat`` pays an ante line when ``dealer`` deals (spec §4), one row per member of
+:data:`Payer` (the verifier's own, apart from :data:`boodle.engine.stages.antes.PAYERS`)."""
+
+
+def ante_sections(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
+    """The sections an ante line's targets name, in order (spec §4: ``each boodle``, every
+    boodle section in board order; ``every section``, every section; else the section
+    named)."""
+    out: list[str] = []
+    for t in targets:
+        out += ([s.name for s in ruleset.board if s.kind == "boodle"] if t == "each boodle"
+                else [s.name for s in ruleset.board] if t == "every section" else [t])
+    return out
+
+
+def short_antes(ruleset: Ruleset, dealer: int, balances: Sequence[Chips],
+                out: Collection[int] = ()) -> dict[int, dict[str, Chips]]:
+    """Spec §4 ``short stack: section by section``: what each short seat pays, section by
+    section (section → chips), from ``balances`` (each seat's chips before the ante) when
+    ``dealer`` deals; ``out``: the seats eliminated (§10), who pay nothing.  A seat is short
+    when its balance is less than the whole of its dues (every line that names it, chosen
+    lines aside: the rule allows none); it pays its due on each section in board order, each
+    in full, until the first it cannot pay in full, and nothing on that one or any later.
+    The sections a short seat paid are those it may take this deal.  Seats not short are
+    left out (they pay as written and may take every section).  Example (§4): Tripoley, 5
+    chips, 1 due on each of the nine sections: A♥, K♥, Q♥, J♥ and 10♥, 1 chip each."""
+    order = {s.name: k for k, s in enumerate(ruleset.board)}
+    found: dict[int, dict[str, Chips]] = {}
+    for seat, balance in enumerate(balances):
+        if seat in out:
+            continue
+        dues: dict[str, Chips] = {}
+        for line in ruleset.antes:
+            if line.chosen or not PAYS_ANTE[line.payer](dealer, seat):
+                continue
+            for name in ante_sections(ruleset, line.targets):
+                dues[name] = dues.get(name, 0) + line.amount
+        if balance >= sum(dues.values()):
+            continue
+        paid: dict[str, Chips] = {}
+        left = balance
+        for name in sorted(dues, key=order.__getitem__):
+            if dues[name] > left:
+                break
+            paid[name] = dues[name]
+            left -= dues[name]
+        found[seat] = paid
+    return found
+
+
+def _fixed_cards(ruleset: Ruleset, section: Section, trump: str | None
+                 ) -> list[tuple[Card, ...]]:
+    return [section.cards] if section.cards else []
+
+
+def _same_suit_cards(ruleset: Ruleset, section: Section, trump: str | None
+                     ) -> list[tuple[Card, ...]]:
+    return [tuple(Card(r, suit) for r in section.ranks) for suit in ruleset.deck.suits]
+
+
+def _trump_cards(ruleset: Ruleset, section: Section, trump: str | None
+                 ) -> list[tuple[Card, ...]]:
+    return [] if trump is None else [tuple(Card(r, trump) for r in section.ranks)]
+
+
+SET_CARDS: dict[SuitRule, Callable[[Ruleset, Section, str | None], list[tuple[Card, ...]]]] = {
+    "fixed": _fixed_cards,
+    "same suit": _same_suit_cards,  # its ranks in any one suit
+    "trumps": _trump_cards,  # its ranks in the deal's trump suit
+    "drawn": _fixed_cards,  # bound before play (spec §3)
+}
+"""The card groups any one of which completes a set section (spec §3), one row per member of
+:data:`SuitRule` (the verifier's own, apart from :func:`boodle.engine.holders.qualifies`)."""
+
+
+WIDOW_BLOCKS: dict[WidowSets, bool] = {"qualifies nobody": False, "blocks sets": True}
+"""Whether a set complete in the widow is blocked (spec §5.2), one row per member of
+:data:`WidowSets`."""
+
+
+def blocked_sets(ruleset: Ruleset, widow: Collection[Card], trump: str | None
+                 ) -> frozenset[str]:
+    """Spec §5.2 ``widow: blocks sets``: the set sections that lie complete in ``widow`` (one
+    of their card groups, :data:`SET_CARDS`, all there), which nobody takes this deal.
+    Empty under ``qualifies nobody``.  Example (§5.2): the widow holds 8♦ 9♦ 10♦; the 8-9-10
+    section, ``same suit``, is blocked."""
+    if not WIDOW_BLOCKS[ruleset.deal.widow_sets]:
+        return frozenset()
+    held = set(widow)
+    return frozenset(s.name for s in ruleset.board if s.kind == "set" and any(
+        group and all(c in held for c in group)
+        for group in SET_CARDS[s.suit_rule](ruleset, s, trump)))

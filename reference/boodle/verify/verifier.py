@@ -40,7 +40,6 @@ from boodle.language.model import (
     Ruleset,
     ShortStack,
     StopsPhase,
-    WidowSets,
 )
 from boodle.verify.actions import CLAIM_TERMS
 from boodle.verify.bmc import BmcResult, bmc
@@ -51,6 +50,7 @@ from boodle.verify.cex import (
     model_steps_lines,
 )
 from boodle.verify.concrete import ModelOracle
+from boodle.verify.eligibility import SHORT_STACK_TERMS, WIDOW_SET_TERMS
 from boodle.verify.engine_model import Comparer, check_random, possible_kinds
 from boodle.verify.explicit import ExplicitResult, check_deals
 from boodle.verify.induction import (
@@ -193,8 +193,12 @@ SYMBOLIC: dict[FeatureKey, Refusal | None] = {
     "trump sections without trumps": None,
     "drawn boodles": None,  # bound before play: the drawn cards are the layout's
     "seats redrawn": None,  # between deals: a deal at any seating is a deal z3 models
-    "widow sets": None,
-    "short stack": None,
+    "widow sets": None,  # read in the places at each claim (verify.eligibility)
+    # the antes are a stage: under 'section by section' z3 starts play from any seats'
+    # eligibility they can leave (verify.eligibility.eligible_axioms), not from the ledger
+    "short stack": lambda rs, found: [
+        f"the antes paid {f.detail} (play starts from any eligibility they can leave)"
+        for f in found if SHORT_STACK_TERMS[cast(ShortStack, f.detail)].tracked],
     "going out without ending the deal": None,
     "lead by a phase winner": None,
     "first lead after a run": None,
@@ -212,38 +216,10 @@ def symbolic_gaps(ruleset: Ruleset) -> list[str]:
     return refused(SYMBOLIC, ruleset)
 
 
-WIDOW_SET_TERMS: dict[WidowSets, str] = {
-    "qualifies nobody": "a widow card is never played, so no claim term reads the widow",
-}
-"""How the z3 model states each widow rule for sets (spec §5.2).  ``blocks sets`` is not
-modelled (excused in :data:`boodle.rule_kinds.KINDS`): a variant whose stops phase claims on
-play under it is "not covered" (:func:`unmodelled`); a holding phase is not modelled anyway."""
-
-
-SHORT_STACK_TERMS: dict[ShortStack, str] = {
-    "as balance": "the antes are not modelled step by step; every seat may claim every section",
-}
-"""How the z3 model states each short-stack rule (spec §4).  ``section by section`` is not
-modelled (excused in :data:`boodle.rule_kinds.KINDS`): who may take a section would be part of
-the state; such a variant is "not covered" (:func:`unmodelled`)."""
-
-
-def _widow_sets_unmodelled(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
-    sets = ruleset.deal.widow_sets
-    if sets in WIDOW_SET_TERMS:
-        return []
-    return [f"widow: {sets} (claims on play, going out's takes)"
-            for p in ruleset.phases if isinstance(p, StopsPhase)
-            and (CLAIM_TERMS[p.claims].plays_claim or p.going_out.takes)]
-
-
 MODELLED: dict[FeatureKey, Refusal | None] = {
-    "short stack": lambda rs, found: [f"short stack: {f.detail} (who may take a section)"
-                                      for f in found if f.detail not in SHORT_STACK_TERMS],
     "several stops phases": lambda rs, found: ["several stops phases"],
     "going out without ending the deal": lambda rs, found: [
         "going out without ending the deal" for _ in found],
-    "widow sets": _widow_sets_unmodelled,
     # the rest: modelled, or a stage (SYMBOLIC), or refused before play by every engine
     "no stops phase": None,
     "other phases": None,
@@ -256,6 +232,8 @@ MODELLED: dict[FeatureKey, Refusal | None] = {
     "few players still in": None,
     "seats redrawn": None,  # spec §10, between deals: not a rule of the stops phase
     "claims": None,
+    "short stack": None,  # who may take a section: verify.eligibility.SHORT_STACK_TERMS
+    "widow sets": None,  # a set the widow blocks: verify.eligibility.WIDOW_SET_TERMS
     "lead by a phase winner": None,
     "first lead after a run": None,
     "lead fallback without a rule": None,
@@ -275,14 +253,16 @@ def unmodelled(ruleset: Ruleset) -> list[str]:
 
 def _key(subject: Subject, n: int) -> tuple[Any, ...]:
     """Two subjects with equal keys step alike in the stops phase, chips included (names,
-    labels, antes and the stages before play aside): the consecution findings of their
+    labels, antes and the stages before play aside; who may take a section, spec §4, and the
+    sets the widow blocks, §5.2, included): the consecution findings of their
     chip conjuncts are the same (the rest is shared more widely, :func:`_dynamics_key`).
     Init is checked per subject."""
     rs = subject.ruleset
     board = tuple(replace(s, label="") for s in rs.board)
     stops = tuple(replace(p, label="") for p in rs.phases if isinstance(p, StopsPhase))
-    return (rs.deck, board, stops, rs.session.negative, rs.deal.trumps, rs.chips, n,
-            subject.mutation)
+    return (rs.deck, board, stops, rs.session.negative, rs.deal.trumps, rs.chips,
+            rs.short_stack, rs.deal.widow_sets, n, subject.mutation,
+            rs.antes if SHORT_STACK_TERMS[rs.short_stack].tracked else ())  # who owes what
 
 
 def _dynamics_key(subject: Subject, n: int) -> tuple[Any, ...]:
@@ -348,11 +328,13 @@ class _Run:
 
 def _oracle_key(ruleset: Ruleset, n: int, mutation: Mutation) -> tuple[Any, ...]:
     """Two rulesets with equal keys have the same model (names and labels aside): the deck,
-    the board, the stops phase, the chip rules, the trump rule, the player count, the fault."""
+    the board, the stops phase, the chip rules, the trump rule, who may take a section (spec
+    §4) and the sets the widow blocks (§5.2), the player count, the fault."""
     board = tuple(replace(s, label="") for s in ruleset.board)
     stops = tuple(replace(p, label="") for p in ruleset.phases if isinstance(p, StopsPhase))
     return (ruleset.deck, board, stops, ruleset.session.negative, ruleset.deal.trumps,
-            ruleset.deal.widow_position, ruleset.chips, n, mutation)
+            ruleset.deal.widow_position, ruleset.chips, ruleset.short_stack,
+            ruleset.deal.widow_sets, n, mutation)
 
 
 def _comparer(run: _Run, ruleset: Ruleset, n: int, mutation: Mutation) -> Comparer:
@@ -1066,8 +1048,14 @@ def coverage_decks(ruleset: Ruleset, n: int) -> list[tuple[int, int]]:
     rarely does at ``n`` players: one suit of ``2n + 2`` ranks (after a stop every card left
     is of the stopped suit: a restart in another suit finds none, so every player passes:
     the all-pass and the colour flip), two suits of ``n + 3`` ranks (runs through the widow,
-    stop bonuses, going out with cards left), and 2 × 5."""
-    return [(1, min(13, 2 * n + 2)), (2, min(13, n + 3)), (2, 5)]
+    stop bonuses, going out with cards left), and 2 × 5; under ``widow: blocks sets``, then
+    the whole deck again (its random deals put a set in the widow and the same ranks of
+    another suit in a hand one time in two, :func:`~boodle.verify.engine_model.set_in_widow`:
+    a small deck's widow and hands are too small to hold a set)."""
+    small = [(1, min(13, 2 * n + 2)), (2, min(13, n + 3)), (2, 5)]
+    if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks:
+        small.append((len(ruleset.deck.suits), len(ruleset.deck.ranks)))
+    return small
 
 
 def _engine(run: _Run, subject: Subject, n: int) -> list[Result]:

@@ -215,6 +215,11 @@ def state_values(layout: Layout, s: SymState, model: z3.ModelRef) -> dict[str, A
     ghosts.update({f"drawn {n}": val(d) for n, d in g.drawn.items()})
     if g.gone:
         ghosts["eliminated"] = [k for k, o in enumerate(g.gone) if val(o) is True]
+    if g.eligible:  # spec §4: the seats that may not take every section, and what they may
+        ghosts["short"] = {k: [x.name for x, e in zip(layout.board, row, strict=True)
+                               if val(e) is True]
+                           for k, row in enumerate(g.eligible)
+                           if not all(val(e) is True for e in row)}
     return {
         "loc": [val(x) for x in s.loc],
         **{k: val(v) for k, v in s.scalars().items()},
