@@ -27,14 +27,17 @@ from typing import get_args
 from boodle.language.features import FeatureKey
 from boodle.language.model import (
     AllPass,
+    Balance,
     BetLimit,
     ClaimRule,
+    Cut,
     Discard,
     EndRule,
     EndTie,
     FallbackKind,
     Fault,
     FirstDealer,
+    Follow,
     Leftover,
     MisdealRule,
     PaidTo,
@@ -50,6 +53,7 @@ from boodle.language.model import (
     Who,
     WidowPosition,
     WidowSets,
+    WidowVisibility,
 )
 
 
@@ -233,7 +237,29 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.session.run", "TIE_DEALS"),
         Table("z3 model", "boodle.verify.session_model", "TIE_DEAL_TERMS"),
         Table("verifier", "boodle.verify.wellformed", "END_TIE_WORDS"),
+        Table("simulator report", "boodle.simulate.report", "TIE_WORDS"),
+        Table("docs matrix", "boodle.docs.pages", "TIE_CELL"),
         Table("printer", "boodle.language.printer", "TIES"),
+    )),
+    "balance": Kind(Balance, (  # spec §9, §10: the players still in, payments capped or not
+        Table("builder", "boodle.language.kind_facts", "BALANCE_FACTS"),
+        Table("reference engine", "boodle.engine.stages.dealing", "BALANCES"),
+        Table("verifier", "boodle.verify.own_rules", "ELIMINATES"),
+        Table("Hypothesis oracle", "boodle.testing", "STILL_IN"),
+        Table("printer", "boodle.language.printer", "BALANCE"),
+    )),
+    "follow": Kind(Follow, (  # spec §6.2; the compiled run loop has the owner play (a hot loop)
+        Table("reference engine", "boodle.engine.stages.stops", "FOLLOWERS"),
+        Table("z3 model", "boodle.verify.actions", "FOLLOW_SEATS"),
+        Table("Hypothesis oracle", "boodle.testing", "FOLLOWERS"),
+        Table("printer", "boodle.language.printer", "FOLLOW"),
+    )),
+    "widow visibility": Kind(WidowVisibility, (  # spec §5.2; no engine reads it
+        Table("printer", "boodle.language.printer", "WIDOW_VISIBILITY"),
+        Table("docs matrix", "boodle.docs.pages", "WIDOW_FACE_CELL"),
+    )),
+    "cut": Kind(Cut, (  # spec §5.1; a shuffle makes it immaterial to play: the rules text only
+        Table("printer", "boodle.language.printer", "CUT"),
     )),
     "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
         Table("reference engine", "boodle.engine.leads", "FAULTS"),

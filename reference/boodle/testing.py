@@ -86,10 +86,12 @@ from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     AllPass,
     AnteLine,
+    Balance,
     BetLimit,
     ClaimRule,
     Fallback,
     FallbackKind,
+    Follow,
     GoingOut,
     HoldingPhase,
     LeadRule,
@@ -189,8 +191,8 @@ def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
 def _short_stacks(rs: Ruleset) -> Ruleset:
     """A short player antes section by section and takes only what they anted (spec §4),
     where the rules allow it (physical chips, dues fixed before the ante)."""
-    if rs.session.negative != "eliminate" or any(a.chosen or a.payer == "widow"
-                                                 for a in rs.antes):
+    registers = STILL_IN[rs.session.negative](0)  # a player at zero plays on: no elimination
+    if registers or any(a.chosen or a.payer == "widow" for a in rs.antes):
         return rs
     return replace(rs, short_stack="section by section")
 
@@ -454,6 +456,28 @@ their balance before the ante, the sections they ante when short (``None``: they
 short, or the rule has them pay as written)."""
 
 
+def _hand_holding(state: DealState, card: Card) -> int | None:
+    """The seat whose hand holds ``card``, or ``None``."""
+    return next((seat for seat in range(state.players) if card in state.hand(seat)), None)
+
+
+FOLLOWERS: dict[Follow, Callable[[DealState, Card], int | None]] = {
+    "owner": _hand_holding,
+    "turn": _hand_holding,  # the turn goes round to the card's one holder
+}
+"""Spec §6.2 read afresh for the oracle: who must play the next card of a run, given the
+state and that card, one row per member of :data:`Follow`; a follow due to anyone else is a
+fault of the implementation."""
+
+
+STILL_IN: dict[Balance, Callable[[Any], bool]] = {
+    "allowed": lambda balance: True,
+    "eliminate": lambda balance: balance > 0,
+}
+"""Spec §10 read afresh for the oracle: whether a player with this balance (chips) is still
+in, dealt the next deal, one row per member of :data:`Balance`."""
+
+
 ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
     "each player": lambda dealer, live: list(live),
     "each other player": lambda dealer, live: [s for s in live if s != dealer],
@@ -468,8 +492,8 @@ def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
                    ) -> dict[int, list[str]]:
     """The seats that are short at this deal's ante, each with the sections it antes in board
     order (spec §4), from the ante lines and the balances before the ante alone."""
-    live = [s for s in range(players)
-            if ruleset.session.negative == "allowed" or ledger.seat(s) > 0]
+    still_in = STILL_IN[ruleset.session.negative]
+    live = [s for s in range(players) if still_in(ledger.seat(s))]
     payers = {payer: row(dealer, live) for payer, row in ANTE_PAYERS.items()}
     order = {s.name: i for i, s in enumerate(ruleset.board)}
     out: dict[int, list[str]] = {}
@@ -681,8 +705,7 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             ledger = t.state.ledger
             n = t.players
             order = [(t.dealer + k) % n for k in range(1, n + 1)]
-            live = [s for s in order if t.ruleset.session.negative == "allowed"
-                    or ledger.seat(s) > 0]
+            live = [s for s in order if STILL_IN[t.ruleset.session.negative](ledger.seat(s))]
             if len(live) < t.ruleset.players.low:
                 return  # the session is over (spec §10); the machine stops dealing
             t.dealer = live[0]
@@ -982,6 +1005,8 @@ def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
     if s.step == "follow":
         assert s.current is not None
         nxt = t.ruleset.deck.next_card(s.current)
+        assert nxt is not None and who == FOLLOWERS[phase.follow](s, nxt), \
+            f"seat {who} is to follow {s.current}, but spec §6.2 has the holder of {nxt} play"
         out.append((PassMove(who), "pass.not-allowed"))
         out += [(LeadMove(who, c), "follow.next-card") for c in hand[:3]]
         out += [(PlayMove(who, c), "follow.next-card") for c in hand[:3] if c != nxt]

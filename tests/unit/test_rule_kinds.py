@@ -334,7 +334,7 @@ def test_a_widow_takers_hand_goes_where_spec_5_4_says() -> None:
 def test_a_new_session_tie_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("session tie", (*KINDS["session tie"].members(), "highest card"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "printer", "reference engine", "verifier", "z3 model"]
+        "docs matrix", "printer", "reference engine", "simulator report", "verifier", "z3 model"]
 
 
 def test_a_tie_for_best_plays_one_more_deal_alike_in_session_and_model() -> None:
@@ -383,3 +383,69 @@ def test_the_widows_last_card_is_turned_up_alike_in_each_back_end() -> None:
 def test_a_new_turn_up_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("turn-up", (*KINDS["turn-up"].members(), "dealer takes the widow"))
     assert sorted(b.split(" (")[0] for b in faults) == ["builder", "printer", "reference engine"]
+
+
+def test_a_new_balance_rule_fails_naming_each_back_end() -> None:
+    # Spec §9, §10: who is still in, and whether a payment is capped, is read by a table in
+    # each back end, not by comparing with 'eliminate' (a new rule read as a register).
+    faults = missing_rows("balance", (*KINDS["balance"].members(), "eliminated below zero"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "printer", "reference engine", "verifier"]
+    assert all(said == "no row for 'eliminated below zero'" for said in faults.values())
+
+
+def test_the_players_still_in_are_those_spec_10_keeps_alike_in_each_back_end() -> None:
+    # Spec §10: under 'balance: eliminated at zero' a player at 0 or less is out, and every
+    # payment is capped at the payer's balance; a register keeps everyone in, uncapped.
+    from boodle.engine.stages.dealing import BALANCES
+    from boodle.language.kind_facts import BALANCE_FACTS
+    from boodle.testing import STILL_IN
+    from boodle.verify.own_rules import ELIMINATES
+
+    balances = (-3, 0, 1, 40)
+    by_hand = {"allowed": (True, True, True, True), "eliminate": (False, False, True, True)}
+    assert {k: tuple(map(r.still_in, balances)) for k, r in BALANCES.items()} == by_hand
+    assert {k: tuple(map(row, balances)) for k, row in STILL_IN.items()} == by_hand
+    eliminates = {"allowed": False, "eliminate": True}
+    assert {k: r.capped for k, r in BALANCES.items()} == eliminates
+    assert dict(ELIMINATES) == eliminates
+    assert {k: f.eliminates for k, f in BALANCE_FACTS.items()} == eliminates
+
+
+def test_a_new_follow_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("follow", (*KINDS["follow"].members(), "any holder"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "printer", "reference engine", "z3 model"]
+
+
+def test_the_holder_of_the_next_card_follows_alike_in_each_back_end() -> None:
+    # Spec §6.2: with one holder per card, 'owner' and 'turn' both have the holder of the next
+    # card play it.  Michigan, 3 players, dealer 0, seats dealt in turn from seat 1: the first
+    # card of the pack (2♣, ranks low to high) goes to seat 1, the second (3♣) to seat 2.
+    import z3
+
+    from boodle.engine import start_deal
+    from boodle.engine.ledger import Ledger
+    from boodle.engine.stages.stops import FOLLOWERS
+    from boodle.language.cards import Card
+    from boodle.testing import FOLLOWERS as ORACLE_FOLLOWERS
+    from boodle.verify.actions import FOLLOW_SEATS
+
+    rules = load("michigan")
+    pack = list(rules.deck.cards())
+    ledger = Ledger.open(3, tuple(s.name for s in rules.board), 50)
+    state = start_deal(rules, 3, 0, ledger, pack)[0]
+    two, three = Card("2", "♣"), Card("3", "♣")
+    assert state.hand(1)[:1] == (two,) and three in state.hand(2)
+    for table in (FOLLOWERS, ORACLE_FOLLOWERS):
+        assert {k: row(state, three) for k, row in table.items()} == {"owner": 2, "turn": 2}
+    loc = [z3.IntVal(s) for s in (1, 2, 0)]
+    assert {k: z3.simplify(row(loc, 1)).as_long() for k, row in FOLLOW_SEATS.items()} == {
+        "owner": 2, "turn": 2}
+
+
+def test_a_new_widow_visibility_or_cut_fails_naming_each_back_end() -> None:
+    faults = missing_rows("widow visibility", (*KINDS["widow visibility"].members(), "peeked"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["docs matrix", "printer"]
+    faults = missing_rows("cut", (*KINDS["cut"].members(), "dealer"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer"]

@@ -57,6 +57,7 @@ from boodle.engine.state import (
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
+from boodle.language.kind_facts import BALANCE_FACTS
 from boodle.language.model import (
     DealSpec,
     HoldingPhase,
@@ -445,7 +446,7 @@ def _play(ruleset: Ruleset, state: DealState, rng: random.Random, limit: int | N
 def _start_ledger(ruleset: Ruleset, players: int, rng: random.Random, carry: bool) -> Ledger:
     start = ruleset.session.start_chips
     seats = tuple(start + rng.randint(-10, 10) for _ in range(players))
-    if ruleset.session.negative == "eliminate":  # a seat at 0 or less would be out (§10)
+    if BALANCE_FACTS[ruleset.session.negative].eliminates:  # a seat at 0 or less is out (§10)
         seats = tuple(max(1, n) for n in seats)
     sections = tuple((s.name, rng.randint(0, 6) if carry else 0) for s in ruleset.board)
     return Ledger(seats, sections)
@@ -867,7 +868,7 @@ def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: in
     pins.add("§10/leftover-split" if rules.leftover == "split equally" else "§10/leftover-stays")
     if len(final["winners"]) > 1 or regular < final["deals"]:
         pins.add("§10/ties-share" if rules.ties == "share" else "§10/ties-one-more-deal")
-    if rules.negative != "eliminate" and any(
+    if not BALANCE_FACTS[rules.negative].eliminates and any(
             e["kind"] == "deal-end" and any(_below_zero(a) for a in e["ledger"]["seats"])
             for e in events):
         pins.add("§10/negative")

@@ -33,6 +33,7 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
+    BALANCE_FACTS,
     BET_LIMIT_FACTS,
     CLAIM_FACTS,
     END_FACTS,
@@ -571,7 +572,7 @@ class _Builder:
         line = said[0]
         rule: m.ShortStack = line.value
         facts = SHORT_STACK_FACTS[rule]
-        if facts.needs_elimination and session.negative != "eliminate":
+        if facts.needs_elimination and not BALANCE_FACTS[session.negative].eliminates:
             raise BoodleError(
                 f"'short stack: {rule}', but balances may go negative: every player can pay "
                 "the whole ante", line.span,
@@ -1083,7 +1084,8 @@ class _Builder:
                 target.span,
                 hint=f"the target is more than the start ({start_chips} chips) and at most "
                 f"{MAX_AMOUNT:,}, for example: end: a player reaches {2 * start_chips} chips")
-        if start is not None and start.value == 0 and fields.get("negative") == "eliminate":
+        balance: m.Balance = fields.get("negative", "allowed")
+        if start is not None and start.value == 0 and BALANCE_FACTS[balance].eliminates:
             raise BoodleError(
                 "'start: 0 chips' with 'balance: eliminated at zero': every player is out "
                 "before the first deal, so the session would play no deal",

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, WHO_FACTS
+from boodle.language.kind_facts import ALL_PASS_FACTS, BALANCE_FACTS, FALLBACK_FACTS, WHO_FACTS
 from boodle.language.model import Ruleset, StopsPhase
 
 __all__ = ["Feature", "FeatureKey", "Refusal", "features", "refused"]
@@ -94,7 +94,7 @@ def features(ruleset: Ruleset) -> tuple[Feature, ...]:
         out.append(Feature("drawn boodles"))
     if any(line.chosen for line in ruleset.antes):
         out.append(Feature("chosen antes"))
-    if ruleset.session.negative != "allowed":
+    if BALANCE_FACTS[ruleset.session.negative].eliminates:
         out.append(Feature("elimination"))
         if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
             out.append(Feature("few players still in"))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from boodle.language.model import (
     AllPass,
+    Balance,
     BetLimit,
     ClaimRule,
     EndRule,
@@ -306,3 +307,20 @@ TURN_UP_FACTS: dict[TurnUpRule, TurnUpFacts] = {
     "dealer takes boodle": TurnUpFacts(dealer_takes=True),
 }
 """The facts of each turn-up rule, one row per member of :data:`TurnUpRule`."""
+
+
+@dataclass(frozen=True)
+class BalanceFacts:
+    """What the language says of a balance rule (spec §9, §10): ``eliminates``, a player at
+    zero or less is out (so the session can run out of players still in, a short stack can
+    ante section by section, and a session cannot start at 0 chips)."""
+
+    eliminates: bool
+
+
+BALANCE_FACTS: dict[Balance, BalanceFacts] = {
+    "allowed": BalanceFacts(eliminates=False),
+    "eliminate": BalanceFacts(eliminates=True),
+}
+"""The facts of each balance rule, one row per member of :data:`Balance`: read by the builder,
+the features list, the simulator, ``boodle ledger`` and the conformance generator."""

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boodle.compiled import CompiledRules
+from boodle.language.kind_facts import BALANCE_FACTS
+from boodle.session.run import LEFTOVER_SPLITS, ROTATION_STEPS, TIE_DEALS
 from boodle.simulate.stats import Moments, RunStats
 
 if TYPE_CHECKING:
@@ -64,7 +66,7 @@ def _call(spec: RunSpec, first: int, last: int, stats: RunStats, tables: Compile
     rules, n = spec.ruleset, spec.players
     start = rules.session.start_chips
     low_end, target = kernel_stops(spec)
-    step = 1 if rules.deal.rotation == "left" else -1
+    step = ROTATION_STEPS[rules.deal.rotation]
     caps = [spec.cap(j) for j in range(first, last)]
     got = run_sessions(kt, spec.strategies, [f"{spec.seed}:{j}" for j in range(first, last)],
                        start, caps, step, low_end, target, jit=spec.jit)
@@ -74,10 +76,10 @@ def _call(spec: RunSpec, first: int, last: int, stats: RunStats, tables: Compile
     for i in np.flatnonzero(ending & (got.caps < spec.session_length)).tolist():
         # the run's last session, cut short: it ends only if the end rules say so
         ending[i] = _ended(rules, got.final_seats[i].tolist())
-    one_more = session.ties == "one more deal"
-    if session.negative != "eliminate":
+    one_more = TIE_DEALS[session.ties] > 0
+    if not BALANCE_FACTS[session.negative].eliminates:
         # every seat shares the leftover: n × chips + the board's chips, whole (_final)
-        left = (got.final_sections.sum(axis=1) if session.leftover == "split equally"
+        left = (got.final_sections.sum(axis=1) if LEFTOVER_SPLITS[session.leftover]
                 else np.zeros(m, dtype=np.int64))
         finals = n * got.final_seats + left[:, None]
         if one_more:  # a tie: one more deal, played again below

@@ -25,17 +25,27 @@ from fractions import Fraction
 from typing import Any
 
 from boodle.language.cards import Card
-from boodle.language.model import Chips, Deck, Ruleset, Trumps, WidowPosition
+from boodle.language.model import Balance, Chips, Deck, Ruleset, Trumps, WidowPosition
 
-__all__ = ["TURNED_UP", "WIDOW_TURNS", "deal", "deal_order", "hand_sizes", "next_card",
-           "rank_position", "seats_may_be_out", "share", "side_pots"]
+__all__ = ["ELIMINATES", "TURNED_UP", "WIDOW_TURNS", "deal", "deal_order", "hand_sizes",
+           "next_card", "rank_position", "seats_may_be_out", "share", "side_pots"]
+
+
+ELIMINATES: dict[Balance, bool] = {
+    "allowed": False,
+    "eliminate": True,
+}
+"""Spec §9, §10, the verifier's own statement: whether a balance rule puts a seat at zero or
+less out of the next deals and caps every payment at the payer's balance, one row per member
+of :data:`Balance` (read by the z3 model, the Init, the session model and the engine = model
+check)."""
 
 
 def seats_may_be_out(ruleset: Ruleset) -> bool:
     """Spec §10: whether a deal can be played with a seat eliminated.  Under ``balance:
     eliminated at zero`` a seat at zero after a deal is out; but ``end: when a player has
     no chips`` ends the session after that very deal, so no deal is played with a seat out."""
-    return ruleset.session.negative == "eliminate" and not ruleset.session.end_when_broke
+    return ELIMINATES[ruleset.session.negative] and not ruleset.session.end_when_broke
 
 
 def rank_position(deck: Deck, card: Card) -> int:
