@@ -91,6 +91,7 @@ from boodle.language.model import (
     ClaimRule,
     Fallback,
     FallbackKind,
+    Fault,
     Follow,
     GoingOut,
     HoldingPhase,
@@ -108,6 +109,7 @@ from boodle.language.model import (
     StopsPhase,
     SuitRule,
     TieBreak,
+    TurnUpRule,
     WidowSets,
 )
 from boodle.session.second_pack import draw_boodles
@@ -161,9 +163,19 @@ def _restart_any_suit(rs: Ruleset) -> Ruleset:
     return _with_phase(rs, restart=LeadRule(p.restart.who, "lowest", "chosen suit"))
 
 
+FINED_AT_LEAD: dict[Fault, bool] = {
+    "cannot lead": False,  # charged at a pass
+    "lead not lowest": True,
+}
+"""Spec §6.8 read afresh for the oracle's house rules: whether a penalty for this fault is
+charged at a lead the rule makes legal (a lead that is not the lowest), one row per member of
+:data:`Fault`."""
+
+
 def _fined_leads(rs: Ruleset) -> Ruleset:
+    """A fine for a lead that is not the lowest (spec §6.8), unless the phase has one."""
     p = _phase(rs)
-    if any(pen.fault == "lead not lowest" for pen in p.penalties):
+    if any(FINED_AT_LEAD[pen.fault] for pen in p.penalties):
         return rs
     fine = Penalty("lead not lowest", 1, "each opponent", forfeit_boodles=True)
     return _with_phase(rs, penalties=(*p.penalties, fine))
@@ -576,10 +588,19 @@ def _takers(ruleset: Ruleset, state: DealState, live: Sequence[int], names: Sequ
     return out
 
 
+TURN_UP_PAYS: dict[TurnUpRule, bool] = {
+    "nothing": False,
+    "dealer takes boodle": True,
+}
+"""Spec §5.2 read afresh for the oracle: whether the turned-up card pays the dealer a boodle
+at the deal's start, one row per member of :data:`TurnUpRule` (the oracle does not read such
+a start alone)."""
+
+
 def _check_holding(ruleset: Ruleset, state: DealState, events: Sequence[Any]) -> None:
     """The holding claims a deal's start made are those :func:`expected_holding_claims` says
     (variants whose start the oracle reads alone: no widow sale, no turn-up payment)."""
-    if ruleset.widow_sale is not None or ruleset.deal.turn_up != "nothing":
+    if ruleset.widow_sale is not None or TURN_UP_PAYS[ruleset.deal.turn_up]:
         return
     paid = {n for p in ruleset.phases if isinstance(p, HoldingPhase) for n in p.sections}
     if any(isinstance(p, StopsPhase) and CLAIM_RULES[p.claims].at_start for p in ruleset.phases):

@@ -16,6 +16,7 @@ from boodle.language.model import (
     ClaimRule,
     EndRule,
     FallbackKind,
+    Fault,
     PaidTo,
     Payer,
     Scope,
@@ -324,3 +325,19 @@ BALANCE_FACTS: dict[Balance, BalanceFacts] = {
 }
 """The facts of each balance rule, one row per member of :data:`Balance`: read by the builder,
 the features list, the simulator, ``boodle ledger`` and the conformance generator."""
+
+
+@dataclass(frozen=True)
+class FaultFacts:
+    """What the language says of a penalty's fault (spec §6.8): ``at_pass``, it is charged at
+    a pass (``cannot lead``), not at a lead the rule makes legal (``lead not lowest``)."""
+
+    at_pass: bool
+
+
+FAULT_FACTS: dict[Fault, FaultFacts] = {
+    "cannot lead": FaultFacts(at_pass=True),
+    "lead not lowest": FaultFacts(at_pass=False),
+}
+"""The facts of each penalty fault, one row per member of :data:`Fault`: read by the features
+list (a penalty charged other than at a pass)."""

@@ -333,6 +333,11 @@ class WidowSale:
 Who = Literal["left of dealer", "dealer", "holder", "last player", "next player", "phase winner"]
 
 
+Choice = Literal["lowest", "any", "card"]
+"""What card a lead rule leads (spec §6.1): the ``lowest`` of what its scope allows, ``any``
+card of it, or the one ``card`` it names."""
+
+
 Scope = Literal[
     "chosen suit",
     "longest suit",
@@ -384,7 +389,7 @@ class LeadRule:
     """
 
     who: Who
-    choice: Literal["lowest", "any", "card"]
+    choice: Choice
     scope: Scope = "chosen suit"
     suit: str | None = None
     card: Card | None = None
