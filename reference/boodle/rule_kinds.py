@@ -227,6 +227,7 @@ KINDS: dict[str, Kind] = {
     "first dealer": Kind(FirstDealer, (  # spec §5.1
         Table("reference engine", "boodle.session.run", "FIRST_DEALERS"),
         Table("simulator", "boodle.simulate.runner", "FIRST_DEALERS"),
+        Table("simulator kernel", "boodle.simulate.kernel_sessions", "KERNEL_DRAWS"),
         Table("printer", "boodle.language.printer", "FIRST_DEALER"),
         Table("conformance pins", "boodle.conformance.generate", "FIRST_DEALER_PINS"),
     )),
@@ -242,7 +243,7 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "TURN_UP"),
         Table("Hypothesis oracle", "boodle.testing", "TURN_UP_PAYS"),
     )),
-    "lead choice": Kind(Choice, (  # spec §6.1: the lowest, any, or the one card named
+    "lead choice": Kind(Choice, (  # spec §6.1; the engines, z3 and the oracle still branch
         Table("printer", "boodle.language.printer", "CHOICE"),
         Table("conformance pins", "boodle.conformance.generate", "CHOICE_PINS"),
         Table("conformance mutants", "boodle.conformance.mutants", "LOOSE_CHOICES"),

@@ -361,7 +361,7 @@ def test_a_new_leftover_rule_fails_naming_each_back_end() -> None:
 def test_a_new_first_dealer_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("first dealer", (*KINDS["first dealer"].members(), "youngest"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "conformance pins", "printer", "reference engine", "simulator"]
+        "conformance pins", "printer", "reference engine", "simulator", "simulator kernel"]
 
 
 def test_a_new_misdeal_rule_fails_naming_each_back_end() -> None:

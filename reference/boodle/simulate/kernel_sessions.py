@@ -24,6 +24,7 @@ import numpy as np
 
 from boodle.compiled import CompiledRules
 from boodle.language.kind_facts import BALANCE_FACTS
+from boodle.language.model import FirstDealer
 from boodle.session.run import LEFTOVER_SPLITS, ROTATION_STEPS, TIE_DEALS
 from boodle.simulate.stats import Moments, RunStats
 
@@ -35,6 +36,14 @@ SESSIONS_DEALS = 8192
 """At most about this many deals one call of the kernel plays (its arrays' rows)."""
 
 
+KERNEL_DRAWS: dict[FirstDealer, bool] = {
+    "high cut": True,  # the kernel draws the cut itself
+    "first dealt": False,  # a deal face up before the first: played by play_session
+}
+"""Whether the kernel draws the first dealer of a session itself (spec §5.1), one row per
+member of :data:`~boodle.language.model.FirstDealer`."""
+
+
 def batched(spec: RunSpec) -> bool:
     """Whether ``spec``'s sessions can be played many a call: a first dealer by the high cut
     (the one draw the kernel makes before the first deal), whole starting chips, and
@@ -42,7 +51,7 @@ def batched(spec: RunSpec) -> bool:
     from boodle.simulate.runner import KERNEL_DEALS
 
     rules = spec.ruleset
-    return (rules.deal.first_dealer == "high cut"
+    return (KERNEL_DRAWS[rules.deal.first_dealer]
             and isinstance(rules.session.start_chips, int)
             and spec.session_length <= KERNEL_DEALS)
 
