@@ -423,9 +423,10 @@ def ante_out_of_range(amount: int, span: Span | None) -> Problem | None:
     ``None``."""
     if 0 <= amount <= MAX_ANTE:
         return None
-    return Problem("an ante out of range", None,
-                   f"an ante of {amount} chips is "
-                   + ("too large" if amount > MAX_ANTE else "negative"), span,
+    if amount > MAX_ANTE:
+        return Problem("an ante out of range", None, f"an ante of {amount} chips is too large",
+                       span, f"antes are at most {MAX_ANTE} chips")
+    return Problem("an ante out of range", None, f"an ante of {amount} chips is negative", span,
                    f"antes are from 0 to {MAX_ANTE:,} chips")
 
 
