@@ -27,14 +27,18 @@ from typing import get_args
 from boodle.language.features import FeatureKey
 from boodle.language.model import (
     AllPass,
+    Balance,
     BetLimit,
+    Choice,
     ClaimRule,
+    Cut,
     Discard,
     EndRule,
     EndTie,
     FallbackKind,
     Fault,
     FirstDealer,
+    Follow,
     HighBid,
     Leftover,
     MisdealRule,
@@ -51,6 +55,7 @@ from boodle.language.model import (
     Who,
     WidowPosition,
     WidowSets,
+    WidowVisibility,
 )
 
 
@@ -89,6 +94,8 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.lead_terms", "SCOPE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "SCOPE_PREDICATES"),
         Table("printer", "boodle.language.printer", "SCOPE_WORDS"),
+        Table("conformance pins", "boodle.conformance.generate", "SCOPE_PINS"),
+        Table("conformance mutants", "boodle.conformance.mutants", "RESTART_SCOPES"),
     )),
     "who leads": Kind(Who, (
         Table("builder", "boodle.language.kind_facts", "WHO_FACTS"),
@@ -97,11 +104,15 @@ KINDS: dict[str, Kind] = {
               excused=frozenset({"phase winner"})),  # compiled.tables.unsupported_features
         Table("z3 model", "boodle.verify.lead_terms", "LEADER_BRANCHES"),
         Table("printer", "boodle.language.printer", "WHO_WORDS"),
+        Table("conformance pins", "boodle.conformance.generate", "WHO_PINS"),
+        Table("conformance mutants", "boodle.conformance.mutants", "FIRST_LEADERS"),
+        Table("conformance mutants (restart)", "boodle.conformance.mutants", "RESTARTERS"),
     )),
     "split": Kind(Split, (  # the z3 model has no holding or poker phase (spec/verification.md)
         Table("builder", "boodle.language.kind_facts", "SPLIT_FACTS"),
         Table("reference engine", "boodle.engine.holders", "SPLITS"),
         Table("Hypothesis oracle", "boodle.testing", "SPLIT_TAKERS"),
+        Table("conformance mutants", "boodle.conformance.mutants", "SPLITS"),
     )),
     "widow sets": Kind(WidowSets, (
         Table("builder", "boodle.language.kind_facts", "WIDOW_SETS_FACTS"),
@@ -132,6 +143,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.leads", "TIES"),
         Table("z3 model", "boodle.verify.lead_terms", "TIE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "TIE_ORDERS"),
+        Table("conformance pins", "boodle.conformance.generate", "TIE_PINS"),
     )),
     "all pass": Kind(AllPass, (
         Table("builder", "boodle.language.kind_facts", "ALL_PASS_FACTS"),
@@ -148,6 +160,7 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.actions", "CLAIM_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "CLAIM_RULES"),
         Table("printer", "boodle.language.printer", "CLAIMS"),
+        Table("conformance pins", "boodle.conformance.generate", "CLAIM_PINS"),
     )),
     "fallback": Kind(FallbackKind, (
         Table("builder", "boodle.language.kind_facts", "FALLBACK_FACTS"),
@@ -163,6 +176,8 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
         Table("printer", "boodle.language.printer", "PAYER"),
+        Table("conformance pins", "boodle.conformance.generate", "PAYER_PINS"),
+        Table("conformance mutants", "boodle.conformance.mutants", "PAYERS"),
     )),
     "session end": Kind(EndRule, (  # the simulator reads the session's rows; z3 has no session
         Table("builder", "boodle.language.kind_facts", "END_FACTS"),
@@ -183,6 +198,7 @@ KINDS: dict[str, Kind] = {
         Table("Hypothesis oracle", "boodle.testing", "HOLDS"),
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),
+        Table("conformance pins", "boodle.conformance.generate", "TRUMP_SECTION_PINS"),
     )),
     "bet limit": Kind(BetLimit, (  # spec §8.3; the compiled engine reads the engine's rows
         Table("builder", "boodle.language.kind_facts", "BET_LIMIT_FACTS"),
@@ -197,16 +213,19 @@ KINDS: dict[str, Kind] = {
         Table("z3 model", "boodle.verify.actions", "PAID_TO_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "GOING_OUT_PAYEES"),
         Table("printer", "boodle.language.printer", "OUT_TO"),
+        Table("conformance pins", "boodle.conformance.generate", "PER_CARD_PINS"),
     )),
     "widow position": Kind(WidowPosition, (  # spec §5.2; the oracle deals nothing itself
         Table("reference engine", "boodle.engine.stages.dealing", "WIDOW_PLACES"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
         Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
         Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
+        Table("conformance mutants", "boodle.conformance.mutants", "WIDOW_POSITIONS"),
     )),
     "rotation": Kind(Rotation, (  # spec §5.1; the simulator reads the session's rows
         Table("reference engine", "boodle.session.run", "ROTATION_STEPS"),
         Table("printer", "boodle.language.printer", "ROTATION"),
+        Table("conformance mutants", "boodle.conformance.mutants", "ROTATIONS"),
     )),
     "widow discard": Kind(Discard, (  # spec §5.4; only the reference engine sells the widow
         Table("reference engine", "boodle.engine.stages.widow", "DISCARDS"),
@@ -216,7 +235,9 @@ KINDS: dict[str, Kind] = {
     "first dealer": Kind(FirstDealer, (  # spec §5.1
         Table("reference engine", "boodle.session.run", "FIRST_DEALERS"),
         Table("simulator", "boodle.simulate.runner", "FIRST_DEALERS"),
+        Table("simulator kernel", "boodle.simulate.kernel_sessions", "KERNEL_DRAWS"),
         Table("printer", "boodle.language.printer", "FIRST_DEALER"),
+        Table("conformance pins", "boodle.conformance.generate", "FIRST_DEALER_PINS"),
     )),
     "trumps": Kind(Trumps, (  # spec §5.2
         Table("reference engine", "boodle.engine.stages.dealing", "TURN_UPS"),
@@ -228,6 +249,12 @@ KINDS: dict[str, Kind] = {
         Table("builder", "boodle.language.kind_facts", "TURN_UP_FACTS"),
         Table("reference engine", "boodle.engine.stages.turn_up", "DEALER_TAKES"),
         Table("printer", "boodle.language.printer", "TURN_UP"),
+        Table("Hypothesis oracle", "boodle.testing", "TURN_UP_PAYS"),
+    )),
+    "lead choice": Kind(Choice, (  # spec §6.1; the engines, z3 and the oracle still branch
+        Table("printer", "boodle.language.printer", "CHOICE"),
+        Table("conformance pins", "boodle.conformance.generate", "CHOICE_PINS"),
+        Table("conformance mutants", "boodle.conformance.mutants", "LOOSE_CHOICES"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),
@@ -236,18 +263,47 @@ KINDS: dict[str, Kind] = {
     "leftover": Kind(Leftover, (  # spec §10; the simulator reads the session's rows
         Table("reference engine", "boodle.session.run", "LEFTOVER_SPLITS"),
         Table("printer", "boodle.language.printer", "LEFTOVER"),
+        Table("conformance pins", "boodle.conformance.generate", "LEFTOVER_PINS"),
+        Table("conformance mutants", "boodle.conformance.mutants", "LEFTOVERS"),
     )),
     "session tie": Kind(EndTie, (  # spec §10; the simulator and boodle ledger read the session's
         Table("reference engine", "boodle.session.run", "TIE_DEALS"),
         Table("z3 model", "boodle.verify.session_model", "TIE_DEAL_TERMS"),
         Table("verifier", "boodle.verify.wellformed", "END_TIE_WORDS"),
+        Table("simulator report", "boodle.simulate.report", "TIE_WORDS"),
+        Table("docs matrix", "boodle.docs.pages", "TIE_CELL"),
         Table("printer", "boodle.language.printer", "TIES"),
+        Table("conformance pins", "boodle.conformance.generate", "END_TIE_PINS"),
     )),
-    "penalty fault": Kind(Fault, (  # the oracle states no penalty; the builder reads the words
+    "balance": Kind(Balance, (  # spec §9, §10: the players still in, payments capped or not
+        Table("builder", "boodle.language.kind_facts", "BALANCE_FACTS"),
+        Table("reference engine", "boodle.engine.stages.dealing", "BALANCES"),
+        Table("verifier", "boodle.verify.own_rules", "ELIMINATES"),
+        Table("Hypothesis oracle", "boodle.testing", "STILL_IN"),
+        Table("printer", "boodle.language.printer", "BALANCE"),
+    )),
+    "follow": Kind(Follow, (  # spec §6.2; the compiled run loop has the owner play (a hot loop)
+        Table("reference engine", "boodle.engine.stages.stops", "FOLLOWERS"),
+        Table("z3 model", "boodle.verify.actions", "FOLLOW_SEATS"),
+        Table("Hypothesis oracle", "boodle.testing", "FOLLOWERS"),
+        Table("printer", "boodle.language.printer", "FOLLOW"),
+        Table("conformance pins", "boodle.conformance.generate", "FOLLOW_PINS"),
+    )),
+    "widow visibility": Kind(WidowVisibility, (  # spec §5.2; no engine reads it
+        Table("printer", "boodle.language.printer", "WIDOW_VISIBILITY"),
+        Table("docs matrix", "boodle.docs.pages", "WIDOW_FACE_CELL"),
+    )),
+    "cut": Kind(Cut, (  # spec §5.1; a shuffle makes it immaterial to play: the rules text only
+        Table("printer", "boodle.language.printer", "CUT"),
+    )),
+    "penalty fault": Kind(Fault, (  # the oracle's house rule fines a lead; §6.8
         Table("reference engine", "boodle.engine.leads", "FAULTS"),
         Table("compiled engine", "boodle.compiled.tables", "PASS_DUES"),
         Table("z3 model", "boodle.verify.lead_terms", "FAULT_TERMS"),
         Table("printer", "boodle.language.printer", "FAULT"),
+        Table("builder", "boodle.language.kind_facts", "FAULT_FACTS"),
+        Table("Hypothesis oracle", "boodle.testing", "FINED_AT_LEAD"),
+        Table("conformance pins", "boodle.conformance.generate", "PASS_FAULT_PINS"),
     )),
 }
 """Every rule kind that has tables, by name (spec §6.1, §6.4, §6.5 for the lead scopes; §6.1

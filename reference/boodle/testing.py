@@ -91,10 +91,13 @@ from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     AllPass,
     AnteLine,
+    Balance,
     BetLimit,
     ClaimRule,
     Fallback,
     FallbackKind,
+    Fault,
+    Follow,
     GoingOut,
     HighBid,
     HoldingPhase,
@@ -112,6 +115,7 @@ from boodle.language.model import (
     StopsPhase,
     SuitRule,
     TieBreak,
+    TurnUpRule,
     WidowSets,
 )
 from boodle.session.second_pack import draw_boodles
@@ -166,9 +170,19 @@ def _restart_any_suit(rs: Ruleset) -> Ruleset:
     return _with_phase(rs, restart=LeadRule(p.restart.who, "lowest", "chosen suit"))
 
 
+FINED_AT_LEAD: dict[Fault, bool] = {
+    "cannot lead": False,  # charged at a pass
+    "lead not lowest": True,
+}
+"""Spec §6.8 read afresh for the oracle's house rules: whether a penalty for this fault is
+charged at a lead the rule makes legal (a lead that is not the lowest), one row per member of
+:data:`Fault`."""
+
+
 def _fined_leads(rs: Ruleset) -> Ruleset:
+    """A fine for a lead that is not the lowest (spec §6.8), unless the phase has one."""
     p = _phase(rs)
-    if any(pen.fault == "lead not lowest" for pen in p.penalties):
+    if any(FINED_AT_LEAD[pen.fault] for pen in p.penalties):
         return rs
     fine = Penalty("lead not lowest", 1, "each opponent", forfeit_boodles=True)
     return _with_phase(rs, penalties=(*p.penalties, fine))
@@ -196,8 +210,8 @@ def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
 def _short_stacks(rs: Ruleset) -> Ruleset:
     """A short player antes section by section and takes only what they anted (spec §4),
     where the rules allow it (physical chips, dues fixed before the ante)."""
-    if rs.session.negative != "eliminate" or any(a.chosen or a.payer == "widow"
-                                                 for a in rs.antes):
+    registers = STILL_IN[rs.session.negative](0)  # a player at zero plays on: no elimination
+    if registers or any(a.chosen or a.payer == "widow" for a in rs.antes):
         return rs
     return replace(rs, short_stack="section by section")
 
@@ -471,6 +485,28 @@ their balance before the ante, the sections they ante when short (``None``: they
 short, or the rule has them pay as written)."""
 
 
+def _hand_holding(state: DealState, card: Card) -> int | None:
+    """The seat whose hand holds ``card``, or ``None``."""
+    return next((seat for seat in range(state.players) if card in state.hand(seat)), None)
+
+
+FOLLOWERS: dict[Follow, Callable[[DealState, Card], int | None]] = {
+    "owner": _hand_holding,
+    "turn": _hand_holding,  # the turn goes round to the card's one holder
+}
+"""Spec §6.2 read afresh for the oracle: who must play the next card of a run, given the
+state and that card, one row per member of :data:`Follow`; a follow due to anyone else is a
+fault of the implementation."""
+
+
+STILL_IN: dict[Balance, Callable[[Any], bool]] = {
+    "allowed": lambda balance: True,
+    "eliminate": lambda balance: balance > 0,
+}
+"""Spec §10 read afresh for the oracle: whether a player with this balance (chips) is still
+in, dealt the next deal, one row per member of :data:`Balance`."""
+
+
 ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
     "each player": lambda dealer, live: list(live),
     "each other player": lambda dealer, live: [s for s in live if s != dealer],
@@ -485,8 +521,8 @@ def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
                    ) -> dict[int, list[str]]:
     """The seats that are short at this deal's ante, each with the sections it antes in board
     order (spec §4), from the ante lines and the balances before the ante alone."""
-    live = [s for s in range(players)
-            if ruleset.session.negative == "allowed" or ledger.seat(s) > 0]
+    still_in = STILL_IN[ruleset.session.negative]
+    live = [s for s in range(players) if still_in(ledger.seat(s))]
     payers = {payer: row(dealer, live) for payer, row in ANTE_PAYERS.items()}
     order = {s.name: i for i, s in enumerate(ruleset.board)}
     out: dict[int, list[str]] = {}
@@ -569,10 +605,19 @@ def _takers(ruleset: Ruleset, state: DealState, live: Sequence[int], names: Sequ
     return out
 
 
+TURN_UP_PAYS: dict[TurnUpRule, bool] = {
+    "nothing": False,
+    "dealer takes boodle": True,
+}
+"""Spec §5.2 read afresh for the oracle: whether the turned-up card pays the dealer a boodle
+at the deal's start, one row per member of :data:`TurnUpRule` (the oracle does not read such
+a start alone)."""
+
+
 def _check_holding(ruleset: Ruleset, state: DealState, events: Sequence[Any]) -> None:
     """The holding claims a deal's start made are those :func:`expected_holding_claims` says
     (variants whose start the oracle reads alone: no widow sale, no turn-up payment)."""
-    if ruleset.widow_sale is not None or ruleset.deal.turn_up != "nothing":
+    if ruleset.widow_sale is not None or TURN_UP_PAYS[ruleset.deal.turn_up]:
         return
     paid = {n for p in ruleset.phases if isinstance(p, HoldingPhase) for n in p.sections}
     if any(isinstance(p, StopsPhase) and CLAIM_RULES[p.claims].at_start for p in ruleset.phases):
@@ -704,8 +749,7 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             ledger = t.state.ledger
             n = t.players
             order = [(t.dealer + k) % n for k in range(1, n + 1)]
-            live = [s for s in order if t.ruleset.session.negative == "allowed"
-                    or ledger.seat(s) > 0]
+            live = [s for s in order if STILL_IN[t.ruleset.session.negative](ledger.seat(s))]
             if len(live) < t.ruleset.players.low:
                 return  # the session is over (spec §10); the machine stops dealing
             t.dealer = live[0]
@@ -1088,6 +1132,8 @@ def _probes(t: _Table, impl: Any) -> list[tuple[Move, str]]:
     if s.step == "follow":
         assert s.current is not None
         nxt = t.ruleset.deck.next_card(s.current)
+        assert nxt is not None and who == FOLLOWERS[phase.follow](s, nxt), \
+            f"seat {who} is to follow {s.current}, but spec §6.2 has the holder of {nxt} play"
         out.append((PassMove(who), "pass.not-allowed"))
         out += [(LeadMove(who, c), "follow.next-card") for c in hand[:3]]
         out += [(PlayMove(who, c), "follow.next-card") for c in hand[:3] if c != nxt]

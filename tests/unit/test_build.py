@@ -97,7 +97,7 @@ def test_boodle_card_not_in_the_deck() -> None:
                         "deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A  remove A♥ }")
     err = error_of(text)
     assert (err.span.line, err.span.column) == (5, 12)
-    assert err.message == "boodle card A♥ is not in the deck"
+    assert err.message == "boodle card A♥ is not in the deck (it is removed)"
     assert err.hint == "the deck says 'remove A♥'"
 
 

@@ -26,7 +26,7 @@ from boodle.engine.support import check_playable
 from boodle.language import model as m
 from boodle.language.build import MAX_AMOUNT, load_text
 from boodle.language.errors import BoodleError
-from boodle.language.problems import MAX_ANTE, ProblemKey, problems
+from boodle.language.problems import MAX_ANTE, Problem, ProblemKey, problems
 from boodle.language.variants import builtin_names, load
 from boodle.lsp.analysis import analyse
 from boodle.verify.wellformed import WELL_FORMED, well_formed
@@ -188,9 +188,11 @@ PHASE_KEYS = {"claims none leaves a section unpaid", "first lead by a player of 
 class PartCase:
     """A problem of :func:`boodle.language.problems.part_problems`: what a stops phase made
     in Python may name that is not there.  ``edit`` puts it in BASE's model, found at the
-    part's ``line`` and ``column``; ``engine`` is what ``check_playable`` says; ``bad`` writes
-    the same fault in text where the grammar can (``None``: it cannot), which the builder
-    refuses while reading the clause, in its own words ``builder``."""
+    part's ``line`` and ``column``; ``engine`` is what ``check_playable`` says (the part
+    that names it first, as there is no caret); ``bad`` writes the same fault in text where
+    the grammar can (``None``: it cannot), which the builder refuses while reading the
+    clause, through the same check: in the same words, at the word ``at`` (its line, and
+    the word, found in that line of ``bad``)."""
 
     key: ProblemKey
     edit: Edit
@@ -199,7 +201,7 @@ class PartCase:
     column: int
     engine: str
     bad: str | None = None
-    builder: str = ""
+    at: tuple[int, str] = (0, "")
 
 
 def with_going_out(**fields: Any) -> Edit:
@@ -221,11 +223,11 @@ PART_CASES = [
     PartCase("a pass fee to a section not on the board",
              in_phase(lambda p: replace(p, fallback=m.Fallback(
                  "pass", amount=1, to="pot", span=p.fallback.span), all_pass="end without winner")),
-             "the pass fallback names section 'pot', which is not on the board", 19, 5,
-             "phase play: the pass fallback names section 'pot', which is not on the board",
+             "no section 'pot' on the board", 19, 5,
+             "phase play: the pass fallback: no section 'pot' on the board",
              _sub(("if none: lead lowest of same suit", "if none: pay 1 to pot, pass left"),
                   ("  going out:", "  all pass: deal ends without winner\n    going out:")),
-             "no section 'pot' on the board"),
+             (19, "pot")),
     # spec §6.1: a lead of one card names it
     PartCase("a one-card lead without a card",
              in_phase(lambda p: replace(p, restart=replace(ONE_CARD, span=p.restart.span))),
@@ -233,49 +235,51 @@ PART_CASES = [
              "phase play: a lead rule of one card names no card"),
     # spec §7: the winner takes sections of the board
     PartCase("going out to a section not on the board", with_going_out(takes=("pot",)),
-             "going out names section 'pot', which is not on the board", 20, 5,
-             "phase play: going out names section 'pot', which is not on the board",
-             _sub(("takes kitty", "takes pot")), "no section 'pot' on the board"),
+             "no section 'pot' on the board", 20, 5,
+             "phase play: going out: no section 'pot' on the board",
+             _sub(("takes kitty", "takes pot")), (20, "pot")),
     # spec §7: 'N per card to kitty' pays into the kitty first
     PartCase("going out into a kitty not on the board",
              lambda r: with_going_out(to="kitty", takes=())(
                  replace(r, board=tuple(s for s in r.board if s.kind != "kitty"))),
-             "going out pays into the kitty, but the board has none", 20, 5,
-             "phase play: going out pays into the kitty, but the board has none",
+             "payments go into the kitty, but the board has none", 20, 5,
+             "phase play: going out: payments go into the kitty, but the board has none",
              _sub(('    kitty "Kitty"\n', ""), ("    each player 2 on kitty\n", ""),
                   ("takes kitty, 1 per card to winner", "1 per card to kitty")),
-             "payments go into the kitty, but the board has none"),
+             (18, "1 per card to kitty")),
     # spec §6.8: a penalty is paid to a section of the board (or each opponent)
     PartCase("a penalty to a section not on the board",
              in_phase(lambda p: replace(p, penalties=(m.Penalty(
                  "cannot lead", 1, "pot", span=p.going_out.span),))),
-             "the penalty for 'cannot lead' names section 'pot', which is not on the board",
-             20, 5, "phase play: the penalty for 'cannot lead' names section 'pot', which is "
-             "not on the board", _sub(PENALTY), "no section 'pot' on the board"),
+             "no section 'pot' on the board", 20, 5,
+             "phase play: the penalty for 'cannot lead': no section 'pot' on the board",
+             _sub(PENALTY), (20, "pot")),
     # spec §6.7: a stop bonus is paid from a section of the board (or each opponent)
     PartCase("a stop bonus from a section not on the board",
              in_phase(lambda p: replace(p, stop_bonus=m.StopBonus(1, "pot", p.going_out.span))),
-             "the stop bonus names section 'pot', which is not on the board", 20, 5,
-             "phase play: the stop bonus names section 'pot', which is not on the board",
-             _sub(BONUS), "no section 'pot' on the board"),
+             "no section 'pot' on the board", 20, 5,
+             "phase play: the stop bonus: no section 'pot' on the board", _sub(BONUS),
+             (20, "pot")),
 ]
 
 
 @dataclass(frozen=True)
 class DeckCase:
     """A problem of :func:`boodle.language.problems.deck_problems`, the verifier's
-    well-formedness: ``edit`` puts it in DEAL_BASE's model, found at ``line`` and ``column``
-    (the line that names it) in the words ``message`` that ``well_formed`` says too; ``bad``
-    writes the fault in text, which the builder refuses while reading the clause, in its own
-    words ``builder``."""
+    well-formedness (or of :func:`~boodle.language.problems.section_problems`): ``edit`` puts
+    it in DEAL_BASE's model, found at ``line`` and ``column`` (the line that names it) in
+    the words ``message``, which ``well_formed`` says after what names it (``said``); ``bad``
+    writes the fault in text, which the builder refuses while reading the clause through the
+    same check, in the same words, at ``at``: its line, and the word there it points at."""
 
     key: ProblemKey
     edit: Edit
     message: str
+    said: str
     line: int
     column: int
     bad: str
-    builder: str
+    at: tuple[int, str]
 
 
 def in_board(name: str, **fields: Any) -> Edit:
@@ -287,33 +291,49 @@ DECK_CASES = [
     # spec §3: a boodle card is a card of the deck; 'remove A♥' takes it out
     DeckCase("a card not in the deck",
              lambda r: replace(r, deck=replace(r.deck, removed=(m.Card("A", "♥"),))),
-             "section A♥ names A♥, which is not in the deck (it is removed)", 5, 5,
+             "boodle card A♥ is not in the deck (it is removed)",
+             "section A♥: boodle card A♥ is not in the deck (it is removed)", 5, 5,
              _sub(("deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A }",
                    "deck { ranks 2 3 4 5 6 7 8 9 10 J Q K A  remove A♥ }"), base=DEAL_BASE),
-             "boodle card A♥ is not in the deck"),
+             (5, "A♥")),
     # spec §3: one card pays one boodle section
     DeckCase("a card paying two boodles", in_board("K♣", cards=(m.Card("A", "♥"),)),
-             "A♥ pays 2 boodle sections", 6, 5,
-             _sub(("boodle K♣", "boodle A♥"), base=DEAL_BASE),
-             "section 'A♥' is on the board twice"),
+             "A♥ already pays section 'A♥'", "A♥ already pays section 'A♥'", 6, 5,
+             _sub(("boodle K♣", 'boodle ace "Ace" A♥'), base=DEAL_BASE), (6, "boodle")),
     # spec §3: a set names each of its ranks once
     DeckCase("a section naming a card or rank twice", in_board("run", ranks=("8", "8", "10")),
-             "section run names a card or rank twice", 7, 5,
-             _sub(('"8-9-10" 8 9 10', '"8-9-10" 8 8 10'), base=DEAL_BASE),
-             "a set names the same rank twice"),
+             "a set names the same rank twice", "section run: a set names the same rank twice",
+             7, 5, _sub(('"8-9-10" 8 9 10', '"8-9-10" 8 8 10'), base=DEAL_BASE), (7, "set")),
     # spec §3: a set's ranks are ranks of the deck
     DeckCase("a rank not in the deck",
              lambda r: replace(r, deck=replace(r.deck, ranks=tuple(
                  k for k in r.deck.ranks if k != "8"))),
-             "section run names rank 8, which the deck does not have", 7, 5,
+             "rank 8 is not in the deck", "section run: rank 8 is not in the deck", 7, 5,
              _sub(("ranks 2 3 4 5 6 7 8 9 10 J Q K A", "ranks 2 3 4 5 6 7 9 10 J Q K A"),
-                  base=DEAL_BASE), "rank 8 is not in the deck"),
+                  base=DEAL_BASE), (7, "set")),
     # spec §4: an ante is from 0 to 1,000,000 chips
     DeckCase("an ante out of range",
              lambda r: replace(r, antes=(replace(r.antes[0], amount=2_000_000), *r.antes[1:])),
-             "an ante line pays 2000000 chips", 11, 5,
-             _sub(("each player 1 on each boodle", "each player 2000000 on each boodle"),
-                  base=DEAL_BASE), "an ante of 2000000 chips is too large"),
+             "an ante of 2000000 chips is too large", "an ante of 2000000 chips is too large",
+             11, 5, _sub(("each player 1 on each boodle", "each player 2000000 on each boodle"),
+                         base=DEAL_BASE), (11, "each")),
+]
+
+SECTION_CASES = [
+    # spec §4: an ante line pays sections of the board
+    DeckCase("a section not on the board",
+             lambda r: replace(r, antes=(*r.antes[:-1], replace(r.antes[-1], targets=("pot",)))),
+             "no section 'pot' on the board", "an ante line: no section 'pot' on the board",
+             12, 5, _sub(("each player 2 on kitty", "each player 2 on pot"), base=DEAL_BASE),
+             (12, "pot")),
+    # spec §6.5: a round of passes charges into a section of the board
+    DeckCase("a section not on the board",
+             in_phase(lambda p: replace(p, all_pass="end without winner", all_pass_charge=1,
+                                        all_pass_to="kity")),
+             "no section 'kity' on the board", "the all-pass charge: no section 'kity' on the "
+             "board", 17, 3,
+             _sub(("    going out:", "    all pass: deal ends without winner, 1 per card to "
+                   "kity\n    going out:"), base=DEAL_BASE), (23, "kity")),
 ]
 
 
@@ -321,7 +341,8 @@ def test_every_problem_has_a_case() -> None:
     assert [c.key for c in CASES] + [c.key for c in PART_CASES] == list(get_args(ProblemKey))[
         :len(CASES) + len(PART_CASES)]
     assert [c.key for c in DECK_CASES] == [k for k in WELL_FORMED if k != "a hand without a card"]
-    assert set(get_args(ProblemKey)) == {c.key for c in (*CASES, *PART_CASES, *DECK_CASES)}
+    every: list[Case | PartCase | DeckCase] = [*CASES, *PART_CASES, *DECK_CASES, *SECTION_CASES]
+    assert set(get_args(ProblemKey)) == {c.key for c in every}
 
 
 @pytest.mark.parametrize("case", DECK_CASES, ids=[c.key for c in DECK_CASES])
@@ -329,14 +350,33 @@ def test_what_the_deck_cannot_give_is_a_problem_the_verifier_reads(case: DeckCas
     good = load_text(DEAL_BASE, "t.boodle")
     assert problems(good) == [] and well_formed(good) == []
     bad = case.edit(good)
+    found = _found_and_built(case, bad)
+    assert well_formed(bad) == [case.said] == [found.said()]  # in the problem's words
+
+
+@pytest.mark.parametrize("case", SECTION_CASES, ids=["ante line", "all-pass charge"])
+def test_a_section_named_not_on_the_board_is_a_problem(case: DeckCase) -> None:
+    good = load_text(DEAL_BASE, "t.boodle")
+    bad = case.edit(good)
+    assert _found_and_built(case, bad).said() == case.said
+    assert well_formed(bad) == []  # not a well-formedness fault of the verifier's list
+
+
+def _found_and_built(case: DeckCase, bad: m.Ruleset) -> Problem:
+    """The one problem of ``case.key`` in ``bad``, checked against the case; and the builder
+    shown refusing ``case.bad`` through the same check: its words and hint, at the word."""
     (found,) = [p for p in problems(bad) if p.key == case.key]
-    assert (found.key, found.phase, found.message) == (case.key, None, case.message)
+    assert (found.key, found.message) == (case.key, case.message)
     assert found.span is not None and found.hint
     assert (found.span.line, found.span.column) == (case.line, case.column)
-    assert well_formed(bad) == [case.message]  # the verifier's words are the problem's
     with pytest.raises(BoodleError) as built:  # the builder refuses it as it reads the line
         load_text(case.bad, "t.boodle")
-    assert built.value.message == case.builder
+    line, word = case.at
+    column = case.bad.splitlines()[line - 1].index(word) + 1
+    assert (built.value.message, built.value.hint) == (found.message, found.hint)
+    assert built.value.span is not None
+    assert (built.value.span.line, built.value.span.column) == (line, column)
+    return found
 
 
 def test_the_verifier_reads_the_hands_the_deck_cannot_deal_from_the_list() -> None:
@@ -361,10 +401,14 @@ def test_a_part_not_there_is_a_problem_the_engine_refuses(case: PartCase) -> Non
     with pytest.raises(BoodleError) as info:
         check_playable(python)
     assert (info.value.message, info.value.hint) == (case.engine, found.hint)
-    if case.bad is not None:  # the builder refuses it while reading the clause, in its words
-        with pytest.raises(BoodleError) as built:
+    if case.bad is not None:  # the builder refuses it while reading the clause, as problems
+        with pytest.raises(BoodleError) as built:  # says it, at the word at fault
             load_text(case.bad, "t.boodle")
-        assert built.value.message == case.builder
+        line, word = case.at
+        column = case.bad.splitlines()[line - 1].index(word) + 1
+        assert (built.value.message, built.value.hint) == (found.message, found.hint)
+        assert built.value.span is not None
+        assert (built.value.span.line, built.value.span.column) == (line, column)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.key for c in CASES])

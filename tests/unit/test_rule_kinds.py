@@ -21,14 +21,15 @@ def test_a_new_lead_scope_fails_naming_each_back_end_until_every_table_has_its_r
     members = (*KINDS["lead scope"].members(), "lowest of a colour")
     faults = missing_rows("lead scope", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "printer", "reference engine", "z3 model"]
+        "Hypothesis oracle", "builder", "conformance mutants", "conformance pins", "printer",
+        "reference engine", "z3 model"]
     assert all(said == "no row for 'lowest of a colour'" for said in faults.values())
 
 
 def test_a_row_for_no_member_is_a_fault_too() -> None:
     members = [m for m in KINDS["lead scope"].members() if m != "all"]
     faults = missing_rows("lead scope", members)
-    assert len(faults) == 5
+    assert len(faults) == 7
     assert all(said == "a row for 'all', no such member" for said in faults.values())
 
 
@@ -56,7 +57,8 @@ def test_a_new_who_fails_naming_each_back_end() -> None:
     members = (*KINDS["who leads"].members(), "player with most chips")
     faults = missing_rows("who leads", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "builder", "compiled engine", "printer", "reference engine", "z3 model"]
+        "builder", "compiled engine", "conformance mutants", "conformance mutants",
+        "conformance pins", "printer", "reference engine", "z3 model"]
 
 
 def test_what_the_compiled_engine_is_excused_from_it_refuses() -> None:
@@ -95,24 +97,24 @@ def test_a_new_tie_rule_fails_naming_each_back_end() -> None:
     members = (*KINDS["tie break"].members(), "by seat")
     faults = missing_rows("tie break", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "reference engine", "z3 model"]
+        "Hypothesis oracle", "builder", "conformance pins", "reference engine", "z3 model"]
 
 
-@pytest.mark.parametrize(("kind", "new_member"), [
-    ("all pass", "deal passes to the left"),
-    ("claims", "on going out"),
-    ("going-out payments", "each opponent"),
-    ("fallback", "pay and lead"),
+@pytest.mark.parametrize(("kind", "new_member", "pins"), [
+    ("all pass", "deal passes to the left", []),
+    ("claims", "on going out", ["conformance pins"]),
+    ("going-out payments", "each opponent", ["conformance pins"]),
+    ("fallback", "pay and lead", []),
 ])
-def test_a_new_member_of_the_phase_kinds_fails_naming_every_back_end(kind: str,
-                                                                      new_member: str) -> None:
+def test_a_new_member_of_the_phase_kinds_fails_naming_every_back_end(
+        kind: str, new_member: str, pins: list[str]) -> None:
     # Issue 19 step 1: what a round of passes does (spec §6.5), how a stops phase claims
     # (§6.6) and where going out's payments go (§7) have a table in each of the six.
     members = (*KINDS[kind].members(), new_member)
     faults = missing_rows(kind, members)
-    assert sorted(b.split(" (")[0] for b in faults) == [
+    assert sorted(b.split(" (")[0] for b in faults) == sorted([
         "Hypothesis oracle", "builder", "compiled engine", "printer", "reference engine",
-        "z3 model"]
+        "z3 model", *pins])
     assert all(said == f"no row for {new_member!r}" for said in faults.values())
 
 
@@ -125,7 +127,8 @@ def test_a_new_ante_payer_fails_naming_each_back_end() -> None:
 
     faults = missing_rows("ante payers", (*KINDS["ante payers"].members(), "winner"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "printer", "reference engine", "z3 model"]
+        "Hypothesis oracle", "builder", "conformance mutants", "conformance pins", "printer",
+        "reference engine", "z3 model"]
     assert "each other player" not in Path(tables.__file__).read_text(encoding="utf-8")
 
 
@@ -253,8 +256,8 @@ def test_a_new_suit_rule_fails_naming_each_back_end() -> None:
     # holding test and the printer's boodle and set words.
     faults = missing_rows("suit rule", (*KINDS["suit rule"].members(), "any red"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "compiled engine", "printer", "printer", "reference engine",
-        "z3 model", "z3 model"]
+        "Hypothesis oracle", "compiled engine", "conformance pins", "printer", "printer",
+        "reference engine", "z3 model", "z3 model"]
 
 
 def test_a_new_penalty_fault_fails_naming_each_back_end() -> None:
@@ -263,7 +266,8 @@ def test_a_new_penalty_fault_fails_naming_each_back_end() -> None:
     members = (*KINDS["penalty fault"].members(), "lead out of turn")
     faults = missing_rows("penalty fault", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "compiled engine", "printer", "reference engine", "z3 model"]
+        "Hypothesis oracle", "builder", "compiled engine", "conformance pins", "printer",
+        "reference engine", "z3 model"]
     assert all(said == "no row for 'lead out of turn'" for said in faults.values())
 
 
@@ -285,7 +289,7 @@ def test_a_new_widow_position_fails_naming_each_back_end() -> None:
     members = (*KINDS["widow position"].members(), "after the dealer's left")
     faults = missing_rows("widow position", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "compiled engine", "printer", "reference engine", "verifier"]
+        "compiled engine", "conformance mutants", "printer", "reference engine", "verifier"]
 
 
 def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
@@ -309,7 +313,8 @@ def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
 
 def test_a_new_rotation_fails_naming_each_back_end() -> None:
     faults = missing_rows("rotation", (*KINDS["rotation"].members(), "to the winner"))
-    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "conformance mutants", "printer", "reference engine"]
 
 
 def test_the_deal_passes_left_to_the_next_seat_clockwise() -> None:
@@ -335,7 +340,8 @@ def test_a_widow_takers_hand_goes_where_spec_5_4_says() -> None:
 def test_a_new_session_tie_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("session tie", (*KINDS["session tie"].members(), "highest card"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "printer", "reference engine", "verifier", "z3 model"]
+        "conformance pins", "docs matrix", "printer", "reference engine", "simulator report",
+        "verifier", "z3 model"]
 
 
 def test_a_tie_for_best_plays_one_more_deal_alike_in_session_and_model() -> None:
@@ -349,12 +355,14 @@ def test_a_tie_for_best_plays_one_more_deal_alike_in_session_and_model() -> None
 
 def test_a_new_leftover_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("leftover", (*KINDS["leftover"].members(), "to the winner"))
-    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine"]
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "conformance mutants", "conformance pins", "printer", "reference engine"]
 
 
 def test_a_new_first_dealer_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("first dealer", (*KINDS["first dealer"].members(), "youngest"))
-    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine", "simulator"]
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "conformance pins", "printer", "reference engine", "simulator", "simulator kernel"]
 
 
 def test_a_new_misdeal_rule_fails_naming_each_back_end() -> None:
@@ -383,4 +391,107 @@ def test_the_widows_last_card_is_turned_up_alike_in_each_back_end() -> None:
 
 def test_a_new_turn_up_rule_fails_naming_each_back_end() -> None:
     faults = missing_rows("turn-up", (*KINDS["turn-up"].members(), "dealer takes the widow"))
-    assert sorted(b.split(" (")[0] for b in faults) == ["builder", "printer", "reference engine"]
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "printer", "reference engine"]
+
+
+def test_a_new_balance_rule_fails_naming_each_back_end() -> None:
+    # Spec §9, §10: who is still in, and whether a payment is capped, is read by a table in
+    # each back end, not by comparing with 'eliminate' (a new rule read as a register).
+    faults = missing_rows("balance", (*KINDS["balance"].members(), "eliminated below zero"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "printer", "reference engine", "verifier"]
+    assert all(said == "no row for 'eliminated below zero'" for said in faults.values())
+
+
+def test_the_players_still_in_are_those_spec_10_keeps_alike_in_each_back_end() -> None:
+    # Spec §10: under 'balance: eliminated at zero' a player at 0 or less is out, and every
+    # payment is capped at the payer's balance; a register keeps everyone in, uncapped.
+    from boodle.engine.stages.dealing import BALANCES
+    from boodle.language.kind_facts import BALANCE_FACTS
+    from boodle.testing import STILL_IN
+    from boodle.verify.own_rules import ELIMINATES
+
+    balances = (-3, 0, 1, 40)
+    by_hand = {"allowed": (True, True, True, True), "eliminate": (False, False, True, True)}
+    assert {k: tuple(map(r.still_in, balances)) for k, r in BALANCES.items()} == by_hand
+    assert {k: tuple(map(row, balances)) for k, row in STILL_IN.items()} == by_hand
+    eliminates = {"allowed": False, "eliminate": True}
+    assert {k: r.capped for k, r in BALANCES.items()} == eliminates
+    assert dict(ELIMINATES) == eliminates
+    assert {k: f.eliminates for k, f in BALANCE_FACTS.items()} == eliminates
+
+
+def test_a_new_follow_rule_fails_naming_each_back_end() -> None:
+    faults = missing_rows("follow", (*KINDS["follow"].members(), "any holder"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "conformance pins", "printer", "reference engine", "z3 model"]
+
+
+def test_the_holder_of_the_next_card_follows_alike_in_each_back_end() -> None:
+    # Spec §6.2: with one holder per card, 'owner' and 'turn' both have the holder of the next
+    # card play it.  Michigan, 3 players, dealer 0, seats dealt in turn from seat 1: the first
+    # card of the pack (2♣, ranks low to high) goes to seat 1, the second (3♣) to seat 2.
+    import z3
+
+    from boodle.engine import start_deal
+    from boodle.engine.ledger import Ledger
+    from boodle.engine.stages.stops import FOLLOWERS
+    from boodle.language.cards import Card
+    from boodle.testing import FOLLOWERS as ORACLE_FOLLOWERS
+    from boodle.verify.actions import FOLLOW_SEATS
+
+    rules = load("michigan")
+    pack = list(rules.deck.cards())
+    ledger = Ledger.open(3, tuple(s.name for s in rules.board), 50)
+    state = start_deal(rules, 3, 0, ledger, pack)[0]
+    two, three = Card("2", "♣"), Card("3", "♣")
+    assert state.hand(1)[:1] == (two,) and three in state.hand(2)
+    for table in (FOLLOWERS, ORACLE_FOLLOWERS):
+        assert {k: row(state, three) for k, row in table.items()} == {"owner": 2, "turn": 2}
+    loc = [z3.IntVal(s) for s in (1, 2, 0)]
+    assert {k: z3.simplify(row(loc, 1)).as_long() for k, row in FOLLOW_SEATS.items()} == {
+        "owner": 2, "turn": 2}
+
+
+def test_a_new_widow_visibility_or_cut_fails_naming_each_back_end() -> None:
+    faults = missing_rows("widow visibility", (*KINDS["widow visibility"].members(), "peeked"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["docs matrix", "printer"]
+    faults = missing_rows("cut", (*KINDS["cut"].members(), "dealer"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer"]
+
+
+def test_a_new_lead_choice_or_split_fails_naming_each_back_end() -> None:
+    faults = missing_rows("lead choice", (*KINDS["lead choice"].members(), "highest"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "conformance mutants", "conformance pins", "printer"]
+    faults = missing_rows("split", (*KINDS["split"].members(), "dealer"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "builder", "conformance mutants", "reference engine"]
+
+
+def test_each_mutant_puts_in_the_member_its_rule_names() -> None:
+    # The conformance mutants' tables, by hand from their rules: the dealer and the player on
+    # their left swap the first lead (spec §6.1); the restart goes to the stopper's left, and to
+    # the stopper under 'next player' (§6.4); a rule barring the stopped suit restarts in any
+    # suit, the others in the stopped one (§6.4).
+    from boodle.conformance.mutants import FIRST_LEADERS, RESTART_SCOPES, RESTARTERS
+
+    assert {k: v for k, v in FIRST_LEADERS.items() if k != v} == {
+        "dealer": "left of dealer", "left of dealer": "dealer"}
+    assert {k for k, v in RESTARTERS.items() if v == "last player"} == {"next player"}
+    assert {k for k, v in RESTART_SCOPES.items() if v == "chosen suit"} == {
+        "other suit", "opposite colour"}
+
+
+def test_a_penalty_is_charged_at_a_pass_or_at_a_lead_alike_in_facts_oracle_and_pins() -> None:
+    # Spec §6.8: 'cannot lead' at a pass, 'lead not lowest' at a lead.
+    from boodle.conformance.generate import PASS_FAULT_PINS
+    from boodle.language.kind_facts import FAULT_FACTS
+    from boodle.testing import FINED_AT_LEAD
+
+    assert {f: r.at_pass for f, r in FAULT_FACTS.items()} == {
+        "cannot lead": True, "lead not lowest": False}
+    assert {f: not at_lead for f, at_lead in FINED_AT_LEAD.items()} == {
+        f: r.at_pass for f, r in FAULT_FACTS.items()}
+    assert {f for f, pin in PASS_FAULT_PINS.items() if pin} == {"cannot lead"}

@@ -65,7 +65,7 @@ def test_a_boodle_card_stripped_from_the_deck_is_ill_formed_from_the_deal() -> N
     results = _exhaustive("well-formedness", (2, 3))
     static = [r for r in results if r.method == "static" and r.prop == "well-formedness"]
     assert static[0].status == "counterexample"
-    assert "section A♥ names A♥, which is not in the deck (it is removed)" in static[0].detail
+    assert "section A♥: boodle card A♥ is not in the deck (it is removed)" in static[0].detail
     [bad] = _failing(results, "exhaustive")
     assert bad.prop == "well-formedness" and bad.data["moves"] == []  # the deal itself
     # on the reduced deck A♥ is mapped to A♣ (♥ is suit 2, 2 mod 2 → ♣), removed likewise

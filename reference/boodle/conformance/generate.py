@@ -57,13 +57,28 @@ from boodle.engine.state import (
 from boodle.engine.strategies import Strategy, make
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
+from boodle.language.kind_facts import BALANCE_FACTS, CLAIM_FACTS
 from boodle.language.model import (
+    Choice,
+    ClaimRule,
     DealSpec,
+    EndTie,
+    Fault,
+    FirstDealer,
+    Follow,
     HoldingPhase,
+    LeadRule,
+    Leftover,
+    PaidTo,
+    Payer,
     PokerPhase,
     Ruleset,
+    Scope,
     SessionSpec,
     StopsPhase,
+    SuitRule,
+    TieBreak,
+    Who,
 )
 from boodle.session.run import DealCards, SeededSources, SessionRun
 from boodle.session.second_pack import unbound_sections
@@ -141,42 +156,98 @@ def _stops(ruleset: Ruleset) -> StopsPhase:
     return next(p for p in ruleset.phases if isinstance(p, StopsPhase))
 
 
-_WHO = {"left of dealer": "§6.1/left-of-dealer", "dealer": "§6.1/dealer",
-        "last player": "§6.4/last-player", "next player": "§6.4/next-player"}
-_SCOPE = {"chosen suit": "§6.1/chosen-suit", "longest suit": "§6.1/longest-suit",
-          "other suit": "§6.1/other-suit", "same suit": "§6.1/same-suit",
-          "opposite colour": "§6.1/opposite-colour", "suit": "§6.1/lowest-suit",
-          "opposite colour card": "§6.1/opposite-colour-card",
-          "black": "§6.1/lowest-colour", "red": "§6.1/lowest-colour", "all": "§6.1/lowest-card"}
+def _holder_pins(rule: LeadRule) -> tuple[str, ...]:
+    walk = ("§6.1/holder-walk",) if rule.holder_walk else ()
+    return ("§6.1/holder-of-lowest-suit" if rule.holder_suit else "§6.1/holder-of-card", *walk)
+
+
+WHO_PINS: dict[Who, Callable[[LeadRule], tuple[str, ...]]] = {
+    "left of dealer": lambda rule: ("§6.1/left-of-dealer",),
+    "dealer": lambda rule: ("§6.1/dealer",),
+    "holder": _holder_pins,
+    "last player": lambda rule: ("§6.4/last-player",),
+    "next player": lambda rule: ("§6.4/next-player",),
+    "phase winner": lambda rule: ("§6.1/winner-of",),
+}
+"""The rules a lead rule's ``who`` shows (spec §6.1, §6.4), one row per member of
+:data:`Who`."""
+
+SCOPE_PINS: dict[Scope, str] = {
+    "chosen suit": "§6.1/chosen-suit", "longest suit": "§6.1/longest-suit",
+    "other suit": "§6.1/other-suit", "same suit": "§6.1/same-suit",
+    "opposite colour": "§6.1/opposite-colour", "suit": "§6.1/lowest-suit",
+    "opposite colour card": "§6.1/opposite-colour-card",
+    "black": "§6.1/lowest-colour", "red": "§6.1/lowest-colour", "all": "§6.1/lowest-card"}
+"""The rule a lead rule's scope shows (spec §6.1), one row per member of :data:`Scope`."""
+
+CHOICE_PINS: dict[Choice, str | None] = {"lowest": None, "any": "§6.1/any-card",
+                                         "card": "§6.1/card"}
+"""The rule a lead rule's choice shows (spec §6.1); ``None``: its scope's
+(:data:`SCOPE_PINS`)."""
+
+TIE_PINS: dict[TieBreak, str | None] = {"chosen": None, "suit order": "§6.1/ties-suit-order",
+                                        "hand order": "§6.1/ties-hand-order"}
+"""The rule a lead rule's tie break shows (spec §6.1); ``None``: none of its own."""
+
+PAYER_PINS: dict[Payer, str] = {"each player": "§4/each-player",
+                                "each other player": "§4/each-other-player",
+                                "dealer": "§4/dealer", "widow": "§4/widow"}
+"""The rule an ante line's payer shows (spec §4), one row per member of :data:`Payer`."""
+
+PASS_FAULT_PINS: dict[Fault, str | None] = {"cannot lead": "§6.8/cannot-lead",
+                                            "lead not lowest": None}
+"""The rule a pass shows of a penalty for each fault (spec §6.8): ``cannot lead`` is charged
+at a pass; ``None``, a fault a pass does not charge."""
+
+PER_CARD_PINS: dict[PaidTo, str] = {"winner": "§7/per-card-kitty", "kitty": "§7/per-card-kitty",
+                                    "section": "§7/per-card-into"}
+"""The rule a per-card payment into a section shows, by where going out's payments go (spec
+§7): ``section`` pays into a named one; under ``winner`` none goes into a section."""
+
+CLAIM_PINS: dict[ClaimRule, str | None] = {"on play": None, "on holding": None,
+                                           "none": "§6.6/claims-none"}
+"""The rule a deal whose cards were played shows of its claims rule (spec §6.6)."""
+
+FOLLOW_PINS: dict[Follow, str | None] = {"owner": None, "turn": "§6.2/next-in-turn"}
+"""The rule every deal shows of who follows (spec §6.2); ``None``: the owner's, shown by
+the plays themselves."""
+
+TRUMP_SECTION_PINS: dict[SuitRule, str | None] = {"fixed": None, "same suit": None,
+                                                  "trumps": "§3/trumps", "drawn": None}
+"""The rule a section shows once a deal turned trumps up (spec §3, §5.2)."""
+
+FIRST_DEALER_PINS: dict[FirstDealer, str] = {"high cut": "§5.1/first-dealer",
+                                             "first dealt": "§5.1/first-dealt"}
+"""The rule a session shows of how its first dealer is chosen (spec §5.1)."""
+
+LEFTOVER_PINS: dict[Leftover, str] = {"split equally": "§10/leftover-split",
+                                      "stays": "§10/leftover-stays"}
+"""The rule a session's end shows of the board's chips (spec §10)."""
+
+END_TIE_PINS: dict[EndTie, str] = {"share": "§10/ties-share",
+                                   "one more deal": "§10/ties-one-more-deal"}
+"""The rule a tie (or an extra deal) at a session's end shows (spec §10)."""
 _STOP = {"top rank": "§6.3/top-rank", "widow": "§6.3/widow", "played": "§6.3/played",
          "not in deck": "§6.3/not-in-deck"}
 
 
 def _lead_pins(ruleset: Ruleset) -> set[str]:
     p = _stops(ruleset)
-    pins = set()
+    pins: set[str] = set()
     for rule in (p.first_lead, p.restart):
-        if rule.who == "holder":
-            pins.add("§6.1/holder-of-lowest-suit" if rule.holder_suit else "§6.1/holder-of-card")
-            if rule.holder_walk:
-                pins.add("§6.1/holder-walk")
-        elif rule.who == "phase winner":
-            pins.add("§6.1/winner-of")
-        elif rule.who in _WHO:
-            pins.add(_WHO[rule.who])
-        pins.add({"any": "§6.1/any-card", "card": "§6.1/card"}.get(rule.choice, _SCOPE[rule.scope]))
-        if rule.ties != "chosen":
-            pins.add(f"§6.1/ties-{rule.ties.replace(' ', '-')}")
+        pins.update(WHO_PINS[rule.who](rule))
+        pins.add(CHOICE_PINS[rule.choice] or SCOPE_PINS[rule.scope])
+        tie = TIE_PINS[rule.ties]
+        if tie is not None:
+            pins.add(tie)
     return pins
 
 
 def _deal_pins(ruleset: Ruleset) -> set[str]:
     pins = {"§5.2/round", "§5.2/hand-sizes", "§4/order", "§2/deck", "§3/labels", "§1/players",
             f"§5.2/widow-{ruleset.deal.widow_position}"}
-    payers = {"each player": "§4/each-player", "each other player": "§4/each-other-player",
-              "dealer": "§4/dealer", "widow": "§4/widow"}
     for line in ruleset.antes:
-        pins.add(payers[line.payer])
+        pins.add(PAYER_PINS[line.payer])
         for target in line.targets:
             pins.add({"each boodle": "§4/each-boodle", "every section": "§4/every-section"}
                      .get(target, "§4/section"))
@@ -270,7 +341,8 @@ def _claim_pins(reading: _Reading, e: Json) -> int | None:
     if reading.gone_out:
         pins.add("§7/takes")
         return None
-    if reading.phase.claims == "none":
+    facts = CLAIM_FACTS[reading.phase.claims]
+    if not facts.on_play and not facts.at_start:
         raise BoodleError(f"{reading.ruleset.name}: a claim by play under 'claims: none': {e}")
     pins.add("§6.6/set" if e["section"] in reading.set_names else "§6.6/on-play")
     if e["amount"] == 0:
@@ -291,9 +363,8 @@ def _payment_pins(reading: _Reading, e: Json) -> int | None:
     if not reading.gone_out:
         reading.pins.add("§6.5/all-pass-charge")
         return None
-    into = "section" in e["payee"] and reading.phase.going_out.to == "section"
-    reading.pins.add("§7/per-card-into" if into else
-                     "§7/per-card-kitty" if "section" in e["payee"] else "§7/per-card-winner")
+    reading.pins.add(PER_CARD_PINS[reading.phase.going_out.to] if "section" in e["payee"]
+                     else "§7/per-card-winner")
     if e["excused"]:
         reading.pins.add("§7/excused")
     return None
@@ -307,8 +378,8 @@ def _pass_pins(reading: _Reading, e: Json) -> int | None:
         reading.pins.add("§6.5/pass-fee")
     if reading.phase.fallback.if_able:
         reading.pins.add("§6.5/pass-fee-if-able")
-    if any(p.fault == "cannot lead" for p in reading.phase.penalties):
-        reading.pins.add("§6.8/cannot-lead")
+    reading.pins |= {pin for p in reading.phase.penalties
+                     if (pin := PASS_FAULT_PINS[p.fault]) is not None}
     return None
 
 
@@ -388,8 +459,9 @@ def _event_pins(ruleset: Ruleset, events: list[Json]) -> set[str]:
     reading = _reading(ruleset)
     for e in events:
         reading.last_play = EVENT_PINS[e["kind"]](reading, e)
-    if reading.led and reading.phase.claims == "none":  # cards played, and none claimed
-        reading.pins.add("§6.6/claims-none")
+    claims = CLAIM_PINS[reading.phase.claims]
+    if reading.led and claims is not None:  # cards played, and none claimed
+        reading.pins.add(claims)
     return _ruleset_pins(ruleset, reading.pins)
 
 
@@ -402,10 +474,12 @@ def _ruleset_pins(ruleset: Ruleset, pins: set[str]) -> set[str]:
         pins.add("§2.2/ace-low")
     if ruleset.deck.removed:
         pins.add("§2.2/removed")
-    if phase.follow == "turn":
-        pins.add("§6.2/next-in-turn")
-    if any(s.suit_rule == "trumps" for s in ruleset.board) and "§5.2/trumps" in pins:
-        pins.add("§3/trumps")
+    follow = FOLLOW_PINS[phase.follow]
+    if follow is not None:
+        pins.add(follow)
+    if "§5.2/trumps" in pins:
+        pins |= {pin for s in ruleset.board
+                 if (pin := TRUMP_SECTION_PINS[s.suit_rule]) is not None}
     if any(isinstance(p, PokerPhase) for p in ruleset.phases) and "§6.1/winner-of" in \
             _lead_pins(ruleset):
         pins.add("§6.1/winner-of")
@@ -463,7 +537,7 @@ def _play(ruleset: Ruleset, state: DealState, rng: random.Random, limit: int | N
 def _start_ledger(ruleset: Ruleset, players: int, rng: random.Random, carry: bool) -> Ledger:
     start = ruleset.session.start_chips
     seats = tuple(start + rng.randint(-10, 10) for _ in range(players))
-    if ruleset.session.negative == "eliminate":  # a seat at 0 or less would be out (§10)
+    if BALANCE_FACTS[ruleset.session.negative].eliminates:  # a seat at 0 or less is out (§10)
         seats = tuple(max(1, n) for n in seats)
     sections = tuple((s.name, rng.randint(0, 6) if carry else 0) for s in ruleset.board)
     return Ledger(seats, sections)
@@ -864,9 +938,7 @@ def recording(strategy: Strategy, decisions: list[Move]) -> Strategy:
 def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: int) -> set[str]:
     """The rules a whole session's events show (``regular``: the deals before its end, the
     extra deal of a tie not counted)."""
-    first = "§5.1/first-dealt" if ruleset.deal.first_dealer == "first dealt" \
-        else "§5.1/first-dealer"
-    pins = {first, "§10/order", "§10/start", "§5.1/rotation"}
+    pins = {FIRST_DEALER_PINS[ruleset.deal.first_dealer], "§10/order", "§10/start", "§5.1/rotation"}
     rules = ruleset.session
     if unbound_sections(ruleset):
         pins.add("§3/drawn")
@@ -882,10 +954,10 @@ def _session_pins(ruleset: Ruleset, events: list[Json], final: Json, regular: in
         pins.add("§10/end-last-with-chips")
     elif rules.end_target is not None:
         pins.add("§10/end-target")
-    pins.add("§10/leftover-split" if rules.leftover == "split equally" else "§10/leftover-stays")
+    pins.add(LEFTOVER_PINS[rules.leftover])
     if len(final["winners"]) > 1 or regular < final["deals"]:
-        pins.add("§10/ties-share" if rules.ties == "share" else "§10/ties-one-more-deal")
-    if rules.negative != "eliminate" and any(
+        pins.add(END_TIE_PINS[rules.ties])
+    if not BALANCE_FACTS[rules.negative].eliminates and any(
             e["kind"] == "deal-end" and any(_below_zero(a) for a in e["ledger"]["seats"])
             for e in events):
         pins.add("§10/negative")

@@ -11,7 +11,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Literal
 
 from boodle.conformance.engines import Engine
 from boodle.engine.events import Claim, Event, GoOut, Payment, Stop
@@ -21,14 +20,69 @@ from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import (
     AnteLine,
+    Choice,
     Deck,
     Fallback,
     HoldingPhase,
     LeadRule,
+    Leftover,
+    Payer,
     PokerPhase,
+    Rotation,
     Ruleset,
+    Scope,
+    Split,
     StopsPhase,
+    Who,
+    WidowPosition,
 )
+
+RESTART_SCOPES: dict[Scope, Scope] = {
+    "chosen suit": "same suit", "longest suit": "same suit", "other suit": "chosen suit",
+    "same suit": "same suit", "opposite colour": "chosen suit",
+    "opposite colour card": "same suit", "suit": "same suit", "black": "same suit",
+    "red": "same suit", "all": "same suit",
+}
+"""``restart-same-suit``: the scope a restart leads in instead of its own (spec §6.4): a rule
+that bars the stopped suit allows any suit, the others the stopped suit."""
+
+LOOSE_CHOICES: dict[Choice, Choice] = {"lowest": "any", "any": "any", "card": "card"}
+"""``lead-not-lowest``: what a lead rule leads instead (spec §6.1): any card where it chose
+one, the one card it names left alone."""
+
+FIRST_LEADERS: dict[Who, Who] = {
+    "left of dealer": "dealer", "dealer": "left of dealer", "holder": "holder",
+    "last player": "last player", "next player": "next player", "phase winner": "phase winner",
+}
+"""``first-lead-dealer``: who leads first instead (spec §6.1): the dealer and the player on
+their left swap; the other rules are left alone."""
+
+RESTARTERS: dict[Who, Who] = {
+    "left of dealer": "next player", "dealer": "next player", "holder": "next player",
+    "last player": "next player", "next player": "last player", "phase winner": "next player",
+}
+"""``restart-next-player``: who restarts instead (spec §6.4): the player on the left of the
+last player, and the last player under ``next player``."""
+
+WIDOW_POSITIONS: dict[WidowPosition, WidowPosition] = {
+    "last": "first", "first": "last", "none": "none"}
+"""``widow-misplaced``: where the widow is dealt instead (spec §5.2)."""
+
+PAYERS: dict[Payer, Payer] = {
+    "each player": "each other player", "each other player": "each other player",
+    "dealer": "dealer", "widow": "widow"}
+"""``ante-dealer-exempt``: who pays an ante line instead (spec §4): ``each player`` skips the
+dealer."""
+
+ROTATIONS: dict[Rotation, Rotation] = {"left": "right", "right": "left"}
+"""``rotation-reversed``: where the deal passes instead (spec §5.1)."""
+
+LEFTOVERS: dict[Leftover, Leftover] = {"split equally": "stays", "stays": "split equally"}
+"""``leftover-kept``: what becomes of the board's chips at a session's end instead (§10)."""
+
+SPLITS: dict[Split, Split] = {"share": "share", "first seat": "first seat",
+                              "lowest seat": "share"}
+"""``ties-not-by-seat``: how a holding or poker phase splits a tie instead (spec §8.1, §8.2)."""
 
 
 def _phase(ruleset: Ruleset, **changes: object) -> Ruleset:
@@ -69,9 +123,7 @@ class RestartSameSuit(RulesetMutant):
 
     def change(self, ruleset: Ruleset) -> Ruleset:
         restart = _stops(ruleset).restart
-        if restart.scope not in ("other suit", "opposite colour"):
-            return _phase(ruleset, restart=replace(restart, scope="same suit"))
-        return _phase(ruleset, restart=replace(restart, scope="chosen suit"))
+        return _phase(ruleset, restart=replace(restart, scope=RESTART_SCOPES[restart.scope]))
 
 
 class LeadNotLowest(RulesetMutant):
@@ -83,7 +135,7 @@ class LeadNotLowest(RulesetMutant):
         p = _stops(ruleset)
 
         def loose(rule: LeadRule) -> LeadRule:
-            return rule if rule.choice == "card" else replace(rule, choice="any")
+            return replace(rule, choice=LOOSE_CHOICES[rule.choice])
 
         return _phase(ruleset, first_lead=loose(p.first_lead), restart=loose(p.restart))
 
@@ -96,11 +148,9 @@ class FirstLeadDealer(RulesetMutant):
 
     def change(self, ruleset: Ruleset) -> Ruleset:
         p = _stops(ruleset)
-        if p.first_lead.who == "dealer":
-            return _phase(ruleset, first_lead=replace(p.first_lead, who="left of dealer"))
-        if p.first_lead.who == "left of dealer":
-            return _phase(ruleset, first_lead=replace(p.first_lead, who="dealer"))
-        return ruleset
+        who = FIRST_LEADERS[p.first_lead.who]
+        return ruleset if who == p.first_lead.who else _phase(
+            ruleset, first_lead=replace(p.first_lead, who=who))
 
 
 class RestartNextPlayer(RulesetMutant):
@@ -110,9 +160,7 @@ class RestartNextPlayer(RulesetMutant):
 
     def change(self, ruleset: Ruleset) -> Ruleset:
         p = _stops(ruleset)
-        if p.restart.who == "next player":
-            return _phase(ruleset, restart=replace(p.restart, who="last player"))
-        return _phase(ruleset, restart=replace(p.restart, who="next player"))
+        return _phase(ruleset, restart=replace(p.restart, who=RESTARTERS[p.restart.who]))
 
 
 class GoingOutKittyOnly(RulesetMutant):
@@ -141,9 +189,8 @@ class WidowMisplaced(RulesetMutant):
     name, rules = "widow-misplaced", "the widow takes the wrong place in each round of the deal"
 
     def change(self, ruleset: Ruleset) -> Ruleset:
-        swap = {"last": "first", "first": "last", "none": "none"}
-        position = swap[ruleset.deal.widow_position]
-        return replace(ruleset, deal=replace(ruleset.deal, widow_position=position))  # type: ignore[arg-type]
+        position = WIDOW_POSITIONS[ruleset.deal.widow_position]
+        return replace(ruleset, deal=replace(ruleset.deal, widow_position=position))
 
 
 class AnteDealerExempt(RulesetMutant):
@@ -153,7 +200,7 @@ class AnteDealerExempt(RulesetMutant):
 
     def change(self, ruleset: Ruleset) -> Ruleset:
         def exempt(line: AnteLine) -> AnteLine:
-            return replace(line, payer="each other player") if line.payer == "each player" else line
+            return replace(line, payer=PAYERS[line.payer])
 
         return replace(ruleset, antes=tuple(exempt(line) for line in ruleset.antes))
 
@@ -298,8 +345,7 @@ class RotationReversed(RulesetMutant):
     name, rules = "rotation-reversed", "the deal passes to the dealer's right"
 
     def change(self, ruleset: Ruleset) -> Ruleset:
-        rotation: Literal["left", "right"] = "right" if ruleset.deal.rotation == "left" \
-            else "left"
+        rotation = ROTATIONS[ruleset.deal.rotation]
         return replace(ruleset, deal=replace(ruleset.deal, rotation=rotation))
 
 
@@ -310,8 +356,7 @@ class LeftoverKept(RulesetMutant):
     name, rules = "leftover-kept", "the board's leftover is not split at the session's end"
 
     def change(self, ruleset: Ruleset) -> Ruleset:
-        leftover: Literal["split equally", "stays"] = (
-            "stays" if ruleset.session.leftover == "split equally" else "split equally")
+        leftover = LEFTOVERS[ruleset.session.leftover]
         return replace(ruleset, session=replace(ruleset.session, leftover=leftover))
 
 
@@ -321,9 +366,8 @@ class TiesNotBySeat(RulesetMutant):
     name, rules = "ties-not-by-seat", "a tie under 'split: lowest seat' is shared"
 
     def change(self, ruleset: Ruleset) -> Ruleset:
-        phases = tuple(replace(p, split="share")
-                       if isinstance(p, HoldingPhase | PokerPhase) and p.split == "lowest seat"
-                       else p for p in ruleset.phases)
+        phases = tuple(replace(p, split=SPLITS[p.split])
+                       if isinstance(p, HoldingPhase | PokerPhase) else p for p in ruleset.phases)
         return replace(ruleset, phases=phases)
 
 

@@ -148,8 +148,9 @@ class _Cells:
     def widow(self) -> str:
         deal, sale = self.r.deal, self.r.widow_sale
         out = [self.cell_text(f"widow_{deal.widow_position}")]
-        if deal.widow_position != "none" and deal.widow_visibility == "exposed":
-            out.append(self.cell_text("widow_exposed"))
+        face = WIDOW_FACE_CELL[deal.widow_visibility]
+        if deal.widow_position != "none" and face is not None:
+            out.append(self.cell_text(face))
         if sale is not None:
             seen = self.cell_text("widow_seen" if sale.seen else "widow_unseen")
             key = "widow_sale" if sale.mode == "sale" else "widow_auction"
@@ -234,8 +235,9 @@ class _Cells:
         if s.end_target is not None:
             out.append(self.cell_text("session_target", n=s.end_target))
         text = self.cell_text("session_or").join(out)
-        if s.ties == "one more deal" and not s.end_never:
-            text += " · " + self.cell_text("session_tie_deal")
+        tie = TIE_CELL[s.ties]
+        if tie is not None and not s.end_never:
+            text += " · " + self.cell_text(tie)
         return text + " · " + self.cell_text("session_start", n=s.start_chips)
 
     def all(self) -> dict[str, str]:
@@ -269,6 +271,15 @@ BETS_CELL: dict[m.BetLimit, str | None] = {"none": None, "fixed": "bets_fixed",
                                             "pot limit": "bets_pot_limit",
                                             "no limit": "bets_no_limit"}
 """The matrix words of a poker phase's bet size (spec §8.3), by its limit."""
+
+WIDOW_FACE_CELL: dict[m.WidowVisibility, str | None] = {"hidden": None,
+                                                        "exposed": "widow_exposed"}
+"""The matrix words of a widow's face after the deal (spec §5.2), by its visibility (``None``:
+nothing is said), one row per member of :data:`~boodle.language.model.WidowVisibility`."""
+
+TIE_CELL: dict[m.EndTie, str | None] = {"share": None, "one more deal": "session_tie_deal"}
+"""The matrix words of a tie for best at a session's end (spec §10), by its rule (``None``:
+nothing is said), one row per member of :data:`~boodle.language.model.EndTie`."""
 
 MATRIX_ROWS = ("players", "ace", "deck", "board", "antes", "widow", "lead", "restart",
                "claims", "payments", "bonus", "penalties", "phases", "session")

@@ -92,7 +92,7 @@ def _said(words: Callable[[StopsPhase], str] | None = None, hint: str | None = N
     message and hint), after ``phase NAME:``, at the problem's span."""
     def refuse(p: StopsPhase, problem: Problem) -> BoodleError:
         if words is None:
-            return BoodleError(f"phase {p.name}: {problem.message}", problem.span,
+            return BoodleError(f"phase {p.name}: {problem.said()}", problem.span,
                                hint=problem.hint)
         return BoodleError(f"phase {p.name}: {words(p)}", problem.span, hint=hint)
     return refuse

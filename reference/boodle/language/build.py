@@ -33,11 +33,11 @@ from boodle.language.extends import (
     resolve,
 )
 from boodle.language.kind_facts import (
+    BALANCE_FACTS,
     BET_LIMIT_FACTS,
     CLAIM_FACTS,
     END_FACTS,
     HIGH_BID_FACTS,
-    PAID_TO_FACTS,
     PAYER_FACTS,
     SCOPE_FACTS,
     SHORT_STACK_FACTS,
@@ -47,9 +47,18 @@ from boodle.language.kind_facts import (
 from boodle.language.origin import CLAUSE_OF, Origin, field_spans
 from boodle.language.problems import (
     Problem,
+    ProblemKey,
+    ante_out_of_range,
+    card_missing,
     first_lead_problems,
     hand_problems,
+    kitty_missing,
+    missing_from_deck,
+    named_twice,
+    paid_twice,
     phase_problems,
+    rank_missing,
+    section_missing,
     trump_problems,
     unclaimed_problems,
     widow_sets_problems,
@@ -249,17 +258,14 @@ class _Builder:
     def section_names(self) -> list[str]:
         return [s.name for s in self.board]
 
-    def section_ref(self, ref: CardLit | NameLit, kinds: Iterable[str] | None = None) -> str:
+    def section_ref(self, ref: CardLit | NameLit, kinds: Iterable[str] | None = None,
+                    key: ProblemKey = "a section not on the board") -> str:
+        """The name of the board's section ``ref`` names; refused at the name as
+        :func:`~boodle.language.problems.section_missing` says (``key``: which problem of
+        that list it is), or when the section is not of one of ``kinds``."""
         name = str(ref.card) if isinstance(ref, CardLit) else ref.name
-        found = next((s for s in self.board if s.name == name), None)
-        if found is None:
-            raise BoodleError(
-                f"no section '{name}' on the board",
-                ref.span,
-                hint=did_you_mean(name, self.section_names(), ref.span)
-                or ("sections are: " + ", ".join(self.section_names()) if self.section_names()
-                    else "the board has no section yet: declare one in 'board { … }'"),
-            )
+        _refuse_one(section_missing(key, name, self.board, ref.span))
+        found = next(s for s in self.board if s.name == name)
         allowed = tuple(kinds or ())
         if allowed and found.kind not in allowed:
             fitting = [s.name for s in self.board if s.kind in allowed]
@@ -273,22 +279,11 @@ class _Builder:
         return name
 
     def in_deck(self, lit: CardLit, what: str) -> Card:
-        deck = self.deck
-        assert deck is not None
-        card = lit.card
-        if card.suit not in deck.suits or card.rank not in deck.ranks:
-            raise BoodleError(
-                f"{what} {card} is not in the deck",
-                lit.span,
-                hint=_missing_from_deck(card, deck.suits, deck.ranks),
-            )
-        if card in deck.removed:
-            raise BoodleError(
-                f"{what} {card} is not in the deck",
-                lit.span,
-                hint=f"the deck says 'remove {card}'",
-            )
-        return card
+        """The card ``lit`` names, refused at it when the deck lacks it
+        (:func:`~boodle.language.problems.card_missing`)."""
+        assert self.deck is not None
+        _refuse_one(card_missing(lit.card, self.deck, what, lit.span))
+        return lit.card
 
     # -- the whole
     def ruleset(self) -> m.Ruleset:
@@ -421,7 +416,7 @@ class _Builder:
         for lit in lines["remove"].value if "remove" in lines else ():
             if lit.card.rank not in ranks or lit.card.suit not in suits:
                 raise BoodleError(f"cannot remove {lit.card}: it is not in the deck", lit.span,
-                                  hint=_missing_from_deck(lit.card, suits, ranks))
+                                  hint=missing_from_deck(lit.card, suits, ranks))
             if lit.card in removed:
                 raise BoodleError(f"{lit.card} is removed twice", lit.span,
                                   hint=f"name {lit.card} once: delete this one")
@@ -459,7 +454,6 @@ class _Builder:
         clause = self.need("board", "board { boodle A♥  kitty }")
         _at_most(clause, len(clause.value), MAX_SECTIONS, "sections on the board")
         sections: list[m.Section] = []
-        paid_by: dict[Card, str] = {}
         for entry in clause.value:
             section = self.section(entry)
             clash = next((s for s in sections if s.name == section.name), None)
@@ -470,15 +464,7 @@ class _Builder:
                     hint="give one of them another name",
                     notes=(f"first defined at {clash.span}",),
                 )
-            if section.kind == "boodle" and section.cards:
-                card = section.cards[0]
-                if card in paid_by:
-                    raise BoodleError(
-                        f"{card} already pays section '{paid_by[card]}'",
-                        entry.span,
-                        hint="each boodle card pays one section",
-                    )
-                paid_by[card] = section.name
+            _refuse_one(paid_twice(section, sections))
             sections.append(section)
         kinds = [s.kind for s in sections]
         if kinds.count("kitty") > 1:
@@ -508,18 +494,15 @@ class _Builder:
             if rule == "fixed":
                 cards = tuple(self.in_deck(lit, "set card") for lit in items
                               if isinstance(lit, CardLit))
-                if len(set(cards)) != len(cards):
-                    raise BoodleError("a set names the same card twice", span,
-                                      hint="list each card of a set once")
-                return m.Section(name_lit.name, label or name_lit.name, "set", cards, (), "fixed",
-                                 span)
-            ranks = tuple(self.rank_in_deck(tok, span) for tok in items
-                          if isinstance(tok, WordLit))
-            if len(set(ranks)) != len(ranks):
-                raise BoodleError("a set names the same rank twice", span,
-                                  hint="list each rank of a set once")
-            return m.Section(name_lit.name, label or name_lit.name, "set", (), ranks,
-                             cast(m.SuitRule, rule), span)
+                made = m.Section(name_lit.name, label or name_lit.name, "set", cards, (),
+                                 "fixed", span)
+            else:
+                ranks = tuple(self.rank_in_deck(tok, span) for tok in items
+                              if isinstance(tok, WordLit))
+                made = m.Section(name_lit.name, label or name_lit.name, "set", (), ranks,
+                                 cast(m.SuitRule, rule), span)
+            _refuse_one(named_twice(made))
+            return made
         pool: PoolDecl = value
         name_lit, label = pool.name, pool.label
         default = "kitty" if key == "kitty" else "pot"
@@ -527,13 +510,11 @@ class _Builder:
         return m.Section(name, label or name.capitalize(), cast(m.SectionKind, key), span=span)
 
     def rank_in_deck(self, word: WordLit, span: Span) -> str:
+        """The rank ``word`` names, refused at ``span`` when the deck lacks it
+        (:func:`~boodle.language.problems.rank_missing`)."""
         assert self.deck is not None
         rank = canonical_rank(str(word))
-        if rank not in self.deck.ranks:
-            raise BoodleError(
-                f"rank {rank} is not in the deck", span,
-                hint="the deck's ranks are " + " ".join(self.deck.ranks),
-            )
+        _refuse_one(rank_missing(rank, self.deck, span))
         return rank
 
     # -- antes (spec §4)
@@ -547,9 +528,7 @@ class _Builder:
             ante: AnteDecl = line.value
             # the grammar admits only the four payers (spec §4), so the word is a Payer
             payer, amount, targets = cast(m.Payer, ante.payer), ante.amount, ante.targets
-            if amount > MAX_AMOUNT:
-                raise BoodleError(f"an ante of {amount} chips is too large", line.span,
-                                  hint=f"antes are at most {MAX_AMOUNT} chips")
+            _refuse_one(ante_out_of_range(amount, line.span))
             names: list[str] = []
             chosen = any(isinstance(t, Clause) and t.value == "chosen boodle" for t in targets)
             if chosen and len(targets) > 1:
@@ -594,7 +573,7 @@ class _Builder:
         line = said[0]
         rule: m.ShortStack = line.value
         facts = SHORT_STACK_FACTS[rule]
-        if facts.needs_elimination and session.negative != "eliminate":
+        if facts.needs_elimination and not BALANCE_FACTS[session.negative].eliminates:
             raise BoodleError(
                 f"'short stack: {rule}', but balances may go negative: every player can pay "
                 "the whole ante", line.span,
@@ -961,7 +940,8 @@ class _Builder:
             raise BoodleError("'pay 0 … if able': a fee of 0 chips is never charged", clause.span,
                               hint=_writing("if none: pass left", clause.span,
                                             "  (or a fee of 1 chip or more)"))
-        return m.Fallback("pass", amount=amount, to=self.section_ref(to), if_able=if_able,
+        to_name = self.section_ref(to, key="a pass fee to a section not on the board")
+        return m.Fallback("pass", amount=amount, to=to_name, if_able=if_able,
                           span=clause.span)
 
     def going_out(self, clause: Clause | None, earlier: list[str]) -> m.GoingOut:
@@ -976,7 +956,7 @@ class _Builder:
             if part.key == "ends":
                 fields["ends_deal"] = True
             elif part.key == "takes":
-                takes.append(self.section_ref(part.value))
+                takes.append(self.section_ref(part.value, key=GOING_OUT))
             elif part.key == "takes_unless":  # spec §7: not if an earlier phase paid it
                 ref, phase = part.value.section, part.value.phase
                 if phase.name not in earlier:
@@ -984,20 +964,16 @@ class _Builder:
                         f"'unless taken in {phase.name}': no earlier phase of that name",
                         phase.span, hint=did_you_mean(phase.name, earlier, phase.span)
                         or "name a holding or poker phase written before this one")
-                takes.append(self.section_ref(ref))
+                takes.append(self.section_ref(ref, key=GOING_OUT))
                 unless.append(m.UnlessTaken(takes[-1], phase.name))
             elif part.key == "per_card":
                 fields["per_card"], fields["to"] = part.value.amount, part.value.to
                 _chips_at_most(part, part.value.amount, "a payment per card")
-                if PAID_TO_FACTS[part.value.to].needs_kitty \
-                        and not any(s.kind == "kitty" for s in self.board):
-                    raise BoodleError("payments go into the kitty, but the board has none",
-                                      part.span, hint="add a kitty to the board, or pay the "
-                                      "winner: 1 per card to winner")
+                _refuse_one(kitty_missing(part.value.to, self.board, part.span))
             elif part.key == "per_card_into":  # spec §7: into a named section, not taken
                 fields["per_card"], ref = part.value.amount, part.value.into
                 _chips_at_most(part, part.value.amount, "a payment per card")
-                fields["to"], fields["into"] = "section", self.section_ref(ref)
+                fields["to"], fields["into"] = "section", self.section_ref(ref, key=GOING_OUT)
             else:
                 excused.append(self.in_deck(part.value, "excused card"))
         return m.GoingOut(takes=tuple(takes), excused=tuple(excused),
@@ -1009,14 +985,16 @@ class _Builder:
         bonus: StopBonusDecl = clause.value
         amount, source = bonus.amount, bonus.source
         _chips_at_most(clause, amount, "a stop bonus")
-        src = source if isinstance(source, str) else self.section_ref(source)
+        src = source if isinstance(source, str) else self.section_ref(
+            source, key="a stop bonus from a section not on the board")
         return m.StopBonus(amount, src, clause.span)
 
     def penalty(self, clause: Clause) -> m.Penalty:
         penalty: PenaltyDecl = clause.value
         fault, amount, to, forfeit = penalty.fault, penalty.amount, penalty.to, penalty.forfeit
         _chips_at_most(clause, amount, "a penalty")
-        payee = to if isinstance(to, str) else self.section_ref(to)
+        payee = to if isinstance(to, str) else self.section_ref(
+            to, key="a penalty to a section not on the board")
         return m.Penalty(cast(Any, fault), amount, payee, forfeit, clause.span)
 
     def holding_phase(self, decl: PhaseDecl, earlier: list[str]) -> m.HoldingPhase:
@@ -1129,7 +1107,8 @@ class _Builder:
                 target.span,
                 hint=f"the target is more than the start ({start_chips} chips) and at most "
                 f"{MAX_AMOUNT:,}, for example: end: a player reaches {2 * start_chips} chips")
-        if start is not None and start.value == 0 and fields.get("negative") == "eliminate":
+        balance: m.Balance = fields.get("negative", "allowed")
+        if start is not None and start.value == 0 and BALANCE_FACTS[balance].eliminates:
             raise BoodleError(
                 "'start: 0 chips' with 'balance: eliminated at zero': every player is out "
                 "before the first deal, so the session would play no deal",
@@ -1137,20 +1116,6 @@ class _Builder:
                 hint="start with at least 1 chip, or write 'balance: may go negative' "
                 "to keep a register from 0 (spec §10)")
         return m.SessionSpec(**fields)
-
-
-def _missing_from_deck(card: Card, suits: tuple[str, ...], ranks: tuple[str, ...]) -> str:
-    """The hint for a card whose suit or rank the deck lacks (spec §3): it names what is
-    missing, the suit, the rank or both, and the deck's line to change."""
-    no_suit, no_rank = card.suit not in suits, card.rank not in ranks
-    if no_suit and no_rank:
-        return (f"the deck has neither the suit {card.suit} nor the rank {card.rank}: its suits "
-                f"are {' '.join(suits)} and its ranks {' '.join(ranks)}")
-    if no_suit:
-        return (f"the deck has no suit {card.suit}: its suits are {' '.join(suits)} "
-                f"(add {card.suit} to 'suits', or name a card of those suits)")
-    return (f"the deck has no rank {card.rank}: its ranks are {' '.join(ranks)} "
-            f"(add {card.rank} to 'ranks', or name a card of those ranks)")
 
 
 def _blinds(clause: Clause) -> tuple[int, ...]:
@@ -1195,6 +1160,16 @@ def _lead_rule(who: str, fields: dict[str, Any]) -> m.LeadRule:
 
 _UNBOUNDED_ENDS = frozenset(f.line for f in END_FACTS.values() if f.replaces_rotations)
 """The ``end`` lines after which no default ``after 1 rotation`` applies (spec §10)."""
+
+
+def _refuse_one(found: Problem | None) -> None:
+    """Raise ``found`` (a problem of :mod:`boodle.language.problems`, at the word it names)
+    as the builder's error; nothing if it is ``None``."""
+    if found is not None:
+        raise found.error()
+
+
+GOING_OUT: ProblemKey = "going out to a section not on the board"
 
 
 def _refuse(found: list[Problem], fallback_span: Span | None = None) -> None:

@@ -23,7 +23,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from boodle.language.kind_facts import ALL_PASS_FACTS, FALLBACK_FACTS, HIGH_BID_FACTS, WHO_FACTS
+from boodle.language.kind_facts import (
+    ALL_PASS_FACTS,
+    BALANCE_FACTS,
+    FALLBACK_FACTS,
+    FAULT_FACTS,
+    HIGH_BID_FACTS,
+    WHO_FACTS,
+)
 from boodle.language.model import Ruleset, StopsPhase
 
 __all__ = ["Feature", "FeatureKey", "Refusal", "features", "refused"]
@@ -95,7 +102,7 @@ def features(ruleset: Ruleset) -> tuple[Feature, ...]:
         out.append(Feature("drawn boodles"))
     if any(line.chosen for line in ruleset.antes):
         out.append(Feature("chosen antes"))
-    if ruleset.session.negative != "allowed":
+    if BALANCE_FACTS[ruleset.session.negative].eliminates:
         out.append(Feature("elimination"))
         if ruleset.session.end_last_with_chips and ruleset.players.low > 2:
             out.append(Feature("few players still in"))
@@ -121,7 +128,7 @@ def _phase_features(p: StopsPhase) -> list[Feature]:
         out.append(Feature("lead fallback without a rule", p.name))
     if FALLBACK_FACTS[p.fallback.kind].passes and not ALL_PASS_FACTS[p.all_pass].exits:
         out.append(Feature("passes without an all-pass rule", p.name))
-    if any(pen.fault != "cannot lead" or pen.forfeit_boodles for pen in p.penalties):
+    if any(not FAULT_FACTS[pen.fault].at_pass or pen.forfeit_boodles for pen in p.penalties):
         out.append(Feature("penalty other than cannot lead", p.name))
     return out
 

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from boodle.language.model import (
     AllPass,
+    Balance,
     BetLimit,
     ClaimRule,
     EndRule,
     FallbackKind,
+    Fault,
     HighBid,
     PaidTo,
     Payer,
@@ -327,3 +329,36 @@ TURN_UP_FACTS: dict[TurnUpRule, TurnUpFacts] = {
     "dealer takes boodle": TurnUpFacts(dealer_takes=True),
 }
 """The facts of each turn-up rule, one row per member of :data:`TurnUpRule`."""
+
+
+@dataclass(frozen=True)
+class BalanceFacts:
+    """What the language says of a balance rule (spec §9, §10): ``eliminates``, a player at
+    zero or less is out (so the session can run out of players still in, a short stack can
+    ante section by section, and a session cannot start at 0 chips)."""
+
+    eliminates: bool
+
+
+BALANCE_FACTS: dict[Balance, BalanceFacts] = {
+    "allowed": BalanceFacts(eliminates=False),
+    "eliminate": BalanceFacts(eliminates=True),
+}
+"""The facts of each balance rule, one row per member of :data:`Balance`: read by the builder,
+the features list, the simulator, ``boodle ledger`` and the conformance generator."""
+
+
+@dataclass(frozen=True)
+class FaultFacts:
+    """What the language says of a penalty's fault (spec §6.8): ``at_pass``, it is charged at
+    a pass (``cannot lead``), not at a lead the rule makes legal (``lead not lowest``)."""
+
+    at_pass: bool
+
+
+FAULT_FACTS: dict[Fault, FaultFacts] = {
+    "cannot lead": FaultFacts(at_pass=True),
+    "lead not lowest": FaultFacts(at_pass=False),
+}
+"""The facts of each penalty fault, one row per member of :data:`Fault`: read by the features
+list (a penalty charged other than at a pass)."""

@@ -228,6 +228,19 @@ Rotation = Literal["left", "right"]
 next seat clockwise; ``right`` — to the dealer's right."""
 
 
+Cut = Literal["not stated", "player right of dealer", "player left of dealer"]
+"""Who cuts the shuffled pack before each deal (spec §5.1): ``not stated`` — the rules say
+nothing (000 step 3, 001 §03: the player on the dealer's right); ``player right of
+dealer``; ``player left of dealer``.  A shuffle makes it immaterial to play: it is stated
+for the rules text only (the printer's and the docs' words; no engine reads it)."""
+
+
+WidowVisibility = Literal["hidden", "exposed"]
+"""Whether the widow lies face down or face up after the deal (spec §5.2): ``hidden``;
+``exposed`` — every player sees it.  Its cards are never played and claim nothing either
+way, so no engine reads it: it is stated for the rules text and the matrix."""
+
+
 WidowPosition = Literal["last", "first", "none"]
 """Where the widow is dealt (spec §5.2): ``last`` — a card after the dealer's in each round;
 ``first`` — a card before the dealer's left; ``none`` — no widow."""
@@ -282,9 +295,9 @@ class DealSpec:
     first_dealer: FirstDealer = "high cut"
     first_dealer_rank: str = "J"
     rotation: Rotation = "left"
-    cut: Literal["not stated", "player right of dealer", "player left of dealer"] = "not stated"
+    cut: Cut = "not stated"
     widow_position: WidowPosition = "last"
-    widow_visibility: Literal["hidden", "exposed"] = "hidden"
+    widow_visibility: WidowVisibility = "hidden"
     trumps: Trumps = "none"
     turn_up: TurnUpRule = "nothing"
     misdeal: MisdealRule = "same dealer, no new ante"
@@ -330,6 +343,11 @@ class WidowSale:
 
 
 Who = Literal["left of dealer", "dealer", "holder", "last player", "next player", "phase winner"]
+
+
+Choice = Literal["lowest", "any", "card"]
+"""What card a lead rule leads (spec §6.1): the ``lowest`` of what its scope allows, ``any``
+card of it, or the one ``card`` it names."""
 
 
 Scope = Literal[
@@ -383,7 +401,7 @@ class LeadRule:
     """
 
     who: Who
-    choice: Literal["lowest", "any", "card"]
+    choice: Choice
     scope: Scope = "chosen suit"
     suit: str | None = None
     card: Card | None = None
@@ -500,6 +518,12 @@ card takes its boodle and the sets it completes; ``on holding`` — the holders 
 the phase start; ``none`` — the phase claims nothing (only going out takes chips)."""
 
 
+Follow = Literal["owner", "turn"]
+"""Who plays the next card of a run (spec §6.2): ``owner`` — whoever holds it, regardless of
+seat (001); ``turn`` — the turn goes round and each player plays it if they hold it.  With
+one holder per card both give the holder of the next card: the same plays."""
+
+
 @dataclass(frozen=True)
 class StopsPhase:
     """The stops phase: runs up a suit until a stop (spec §6).
@@ -523,7 +547,7 @@ class StopsPhase:
     first_lead: LeadRule
     restart: LeadRule
     fallback: Fallback
-    follow: Literal["owner", "turn"] = "owner"
+    follow: Follow = "owner"
     stop_at_top: bool = True
     all_pass: AllPass = "none"
     all_pass_charge: int = 0
@@ -621,6 +645,13 @@ class PokerPhase:
 Phase = StopsPhase | HoldingPhase | PokerPhase
 
 
+Balance = Literal["allowed", "eliminate"]
+"""What a balance at zero does (spec §9, §10; the session's ``balance`` line): ``allowed`` — a
+balance may go negative, as in a register, and every player plays every deal; ``eliminate``
+— physical chips: a payment is capped at the payer's balance, and a player at zero or less
+is out of the next deals (the players still in)."""
+
+
 Leftover = Literal["split equally", "stays"]
 """The chips left on the board at a session's end (spec §10, 001 §06): ``split equally`` —
 in exact equal shares among the players still in; ``stays`` — nobody takes them."""
@@ -660,7 +691,7 @@ class SessionSpec:
     end_never: bool = False
     leftover: Leftover = "split equally"
     ties: EndTie = "share"
-    negative: Literal["allowed", "eliminate"] = "allowed"
+    negative: Balance = "allowed"
     seating: Literal["fixed", "redrawn each deal"] = "fixed"
     span: Span | None = _span()
 

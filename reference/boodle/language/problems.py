@@ -13,21 +13,23 @@ The checks here are the deal's trumps and widow sets (spec §5.2: what the deal 
 a trump section, a turn-up, ``blocks sets``) and the exits of a stops phase (spec §6.5: what
 the restarter does when the lead rule allows no card, and what ends a round where every
 player passes), ``claims: none`` (§6.6), the hands (§1), what a stops phase names that is
-not there (§6.1, §6.5, §6.7, §6.8, §7: read by ``check_playable``) and the cards, ranks and
-antes named (§3, §4: read by :func:`boodle.verify.wellformed.well_formed`).  The other
-checks still live where they are made (see :data:`ProblemKey`).
+not there (§6.1, §6.5, §6.7, §6.8, §7: read by ``check_playable``), the cards, ranks and
+antes named (§3, §4: read by :func:`boodle.verify.wellformed.well_formed`) and the sections
+named elsewhere (§3, §4, §8).  The builder refuses a section, card, rank or ante at fault
+while it reads the clause, through the one-item check of this module that finds it
+(:func:`section_missing` …), at the word's own span.  The other checks still live where
+they are made (see :data:`ProblemKey`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
 from boodle.language import model as m
 from boodle.language.cards import Card
-from boodle.language.errors import BoodleError, Span
+from boodle.language.errors import BoodleError, Span, did_you_mean
 from boodle.language.kind_facts import (
     ALL_PASS_FACTS,
     CLAIM_FACTS,
@@ -40,9 +42,11 @@ from boodle.language.kind_facts import (
 )
 from boodle.language.origin import owner_of
 
-__all__ = ["MAX_ANTE", "At", "Problem", "ProblemKey", "Where", "deck_problems",
-           "first_lead_problems", "hand_problems", "part_problems", "phase_problems", "problems",
-           "trump_problems", "unclaimed_problems", "widow_sets_problems"]
+__all__ = ["MAX_ANTE", "At", "Problem", "ProblemKey", "Where", "ante_out_of_range",
+           "card_missing", "deck_problems", "first_lead_problems", "hand_problems",
+           "kitty_missing", "missing_from_deck", "named_twice", "paid_twice", "part_problems",
+           "phase_problems", "problems", "rank_missing", "section_missing",
+           "section_problems", "trump_problems", "unclaimed_problems", "widow_sets_problems"]
 
 ProblemKey = Literal[
     "trump section without trumps",
@@ -71,29 +75,33 @@ ProblemKey = Literal[
     "a section naming a card or rank twice",
     "a rank not in the deck",
     "an ante out of range",
+    "a section not on the board",
 ]
 """Every problem :func:`problems` may find, in the order it looks for them (the builder's
 order): the deal's (:func:`trump_problems`, :func:`widow_sets_problems`), each stops
 phase's (:func:`first_lead_problems`, :func:`phase_problems`), the sections ``claims: none``
 leaves unpaid (:func:`unclaimed_problems`), a player count the deck cannot deal
-(:func:`hand_problems`), then what a stops phase made in Python may lack that the grammar
-always gives (:func:`part_problems`: a lead rule, a card, a section or a kitty it names),
-then the cards, ranks and chips the ruleset names (:func:`deck_problems`: a card or rank
-the deck lacks, a card named twice, an ante out of range), which the builder refuses while
-it reads the clause too and :mod:`boodle.verify.wellformed` reads from here, with the
-hands the deck cannot deal, as its well-formedness.
+(:func:`hand_problems`), then what a stops phase names that is not there
+(:func:`part_problems`: a lead rule, a card, a section or a kitty), then the cards, ranks
+and chips the ruleset names (:func:`deck_problems`: a card or rank the deck lacks, a card
+paying two boodles, a section naming one twice, an ante out of range), which
+:mod:`boodle.verify.wellformed` reads from here, with the hands the deck cannot deal, as
+its well-formedness; last, a section an ante line, an all-pass charge, a holding or a poker
+phase names that the board lacks (:func:`section_problems`).
 
-The builder never finds the last two groups in a ruleset it built: it refuses each while
-it reads the clause, at the name's own span and in its own words (``no section 'x' on the
-board``, with a did-you-mean hint; ``payments go into the kitty, but the board has none``;
-``rank 8 is not in the deck``), and the grammar cannot write an ``if none: lead`` without a
-rule nor a one-card lead without its card.  :func:`boodle.engine.support.check_playable`
-refuses the stops phase's in a ruleset made in Python, ``boodle verify`` the deck's.
+The builder never finds the last three groups in a ruleset it built: it refuses each while
+it reads the clause, through the same one-item checks (:func:`section_missing`,
+:func:`kitty_missing`, :func:`card_missing`, :func:`rank_missing`, :func:`named_twice`,
+:func:`paid_twice`, :func:`ante_out_of_range`), given the span of the word at fault (the
+name, the card: a did-you-mean hint then carries its edit); on a model they are located at
+the part's span.  The grammar cannot write an ``if none: lead`` without a rule nor a
+one-card lead without its card.  :func:`boodle.engine.support.check_playable` refuses the
+stops phase's in a ruleset made in Python, ``boodle verify`` the deck's.
 
 Still checked elsewhere, not yet here: the other checks the builder makes while it reads
-a clause (a number out of range other than an ante's, a run that cannot stop on an unheld
-card: the model cannot say these); :func:`boodle.verify.wellformed.session_end` is a
-report, not a fault.
+a clause (a number out of range other than an ante's, a section of the wrong kind, a run
+that cannot stop on an unheld card: the model cannot say some of these);
+:func:`boodle.verify.wellformed.session_end` is a report, not a fault.
 """
 
 Where = Callable[[str], Span | None]
@@ -109,13 +117,23 @@ names them: ``Ruleset``, ``DealSpec``), or ``None``."""
 @dataclass(frozen=True)
 class Problem:
     """One problem of a ruleset: its ``key``; ``phase``, the stops phase it is in;
-    ``message`` and ``hint``, the builder's words; ``span``, the line it is found at."""
+    ``message`` and ``hint``, the builder's words (the hint may be a
+    :class:`~boodle.language.errors.Hint` carrying its edit); ``span``, the line (or the
+    word) it is found at; ``part``, what names the thing at fault when the message does not
+    say it (``going out``, ``section run``), which the caret shows in the builder's error and
+    :meth:`said` adds where there is no caret."""
 
     key: ProblemKey
     phase: str | None
     message: str
     span: Span | None
     hint: str | None = None
+    part: str | None = None
+
+    def said(self) -> str:
+        """The message after the part that names the thing at fault (``going out: no
+        section 'pot' on the board``), for a report without a caret."""
+        return f"{self.part}: {self.message}" if self.part else self.message
 
     def error(self, fallback_span: Span | None = None) -> BoodleError:
         """This problem as the builder raises it (at ``fallback_span`` when it has no span
@@ -143,6 +161,7 @@ def problems(ruleset: m.Ruleset) -> list[Problem]:
         if isinstance(p, m.StopsPhase):
             out += part_problems(p, ruleset.board)
     out += deck_problems(ruleset)
+    out += section_problems(ruleset)
     return out
 
 
@@ -238,70 +257,192 @@ def hand_problems(players: m.PlayerRange, deck: m.Deck, deal: m.DealSpec, at: At
                     f"allow at most {cards - (hands - players.high)} players")]
 
 
+def section_missing(key: ProblemKey, name: str | None, board: tuple[m.Section, ...],
+                    span: Span | None, part: str | None = None, phase: str | None = None
+                    ) -> Problem | None:
+    """A section named that is not on ``board`` (spec §3), or ``None``: ``no section 'kity'
+    on the board``, at ``span`` (the name's own, in the builder), with a did-you-mean hint
+    whose edit writes the closest name there, else the board's sections."""
+    names = [s.name for s in board]
+    if name in names:
+        return None
+    shown = name or ""
+    hint = did_you_mean(shown, names, span) or (
+        "sections are: " + ", ".join(names) if names
+        else "the board has no section yet: declare one in 'board { … }'")
+    return Problem(key, phase, f"no section '{shown}' on the board", span, hint, part)
+
+
+def kitty_missing(to: m.PaidTo, board: tuple[m.Section, ...], span: Span | None,
+                  phase: str | None = None) -> Problem | None:
+    """Spec §7: going out's ``N per card to kitty`` pays into the kitty first, so the board
+    has one; ``None`` when it does (or the payments go elsewhere)."""
+    if not PAID_TO_FACTS[to].needs_kitty or any(s.kind == "kitty" for s in board):
+        return None
+    return Problem("going out into a kitty not on the board", phase,
+                   "payments go into the kitty, but the board has none", span,
+                   "add a kitty to the board, or pay the winner: 1 per card to winner",
+                   "going out")
+
+
 def part_problems(p: m.StopsPhase, board: tuple[m.Section, ...]) -> list[Problem]:
     """What the stops phase ``p`` names that is not there (spec §6.1, §6.5, §6.7, §6.8, §7):
     an ``if none: lead`` without its lead rule, a one-card lead rule without its card, a
     section the pass fee, going out, a penalty or the stop bonus names that is not on
-    ``board``, going out's payments into a kitty the board lacks.  Each located at the
-    span of the part that names it (the model's own ``span``: ``None`` for a part made in
-    Python), in :data:`ProblemKey`'s order, a key's problems in the phase's order.
-    Messages name the part, not the phase (``Problem.phase`` does)."""
-    names = {s.name for s in board}
-    sections = (", ".join(s.name for s in board) or "none")
+    ``board`` (:func:`section_missing`), going out's payments into a kitty the board lacks
+    (:func:`kitty_missing`).  Each located at the span of the part that names it (the
+    model's own ``span``: ``None`` for a part made in Python), in :data:`ProblemKey`'s
+    order, a key's problems in the phase's order; the part that names it is the problem's
+    ``part``."""
     fb, out_, phase = p.fallback, p.going_out, p.name
     out: list[Problem] = []
 
-    def missing(key: ProblemKey, what: str, name: str | None, span: Span | None) -> None:
-        if name not in names:
-            out.append(Problem(key, phase, f"{what} names section {name!r}, which is not on "
-                               "the board", span, f"sections are: {sections}"))
+    def add(found: Problem | None) -> None:
+        if found is not None:
+            out.append(found)
 
     if FALLBACK_FACTS[fb.kind].leads and fb.rule is None:
         out.append(Problem("if none lead without a lead rule", phase,
                            "the 'if none: lead' fallback has no lead rule", fb.span,
                            "write, for example: if none: lead lowest of same suit"))
     if FALLBACK_FACTS[fb.kind].passes and fb.amount > 0:
-        missing("a pass fee to a section not on the board", "the pass fallback", fb.to,
-                fb.span)
+        add(section_missing("a pass fee to a section not on the board", fb.to, board,
+                            fb.span, "the pass fallback", phase))
     out += [Problem("a one-card lead without a card", phase,
                     "a lead rule of one card names no card", rule.span,
                     "name the card, for example: holder of 2♣, 2♣")
             for rule in (p.first_lead, p.restart, *([fb.rule] if fb.rule else []))
             if rule.choice == "card" and rule.card is None]
     for name in (*out_.takes, *([out_.into] if out_.into else [])):
-        missing("going out to a section not on the board", "going out", name, out_.span)
-    if PAID_TO_FACTS[out_.to].needs_kitty and not any(s.kind == "kitty" for s in board):
-        out.append(Problem("going out into a kitty not on the board", phase,
-                           "going out pays into the kitty, but the board has none",
-                           out_.span, "add a kitty to the board, or pay the winner: "
-                           "1 per card to winner"))
+        add(section_missing("going out to a section not on the board", name, board,
+                            out_.span, "going out", phase))
+    add(kitty_missing(out_.to, board, out_.span, phase))
     for pen in p.penalties:
         if pen.to != "each opponent":
-            missing("a penalty to a section not on the board",
-                    f"the penalty for '{pen.fault}'", pen.to, pen.span)
+            add(section_missing("a penalty to a section not on the board", pen.to, board,
+                                pen.span, f"the penalty for '{pen.fault}'", phase))
     bonus = p.stop_bonus
     if bonus is not None and bonus.source != "each opponent":
-        missing("a stop bonus from a section not on the board", "the stop bonus",
-                bonus.source, bonus.span)
+        add(section_missing("a stop bonus from a section not on the board", bonus.source,
+                            board, bonus.span, "the stop bonus", phase))
     return out
+
+
+def section_problems(ruleset: m.Ruleset) -> list[Problem]:
+    """The sections the rest of the ruleset names that the board lacks (spec §3, §4, §6.5,
+    §8.1, §8.2): an ante line's targets, a stops phase's all-pass charge, a holding
+    phase's sections, a poker phase's pot (:func:`section_missing`), each at the span of the
+    line or phase that names it, in that order."""
+    board = ruleset.board
+    key: ProblemKey = "a section not on the board"
+    found = [section_missing(key, name, board, a.span, "an ante line")
+             for a in ruleset.antes for name in a.targets]
+    for p in ruleset.phases:
+        if isinstance(p, m.StopsPhase) and p.all_pass_to is not None:
+            found.append(section_missing(key, p.all_pass_to, board, p.span,
+                                         "the all-pass charge", p.name))
+        elif isinstance(p, m.HoldingPhase):
+            found += [section_missing(key, name, board, p.span, f"holding phase {p.name}",
+                                      p.name) for name in p.sections]
+        elif isinstance(p, m.PokerPhase):
+            found.append(section_missing(key, p.pot, board, p.span,
+                                         f"poker phase {p.name}", p.name))
+    return [f for f in found if f is not None]
 
 
 MAX_ANTE = 1_000_000
 """The most chips an ante line pays (spec §4; the builder's ``MAX_AMOUNT``)."""
 
 
-def _named_cards(ruleset: m.Ruleset) -> list[tuple[str, Card, Span | None]]:
-    """Every card the ruleset names, with the words for where and its span: a section's
-    cards, a stops phase's lead rules' and going out's excused cards."""
-    out = [(f"section {s.name}", c, s.span) for s in ruleset.board for c in s.cards]
+def missing_from_deck(card: Card, suits: tuple[str, ...], ranks: tuple[str, ...]) -> str:
+    """The hint for a card whose suit or rank the deck lacks (spec §3): it names what is
+    missing, the suit, the rank or both, and the deck's line to change."""
+    no_suit, no_rank = card.suit not in suits, card.rank not in ranks
+    if no_suit and no_rank:
+        return (f"the deck has neither the suit {card.suit} nor the rank {card.rank}: its suits "
+                f"are {' '.join(suits)} and its ranks {' '.join(ranks)}")
+    if no_suit:
+        return (f"the deck has no suit {card.suit}: its suits are {' '.join(suits)} "
+                f"(add {card.suit} to 'suits', or name a card of those suits)")
+    return (f"the deck has no rank {card.rank}: its ranks are {' '.join(ranks)} "
+            f"(add {card.rank} to 'ranks', or name a card of those ranks)")
+
+
+def card_missing(card: Card, deck: m.Deck, what: str, span: Span | None,
+                 part: str | None = None) -> Problem | None:
+    """A card named (``what``: ``boodle card``, ``lead card`` …) that the deck does not have,
+    or removes (spec §2, §3), or ``None``; the hint names the deck's line to change."""
+    removed = ""
+    if card.suit not in deck.suits or card.rank not in deck.ranks:
+        hint = missing_from_deck(card, deck.suits, deck.ranks)
+    elif card in deck.removed:
+        hint, removed = f"the deck says 'remove {card}'", " (it is removed)"
+    else:
+        return None
+    return Problem("a card not in the deck", None,
+                   f"{what} {card} is not in the deck{removed}", span, hint, part)
+
+
+def rank_missing(rank: str, deck: m.Deck, span: Span | None, part: str | None = None
+                 ) -> Problem | None:
+    """A rank a section names that is not a rank of the deck (spec §2, §3), or ``None``."""
+    if rank in deck.ranks:
+        return None
+    return Problem("a rank not in the deck", None, f"rank {rank} is not in the deck", span,
+                   "the deck's ranks are " + " ".join(deck.ranks), part)
+
+
+def named_twice(section: m.Section) -> Problem | None:
+    """A section that names one of its cards or ranks twice (spec §3), or ``None``; at the
+    section's span."""
+    for what, named in (("card", section.cards), ("rank", section.ranks)):
+        if len(set(named)) != len(named):
+            return Problem("a section naming a card or rank twice", None,
+                           f"a {section.kind} names the same {what} twice", section.span,
+                           f"list each {what} of a {section.kind} once",
+                           f"section {section.name}")
+    return None
+
+
+def paid_twice(section: m.Section, earlier: Iterable[m.Section]) -> Problem | None:
+    """A boodle section whose card already pays one of the ``earlier`` sections of the
+    board (spec §3: one card pays one boodle), or ``None``; at the later section's span."""
+    if section.kind != "boodle" or not section.cards:
+        return None
+    card = section.cards[0]
+    first = next((s for s in earlier if s.kind == "boodle" and s.cards[:1] == (card,)), None)
+    if first is None:
+        return None
+    return Problem("a card paying two boodles", None,
+                   f"{card} already pays section '{first.name}'", section.span,
+                   "each boodle card pays one section")
+
+
+def ante_out_of_range(amount: int, span: Span | None) -> Problem | None:
+    """An ante line's amount outside 0 to :data:`MAX_ANTE` chips (spec §4, §11.3), or
+    ``None``."""
+    if 0 <= amount <= MAX_ANTE:
+        return None
+    if amount > MAX_ANTE:
+        return Problem("an ante out of range", None, f"an ante of {amount} chips is too large",
+                       span, f"antes are at most {MAX_ANTE} chips")
+    return Problem("an ante out of range", None, f"an ante of {amount} chips is negative", span,
+                   f"antes are from 0 to {MAX_ANTE:,} chips")
+
+
+def _named_cards(ruleset: m.Ruleset) -> list[tuple[str, str, Card, Span | None]]:
+    """Every card the ruleset names, with the words for what names it, for the card, and the
+    span: a section's cards, a stops phase's lead rules' and going out's excused cards."""
+    out = [(f"section {s.name}", f"{s.kind} card", c, s.span)
+           for s in ruleset.board for c in s.cards]
     for p in ruleset.phases:
         if isinstance(p, m.StopsPhase):
             rules = [("first lead", p.first_lead), ("restart", p.restart)]
             if p.fallback.rule is not None:
                 rules.append(("if none", p.fallback.rule))
-            out += [(f"phase {p.name}: {what}", r.card, r.span) for what, r in rules
-                    if r.card is not None]
-            out += [(f"phase {p.name}: going out excuses", c, p.going_out.span)
+            out += [(f"phase {p.name}: {what}", "lead card", r.card, r.span)
+                    for what, r in rules if r.card is not None]
+            out += [(f"phase {p.name}: going out", "excused card", c, p.going_out.span)
                     for c in p.going_out.excused]
     return out
 
@@ -309,43 +450,22 @@ def _named_cards(ruleset: m.Ruleset) -> list[tuple[str, Card, Span | None]]:
 def deck_problems(ruleset: m.Ruleset) -> list[Problem]:
     """What the ruleset names that the deck cannot give, or names twice, and the antes'
     range (spec §3, §4): a card a section, a lead rule or going out's excused clause names
-    that is not in the deck (or is removed from it); a card that pays two boodle sections;
-    a section that names a card or rank twice; a rank of a section the deck lacks; an ante
-    line outside 0 to :data:`MAX_ANTE` chips.  In that order (a section's twice, then its
-    ranks), each at the span of the section, rule, clause or ante line that names it; the
-    words are the verifier's (:func:`boodle.verify.wellformed.well_formed`)."""
-    deck = set(ruleset.deck.cards())
-    removed = ruleset.deck.removed
-    out = [Problem("a card not in the deck", None,
-                   f"{where} names {c}, which is not in the deck"
-                   + (" (it is removed)" if c in removed else ""), span,
-                   f"the deck says 'remove {c}'" if c in removed
-                   else "name a card of the deck's suits and ranks")
-           for where, c, span in _named_cards(ruleset) if c not in deck]
-    boodles = [(c, s.span) for s in ruleset.board if s.kind == "boodle" for c in s.cards]
-    fixed = Counter(c for c, _ in boodles)
-    seen: set[Card] = set()
-    again: dict[Card, Span | None] = {}  # the span of the first section that repeats a card
-    for c, span in boodles:
-        if c in seen:
-            again.setdefault(c, span)
-        seen.add(c)
-    out += [Problem("a card paying two boodles", None, f"{c} pays {k} boodle sections",
-                    again[c], f"keep one boodle section of {c}")
-            for c, k in fixed.items() if k > 1]
-    for s in ruleset.board:
-        if len(set(s.cards)) != len(s.cards) or len(set(s.ranks)) != len(s.ranks):
-            out.append(Problem("a section naming a card or rank twice", None,
-                               f"section {s.name} names a card or rank twice", s.span,
-                               "name each card or rank of a section once"))
-        out += [Problem("a rank not in the deck", None,
-                        f"section {s.name} names rank {r}, which the deck does not have",
-                        s.span, "ranks are: " + " ".join(ruleset.deck.ranks))
-                for r in s.ranks if r not in ruleset.deck.ranks]
-    out += [Problem("an ante out of range", None, f"an ante line pays {a.amount} chips",
-                    a.span, f"antes are from 0 to {MAX_ANTE:,} chips")
-            for a in ruleset.antes if not 0 <= a.amount <= MAX_ANTE]
-    return out
+    that is not in the deck (or is removed from it, :func:`card_missing`); a card that pays
+    two boodle sections (:func:`paid_twice`); a section that names a card or rank twice
+    (:func:`named_twice`); a rank of a section the deck lacks (:func:`rank_missing`); an
+    ante line outside 0 to :data:`MAX_ANTE` chips (:func:`ante_out_of_range`).  In that
+    order (a section's twice, then its ranks), each at the span of the section, rule,
+    clause or ante line that names it; :func:`boodle.verify.wellformed.well_formed` says
+    them as :meth:`Problem.said` does."""
+    deck, board = ruleset.deck, ruleset.board
+    found = [card_missing(c, deck, what, span, part)
+             for part, what, c, span in _named_cards(ruleset)]
+    found += [paid_twice(s, board[:k]) for k, s in enumerate(board)]
+    for s in board:
+        found.append(named_twice(s))
+        found += [rank_missing(r, deck, s.span, f"section {s.name}") for r in s.ranks]
+    found += [ante_out_of_range(a.amount, a.span) for a in ruleset.antes]
+    return [f for f in found if f is not None]
 
 
 def _where(ruleset: m.Ruleset, phase: m.StopsPhase) -> Where:

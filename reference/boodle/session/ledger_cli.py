@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from boodle.argtypes import session_name
 from boodle.language.errors import BoodleError
+from boodle.language.kind_facts import BALANCE_FACTS
 
 if TYPE_CHECKING:  # the engine and the store are imported by the commands that use them
     from boodle.engine.events import Event
@@ -210,7 +211,7 @@ def _progress_line(info: SessionInfo, played: int, complete: bool, path: Path | 
     else:
         try:  # a whole session: rotations × players deals (spec §10)
             session = load_rules(info).session
-            sooner = (session.end_when_broke or session.negative == "eliminate"
+            sooner = (session.end_when_broke or BALANCE_FACTS[session.negative].eliminates
                       or session.end_last_with_chips or session.end_target is not None)
             if session.rotations is None:  # ended only by a target (spec §10)
                 of = f"{_plural(played, 'deal')} of the whole session recorded"

@@ -23,6 +23,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from boodle.compiled import CompiledRules
+from boodle.language.kind_facts import BALANCE_FACTS
+from boodle.language.model import FirstDealer
+from boodle.session.run import LEFTOVER_SPLITS, ROTATION_STEPS, TIE_DEALS
 from boodle.simulate.stats import Moments, RunStats
 
 if TYPE_CHECKING:
@@ -33,6 +36,14 @@ SESSIONS_DEALS = 8192
 """At most about this many deals one call of the kernel plays (its arrays' rows)."""
 
 
+KERNEL_DRAWS: dict[FirstDealer, bool] = {
+    "high cut": True,  # the kernel draws the cut itself
+    "first dealt": False,  # a deal face up before the first: played by play_session
+}
+"""Whether the kernel draws the first dealer of a session itself (spec §5.1), one row per
+member of :data:`~boodle.language.model.FirstDealer`."""
+
+
 def batched(spec: RunSpec) -> bool:
     """Whether ``spec``'s sessions can be played many a call: a first dealer by the high cut
     (the one draw the kernel makes before the first deal), whole starting chips, and
@@ -40,7 +51,7 @@ def batched(spec: RunSpec) -> bool:
     from boodle.simulate.runner import KERNEL_DEALS
 
     rules = spec.ruleset
-    return (rules.deal.first_dealer == "high cut"
+    return (KERNEL_DRAWS[rules.deal.first_dealer]
             and isinstance(rules.session.start_chips, int)
             and spec.session_length <= KERNEL_DEALS)
 
@@ -64,7 +75,7 @@ def _call(spec: RunSpec, first: int, last: int, stats: RunStats, tables: Compile
     rules, n = spec.ruleset, spec.players
     start = rules.session.start_chips
     low_end, target = kernel_stops(spec)
-    step = 1 if rules.deal.rotation == "left" else -1
+    step = ROTATION_STEPS[rules.deal.rotation]
     caps = [spec.cap(j) for j in range(first, last)]
     got = run_sessions(kt, spec.strategies, [f"{spec.seed}:{j}" for j in range(first, last)],
                        start, caps, step, low_end, target, jit=spec.jit)
@@ -74,10 +85,10 @@ def _call(spec: RunSpec, first: int, last: int, stats: RunStats, tables: Compile
     for i in np.flatnonzero(ending & (got.caps < spec.session_length)).tolist():
         # the run's last session, cut short: it ends only if the end rules say so
         ending[i] = _ended(rules, got.final_seats[i].tolist())
-    one_more = session.ties == "one more deal"
-    if session.negative != "eliminate":
+    one_more = TIE_DEALS[session.ties] > 0
+    if not BALANCE_FACTS[session.negative].eliminates:
         # every seat shares the leftover: n × chips + the board's chips, whole (_final)
-        left = (got.final_sections.sum(axis=1) if session.leftover == "split equally"
+        left = (got.final_sections.sum(axis=1) if LEFTOVER_SPLITS[session.leftover]
                 else np.zeros(m, dtype=np.int64))
         finals = n * got.final_seats + left[:, None]
         if one_more:  # a tie: one more deal, played again below

@@ -17,6 +17,8 @@ import math
 import textwrap
 from typing import Any
 
+from boodle.language.kind_facts import BALANCE_FACTS
+from boodle.language.model import EndTie
 from boodle.simulate.runner import RunSpec, engine_label
 from boodle.simulate.stats import Moments, RunStats, wilson
 
@@ -128,12 +130,21 @@ def _ends_early(spec: RunSpec) -> list[str]:
                    f"{session.end_target} chips or more")
     if session.end_never:
         why.append("a session has no end: no session results are counted")
-    if session.negative == "eliminate" and not session.end_last_with_chips:
+    if BALANCE_FACTS[session.negative].eliminates and not session.end_last_with_chips:
         why.append(f"a session ends when fewer than {spec.ruleset.players.low} players "
                    "have chips left")
-    if session.ties == "one more deal":
-        why.append("a tie at a session's end adds one more deal")
+    tie = TIE_WORDS[session.ties]
+    if tie is not None:
+        why.append(tie)
     return why
+
+
+TIE_WORDS: dict[EndTie, str | None] = {
+    "share": None,
+    "one more deal": "a tie at a session's end adds one more deal",
+}
+"""What the report says of a tie rule that makes a run play other deals than asked (spec
+§10), one row per member of :data:`~boodle.language.model.EndTie` (``None``: it does not)."""
 
 
 def _kitty_entry(spec: RunSpec, sections: list[dict[str, Any]]) -> dict[str, Any] | None:

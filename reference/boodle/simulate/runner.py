@@ -48,8 +48,10 @@ from boodle.engine.events import (
     transfers_in,
 )
 from boodle.engine.ledger import Ledger, SeatAccount, SectionAccount
+from boodle.engine.stages.dealing import BALANCES
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
+from boodle.language.kind_facts import BALANCE_FACTS
 from boodle.language.model import Chips, FirstDealer, Ruleset
 from boodle.session.run import (
     LEFTOVER_SPLITS,
@@ -404,7 +406,7 @@ def kernel_stops(spec: RunSpec) -> tuple[bool, int]:
     rule or an elimination reads that; a seat at or above ``target`` chips (else 2**62)."""
     session = spec.ruleset.session
     ends = session.ends()
-    low_end = (session.negative == "eliminate" or "no chips" in ends
+    low_end = (BALANCE_FACTS[session.negative].eliminates or "no chips" in ends
                or "last with chips" in ends)
     target = (int(session.end_target) if "target" in ends and session.end_target is not None
               else 1 << 62)
@@ -422,9 +424,8 @@ def _ended(rules: Ruleset, seats: Sequence[Chips]) -> bool:
 def _still_in(rules: Ruleset, seats: Sequence[Chips]) -> list[int]:
     """The seats still in (spec §10): all, or under ``balance: eliminated at zero`` those
     whose balance is above zero (as :func:`boodle.engine.stages.dealing.eliminated` says)."""
-    if rules.session.negative != "eliminate":
-        return list(range(len(seats)))
-    return [s for s, x in enumerate(seats) if x > 0]
+    still_in = BALANCES[rules.session.negative].still_in
+    return [s for s, x in enumerate(seats) if still_in(x)]
 
 
 def _next_dealer(rules: Ruleset, seats: Sequence[Chips], dealer: int, step: int) -> int:

@@ -18,7 +18,7 @@ then find the fault.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Literal
@@ -26,7 +26,15 @@ from typing import Literal
 import z3
 
 from boodle.language.cards import Card
-from boodle.language.model import AllPass, ClaimRule, PaidTo, Ruleset, Section, SuitRule
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    Follow,
+    PaidTo,
+    Ruleset,
+    Section,
+    SuitRule,
+)
 from boodle.verify.eligibility import blocked, may_take
 from boodle.verify.layout import (
     FOLLOW,
@@ -42,6 +50,7 @@ from boodle.verify.layout import (
 )
 from boodle.verify.lead_terms import FAULT_TERMS, branches, lead_terms, passes
 from boodle.verify.mutation import Mutation
+from boodle.verify.own_rules import ELIMINATES
 from boodle.verify.terms import (
     INT0,
     REAL0,
@@ -64,7 +73,15 @@ from boodle.verify.terms import (
     to_real,
 )
 
-__all__ = ["Action", "ChipTerms", "actions"]
+__all__ = ["FOLLOW_SEATS", "Action", "ChipTerms", "actions"]
+
+FOLLOW_SEATS: dict[Follow, Callable[[Sequence[Expr], int], Expr]] = {
+    "owner": lambda loc, nxt: loc[nxt],
+    "turn": lambda loc, nxt: loc[nxt],  # the turn reaches the card's one holder: the same seat
+}
+"""Spec §6.2 in the model: the seat that must play the next card of a run (card index
+``nxt``; its location term is a seat when it is in a hand, and the run stops otherwise),
+given the cards' location terms, one row per member of :data:`Follow`."""
 
 Account = tuple[Literal["seat", "section"], Expr]
 """A chip account in the model: ``("seat", seat term)`` or ``("section", board index)``."""
@@ -218,7 +235,7 @@ class Action:
 
 
 def _chips(layout: Layout, s: SymState, mutation: Mutation) -> ChipTerms:
-    capped = layout.ruleset.session.negative == "eliminate"
+    capped = ELIMINATES[layout.ruleset.session.negative]
     return ChipTerms(layout, list(s.bal), list(s.sec), [], mutation, capped)
 
 
@@ -351,7 +368,7 @@ def _play(layout: Layout, s: SymState, i: int, who: Expr, mutation: Mutation,
     ledger = merge(out, went, merge(stop, stopped, chips))
     after = s.with_(loc=tuple(loc), last=who, restart=z3.BoolVal(True))
     lead_next = _leader(layout, after)
-    follow_seat = loc[nxt] if nxt is not None else z3.IntVal(NONE)
+    follow_seat = FOLLOW_SEATS[phase.follow](loc, nxt) if nxt is not None else z3.IntVal(NONE)
     stop_now = all_of([not_(out), stop])
     num = layout.num  # the terms of z3's If, ==, And, Or on these, built in fewer calls
     post = s.with_(

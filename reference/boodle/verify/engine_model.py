@@ -123,7 +123,7 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
             out.add(event)
     if phase.penalties or (passing and phase.fallback.amount > 0):
         out.add("penalty")
-    if ruleset.session.negative == "eliminate":
+    if own_rules.ELIMINATES[ruleset.session.negative]:
         out.add("capped payment")
     if own_rules.seats_may_be_out(ruleset):
         out.add("eliminated seat")
@@ -360,7 +360,7 @@ def deal_differs(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
     dealt = next((e for e in events if e.kind == "deal"), None)
     if dealt is None:
         return None  # not dealt yet (chosen antes come first)
-    out = frozenset(s for s in range(players) if ruleset.session.negative == "eliminate"
+    out = frozenset(s for s in range(players) if own_rules.ELIMINATES[ruleset.session.negative]
                     and ledger.seat(s) <= 0)
     hands, widow = own_rules.deal(ruleset, players, dealer, pack, out)
     got_hands: tuple[tuple[Card, ...], ...] = getattr(dealt, "hands", ())

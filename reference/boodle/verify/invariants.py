@@ -49,7 +49,7 @@ from boodle.verify.lead_terms import (
     rule_branches,
     suit_allowed,
 )
-from boodle.verify.own_rules import TURNED_UP, hand_sizes, seats_may_be_out
+from boodle.verify.own_rules import ELIMINATES, TURNED_UP, hand_sizes, seats_may_be_out
 from boodle.verify.terms import (
     REAL0,
     add,
@@ -155,7 +155,7 @@ def exact_start(layout: Layout) -> bool:
             and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
             and not CLAIM_TERMS[layout.phase.claims].at_start
             and not any(a.chosen for a in rs.antes)
-            and (rs.session.negative == "allowed" or rs.short_stack == "as balance"))
+            and (not ELIMINATES[rs.session.negative] or rs.short_stack == "as balance"))
 
 
 def _start_control(layout: Layout, s: SymState) -> list[Expr]:
@@ -267,7 +267,7 @@ def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
     """Spec §4: every line paid from any ledger with non-negative sections (lines add up).
     Under ``balance: eliminated at zero`` each payment is capped at the payer's balance
     (§9; :func:`_capped_antes`)."""
-    if layout.ruleset.session.negative == "eliminate":
+    if ELIMINATES[layout.ruleset.session.negative]:
         return _capped_antes(layout, s)
     n, g = layout.n, s.ghosts
     bal0 = [z3.Real(f"{s.step}.pre.seat.{k}") for k in range(n)]

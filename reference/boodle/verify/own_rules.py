@@ -29,6 +29,7 @@ from typing import Any
 
 from boodle.language.cards import Card
 from boodle.language.model import (
+    Balance,
     Chips,
     Deck,
     Payer,
@@ -40,16 +41,26 @@ from boodle.language.model import (
     WidowSets,
 )
 
-__all__ = ["PAYS_ANTE", "SET_CARDS", "TURNED_UP", "WIDOW_BLOCKS", "WIDOW_TURNS", "ante_sections",
-           "blocked_sets", "deal", "deal_order", "hand_sizes", "next_card", "rank_position",
-           "seats_may_be_out", "share", "short_antes", "side_pots"]
+__all__ = ["ELIMINATES", "PAYS_ANTE", "SET_CARDS", "TURNED_UP", "WIDOW_BLOCKS", "WIDOW_TURNS",
+           "ante_sections", "blocked_sets", "deal", "deal_order", "hand_sizes", "next_card",
+           "rank_position", "seats_may_be_out", "share", "short_antes", "side_pots"]
+
+
+ELIMINATES: dict[Balance, bool] = {
+    "allowed": False,
+    "eliminate": True,
+}
+"""Spec §9, §10, the verifier's own statement: whether a balance rule puts a seat at zero or
+less out of the next deals and caps every payment at the payer's balance, one row per member
+of :data:`Balance` (read by the z3 model, the Init, the session model and the engine = model
+check)."""
 
 
 def seats_may_be_out(ruleset: Ruleset) -> bool:
     """Spec §10: whether a deal can be played with a seat eliminated.  Under ``balance:
     eliminated at zero`` a seat at zero after a deal is out; but ``end: when a player has
     no chips`` ends the session after that very deal, so no deal is played with a seat out."""
-    return ruleset.session.negative == "eliminate" and not ruleset.session.end_when_broke
+    return ELIMINATES[ruleset.session.negative] and not ruleset.session.end_when_broke
 
 
 def rank_position(deck: Deck, card: Card) -> int:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import z3
 
 from boodle.language.model import EndTie, Ruleset
+from boodle.verify.own_rules import ELIMINATES
 
 __all__ = ["TIE_DEAL_TERMS", "prove_session_end"]
 
@@ -55,7 +56,7 @@ def prove_session_end(ruleset: Ruleset, timeout_ms: int = 10_000) -> tuple[bool,
     p2, stop2, over2 = z3.Int("p'"), z3.Bool("stop'"), z3.Bool("over'")
     tie = z3.Bool("tie")
     free_stop = bool(s.end_when_broke or s.end_last_with_chips or s.end_target is not None
-                     or s.negative == "eliminate")
+                     or ELIMINATES[s.negative])
     count = z3.And(n >= ruleset.players.low, n <= ruleset.players.high)
     limit = None if s.rotations is None else s.rotations * n
     due = z3.Not(stop) if limit is None else z3.And(p < limit, z3.Not(stop))

@@ -44,7 +44,7 @@ def well_formed(ruleset: Ruleset) -> list[str]:
     """Every well-formedness fault of ``ruleset``, as sentences (empty: well-formed): the
     messages of the problems of :data:`WELL_FORMED` that
     :func:`boodle.language.problems.problems` finds, in its order."""
-    return [p.message for p in problems(ruleset) if p.key in WELL_FORMED]
+    return [p.said() for p in problems(ruleset) if p.key in WELL_FORMED]
 
 
 END_WORDS: dict[EndRule, Callable[[SessionSpec], str | None]] = {

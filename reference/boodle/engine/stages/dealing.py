@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from boodle.engine.events import DealCards, Event
 from boodle.engine.ledger import Ledger
@@ -19,10 +20,10 @@ from boodle.engine.stage import Stage, no_legal_moves, no_moves
 from boodle.engine.state import DealState, card_index
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, Trumps, WidowPosition, derived
+from boodle.language.model import Balance, Chips, Ruleset, Trumps, WidowPosition, derived
 
-__all__ = ["STAGE", "TURN_UPS", "WIDOW_PLACES", "deal_hands", "deal_order", "eliminated",
-           "new_deal", "shuffled_deck"]
+__all__ = ["BALANCES", "STAGE", "TURN_UPS", "WIDOW_PLACES", "BalanceRule", "deal_hands",
+           "deal_order", "eliminated", "new_deal", "shuffled_deck"]
 
 Hands = tuple[tuple[Card, ...], ...]
 
@@ -64,6 +65,25 @@ TURN_UPS: dict[Trumps, Callable[[tuple[Card, ...]], Card] | None] = {
 """Which card of the widow (in dealt order, never empty) is turned up for trumps (spec
 §5.2), one row per member of :data:`Trumps`; ``None``: no card is turned up, and a deal has
 no trumps stage (:func:`boodle.engine.machine.plan`)."""
+
+
+@dataclass(frozen=True)
+class BalanceRule:
+    """What the engine does under a balance rule (spec §9, §10): ``still_in``, whether a
+    player with this balance (chips) is dealt in; ``capped``, whether a payment is capped at
+    the payer's balance (the deal state's ``capped``)."""
+
+    still_in: Callable[[Chips], bool]
+    capped: bool
+
+
+BALANCES: dict[Balance, BalanceRule] = {
+    "allowed": BalanceRule(still_in=lambda balance: True, capped=False),
+    "eliminate": BalanceRule(still_in=lambda balance: balance > 0, capped=True),
+}
+"""The engine's row for each balance rule, one per member of :data:`Balance`: a register
+(every player plays every deal, whatever their balance), or physical chips (a player at
+zero or less is out; spec §10).  The simulator reads these rows too."""
 
 
 def _deal_order(
@@ -150,7 +170,7 @@ def new_deal(
                                       lambda: card_index(ruleset.deck.cards())))
     except ValueError as e:
         raise BoodleError(f"bad deal: {e}") from None
-    if ruleset.session.negative == "eliminate":
+    if BALANCES[ruleset.session.negative].capped:
         state = state.evolve(out=out, capped=True)
     turned = TURN_UPS[ruleset.deal.trumps]
     if turned is not None and rest:
@@ -162,9 +182,8 @@ def new_deal(
 def eliminated(ruleset: Ruleset, ledger: Ledger) -> frozenset[int]:
     """The seats out of play (spec §10): under ``balance: eliminated at zero``, those whose
     balance is zero or less; none otherwise."""
-    if ruleset.session.negative != "eliminate":
-        return frozenset()
-    return frozenset(s for s in range(ledger.players) if ledger.seat(s) <= 0)
+    still_in = BALANCES[ruleset.session.negative].still_in
+    return frozenset(s for s in range(ledger.players) if not still_in(ledger.seat(s)))
 
 
 def _the_deal(

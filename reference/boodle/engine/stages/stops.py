@@ -42,10 +42,19 @@ from boodle.engine.ledger import Account, seat, section
 from boodle.engine.stage import Result, Stage
 from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
 from boodle.language.cards import Card
-from boodle.language.model import AllPass, ClaimRule, GoingOut, PaidTo, Ruleset, StopsPhase, derived
+from boodle.language.model import (
+    AllPass,
+    ClaimRule,
+    Follow,
+    GoingOut,
+    PaidTo,
+    Ruleset,
+    StopsPhase,
+    derived,
+)
 
-__all__ = ["ALL_PASSES", "CLAIMS", "PAID_TO", "STAGE", "apply", "end_deal", "enter",
-           "legal_moves", "phase_of"]
+__all__ = ["ALL_PASSES", "CLAIMS", "FOLLOWERS", "PAID_TO", "STAGE", "apply", "end_deal",
+           "enter", "legal_moves", "phase_of"]
 
 _RUN_MOVES = (LeadMove, PlayMove)
 """The moves that play a card (a tuple: ``isinstance`` with ``A | B`` builds the union
@@ -110,6 +119,21 @@ CLAIMS: dict[ClaimRule, Claiming] = {
 """How each claims rule pays (spec §6.6), one row per member of :data:`ClaimRule`."""
 
 
+def _holder(state: DealState, card: Card) -> int | None:
+    """The seat whose hand holds ``card``, or ``None`` (the widow, played, out of play, not
+    in the deck)."""
+    place = state.place(card)
+    return place.seat if place is not None and place.kind == "hand" else None
+
+
+FOLLOWERS: dict[Follow, Callable[[DealState, Card], int | None]] = {
+    "owner": _holder,
+    "turn": _holder,  # the turn goes round to the one holder of the card: the same plays
+}
+"""Who must play the next card of a run (spec §6.2), given the state and that card: a seat,
+or ``None`` when no hand holds it (the run stops), one row per member of :data:`Follow`."""
+
+
 def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
     """The follow due, or every lead the rule allows, or a pass (in deck order of the cards)."""
     assert state.to_move is not None
@@ -164,8 +188,8 @@ def _follower(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, c
     nxt = ruleset.deck.next_card(card)
     if nxt is None or nxt.rank == card.rank:  # the top rank (or a rank order naming it twice)
         return None
-    place = state.place(nxt)  # not the card played: where it is before the play and after
-    return place.seat if place is not None and place.kind == "hand" else None
+    # not the card played: where it is before the play and after
+    return FOLLOWERS[phase.follow](state, nxt)
 
 
 def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) -> None:
@@ -313,9 +337,10 @@ def _after_play(
     if nxt is None:  # the top rank: nothing follows it (spec §6.3), with or without 'top rank'
         reason = "top rank"
     else:
+        follower = FOLLOWERS[phase.follow](state, nxt)
+        if follower is not None:
+            return state.evolve(step="follow", to_move=follower, current=card), events
         place = state.place(nxt)
-        if place is not None and place.kind == "hand":
-            return state.evolve(step="follow", to_move=place.seat, current=card), events
         reason = "not in deck" if place is None else _STOP_REASON[place.kind]
     events.append(Stop(who, card, reason, nxt))
     state = _stop_bonus(phase, state, who, events)
