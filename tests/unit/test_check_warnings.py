@@ -1,5 +1,6 @@
 """``boodle check`` prints the warnings the language server gives (legal but suspect rules:
-a restated line, a house rule that changes nothing, a section never claimed), each as
+a restated line, a house rule that changes nothing, a section never claimed, a file named
+for another variant), each as
 ``FILE:LINE:COL: warning: …`` with its hint, and still exits 0: one module finds them
 (boodle.language.warnings), both print them."""
 
@@ -112,3 +113,19 @@ def test_a_blind_above_the_start_chips_is_a_warning(
     diags = analyse(BLINDS, str(path)).diagnostics
     assert [(d.range.line, d.message.split(":")[0]) for d in diags if d.kind == "warning"] \
         == [(3, "a blind of 2,000 chips is more than the 50 chips each player starts with")]
+
+
+def test_a_file_named_for_another_variant_is_warned_on_its_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a new user: ``b4.boodle`` holding ``variant house`` (spec §11.1: a file
+    SHOULD be named NAME.boodle), which a file writing ``extends house`` cannot find."""
+    path = tmp_path / "b4.boodle"
+    path.write_text(HOUSE, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert f"{path}:1:9: warning: the file b4.boodle holds the variant 'house': a file that " \
+           "writes 'extends house' looks for house.boodle and will not find it" in out
+    assert "hint: rename the file house.boodle, or the variant 'b4'" in out
+    (tmp_path / "house.boodle").write_text(HOUSE, encoding="utf-8")
+    assert main(["check", str(tmp_path / "house.boodle")]) == 0
+    assert "holds the variant" not in capsys.readouterr().out

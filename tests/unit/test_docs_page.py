@@ -227,3 +227,23 @@ def test_a_showdown_everyone_folded_to_says_nobody_shows(lang: str, line: str) -
     page = _Page(load_variant("tripoley-as-sold"), load(lang), 4)
     _showdown(page, Showdown("poker", (), (3,)))
     assert page.lines == [line]
+
+
+def test_a_house_rule_without_a_source_line_does_not_claim_its_bases_sources(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a new user: the page said "Sources: 001…, 000…" of a file citing nothing.
+    michigan.boodle's own source lines are 001 and 000 (spec/variants/michigan.boodle)."""
+    assert main(["docs", "page", str(_friday(tmp_path))]) == 0
+    page = capsys.readouterr().out
+    assert ("No sources of its own; those of Michigan (home profile): "
+            "`001_a6108fd72e47ea5f.txt`, `000_1cd38874b08dd73a.txt`.") in page
+    assert "\nSources: " not in page
+    cited = tmp_path / "cited.boodle"
+    cited.write_text(FRIDAY.replace("variant friday", "variant cited").replace(
+        '"Friday night"\n', '"Friday night"\n  source "https://example.org/friday"\n'),
+        encoding="utf-8")
+    assert main(["docs", "page", str(cited)]) == 0
+    page = capsys.readouterr().out  # a source line adds to the base's (spec §11.1)
+    assert ("Sources: `001_a6108fd72e47ea5f.txt`, `000_1cd38874b08dd73a.txt`, "
+            "`https://example.org/friday`.") in page
+    assert "No sources of its own" not in page

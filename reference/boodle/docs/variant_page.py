@@ -12,6 +12,7 @@ base, and links to the base's page.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 from boodle.docs.board_svg import board_svg
@@ -74,6 +75,16 @@ class VariantPage:
     def changed(self, base: m.Ruleset, name: str) -> bool:
         return bool(getattr(base, name) != getattr(self.r, name))
 
+    def _sources_inherited(self) -> bool:
+        """Whether the ``source`` lines are the base's alone (spec §11.2: an extending file
+        that writes none keeps its base's), so that the page does not cite them as this house
+        rule's own."""
+        origin, own = self.r.origin, self.r.span
+        written = origin.span(self.r, "sources") if origin is not None else None
+        if written is None or own is None:
+            return False
+        return Path(written.file).resolve() != Path(own.file).resolve()
+
     def head(self, base: m.Ruleset | None) -> list[str]:
         n = self.r.name
         out = [f"# {md(self.r.title)}", ""]
@@ -84,8 +95,10 @@ class VariantPage:
                      f"[{self.t.text('page.source_link')}](../sources/{n}.md)"]
             out += [" · ".join(links), ""]
         if self.r.sources:
-            out += [self.t.text("page.sources", value=", ".join(code(s) for s in self.r.sources)),
-                    ""]
+            value = ", ".join(code(s) for s in self.r.sources)
+            out += [self.t.text("page.sources_of_base", base=md(base.title), value=value)
+                    if base is not None and self._sources_inherited() else
+                    self.t.text("page.sources", value=value), ""]
         if base is not None and self.standalone:
             out += [self.t.text("page.house_intro_alone", base=md(base.title),
                                     name=base.name), ""]

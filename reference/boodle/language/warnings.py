@@ -2,7 +2,7 @@
 
 :func:`rules_warnings` is the one place they are found; the language server shows them as
 diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
-``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Four checks:
+``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Five checks:
 
 - a line of a house rule that says what its base already says (the same clause, the same
   phase rule): it changes nothing (:data:`RESTATED`);
@@ -11,14 +11,17 @@ diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
 - a section of the board that nothing ever pays out: no card claims it, no phase pays it,
   no one going out takes it (the rules page says "never won");
 - a blind of a betting round above the chips each player starts with (spec §8.3, §10): at
-  the first deal every such blind is posted all in.
+  the first deal every such blind is posted all in;
+- a file ``NAME.boodle`` holding a variant of another name (spec §11.1: a file SHOULD be
+  named after its variant): ``extends`` looks a base up by its file's name, so another file
+  of the folder could not extend it.
 
 A warning never refuses a file: ``boodle check`` exits 0 on a file that has only warnings.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -29,7 +32,8 @@ from boodle.language.extends import read_rules_file
 from boodle.language.grammar import BOM
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
 
-WarningKind = Literal["restated", "unchanged", "never claimed", "blind beyond start"]
+WarningKind = Literal["restated", "unchanged", "never claimed", "blind beyond start",
+                      "file name"]
 
 RESTATED = "this line says what the base already says: it changes nothing"
 """The message of a restated line (its quick fix deletes the line)."""
@@ -59,9 +63,9 @@ def rules_warnings(decl: VariantDecl, resolved: Resolved, ruleset: m.Ruleset,
     """Every warning of the rules file ``decl`` (parsed), ``resolved`` (its ``extends``
     chain merged) and ``ruleset`` (built), given ``base``, the ruleset of the variant it
     extends (``None``: it extends nothing, or the base does not build alone), in the order:
-    restated lines, a house rule that changes nothing, sections never claimed, blinds above
-    the start."""
-    return (*_restated_lines(resolved), *_unchanged(decl, ruleset, base),
+    a file named for another variant, restated lines, a house rule that changes nothing,
+    sections never claimed, blinds above the start."""
+    return (*_file_name(decl), *_restated_lines(resolved), *_unchanged(decl, ruleset, base),
             *_never_claimed(ruleset, decl.span.file), *_blinds_beyond_start(ruleset,
                                                                             decl.span.file))
 
@@ -81,6 +85,23 @@ def file_warnings(path: str | Path) -> tuple[RulesWarning, ...]:
     except BoodleError:  # the base does not build alone: no 'changes nothing' to say
         base = None
     return rules_warnings(decl, resolved, ruleset, base)
+
+
+def _file_name(decl: VariantDecl) -> list[RulesWarning]:
+    """A warning on the ``variant`` line of a file ``X.boodle`` whose variant is not ``X``
+    (spec §11.1); none for a text that is no ``.boodle`` file (an editor's unsaved buffer)."""
+    name = Path(decl.span.file).name
+    if not name.endswith(".boodle") or name == f"{decl.name}.boodle":
+        return []
+    line = decl.span.source_line()
+    start = line.find(decl.name, max(0, decl.span.column - 1))
+    where = (replace(decl.span, column=start + 1, end_line=decl.span.line,
+                     end_column=start + 1 + len(decl.name)) if start >= 0 else decl.span)
+    return [RulesWarning(where, f"the file {name} holds the variant '{decl.name}': "
+                         f"a file that writes 'extends {decl.name}' looks for "
+                         f"{decl.name}.boodle and will not find it",
+                         f"rename the file {decl.name}.boodle, or the variant "
+                         f"'{name.removesuffix('.boodle')}'", "file name")]
 
 
 def _restated_lines(resolved: Resolved) -> list[RulesWarning]:
