@@ -980,7 +980,8 @@ class _Builder:
                           unless_taken=tuple(unless), **fields)
 
     def stop_bonus(self, clause: Clause | None) -> m.StopBonus | None:
-        if clause is None:
+        """The stop bonus of spec §6.7; ``None`` for no line or ``stop bonus: none``."""
+        if clause is None or clause.value is None:
             return None
         bonus: StopBonusDecl = clause.value
         amount, source = bonus.amount, bonus.source

@@ -818,6 +818,10 @@ class _ToAst(Transformer[Token, Any]):
     def stop_bonus(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("stop_bonus", StopBonusDecl(int(c[0]), c[1]), meta)
 
+    def stop_bonus_none(self, meta: Any, c: list[Any]) -> Clause:
+        """``stop bonus: none``: no bonus, replacing a base phase's (spec §6.7)."""
+        return self._c("stop_bonus", None, meta)
+
     def pays(self, meta: Any, c: list[Any]) -> Clause:
         return self._c("pays", tuple(c), meta)
 

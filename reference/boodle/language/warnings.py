@@ -2,7 +2,7 @@
 
 :func:`rules_warnings` is the one place they are found; the language server shows them as
 diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
-``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Five checks:
+``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Six checks:
 
 - a line of a house rule that says what its base already says (the same clause, the same
   phase rule): it changes nothing (:data:`RESTATED`);
@@ -14,7 +14,8 @@ diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
   the first deal every such blind is posted all in;
 - a file ``NAME.boodle`` holding a variant of another name (spec §11.1: a file SHOULD be
   named after its variant): ``extends`` looks a base up by its file's name, so another file
-  of the folder could not extend it.
+  of the folder could not extend it;
+- a ``stop bonus: 0 from …`` (spec §6.7): it pays nothing, and ``stop bonus: none`` says so.
 
 A warning never refuses a file: ``boodle check`` exits 0 on a file that has only warnings.
 """
@@ -33,7 +34,7 @@ from boodle.language.grammar import BOM
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
 
 WarningKind = Literal["restated", "unchanged", "never claimed", "blind beyond start",
-                      "file name"]
+                      "file name", "pays nothing"]
 
 RESTATED = "this line says what the base already says: it changes nothing"
 """The message of a restated line (its quick fix deletes the line)."""
@@ -64,10 +65,11 @@ def rules_warnings(decl: VariantDecl, resolved: Resolved, ruleset: m.Ruleset,
     chain merged) and ``ruleset`` (built), given ``base``, the ruleset of the variant it
     extends (``None``: it extends nothing, or the base does not build alone), in the order:
     a file named for another variant, restated lines, a house rule that changes nothing,
-    sections never claimed, blinds above the start."""
+    sections never claimed, blinds above the start, stop bonuses of 0 chips."""
     return (*_file_name(decl), *_restated_lines(resolved), *_unchanged(decl, ruleset, base),
-            *_never_claimed(ruleset, decl.span.file), *_blinds_beyond_start(ruleset,
-                                                                            decl.span.file))
+            *_never_claimed(ruleset, decl.span.file),
+            *_blinds_beyond_start(ruleset, decl.span.file),
+            *_bonus_of_nothing(ruleset, decl.span.file))
 
 
 def file_warnings(path: str | Path) -> tuple[RulesWarning, ...]:
@@ -179,3 +181,15 @@ def _blinds_beyond_start(ruleset: m.Ruleset, path: str) -> list[RulesWarning]:
             f"write blinds of at most {start:,} chips, or a larger 'start:' in the session "
             "block", "blind beyond start"))
     return out
+
+
+def _bonus_of_nothing(ruleset: m.Ruleset, path: str) -> list[RulesWarning]:
+    """A warning on a ``stop bonus: 0 from …`` line written in ``path``: a bonus of no chips
+    pays nothing (spec §6.7), which ``stop bonus: none`` says in words (and removes a base
+    phase's bonus as well)."""
+    return [RulesWarning(p.stop_bonus.span, "a stop bonus of 0 chips pays nothing",
+                         "write 'stop bonus: none'", "pays nothing")
+            for p in ruleset.phases
+            if isinstance(p, m.StopsPhase) and p.stop_bonus is not None
+            and p.stop_bonus.amount == 0 and p.stop_bonus.span is not None
+            and p.stop_bonus.span.file == path]
