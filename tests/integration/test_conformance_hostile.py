@@ -335,7 +335,8 @@ def test_a_whole_number_written_as_a_float_is_refused_in_words(where: str) -> No
     message["setup"] = {**message["setup"], where: float(message["setup"][where])}
     reply = answer(message, REFERENCE)
     assert reply is not None and reply["status"] == "error"
-    assert f"setup/{where}: " in reply["message"] and "is not a JSON integer" in reply["message"]
+    written = message["setup"][where]
+    assert f"setup: '{where}' must be an integer, not {written!r}" in reply["message"]
     assert "indices" not in reply["message"]
 
 

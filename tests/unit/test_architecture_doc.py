@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
 PACKAGE = Path(boodle.__file__).resolve().parent
 MODULES = sorted(p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")
-                 if p.name != "__init__.py")
+                 if p.name != "__init__.py" and (p.parent / "__init__.py").is_file())
+"""The package's modules: not the data an installed package carries (``pip install .`` puts
+the conformance suite's example adapters under ``boodle/data/``, in no package)."""
 FOLDERS = ("", "language/", "engine/", "engine/stages/", "session/", "compiled/", "verify/",
            "conformance/", "docs/", "simulate/", "lsp/")
 """Where a module named by its file name alone may be (the doc names most in their folder's

@@ -95,12 +95,10 @@ def answer(message: Any, engine: Engine, protocol: str = PROTOCOL) -> Json | Non
 
 def _floats(value: Any, where: str = "(top)") -> list[str]:
     """Where a run message holds a JSON number with a decimal point or an exponent
-    (``"dealer": 2.0``), in words; empty when there is none.  JSON Schema counts ``2.0`` as an
-    integer, but no field of the protocol is a float: seats, counts and chips are JSON
-    integers or ``"a/b"`` fractions (spec §9: no floating point; FORMAT.md)."""
-    if isinstance(value, float):
-        return [f"{where}: {value!r} is not a JSON integer (seats, counts and chips are "
-                "integers, or \"a/b\" fractions: write it without a decimal point)"]
+    (``"dealer": 2.0``), in words (``setup: 'dealer' must be an integer, not 2.0 …``); empty
+    when there is none.  JSON Schema counts ``2.0`` as an integer, but no field of the
+    protocol is a float: seats, counts and chips are JSON integers or ``"a/b"`` fractions
+    (spec §9: no floating point; FORMAT.md)."""
     if isinstance(value, dict):
         items: Any = value.items()
     elif isinstance(value, list):
@@ -109,7 +107,12 @@ def _floats(value: Any, where: str = "(top)") -> list[str]:
         return []
     found: list[str] = []
     for key, item in items:
-        found += _floats(item, f"{where}/{key}" if where != "(top)" else str(key))
+        if isinstance(item, float):
+            found.append(f"{where}: {key!r} must be an integer, not {item!r} (a JSON number "
+                         "without a decimal point: seats, counts and chips are integers, or "
+                         "\"a/b\" fractions)")
+        else:
+            found += _floats(item, f"{where}/{key}" if where != "(top)" else str(key))
     return found
 
 
