@@ -16,6 +16,7 @@ pleases" on a boodle card, games-of-playing-cards.pokerwiner.com).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from boodle.engine.events import Ante, Event
 from boodle.engine.faults import IllegalMove
@@ -195,8 +196,41 @@ def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
     """Pay every ante line (spec §4).  The antes are not in ``since_ante``: a misdeal keeps them.
 
     A ``chosen boodle`` line stops for each payer's :class:`~boodle.engine.state.StakeMove`.
+
+    The antes read nothing of the cards: what they pay depends only on the ruleset and
+    on the fields of :data:`_ANTE_INPUTS` (the seats, the dealer, who is out, the ledger
+    …), which many deals share (every deal of a search from one start, a session's deals
+    from equal balances).  So their outcome, the fields of :data:`_ANTE_OUTPUTS` and the
+    events, is kept per ruleset for the last :data:`ANTES_KEPT` inputs met, and a deal
+    from the same inputs is given it again (events and ledgers are immutable).
     """
-    return _pay_from(ruleset, state, (0, 0), [])
+    d = state.__dict__
+    key = _ante_inputs(d)
+    kept: dict[tuple[object, ...], tuple[tuple[object, ...], tuple[Event, ...]]] = derived(
+        ruleset, "_antes_paid", dict)
+    found = kept.get(key)
+    if found is None:
+        new, events = _pay_from(ruleset, state, (0, 0), [])
+        if len(kept) >= ANTES_KEPT:
+            kept.clear()
+        kept[key] = (_ante_outputs(new.__dict__), tuple(events))
+        return new, events
+    values, done = found
+    return state.evolve(**dict(zip(_ANTE_OUTPUTS, values, strict=True))), list(done)
+
+
+_ANTE_INPUTS = ("players", "dealer", "out", "capped", "ledger", "short", "stake", "to_move")
+"""The fields of a state that the antes stage reads (:func:`_pay_from`: who pays, in which
+order, from which balances, how a short stack pays) or that it may leave unchanged."""
+
+_ANTE_OUTPUTS = ("ledger", "short", "stake", "to_move")
+"""The fields the antes stage sets (:func:`_pay_from`); the rest of the state it keeps."""
+
+_ante_inputs = itemgetter(*_ANTE_INPUTS)
+_ante_outputs = itemgetter(*_ANTE_OUTPUTS)
+
+ANTES_KEPT = 64
+"""How many ante outcomes :func:`enter` keeps per ruleset (all are dropped when full)."""
 
 
 def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:
