@@ -19,8 +19,9 @@ from boodle.conformance import counting
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.play_case import ruleset_of, setup
 from boodle.engine import apply, is_terminal, legal_moves, start_deal
+from boodle.engine.events import Ante, Event
 from boodle.engine.ledger import Ledger
-from boodle.engine.stages import stops
+from boodle.engine.stages import antes, stops
 from boodle.engine.state import DealState, PlayMove, each_move, move_count, nth_move, only_move
 from boodle.language.model import Ruleset
 from boodle.language.variants import builtin_names, load
@@ -148,10 +149,13 @@ def test_the_budget_counts_the_follows_played_at_once() -> None:
 
 
 @pytest.mark.parametrize("name", builtin_names())
-def test_the_antes_kept_are_the_antes_paid_afresh(name: str) -> None:
+def test_the_antes_kept_are_the_antes_paid_afresh(name: str, monkeypatch: pytest.MonkeyPatch
+                                                  ) -> None:
     """Deals from the same inputs get the same antes, and deals from other inputs (another
     dealer, other balances: a short stack or a cap) their own; every start is compared with
     one made with nothing kept."""
+    monkeypatch.setattr(antes, "_KEPT", {})
+    monkeypatch.setattr(antes, "ANTES_KEPT", 1000)  # nothing dropped during the test
     rng = random.Random(name)
     ruleset, _ = draw_boodles(load(name), rng)  # cards drawn per session bound (spec §3)
     names = tuple(s.name for s in ruleset.board)
@@ -162,12 +166,17 @@ def test_the_antes_kept_are_the_antes_paid_afresh(name: str) -> None:
                             tuple((n, 0) for n in names))
             starts.append((players, rng.randrange(players), ledger))
     deck = ruleset.deck.cards()
-    for players, dealer, ledger in [*starts, *starts]:  # each twice: the second is kept
-        kept = start_deal(ruleset, players, dealer, ledger, deck_order=deck)
-        fresh_rules = dataclasses.replace(ruleset)  # the same rules, nothing kept yet
-        fresh = start_deal(fresh_rules, players, dealer, ledger, deck_order=deck)
-        assert "_antes_paid" in ruleset.__dict__ and len(fresh_rules.__dict__["_antes_paid"]) == 1
-        assert kept[0] == fresh[0] and kept[1] == fresh[1]
-        assert kept[0].hands == fresh[0].hands and kept[0].since_ante == fresh[0].since_ante
-    table = ruleset.__dict__["_antes_paid"]
-    assert 0 < len(table) <= len(starts)
+    first: list[list[Event]] = []
+    for again in (False, True):  # each start twice: the second time, the antes are kept
+        for k, (players, dealer, ledger) in enumerate(starts):
+            kept = start_deal(ruleset, players, dealer, ledger, deck_order=deck)
+            fresh_rules = dataclasses.replace(ruleset)  # the same rules, nothing kept for them
+            fresh = start_deal(fresh_rules, players, dealer, ledger, deck_order=deck)
+            assert kept[0] == fresh[0] and kept[1] == fresh[1]
+            assert kept[0].hands == fresh[0].hands and kept[0].since_ante == fresh[0].since_ante
+            antes_paid = [e for e in kept[1] if isinstance(e, Ante)]
+            if again:  # the very events of the first time
+                assert all(a is b for a, b in zip(antes_paid, first[k], strict=True))
+            else:
+                first.append(antes_paid)
+    assert any(first)
