@@ -449,7 +449,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print(f"{name:<24} {m.rules}")
         return EXIT_OK
     engine = mutant(args.mutant) if args.mutant else REFERENCE
-    return one_shot(engine) if args.one_shot else serve(engine)
+    return one_shot(engine) if args.one_shot else serve(engine, freeze=True)
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boodle.conformance.engines import REFERENCE, Engine
+from boodle.engine.stages.stops import run_on
 from boodle.engine.state import BidRange, DealState, Legal, each_move
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, Ruleset
@@ -48,13 +49,27 @@ class Count:
 
 
 class _Walker:
+    """The depth-first walk of :func:`count`.
+
+    On the reference engine itself (not a mutant, which may break the follows), a state
+    whose only move is a follow that hands the run on is not stepped through: the follows
+    of the run are played at once (:func:`boodle.engine.stages.stops.run_on`), as the
+    forced moves they are.  A forced move does not change the sequences nor the ledgers
+    reached, and the states skipped are counted as visited, so the budget stops the same
+    counts as a walk through every state does.
+    """
+
     def __init__(self, ruleset: Ruleset, engine: Engine, budget: int) -> None:
         self.ruleset, self.engine, self.budget = ruleset, engine, budget
         self.visited = 0
+        self.runs_on = type(engine) is Engine
 
     def walk(self, state: DealState, ends: set[LedgerKey]) -> int:
         """Sequences from ``state``; adds every terminal ledger to ``ends``."""
         self.visited += 1
+        if self.runs_on and state.step == "follow":
+            state, skipped = run_on(self.ruleset, state)
+            self.visited += skipped  # the states passed through, the last one included
         if self.visited > self.budget:
             raise CountTooBig(f"more than {self.budget} states to count")
         moves = self.engine.legal(self.ruleset, state)

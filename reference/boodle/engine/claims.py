@@ -20,7 +20,7 @@ from boodle.engine.state import DealState
 from boodle.language.cards import Card, card_of
 from boodle.language.model import Chips, Ruleset, Split, derived
 
-__all__ = ["blocked_sections", "claims_of", "pay_holders", "take", "take_all"]
+__all__ = ["blocked_sections", "claims_of", "may_claim", "pay_holders", "take", "take_all"]
 
 
 def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple[str, ...]:
@@ -52,6 +52,13 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
     if found and state.short:  # spec §4: a short seat takes only the sections it anted
         found = tuple(name for name in found if state.may_take(who, name))
     return found
+
+
+def may_claim(ruleset: Ruleset, trump: str | None, card: Card) -> bool:
+    """Whether playing ``card`` with ``trump`` as trumps can claim some section (spec §6.6):
+    it pays a boodle or belongs to a set of the board.  ``False`` means :func:`claims_of`
+    finds nothing for this card in any state with these trumps."""
+    return bool(_sections_of(ruleset, trump, card))
 
 
 def blocked_sections(ruleset: Ruleset, state: DealState) -> frozenset[str]:

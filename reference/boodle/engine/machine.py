@@ -188,10 +188,10 @@ def apply_move(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     new, events = stage.apply(ruleset, state, move)
     # the move is counted on the state the stage made (one copy a move): in place, unless
     # the stage handed back a state some other holder may have (the one it was given)
-    count = new.evolve if new is state else new.evolved_in_place
-    if of_play:
-        new = count(moves=new.moves + 1)  # a move of play
+    if of_play:  # a move of play
+        new = new.evolve(moves=new.moves + 1) if new is state else new.counted_in_place()
     else:
+        count = new.evolve if new is state else new.evolved_in_place
         new = count(moves=new.moves + 1, before_play=(*new.before_play, move))
     if new.to_move is None and new.step != "over":
         return advance(ruleset, new, events)
@@ -202,7 +202,9 @@ def _moving_stage(ruleset: Ruleset, key: str) -> tuple[Stage, bool]:
     """:func:`stage_of` ``key``, and whether its moves are moves of play (a stops phase's):
     what :func:`apply_move` asks at every move, kept per ruleset and key (and, as
     :func:`stage_of` keeps it, per :data:`PHASE_STAGES` table)."""
-    known: dict[str, tuple[object, Stage, bool]] = derived(ruleset, "_moving_stages", dict)
+    known: dict[str, tuple[object, Stage, bool]] | None = ruleset.__dict__.get("_moving_stages")
+    if known is None:  # asked at every move: the table derived keeps, read at once
+        known = derived(ruleset, "_moving_stages", dict)
     found = known.get(key)
     if found is None or found[0] is not PHASE_STAGES:
         of_play = key.startswith("phase:") and isinstance(_phase_named(ruleset, key[6:]),

@@ -464,6 +464,16 @@ class DealState:
         d.update(changes)
         return self
 
+    def counted_in_place(self) -> DealState:
+        """``evolved_in_place(moves=self.moves + 1)``: one more move made, on a state nothing
+        else holds yet (:func:`boodle.engine.machine.apply_move` counts every move of play
+        so); derived values are dropped as :meth:`evolve` drops them.  Returns this state."""
+        d = self.__dict__
+        if len(d) != _FIELD_COUNT:  # some derived values are kept
+            _drop_derived(d, _COUNTED)
+        d["moves"] += 1
+        return self
+
     def may_take(self, seat: int, section: str) -> bool:
         """Whether ``seat`` may take ``section`` this deal: always, but for a seat that was short
         at the ante under ``short stack: section by section``, which takes only the sections it
@@ -662,6 +672,9 @@ _FIELD_COUNT = len(_FIELD_NAMES)
 
 _MOVED = frozenset({"places", "held", "plays"})
 """The fields :meth:`DealState.move` sets itself (its ``changes`` may set the others)."""
+
+_COUNTED = frozenset({"moves"})
+"""The field :meth:`DealState.counted_in_place` sets."""
 
 _SET_WITH_A_MOVE = _FIELD_NAMES - _MOVED
 """The fields the ``changes`` of :meth:`DealState.move` may set."""

@@ -15,7 +15,9 @@ pleases" on a boodle card, games-of-playing-cards.pokerwiner.com).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 from boodle.engine.events import Ante, Event
 from boodle.engine.faults import IllegalMove
@@ -195,8 +197,48 @@ def enter(ruleset: Ruleset, state: DealState) -> tuple[DealState, list[Event]]:
     """Pay every ante line (spec §4).  The antes are not in ``since_ante``: a misdeal keeps them.
 
     A ``chosen boodle`` line stops for each payer's :class:`~boodle.engine.state.StakeMove`.
+
+    The antes read nothing of the cards: what they pay depends only on the ruleset and
+    on the fields of :data:`_ANTE_INPUTS` (the seats, the dealer, who is out, the ledger
+    …), which many deals share (every deal of a search from one start, a session's deals
+    from equal balances).  So their outcome, the fields of :data:`_ANTE_OUTPUTS` and the
+    events, is kept for the last :data:`ANTES_KEPT` rulesets and inputs met, and a deal
+    from the same inputs is given it again (events and ledgers are immutable).
     """
-    return _pay_from(ruleset, state, (0, 0), [])
+    d = state.__dict__
+    key = (id(ruleset), *_ante_inputs(d))
+    found = _KEPT.get(key)
+    if found is None or found[0]() is not ruleset:  # an id is another ruleset's once freed
+        new, events = _pay_from(ruleset, state, (0, 0), [])
+        if len(_KEPT) >= ANTES_KEPT:
+            _KEPT.clear()
+        _KEPT[key] = (weakref.ref(ruleset), _ante_outputs(new.__dict__), tuple(events))
+        return new, events
+    _, values, done = found
+    return state.evolve(**dict(zip(_ANTE_OUTPUTS, values, strict=True))), list(done)
+
+
+_ANTE_INPUTS = ("players", "dealer", "out", "capped", "ledger", "short", "stake", "to_move")
+"""The fields of a state that the antes stage reads (:func:`_pay_from`: who pays, in which
+order, from which balances, how a short stack pays) or that it may leave unchanged."""
+
+_ANTE_OUTPUTS = ("ledger", "short", "stake", "to_move")
+"""The fields the antes stage sets (:func:`_pay_from`); the rest of the state it keeps."""
+
+_ante_inputs = itemgetter(*_ANTE_INPUTS)
+_ante_outputs = itemgetter(*_ANTE_OUTPUTS)
+
+ANTES_KEPT = 64
+"""How many ante outcomes :func:`enter` keeps (all are dropped when full): few, in one table
+for every ruleset, so that what is kept stays small (a suite's thousands of deals, each of
+its own rules, would otherwise keep every ante's events alive, and the garbage collector
+walk them)."""
+
+_KEPT: dict[tuple[object, ...],
+            tuple[weakref.ref[Ruleset], tuple[object, ...], tuple[Event, ...]]] = {}
+"""The ante outcomes kept, by the ruleset's ``id`` and the inputs: the ruleset (weakly: it is
+not kept alive, and an ``id`` met again is another ruleset's unless it is still the same),
+the outputs and the events."""
 
 
 def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Move, ...]:

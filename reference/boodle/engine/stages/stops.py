@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from boodle.engine.claims import blocked_sections, claims_of, pay_holders, take_all
+from boodle.engine.claims import blocked_sections, claims_of, may_claim, pay_holders, take_all
 from boodle.engine.events import (
     CarryOver,
     DealEnd,
@@ -40,7 +40,7 @@ from boodle.engine.leads import (
 )
 from boodle.engine.ledger import Account, seat, section
 from boodle.engine.stage import Result, Stage
-from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove
+from boodle.engine.state import DealState, LeadMove, Move, PassMove, PlayMove, played_by
 from boodle.language.cards import Card
 from boodle.language.model import (
     AllPass,
@@ -54,7 +54,7 @@ from boodle.language.model import (
 )
 
 __all__ = ["ALL_PASSES", "CLAIMS", "FOLLOWERS", "PAID_TO", "STAGE", "apply", "end_deal",
-           "enter", "legal_moves", "phase_of"]
+           "enter", "legal_moves", "phase_of", "run_on"]
 
 _RUN_MOVES = (LeadMove, PlayMove)
 """The moves that play a card (a tuple: ``isinstance`` with ``A | B`` builds the union
@@ -190,6 +190,69 @@ def _follower(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, c
         return None
     # not the card played: where it is before the play and after
     return FOLLOWERS[phase.follow](state, nxt)
+
+
+def run_on(ruleset: Ruleset, state: DealState) -> tuple[DealState, int]:
+    """Play, one after another, every follow due that only hands the run on (spec §6.2:
+    the holder of the next card must play it), and return the state after the last and
+    how many were played (``0``: ``state`` itself, when no such follow is due).
+
+    A follow hands the run on when :func:`_follower` names who follows it: the player keeps
+    a card, the next card of the suit is in a hand, and the play claims nothing.  The
+    state returned is the one :func:`boodle.engine.machine.apply_move` gives after as many
+    :class:`~boodle.engine.state.PlayMove` (each the only legal move), the events of these
+    plays aside: one new state instead of one per card, for a caller that wants only where
+    the plays lead (a perft count, :mod:`boodle.conformance.counting`).  A card that pays
+    or belongs to a section the phase could claim ends the run of follows here: that play
+    goes through :func:`apply`.
+    """
+    if state.step != "follow" or state.to_move is None or state.current is None:
+        return state, 0
+    try:
+        phase = phase_of(ruleset, state)
+    except NotSupported:  # not in a stops phase: no follow is due
+        return state, 0
+    claiming = CLAIMS[phase.claims].on_play
+    trump = state.trump
+    d = state.__dict__
+    index, forfeited = state.index, state.forfeited
+    places, held, hands = list(state.places), list(state.held), d.get("hands")
+    mine = None if hands is None else list(hands)
+    next_card = ruleset.deck.next_card
+    plays, who, current, played = state.plays, state.to_move, state.current, 0
+    while True:
+        card = next_card(current)  # the follow due (legal_moves), never None in a follow
+        if card is None or held[who] <= 1:  # the last card: going out
+            break
+        if claiming and who not in forfeited and may_claim(ruleset, trump, card):
+            break  # it may claim: apply decides
+        nxt = next_card(card)
+        if nxt is None or nxt.rank == card.rank:  # the top rank: a stop
+            break
+        j = index.get(nxt)
+        place = None if j is None else places[j]
+        if place is None or place.kind != "hand" or place.seat is None:  # a stop
+            break
+        i = index[card]
+        old = places[i]
+        if old.kind == "hand" and old.seat is not None:
+            held[old.seat] -= 1
+            if mine is not None:
+                same = state.cards[i]
+                mine[old.seat] = tuple([c for c in mine[old.seat] if c is not same])
+        places[i] = played_by(who, plays)
+        plays += 1
+        played += 1
+        who, current = place.seat, card
+    if not played:
+        return state, 0
+    changes: dict[str, object] = {
+        "places": tuple(places), "held": tuple(held), "plays": plays,
+        "moves": state.moves + played, "to_move": who, "current": current}
+    new = state.evolve(**changes)
+    if mine is not None:
+        new.__dict__["hands"] = tuple(mine)
+    return new, played
 
 
 def _check(ruleset: Ruleset, phase: StopsPhase, state: DealState, move: Move) -> None:
