@@ -128,6 +128,7 @@ KINDS: dict[str, Kind] = {
         Table("compiled engine", "boodle.compiled.tables", "SHORT_STACKS",
               excused=frozenset({"section by section"})),  # unsupported_features
         Table("z3 model", "boodle.verify.eligibility", "SHORT_STACK_TERMS"),
+        Table("verifier", "boodle.verify.own_rules", "SHORT_BY_SECTION"),
         Table("Hypothesis oracle", "boodle.testing", "SHORT_STACK_DUES"),
     )),
     # the compiled engine does not run a widow sale, nor z3 model one step by step: the

@@ -40,8 +40,9 @@ and no section is negative (spec §9), and every card of the deck is in exactly 
 with the hand counts right (spec §2).  Those invariants pass an engine whose bug conserves chips (a
 wrong payer, a run past the widow): so every move is also checked against an **oracle**
 (:func:`machine`'s ``oracle``): the reference engine by default for another
-implementation (the same legal moves, the same state after each move: cards, run, seat to
-move, chips), or the z3 model of :mod:`boodle.verify` in the stops phase.
+implementation (the same state after each deal's start, antes and deal included, the same
+legal moves, the same state after each move: cards, run, seat to move, chips), or the z3
+model of :mod:`boodle.verify` in the stops phase.
 
 Needs Hypothesis (``pip install 'boodle[testing]'``; the ``test`` extra has it too).
 """
@@ -656,7 +657,8 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
     unknown name raises ``KeyError``);
     ``step_count``: steps per example (a whole deal takes up to ~45 moves).
     ``oracle``: every step is checked move by move against it: ``reference``, this
-    package's engine (``impl``'s legal moves must be the reference's, each move's state
+    package's engine (``impl``'s state after each deal's start must be the reference's of
+    the same ledger, dealer and pack, its legal moves the reference's, each move's state
     after it the reference's: every card's place, the run, the seat to move, passes, the
     colour flip, the winner, every chip; a probe the reference refuses must be refused);
     ``model``, the z3 model of :mod:`boodle.verify` in the stops phase (its enabled moves and
@@ -690,7 +692,9 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             rng = random.Random(seed)
             dealer = rng.randrange(players)
             ledger = Ledger.open(players, tuple(s.name for s in rs.board), 50)
-            state, events = impl.start_deal(rs, players, dealer, ledger, _shuffled(rs, rng))
+            pack = tuple(_shuffled(rs, rng))  # the oracle deals the same pack again
+            state, events = impl.start_deal(rs, players, dealer, ledger, list(pack))
+            step_oracle.check_start(rs, players, dealer, ledger, pack, state)
             short = expected_short(rs, players, dealer, ledger)
             _check_antes(short, events)
             _check_eligible(short, events)
@@ -753,8 +757,9 @@ def machine(impl: Any = reference_engine, variants: Sequence[str] | None = None,
             if len(live) < t.ruleset.players.low:
                 return  # the session is over (spec §10); the machine stops dealing
             t.dealer = live[0]
-            t.state, events = impl.start_deal(t.ruleset, n, t.dealer, ledger,
-                                              _shuffled(t.ruleset, t.rng))
+            pack = tuple(_shuffled(t.ruleset, t.rng))
+            t.state, events = impl.start_deal(t.ruleset, n, t.dealer, ledger, list(pack))
+            step_oracle.check_start(t.ruleset, n, t.dealer, ledger, pack, t.state)
             t.short = expected_short(t.ruleset, n, t.dealer, ledger)
             _check_antes(t.short, events)
             _check_eligible(t.short, events)
@@ -816,6 +821,21 @@ class _StepOracle:
             assert diff is None, f"after {move}: {diff} (the reference engine's in brackets)"
         elif self.kind == "model":
             self._model(ruleset, players, before, legal, move, after)
+
+    def check_start(self, ruleset: Ruleset, players: int, dealer: int, ledger: Ledger,
+                    pack: Sequence[Card], state: DealState) -> None:
+        """A deal's start (spec §4 the antes, §5 the deal and what follows it before the first
+        move) as the oracle has it: under ``reference`` the reference engine's
+        ``start_deal`` of the same ledger, dealer and pack must leave the same state (every
+        card's place, the seat to move, every chip); an ``AssertionError`` naming the first
+        difference.  The z3 model has no step-by-step antes or deal (its Init is any deal):
+        ``model`` checks nothing here."""
+        if self.kind != "reference":
+            return
+        want, _ = reference_engine.start_deal(ruleset, players, dealer, ledger, list(pack))
+        diff = _state_difference(state, want)
+        assert diff is None, \
+            f"the deal's start (dealer seat {dealer}): {diff} (the reference engine's in brackets)"
 
     def _model(self, ruleset: Ruleset, players: int, before: DealState,
                legal: Sequence[Legal], move: Move, after: DealState) -> None:

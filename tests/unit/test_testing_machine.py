@@ -116,12 +116,30 @@ def _wrong_payer() -> Any:
                            apply=apply, is_terminal=engine.is_terminal)
 
 
+def _misdealing() -> Any:
+    """An engine whose deal gives seat 0's first card to seat 1 and seat 1's to seat 0:
+    cards stay in one place each and hand counts are right, so only an oracle of the
+    deal's start sees it (the moves after it are played from the engine's own state)."""
+    def start_deal(ruleset: Any, players: int, dealer: int, ledger: Any, order: Any,
+                   *args: Any, **kw: Any) -> Any:
+        state, events = engine.start_deal(ruleset, players, dealer, ledger, order, *args, **kw)
+        a, b = state.hand(0)[0], state.hand(1)[0]
+        places = list(state.places)
+        i, j = state.cards.index(a), state.cards.index(b)
+        places[i], places[j] = places[j], places[i]
+        return replace(state, places=tuple(places)), events
+
+    return SimpleNamespace(start_deal=start_deal, legal_moves=engine.legal_moves,
+                           apply=engine.apply, is_terminal=engine.is_terminal)
+
+
 @pytest.mark.parametrize(("broken", "why", "variant", "oracle"), [
     (_refusing_nothing, "says turn", "michigan", "none"),
     (_creating_chips, "chips not conserved", "michigan", "none"),
     (_claiming_on_play, "under 'claims: none'", "tripoli", "none"),
     (_creating_chips, "the reference engine", "michigan", "auto"),
     (_wrong_payer, "the reference engine", "michigan", "auto"),
+    (_misdealing, "the deal's start", "michigan", "auto"),
 ])
 def test_a_broken_engine_fails_the_machine(broken: Any, why: str, variant: str,
                                            oracle: Oracle) -> None:
@@ -130,6 +148,12 @@ def test_a_broken_engine_fails_the_machine(broken: Any, why: str, variant: str,
     with pytest.raises(AssertionError, match=why):
         run_state_machine_as_test(machine(broken(), variants=[variant], oracle=oracle),
                                   settings=FIND)
+
+
+def test_a_misdeal_needs_the_oracle_of_the_start() -> None:
+    # without an oracle a deal that swaps two seats' cards passes every invariant
+    run_state_machine_as_test(machine(_misdealing(), variants=["michigan"], oracle="none"),
+                              settings=FAST)
 
 
 def test_a_chip_conserving_bug_needs_the_oracle() -> None:

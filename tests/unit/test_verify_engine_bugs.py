@@ -18,7 +18,8 @@ flips (§6.5), a restart by the wrong seat (§6.4), a payment not capped at the 
 balance (§9), ranks read ace high in an ace-low deck (§2.1-§2.2), a deal begun with the
 dealer instead of the dealer's left (§5.1), a shared section divided one way too many (§9),
 an auction won for the base price instead of the bid (§5.4), a betting round's pot paid
-as one award to an all-in seat (§8.3: side pots) make the engine play another
+as one award to an all-in seat (§8.3: side pots), the dealer's ante paid by another seat
+(§4) make the engine play another
 game than the rules' (``engine = model``).
 
 CI runs every bug with the exhaustive search and the engine = model check, z3 off for
@@ -376,6 +377,15 @@ def widow_blocks_nothing(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(stops, "blocked_sections", blocked_sections)
 
 
+def dealer_ante_paid_by_the_left(mp: pytest.MonkeyPatch) -> None:
+    """The dealer's own ante line paid by the dealer's left (spec §4: ``dealer 2 on kitty``
+    is the dealer's): chips are conserved, the wrong seat pays, and play starts from a
+    ledger no chip check can tell from the rules' (every property was "proven" with it)."""
+    from boodle.engine.stages import antes
+
+    mp.setitem(antes.PAYERS, "dealer", lambda dealer, everyone: (everyone[0],))
+
+
 # (bug, variant, players, the property it breaks, whether CI runs z3 for it)
 BUGS: list[tuple[Patch, str, int, str, bool]] = [
     (claim_not_debited, "michigan", 3, "chip conservation", True),
@@ -402,6 +412,7 @@ BUGS: list[tuple[Patch, str, int, str, bool]] = [
     # 5 players: a count the exhaustive search does not cover, z3 and the random deals do
     (short_stack_takes_everything, "tripoley-as-sold", 5, "engine = model", True),
     (widow_blocks_nothing, "tripoley-as-sold", 5, "engine = model", True),
+    (dealer_ante_paid_by_the_left, "michigan-dealer-double", 3, "engine = model", False),
 ]
 
 
@@ -513,7 +524,7 @@ def test_an_engine_bug_fails_verify_with_z3(tmp_path: Path,
 CONTROL = ["michigan", "michigan-classic", "michigan-classic-flip", "michigan-classic-elim",
            "michigan-paid-stops",
            "michigan-until-broke", "tripoli", "newmarket", "michigan-widow-auction",
-           "michigan-widow-sale"]
+           "michigan-widow-sale", "michigan-dealer-double"]
 
 
 @pytest.mark.parametrize("variant", CONTROL)

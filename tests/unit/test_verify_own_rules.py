@@ -9,7 +9,14 @@ import pytest
 from boodle.engine.stages.dealing import deal_order as engine_deal_order
 from boodle.language.cards import Card
 from boodle.language.variants import builtin_names, load
-from boodle.verify.own_rules import deal, deal_order, hand_sizes, next_card, rank_position
+from boodle.verify.own_rules import (
+    antes,
+    deal,
+    deal_order,
+    hand_sizes,
+    next_card,
+    rank_position,
+)
 
 
 def test_next_card_follows_the_deck_s_own_rank_order() -> None:
@@ -62,3 +69,24 @@ def test_a_share_is_spec_9_s_whole_chips_or_the_exact_fraction() -> None:
     assert share(5, 2, "exact") == Fraction(5, 2)
     assert share(2, 3, "whole") == 0
     assert share(Fraction(7, 2), 1, "exact") == Fraction(7, 2)
+
+
+def test_the_antes_are_spec_4_s_lines_paid_by_their_payers() -> None:
+    # michigan-dealer-double's ante block: each player 1 on each boodle (A♥ K♣ Q♦ J♠) and 2
+    # on the kitty, the dealer 2 more on the kitty; 3 players, seat 1 deals, 20 chips each
+    boodles = ("A♥", "K♣", "Q♦", "J♠")
+    want = {(s, b): 1 for s in range(3) for b in boodles}
+    want |= {(0, "kitty"): 2, (1, "kitty"): 4, (2, "kitty"): 2}
+    assert antes(load("michigan-dealer-double"), 1, (20, 20, 20)) == want
+
+
+def test_antes_under_elimination_are_capped_at_the_balance() -> None:
+    # michigan-until-broke (spec §9, §10: eliminated at zero, each payment at most what is
+    # left), Michigan's antes: a seat with 3 chips pays 1 on A♥, K♣ and Q♦ and nothing more
+    # (lines in order, each line's sections in board order); a seat at zero is out
+    rs = load("michigan-until-broke")
+    got = antes(rs, 0, (3, 10, 0), out=(2,))
+    assert {name: a for (s, name), a in got.items() if s == 0} == {"A♥": 1, "K♣": 1, "Q♦": 1}
+    assert {name: a for (s, name), a in got.items() if s == 1} == {
+        "A♥": 1, "K♣": 1, "Q♦": 1, "J♠": 1, "kitty": 2}
+    assert not any(s == 2 for s, _ in got)

@@ -298,3 +298,26 @@ def test_ctrl_c_during_a_query_stops_the_run_instead_of_reading_as_a_hard_query(
     solver.set("timeout", 50)
     assert solver.check() == z3.unknown
     interrupted(solver)  # a time-out is not an interrupt
+
+
+def test_init_states_the_antes_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 16, "an independent model": the antes of z3's Init (spec §4: which sections
+    # 'each boodle' names) are the verifier's own statement, not the engine's code, so a bug
+    # there is not on both sides.  An engine whose expansion is broken does not change Init:
+    # michigan at 3 players, exact start, each player 1 on each of the four boodles and 2 on
+    # the kitty: every section gets 3 chips on the pre-ante ledger's, the kitty 6
+    from boodle.engine.stages import antes
+    from boodle.verify.invariants import initial
+
+    def broken(ruleset: object, targets: object) -> list[str]:
+        raise AssertionError("the model asked the engine's ante_targets")
+
+    monkeypatch.setattr(antes, "ante_targets", broken)
+    system = System(reduce(load("michigan"), 2, 3).ruleset, 3)
+    init, pre = initial(system.layout, system.state, True)
+    solver = z3.Solver()
+    solver.add(init)
+    got = dict(zip([x.name for x in system.layout.board], system.state.sec, strict=True))
+    before = {str(p).rsplit(".", 1)[-1]: p for p in pre if ".section." in str(p)}
+    solver.add(z3.Or(got["kitty"] != before["kitty"] + 6, got["A♥"] != before["A♥"] + 3))
+    assert solver.check() == z3.unsat

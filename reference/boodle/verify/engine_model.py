@@ -57,9 +57,9 @@ from boodle.verify.explicit import _cards_wrong, state_key
 from boodle.verify.lead_terms import FALLBACK_TERMS
 from boodle.verify.mutation import NO_MUTATION, Mutation
 
-__all__ = ["KINDS", "Comparer", "RandomResult", "check_random", "deal_differs", "engine_faults",
-           "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ", "possible_kinds",
-           "set_in_widow", "takers_differ"]
+__all__ = ["KINDS", "Comparer", "RandomResult", "antes_differ", "check_random", "deal_differs",
+           "engine_faults", "exchange_differs", "kinds_of", "ledger_differs", "payouts_differ",
+           "possible_kinds", "set_in_widow", "takers_differ"]
 
 KINDS: dict[str, str] = {
     "lead": "a first lead (spec §6.1)",
@@ -280,7 +280,8 @@ class Comparer:
         if not (self._in_stops(state) or is_terminal(state)):
             return None  # a sale or chosen antes first: the random deals check what follows
         self.payouts += 1
-        why = (payouts_differ(self.ruleset, start, events)
+        why = (antes_differ(self.ruleset, start, events, state.dealer)
+               or payouts_differ(self.ruleset, start, events)
                or ledger_differs(start, events, state)
                or takers_differ(self.ruleset, start, events, state))
         return None if why is None else f"{why}, in {describe_state(state)}"
@@ -404,6 +405,38 @@ def ledger_differs(start: Ledger, events: Iterable[Event], state: DealState) -> 
              for k, v in now.items() if have.get(k, 0) != v]
     return None if not wrong else "the chips are not what the deal's events moved: " + \
         "; ".join(wrong)
+
+
+def antes_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event],
+                 dealer: int) -> str | None:
+    """The engine's ante payments (the ``ante`` events among ``events``) held to the
+    verifier's own statement of the antes (:func:`boodle.verify.own_rules.antes`, spec §4:
+    who pays each line, on which sections, capped at the balance under elimination, short
+    seats section by section) from ``start`` (the ledger before the antes) when ``dealer``
+    deals.  A wrong payer conserves chips, so the chip checks alone pass it.  Rules with a
+    ``chosen boodle`` line are left out (a choice is a move; what follows it is checked).
+    The first seat that paid otherwise, as text, or ``None``."""
+    if any(line.chosen for line in ruleset.antes):
+        return None
+    out = [k for k, b in enumerate(start.seats)
+           if own_rules.ELIMINATES[ruleset.session.negative] and b <= 0]  # spec §10
+    want = own_rules.antes(ruleset, dealer, start.seats, out)
+    got: dict[tuple[int, str], Chips] = {}
+    for e in events:
+        if e.kind != "ante":
+            continue
+        for x in transfers_in(e):
+            if isinstance(x.src, SeatAccount) and x.amount:
+                key = (x.src.seat, getattr(x.dst, "name", ""))
+                got[key] = got.get(key, 0) + x.amount
+    for seat in range(len(start.seats)):
+        mine = {name: a for (s, name), a in sorted(got.items()) if s == seat}
+        rules = {name: a for (s, name), a in sorted(want.items()) if s == seat}
+        if mine != rules:
+            return (f"seat {seat} ({start.seats[seat]} chips before the ante, dealer seat "
+                    f"{dealer}) anted {mine or 'nothing'}; the rules (spec §4) have it ante "
+                    f"{rules or 'nothing'}")
+    return None
 
 
 def takers_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event],
@@ -799,7 +832,8 @@ def _random_deal(ruleset: Ruleset, comparer: Comparer, players: int, rng: random
         if not paid_checked and (comparer._in_stops(state) or is_terminal(state)):
             paid_checked = True  # the stages before play are over: their payouts, checked
             comparer.payouts += 1
-            paid = (payouts_differ(ruleset, ledger, trail)
+            paid = (antes_differ(ruleset, ledger, trail, dealer)
+                    or payouts_differ(ruleset, ledger, trail)
                     or ledger_differs(ledger, trail, state)
                     or takers_differ(ruleset, ledger, trail, state))
             if paid is not None:

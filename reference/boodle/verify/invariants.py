@@ -49,7 +49,13 @@ from boodle.verify.lead_terms import (
     rule_branches,
     suit_allowed,
 )
-from boodle.verify.own_rules import ELIMINATES, TURNED_UP, hand_sizes, seats_may_be_out
+from boodle.verify.own_rules import (
+    ELIMINATES,
+    TURNED_UP,
+    ante_sections,
+    hand_sizes,
+    seats_may_be_out,
+)
 from boodle.verify.terms import (
     REAL0,
     add,
@@ -274,10 +280,8 @@ def _antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
     sec0 = [z3.Real(f"{s.step}.pre.section.{x.name}") for x in layout.board]
     paid: list[Expr] = [z3.RealVal(0)] * n
     got: list[Expr] = [z3.RealVal(0)] * len(sec0)
-    from boodle.engine.stages.antes import ante_targets
-
     for line in layout.ruleset.antes:
-        targets = [layout.section_index(t) for t in ante_targets(layout.ruleset, line.targets)]
+        targets = [layout.section_index(t) for t in ante_sections(layout.ruleset, line.targets)]
         for k in range(n):
             pays = PAYER_TERMS[line.payer](g.dealer, k)
             each = z3.If(pays, line.amount, 0)
@@ -302,10 +306,8 @@ def _capped_antes(layout: Layout, s: SymState) -> tuple[Expr, list[Expr]]:
     sec0 = [z3.Real(f"{s.step}.pre.section.{x.name}") for x in layout.board]
     left: list[Expr] = list(bal0)
     got: list[Expr] = [z3.RealVal(0)] * len(sec0)
-    from boodle.engine.stages.antes import ante_targets
-
     for line in layout.ruleset.antes:
-        targets = [layout.section_index(t) for t in ante_targets(layout.ruleset, line.targets)]
+        targets = [layout.section_index(t) for t in ante_sections(layout.ruleset, line.targets)]
         for k in range(n):
             pays = PAYER_TERMS[line.payer](g.dealer, k)
             for t in targets:

@@ -35,15 +35,17 @@ from boodle.language.model import (
     Payer,
     Ruleset,
     Section,
+    ShortStack,
     SuitRule,
     Trumps,
     WidowPosition,
     WidowSets,
 )
 
-__all__ = ["ELIMINATES", "PAYS_ANTE", "SET_CARDS", "TURNED_UP", "WIDOW_BLOCKS", "WIDOW_TURNS",
-           "ante_sections", "blocked_sets", "deal", "deal_order", "hand_sizes", "next_card",
-           "rank_position", "seats_may_be_out", "share", "short_antes", "side_pots"]
+__all__ = ["ELIMINATES", "PAYS_ANTE", "SET_CARDS", "SHORT_BY_SECTION", "TURNED_UP", "WIDOW_BLOCKS",
+           "WIDOW_TURNS", "ante_sections", "antes", "blocked_sets", "deal", "deal_order",
+           "hand_sizes", "next_card", "rank_position", "seats_may_be_out", "share", "short_antes",
+           "side_pots"]
 
 
 ELIMINATES: dict[Balance, bool] = {
@@ -214,6 +216,49 @@ def ante_sections(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
         out += ([s.name for s in ruleset.board if s.kind == "boodle"] if t == "each boodle"
                 else [s.name for s in ruleset.board] if t == "every section" else [t])
     return out
+
+
+SHORT_BY_SECTION: dict[ShortStack, bool] = {
+    "as balance": False,
+    "section by section": True,
+}
+"""Spec §4, the verifier's own statement: whether a seat that cannot pay its whole ante pays
+section by section (:func:`short_antes`) rather than as written, the balance line deciding
+(§9), one row per member of :data:`ShortStack`."""
+
+
+def antes(ruleset: Ruleset, dealer: int, balances: Sequence[Chips],
+          out: Collection[int] = ()) -> dict[tuple[int, str], Chips]:
+    """Spec §4: what each seat puts on each section at the ante, ``(seat, section) → chips``
+    (none of 0), from ``balances`` (each seat's chips before the ante) when ``dealer``
+    deals; ``out``: the seats eliminated (§10), who pay nothing.  Every line but the chosen
+    ones (a seat's choice is a move, not a rule: left out), paid by the seats
+    :data:`PAYS_ANTE` names, on the sections :func:`ante_sections` names.  Under
+    ``balance: eliminated at zero`` (§9) each payment is capped at what the payer has left,
+    lines in order and each line's sections in order; under ``short stack: section by
+    section`` a short seat pays as :func:`short_antes` says.  Example (§4, Michigan with the
+    dealer paying double, 3 players, dealer seat 0): seat 0 puts 1 on each boodle and 4 on
+    the kitty, seats 1 and 2 one on each boodle and 2 on the kitty."""
+    short = short_antes(ruleset, dealer, balances, out) \
+        if SHORT_BY_SECTION[ruleset.short_stack] else {}
+    capped = ELIMINATES[ruleset.session.negative]
+    paid: dict[tuple[int, str], Chips] = {}
+    for seat, balance in enumerate(balances):
+        if seat in out:
+            continue
+        if seat in short:
+            paid |= {(seat, name): a for name, a in short[seat].items() if a}
+            continue
+        left = balance
+        for line in ruleset.antes:
+            if line.chosen or not PAYS_ANTE[line.payer](dealer, seat):
+                continue
+            for name in ante_sections(ruleset, line.targets):
+                amount = min(line.amount, max(left, 0)) if capped else line.amount
+                left -= amount
+                if amount:
+                    paid[(seat, name)] = paid.get((seat, name), 0) + amount
+    return paid
 
 
 def short_antes(ruleset: Ruleset, dealer: int, balances: Sequence[Chips],
