@@ -536,7 +536,7 @@ def test_two_betting_paths_to_one_showdown_pay_alike_and_rank_the_hands_once(
 
     def counted(*args: object, **kw: object) -> object:
         ranked.append(1)
-        return real(*args, **kw)  # type: ignore[arg-type]
+        return real(*args, **kw)
 
     monkeypatch.setattr(poker, "showdown", counted)
     bet_first, events_a = play(rs, state, [BidMove(1, 1), BidMove(2, 1), BidMove(3, 1),
