@@ -263,8 +263,12 @@ def layers(put: tuple[int, ...], live: list[int], base: Chips) -> list[tuple[Chi
     return out
 
 
-SHOWDOWNS_KEPT = 1 << 16
-"""The most showdowns :func:`_showdown` keeps per ruleset (then it starts again)."""
+SHOWDOWNS_KEPT = 1 << 14
+"""The most showdowns :func:`_showdown` keeps per ruleset, then it starts again (about 2.3 kB
+each, measured on tripoley-as-sold; the betting paths of one deal meet in a few hundred)."""
+
+RULESETS_KEPT = 2
+"""The most rulesets whose showdowns :func:`_showdown` keeps (a search is of one at a time)."""
 
 _Outcome = tuple[tuple[Event, ...], Ledger, tuple[Transfer, ...], tuple[tuple[str, str], ...],
                  tuple[int, ...]]
@@ -295,7 +299,7 @@ def _showdown(ruleset: Ruleset, phase: PokerPhase, state: DealState,
            () if folded_out else tuple(state.hand(s) for s in live))
     kept = _SHOWDOWNS.get(id(ruleset))
     if kept is None or kept[0] is not ruleset:
-        if len(_SHOWDOWNS) >= 8:  # rulesets of earlier runs: let them go
+        if len(_SHOWDOWNS) >= RULESETS_KEPT:  # rulesets of earlier runs: let them go
             _SHOWDOWNS.clear()
         kept = _SHOWDOWNS[id(ruleset)] = (ruleset, {})
     memo = kept[1]
