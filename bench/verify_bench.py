@@ -7,6 +7,17 @@ Run from the repository root (``PYTHONPATH=reference`` or an installed boodle)::
     python bench/verify_bench.py michigan rummoli  # some variants
     python bench/verify_bench.py --json bench-verify.json
     python bench/verify_bench.py --only exhaustive  # one method (the other's columns read 0)
+    python bench/verify_bench.py --targets          # issue 23's figures, each with its target
+    python bench/verify_bench.py --targets --against /path/to/old/reference  # and a ratio
+
+``--targets`` times the ``boodle verify`` command itself, each run a fresh process (CPU of
+it and its workers, and wall, with the machine's load before and after each run): a first
+run with an empty proof cache and ``--jobs 1`` (target: every built-in within
+:data:`TARGET` CPU seconds), a second run of the same rules reading the cache back
+(:data:`SECOND_TARGET`), and a run with ``--no-cache --jobs 2`` (wall at most
+:data:`JOBS_TARGET` × the first run's, when two cores are free: the load says whether they
+were).  ``--against DIR`` also makes the first run with the boodle of the ``reference/``
+folder ``DIR`` (an older checkout), in the same sitting, and prints the CPU ratio.
 
 The engine = model check (issue 16) is measured as what it adds to the exhaustive search
 (the search with the check, less the search without it: its comparisons on the searched
@@ -26,8 +37,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -39,6 +54,12 @@ from boodle.verify.verifier import Options, Subject, verify  # noqa: E402
 
 TARGET = 60.0
 """Seconds for every built-in variant on one core (issue 5)."""
+
+SECOND_TARGET = 2.0
+"""CPU seconds of a second ``boodle verify`` of unchanged rules (the proof cache, issue 23)."""
+
+JOBS_TARGET = 0.6
+"""Most wall time of ``--jobs 2`` against ``--jobs 1`` when two cores are free (issue 23)."""
 
 
 def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]],
@@ -79,6 +100,68 @@ def _measure(subject: Subject, options: Options, cache: dict[Any, list[Any]],
     return row
 
 
+def _load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _timed(args: list[str], reference: Path | None = None) -> dict[str, Any]:
+    """``boodle verify ARGS`` in a fresh process (``reference``: the ``reference/`` folder
+    whose boodle runs, default this checkout's): exit status, CPU seconds of it and its
+    workers, wall seconds, the load before and after."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(reference or Path(__file__).resolve().parents[1] / "reference")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load, wall = _load(), time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "boodle.cli", "verify", *args],
+                          capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return {"exit": done.returncode, "cpu": round(cpu, 2), "wall": round(wall, 2),
+            "load before": load, "load after": _load(),
+            "from cache": done.stderr.count("from the proof cache")}
+
+
+def _figure(name: str, row: dict[str, Any], target: str, met: bool) -> str:
+    return (f"{name}: {row['cpu']:.1f} s CPU, {row['wall']:.1f} s wall (target {target}): "
+            f"{'met' if met else 'missed'}; exit {row['exit']}; load {row['load before']} "
+            f"before, {row['load after']} after")
+
+
+def targets(names: list[str], against: Path | None) -> dict[str, Any]:
+    """Issue 23's figures of ``boodle verify`` (see the module docstring), printed each with
+    its target; returned as a dictionary."""
+    what = "every built-in" if not names else ", ".join(names)
+    print(f"boodle verify of {what}; {os.cpu_count()} cores; load {_load()}", flush=True)
+    out: dict[str, Any] = {"variants": names or "every built-in"}
+    with tempfile.TemporaryDirectory() as tmp:
+        cached = [*names, "--cache", tmp, "--jobs", "1"]
+        first = out["first"] = _timed(cached)
+        line = _figure("first run (--jobs 1, empty proof cache)", first,
+                       f"<= {TARGET:g} s CPU for every built-in", first["cpu"] <= TARGET)
+        if names:  # the target is for every built-in: a subset says nothing of it
+            line = line.replace(": met;", ": not judged (a subset);").replace(
+                ": missed;", ": not judged (a subset);")
+        print(line, flush=True)
+        second = out["second"] = _timed(cached)
+        print(_figure(f"second run, unchanged rules ({second['from cache']} runs from the "
+                      "proof cache)", second, f"<= {SECOND_TARGET:g} s CPU",
+                      second["cpu"] <= SECOND_TARGET), flush=True)
+    jobs = out["jobs 2"] = _timed([*names, "--no-cache", "--jobs", "2"])
+    ratio = out["jobs 2 / jobs 1 wall"] = round(jobs["wall"] / first["wall"], 3)
+    print(_figure(f"--jobs 2, no cache: wall {ratio:.2f} x the first run's", jobs,
+                  f"wall <= {JOBS_TARGET:g} x --jobs 1 with two cores free",
+                  ratio <= JOBS_TARGET), flush=True)
+    if against is not None:
+        old = out["against"] = _timed([*names, "--no-cache", "--jobs", "1"], against)
+        cpu_ratio = out["cpu ratio to against"] = round(first["cpu"] / old["cpu"], 3)
+        print(_figure(f"the same first run with {against}", old, "none: the baseline",
+                      True), flush=True)
+        print(f"CPU of this checkout / {against}: {cpu_ratio:.3f}; wall "
+              f"{first['wall'] / old['wall']:.3f}", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     # the docstring's first paragraph, a whole sentence over two lines, as plain text
     summary = " ".join((__doc__ or "").split("\n\n")[0].split()).replace("``", "'")
@@ -88,7 +171,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the rows as JSON here")
     parser.add_argument("--only", choices=("z3", "exhaustive", "engine"),
                         help="measure one method only (engine: with the exhaustive search)")
+    parser.add_argument("--targets", action="store_true",
+                        help="time the boodle verify command: a first run, a second run from "
+                        "the proof cache, --jobs 2; each figure with its target")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="with --targets: also time the first run with the boodle of this "
+                        "reference/ folder, for a before/after ratio in one sitting")
     args = parser.parse_args(argv)
+    if args.targets:
+        got = targets(args.variants, args.against)
+        if args.json:
+            args.json.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n",
+                                 encoding="utf-8")
+        return 0
     names = args.variants or builtin_names()
     options = Options(players=tuple(args.players) if args.players else None)
     cache: dict[Any, list[Any]] = {}

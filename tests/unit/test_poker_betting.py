@@ -520,3 +520,42 @@ def test_blind_lines_that_cannot_be_played_are_located_errors(lines: str, messag
     span = err.value.span
     assert span is not None and span.column == 5 and span.line in (16, 17)  # the blinds line
     assert hint in (err.value.hint or "")
+
+
+def test_two_betting_paths_to_one_showdown_pay_alike_and_rank_the_hands_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The showdown is kept by what it reads (hands shown, chips put in, folds, ledger), so
+    a second betting path to the same showdown is paid from the first, to the same state
+    and events; chips by hand: 20 each, 2 anted, 1 bet each, D's royal flush takes 4 + 4."""
+    import boodle.engine.stages.poker as poker
+
+    rs = rules("bets: 1 chip")  # opener: left of dealer, B (seat 1)
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    ranked: list[int] = []
+    real = poker.showdown
+
+    def counted(*args: object, **kw: object) -> object:
+        ranked.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(poker, "showdown", counted)
+    bet_first, events_a = play(rs, state, [BidMove(1, 1), BidMove(2, 1), BidMove(3, 1),
+                                           BidMove(0, 1)])
+    check_first, events_b = play(rs, state, [PassMove(1), BidMove(2, 1), BidMove(3, 1),
+                                             BidMove(0, 1), BidMove(1, 1)])
+    for after, events in ((bet_first, events_a), (check_first, events_b)):
+        assert after.ledger.seats == (17, 17, 17, 25)
+        assert after.ledger.section("pot") == 0 and after.stage == "phase:play"
+        assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 8)]
+    show_a = next(e for e in events_a if isinstance(e, Showdown))
+    show_b = next(e for e in events_b if isinstance(e, Showdown))
+    assert show_a == show_b and show_a.winners == (3,)
+    assert [s for s, _ in show_a.hands] == [1, 2, 3, 0]
+    assert bet_first.ledger == check_first.ledger and bet_first.taken == check_first.taken
+    assert bet_first.phase_winners == check_first.phase_winners == (("poker", (3,)),)
+    assert len(ranked) == 1  # the second path's showdown was not ranked again
+    # the same hands and bets from other chips are another showdown: D started with 10
+    short, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL], seats=(20, 20, 20, 10))
+    after, _ = play(rs, short, [BidMove(1, 1), BidMove(2, 1), BidMove(3, 1), BidMove(0, 1)])
+    assert after.ledger.seats == (17, 17, 17, 15)  # 10 - 2 - 1 + 8
+    assert len(ranked) == 2

@@ -45,7 +45,7 @@ from fractions import Fraction
 from boodle.engine.events import Bet, BetAction, Claim, Event, Showdown
 from boodle.engine.faults import IllegalMove
 from boodle.engine.holders import award, in_split_order
-from boodle.engine.ledger import seat, section
+from boodle.engine.ledger import Ledger, Transfer, seat, section
 from boodle.engine.poker_hands import PokerHand, showdown
 from boodle.engine.stage import Result, Stage
 from boodle.engine.state import BetState, BidMove, BidRange, DealState, Legal, Move, PassMove
@@ -263,12 +263,67 @@ def layers(put: tuple[int, ...], live: list[int], base: Chips) -> list[tuple[Chi
     return out
 
 
+SHOWDOWNS_KEPT = 1 << 14
+"""The most showdowns :func:`_showdown` keeps per ruleset, then it starts again (about 2.3 kB
+each, measured on tripoley-as-sold; the betting paths of one deal meet in a few hundred)."""
+
+RULESETS_KEPT = 2
+"""The most rulesets whose showdowns :func:`_showdown` keeps (a search is of one at a time)."""
+
+_Outcome = tuple[tuple[Event, ...], Ledger, tuple[Transfer, ...], tuple[tuple[str, str], ...],
+                 tuple[int, ...]]
+"""A showdown's outcome (:func:`_showdown`): its events, the ledger after it, its transfers,
+the sections taken and the winners."""
+
+_SHOWDOWNS: dict[int, tuple[Ruleset, dict[tuple[object, ...], _Outcome]]] = {}
+"""By ``id`` of a ruleset (kept, so the id stays its own): the showdowns met, by what they
+read of the state (:func:`_showdown`)."""
+
+
 def _showdown(ruleset: Ruleset, phase: PokerPhase, state: DealState,
               events: list[Event]) -> Result:
-    """Show the hands of the seats still in, pay each pot to its best hand(s) (spec §8.2)."""
+    """Show the hands of the seats still in, pay each pot to its best hand(s) (spec §8.2).
+
+    A pure function of what it reads of ``state`` (the hands of the seats still in, the
+    bets put in and folds, the ledger, the short stacks, the cap, the sections taken, the
+    dealer and the seats out): the outcome is kept, so the exhaustive search of
+    ``boodle verify``, which ends many betting paths in the same showdown, ranks the hands
+    and pays the pots once per showdown (the state and events are the same as computed).
+    """
     order = state.clockwise(state.dealer)
     bets = state.bets
     live = [s for s in order if bets is None or s not in bets.folded]
+    folded_out = bets is not None and len(live) == 1
+    key = (phase.name, state.players, state.dealer, state.out, state.capped, state.short,
+           state.taken, state.ledger, None if bets is None else (bets.put, bets.folded),
+           () if folded_out else tuple(state.hand(s) for s in live))
+    kept = _SHOWDOWNS.get(id(ruleset))
+    if kept is None or kept[0] is not ruleset:
+        if len(_SHOWDOWNS) >= RULESETS_KEPT:  # rulesets of earlier runs: let them go
+            _SHOWDOWNS.clear()
+        kept = _SHOWDOWNS[id(ruleset)] = (ruleset, {})
+    memo = kept[1]
+    outcome = memo.get(key)
+    if outcome is None:
+        if len(memo) >= SHOWDOWNS_KEPT:
+            memo.clear()
+        outcome = memo[key] = _shown(ruleset, phase, state, order, live)
+    shown_events, ledger, transfers, taken, winners = outcome
+    events.extend(shown_events)
+    if transfers:
+        state = state.evolve(ledger=ledger, since_ante=(*state.since_ante, *transfers))
+    state = state.evolve(to_move=None, taken=taken, bets=None,
+                         phase_winners=(*state.phase_winners, (phase.name, winners)))
+    return state, events
+
+
+def _shown(ruleset: Ruleset, phase: PokerPhase, state: DealState, order: tuple[int, ...],
+           live: list[int]) -> _Outcome:
+    """What :func:`_showdown` does to ``state``: the events, the ledger after the pots are
+    paid, the transfers, the sections taken and the winners."""
+    bets = state.bets
+    events: list[Event] = []
+    transfers: list[Transfer] = []
     pot_chips = state.ledger.section(phase.pot)
     if bets is not None and len(live) == 1:  # everyone else folded: no hand is shown
         pots: list[tuple[Chips, list[int]]] = [(pot_chips, live)]
@@ -298,11 +353,10 @@ def _showdown(ruleset: Ruleset, phase: PokerPhase, state: DealState,
             for who in paid.seats:
                 state, t = state.pay(section(phase.pot), seat(who), paid.share, "claim")
                 events.append(Claim(who, phase.pot, t))
+                transfers.append(t)
             if (phase.name, phase.pot) not in taken:
                 taken = (*taken, (phase.name, phase.pot))
-    state = state.evolve(to_move=None, taken=taken, bets=None,
-                         phase_winners=(*state.phase_winners, (phase.name, winners)))
-    return state, events
+    return tuple(events), state.ledger, tuple(transfers), taken, winners
 
 
 STAGE = Stage("poker", enter, legal_moves, apply)
