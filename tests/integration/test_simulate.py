@@ -361,3 +361,14 @@ def test_red_cards_are_red_in_the_plots_labels(tmp_path: Path, capsys) -> None: 
     # michigan's board (spec/variants/michigan.boodle): A♥ K♣ Q♦ J♠ and the kitty
     assert colours == {"A♥": "red", "K♣": "black", "Q♦": "red", "J♠": "black",
                        "kitty": "black"}
+
+
+def test_the_reference_engine_note_says_what_the_compiled_engine_does_not_run(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a new user: 'note: the compiled engine does not run rummoli' named no rule.
+    Rummoli's stops phase is led by the poker phase's winner (spec §6.1, rummoli.boodle
+    'first lead: winner of poker, lowest card'), which the compiled engine does not play."""
+    assert main(["simulate", "rummoli", "--players", "3", "--deals", "2", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("note: the compiled engine does not run rummoli (")
+    assert "lead by a phase winner" in err and "using the reference engine (slower)" in err

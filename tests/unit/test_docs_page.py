@@ -247,3 +247,43 @@ def test_a_house_rule_without_a_source_line_does_not_claim_its_bases_sources(
     assert ("Sources: `001_a6108fd72e47ea5f.txt`, `000_1cd38874b08dd73a.txt`, "
             "`https://example.org/friday`.") in page
     assert "No sources of its own" not in page
+
+
+_WITHDRAW = ('variant friday-tripoley extends tripoley-as-sold {{\n'
+             '  widow sale {{\n    offer: auction unseen at 2\n    price to: dealer\n'
+             '    dealer: {dealer}\n    high bidder: may withdraw\n  }}\n}}\n')
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "The highest bidder pays the bid to the dealer and exchanges"),
+    ("fr", "Le plus offrant paie son enchère au donneur et échange"),
+    ("it", "Chi offre di più paga l'offerta al mazziere e scambia"),
+    ("pt", "Quem der o maior lance paga-o ao distribuidor e troca"),
+])
+def test_a_bid_paid_to_the_dealer_contracts_the_article(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, said: str) -> None:
+    """Found by a new user: 'paie son enchère à le donneur', 'a il mazziere', 'a o
+    distribuidor' (à + le is au, a + il is al, a + o is ao: French, Italian and Portuguese
+    grammar); spec §5.4 'price to: dealer'."""
+    path = tmp_path / "friday-tripoley.boodle"
+    path.write_text(_WITHDRAW.format(dealer="may swap first"), encoding="utf-8")
+    assert main(["docs", "page", str(path), "--lang", lang]) == 0
+    page = capsys.readouterr().out
+    assert said in page
+    assert not re.search(r"\b(à le|a il|a o) ", page)
+
+
+@pytest.mark.parametrize(("dealer", "follows"), [("may swap first", False), ("may swap", True)])
+def test_a_withdrawn_bid_names_the_dealers_swap_only_when_it_follows(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], dealer: str, follows: bool) -> None:
+    """Found by a new user: under 'dealer: may swap first' the page said the dealer's chance
+    follows a withdrawn bid, but the dealer's chance came before the offer (spec §5.4: "the
+    dealer's chance under `dealer: may swap` without `first`, else the widow stays")."""
+    path = tmp_path / "friday-tripoley.boodle"
+    path.write_text(_WITHDRAW.format(dealer=dealer), encoding="utf-8")
+    assert main(["docs", "page", str(path)]) == 0
+    rule = next(line for line in capsys.readouterr().out.splitlines()
+                if "may still withdraw the bid" in line)
+    assert ("then the dealer may swap" in rule) is follows
+    assert ("the widow stays face down" in rule) is not follows
+    assert "if the dealer may swap" not in rule

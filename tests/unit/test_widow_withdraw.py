@@ -265,3 +265,16 @@ def test_a_broken_withdrawal_fails_the_machine(broken: Any, why: str) -> None:
             machine(broken(), variants=["michigan-widow-auction"],
                     house_rules=["withdrawable bids"], oracle="none"),
             settings=FIND)
+
+
+def test_a_sale_with_no_offer_line_but_a_high_bidder_line_is_offered_an_auction() -> None:
+    """Found by a new user: with 'high bidder: may withdraw' and no offer line, the hint
+    said to add 'offer: sale unseen at 2', which the next check refuses (a sale has no bids
+    to withdraw, spec §5.4): the hint adds an auction."""
+    text = TEXT.replace("    offer: OFFER unseen at 2\n", "")
+    with pytest.raises(BoodleError, match="the widow sale has no offer line") as err:
+        load_text(text, "t.boodle")
+    hint = err.value.hint or ""
+    assert "offer: auction unseen at 2" in hint and "sale" not in hint
+    fixed = "".join(getattr(hint, "edits", ())[0].text)
+    assert fixed.strip() == "offer: auction unseen at 2"

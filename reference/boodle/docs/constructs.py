@@ -72,6 +72,14 @@ DERIVED: dict[tuple[str, str], tuple[Callable[[Any], str], tuple[str, ...]]] = {
         lambda w: "first" if w.dealer_swap and w.dealer_first else w.dealer_swap,
         ("first",),
     ),
+    ("WidowSale", "high_bid"): (  # spec §5.4: a withdrawn bid goes on "as when nobody
+        # bought": the dealer's swap under 'dealer: may swap' without 'first', else the widow
+        # stays (under 'first' the dealer's chance came before the offer)
+        lambda w: "may be withdrawn, widow stays"
+        if w.high_bid == "may be withdrawn" and not (w.dealer_swap and not w.dealer_first)
+        else w.high_bid,
+        ("may be withdrawn, widow stays",),
+    ),
     ("WidowSale", "mode"): (  # spec §5.4: a bid is at least N and at least 1
         lambda w: "auction no minimum" if w.mode == "auction" and w.price < 1 else w.mode,
         ("auction no minimum",),

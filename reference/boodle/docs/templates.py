@@ -13,6 +13,11 @@ nothing (a default rule that needs no sentence).
 Placeholders are ``{name}`` or ``{name:chips}`` / ``{name:cards}`` (a count
 with its unit, singular or plural: ``1 chip``, ``3 chips``).
 
+A language's ``[contract]`` table lists the contractions its grammar makes of a preposition
+and the article a filled placeholder starts with: French ``"à le" = "au"`` (a bid paid "au
+donneur", never "à le donneur"), Italian ``"a il" = "al"``, Portuguese ``"a o" = "ao"``.
+Every filled template is contracted, word by word (:meth:`Templates.fill`).
+
 Ranks are written as each language writes them (``[rank]``: ``K`` is ``R``
 in French), so a card prints ``R♣`` on a French page (:meth:`Templates.card`).
 The words of the built-in variants' rules files (titles, descriptions,
@@ -23,6 +28,7 @@ languages' ``[variants.NAME]`` and ``[label]`` tables
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
 from collections.abc import Mapping
@@ -107,8 +113,11 @@ class Templates:
         return self.fill(self.raw(key), merged)
 
     def fill(self, template: str, values: Mapping[str, Any]) -> str:
-        """Fill any template text from ``values`` (a mapping; may compute lazily)."""
-        return _Formatter(self).vformat(template, (), values)
+        """Fill any template text from ``values`` (a mapping; may compute lazily), with the
+        language's contractions made (``[contract]``: "à le donneur" is "au donneur")."""
+        text = _Formatter(self).vformat(template, (), values)
+        contract = _contractions(self)
+        return contract[0].sub(lambda m: contract[1][m.group(0)], text) if contract else text
 
     def rank(self, rank: str) -> str:
         """A rank as this language writes it (``rank.K``: ``R`` in French); else as given."""
@@ -124,6 +133,20 @@ class Templates:
         "0 jeton")."""
         one = str(n) in self.raw("unit.singular").split()
         return self.text(f"unit.{unit}.{'one' if one else 'many'}", n=n)
+
+
+_CONTRACTIONS: dict[str, tuple[re.Pattern[str], dict[str, str]] | None] = {}
+
+
+def _contractions(t: Templates) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """The pattern of ``t``'s ``[contract]`` words (whole words only) and what each becomes;
+    ``None`` for a language with none (English)."""
+    if t.lang not in _CONTRACTIONS:
+        pairs = {k.removeprefix("contract."): v for k, v in t.table.items()
+                 if k.startswith("contract.")}
+        words = "|".join(re.escape(k) for k in sorted(pairs, key=len, reverse=True))
+        _CONTRACTIONS[t.lang] = (re.compile(rf"(?<!\w)(?:{words})(?!\w)"), pairs) if pairs else None
+    return _CONTRACTIONS[t.lang]
 
 
 class _Formatter(string.Formatter):

@@ -653,9 +653,12 @@ class _Builder:
                               hint="set 'widow: last in each round' in the deal block")
         lines = {line.key: line for line in clause.value}
         if "offer" not in lines:
+            # spec §5.4: 'high bidder' needs an auction, so the example offer is one
+            offer_line = ("offer: auction unseen at 2" if "high_bidder" in lines
+                          else "offer: sale unseen at 2")
             raise BoodleError("the widow sale has no offer line", clause.span,
-                              hint=_adding("add, for example: offer: sale unseen at 2",
-                                           clause.span, "offer: sale unseen at 2"))
+                              hint=_adding(f"add, for example: {offer_line}",
+                                           clause.span, offer_line))
         _no_duplicates(clause.value, "in the widow sale")
         offer: OfferDecl = lines["offer"].value
         mode, seen, price = offer.mode, offer.seen, offer.price

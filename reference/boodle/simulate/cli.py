@@ -85,8 +85,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     spec = make_spec(load(args.variant), args.players, args.deals, args.seed, args.strategy,
                      args.engine)
     if spec.engine == "reference" and args.engine == "auto":
-        print(f"note: the compiled engine does not run {spec.ruleset.name}; "
-              "using the reference engine (slower)", file=sys.stderr)
+        from boodle.compiled import unsupported_features
+
+        gaps = "; ".join(unsupported_features(spec.ruleset))
+        print(f"note: the compiled engine does not run {spec.ruleset.name}"
+              + (f" ({gaps})" if gaps else "") + "; using the reference engine (slower)",
+              file=sys.stderr)
     started, cpu = time.perf_counter(), cpu_seconds()
     stats = _run(spec, args)
     seconds, cpu_end = time.perf_counter() - started, cpu_seconds()
