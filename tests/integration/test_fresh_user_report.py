@@ -316,3 +316,22 @@ def test_the_wheel_ships_the_sites_mkdocs_yml() -> None:
     wheel = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     shipped = wheel["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
     assert shipped["mkdocs.yml"] == "boodle/data/mkdocs.yml"
+
+
+def test_a_proof_of_the_stops_phase_alone_says_so_in_its_cell() -> None:
+    """Found by a new user: a house rule with a widow auction and a betting round read
+    "proven" at 5 to 9 players, though z3 models the stops phase alone (the auction and the
+    betting were checked on the engine only, in a few hundred random states)."""
+    def results(stages: int) -> list[Result]:
+        return [Result("v", 5, "chip conservation", "z3", "proven", "note"),
+                Result("v", 5, "session end", "static", "proven", "ends"),
+                Result("v", 0, "not modelled", "static", "not modelled", "the widow auction — …",
+                       data={"stages of the deal": stages})]
+    rows = {line.split("  ")[1]: line for line in render_text(results(1), 1.0).splitlines()
+            if line.startswith("  ") and not line.startswith("  ·")}
+    assert rows["chip conservation"].rstrip().endswith("proven (stops phase)")
+    assert rows["session end"].rstrip().endswith("  proven")  # not a z3 proof of a deal
+    assert any(line.startswith("  proven (stops phase): z3 proves the stops phase from every "
+                               "state") for line in render_text(results(1), 1.0).splitlines())
+    plain = render_text(results(0), 1.0)  # every stage of the deal modelled
+    assert "(stops phase)" not in plain

@@ -562,7 +562,8 @@ def test_tripoley_as_sold_as_written_passes_at_5_players(
     assert "no counterexample" in text
     rows = {row.split("  ")[0]: row for row in _table(text)}
     for prop in ("chip conservation", "card conservation", "termination", "progress"):
-        assert rows[prop].split()[-1] == "proven", text
+        # the auction, the holding and the betting are stages z3 does not model
+        assert rows[prop].rstrip().endswith("proven (stops phase)"), text
 
 
 def test_claims_module_is_the_one_patched() -> None:

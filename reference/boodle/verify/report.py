@@ -2,8 +2,10 @@
 counterexamples' traces, and the JSON form.
 
 A cell combines the methods that ran for that player count: ``proven`` (z3,
-full deck), ``N states`` (exhaustive on a reduced deck), ``proven, N
-states`` (both), ``COUNTEREXAMPLE``, ``unknown`` (a z3 query ran out of
+full deck; ``proven (stops phase)`` where the deal has stages z3 does not model, which it
+starts play after, from any state they can leave: those stages are checked by the engine
+search alone, as the ``not modelled by z3`` line says), ``N states`` (exhaustive on a
+reduced deck), ``proven, N states`` (both), ``COUNTEREXAMPLE``, ``unknown`` (a z3 query ran out of
 time: not proven), ``incomplete: N states`` (the exhaustive search reached
 its bound, ``--max-states``, before it finished: not checked), ``not
 covered``.  The header says which methods ran, with which bounds.
@@ -70,13 +72,21 @@ def unverified(results: list[Result]) -> list[Gap]:
     return out
 
 
-def _cell(results: list[Result]) -> str:
+PARTLY = "proven (stops phase)"
+"""A z3 proof of a deal whose other stages z3 does not model step by step."""
+
+PARTLY_LEGEND = ("  proven (stops phase): z3 proves the stops phase from every state the "
+                 "stages it does not model can leave; those stages are checked by the engine "
+                 "search alone (below)")
+
+
+def _cell(results: list[Result], partly: bool = False) -> str:
     if any(r.status == "counterexample" for r in results):
         return "COUNTEREXAMPLE"
     parts = []
     for r in results:
         if r.status == "proven":
-            parts.append("proven")
+            parts.append(PARTLY if partly and r.method == "z3" else "proven")
         elif r.status == "checked" and r.method == "exhaustive":
             parts.append(f"{r.states:,} states")
         elif r.status == "checked" and r.method == "engine":
@@ -108,6 +118,8 @@ def _variant_block(name: str, results: list[Result]) -> list[str]:
              for method in ("z3", "exhaustive", "engine")
              if any(r.method == method for r in results)]
     lines = [f"{name} — {', '.join(times) or 'static checks only'}"]
+    partly = any(r.prop == "not modelled" and r.data.get("stages of the deal")
+                 for r in results)
     head = ["property", *[f"{n} players" for n in counts]]
     rows = [head]
     for prop in PROPERTIES:
@@ -117,11 +129,14 @@ def _variant_block(name: str, results: list[Result]) -> list[str]:
         static = [r for r in mine if r.players == 0]
         row = [prop]
         for n in counts:
-            row.append(_cell([*static, *[r for r in mine if r.players == n]]))
+            row.append(_cell([*static, *[r for r in mine if r.players == n]],
+                             partly and prop in _PER_COUNT))
         rows.append(row)
     widths = [max(len(row[k]) for row in rows) for k in range(len(head))]
     for row in rows:
         lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    if partly and any(PARTLY in cell for row in rows for cell in row):
+        lines.append(PARTLY_LEGEND)
     lines += [f"  not modelled by z3: {r.detail}" for r in results if r.prop == "not modelled"]
     lines += _notes(results)
     return lines

@@ -472,7 +472,8 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
     else:
         how = "checked only by the engine search (" + " and ".join(ran) + "; " + checks + ")"
     results.append(Result(subject.name, 0, NOT_MODELLED, "static", NOT_MODELLED,
-                          ", ".join(gaps) + " — " + how))
+                          ", ".join(gaps) + " — " + how,
+                          data={"stages of the deal": len(symbolic_gaps(rs))}))
     return results
 
 
