@@ -38,7 +38,13 @@ BETTING = [r for r in betting() if not kernel_unsupported(compile_ruleset(r))]
 
 
 def test_the_kernel_runs_every_ruleset_the_compiled_engine_is_checked_on() -> None:
-    assert [r.name for r in RUN] == [r.name for r in RULESETS]
+    """All but those with elimination (spec §9, §10: the compiled engine alone plays it),
+    which the kernel refuses by name."""
+    left = {r.name: kernel_unsupported(compile_ruleset(r)) for r in RULESETS if r not in RUN}
+    assert {name for name, gaps in left.items()} == {
+        r.name for r in RULESETS if r.session.negative == "eliminate"}
+    assert all(len(gaps) == 1 and gaps[0].startswith("elimination at zero balance")
+               for gaps in left.values())
 
 
 def _both(rules: Ruleset, players: int, player: str, deals: int, seed: int,
