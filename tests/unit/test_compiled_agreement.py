@@ -23,7 +23,7 @@ import pytest
 from boodle.compiled import compile_ruleset
 from boodle.compiled.agree import both_engines, reference_trace, seeded_picks
 from boodle.compiled.deal import TraceItem, play_deal
-from boodle.compiled.players import make_bettor, make_chooser, reference_strategy
+from boodle.compiled.players import make_bettor, make_chooser, make_seller, reference_strategy
 from boodle.compiled.tables import supports, unsupported_features
 from boodle.engine.ledger import Ledger, seat, section
 from boodle.language.model import Ruleset
@@ -273,4 +273,60 @@ def test_built_in_players_choose_the_same_with_players_out(name: str) -> None:
         bettors = [make_bettor(name, r) for r in seat_rngs]
         play_deal(tables, players, dealer, perm, seats, sections, choosers, trace, bettors)
         assert trace == reference_trace(events), f"deal {k}: {ledger.seats}"
+        assert tuple(seats) == state.ledger.seats
+
+
+# ---------------------------------------------------------------- the widow sale (spec §5.4)
+
+SELLING = ["michigan-widow-sale", "michigan-widow-sale-optional", "michigan-pay-the-widow",
+           "michigan-widow-auction", "tripoli-ghost-auction"]
+"""Built-ins with a widow sale or auction the compiled engine plays."""
+
+
+def test_the_widow_sales_compared_are_not_trivial() -> None:
+    """Across the selling built-ins every move of the sale occurs (offer, pass, bid, buy,
+    swap, an auction won, the widow unsold), so the deal-by-deal comparison sees them all."""
+    seen: set[object] = set()
+    for name in SELLING:
+        rules = variant(name)
+        assert supports(rules), unsupported_features(rules)
+        tables = compile_ruleset(rules)
+        rng = random.Random(name)
+        for k in range(30):
+            perm = list(range(tables.n_cards))
+            rng.shuffle(perm)
+            both = both_engines(tables, 4, k % 4, opening_ledger(rules, 4, rng), perm,
+                                seeded_picks(k))
+            assert both.compiled == both.reference, f"{name} deal {k}"
+            assert both.compiled_chips == both.reference_chips
+            seen |= {item[0] if item[0] != "exchange" else item[2] for item in both.reference
+                     if item[0] in ("widow offered", "widow pass", "bid", "exchange", "unsold")}
+    assert seen == {"widow offered", "widow pass", "bid", "buy", "swap", "unsold"}
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "tips"])
+@pytest.mark.parametrize("rules_name", ["michigan-widow-sale-optional", "tripoli-ghost-auction"])
+def test_built_in_players_sell_the_same_on_both_engines(name: str, rules_name: str) -> None:
+    rules = variant(rules_name)
+    tables = compile_ruleset(rules)
+    loose = compile_ruleset(rules, strict=False)
+    rng = random.Random(name + rules_name)
+    for k in range(20):
+        players = 3 + k % 4
+        dealer = k % players
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = opening_ledger(rules, players, rng)
+        strategies = [reference_strategy(name, random.Random(s), loose) for s in range(players)]
+        deck = [tables.cards[c] for c in perm]
+        state, events = reference_play_deal(rules, players, dealer, ledger, deck, strategies)
+        seats = list(ledger.seats)
+        sections = [a for _, a in ledger.sections]
+        trace: list[TraceItem] = []
+        seat_rngs = [random.Random(s) for s in range(players)]
+        play_deal(tables, players, dealer, perm, seats, sections,
+                  [make_chooser(name, r) for r in seat_rngs], trace,
+                  [make_bettor(name, r) for r in seat_rngs],
+                  [make_seller(name, r) for r in seat_rngs])
+        assert trace == reference_trace(events), f"deal {k}"
         assert tuple(seats) == state.ledger.seats

@@ -84,7 +84,8 @@ def test_supports_names_what_it_cannot_run() -> None:
     assert supports(tripoley)
     after = replace(tripoley, phases=tripoley.phases[::-1])  # but not after it
     assert unsupported_features(after) == ["phases other than stops: poker, hearts"]
-    assert "widow sale" in unsupported_features(draft("michigan-widow-sale"))
+    assert supports(draft("michigan-widow-sale"))  # spec §5.4, compiled/widow.py
+    assert "widow prices paid to the dealer" in unsupported_features(draft("rummoli"))
     assert "chosen-boodle antes" in unsupported_features(draft("newmarket"))
     with pytest.raises(BoodleError, match="does not run tripoli-chien-once"):
         compile_ruleset(draft("tripoli-chien-once"))

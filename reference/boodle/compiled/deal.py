@@ -31,6 +31,7 @@ from boodle.compiled.tables import (
     CompiledRules,
     OptionsFn,
 )
+from boodle.compiled.widow import Seller, play_sale
 from boodle.engine.holders import award
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips
@@ -130,18 +131,20 @@ def play_deal(
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None = None,
     bettors: Sequence[Bettor] | None = None,
+    sellers: Sequence[Seller] | None = None,
 ) -> DealResult:
     """Ante, deal ``perm`` (card indices in dealing order, spec §5.2) and play the deal out.
 
     ``seats`` and ``sections`` (chips, board order) are updated in place;
     ``choosers[seat]`` picks a lead when there is a choice; ``bettors[seat]`` acts in the
-    betting round of a poker phase (spec §8.3; needed only when the ruleset has one).  Raises
+    betting round of a poker phase (spec §8.3; needed only when the ruleset has one);
+    ``sellers[seat]`` in the widow sale or auction (spec §5.4; likewise).  Raises
     :class:`BoodleError` if a lead rule and its fallback both find no card
     (the reference engine's ``NotSupported`` case), or if a betting round has no bettors.
     """
     if t.capped and any(b <= 0 for b in seats):
         return _play_still_in(t, players, dealer, perm, seats, sections, choosers, trace,
-                              bettors)
+                              bettors, sellers)
     own = [0] * t.n_cards
     hands = [0] * players
     bit = t.bit
@@ -151,7 +154,7 @@ def play_deal(
             hands[w] |= bit[c]
     turn_up = perm[t.turn_position(players, dealer)] if t.trumps else -1
     return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up,
-                 bettors)
+                 bettors, sellers)
 
 
 def _play_still_in(
@@ -164,6 +167,7 @@ def _play_still_in(
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None,
     bettors: Sequence[Bettor] | None,
+    sellers: Sequence[Seller] | None = None,
 ) -> DealResult:
     """Spec §10, ``balance: eliminated at zero``: a seat at zero or below is out of the deal
     (dealt no card, pays no ante, skipped in every rotation), so the deal is the one of the
@@ -177,7 +181,8 @@ def _play_still_in(
     inner: list[TraceItem] | None = None if trace is None else []
     r = play_deal(t, len(still), still.index(dealer), perm, mine, sections,
                   [choosers[s] for s in still], inner,
-                  None if bettors is None else [bettors[s] for s in still])
+                  None if bettors is None else [bettors[s] for s in still],
+                  None if sellers is None else [sellers[s] for s in still])
     for s, b in zip(still, mine, strict=True):
         seats[s] = b
     if trace is not None and inner is not None:
@@ -189,7 +194,8 @@ def _play_still_in(
 SEAT_FIELDS: dict[str, tuple[int, ...]] = {
     "lead": (1,), "play": (1,), "stop": (1,), "claim": (1,), "pass": (1,), "bonus": (1,),
     "out": (1,), "pay": (1,), "bet": (1,), "penalty": (1, 3), "end": (1,),
-    "turn-up": (), "flip": (), "showdown": (),
+    "turn-up": (), "flip": (), "showdown": (), "widow offered": (1,), "widow pass": (1,),
+    "bid": (1,), "withdrawn": (1,), "exchange": (1,), "unsold": (),
 }
 """Where each trace tuple names a seat (an ``int`` there: a ``penalty`` paid to a seat, an
 ``end`` with a winner); a ``showdown`` names them in its hands and winners."""
@@ -261,9 +267,11 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     trace: list[TraceItem] | None,
     turn_up: int,
     bettors: Sequence[Bettor] | None = None,
+    sellers: Sequence[Seller] | None = None,
 ) -> DealResult:
-    """The ante, the turn-up, the poker phases before the stops phase (spec §8.2, §8.3) and
-    the stops phase on a dealt ``own``/``hands`` (spec §4-§7)."""
+    """The ante, the turn-up, the widow sale (spec §5.4), the poker and holding phases before
+    the stops phase (spec §8.1-§8.3) and the stops phase on a dealt ``own``/``hands``
+    (spec §4-§7)."""
     if t.capped:  # spec §4, §9: payment by payment, each cut to the payer's balance
         for who, k, due in t.ante_payments(n, dealer):
             paid = _cut(due, seats[who])
@@ -284,12 +292,16 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     view = DealView(t, ct, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
     if turn_up >= 0:
         _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace)
-    for ph in t.before:  # the holding and poker phases, in order (spec §8.1-§8.3)
+    for i, ph in enumerate(t.before):  # the holding and poker phases, in order (§8.1-§8.3)
+        if i == t.sale_at:
+            _sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace, view)
         if isinstance(ph, CompiledHolding):
             _pay_holders(t, ph, suit_of[turn_up] if turn_up >= 0 else 0, n, dealer, hands,
                          seats, sections, taken, trace)
         else:
             play_poker(t, ph, n, dealer, hands, seats, sections, taken, bettors, trace)
+    if t.sale_at == len(t.before) and t.sale_at >= 0:
+        _sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace, view)
     fallback, first, again = t.fallback, t.first_lead, t.restart
     again_last = again.who == "last player"
     restart = flipped = False
@@ -390,6 +402,17 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     if trace is not None:
         trace.append(("end", None if winner < 0 else winner))
     return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
+
+
+def _sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list[int],
+          held: list[int], seats: list[Chips], sections: list[Chips],
+          sellers: Sequence[Seller] | None, trace: list[TraceItem] | None,
+          view: DealView) -> None:
+    """Spec §5.4 (:func:`~.widow.play_sale`); raises :class:`BoodleError` without sellers."""
+    if sellers is None:
+        raise BoodleError("the widow sale needs sellers (one a seat)")
+    play_sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace)
+    view.widow_size = t.n_cards - sum(held)
 
 
 def _pay_holders(t: CompiledRules, ph: CompiledHolding, table: int, n: int, dealer: int,

@@ -53,6 +53,7 @@ from boodle.language.model import (
     SuitRule,
     Trumps,
     WidowPosition,
+    WidowSale,
     WidowSets,
 )
 
@@ -171,6 +172,20 @@ section index paid into before the sections are taken, or -1 for the winner, pai
 whether the winner takes that section too)."""
 
 
+SALE_REFUSED: dict[str, Callable[[WidowSale], bool]] = {
+    "widow sale barred to boodle holders": lambda s: s.barred_by_boodle,
+    "widow prices paid to the dealer": lambda s: s.to_dealer,
+    "the dealer's swap before the offer": lambda s: s.dealer_first,
+    "a widow taker's hand out of play": lambda s: s.discard != "becomes widow",
+}
+"""What of a widow sale the compiled engine does not play (spec §5.4), by the words it says."""
+
+
+def sale_refused(sale: WidowSale) -> list[str]:
+    """The parts of ``sale`` the compiled engine does not play (empty: it plays it)."""
+    return [words for words, found in SALE_REFUSED.items() if found(sale)]
+
+
 def _in_phase(words: Callable[[Feature], str]) -> Refusal:
     def said(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
         return [f"phase {f.phase}: {words(f)}" for f in found]
@@ -206,7 +221,7 @@ SUPPORT: dict[FeatureKey, Refusal | None] = {
     "no stops phase": _said("0 stops phases (exactly one is played)"),
     "several stops phases": lambda rs, found: [
         f"{found[0].detail} stops phases (exactly one is played)"],
-    "widow sale": lambda rs, found: [f"widow {f.detail}" for f in found],
+    "widow sale": lambda rs, found: sale_refused(rs.widow_sale) if rs.widow_sale else [],
     "trump sections without trumps": _said("trump sections without a trump suit"),
     "trump turn-up": None,  # the claim tables per trump suit, and the turn-up's boodle
     "drawn boodles": _said("boodles drawn from a second pack"),
@@ -431,8 +446,10 @@ class CompiledRules:
     before the stops phase (spec §8.2, §8.3): ``pokers`` (:class:`CompiledPoker`, in order),
     ``poker_value`` (each card's poker value, 2 … 14, ace 14); ``before``: every phase played
     before the stops phase, poker and holding (:class:`CompiledHolding`, spec §8.1), in order.
-    ``capped``: ``balance: eliminated at zero`` (spec §9, §10): a seat pays at most its
-    balance, and a seat at zero or below before the deal is out of it.
+    ``sale_at``: the widow sale (spec §5.4) comes before ``before[sale_at]`` (its length:
+    before the stops phase; -1: no sale).  ``capped``: ``balance: eliminated at zero`` (spec
+    §9, §10): a seat pays at most its balance, and a seat at zero or below before the deal
+    is out of it.
     """
 
     ruleset: Ruleset
@@ -465,6 +482,7 @@ class CompiledRules:
     poker_value: tuple[int, ...] = ()
     before: tuple[CompiledPoker | CompiledHolding, ...] = ()
     capped: bool = False
+    sale_at: int = -1
     _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     _receivers: dict[tuple[int, int], tuple[int, ...]] = field(
@@ -581,6 +599,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         poker_value=tuple(rank_value(c) for c in cards),
         before=before,
         capped=BALANCE_FACTS[ruleset.session.negative].eliminates,
+        sale_at=_sale_at(ruleset, phase),
     )
 
 
@@ -653,6 +672,19 @@ def _antes(
         seats[p] += amount
         sections[k] += amount
     return tuple(seats), tuple(sections)
+
+
+def _sale_at(ruleset: Ruleset, stops: StopsPhase) -> int:
+    """Where the widow sale comes among the phases played before the stops phase (spec
+    §5.4: right after the deal, or before the phase it names); -1: no sale."""
+    sale = ruleset.widow_sale
+    if sale is None:
+        return -1
+    if sale.before is None:
+        return 0
+    names = [p.name for p in ruleset.phases[:ruleset.phases.index(stops)]
+             if isinstance(p, PokerPhase | HoldingPhase)]
+    return names.index(sale.before) if sale.before in names else len(names)
 
 
 def _ante_payments(
