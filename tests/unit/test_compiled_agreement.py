@@ -330,3 +330,33 @@ def test_built_in_players_sell_the_same_on_both_engines(name: str, rules_name: s
                   [make_seller(name, r) for r in seat_rngs])
         assert trace == reference_trace(events), f"deal {k}"
         assert tuple(seats) == state.ledger.seats
+
+
+@pytest.mark.parametrize("probe", ["probe-withdraw", "probe-elimination", "probe-last-player"])
+def test_the_sale_and_elimination_probes_play_the_same_deals(probe: str) -> None:
+    """The suite's probes of ``high bidder: may withdraw`` (spec §5.4; no built-in has it)
+    and of elimination (spec §10), from short balances: a withdrawal, a bid let stand and
+    a seat out occur.  (The elimination probes from short balances, the sale probe from 50
+    chips a seat.)"""
+    from boodle.conformance.paths import load_variant
+
+    rules = load_variant(probe)
+    assert supports(rules), unsupported_features(rules)
+    tables = compile_ruleset(rules)
+    rng = random.Random(probe)
+    seen: set[str] = set()
+    for k in range(60):
+        players = max(rules.players.low + 1, 3) + k % 2
+        dealer = rng.randrange(players)
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = (short_ledger(rules, players, dealer, rng) if rules.widow_sale is None
+                  else opening_ledger(rules, players, rng))
+        both = both_engines(tables, players, dealer, ledger, perm, seeded_picks(k))
+        assert both.compiled == both.reference, f"deal {k}: {ledger.seats}, dealer {dealer}"
+        assert both.compiled_chips == both.reference_chips
+        seen |= {str(item[0]) for item in both.reference if item[0] == "withdrawn"}
+        seen |= {"stands" for item in both.reference
+                 if item[0] == "widow pass" and item[2] == "high bidder"}
+        seen |= {"out"} if 0 in ledger.seats else set()
+    assert seen == ({"withdrawn", "stands"} if probe == "probe-withdraw" else {"out"})

@@ -177,3 +177,18 @@ def test_elimination_gives_the_same_report_on_the_compiled_and_reference_engines
     assert _report(compiled) == _report(reference)
     with pytest.raises(BoodleError, match="elimination at zero balance"):
         make_spec(rules, players, 60, 3, strategies, "kernel")
+
+
+@pytest.mark.parametrize(("variant", "strategies"), [
+    ("michigan-widow-sale-optional", ["random", "greedy", "tips", "random"]),
+    ("tripoli-ghost-auction", ["greedy", "random", "random", "tips"]),
+])
+def test_a_widow_sale_gives_the_same_report_on_the_compiled_and_reference_engines(
+        variant: str, strategies: list[str]) -> None:
+    """The widow sale or auction (spec §5.4), the players choosing with the same draws on
+    both engines; the kernel refuses it, naming it."""
+    compiled = make_spec(load(variant), 4, 40, 4, strategies, "auto")
+    assert compiled.engine == "compiled"
+    assert _report(compiled) == _report(dataclasses.replace(compiled, engine="reference"))
+    with pytest.raises(BoodleError, match="widow (sale|auction)"):
+        make_spec(load(variant), 4, 40, 4, strategies, "kernel")

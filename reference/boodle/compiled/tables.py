@@ -259,12 +259,12 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     suit, or of trumps turned up from the widow, with the dealer taking the
     turn-up's boodle) or none (``claims: none``), every going-out clause, and holding and
     poker phases before the stops phase, with or without a betting round (spec §8.1-§8.3),
-    and elimination at zero balance (spec §9, §10: payments cut to the balance, the seats
-    out dealt no card).
-    It does not run the widow sale or auction, a holding or poker phase after the stops
+    elimination at zero balance (spec §9, §10: payments cut to the balance, the seats
+    out dealt no card), and the widow sale or auction (spec §5.4, :mod:`.widow`) but for what
+    :data:`SALE_REFUSED` names.  It does not run a holding or poker phase after the stops
     phase, a going out barred by what such a phase took, drawn boodles, chosen-boodle
-    antes, claims on holding, lead-not-lowest penalties, a widow that blocks
-    sets, short stacks paid section by section, or a going out that does not end the deal;
+    antes, claims on holding, lead-not-lowest penalties, a widow that blocks sets, short
+    stacks paid section by section, or a going out that does not end the deal;
     a caller falls back to the
     reference engine for those.  What it says of each is :data:`SUPPORT`'s row.
     """
@@ -321,7 +321,8 @@ OPENERS: dict[Opener, Callable[[int, int], int]] = {
     "left of dealer": lambda dealer, players: (dealer + 1) % players,
 }
 """Who opens a betting round (spec §8.3), from the dealer and the player count (every seat is
-still in: the compiled engine runs no elimination); one row per member of :data:`Opener`."""
+still in: a deal with seats out is played on the seats still in, renumbered); one row per
+member of :data:`Opener`."""
 
 
 @dataclass(frozen=True)
