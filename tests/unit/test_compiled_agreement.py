@@ -23,7 +23,7 @@ import pytest
 from boodle.compiled import compile_ruleset
 from boodle.compiled.agree import both_engines, reference_trace, seeded_picks
 from boodle.compiled.deal import TraceItem, play_deal
-from boodle.compiled.players import make_bettor, make_chooser, reference_strategy
+from boodle.compiled.players import make_bettor, make_chooser, make_seller, reference_strategy
 from boodle.compiled.tables import supports, unsupported_features
 from boodle.engine.ledger import Ledger, seat, section
 from boodle.language.model import Ruleset
@@ -39,6 +39,7 @@ from compiled_rulesets import (
     claims_nothing,
     playable,
     sets_and_penalties,
+    variant,
 )
 
 
@@ -206,3 +207,156 @@ def test_built_in_players_bet_the_same_on_both_engines(name: str, probe: str) ->
         assert tuple(seats) == state.ledger.seats
         acted |= {item[2] for item in trace if item[0] == "bet"}
     assert {"check", "fold"} & acted and {"bet", "call", "raise"} & acted  # they did bet
+
+
+# ---------------------------------------------------------------- elimination (spec §9, §10)
+
+ELIMINATING = ["tripoli", "tripoli-no-poker", "tripoli-equal-stakes", "michigan-until-broke"]
+"""Built-ins played with ``balance: eliminated at zero``."""
+
+
+def short_ledger(rules: Ruleset, players: int, dealer: int, rng: random.Random) -> Ledger:
+    """Balances of 0 to 6 chips (a seat at 0 is out of the deal, spec §10; the others run
+    short in the ante, a bet or a payment, each paying at most what they have, spec §9), the
+    dealer and at least ``players.low`` seats still in, a few chips on every section."""
+    names = tuple(s.name for s in rules.board)
+    out = set(rng.sample([s for s in range(players) if s != dealer],
+                         rng.randrange(players - rules.players.low + 1)))
+    balances = tuple(0 if s in out else 1 + rng.randrange(6) for s in range(players))
+    return Ledger(balances, tuple((name, rng.randrange(4)) for name in names))
+
+
+@pytest.mark.parametrize("name", ELIMINATING)
+def test_both_engines_play_the_same_deals_with_players_out_and_short(name: str) -> None:
+    rules = variant(name)
+    assert supports(rules), unsupported_features(rules)
+    tables = compile_ruleset(rules)
+    rng = random.Random(name)
+    seen: set[str] = set()
+    for k in range(60):
+        players = rules.players.low + 1 + k % 3
+        dealer = rng.randrange(players)
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = short_ledger(rules, players, dealer, rng)
+        both = both_engines(tables, players, dealer, ledger, perm, seeded_picks(k))
+        assert both.compiled == both.reference, f"deal {k}: {ledger.seats}, dealer {dealer}"
+        assert both.compiled_chips == both.reference_chips
+        assert sum(both.compiled_chips[0]) + sum(both.compiled_chips[1]) == ledger.total()
+        if 0 in ledger.seats:
+            seen.add("out")
+        if 0 in both.reference_chips[0][:players] and 0 not in ledger.seats:
+            seen.add("broke in the deal")
+    assert seen == {"out", "broke in the deal"}
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "tips"])
+def test_built_in_players_choose_the_same_with_players_out(name: str) -> None:
+    rules = variant("tripoli")
+    tables = compile_ruleset(rules)
+    loose = compile_ruleset(rules, strict=False)
+    rng = random.Random(name + "out")
+    for k in range(20):
+        players = 4 + k % 3
+        dealer = k % players
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = short_ledger(rules, players, dealer, rng)
+        strategies = [reference_strategy(name, random.Random(s), loose) for s in range(players)]
+        deck = [tables.cards[c] for c in perm]
+        state, events = reference_play_deal(rules, players, dealer, ledger, deck, strategies)
+        seats = list(ledger.seats)
+        sections = [a for _, a in ledger.sections]
+        trace: list[TraceItem] = []
+        seat_rngs = [random.Random(s) for s in range(players)]
+        choosers = [make_chooser(name, r) for r in seat_rngs]
+        bettors = [make_bettor(name, r) for r in seat_rngs]
+        play_deal(tables, players, dealer, perm, seats, sections, choosers, trace, bettors)
+        assert trace == reference_trace(events), f"deal {k}: {ledger.seats}"
+        assert tuple(seats) == state.ledger.seats
+
+
+# ---------------------------------------------------------------- the widow sale (spec §5.4)
+
+SELLING = ["michigan-widow-sale", "michigan-widow-sale-optional", "michigan-pay-the-widow",
+           "michigan-widow-auction", "tripoli-ghost-auction"]
+"""Built-ins with a widow sale or auction the compiled engine plays."""
+
+
+def test_the_widow_sales_compared_are_not_trivial() -> None:
+    """Across the selling built-ins every move of the sale occurs (offer, pass, bid, buy,
+    swap, an auction won, the widow unsold), so the deal-by-deal comparison sees them all."""
+    seen: set[object] = set()
+    for name in SELLING:
+        rules = variant(name)
+        assert supports(rules), unsupported_features(rules)
+        tables = compile_ruleset(rules)
+        rng = random.Random(name)
+        for k in range(30):
+            perm = list(range(tables.n_cards))
+            rng.shuffle(perm)
+            both = both_engines(tables, 4, k % 4, opening_ledger(rules, 4, rng), perm,
+                                seeded_picks(k))
+            assert both.compiled == both.reference, f"{name} deal {k}"
+            assert both.compiled_chips == both.reference_chips
+            seen |= {item[0] if item[0] != "exchange" else item[2] for item in both.reference
+                     if item[0] in ("widow offered", "widow pass", "bid", "exchange", "unsold")}
+    assert seen == {"widow offered", "widow pass", "bid", "buy", "swap", "unsold"}
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "tips"])
+@pytest.mark.parametrize("rules_name", ["michigan-widow-sale-optional", "tripoli-ghost-auction"])
+def test_built_in_players_sell_the_same_on_both_engines(name: str, rules_name: str) -> None:
+    rules = variant(rules_name)
+    tables = compile_ruleset(rules)
+    loose = compile_ruleset(rules, strict=False)
+    rng = random.Random(name + rules_name)
+    for k in range(20):
+        players = 3 + k % 4
+        dealer = k % players
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = opening_ledger(rules, players, rng)
+        strategies = [reference_strategy(name, random.Random(s), loose) for s in range(players)]
+        deck = [tables.cards[c] for c in perm]
+        state, events = reference_play_deal(rules, players, dealer, ledger, deck, strategies)
+        seats = list(ledger.seats)
+        sections = [a for _, a in ledger.sections]
+        trace: list[TraceItem] = []
+        seat_rngs = [random.Random(s) for s in range(players)]
+        play_deal(tables, players, dealer, perm, seats, sections,
+                  [make_chooser(name, r) for r in seat_rngs], trace,
+                  [make_bettor(name, r) for r in seat_rngs],
+                  [make_seller(name, r) for r in seat_rngs])
+        assert trace == reference_trace(events), f"deal {k}"
+        assert tuple(seats) == state.ledger.seats
+
+
+@pytest.mark.parametrize("probe", ["probe-withdraw", "probe-elimination", "probe-last-player"])
+def test_the_sale_and_elimination_probes_play_the_same_deals(probe: str) -> None:
+    """The suite's probes of ``high bidder: may withdraw`` (spec §5.4; no built-in has it)
+    and of elimination (spec §10), from short balances: a withdrawal, a bid let stand and
+    a seat out occur.  (The elimination probes from short balances, the sale probe from 50
+    chips a seat.)"""
+    from boodle.conformance.paths import load_variant
+
+    rules = load_variant(probe)
+    assert supports(rules), unsupported_features(rules)
+    tables = compile_ruleset(rules)
+    rng = random.Random(probe)
+    seen: set[str] = set()
+    for k in range(60):
+        players = max(rules.players.low + 1, 3) + k % 2
+        dealer = rng.randrange(players)
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = (short_ledger(rules, players, dealer, rng) if rules.widow_sale is None
+                  else opening_ledger(rules, players, rng))
+        both = both_engines(tables, players, dealer, ledger, perm, seeded_picks(k))
+        assert both.compiled == both.reference, f"deal {k}: {ledger.seats}, dealer {dealer}"
+        assert both.compiled_chips == both.reference_chips
+        seen |= {str(item[0]) for item in both.reference if item[0] == "withdrawn"}
+        seen |= {"stands" for item in both.reference
+                 if item[0] == "widow pass" and item[2] == "high bidder"}
+        seen |= {"out"} if 0 in ledger.seats else set()
+    assert seen == ({"withdrawn", "stands"} if probe == "probe-withdraw" else {"out"})

@@ -77,15 +77,18 @@ def test_claims_table_boodles_and_sets() -> None:
 
 def test_supports_names_what_it_cannot_run() -> None:
     assert supports(load("michigan"))
-    assert unsupported_features(draft("tripoli")) == ["elimination at zero balance"]
+    assert supports(draft("tripoli"))  # elimination at zero balance: payments cut, seats out
+    assert unsupported_features(draft("tripoli-chien-once")) == [
+        "going out takes chien unless taken in hearts"]
     tripoley = draft("tripoley")  # its holding and poker phases run before the stops phase
     assert supports(tripoley)
     after = replace(tripoley, phases=tripoley.phases[::-1])  # but not after it
     assert unsupported_features(after) == ["phases other than stops: poker, hearts"]
-    assert "widow sale" in unsupported_features(draft("michigan-widow-sale"))
+    assert supports(draft("michigan-widow-sale"))  # spec §5.4, compiled/widow.py
+    assert "widow prices paid to the dealer" in unsupported_features(draft("rummoli"))
     assert "chosen-boodle antes" in unsupported_features(draft("newmarket"))
-    with pytest.raises(BoodleError, match="does not run tripoli"):
-        compile_ruleset(draft("tripoli"))
+    with pytest.raises(BoodleError, match="does not run tripoli-chien-once"):
+        compile_ruleset(draft("tripoli-chien-once"))
 
 
 # ---------------------------------------------------------------- 001's worked example

@@ -38,7 +38,14 @@ BETTING = [r for r in betting() if not kernel_unsupported(compile_ruleset(r))]
 
 
 def test_the_kernel_runs_every_ruleset_the_compiled_engine_is_checked_on() -> None:
-    assert [r.name for r in RUN] == [r.name for r in RULESETS]
+    """All but those with elimination (spec §9, §10) or a widow sale (spec §5.4): the
+    compiled engine alone plays them, and the kernel refuses them by name."""
+    left = {r.name: kernel_unsupported(compile_ruleset(r)) for r in RULESETS if r not in RUN}
+    assert set(left) == {r.name for r in RULESETS
+                         if r.session.negative == "eliminate" or r.widow_sale is not None}
+    assert all(gaps and all(g.startswith(("elimination at zero balance", "widow sale",
+                                          "widow auction")) for g in gaps)
+               for gaps in left.values())
 
 
 def _both(rules: Ruleset, players: int, player: str, deals: int, seed: int,

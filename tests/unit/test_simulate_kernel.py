@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from boodle.language.build import load_text
+from boodle.language.errors import BoodleError
 from boodle.language.variants import load
 from boodle.simulate import runner
 from boodle.simulate.report import summary
@@ -108,7 +109,8 @@ def test_the_engine_is_chosen_and_named(monkeypatch: pytest.MonkeyPatch) -> None
     michigan = load("michigan")
     assert choose_engine(michigan, "kernel") == "kernel"
     assert choose_engine(michigan, "compiled") == "compiled"
-    assert choose_engine(load("tripoli"), "auto") == "reference"
+    assert choose_engine(load("tripoli-chien-once"), "auto") == "reference"
+    assert choose_engine(load("tripoli"), "auto") == "compiled"  # elimination: not the kernel
     for numba, long_run, short_run in ((True, "kernel", "compiled"),
                                        (False, "compiled", "compiled")):
         monkeypatch.setattr(kernel, "numba_available", lambda numba=numba: numba)
@@ -142,3 +144,51 @@ def test_simulate_runs_without_numpy(monkeypatch: pytest.MonkeyPatch,
     assert "boodle[kernel]" in (err.value.hint or "")
     assert main(["simulate", "michigan", "--players", "4", "--deals", "30", "--seed", "7"]) == 0
     assert "compiled" in capsys.readouterr().out
+
+
+TRIPOLI_BROKE = """
+variant tripoli-broke extends tripoli {
+  session {
+    start: 8 chips
+    balance: eliminated at zero
+    end: after 3 rotations
+    end: last player with chips
+  }
+}
+"""
+"""Tripoli with few chips: players run short in the ante and the betting, and go out."""
+
+
+@pytest.mark.parametrize(("variant", "players", "strategies"), [
+    ("tripoli-broke", 5, ["random", "tips", "greedy", "random", "tips"]),
+    ("michigan-until-broke", 4, ["random"]),
+])
+def test_elimination_gives_the_same_report_on_the_compiled_and_reference_engines(
+        variant: str, players: int, strategies: list[str]) -> None:
+    """``balance: eliminated at zero`` (spec §9, §10): payments cut to the balance and the
+    seats out left out of later deals, the same sessions on both engines for a seat; the
+    kernel refuses it, naming it."""
+    rules = (load(variant) if variant != "tripoli-broke"
+             else load_text(TRIPOLI_BROKE, "tripoli-broke.boodle"))
+    assert rules.session.negative == "eliminate"  # (a session block is replaced whole)
+    compiled = make_spec(rules, players, 60, 3, strategies, "auto")
+    assert compiled.engine == "compiled"
+    reference = dataclasses.replace(compiled, engine="reference")
+    assert _report(compiled) == _report(reference)
+    with pytest.raises(BoodleError, match="elimination at zero balance"):
+        make_spec(rules, players, 60, 3, strategies, "kernel")
+
+
+@pytest.mark.parametrize(("variant", "strategies"), [
+    ("michigan-widow-sale-optional", ["random", "greedy", "tips", "random"]),
+    ("tripoli-ghost-auction", ["greedy", "random", "random", "tips"]),
+])
+def test_a_widow_sale_gives_the_same_report_on_the_compiled_and_reference_engines(
+        variant: str, strategies: list[str]) -> None:
+    """The widow sale or auction (spec §5.4), the players choosing with the same draws on
+    both engines; the kernel refuses it, naming it."""
+    compiled = make_spec(load(variant), 4, 40, 4, strategies, "auto")
+    assert compiled.engine == "compiled"
+    assert _report(compiled) == _report(dataclasses.replace(compiled, engine="reference"))
+    with pytest.raises(BoodleError, match="widow (sale|auction)"):
+        make_spec(load(variant), 4, 40, 4, strategies, "kernel")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from boodle.compiled.deal import Chooser, DealView, TraceItem, play_deal
 from boodle.compiled.poker import PASS, BetAsk, Bettor
 from boodle.compiled.tables import CompiledRules
+from boodle.compiled.widow import SaleAsk, Seller
 from boodle.engine.events import (
     Bet,
     Claim,
@@ -32,6 +33,12 @@ from boodle.engine.events import (
     Stop,
     StopPaid,
     TurnUp,
+    WidowBid,
+    WidowExchange,
+    WidowOffered,
+    WidowPass,
+    WidowUnsold,
+    WidowWithdrawn,
 )
 from boodle.engine.ledger import Ledger, SeatAccount
 from boodle.engine.state import DealState, Legal, Move, move_count, nth_move
@@ -43,7 +50,8 @@ from boodle.session.run import play_deal as reference_play_deal
 def reference_trace(events: Sequence[Event]) -> list[TraceItem]:
     """The trace tuples of the reference events (plays, stops, claims, passes, payments; a
     betting round's bets, spec §8.3: seat, action, chips put in, level, all in; a showdown's
-    hands as their strengths, spec §8.2)."""
+    hands as their strengths, spec §8.2; the widow sale's offers, passes, bids, withdrawals and
+    exchange, spec §5.4)."""
     out: list[TraceItem] = []
     for e in events:
         if isinstance(e, Lead):
@@ -76,6 +84,19 @@ def reference_trace(events: Sequence[Event]) -> list[TraceItem]:
         elif isinstance(e, Bet):
             amount = 0 if e.transfer is None else e.transfer.amount
             out.append(("bet", e.seat, e.action, amount, e.level, e.all_in))
+        elif isinstance(e, WidowOffered):
+            out.append(("widow offered", e.seat))
+        elif isinstance(e, WidowPass):
+            out.append(("widow pass", e.seat, e.step))
+        elif isinstance(e, WidowBid):
+            out.append(("bid", e.seat, e.amount))
+        elif isinstance(e, WidowWithdrawn):
+            out.append(("withdrawn", e.seat, e.amount))
+        elif isinstance(e, WidowExchange):
+            out.append(("exchange", e.seat, e.how, 0 if e.transfer is None else e.transfer.amount,
+                        tuple(sorted(map(str, e.taken))), tuple(sorted(map(str, e.discarded)))))
+        elif isinstance(e, WidowUnsold):
+            out.append(("unsold",))
         elif isinstance(e, Showdown):
             out.append(("showdown", e.phase, tuple((s, h.strength) for s, h in e.hands),
                         e.winners))
@@ -117,6 +138,9 @@ def both_engines(
     def fast_player(view: DealView, seat: int, options: list[int]) -> int:
         return options[fast_pick(len(options))]
 
+    def fast_seller(ask: SaleAsk) -> int:
+        return fast_pick(ask.size)
+
     def fast_bettor(ask: BetAsk) -> int:
         total = ask.size + 1
         k = 0 if total == 1 else fast_pick(total)
@@ -130,7 +154,8 @@ def both_engines(
     trace: list[TraceItem] = []
     choosers: list[Chooser] = [fast_player] * players
     bettors: list[Bettor] = [fast_bettor] * players
-    play_deal(tables, players, dealer, perm, seats, sections, choosers, trace, bettors)
+    sellers: list[Seller] = [fast_seller] * players
+    play_deal(tables, players, dealer, perm, seats, sections, choosers, trace, bettors, sellers)
     return BothEngines(
         reference_trace(events), trace,
         (state.ledger.seats, tuple(a for _, a in state.ledger.sections)),

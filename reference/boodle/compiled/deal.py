@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from boodle.compiled.poker import Bettor, play_poker
 from boodle.compiled.tables import (
@@ -30,6 +31,7 @@ from boodle.compiled.tables import (
     CompiledRules,
     OptionsFn,
 )
+from boodle.compiled.widow import Seller, play_sale
 from boodle.engine.holders import award
 from boodle.language.errors import BoodleError
 from boodle.language.model import Chips
@@ -129,15 +131,20 @@ def play_deal(
     choosers: Sequence[Chooser],
     trace: list[TraceItem] | None = None,
     bettors: Sequence[Bettor] | None = None,
+    sellers: Sequence[Seller] | None = None,
 ) -> DealResult:
     """Ante, deal ``perm`` (card indices in dealing order, spec §5.2) and play the deal out.
 
     ``seats`` and ``sections`` (chips, board order) are updated in place;
     ``choosers[seat]`` picks a lead when there is a choice; ``bettors[seat]`` acts in the
-    betting round of a poker phase (spec §8.3; needed only when the ruleset has one).  Raises
+    betting round of a poker phase (spec §8.3; needed only when the ruleset has one);
+    ``sellers[seat]`` in the widow sale or auction (spec §5.4; likewise).  Raises
     :class:`BoodleError` if a lead rule and its fallback both find no card
     (the reference engine's ``NotSupported`` case), or if a betting round has no bettors.
     """
+    if t.capped and any(b <= 0 for b in seats):
+        return _play_still_in(t, players, dealer, perm, seats, sections, choosers, trace,
+                              bettors, sellers)
     own = [0] * t.n_cards
     hands = [0] * players
     bit = t.bit
@@ -147,7 +154,72 @@ def play_deal(
             hands[w] |= bit[c]
     turn_up = perm[t.turn_position(players, dealer)] if t.trumps else -1
     return _play(t, players, dealer, own, hands, seats, sections, choosers, trace, turn_up,
-                 bettors)
+                 bettors, sellers)
+
+
+def _play_still_in(
+    t: CompiledRules,
+    players: int,
+    dealer: int,
+    perm: Sequence[int],
+    seats: list[Chips],
+    sections: list[Chips],
+    choosers: Sequence[Chooser],
+    trace: list[TraceItem] | None,
+    bettors: Sequence[Bettor] | None,
+    sellers: Sequence[Seller] | None = None,
+) -> DealResult:
+    """Spec §10, ``balance: eliminated at zero``: a seat at zero or below is out of the deal
+    (dealt no card, pays no ante, skipped in every rotation), so the deal is the one of the
+    seats still in, in their order round the table: it is played on those alone, renumbered
+    0..k-1, and its chips and trace are put back on the seats' own numbers.  Raises
+    :class:`BoodleError` for a dealer who is out (as the reference engine's ``new_deal``)."""
+    still = [s for s in range(players) if seats[s] > 0]
+    if dealer not in still:
+        raise BoodleError(f"seat {dealer} is eliminated and cannot deal")
+    mine = [seats[s] for s in still]
+    inner: list[TraceItem] | None = None if trace is None else []
+    r = play_deal(t, len(still), still.index(dealer), perm, mine, sections,
+                  [choosers[s] for s in still], inner,
+                  None if bettors is None else [bettors[s] for s in still],
+                  None if sellers is None else [sellers[s] for s in still])
+    for s, b in zip(still, mine, strict=True):
+        seats[s] = b
+    if trace is not None and inner is not None:
+        trace.extend(_renumbered(item, still) for item in inner)
+    return DealResult(-1 if r.winner < 0 else still[r.winner], r.plays, r.leads, r.passes,
+                      r.after_ante, r.taken)
+
+
+SEAT_FIELDS: dict[str, tuple[int, ...]] = {
+    "lead": (1,), "play": (1,), "stop": (1,), "claim": (1,), "pass": (1,), "bonus": (1,),
+    "out": (1,), "pay": (1,), "bet": (1,), "penalty": (1, 3), "end": (1,),
+    "turn-up": (), "flip": (), "showdown": (), "widow offered": (1,), "widow pass": (1,),
+    "bid": (1,), "withdrawn": (1,), "exchange": (1,), "unsold": (),
+}
+"""Where each trace tuple names a seat (an ``int`` there: a ``penalty`` paid to a seat, an
+``end`` with a winner); a ``showdown`` names them in its hands and winners."""
+
+
+def _renumbered(item: TraceItem, still: list[int]) -> TraceItem:
+    """``item`` of a deal played on the seats ``still`` in, renumbered 0..k-1, with the
+    seats' own numbers."""
+    if item[0] == "showdown":
+        hands = cast(tuple[tuple[int, object], ...], item[2])
+        winners = cast(Sequence[int], item[3])
+        return (item[0], item[1], tuple((still[s], h) for s, h in hands),
+                type(winners)(still[s] for s in winners))  # type: ignore[call-arg]
+    out = list(item)
+    for i in SEAT_FIELDS[cast(str, item[0])]:
+        if type(out[i]) is int:
+            out[i] = still[cast(int, out[i])]
+    return tuple(out)
+
+
+def _cut(amount: Chips, balance: Chips) -> Chips:
+    """What a seat with ``balance`` pays of ``amount`` under elimination (spec §9, as
+    :func:`boodle.engine.ledger.capped_amount`): at most the balance, nothing below zero."""
+    return min(amount, max(balance, 0))
 
 
 def own_of(t: CompiledRules, hands: Sequence[Sequence[int]]) -> list[int]:
@@ -195,14 +267,22 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     trace: list[TraceItem] | None,
     turn_up: int,
     bettors: Sequence[Bettor] | None = None,
+    sellers: Sequence[Seller] | None = None,
 ) -> DealResult:
-    """The ante, the turn-up, the poker phases before the stops phase (spec §8.2, §8.3) and
-    the stops phase on a dealt ``own``/``hands`` (spec §4-§7)."""
-    pay, put = t.antes(n, dealer)
-    for i in range(n):
-        seats[i] -= pay[i]
-    for k, ante in enumerate(put):
-        sections[k] += ante
+    """The ante, the turn-up, the widow sale (spec §5.4), the poker and holding phases before
+    the stops phase (spec §8.1-§8.3) and the stops phase on a dealt ``own``/``hands``
+    (spec §4-§7)."""
+    if t.capped:  # spec §4, §9: payment by payment, each cut to the payer's balance
+        for who, k, due in t.ante_payments(n, dealer):
+            paid = _cut(due, seats[who])
+            seats[who] -= paid
+            sections[k] += paid
+    else:
+        pay, put = t.antes(n, dealer)
+        for i in range(n):
+            seats[i] -= pay[i]
+        for k, ante in enumerate(put):
+            sections[k] += ante
     after_ante = tuple(sections)
     taken: list[Chips] = [-1] * len(sections)
     bit, nxt, suit_of, bonus = t.bit, t.nxt, t.suit_of, t.bonus
@@ -212,12 +292,16 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     view = DealView(t, ct, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
     if turn_up >= 0:
         _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace)
-    for ph in t.before:  # the holding and poker phases, in order (spec §8.1-§8.3)
+    for i, ph in enumerate(t.before):  # the holding and poker phases, in order (§8.1-§8.3)
+        if i == t.sale_at:
+            _sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace, view)
         if isinstance(ph, CompiledHolding):
             _pay_holders(t, ph, suit_of[turn_up] if turn_up >= 0 else 0, n, dealer, hands,
                          seats, sections, taken, trace)
         else:
             play_poker(t, ph, n, dealer, hands, seats, sections, taken, bettors, trace)
+    if t.sale_at == len(t.before) and t.sale_at >= 0:
+        _sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace, view)
     fallback, first, again = t.fallback, t.first_lead, t.restart
     again_last = again.who == "last player"
     restart = flipped = False
@@ -307,7 +391,7 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
         if trace is not None:
             trace.append(_stop_item(t, p, c, nx, own))
         if bonus is not None:
-            _bonus(bonus, p, n, seats, sections, trace)
+            _bonus(bonus, p, n, seats, sections, trace, t.capped)
         if not restart:
             restart = view.restart = True
             lead, options, per_suit = again, again.options, again.per_suit
@@ -318,6 +402,17 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     if trace is not None:
         trace.append(("end", None if winner < 0 else winner))
     return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
+
+
+def _sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list[int],
+          held: list[int], seats: list[Chips], sections: list[Chips],
+          sellers: Sequence[Seller] | None, trace: list[TraceItem] | None,
+          view: DealView) -> None:
+    """Spec §5.4 (:func:`~.widow.play_sale`); raises :class:`BoodleError` without sellers."""
+    if sellers is None:
+        raise BoodleError("the widow sale needs sellers (one a seat)")
+    play_sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace)
+    view.widow_size = t.n_cards - sum(held)
 
 
 def _pay_holders(t: CompiledRules, ph: CompiledHolding, table: int, n: int, dealer: int,
@@ -389,20 +484,24 @@ def _stop_item(t: CompiledRules, p: int, c: int, nx: int, own: list[int]) -> Tra
 def _pass_dues(t: CompiledRules, who: int, n: int, seats: list[Chips], sections: list[Chips],
                trace: list[TraceItem] | None) -> None:
     """Spec §6.5, §6.8: the pass fee, then a ``cannot lead`` penalty, before passing."""
-    for amount, to, if_able in t.pass_dues:
+    for due, to, if_able in t.pass_dues:
+        amount: Chips = due
         if if_able and seats[who] < amount:
             continue
         if to >= 0:
+            if t.capped:
+                amount = _cut(amount, seats[who])
             seats[who] -= amount
             sections[to] += amount
             if trace is not None:
                 trace.append(("penalty", who, amount, t.section_names[to]))
             continue
         for i in range(1, n):
-            seats[who] -= amount
-            seats[(who + i) % n] += amount
+            each = _cut(amount, seats[who]) if t.capped else amount
+            seats[who] -= each
+            seats[(who + i) % n] += each
             if trace is not None:
-                trace.append(("penalty", who, amount, (who + i) % n))
+                trace.append(("penalty", who, each, (who + i) % n))
 
 
 def _all_pass_charge(t: CompiledRules, dealer: int, n: int, held: list[int],
@@ -415,7 +514,9 @@ def _all_pass_charge(t: CompiledRules, dealer: int, n: int, held: list[int],
         return
     for i in range(1, n + 1):
         payer = (dealer + i) % n
-        amount = per * held[payer]
+        amount: Chips = per * held[payer]
+        if t.capped:
+            amount = _cut(amount, seats[payer])
         seats[payer] -= amount
         sections[to] += amount
         if trace is not None:
@@ -423,15 +524,18 @@ def _all_pass_charge(t: CompiledRules, dealer: int, n: int, held: list[int],
 
 
 def _bonus(bonus: tuple[int, int], p: int, n: int, seats: list[Chips], sections: list[Chips],
-           trace: list[TraceItem] | None) -> None:
-    """Spec §6.7: the stop's player gets the bonus, from each opponent or a section."""
+           trace: list[TraceItem] | None, capped: bool = False) -> None:
+    """Spec §6.7: the stop's player gets the bonus, from each opponent (each paying at most
+    their balance when ``capped``, spec §9) or a section."""
     each, src = bonus
     if src < 0:
         for i in range(1, n):
-            seats[(p + i) % n] -= each
-            seats[p] += each
+            payer = (p + i) % n
+            amount = _cut(each, seats[payer]) if capped else each
+            seats[payer] -= amount
+            seats[p] += amount
             if trace is not None:
-                trace.append(("bonus", p, each))
+                trace.append(("bonus", p, amount))
         return
     amount = min(each, sections[src])
     sections[src] -= amount
@@ -466,7 +570,9 @@ def _payments(t: CompiledRules, p: int, n: int, hands: list[int], held: list[int
     per, excused = t.out_per_card, t.out_excused
     for i in range(1, n):
         payer = (p + i) % n
-        amount = 0 if hands[payer] & excused else per * held[payer]
+        amount: Chips = 0 if hands[payer] & excused else per * held[payer]
+        if t.capped:
+            amount = _cut(amount, seats[payer])
         seats[payer] -= amount
         if kitty >= 0:
             sections[kitty] += amount

@@ -115,6 +115,12 @@ def cache_folder() -> Path | None:
 def kernel_unsupported(t: CompiledRules) -> list[str]:
     """What the kernel does not run of ``t``'s ruleset (empty: it runs it)."""
     out = list(unsupported_features(t.ruleset))
+    if t.capped:  # the pure-Python compiled engine plays it (compiled/deal.py)
+        out.append("elimination at zero balance (the kernel's payments are not cut to the "
+                   "balance, nor its seats out left out)")
+    if t.sale_at >= 0:  # likewise (compiled/widow.py)
+        out.append(f"widow {t.ruleset.widow_sale.mode if t.ruleset.widow_sale else 'sale'} "
+                   "(the kernel plays no choice before the stops phase but bets)")
     if t.n_cards > 63:
         out.append(f"a deck of {t.n_cards} cards (the kernel's hands are 63-bit masks)")
     if len(t.pokers) > 1:  # the pure-Python compiled engine plays them (compiled/poker.py)

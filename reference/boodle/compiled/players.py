@@ -35,6 +35,7 @@ import random
 from boodle.compiled.deal import Chooser, DealView
 from boodle.compiled.poker import PASS, BetAsk, Bettor, hand_strength
 from boodle.compiled.tables import WIDOW, CompiledRules
+from boodle.compiled.widow import SaleAsk, Seller
 from boodle.engine.poker_hands import CATEGORIES
 from boodle.engine.state import DealState, LeadMove, Legal, Move, PlayMove, move_count, nth_move
 from boodle.engine.strategies import Strategy, greedy, random_legal
@@ -254,3 +255,35 @@ def _revealed(t: CompiledRules, state: DealState) -> int:
 def _in_widow(state: DealState, t: CompiledRules, c: int) -> bool:
     place = state.place(t.cards[c])
     return place is not None and place.kind == "widow"
+
+
+# ---------------------------------------------------------------- the widow sale
+
+
+def random_seller(rng: random.Random) -> Seller:
+    """Choose in the widow sale (spec §5.4) as the random reference twin does, draw for draw
+    with ``rng``: one ``rng.random()`` scaled over the concrete moves (asked only with two or
+    more)."""
+    draw = rng.random
+    return lambda ask: int(draw() * ask.size)
+
+
+def greedy_seller(ask: SaleAsk) -> int:
+    """Choose as :func:`boodle.engine.strategies.greedy` does in the widow sale (spec §5.4):
+    offer the widow; take it (buy, swap, the lowest bid) when it is the shorter hand; as the
+    highest bidder let the bid stand (the pass) by the same test, else withdraw."""
+    if ask.take == "offer":
+        return 1
+    shorter = ask.widow.bit_count() < ask.hand.bit_count()
+    if ask.take == "withdraw":
+        return 0 if shorter else 1
+    return 1 if ask.take and shorter else 0
+
+
+def make_seller(name: str, rng: random.Random) -> Seller:
+    """The compiled player ``name``'s widow-sale choices (:data:`PLAYERS`) for a seat with
+    ``rng`` (the same generator as its :func:`make_chooser`; ``tips`` passes, as its
+    reference twin takes the first move); raises ``KeyError`` for an unknown name."""
+    if name == "random":
+        return random_seller(rng)
+    return {"greedy": greedy_seller, "tips": lambda ask: 0}[name]

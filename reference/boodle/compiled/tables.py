@@ -32,6 +32,7 @@ from boodle.engine.stages.turn_up import DEALER_TAKES
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.features import Feature, FeatureKey, Refusal, refused
+from boodle.language.kind_facts import BALANCE_FACTS
 from boodle.language.model import (
     AllPass,
     ClaimRule,
@@ -52,6 +53,7 @@ from boodle.language.model import (
     SuitRule,
     Trumps,
     WidowPosition,
+    WidowSale,
     WidowSets,
 )
 
@@ -83,8 +85,8 @@ excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_feat
 
 
 SHORT_STACKS: dict[ShortStack, str] = {
-    "as balance": "every ante payment as written, from a register (the compiled engine has no "
-                  "elimination)",
+    "as balance": "every ante payment as written, in payment order, each cut to the payer's "
+                  "balance under elimination (CompiledRules.ante_payments)",
 }
 """How the compiled engine renders each short-stack rule (spec §4); ``section by section`` is
 excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
@@ -170,6 +172,20 @@ section index paid into before the sections are taken, or -1 for the winner, pai
 whether the winner takes that section too)."""
 
 
+SALE_REFUSED: dict[str, Callable[[WidowSale], bool]] = {
+    "widow sale barred to boodle holders": lambda s: s.barred_by_boodle,
+    "widow prices paid to the dealer": lambda s: s.to_dealer,
+    "the dealer's swap before the offer": lambda s: s.dealer_first,
+    "a widow taker's hand out of play": lambda s: s.discard != "becomes widow",
+}
+"""What of a widow sale the compiled engine does not play (spec §5.4), by the words it says."""
+
+
+def sale_refused(sale: WidowSale) -> list[str]:
+    """The parts of ``sale`` the compiled engine does not play (empty: it plays it)."""
+    return [words for words, found in SALE_REFUSED.items() if found(sale)]
+
+
 def _in_phase(words: Callable[[Feature], str]) -> Refusal:
     def said(ruleset: Ruleset, found: Sequence[Feature]) -> list[str]:
         return [f"phase {f.phase}: {words(f)}" for f in found]
@@ -205,13 +221,15 @@ SUPPORT: dict[FeatureKey, Refusal | None] = {
     "no stops phase": _said("0 stops phases (exactly one is played)"),
     "several stops phases": lambda rs, found: [
         f"{found[0].detail} stops phases (exactly one is played)"],
-    "widow sale": lambda rs, found: [f"widow {f.detail}" for f in found],
+    "widow sale": lambda rs, found: sale_refused(rs.widow_sale) if rs.widow_sale else [],
     "trump sections without trumps": _said("trump sections without a trump suit"),
     "trump turn-up": None,  # the claim tables per trump suit, and the turn-up's boodle
     "drawn boodles": _said("boodles drawn from a second pack"),
     "chosen antes": _said("chosen-boodle antes"),
-    "elimination": _said("elimination at zero balance"),
-    "few players still in": None,  # refused with elimination
+    # spec §9, §10: payments cut to the payer's balance; the seats out are left out of the
+    # deal (play_deal plays it on the seats still in)
+    "elimination": None,
+    "few players still in": None,  # the session's end: simulate's loop reads it
     # spec §10: each deal is one the compiled engine plays, but its sessions (boodle
     # simulate's loop, the kernel's run_session) keep every player in their seat
     "seats redrawn": _said("seats drawn again before each deal (its sessions keep the seats)"),
@@ -240,11 +258,13 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     bonuses, cannot-lead penalties, boodle and set claims on play (fixed, same
     suit, or of trumps turned up from the widow, with the dealer taking the
     turn-up's boodle) or none (``claims: none``), every going-out clause, and holding and
-    poker phases before the stops phase, with or without a betting round (spec §8.1-§8.3).
-    It does not run the widow sale or auction, a holding or poker phase after the stops
+    poker phases before the stops phase, with or without a betting round (spec §8.1-§8.3),
+    elimination at zero balance (spec §9, §10: payments cut to the balance, the seats
+    out dealt no card), and the widow sale or auction (spec §5.4, :mod:`.widow`) but for what
+    :data:`SALE_REFUSED` names.  It does not run a holding or poker phase after the stops
     phase, a going out barred by what such a phase took, drawn boodles, chosen-boodle
-    antes, elimination, claims on holding, lead-not-lowest penalties, a widow that blocks
-    sets, short stacks paid section by section, or a going out that does not end the deal;
+    antes, claims on holding, lead-not-lowest penalties, a widow that blocks sets, short
+    stacks paid section by section, or a going out that does not end the deal;
     a caller falls back to the
     reference engine for those.  What it says of each is :data:`SUPPORT`'s row.
     """
@@ -301,7 +321,8 @@ OPENERS: dict[Opener, Callable[[int, int], int]] = {
     "left of dealer": lambda dealer, players: (dealer + 1) % players,
 }
 """Who opens a betting round (spec §8.3), from the dealer and the player count (every seat is
-still in: the compiled engine runs no elimination); one row per member of :data:`Opener`."""
+still in: a deal with seats out is played on the seats still in, renumbered); one row per
+member of :data:`Opener`."""
 
 
 @dataclass(frozen=True)
@@ -426,6 +447,10 @@ class CompiledRules:
     before the stops phase (spec §8.2, §8.3): ``pokers`` (:class:`CompiledPoker`, in order),
     ``poker_value`` (each card's poker value, 2 … 14, ace 14); ``before``: every phase played
     before the stops phase, poker and holding (:class:`CompiledHolding`, spec §8.1), in order.
+    ``sale_at``: the widow sale (spec §5.4) comes before ``before[sale_at]`` (its length:
+    before the stops phase; -1: no sale).  ``capped``: ``balance: eliminated at zero`` (spec
+    §9, §10): a seat pays at most its balance, and a seat at zero or below before the deal
+    is out of it.
     """
 
     ruleset: Ruleset
@@ -457,6 +482,8 @@ class CompiledRules:
     pokers: tuple[CompiledPoker, ...] = ()
     poker_value: tuple[int, ...] = ()
     before: tuple[CompiledPoker | CompiledHolding, ...] = ()
+    capped: bool = False
+    sale_at: int = -1
     _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     _receivers: dict[tuple[int, int], tuple[int, ...]] = field(
@@ -473,6 +500,13 @@ class CompiledRules:
         if key not in self._antes:
             self._antes[key] = _antes(self.ruleset, self.section_names, players, dealer)
         return self._antes[key]
+
+    def ante_payments(self, players: int, dealer: int) -> tuple[tuple[int, int, int], ...]:
+        """The ante's payments (spec §4) in the reference engine's order, line by line, each
+        payer clockwise from the dealer's left (dealer last), each target in turn: (seat,
+        section index, chips); what :meth:`antes` adds up, paid one by one when each is cut
+        to the payer's balance (``capped``, spec §9)."""
+        return _ante_payments(self.ruleset, self.section_names, players, dealer)
 
     def turn_position(self, players: int, dealer: int) -> int:
         """The position in the dealing order of the widow's last card (the turn-up), or -1."""
@@ -565,6 +599,8 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         pokers=tuple(b for b in before if isinstance(b, CompiledPoker)),
         poker_value=tuple(rank_value(c) for c in cards),
         before=before,
+        capped=BALANCE_FACTS[ruleset.session.negative].eliminates,
+        sale_at=_sale_at(ruleset, phase),
     )
 
 
@@ -633,6 +669,30 @@ def _antes(
     """Spec §4 summed: what each seat pays and each section receives, every line added up."""
     seats = [0] * players
     sections = [0] * len(names)
+    for p, k, amount in _ante_payments(ruleset, names, players, dealer):
+        seats[p] += amount
+        sections[k] += amount
+    return tuple(seats), tuple(sections)
+
+
+def _sale_at(ruleset: Ruleset, stops: StopsPhase) -> int:
+    """Where the widow sale comes among the phases played before the stops phase (spec
+    §5.4: right after the deal, or before the phase it names); -1: no sale."""
+    sale = ruleset.widow_sale
+    if sale is None:
+        return -1
+    if sale.before is None:
+        return 0
+    names = [p.name for p in ruleset.phases[:ruleset.phases.index(stops)]
+             if isinstance(p, PokerPhase | HoldingPhase)]
+    return names.index(sale.before) if sale.before in names else len(names)
+
+
+def _ante_payments(
+    ruleset: Ruleset, names: tuple[str, ...], players: int, dealer: int
+) -> tuple[tuple[int, int, int], ...]:
+    """Spec §4: every ante payment in order, (seat, section index, chips)."""
+    out: list[tuple[int, int, int]] = []
     everyone = [(dealer + 1 + i) % players for i in range(players)]
     kinds = {s.name: s.kind for s in ruleset.board}
     for line in ruleset.antes:
@@ -647,9 +707,8 @@ def _antes(
                 targets.append(t)
         for p in payers:
             for t in targets:
-                seats[p] += line.amount
-                sections[names.index(t)] += line.amount
-    return tuple(seats), tuple(sections)
+                out.append((p, names.index(t), line.amount))
+    return tuple(out)
 
 
 @dataclass

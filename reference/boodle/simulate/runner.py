@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from boodle.compiled import CompiledRules, compile_ruleset, play_deal, supports
 from boodle.compiled.deal import Chooser, DealResult
-from boodle.compiled.players import PLAYERS, make_bettor, make_chooser, reference_strategy
+from boodle.compiled.players import (
+    PLAYERS,
+    make_bettor,
+    make_chooser,
+    make_seller,
+    reference_strategy,
+)
 from boodle.engine.events import (
     Ante,
     Claim,
@@ -238,11 +244,12 @@ class _CompiledTable:
         self.n = spec.players
         self.choosers: list[Chooser] = [make_chooser(name, rng) for name in spec.strategies]
         self.bettors = [make_bettor(name, rng) for name in spec.strategies]
+        self.sellers = [make_seller(name, rng) for name in spec.strategies]
 
     def deal(self, dealer: int, perm: list[int], seats: list[Chips],
              sections: list[Chips]) -> DealResult:
         return play_deal(self.t, self.n, dealer, perm, seats, sections, self.choosers,
-                         bettors=self.bettors)
+                         bettors=self.bettors, sellers=self.sellers)
 
 
 class _ReferenceTable:
