@@ -237,3 +237,14 @@ def test_runs_that_share_proofs_go_to_one_task() -> None:
     tasks = _tasks(subjects, plan)
     assert tasks == [*([(k, "exhaustive", n)] for k in (0, 1) for n in (3, 4)),
                      *([(0, "z3", n), (1, "z3", n)] for n in (8, 7, 6, 5, 4, 3))]
+
+
+def test_a_session_with_no_end_names_its_chips_not_modelled(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """tripoli-lowest-club ('end: never', spec §10) printed 'not modelled by z3:  — …' with
+    nothing before the dash: its chips still carry from deal to deal, unmodelled by z3."""
+    assert main(["verify", "tripoli-lowest-club", "--players", "3", "--no-z3",
+                 "--no-cache"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "not modelled by z3" in x)
+    assert line.startswith("  not modelled by z3: the session's chips across deals (no end: "
+                           "the ledger runs on) — "), line

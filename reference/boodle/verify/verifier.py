@@ -442,7 +442,9 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
                     "poker showdown" if isinstance(phase, PokerPhase) else "")
             g = f"{g} ({kind})" if kind else g
         gaps.append(g)
-    if not rs.session.end_never:
+    if rs.session.end_never:  # spec §10: no end, so no leftover split; chips still carry
+        gaps.append("the session's chips across deals (no end: the ledger runs on)")
+    else:
         gaps.append("the session's chips across deals (the leftover split"
                     + (", the tie deal" if TIE_DEAL_TERMS[rs.session.ties] else "")
                     + (", the seats drawn again before each deal"  # spec §10
