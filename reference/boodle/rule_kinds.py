@@ -251,7 +251,10 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "TURN_UP"),
         Table("Hypothesis oracle", "boodle.testing", "TURN_UP_PAYS"),
     )),
-    "lead choice": Kind(Choice, (  # spec §6.1; the engines, z3 and the oracle still branch
+    "lead choice": Kind(Choice, (  # spec §6.1, §6.4; the compiled engine still branches
+        Table("reference engine", "boodle.engine.leads", "CHOICES"),
+        Table("z3 model", "boodle.verify.lead_terms", "CHOICE_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "CHOSEN_BY_RANK"),
         Table("printer", "boodle.language.printer", "CHOICE"),
         Table("conformance pins", "boodle.conformance.generate", "CHOICE_PINS"),
         Table("conformance mutants", "boodle.conformance.mutants", "LOOSE_CHOICES"),

@@ -93,6 +93,7 @@ from boodle.language.model import (
     AnteLine,
     Balance,
     BetLimit,
+    Choice,
     ClaimRule,
     Fallback,
     FallbackKind,
@@ -331,6 +332,16 @@ TIE_ORDERS: dict[TieBreak, Callable[[Ruleset, LeadRule], tuple[str, ...] | None]
 cards of equal rank, or ``None`` when the leader chooses among them (every one is legal)."""
 
 
+CHOSEN_BY_RANK: dict[Choice, bool | None] = {
+    "lowest": True,
+    "any": False,
+    "card": None,
+}
+"""Spec §6.1 and §6.4, read afresh for the oracle: whether a lead rule's choice allows only
+the lowest of the cards its scope allows (``True``) or any of them (``False``); ``None`` for
+an exact card, whose lead the oracle leaves to the engine (the rules text names the card)."""
+
+
 def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
     """Spec §6.1 and §6.5, read afresh: may a lead be in ``suit`` under ``rule``?"""
     return SCOPE_PREDICATES[rule.scope][0](rule, suit, stopped, flipped)
@@ -342,25 +353,25 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     when the rules text alone does not settle it here (a holder or exact-card rule)."""
     rule = phase.restart if state.restart else phase.first_lead
     stopped = state.stopped if state.restart else None
-    if rule.who == "holder" or rule.choice == "card":
+    if rule.who == "holder" or CHOSEN_BY_RANK[rule.choice] is None:
         return None
     if legal and not all(_suit_allowed(rule, c.suit, stopped, state.flipped) for c in legal):
         instead = FALLBACK_RULES[phase.fallback.kind](phase.fallback)
         if instead is None:
             return None
         rule = instead  # spec §6.5: the fallback is in force
-        if rule.choice == "card":
+        if CHOSEN_BY_RANK[rule.choice] is None:
             return None
     if not _suit_allowed(rule, card.suit, stopped, state.flipped):
         return "lead.suit"
     lowest = SCOPE_PREDICATES[rule.scope][1]
     if lowest == "of a longest suit" and all(c.suit != card.suit for c in legal):
         return "lead.suit"
-    if lowest == "of them all" and rule.choice == "lowest" and legal and ruleset is not None \
+    if lowest == "of them all" and CHOSEN_BY_RANK[rule.choice] and legal and ruleset is not None \
             and TIE_ORDERS[rule.ties](ruleset, rule) is None \
             and ruleset.deck.rank_index(card) == ruleset.deck.rank_index(legal[0]):
         return None  # spec §6.1: the leader chooses among equal ranks; this one is legal
-    if lowest != "of them all" or rule.choice == "lowest":
+    if lowest != "of them all" or CHOSEN_BY_RANK[rule.choice]:
         return "lead.lowest"
     return None
 

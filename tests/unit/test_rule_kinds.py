@@ -464,7 +464,8 @@ def test_a_new_widow_visibility_or_cut_fails_naming_each_back_end() -> None:
 def test_a_new_lead_choice_or_split_fails_naming_each_back_end() -> None:
     faults = missing_rows("lead choice", (*KINDS["lead choice"].members(), "highest"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "conformance mutants", "conformance pins", "printer"]
+        "Hypothesis oracle", "conformance mutants", "conformance pins", "printer",
+        "reference engine", "z3 model"]
     faults = missing_rows("split", (*KINDS["split"].members(), "dealer"))
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "builder", "conformance mutants", "reference engine"]
@@ -495,3 +496,36 @@ def test_a_penalty_is_charged_at_a_pass_or_at_a_lead_alike_in_facts_oracle_and_p
     assert {f: not at_lead for f, at_lead in FINED_AT_LEAD.items()} == {
         f: r.at_pass for f, r in FAULT_FACTS.items()}
     assert {f for f, pin in PASS_FAULT_PINS.items() if pin} == {"cannot lead"}
+
+
+def test_only_a_lowest_lead_ranks_and_only_an_exact_card_is_the_whole_rule_in_each_back_end(
+        ) -> None:
+    # Spec §6.1, §6.4, §6.8: 'lowest …' allows only the lowest allowed card (so a lead that is
+    # not may be fined under 'penalty: lead not lowest'); 'any …' every allowed card; a card
+    # ('holder of 7♦') names the one lead.  The oracle leaves an exact card to the engine.
+    from boodle.engine.leads import CHOICES
+    from boodle.testing import CHOSEN_BY_RANK
+    from boodle.verify.lead_terms import CHOICE_TERMS
+
+    ranked = {"lowest": True, "any": False, "card": False}
+    assert {c: r.ranked for c, r in CHOICES.items()} == ranked
+    assert {c: r.ranked for c, r in CHOICE_TERMS.items()} == ranked
+    assert {c: r.exact for c, r in CHOICES.items()} == {"lowest": False, "any": False,
+                                                       "card": True}
+    assert CHOSEN_BY_RANK == {"lowest": True, "any": False, "card": None}
+
+
+def test_each_lead_choice_allows_the_cards_spec_6_4_says() -> None:
+    # Michigan's deck (2 low … A high): a hand of 5♣ 9♣ 3♦ under scope 'all' allows 3♦ alone
+    # for 'lowest', all three for 'any', and for the card 9♣ just that card (none if unheld).
+    from boodle.engine.leads import CHOICES
+    from boodle.language.cards import parse_card
+    from boodle.language.model import LeadRule
+
+    rules = load("michigan")
+    hand = tuple(c for c in rules.deck.cards() if str(c) in {"5♣", "9♣", "3♦"})
+    led = {c: row.options(rules, hand, LeadRule("left of dealer", c, "all",
+                                                 card=parse_card("9♣")), None, False)
+           for c, row in CHOICES.items()}
+    assert {c: set(map(str, cards)) for c, cards in led.items()} == {
+        "lowest": {"3♦"}, "any": {"5♣", "9♣", "3♦"}, "card": {"9♣"}}
