@@ -45,6 +45,7 @@ from boodle.language.model import (
     PaidTo,
     Payer,
     Rotation,
+    SaleMode,
     Scope,
     ShortStack,
     Split,
@@ -132,6 +133,11 @@ KINDS: dict[str, Kind] = {
     )),
     # the compiled engine does not run a widow sale, nor z3 model one step by step: the
     # feature 'widow sale' names the rule where each refuses or leaves it out
+    "widow sale mode": Kind(SaleMode, (
+        Table("reference engine", "boodle.engine.stages.widow", "MODES"),
+        Table("Hypothesis oracle", "boodle.testing", "BID_IN_ROUNDS"),
+        Table("printer", "boodle.language.printer", "OFFER"),
+    )),
     "high bid": Kind(HighBid, (
         Table("builder", "boodle.language.kind_facts", "HIGH_BID_FACTS"),
         Table("reference engine", "boodle.engine.stages.widow", "CLOSES"),

@@ -108,6 +108,7 @@ from boodle.language.model import (
     Penalty,
     PokerPhase,
     Ruleset,
+    SaleMode,
     Scope,
     Section,
     ShortStack,
@@ -221,7 +222,7 @@ def _withdrawable_bids(rs: Ruleset) -> Ruleset:
     """An auction's highest bidder may withdraw once every other bidder has passed (spec
     §5.4 ``high bidder: may withdraw``), where the variant auctions its widow."""
     sale = rs.widow_sale
-    if sale is None or sale.mode != "auction":
+    if sale is None or not BID_IN_ROUNDS[sale.mode]:
         return rs
     return replace(rs, widow_sale=replace(sale, high_bid="may be withdrawn"))
 
@@ -1000,8 +1001,8 @@ def last_word(ruleset: Ruleset, state: DealState) -> bool:
     """Whether ``state`` is an auction's last word (spec §5.4 ``high bidder: may withdraw``):
     there is a highest bidder, and every other bidder has passed."""
     sale, rules = state.sale, ruleset.widow_sale
-    if state.stage != "widow" or sale is None or rules is None or rules.mode != "auction" \
-            or sale.bidder is None or rules.high_bid == "binds":
+    if state.stage != "widow" or sale is None or rules is None \
+            or not BID_IN_ROUNDS[rules.mode] or sale.bidder is None or rules.high_bid == "binds":
         return False
     return _bidders(ruleset, state) - set(sale.out) == {sale.bidder}
 
@@ -1033,6 +1034,15 @@ def _gives_a_last_word(c: _Close) -> None:
         f"{sorted(map(str, c.legal))} with {c.after.to_move} to move (spec §5.4)"
 
 
+BID_IN_ROUNDS: dict[SaleMode, bool] = {
+    "sale": False,
+    "auction": True,
+}
+"""Spec §5.4 read afresh for the oracle: whether the widow is bid for in rounds, so that a
+highest bidder can be left alone once the others have passed (an auction), or offered once
+round at a price (a sale), one row per member of :data:`SaleMode`."""
+
+
 HIGH_BID_CLOSES: dict[HighBid, Callable[[_Close], None]] = {
     "binds": _closes_at_once,
     "may be withdrawn": _gives_a_last_word,
@@ -1047,7 +1057,8 @@ def _check_auction(impl: Any, ruleset: Ruleset, before: DealState, move: Move,
     :data:`HIGH_BID_CLOSES` says; at the last word a withdrawal moves no chip and gives the
     widow to nobody, and a pass gives it to the bidder at the bid."""
     sale, rules = before.sale, ruleset.widow_sale
-    if before.stage != "widow" or sale is None or rules is None or rules.mode != "auction":
+    if before.stage != "widow" or sale is None or rules is None \
+            or not BID_IN_ROUNDS[rules.mode]:
         return
     if last_word(ruleset, before):
         took = [(e.seat, e.how) for e in events if e.kind == "widow-exchange"]
