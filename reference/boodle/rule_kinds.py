@@ -42,6 +42,7 @@ from boodle.language.model import (
     HighBid,
     Leftover,
     MisdealRule,
+    Opener,
     PaidTo,
     Payer,
     Rotation,
@@ -179,6 +180,7 @@ KINDS: dict[str, Kind] = {
     "ante payers": Kind(Payer, (  # the compiled engine and verify.explicit read the engine's
         Table("builder", "boodle.language.kind_facts", "PAYER_FACTS"),
         Table("reference engine", "boodle.engine.stages.antes", "PAYERS"),
+        Table("reference engine (reasons)", "boodle.engine.stages.antes", "ANTE_REASONS"),
         Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
         Table("printer", "boodle.language.printer", "PAYER"),
@@ -205,6 +207,12 @@ KINDS: dict[str, Kind] = {
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),
         Table("conformance pins", "boodle.conformance.generate", "TRUMP_SECTION_PINS"),
+    )),
+    "poker opener": Kind(Opener, (  # spec §8.3; the z3 model and the oracle bet nothing
+        Table("reference engine", "boodle.engine.stages.poker", "OPENERS"),
+        Table("compiled engine", "boodle.compiled.tables", "OPENERS"),
+        Table("compiled kernel", "boodle.compiled.kernel", "OPENER_CODES"),
+        Table("printer", "boodle.language.printer", "OPENER"),
     )),
     "bet limit": Kind(BetLimit, (  # spec §8.3; the compiled engine reads the engine's rows
         Table("builder", "boodle.language.kind_facts", "BET_LIMIT_FACTS"),

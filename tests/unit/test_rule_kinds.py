@@ -128,7 +128,7 @@ def test_a_new_ante_payer_fails_naming_each_back_end() -> None:
     faults = missing_rows("ante payers", (*KINDS["ante payers"].members(), "winner"))
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "builder", "conformance mutants", "conformance pins", "printer",
-        "reference engine", "z3 model"]
+        "reference engine", "reference engine", "z3 model"]
     assert "each other player" not in Path(tables.__file__).read_text(encoding="utf-8")
 
 
@@ -554,3 +554,33 @@ def test_a_sale_is_bought_and_goes_once_round_an_auction_is_bid_for_in_rounds() 
     offer = SaleState("offer")
     assert MODES["sale"].passed(offer, 2) == SaleState("offer", 1)
     assert MODES["auction"].passed(offer, 2) == SaleState("offer", 0, frozenset({2}))
+
+
+def test_a_new_poker_opener_fails_naming_each_back_end() -> None:
+    faults = missing_rows("poker opener", (*KINDS["poker opener"].members(), "high hand"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled engine", "compiled kernel", "printer", "reference engine"]
+
+
+def test_the_betting_opens_where_spec_8_3_says_alike_in_each_engine() -> None:
+    # Spec §8.3: four players, dealer 3: 'opener: dealer' opens at seat 3, the default (left
+    # of dealer) at seat 0.
+    from types import SimpleNamespace
+
+    from boodle.compiled.kernel import OPENER_CODES
+    from boodle.compiled.tables import OPENERS as COMPILED
+    from boodle.engine.stages.poker import OPENERS
+
+    state = SimpleNamespace(dealer=3, left_of=lambda seat: (seat + 1) % 4)
+    by_hand = {"dealer": 3, "left of dealer": 0}
+    assert {k: row(state) for k, row in OPENERS.items()} == by_hand  # type: ignore[arg-type]
+    assert {k: row(3, 4) for k, row in COMPILED.items()} == by_hand
+    assert {k: (3 + code) % 4 for k, code in OPENER_CODES.items()} == by_hand
+
+
+def test_only_the_widows_share_is_an_ante_of_its_own_reason() -> None:
+    # Spec §4 'widow antes': the dealer pays the widow's share, marked as such in the ledger.
+    from boodle.engine.stages.antes import ANTE_REASONS
+
+    assert {p for p, why in ANTE_REASONS.items() if why != "ante"} == {"widow"}
+    assert ANTE_REASONS["widow"] == "ante (widow's share)"
