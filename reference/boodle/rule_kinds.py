@@ -233,6 +233,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.stages.dealing", "WIDOW_PLACES"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
         Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
+        Table("verifier (dealt)", "boodle.verify.own_rules", "WIDOW_DEALT"),
         Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
         Table("conformance mutants", "boodle.conformance.mutants", "WIDOW_POSITIONS"),
     )),

@@ -289,7 +289,8 @@ def test_a_new_widow_position_fails_naming_each_back_end() -> None:
     members = (*KINDS["widow position"].members(), "after the dealer's left")
     faults = missing_rows("widow position", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "compiled engine", "conformance mutants", "printer", "reference engine", "verifier"]
+        "compiled engine", "conformance mutants", "printer", "reference engine", "verifier",
+        "verifier"]
 
 
 def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
@@ -309,6 +310,9 @@ def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
         row(seats)
         turns[k] = tuple(seats)
     assert turns == by_hand
+    from boodle.verify.own_rules import WIDOW_DEALT
+
+    assert {k: None in seats for k, seats in by_hand.items()} == WIDOW_DEALT
 
 
 def test_a_new_rotation_fails_naming_each_back_end() -> None:
