@@ -42,9 +42,11 @@ from boodle.language.model import (
     HighBid,
     Leftover,
     MisdealRule,
+    Opener,
     PaidTo,
     Payer,
     Rotation,
+    SaleMode,
     Scope,
     ShortStack,
     Split,
@@ -133,6 +135,11 @@ KINDS: dict[str, Kind] = {
     )),
     # the compiled engine does not run a widow sale, nor z3 model one step by step: the
     # feature 'widow sale' names the rule where each refuses or leaves it out
+    "widow sale mode": Kind(SaleMode, (
+        Table("reference engine", "boodle.engine.stages.widow", "MODES"),
+        Table("Hypothesis oracle", "boodle.testing", "BID_IN_ROUNDS"),
+        Table("printer", "boodle.language.printer", "OFFER"),
+    )),
     "high bid": Kind(HighBid, (
         Table("builder", "boodle.language.kind_facts", "HIGH_BID_FACTS"),
         Table("reference engine", "boodle.engine.stages.widow", "CLOSES"),
@@ -174,6 +181,7 @@ KINDS: dict[str, Kind] = {
     "ante payers": Kind(Payer, (  # the compiled engine and verify.explicit read the engine's
         Table("builder", "boodle.language.kind_facts", "PAYER_FACTS"),
         Table("reference engine", "boodle.engine.stages.antes", "PAYERS"),
+        Table("reference engine (reasons)", "boodle.engine.stages.antes", "ANTE_REASONS"),
         Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
         Table("printer", "boodle.language.printer", "PAYER"),
@@ -201,6 +209,12 @@ KINDS: dict[str, Kind] = {
         Table("printer (sets)", "boodle.language.printer", "SET"),
         Table("conformance pins", "boodle.conformance.generate", "TRUMP_SECTION_PINS"),
     )),
+    "poker opener": Kind(Opener, (  # spec §8.3; the z3 model and the oracle bet nothing
+        Table("reference engine", "boodle.engine.stages.poker", "OPENERS"),
+        Table("compiled engine", "boodle.compiled.tables", "OPENERS"),
+        Table("compiled kernel", "boodle.compiled.kernel", "OPENER_CODES"),
+        Table("printer", "boodle.language.printer", "OPENER"),
+    )),
     "bet limit": Kind(BetLimit, (  # spec §8.3; the compiled engine reads the engine's rows
         Table("builder", "boodle.language.kind_facts", "BET_LIMIT_FACTS"),
         Table("reference engine", "boodle.engine.stages.poker", "BET_SIZES"),
@@ -220,6 +234,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.stages.dealing", "WIDOW_PLACES"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
         Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
+        Table("verifier (dealt)", "boodle.verify.own_rules", "WIDOW_DEALT"),
         Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
         Table("conformance mutants", "boodle.conformance.mutants", "WIDOW_POSITIONS"),
     )),
@@ -252,7 +267,10 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "TURN_UP"),
         Table("Hypothesis oracle", "boodle.testing", "TURN_UP_PAYS"),
     )),
-    "lead choice": Kind(Choice, (  # spec §6.1; the engines, z3 and the oracle still branch
+    "lead choice": Kind(Choice, (  # spec §6.1, §6.4; the compiled engine still branches
+        Table("reference engine", "boodle.engine.leads", "CHOICES"),
+        Table("z3 model", "boodle.verify.lead_terms", "CHOICE_TERMS"),
+        Table("Hypothesis oracle", "boodle.testing", "CHOSEN_BY_RANK"),
         Table("printer", "boodle.language.printer", "CHOICE"),
         Table("conformance pins", "boodle.conformance.generate", "CHOICE_PINS"),
         Table("conformance mutants", "boodle.conformance.mutants", "LOOSE_CHOICES"),

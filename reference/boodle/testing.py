@@ -94,6 +94,7 @@ from boodle.language.model import (
     AnteLine,
     Balance,
     BetLimit,
+    Choice,
     ClaimRule,
     Fallback,
     FallbackKind,
@@ -108,6 +109,7 @@ from boodle.language.model import (
     Penalty,
     PokerPhase,
     Ruleset,
+    SaleMode,
     Scope,
     Section,
     ShortStack,
@@ -221,7 +223,7 @@ def _withdrawable_bids(rs: Ruleset) -> Ruleset:
     """An auction's highest bidder may withdraw once every other bidder has passed (spec
     §5.4 ``high bidder: may withdraw``), where the variant auctions its widow."""
     sale = rs.widow_sale
-    if sale is None or sale.mode != "auction":
+    if sale is None or not BID_IN_ROUNDS[sale.mode]:
         return rs
     return replace(rs, widow_sale=replace(sale, high_bid="may be withdrawn"))
 
@@ -332,6 +334,16 @@ TIE_ORDERS: dict[TieBreak, Callable[[Ruleset, LeadRule], tuple[str, ...] | None]
 cards of equal rank, or ``None`` when the leader chooses among them (every one is legal)."""
 
 
+CHOSEN_BY_RANK: dict[Choice, bool | None] = {
+    "lowest": True,
+    "any": False,
+    "card": None,
+}
+"""Spec §6.1 and §6.4, read afresh for the oracle: whether a lead rule's choice allows only
+the lowest of the cards its scope allows (``True``) or any of them (``False``); ``None`` for
+an exact card, whose lead the oracle leaves to the engine (the rules text names the card)."""
+
+
 def _suit_allowed(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
     """Spec §6.1 and §6.5, read afresh: may a lead be in ``suit`` under ``rule``?"""
     return SCOPE_PREDICATES[rule.scope][0](rule, suit, stopped, flipped)
@@ -343,25 +355,25 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     when the rules text alone does not settle it here (a holder or exact-card rule)."""
     rule = phase.restart if state.restart else phase.first_lead
     stopped = state.stopped if state.restart else None
-    if rule.who == "holder" or rule.choice == "card":
+    if rule.who == "holder" or CHOSEN_BY_RANK[rule.choice] is None:
         return None
     if legal and not all(_suit_allowed(rule, c.suit, stopped, state.flipped) for c in legal):
         instead = FALLBACK_RULES[phase.fallback.kind](phase.fallback)
         if instead is None:
             return None
         rule = instead  # spec §6.5: the fallback is in force
-        if rule.choice == "card":
+        if CHOSEN_BY_RANK[rule.choice] is None:
             return None
     if not _suit_allowed(rule, card.suit, stopped, state.flipped):
         return "lead.suit"
     lowest = SCOPE_PREDICATES[rule.scope][1]
     if lowest == "of a longest suit" and all(c.suit != card.suit for c in legal):
         return "lead.suit"
-    if lowest == "of them all" and rule.choice == "lowest" and legal and ruleset is not None \
+    if lowest == "of them all" and CHOSEN_BY_RANK[rule.choice] and legal and ruleset is not None \
             and TIE_ORDERS[rule.ties](ruleset, rule) is None \
             and ruleset.deck.rank_index(card) == ruleset.deck.rank_index(legal[0]):
         return None  # spec §6.1: the leader chooses among equal ranks; this one is legal
-    if lowest != "of them all" or rule.choice == "lowest":
+    if lowest != "of them all" or CHOSEN_BY_RANK[rule.choice]:
         return "lead.lowest"
     return None
 
@@ -1009,8 +1021,8 @@ def last_word(ruleset: Ruleset, state: DealState) -> bool:
     """Whether ``state`` is an auction's last word (spec §5.4 ``high bidder: may withdraw``):
     there is a highest bidder, and every other bidder has passed."""
     sale, rules = state.sale, ruleset.widow_sale
-    if state.stage != "widow" or sale is None or rules is None or rules.mode != "auction" \
-            or sale.bidder is None or rules.high_bid == "binds":
+    if state.stage != "widow" or sale is None or rules is None \
+            or not BID_IN_ROUNDS[rules.mode] or sale.bidder is None or rules.high_bid == "binds":
         return False
     return _bidders(ruleset, state) - set(sale.out) == {sale.bidder}
 
@@ -1042,6 +1054,15 @@ def _gives_a_last_word(c: _Close) -> None:
         f"{sorted(map(str, c.legal))} with {c.after.to_move} to move (spec §5.4)"
 
 
+BID_IN_ROUNDS: dict[SaleMode, bool] = {
+    "sale": False,
+    "auction": True,
+}
+"""Spec §5.4 read afresh for the oracle: whether the widow is bid for in rounds, so that a
+highest bidder can be left alone once the others have passed (an auction), or offered once
+round at a price (a sale), one row per member of :data:`SaleMode`."""
+
+
 HIGH_BID_CLOSES: dict[HighBid, Callable[[_Close], None]] = {
     "binds": _closes_at_once,
     "may be withdrawn": _gives_a_last_word,
@@ -1056,7 +1077,8 @@ def _check_auction(impl: Any, ruleset: Ruleset, before: DealState, move: Move,
     :data:`HIGH_BID_CLOSES` says; at the last word a withdrawal moves no chip and gives the
     widow to nobody, and a pass gives it to the bidder at the bid."""
     sale, rules = before.sale, ruleset.widow_sale
-    if before.stage != "widow" or sale is None or rules is None or rules.mode != "auction":
+    if before.stage != "widow" or sale is None or rules is None \
+            or not BID_IN_ROUNDS[rules.mode]:
         return
     if last_word(ruleset, before):
         took = [(e.seat, e.how) for e in events if e.kind == "widow-exchange"]

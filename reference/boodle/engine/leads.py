@@ -16,6 +16,7 @@ from boodle.engine.state import DealState
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import (
     SUIT_SCOPES,
+    Choice,
     FallbackKind,
     Fault,
     LeadRule,
@@ -28,6 +29,8 @@ from boodle.language.model import (
 )
 
 __all__ = [
+    "CHOICES",
+    "ChoiceRow",
     "FALLBACKS",
     "FAULTS",
     "Fining",
@@ -215,11 +218,28 @@ def options(
     ruleset: Ruleset, hand: tuple[Card, ...], rule: LeadRule, stopped: str | None, flipped: bool
 ) -> tuple[Card, ...]:
     """The cards ``rule`` lets a player holding ``hand`` lead (spec §6.4), in deck order."""
-    if rule.choice == "card":
-        return (rule.card,) if rule.card in hand and rule.card is not None else ()
+    return CHOICES[rule.choice].options(ruleset, hand, rule, stopped, flipped)
+
+
+def _the_card(ruleset: Ruleset, hand: tuple[Card, ...], rule: LeadRule, stopped: str | None,
+              flipped: bool) -> tuple[Card, ...]:
+    """Spec §6.1 an exact card (``holder of 2♣``): that card, if held."""
+    return (rule.card,) if rule.card in hand and rule.card is not None else ()
+
+
+def _any_allowed(ruleset: Ruleset, hand: tuple[Card, ...], rule: LeadRule, stopped: str | None,
+                 flipped: bool) -> tuple[Card, ...]:
+    """Spec §6.4 ``any …``: every held card in a suit the scope allows."""
+    return tuple(c for c in hand if suit_allowed(rule, c.suit, stopped, flipped))
+
+
+def _lowest_allowed(ruleset: Ruleset, hand: tuple[Card, ...], rule: LeadRule,
+                    stopped: str | None, flipped: bool) -> tuple[Card, ...]:
+    """Spec §6.4 ``lowest …``: the lowest allowed card, of each suit for a per-suit scope
+    (of each longest suit for ``longest suit``), its ties settled by the rule's tie row."""
     scoped = [c for c in hand if suit_allowed(rule, c.suit, stopped, flipped)]
-    if rule.choice == "any" or not scoped:
-        return tuple(scoped)
+    if not scoped:
+        return ()
     rank = ruleset.deck.rank_index
     lowest = SCOPES[rule.scope].lowest
     if lowest != "whole set":
@@ -232,6 +252,29 @@ def options(
         return tuple(min(cards, key=rank) for cards in by_suit.values())
     low = min(rank(c) for c in scoped)
     return TIES[rule.ties](ruleset, rule, tuple(c for c in scoped if rank(c) == low))
+
+
+@dataclass(frozen=True)
+class ChoiceRow:
+    """The engine's reading of a lead rule's choice (spec §6.1, §6.4): ``options``, the cards
+    it allows a hand (:func:`options`); ``exact``, it names one card, which is the whole of
+    the rule (its refusal is ``lead.card``, its text the card); ``ranked``, it allows only
+    the lowest, so a lead that is not may be refused as ``lead.lowest`` or fined under
+    ``penalty: lead not lowest`` (spec §6.8)."""
+
+    options: Callable[[Ruleset, tuple[Card, ...], LeadRule, str | None, bool],
+                      tuple[Card, ...]]
+    exact: bool
+    ranked: bool
+
+
+CHOICES: dict[Choice, ChoiceRow] = {
+    "lowest": ChoiceRow(_lowest_allowed, exact=False, ranked=True),
+    "any": ChoiceRow(_any_allowed, exact=False, ranked=False),
+    "card": ChoiceRow(_the_card, exact=True, ranked=False),
+}
+"""The engine's reading of every lead choice, one row per member of
+:data:`~boodle.language.model.Choice`."""
 
 
 def _leader_chooses(ruleset: Ruleset, rule: LeadRule, tied: tuple[Card, ...]
@@ -358,7 +401,7 @@ def penalised_leads(
     not among ``found``.  Empty without that penalty, or for an exact-card
     or ``any card`` rule, which have no "lowest".
     """
-    if rule.choice != "lowest" or not penalises_lead_not_lowest(phase):
+    if not CHOICES[rule.choice].ranked or not penalises_lead_not_lowest(phase):
         return ()
     assert state.to_move is not None
     stopped = state.stopped if state.restart else None
@@ -379,7 +422,7 @@ def penalises_lead_not_lowest(phase: StopsPhase) -> bool:
 
 def describe(rule: LeadRule) -> str:
     """The choice part of a lead rule as DSL-like text (``lowest of other suit``)."""
-    if rule.choice == "card":
+    if CHOICES[rule.choice].exact:
         return str(rule.card)
     what = {"suit": f"{rule.suit}", "black": "black card", "red": "red card", "all": "card",
             "opposite colour card": "opposite colour card"}
@@ -399,7 +442,7 @@ def lead_fault(
 ) -> tuple[str, str]:
     """Which rule id a lead of held ``card`` outside ``rule``'s options breaks, and why."""
     said = f"the lead rule is '{describe(rule)}'"
-    if rule.choice == "card":
+    if CHOICES[rule.choice].exact:
         return "lead.card", f"{said}: lead {rule.card}"
     allowed = options(ruleset, hand, rule, stopped, flipped)
     may = " ".join(map(str, allowed)) or "nothing: the lead passes"

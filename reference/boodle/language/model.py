@@ -305,6 +305,12 @@ class DealSpec:
     span: Span | None = _span()
 
 
+SaleMode = Literal["sale", "auction"]
+"""How the widow is sold (spec §5.4): ``sale`` — offered once round the table from the
+dealer's left, the first to buy pays the price; ``auction`` — bid for in rounds, the highest
+bid takes it."""
+
+
 @dataclass(frozen=True)
 class WidowSale:
     """A sale or auction of the widow before play (spec §5.4).
@@ -326,7 +332,7 @@ class WidowSale:
     bidder has passed (:data:`HighBid`; ``high bidder: may withdraw``).
     """
 
-    mode: Literal["sale", "auction"]
+    mode: SaleMode
     price: int
     seen: bool
     price_to: str

@@ -100,7 +100,7 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
     if phase is None:
         return set()
     out = {"lead", "restart", "follow", "stop", "going out"}
-    if ruleset.deal.widow_position != "none":
+    if own_rules.WIDOW_DEALT[ruleset.deal.widow_position]:
         out.add("stop at the widow")
     if phase.stop_bonus is not None:
         out.add("stop bonus")
@@ -599,7 +599,7 @@ def _side_pots_differ(ruleset: Ruleset, name: str, balance: Any, group: Sequence
         pots = own_rules.side_pots(put, list(hands), balance - sum(put.values()))
     else:
         pots = [(balance, tuple(show.winners))]
-    exact = ruleset.short_stack != "section by section"
+    exact = not SHORT_STACK_TERMS[ruleset.short_stack].tracked
     k = 0
     for n, (chips, open_to) in enumerate(pots):
         top = max(hands[s] for s in open_to) if hands else None

@@ -29,7 +29,7 @@ import z3
 
 from boodle.language.model import HoldingPhase, Payer, PokerPhase
 from boodle.verify.actions import ALL_PASS_TERMS, CLAIM_TERMS
-from boodle.verify.eligibility import eligible_axioms
+from boodle.verify.eligibility import SHORT_STACK_TERMS, eligible_axioms
 from boodle.verify.layout import (
     FOLLOW,
     LEAD,
@@ -52,6 +52,7 @@ from boodle.verify.lead_terms import (
 from boodle.verify.own_rules import (
     ELIMINATES,
     TURNED_UP,
+    WIDOW_DEALT,
     ante_sections,
     hand_sizes,
     seats_may_be_out,
@@ -161,7 +162,8 @@ def exact_start(layout: Layout) -> bool:
             and not any(isinstance(p, HoldingPhase | PokerPhase) for p in rs.phases)
             and not CLAIM_TERMS[layout.phase.claims].at_start
             and not any(a.chosen for a in rs.antes)
-            and (not ELIMINATES[rs.session.negative] or rs.short_stack == "as balance"))
+            and (not ELIMINATES[rs.session.negative]
+                 or not SHORT_STACK_TERMS[rs.short_stack].tracked))
 
 
 def _start_control(layout: Layout, s: SymState) -> list[Expr]:
@@ -191,7 +193,7 @@ def initial(layout: Layout, s: SymState, exact: bool) -> tuple[Expr, list[Expr]]
                   for p, o in enumerate(g.gone)]
     else:
         terms += [any_of([layout.eq(s.loc[i], p) for i in cards]) for p in range(n)]
-    if layout.ruleset.deal.widow_position == "none":
+    if not WIDOW_DEALT[layout.ruleset.deal.widow_position]:
         terms += [z3.Not(w) for w in g.widow0]
     if not exact:
         terms += [x >= 0 for x in s.sec]

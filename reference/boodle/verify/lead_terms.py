@@ -17,7 +17,16 @@ from typing import Literal
 import z3
 
 from boodle.language.cards import SUIT_COLOUR, Card
-from boodle.language.model import Fallback, FallbackKind, Fault, LeadRule, Scope, TieBreak, Who
+from boodle.language.model import (
+    Choice,
+    Fallback,
+    FallbackKind,
+    Fault,
+    LeadRule,
+    Scope,
+    TieBreak,
+    Who,
+)
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of, sum_of
 from boodle.verify.own_rules import rank_position
 
@@ -25,8 +34,8 @@ LEFT_LOWEST = LeadRule("left of dealer", "lowest", "all")
 """Spec §6.1: no candidate of a ``holder of`` rule is held, so the dealer's left leads their
 lowest card (stated here, apart from the engine's own constant)."""
 
-__all__ = ["FALLBACK_TERMS", "FAULT_TERMS", "Branch", "FaultTerm", "LeadTerms", "branches",
-           "lead_terms", "leader_now", "passes"]
+__all__ = ["CHOICE_TERMS", "FALLBACK_TERMS", "FAULT_TERMS", "Branch", "ChoiceTerm", "FaultTerm",
+           "LeadTerms", "branches", "lead_terms", "leader_now", "passes"]
 
 
 @dataclass(frozen=True)
@@ -237,12 +246,29 @@ def options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
 
 def _options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
              ok: dict[int, Expr]) -> list[Expr]:
+    held = [layout.eq(s.loc[i], seat) for i in range(len(layout.cards))]
+    return CHOICE_TERMS[rule.choice].options(layout, s, rule, seat, held, ok)
+
+
+def _the_card_terms(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
+                    held: list[Expr], ok: dict[int, Expr]) -> list[Expr]:
+    """Spec §6.1 an exact card: that card, if the seat holds it."""
+    return [held[i] if layout.cards[i] == rule.card else z3.BoolVal(False)
+            for i in range(len(layout.cards))]
+
+
+def _any_allowed_terms(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
+                       held: list[Expr], ok: dict[int, Expr]) -> list[Expr]:
+    """Spec §6.4 ``any …``: every held card in an allowed suit."""
+    return [all_of([held[i], ok[layout.suit_of(i)]]) for i in range(len(layout.cards))]
+
+
+def _lowest_allowed_terms(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
+                          held: list[Expr], ok: dict[int, Expr]) -> list[Expr]:
+    """Spec §6.4 ``lowest …``: held, allowed, and no allowed held card below it (of its
+    suit for a per-suit scope, among the longest suits for ``longest suit``), ties settled
+    by :data:`TIE_TERMS`."""
     cards = range(len(layout.cards))
-    held = [layout.eq(s.loc[i], seat) for i in cards]
-    if rule.choice == "card":
-        return [held[i] if layout.cards[i] == rule.card else z3.BoolVal(False) for i in cards]
-    if rule.choice == "any":
-        return [all_of([held[i], ok[layout.suit_of(i)]]) for i in cards]
     lowest = SCOPE_TERMS[rule.scope][1]
     if lowest != "whole set":
         below = _below_in_suit(layout, held)
@@ -270,6 +296,26 @@ def _options(layout: Layout, s: SymState, rule: LeadRule, seat: Expr,
                        and pos[layout.cards[j].suit] < mine])
     return [all_of([o, z3.Not(beaten(i))]) if not z3.is_false(o) else o
             for i, o in enumerate(out)]
+
+
+@dataclass(frozen=True)
+class ChoiceTerm:
+    """The model's own statement of a lead choice (spec §6.1, §6.4): ``options``, per card,
+    whether the seat may lead it (given the cards held and the allowed suits); ``ranked``,
+    only the lowest is allowed, so a lead that is not may be fined (spec §6.8)."""
+
+    options: Callable[[Layout, SymState, LeadRule, Expr, list[Expr], dict[int, Expr]],
+                      list[Expr]]
+    ranked: bool
+
+
+CHOICE_TERMS: dict[Choice, ChoiceTerm] = {
+    "lowest": ChoiceTerm(_lowest_allowed_terms, ranked=True),
+    "any": ChoiceTerm(_any_allowed_terms, ranked=False),
+    "card": ChoiceTerm(_the_card_terms, ranked=False),
+}
+"""Every lead choice as z3 terms, one row per member of :data:`~boodle.language.model.Choice`
+(stated apart from :data:`boodle.engine.leads.CHOICES`)."""
 
 
 TIE_TERMS: dict[TieBreak, Callable[[Layout, LeadRule], tuple[str, ...] | None]] = {
@@ -437,7 +483,7 @@ def _fined(layout: Layout, s: SymState, main: list[Expr], any_main: Expr,
 
 def _fine(layout: Layout, s: SymState, rule: LeadRule, found: list[Expr], i: int) -> Expr:
     """Card ``i`` is a fined lead under ``rule`` whose options are ``found``."""
-    if rule.choice != "lowest":
+    if not CHOICE_TERMS[rule.choice].ranked:
         return z3.BoolVal(False)
     suit = layout.suit_of(i)
     terms = [layout.eq(s.loc[i], s.tomove), z3.Not(found[i]),

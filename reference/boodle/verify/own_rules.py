@@ -43,9 +43,9 @@ from boodle.language.model import (
 )
 
 __all__ = ["ELIMINATES", "PAYS_ANTE", "SET_CARDS", "SHORT_BY_SECTION", "TURNED_UP", "WIDOW_BLOCKS",
-           "WIDOW_TURNS", "ante_sections", "antes", "blocked_sets", "deal", "deal_order",
-           "hand_sizes", "next_card", "rank_position", "seats_may_be_out", "share", "short_antes",
-           "side_pots"]
+           "WIDOW_DEALT", "WIDOW_TURNS", "ante_sections", "antes", "blocked_sets", "deal",
+           "deal_order", "hand_sizes", "next_card", "rank_position", "seats_may_be_out", "share",
+           "short_antes", "side_pots"]
 
 
 ELIMINATES: dict[Balance, bool] = {
@@ -114,6 +114,14 @@ WIDOW_TURNS: dict[WidowPosition, Callable[[list[int | None]], None]] = {
 """The widow's turn in a round of the deal (spec §5.2), put into the round's seats; one row
 per member of :data:`WidowPosition` (the verifier's own statement, apart from the
 engine's)."""
+
+WIDOW_DEALT: dict[WidowPosition, bool] = {
+    "last": True,
+    "first": True,
+    "none": False,
+}
+"""Whether a widow is dealt at all (spec §5.2), one row per member of :data:`WidowPosition`
+(read by the z3 model's Init, its ranking function and the engine = model check's moves)."""
 
 
 def deal_order(ruleset: Ruleset, players: int, dealer: int,

@@ -66,7 +66,7 @@ from boodle.verify.induction import (
 from boodle.verify.invariants import exact_start
 from boodle.verify.lead_terms import passes
 from boodle.verify.mutation import NO_MUTATION, Mutation
-from boodle.verify.own_rules import seats_may_be_out
+from boodle.verify.own_rules import WIDOW_DEALT, seats_may_be_out
 from boodle.verify.reduce import ReductionError, reduce
 from boodle.verify.replay import replay
 from boodle.verify.session_model import TIE_DEAL_TERMS, prove_session_end
@@ -819,7 +819,7 @@ def _bound(system: System) -> str:
     """
     layout = system.layout
     n, cards = layout.n, len(layout.cards)
-    widow = layout.ruleset.deal.widow_position != "none"
+    widow = WIDOW_DEALT[layout.ruleset.deal.widow_position]
     plays = cards - (cards // (n + 1) if widow else 0) - (n - 1)
     if not passes(layout):
         return f"ranking: cards in players' hands; at most {plays} moves per deal"

@@ -27,7 +27,8 @@ from boodle.engine.state import DealState, Move, StakeMove
 from boodle.language.errors import BoodleError
 from boodle.language.model import AnteLine, Chips, Payer, Ruleset, ShortStack, derived
 
-__all__ = ["PAYERS", "SHORT_STACKS", "STAGE", "ante_targets", "apply", "enter", "legal_moves"]
+__all__ = ["ANTE_REASONS", "PAYERS", "SHORT_STACKS", "STAGE", "ante_targets", "apply", "enter",
+           "legal_moves"]
 
 
 def ante_targets(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
@@ -88,8 +89,17 @@ def _pay(
     return _pay_all(state, _payments(payer, names, line), events)
 
 
+ANTE_REASONS: dict[Payer, str] = {
+    "each player": "ante",
+    "dealer": "ante",
+    "each other player": "ante",
+    "widow": "ante (widow's share)",  # paid by the dealer for the widow (spec §4)
+}
+"""The reason an ante line's transfers carry (spec §4), one row per member of :data:`Payer`."""
+
+
 def _reason(line: AnteLine) -> str:
-    return "ante (widow's share)" if line.payer == "widow" else "ante"
+    return ANTE_REASONS[line.payer]
 
 
 def _payments(payer: int, names: list[str], line: AnteLine
@@ -127,9 +137,10 @@ def _pay_from(
                     state = _pay_all(state, due, events)
                 return state.evolve(stake=(i, j), to_move=payer), events
             due.extend(_payments(payer, ante_targets(ruleset, line.targets), line))
-    if due and ruleset.short_stack != "as balance":  # the builder allows no choice here
+    if due:  # the builder allows no choice here
         due, short = SHORT_STACKS[ruleset.short_stack](ruleset, state, due)
-        state = state.evolve(short=short)
+        if short or state.short:
+            state = state.evolve(short=short)
     if due:
         state = _pay_all(state, due, events)
     return state.evolve(stake=None, to_move=None), events

@@ -50,9 +50,9 @@ from boodle.engine.poker_hands import PokerHand, showdown
 from boodle.engine.stage import Result, Stage
 from boodle.engine.state import BetState, BidMove, BidRange, DealState, Legal, Move, PassMove
 from boodle.language.errors import BoodleError
-from boodle.language.model import BetLimit, Chips, PokerPhase, Ruleset
+from boodle.language.model import BetLimit, Chips, Opener, PokerPhase, Ruleset
 
-__all__ = ["BET_SIZES", "STAGE", "apply", "enter", "layers", "legal_moves"]
+__all__ = ["BET_SIZES", "OPENERS", "STAGE", "apply", "enter", "layers", "legal_moves"]
 
 
 def _phase(ruleset: Ruleset, state: DealState) -> PokerPhase:
@@ -73,13 +73,21 @@ def _whole(state: DealState, who: int) -> int:
     return _whole_chips(state.ledger.seat(who))
 
 
+OPENERS: dict[Opener, Callable[[DealState], int]] = {
+    "dealer": lambda state: state.dealer,
+    "left of dealer": lambda state: state.left_of(state.dealer),
+}
+"""Who opens a betting round (spec §8.3), the first seat still in from the dealer; one row
+per member of :data:`~boodle.language.model.Opener`."""
+
+
 def enter(ruleset: Ruleset, state: DealState) -> Result:
     """Open the betting round (spec §8.3), or without one show every hand at once (§8.2)."""
     phase = _phase(ruleset, state)
     if not phase.betting:
         return _showdown(ruleset, phase, state, [])
     bets = BetState(put=(0,) * state.players)  # a seat with no whole chip is all in at once
-    opener = state.dealer if phase.opener == "dealer" else state.left_of(state.dealer)
+    opener = OPENERS[phase.opener](state)
     state, events, last = _post_blinds(phase, state.evolve(bets=bets), opener)
     if last is None:
         return _next(ruleset, phase, state, opener, events, first=True)

@@ -32,6 +32,7 @@ move), ``widow.barred``, ``widow.funds``, ``widow.bid-low`` (spec §12).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 
 from boodle.engine.events import (
@@ -66,9 +67,10 @@ from boodle.engine.state import (
     WithdrawMove,
     in_hand,
 )
-from boodle.language.model import Discard, HighBid, Ruleset, WidowSale, derived
+from boodle.language.model import Discard, HighBid, Ruleset, SaleMode, WidowSale, derived
 
-__all__ = ["CLOSES", "DISCARDS", "STAGE", "apply", "barred", "enter", "legal_moves"]
+__all__ = ["CLOSES", "DISCARDS", "MODES", "STAGE", "ModeRow", "apply", "barred", "enter",
+           "legal_moves"]
 
 
 DISCARDS: dict[Discard, Place] = {
@@ -116,7 +118,7 @@ def _buyers(rules: WidowSale, state: DealState) -> tuple[int, ...]:
     of their own.
     """
     everyone = state.clockwise(state.dealer)  # players still in (spec §10)
-    if rules.mode == "sale" or rules.dealer_swap:
+    if not MODES[rules.mode].dealer_bids or rules.dealer_swap:
         return everyone[:-1]
     return everyone
 
@@ -131,11 +133,22 @@ def _next(ruleset: Ruleset, state: DealState, after: int, events: list[Event],
     """
     rules = _rules(ruleset)
     sale = _sale(state) if sale is None else sale
-    buyers = _buyers(rules, state)
-    if rules.mode == "sale":
-        if sale.asked < len(buyers):
-            return state.evolve(sale=sale, to_move=buyers[sale.asked]), events
-        return _offer_over(rules, state, events)
+    return MODES[rules.mode].next(ruleset, state, after, events, sale, _buyers(rules, state))
+
+
+def _next_buyer(ruleset: Ruleset, state: DealState, after: int, events: list[Event],
+                sale: SaleState, buyers: tuple[int, ...]) -> Result:
+    """A sale: the next seat not yet asked, once round; then the offer is over."""
+    if sale.asked < len(buyers):
+        return state.evolve(sale=sale, to_move=buyers[sale.asked]), events
+    return _offer_over(_rules(ruleset), state, events)
+
+
+def _next_bidder(ruleset: Ruleset, state: DealState, after: int, events: list[Event],
+                 sale: SaleState, buyers: tuple[int, ...]) -> Result:
+    """An auction: the next bidder still in after ``after``, skipping the highest; the close
+    once the highest bidder is alone, the end of the offer once every bidder has passed."""
+    rules = _rules(ruleset)
     active = [b for b in buyers if b not in sale.out]
     if sale.bidder is not None and active == [sale.bidder]:
         return CLOSES[rules.high_bid](ruleset, state, sale, events)
@@ -238,14 +251,20 @@ def legal_moves(ruleset: Ruleset, state: DealState) -> tuple[Legal, ...]:
         price = _price(rules, state, who, rules.price)
         if price == 0 or price <= _balance(state, who):
             out.append(SwapMove(who))
-    elif rules.mode == "sale":
-        if rules.price <= _balance(state, who):
-            out.append(BuyMove(who))
     else:
-        low, high = _min_bid(rules, sale), _balance(state, who)
-        if low <= high:
-            out.append(BidRange(who, low, high))
+        out.extend(MODES[rules.mode].offers(rules, state, sale, who))
     return tuple(out)
+
+
+def _buy(rules: WidowSale, state: DealState, sale: SaleState, who: int) -> tuple[Legal, ...]:
+    """A sale: a buy at the price, when the seat's balance covers it."""
+    return (BuyMove(who),) if rules.price <= _balance(state, who) else ()
+
+
+def _bids(rules: WidowSale, state: DealState, sale: SaleState, who: int) -> tuple[Legal, ...]:
+    """An auction: every bid from the lowest allowed to the seat's balance, if any."""
+    low, high = _min_bid(rules, sale), _balance(state, who)
+    return (BidRange(who, low, high),) if low <= high else ()
 
 
 def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
@@ -254,7 +273,7 @@ def _check(ruleset: Ruleset, state: DealState, move: Move) -> None:
     wanted: type = (OfferMove if sale.step == "dealer offers"
                     else WithdrawMove if sale.step == "high bidder"
                     else SwapMove if sale.step != "offer"
-                    else BuyMove if rules.mode == "sale" else BidMove)
+                    else MODES[rules.mode].move)
     if isinstance(move, PassMove):
         return
     if not isinstance(move, wanted):
@@ -310,11 +329,40 @@ def apply(ruleset: Ruleset, state: DealState, move: Move) -> Result:
     if sale.step == "dealer":
         events.append(WidowUnsold())
         return state.evolve(sale=None, to_move=None), events
-    if rules.mode == "sale":
-        asked = SaleState(sale.step, sale.asked + 1, sale.out, sale.bid, sale.bidder)
-        return _next(ruleset, state, who, events, asked)
-    out = SaleState(sale.step, sale.asked, sale.out | {who}, sale.bid, sale.bidder)
-    return _next(ruleset, state, who, events, out)
+    return _next(ruleset, state, who, events, MODES[rules.mode].passed(sale, who))
+
+
+def _asked(sale: SaleState, who: int) -> SaleState:
+    """A sale: a pass declines the offer, which goes to the next seat."""
+    return SaleState(sale.step, sale.asked + 1, sale.out, sale.bid, sale.bidder)
+
+
+def _left(sale: SaleState, who: int) -> SaleState:
+    """An auction: a pass leaves the auction."""
+    return SaleState(sale.step, sale.asked, sale.out | {who}, sale.bid, sale.bidder)
+
+
+@dataclass(frozen=True)
+class ModeRow:
+    """The engine's reading of a way to sell the widow (spec §5.4): ``move``, the kind of
+    move that takes it in the offer; ``dealer_bids``, the offer goes round to the dealer too
+    (unless a ``dealer:`` line gives the dealer a chance of their own); ``next``, who moves
+    after a move of the offer (or how it ends); ``offers``, the seat's moves besides a pass;
+    ``passed``, the sale's progress after the seat passes."""
+
+    move: type[Move]
+    dealer_bids: bool
+    next: Callable[[Ruleset, DealState, int, list[Event], SaleState, tuple[int, ...]], Result]
+    offers: Callable[[WidowSale, DealState, SaleState, int], tuple[Legal, ...]]
+    passed: Callable[[SaleState, int], SaleState]
+
+
+MODES: dict[SaleMode, ModeRow] = {
+    "sale": ModeRow(BuyMove, dealer_bids=False, next=_next_buyer, offers=_buy, passed=_asked),
+    "auction": ModeRow(BidMove, dealer_bids=True, next=_next_bidder, offers=_bids,
+                       passed=_left),
+}
+"""How the widow is sold, one row per member of :data:`~boodle.language.model.SaleMode`."""
 
 
 def _exchange(
