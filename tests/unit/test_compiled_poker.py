@@ -15,12 +15,12 @@ import random
 
 import pytest
 
+from bet_probe import bet_probe
 from boodle.compiled import compile_ruleset
 from boodle.compiled.deal import DealView, TraceItem, own_of, play_dealt
 from boodle.compiled.poker import PASS, BetAsk, Bettor, hand_strength
 from boodle.compiled.tables import CompiledRules
 from boodle.engine.poker_hands import best_hand
-from boodle.language.build import load_text
 from boodle.language.model import Chips, Ruleset
 from boodle.language.variants import load
 from rules_by_hand import cards
@@ -82,35 +82,7 @@ ROYAL = "A♠ K♠ Q♠ J♠ 10♠ Q♣"     # seat 3: the best
 
 def rules(betting: str) -> Ruleset:
     """24 cards, no widow, 1 on the pot and 1 on the kitty each, then the betting line."""
-    return load_text(f"""
-variant bet-probe {{
-  players 2 to 4
-  deck {{
-    suits ♣ ♦ ♥ ♠
-    ranks 9 10 J Q K A
-  }}
-  board {{
-    kitty
-    pot
-  }}
-  ante {{ each player 1 on pot, kitty }}
-  deal {{ widow: none }}
-  phase poker is poker {{
-    pot: pot
-    {betting}
-  }}
-  phase play is stops {{
-    first lead: left of dealer, lowest of chosen suit
-    follow: owner of next card
-    stop: top rank, next card held by nobody
-    restart: last player, lowest of other suit
-    if none: lead lowest of same suit
-    claims: on play
-    going out: ends deal, takes kitty, 1 per card to winner
-  }}
-  session {{ start: 20 chips  end: after 1 rotation }}
-}}
-""", "bet-probe.boodle")
+    return bet_probe(betting)
 
 
 def first(view: DealView, seat: int, options: list[int]) -> int:

@@ -19,6 +19,7 @@ from collections import Counter
 
 import pytest
 
+from bet_probe import bet_probe
 from boodle.engine import IllegalMove, apply, legal_moves, start_deal
 from boodle.engine.events import Bet, Claim, Showdown
 from boodle.engine.ledger import Ledger
@@ -38,35 +39,7 @@ ROYAL = cards("A♠ K♠ Q♠ J♠ 10♠ Q♣")
 
 def rules(betting: str, session: str = "start: 20 chips  end: after 1 rotation") -> Ruleset:
     """A small variant whose poker phase has the betting lines ``betting``."""
-    return load_text(f"""
-variant bet-probe {{
-  players 2 to 4
-  deck {{
-    suits ♣ ♦ ♥ ♠
-    ranks 9 10 J Q K A
-  }}
-  board {{
-    kitty
-    pot
-  }}
-  ante {{ each player 1 on pot, kitty }}
-  deal {{ widow: none }}
-  phase poker is poker {{
-    pot: pot
-    {betting}
-  }}
-  phase play is stops {{
-    first lead: left of dealer, lowest of chosen suit
-    follow: owner of next card
-    stop: top rank, next card held by nobody
-    restart: last player, lowest of other suit
-    if none: lead lowest of same suit
-    claims: on play
-    going out: ends deal, takes kitty, 1 per card to winner
-  }}
-  session {{ {session} }}
-}}
-""", "bet-probe.boodle")
+    return bet_probe(betting, session)
 
 
 def deal(rs: Ruleset, dealer: int, hands: list[tuple], seats: tuple[int, ...] = (20,) * 4
