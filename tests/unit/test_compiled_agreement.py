@@ -305,7 +305,8 @@ def test_the_widow_sales_compared_are_not_trivial() -> None:
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "tips"])
-@pytest.mark.parametrize("rules_name", ["michigan-widow-sale-optional", "tripoli-ghost-auction"])
+@pytest.mark.parametrize("rules_name", ["michigan-widow-sale-optional", "tripoli-ghost-auction",
+                                        "tripoley-as-sold"])
 def test_built_in_players_sell_the_same_on_both_engines(name: str, rules_name: str) -> None:
     rules = variant(rules_name)
     tables = compile_ruleset(rules)
@@ -420,3 +421,45 @@ def test_both_engines_play_short_stacks_and_blocked_sets_alike(name: str) -> Non
     wanted = ({"short"} if rules.short_stack == "section by section" else set()) | (
         {"blocked"} if rules.deal.widow_sets == "blocks sets" else set())
     assert wanted and seen == wanted
+
+
+def test_both_engines_play_tripoley_as_sold_alike() -> None:
+    """Tripoley as sold (its rules file): the dealer's swap before the auction (spec §5.4
+    ``dealer: may swap first``), bids paid to the dealer (``price to: dealer``), holders of a
+    heart boodle barred from bidding and swapping (``barred: holding a boodle card``), short
+    stacks and sets blocked by the widow, deal by deal from short and full balances."""
+    from boodle.engine.holders import paying_cards
+
+    rules = variant("tripoley-as-sold")
+    assert supports(rules), unsupported_features(rules)
+    tables = compile_ruleset(rules)
+    boodle_cards = {c for s in rules.board if s.kind == "boodle" for c in paying_cards(s) or ()}
+    rng = random.Random("as sold")
+    seen: set[str] = set()
+    for k in range(80):
+        players = 3 + k % 4
+        dealer = rng.randrange(players)
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = (short_ledger(rules, players, dealer, rng) if k % 2
+                  else opening_ledger(rules, players, rng))
+        both = both_engines(tables, players, dealer, ledger, perm, seeded_picks(k))
+        assert both.compiled == both.reference, f"deal {k}: {ledger.seats}, dealer {dealer}"
+        assert both.compiled_chips == both.reference_chips
+        dealt = tables.receivers(players, dealer)
+        if any(tables.cards[c] in boodle_cards and w == dealer
+               for c, w in zip(perm, dealt, strict=True)) and ledger.seats[dealer] > 0:
+            seen.add("dealer barred")
+        for item in both.reference:
+            if item[0] == "widow pass" and item[2] == "dealer first":
+                seen.add("dealer first: pass")
+            if item[0] == "exchange" and item[2] == "swap":
+                seen.add("dealer first: swap")
+            if item[0] == "exchange" and item[2] == "bid" and item[3] > 0:
+                seen.add("bid paid to the dealer")
+        if _short(rules, ledger):
+            seen.add("short")
+        if _widow_blocks(rules, (players, dealer), perm):
+            seen.add("blocked")
+    assert seen == {"dealer barred", "dealer first: pass", "dealer first: swap",
+                    "bid paid to the dealer", "short", "blocked"}

@@ -248,7 +248,7 @@ def test_the_features_of_a_ruleset_are_read_from_its_rules() -> None:
     sale = features(load("michigan-widow-sale"))
     assert Feature("widow sale", detail="sale") in sale
     assert unsupported_features(load("michigan-widow-sale")) == []  # compiled/widow.py
-    assert "widow prices paid to the dealer" in unsupported_features(load("rummoli"))
+    assert "a widow taker's hand out of play" in unsupported_features(load("rummoli"))
     assert not any(f.key == "widow sale" for f in features(load("michigan")))
 
 

@@ -180,9 +180,8 @@ whether the winner takes that section too)."""
 
 
 SALE_REFUSED: dict[str, Callable[[WidowSale], bool]] = {
-    "widow sale barred to boodle holders": lambda s: s.barred_by_boodle,
-    "widow prices paid to the dealer": lambda s: s.to_dealer,
-    "the dealer's swap before the offer": lambda s: s.dealer_first,
+    # played (compiled/widow.py): a sale barred to boodle holders (CompiledRules.barring),
+    # prices paid to the dealer, the dealer's swap before the offer
     "a widow taker's hand out of play": lambda s: s.discard != "becomes widow",
 }
 """What of a widow sale the compiled engine does not play (spec §5.4), by the words it says."""
@@ -266,7 +265,8 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     poker phases before the stops phase, with or without a betting round (spec §8.1-§8.3),
     short stacks paid section by section (spec §4), a widow that blocks sets (spec §5.2),
     elimination at zero balance (spec §9, §10: payments cut to the balance, the seats
-    out dealt no card), and the widow sale or auction (spec §5.4, :mod:`.widow`) but for what
+    out dealt no card), and the widow sale or auction (spec §5.4, :mod:`.widow`: barred to
+    boodle holders, paid to the dealer, the dealer's swap first) but for what
     :data:`SALE_REFUSED` names.  It does not run a holding or poker phase after the stops
     phase, a going out barred by what such a phase took, drawn boodles, chosen-boodle
     antes, claims on holding, lead-not-lowest penalties, or a going out that does not end
@@ -460,7 +460,9 @@ class CompiledRules:
     :data:`SHORT_STACKS`).  ``set_masks``: under ``widow: blocks sets`` (spec §5.2,
     :data:`WIDOW_SETS`), per claim table and per section of the board, the card masks that
     complete a set section (empty for other sections); a section is blocked while the widow
-    holds one of them whole; ``()`` under ``qualifies nobody``.
+    holds one of them whole; ``()`` under ``qualifies nobody``.  ``barring``: under a widow
+    sale's ``barred: holding a boodle card`` (spec §5.4), the cards that pay a boodle section
+    by themselves (a hand holding one may not buy, bid or swap); else 0.
     """
 
     ruleset: Ruleset
@@ -495,6 +497,7 @@ class CompiledRules:
     capped: bool = False
     sale_at: int = -1
     by_section: bool = False
+    barring: int = 0
     set_masks: tuple[tuple[tuple[int, ...], ...], ...] = ()
     _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
@@ -614,6 +617,9 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         capped=BALANCE_FACTS[ruleset.session.negative].eliminates,
         sale_at=_sale_at(ruleset, phase),
         by_section=SHORT_STACKS[ruleset.short_stack],
+        barring=sum(1 << index[c] for s in ruleset.board if s.kind == "boodle"
+                    for c in paying_cards(s) or () if c in index)
+        if ruleset.widow_sale is not None and ruleset.widow_sale.barred_by_boodle else 0,
         set_masks=tuple(tuple(_holding_masks(s, ruleset, index, trump) if s.kind == "set"
                               else () for s in ruleset.board) for trump in trump_suits)
         if WIDOW_SETS[ruleset.deal.widow_sets] else (),
