@@ -119,16 +119,14 @@ KINDS: dict[str, Kind] = {
     "widow sets": Kind(WidowSets, (
         Table("builder", "boodle.language.kind_facts", "WIDOW_SETS_FACTS"),
         Table("reference engine", "boodle.engine.holders", "WIDOW_SETS"),
-        Table("compiled engine", "boodle.compiled.tables", "WIDOW_SETS",
-              excused=frozenset({"blocks sets"})),  # compiled.tables.unsupported_features
+        Table("compiled engine", "boodle.compiled.tables", "WIDOW_SETS"),
         Table("z3 model", "boodle.verify.eligibility", "WIDOW_SET_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "WIDOW_SET_BLOCKS"),
     )),
     "short stack": Kind(ShortStack, (
         Table("builder", "boodle.language.kind_facts", "SHORT_STACK_FACTS"),
         Table("reference engine", "boodle.engine.stages.antes", "SHORT_STACKS"),
-        Table("compiled engine", "boodle.compiled.tables", "SHORT_STACKS",
-              excused=frozenset({"section by section"})),  # unsupported_features
+        Table("compiled engine", "boodle.compiled.tables", "SHORT_STACKS"),
         Table("z3 model", "boodle.verify.eligibility", "SHORT_STACK_TERMS"),
         Table("verifier", "boodle.verify.own_rules", "SHORT_BY_SECTION"),
         Table("Hypothesis oracle", "boodle.testing", "SHORT_STACK_DUES"),

@@ -305,7 +305,8 @@ def test_the_widow_sales_compared_are_not_trivial() -> None:
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "tips"])
-@pytest.mark.parametrize("rules_name", ["michigan-widow-sale-optional", "tripoli-ghost-auction"])
+@pytest.mark.parametrize("rules_name", ["michigan-widow-sale-optional", "tripoli-ghost-auction",
+                                        "tripoley-as-sold"])
 def test_built_in_players_sell_the_same_on_both_engines(name: str, rules_name: str) -> None:
     rules = variant(rules_name)
     tables = compile_ruleset(rules)
@@ -360,3 +361,105 @@ def test_the_sale_and_elimination_probes_play_the_same_deals(probe: str) -> None
                  if item[0] == "widow pass" and item[2] == "high bidder"}
         seen |= {"out"} if 0 in ledger.seats else set()
     assert seen == ({"withdrawn", "stands"} if probe == "probe-withdraw" else {"out"})
+
+
+# ------------------------------------------- short stacks (spec §4) and blocked sets (§5.2)
+
+
+def _widow_blocks(rules: Ruleset, tables_players: tuple[int, int], perm: list[int]) -> bool:
+    """Whether the widow dealt by ``perm`` holds a set section whole (spec §5.2), read with the
+    reference engine's own rule (:func:`boodle.engine.holders.blocked`)."""
+    from boodle.compiled.tables import WIDOW
+    from boodle.engine.holders import blocked
+
+    players, dealer = tables_players
+    tables = compile_ruleset(rules)
+    widow = [tables.cards[c] for c, w in zip(perm, tables.receivers(players, dealer),
+                                            strict=True) if w == WIDOW]
+    trump = widow[-1].suit if tables.trumps and widow else None
+    return any(blocked(s, widow, rules.deck, trump, "blocks sets") for s in rules.board)
+
+
+def _short(rules: Ruleset, ledger: Ledger) -> bool:
+    """Whether a seat still in holds less than the whole ante, one chip a section (the
+    rulesets below: ``each player 1 on every section``, spec §4)."""
+    return any(0 < b < len(rules.board) for b in ledger.seats)
+
+
+@pytest.mark.parametrize("name", ["probe-short-stacks", "probe-widow-blocks-sets",
+                                  "tripoley-as-sold without its sale"])
+def test_both_engines_play_short_stacks_and_blocked_sets_alike(name: str) -> None:
+    """Section-by-section antes (spec §4: a short seat takes only what it anted, on play, by
+    holding, at the showdown, on the turn-up, going out) and sets blocked by the widow (spec
+    §5.2), from short balances and from 50 chips a seat, deal by deal."""
+    from dataclasses import replace
+
+    from boodle.conformance.paths import load_variant
+
+    rules = (replace(variant("tripoley-as-sold"), widow_sale=None) if " " in name
+             else load_variant(name))
+    assert supports(rules), unsupported_features(rules)
+    tables = compile_ruleset(rules)
+    rng = random.Random(name)
+    seen: set[str] = set()
+    for k in range(80):
+        players = max(rules.players.low + 1, 3) + k % 4
+        dealer = rng.randrange(players)
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = (short_ledger(rules, players, dealer, rng) if k % 2
+                  else opening_ledger(rules, players, rng))
+        both = both_engines(tables, players, dealer, ledger, perm, seeded_picks(k))
+        assert both.compiled == both.reference, f"deal {k}: {ledger.seats}, dealer {dealer}"
+        assert both.compiled_chips == both.reference_chips
+        assert sum(both.compiled_chips[0]) + sum(both.compiled_chips[1]) == ledger.total()
+        if rules.short_stack == "section by section" and _short(rules, ledger):
+            seen.add("short")
+        if rules.deal.widow_sets == "blocks sets" and _widow_blocks(rules, (players, dealer),
+                                                                    perm):
+            seen.add("blocked")
+    wanted = ({"short"} if rules.short_stack == "section by section" else set()) | (
+        {"blocked"} if rules.deal.widow_sets == "blocks sets" else set())
+    assert wanted and seen == wanted
+
+
+def test_both_engines_play_tripoley_as_sold_alike() -> None:
+    """Tripoley as sold (its rules file): the dealer's swap before the auction (spec §5.4
+    ``dealer: may swap first``), bids paid to the dealer (``price to: dealer``), holders of a
+    heart boodle barred from bidding and swapping (``barred: holding a boodle card``), short
+    stacks and sets blocked by the widow, deal by deal from short and full balances."""
+    from boodle.engine.holders import paying_cards
+
+    rules = variant("tripoley-as-sold")
+    assert supports(rules), unsupported_features(rules)
+    tables = compile_ruleset(rules)
+    boodle_cards = {c for s in rules.board if s.kind == "boodle" for c in paying_cards(s) or ()}
+    rng = random.Random("as sold")
+    seen: set[str] = set()
+    for k in range(80):
+        players = 3 + k % 4
+        dealer = rng.randrange(players)
+        perm = list(range(tables.n_cards))
+        rng.shuffle(perm)
+        ledger = (short_ledger(rules, players, dealer, rng) if k % 2
+                  else opening_ledger(rules, players, rng))
+        both = both_engines(tables, players, dealer, ledger, perm, seeded_picks(k))
+        assert both.compiled == both.reference, f"deal {k}: {ledger.seats}, dealer {dealer}"
+        assert both.compiled_chips == both.reference_chips
+        dealt = tables.receivers(players, dealer)
+        if any(tables.cards[c] in boodle_cards and w == dealer
+               for c, w in zip(perm, dealt, strict=True)) and ledger.seats[dealer] > 0:
+            seen.add("dealer barred")
+        for item in both.reference:
+            if item[0] == "widow pass" and item[2] == "dealer first":
+                seen.add("dealer first: pass")
+            if item[0] == "exchange" and item[2] == "swap":
+                seen.add("dealer first: swap")
+            if item[0] == "exchange" and item[2] == "bid" and item[3] > 0:
+                seen.add("bid paid to the dealer")
+        if _short(rules, ledger):
+            seen.add("short")
+        if _widow_blocks(rules, (players, dealer), perm):
+            seen.add("blocked")
+    assert seen == {"dealer barred", "dealer first: pass", "dealer first: swap",
+                    "bid paid to the dealer", "short", "blocked"}

@@ -85,7 +85,10 @@ def test_supports_names_what_it_cannot_run() -> None:
     after = replace(tripoley, phases=tripoley.phases[::-1])  # but not after it
     assert unsupported_features(after) == ["phases other than stops: poker, hearts"]
     assert supports(draft("michigan-widow-sale"))  # spec §5.4, compiled/widow.py
-    assert "widow prices paid to the dealer" in unsupported_features(draft("rummoli"))
+    # spec §5.4: barred to boodle holders, paid to the dealer, the dealer's swap first; with
+    # short stacks by section (§4) and a widow blocking sets (§5.2): played (issue 23)
+    assert supports(draft("tripoley-as-sold"))
+    assert "a widow taker's hand out of play" in unsupported_features(draft("rummoli"))
     assert "chosen-boodle antes" in unsupported_features(draft("newmarket"))
     with pytest.raises(BoodleError, match="does not run tripoli-chien-once"):
         compile_ruleset(draft("tripoli-chien-once"))

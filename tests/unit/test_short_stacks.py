@@ -123,9 +123,9 @@ def test_a_misdeal_keeps_who_anted_what() -> None:
     assert again.short == state.short
 
 
-def test_the_compiled_engine_refuses_it_and_z3_models_it() -> None:
+def test_the_compiled_engine_runs_it_and_z3_models_it() -> None:
     rules = tripoley("section by section")
-    assert "short stack: section by section" in unsupported_features(rules)
+    assert not any("short stack" in u for u in unsupported_features(rules))
     # z3 states who may take a section (verify/eligibility.py); the antes themselves are a
     # stage it starts play after, from any eligibility they can leave
     assert not any("short stack" in u for u in unmodelled(rules))

@@ -98,9 +98,9 @@ def test_going_out_does_not_take_a_blocked_set() -> None:
     assert seen == [(B, "kitty", 4)] and state.ledger.section("eight-nine-ten") == 4
 
 
-def test_the_compiled_engine_refuses_it_and_z3_models_it() -> None:
+def test_the_compiled_engine_runs_it_and_z3_models_it() -> None:
     rules = tripoley("blocks sets", hearts=False)
-    assert "widow: blocks sets" in unsupported_features(rules)
+    assert not any("blocks" in u for u in unsupported_features(rules))
     # z3 gates every claim on play and going out's takes by the widow (verify/eligibility.py)
     assert not any("blocks" in u for u in unmodelled(rules))
     assert not any("blocks" in u for u in unmodelled(tripoley("qualifies nobody")))
@@ -142,3 +142,30 @@ def test_the_builder_locates_a_block_without_a_widow_or_a_set_of_any_suit() -> N
     assert err.value.span is not None and err.value.span.line == 3
     with pytest.raises(BoodleError, match="contradicts"):
         load_text(BASE.replace("WIDOW", "blocks sets, qualifies nobody"), "x.boodle")
+
+
+@pytest.mark.parametrize(("rule", "hearts", "hands", "paid"), [
+    ("qualifies nobody", True, HELD, [(A, "eight-nine-ten", 4)]),
+    ("blocks sets", True, HELD, []),
+    ("qualifies nobody", False, PLAYED, [(B, "eight-nine-ten", 4), (B, "kitty", 4)]),
+    ("blocks sets", False, PLAYED, [(B, "kitty", 4)]),
+])
+def test_the_compiled_engine_blocks_as_worked_above(
+        rule: WidowSets, hearts: bool, hands: tuple[list[object], ...],
+        paid: list[tuple[int, str, int]]) -> None:
+    # The holding phase's claims (HELD, before the first lead) and play's claims (PLAYED,
+    # every move forced) of the two tests above, on the compiled engine (issue 23).
+    from boodle.compiled import compile_ruleset
+    from boodle.compiled.deal import TraceItem, own_of, play_dealt
+
+    rules = tripoley(rule, hearts=hearts)
+    t = compile_ruleset(rules)
+    own = own_of(t, [[t.index[c] for c in hand] for hand in hands])  # type: ignore[index]
+    seats, sections = [50] * 4, [0] * len(rules.board)
+    trace: list[TraceItem] = []
+    play_dealt(t, 4, B, own, seats, sections, [lambda view, seat, opts: opts[0]] * 4, trace)
+    lead = next(i for i, item in enumerate(trace) if item[0] == "lead")
+    got = [item[1:] for item in (trace[:lead] if hearts else trace) if item[0] == "claim"]
+    assert got == paid
+    left = sections[[s.name for s in rules.board].index("eight-nine-ten")]
+    assert left == (0 if paid[:1] and paid[0][1] == "eight-nine-ten" else 4)  # 4: carried over

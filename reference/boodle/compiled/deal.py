@@ -272,7 +272,10 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     """The ante, the turn-up, the widow sale (spec §5.4), the poker and holding phases before
     the stops phase (spec §8.1-§8.3) and the stops phase on a dealt ``own``/``hands``
     (spec §4-§7)."""
-    if t.capped:  # spec §4, §9: payment by payment, each cut to the payer's balance
+    allow: list[int] | None = None  # per seat, the sections it may take (None: all, spec §4)
+    if t.by_section:  # spec §4: a short payer antes section by section
+        allow = _ante_by_section(t, n, dealer, seats, sections)
+    elif t.capped:  # spec §4, §9: payment by payment, each cut to the payer's balance
         for who, k, due in t.ante_payments(n, dealer):
             paid = _cut(due, seats[who])
             seats[who] -= paid
@@ -291,17 +294,24 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     held = [h.bit_count() for h in hands]
     view = DealView(t, ct, n, dealer, own, hands, held, seats, sections, t.n_cards - sum(held))
     if turn_up >= 0:
-        _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace)
+        _turn_up(t, ct, turn_up, dealer, seats, sections, taken, trace, allow)
     for i, ph in enumerate(t.before):  # the holding and poker phases, in order (§8.1-§8.3)
         if i == t.sale_at:
             _sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace, view)
         if isinstance(ph, CompiledHolding):
             _pay_holders(t, ph, suit_of[turn_up] if turn_up >= 0 else 0, n, dealer, hands,
-                         seats, sections, taken, trace)
+                         seats, sections, taken, trace, own, allow)
         else:
-            play_poker(t, ph, n, dealer, hands, seats, sections, taken, bettors, trace)
+            play_poker(t, ph, n, dealer, hands, seats, sections, taken, bettors, trace, allow)
     if t.sale_at == len(t.before) and t.sale_at >= 0:
         _sale(t, n, dealer, own, hands, held, seats, sections, sellers, trace, view)
+    # spec §4, §5.2: what each seat may not claim in the stops phase (a set the widow
+    # blocks, a section a short seat did not ante), as section bits; None: nothing barred
+    deny: list[int] | None = None
+    shut = _blocked(t, suit_of[turn_up] if turn_up >= 0 else 0, own)
+    if shut or allow is not None:
+        full = (1 << len(sections)) - 1
+        deny = [shut | (full & ~(full if allow is None else allow[s])) for s in range(n)]
     fallback, first, again = t.fallback, t.first_lead, t.restart
     again_last = again.who == "last player"
     restart = flipped = False
@@ -360,7 +370,7 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
             held[p] -= 1
             plays += 1
             k = simple[c]
-            if k >= 0:
+            if k >= 0 and (deny is None or not deny[p] >> k & 1):
                 amount = sections[k]
                 sections[k] = 0
                 seats[p] += amount
@@ -368,7 +378,8 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
                 if trace is not None:
                     trace.append(("claim", p, t.section_names[k], amount))
             elif has_sets and complex_claims[c]:
-                _claim_sets(t, ct, p, c, own, seats, sections, taken, trace)
+                _claim_sets(t, ct, p, c, own, seats, sections, taken, trace,
+                            0 if deny is None else deny[p])
             if held[p] == 0:
                 break
             nx = nxt[c]
@@ -383,7 +394,8 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
                 trace.append(("play", p, str(t.cards[c])))
         if held[p] == 0:
             winner = p
-            _go_out(t, p, n, hands, held, seats, sections, taken, trace)
+            _go_out(t, p, n, hands, held, seats, sections, taken, trace,
+                    0 if deny is None else deny[p])
             break
         # ---- a stop (spec §6.3, §6.7): the restart rule names the next leader
         if nx >= 0 and own[nx] == WIDOW:
@@ -404,6 +416,71 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
     return DealResult(winner, plays, leads, npass, after_ante, tuple(taken))
 
 
+def _ante_by_section(t: CompiledRules, n: int, dealer: int, seats: list[Chips],
+                     sections: list[Chips]) -> list[int] | None:
+    """Spec §4 ``short stack: section by section``: the ante's payments in order
+    (:meth:`~.tables.CompiledRules.ante_payments`), but a seat whose balance is less than its
+    whole ante pays, at the place of its first payment, its dues summed per section in board
+    order, each in full, until the first it cannot pay (the rest stays with it).  Returns per
+    seat the sections (bits, board order) it may take this deal, or ``None`` when nobody was
+    short (as :func:`boodle.engine.stages.antes._section_by_section`)."""
+    pays = t.ante_payments(n, dealer)
+    total: list[Chips] = [0] * n
+    for who, _, due in pays:
+        total[who] += due
+    short = [seats[s] < total[s] for s in range(n)]
+    if not any(short):
+        for who, k, due in pays:
+            seats[who] -= due
+            sections[k] += due
+        return None
+    full = (1 << len(sections)) - 1
+    allow = [full] * n
+    done = [False] * n
+    for who, k, due in pays:
+        if not short[who]:
+            seats[who] -= due
+            sections[k] += due
+            continue
+        if done[who]:
+            continue
+        done[who] = True
+        dues: list[Chips] = [0] * len(sections)
+        named = 0
+        for payer, j, amount in pays:
+            if payer == who:
+                dues[j] += amount
+                named |= 1 << j
+        anted = 0
+        for j in range(len(sections)):
+            if not named >> j & 1:
+                continue
+            if dues[j] > seats[who]:
+                break
+            seats[who] -= dues[j]
+            sections[j] += dues[j]
+            anted |= 1 << j
+        allow[who] = anted
+    return allow
+
+
+def _blocked(t: CompiledRules, table: int, own: list[int]) -> int:
+    """Spec §5.2 ``blocks sets``: the set sections (bits, board order) whose cards lie whole in
+    the widow as ``own`` places it now, for claim table ``table``; 0 under ``qualifies
+    nobody``."""
+    if not t.set_masks:
+        return 0
+    widow = 0
+    for c, w in enumerate(own):
+        if w == WIDOW:
+            widow |= 1 << c
+    out = 0
+    for k, masks in enumerate(t.set_masks[table]):
+        if any(widow & m == m for m in masks):
+            out |= 1 << k
+    return out
+
+
 def _sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list[int],
           held: list[int], seats: list[Chips], sections: list[Chips],
           sellers: Sequence[Seller] | None, trace: list[TraceItem] | None,
@@ -417,15 +494,23 @@ def _sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list[int
 
 def _pay_holders(t: CompiledRules, ph: CompiledHolding, table: int, n: int, dealer: int,
                  hands: list[int], seats: list[Chips], sections: list[Chips],
-                 taken: list[Chips], trace: list[TraceItem] | None) -> None:
+                 taken: list[Chips], trace: list[TraceItem] | None, own: list[int],
+                 allow: list[int] | None) -> None:
     """Spec §8.1: each section of the holding phase, in its order, to the seats holding its
     cards (any one of its masks), split by the phase's rule (:func:`award`, spec §9), the
-    shares clockwise from the dealer's left; nobody: it carries over."""
+    shares clockwise from the dealer's left; nobody: it carries over.  A set complete in the
+    widow (``own``) at the phase's start is paid to nobody (spec §5.2 ``blocks sets``); a
+    seat qualifies only for the sections ``allow[seat]`` has (spec §4: a short seat, the
+    sections it anted; ``None``: every seat, every section)."""
     order = [(dealer + 1 + i) % n for i in range(n)]
     masks = ph.masks[table]
+    shut = _blocked(t, table, own)
     for k in ph.sections:
+        if shut >> k & 1:
+            continue
         alternatives = masks[k]
-        winners = [s for s in order if any(hands[s] & m == m for m in alternatives)]
+        winners = [s for s in order if any(hands[s] & m == m for m in alternatives)
+                   and (allow is None or allow[s] >> k & 1)]
         paid = award(t.section_names[k], winners, sections[k], ph.split, t.ruleset.chips)
         if paid is None:
             continue
@@ -439,13 +524,17 @@ def _pay_holders(t: CompiledRules, ph: CompiledHolding, table: int, n: int, deal
 
 
 def _turn_up(t: CompiledRules, ct: ClaimTables, c: int, dealer: int, seats: list[Chips],
-             sections: list[Chips], taken: list[Chips], trace: list[TraceItem] | None) -> None:
-    """Spec §5.2: the turn-up shows trumps; the dealer may take the boodle it pays."""
+             sections: list[Chips], taken: list[Chips], trace: list[TraceItem] | None,
+             allow: list[int] | None = None) -> None:
+    """Spec §5.2: the turn-up shows trumps; the dealer may take the boodle it pays (a short
+    dealer only one it anted, ``allow``, spec §4)."""
     if trace is not None:
         trace.append(("turn-up", str(t.cards[c]), t.cards[c].suit))
     if not t.turn_up_takes:
         return
     for k in ct.boodle_of[c]:
+        if allow is not None and not allow[dealer] >> k & 1:
+            continue
         amount = sections[k]
         sections[k] = 0
         seats[dealer] += amount
@@ -456,11 +545,12 @@ def _turn_up(t: CompiledRules, ct: ClaimTables, c: int, dealer: int, seats: list
 
 def _claim_sets(t: CompiledRules, ct: ClaimTables, p: int, c: int, own: list[int],
                 seats: list[Chips], sections: list[Chips], taken: list[Chips],
-                trace: list[TraceItem] | None) -> None:
-    """Spec §6.6: the sections card ``c`` claims with sets, in board order."""
+                trace: list[TraceItem] | None, deny: int = 0) -> None:
+    """Spec §6.6: the sections card ``c`` claims with sets, in board order, but those of
+    ``deny`` (section bits: blocked by the widow, spec §5.2, or not anted, spec §4)."""
     mine = -2 - p
     for k, needs in ct.set_claims[c]:
-        if all(own[x] == mine for x in needs):
+        if not deny >> k & 1 and all(own[x] == mine for x in needs):
             amount = sections[k]
             sections[k] = 0
             seats[p] += amount
@@ -546,13 +636,17 @@ def _bonus(bonus: tuple[int, int], p: int, n: int, seats: list[Chips], sections:
 
 def _go_out(t: CompiledRules, p: int, n: int, hands: list[int], held: list[int],
             seats: list[Chips], sections: list[Chips], taken: list[Chips],
-            trace: list[TraceItem] | None) -> None:
-    """Spec §7: payments into the kitty, the sections taken, then payments to the winner."""
+            trace: list[TraceItem] | None, deny: int = 0) -> None:
+    """Spec §7: payments into the kitty, the sections taken (but those of ``deny``, section
+    bits: a set the widow blocks, spec §5.2, a section a short winner did not ante, spec §4),
+    then payments to the winner."""
     if trace is not None:
         trace.append(("out", p))
     if t.out_to_kitty >= 0:
         _payments(t, p, n, hands, held, seats, sections, t.out_to_kitty, trace)
     for k in t.out_takes:
+        if deny >> k & 1:
+            continue
         amount = sections[k]
         sections[k] = 0
         seats[p] += amount

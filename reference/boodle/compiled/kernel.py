@@ -118,6 +118,11 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
     if t.capped:  # the pure-Python compiled engine plays it (compiled/deal.py)
         out.append("elimination at zero balance (the kernel's payments are not cut to the "
                    "balance, nor its seats out left out)")
+    if t.by_section:  # likewise (compiled/deal.py _ante_by_section)
+        out.append("short stack: section by section (the kernel keeps no seat's anted "
+                   "sections)")
+    if t.set_masks:  # likewise (compiled/deal.py _blocked)
+        out.append("widow: blocks sets (the kernel reads no set in the widow)")
     if t.sale_at >= 0:  # likewise (compiled/widow.py)
         out.append(f"widow {t.ruleset.widow_sale.mode if t.ruleset.widow_sale else 'sale'} "
                    "(the kernel plays no choice before the stops phase but bets)")

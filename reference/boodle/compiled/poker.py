@@ -174,13 +174,15 @@ def play_poker(  # noqa: C901 - the betting round's loop, as the reference's sta
     taken: list[Chips],
     bettors: Sequence[Bettor] | None,
     trace: list[TraceItem] | None,
+    allow: Sequence[int] | None = None,
 ) -> None:
     """Play poker phase ``ph``: its betting round, if any, then its showdown (spec §8.2, §8.3).
 
     ``seats``, ``sections`` (chips) and ``taken`` (chips taken from each section, -1: none)
     are updated in place; ``bettors[seat]`` answers each :class:`BetAsk`.  Raises
     :class:`BoodleError` when the phase bets and no ``bettors`` are given, or when a bettor
-    answers an amount its ask does not allow.
+    answers an amount its ask does not allow.  ``allow[seat]``: the sections (bits) a seat may
+    take (spec §4: a short seat, those it anted; ``None``: every seat, every section).
     """
     pot = ph.pot
     put = [0] * n
@@ -264,14 +266,17 @@ def play_poker(  # noqa: C901 - the betting round's loop, as the reference's sta
                 if trace is not None:
                     trace.append(("bet", who, action, amount, level, seats[who] < 1))
             start, first = who, False
-    _showdown(t, ph, order, folded, put, hands, seats, sections, taken, trace)
+    _showdown(t, ph, order, folded, put, hands, seats, sections, taken, trace, allow)
 
 
 def _showdown(t: CompiledRules, ph: CompiledPoker, order: list[int], folded: list[bool],
               put: list[int], hands: list[int], seats: list[Chips], sections: list[Chips],
-              taken: list[Chips], trace: list[TraceItem] | None) -> None:
+              taken: list[Chips], trace: list[TraceItem] | None,
+              allow: Sequence[int] | None = None) -> None:
     """Show the hands of the seats still in; pay each pot to its best hand(s) (spec §8.2,
-    §8.3: the main pot, then each side pot, to the seats that put in that much)."""
+    §8.3: the main pot, then each side pot, to the seats that put in that much), those of the
+    best that may take the pot (``allow``, spec §4: a short seat that did not ante it does
+    not; when none may, the pot stays)."""
     pot = ph.pot
     live = [s for s in order if not folded[s]]
     pot_chips = sections[pot]
@@ -296,7 +301,8 @@ def _showdown(t: CompiledRules, ph: CompiledPoker, order: list[int], folded: lis
         if not contenders:
             continue
         best = None if folded_out else max(shown[s] for s in contenders)
-        takers = [s for s in contenders if best is None or shown[s] == best]
+        takers = [s for s in contenders if (best is None or shown[s] == best)
+                  and (allow is None or allow[s] >> pot & 1)]
         paid = award(ph.pot_name, takers, chips, ph.split, t.ruleset.chips)
         if paid is None:
             continue

@@ -76,20 +76,27 @@ Allowed = tuple[tuple[tuple[int, ...], ...], ...]
 # ---------------------------------------------------------------- what it runs
 
 
-WIDOW_SETS: dict[WidowSets, str] = {
-    "qualifies nobody": "the claim tables read the players' plays only: widow cards are "
-                        "never played",
+WIDOW_SETS: dict[WidowSets, bool] = {
+    # the claim tables read the players' plays only: widow cards are never played
+    "qualifies nobody": False,
+    # a set complete in the widow is claimed by nobody: CompiledRules.set_masks, read at
+    # each holding phase and once the stops phase starts (the widow no longer changes)
+    "blocks sets": True,
 }
-"""How the compiled engine renders each widow rule for sets (spec §5.2); ``blocks sets`` is
-excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+"""Whether a set lying complete in the widow blocks its section for the deal (spec §5.2),
+one row per member of :data:`WidowSets`."""
 
 
-SHORT_STACKS: dict[ShortStack, str] = {
-    "as balance": "every ante payment as written, in payment order, each cut to the payer's "
-                  "balance under elimination (CompiledRules.ante_payments)",
+SHORT_STACKS: dict[ShortStack, bool] = {
+    # every ante payment as written, in payment order, each cut to the payer's balance
+    # under elimination (CompiledRules.ante_payments)
+    "as balance": False,
+    # a short payer's dues summed per section, paid in board order while the balance lasts;
+    # the seat then takes only the sections it anted (deal._ante_by_section)
+    "section by section": True,
 }
-"""How the compiled engine renders each short-stack rule (spec §4); ``section by section`` is
-excused (:data:`boodle.rule_kinds.KINDS`) and refused by :func:`unsupported_features`."""
+"""Whether a payer short of their whole ante pays section by section (spec §4), one row per
+member of :data:`ShortStack`."""
 
 
 WIDOW_RECEIVERS: dict[WidowPosition, Callable[[list[int]], list[int]]] = {
@@ -173,9 +180,8 @@ whether the winner takes that section too)."""
 
 
 SALE_REFUSED: dict[str, Callable[[WidowSale], bool]] = {
-    "widow sale barred to boodle holders": lambda s: s.barred_by_boodle,
-    "widow prices paid to the dealer": lambda s: s.to_dealer,
-    "the dealer's swap before the offer": lambda s: s.dealer_first,
+    # played (compiled/widow.py): a sale barred to boodle holders (CompiledRules.barring),
+    # prices paid to the dealer, the dealer's swap before the offer
     "a widow taker's hand out of play": lambda s: s.discard != "becomes widow",
 }
 """What of a widow sale the compiled engine does not play (spec §5.4), by the words it says."""
@@ -233,10 +239,8 @@ SUPPORT: dict[FeatureKey, Refusal | None] = {
     # spec §10: each deal is one the compiled engine plays, but its sessions (boodle
     # simulate's loop, the kernel's run_session) keep every player in their seat
     "seats redrawn": _said("seats drawn again before each deal (its sessions keep the seats)"),
-    "widow sets": lambda rs, found: [f"widow: {f.detail}" for f in found
-                                     if f.detail not in WIDOW_SETS],
-    "short stack": lambda rs, found: [f"short stack: {f.detail}" for f in found
-                                      if f.detail not in SHORT_STACKS],
+    "widow sets": None,  # WIDOW_SETS: both rules played
+    "short stack": None,  # SHORT_STACKS: both rules played
     "claims": _claims_refused,
     "going out without ending the deal": _in_phase(
         lambda f: "going out without ending the deal"),
@@ -259,12 +263,14 @@ def unsupported_features(ruleset: Ruleset) -> list[str]:
     suit, or of trumps turned up from the widow, with the dealer taking the
     turn-up's boodle) or none (``claims: none``), every going-out clause, and holding and
     poker phases before the stops phase, with or without a betting round (spec §8.1-§8.3),
+    short stacks paid section by section (spec §4), a widow that blocks sets (spec §5.2),
     elimination at zero balance (spec §9, §10: payments cut to the balance, the seats
-    out dealt no card), and the widow sale or auction (spec §5.4, :mod:`.widow`) but for what
+    out dealt no card), and the widow sale or auction (spec §5.4, :mod:`.widow`: barred to
+    boodle holders, paid to the dealer, the dealer's swap first) but for what
     :data:`SALE_REFUSED` names.  It does not run a holding or poker phase after the stops
     phase, a going out barred by what such a phase took, drawn boodles, chosen-boodle
-    antes, claims on holding, lead-not-lowest penalties, a widow that blocks sets, short
-    stacks paid section by section, or a going out that does not end the deal;
+    antes, claims on holding, lead-not-lowest penalties, or a going out that does not end
+    the deal;
     a caller falls back to the
     reference engine for those.  What it says of each is :data:`SUPPORT`'s row.
     """
@@ -450,7 +456,13 @@ class CompiledRules:
     ``sale_at``: the widow sale (spec §5.4) comes before ``before[sale_at]`` (its length:
     before the stops phase; -1: no sale).  ``capped``: ``balance: eliminated at zero`` (spec
     §9, §10): a seat pays at most its balance, and a seat at zero or below before the deal
-    is out of it.
+    is out of it.  ``by_section``: ``short stack: section by section`` (spec §4,
+    :data:`SHORT_STACKS`).  ``set_masks``: under ``widow: blocks sets`` (spec §5.2,
+    :data:`WIDOW_SETS`), per claim table and per section of the board, the card masks that
+    complete a set section (empty for other sections); a section is blocked while the widow
+    holds one of them whole; ``()`` under ``qualifies nobody``.  ``barring``: under a widow
+    sale's ``barred: holding a boodle card`` (spec §5.4), the cards that pay a boodle section
+    by themselves (a hand holding one may not buy, bid or swap); else 0.
     """
 
     ruleset: Ruleset
@@ -484,6 +496,9 @@ class CompiledRules:
     before: tuple[CompiledPoker | CompiledHolding, ...] = ()
     capped: bool = False
     sale_at: int = -1
+    by_section: bool = False
+    barring: int = 0
+    set_masks: tuple[tuple[tuple[int, ...], ...], ...] = ()
     _antes: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False)
     _receivers: dict[tuple[int, int], tuple[int, ...]] = field(
@@ -601,6 +616,13 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
         before=before,
         capped=BALANCE_FACTS[ruleset.session.negative].eliminates,
         sale_at=_sale_at(ruleset, phase),
+        by_section=SHORT_STACKS[ruleset.short_stack],
+        barring=sum(1 << index[c] for s in ruleset.board if s.kind == "boodle"
+                    for c in paying_cards(s) or () if c in index)
+        if ruleset.widow_sale is not None and ruleset.widow_sale.barred_by_boodle else 0,
+        set_masks=tuple(tuple(_holding_masks(s, ruleset, index, trump) if s.kind == "set"
+                              else () for s in ruleset.board) for trump in trump_suits)
+        if WIDOW_SETS[ruleset.deal.widow_sets] else (),
     )
 
 

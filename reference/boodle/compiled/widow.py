@@ -5,8 +5,9 @@ Every choice is put to the seat's :data:`Seller` as a :class:`SaleAsk`: the conc
 the reference engine's legal entries, in its order (the pass first, then the offer, the
 withdrawal, the buy, the swap, or the bids from the lowest allowed up to the seat's balance in
 whole chips), so a player drawing an index over them draws as the reference strategies do.
-The compiled engine refuses a sale barred to boodle holders, one paid to the dealer, the
-dealer's swap before the offer and a hand put out of play (:data:`~.tables.SALE_REFUSED`).
+A sale barred to boodle holders (:attr:`~.tables.CompiledRules.barring`), prices paid to the
+dealer and the dealer's swap before the offer are played as the reference engine plays them;
+a hand put out of play is refused (:data:`~.tables.SALE_REFUSED`).
 """
 
 from __future__ import annotations
@@ -65,8 +66,11 @@ def play_sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list
     """Spec §5.4: the dealer's offer (``dealer: may withhold``), the sale round from the
     dealer's left (or the auction, clockwise again and again, skipping the highest bidder),
     the highest bidder's last word (``high bidder: may withdraw``), the dealer's swap when
-    nobody bought; the taker pays the price into its section and swaps hands with the widow
-    (``own``, ``hands``, ``held`` updated; chips in ``seats``, ``sections``)."""
+    nobody bought (or, with ``first``, before the offer: a swap ends the sale); the taker pays
+    the price into its section (or to the dealer, ``price to: dealer``, the dealer paying
+    nothing) and swaps hands with the widow (``own``, ``hands``, ``held`` updated; chips in
+    ``seats``, ``sections``).  A seat holding a boodle card under ``barred: holding a boodle
+    card`` may only pass (but the dealer's offer and the highest bidder's last word)."""
     r = t.ruleset.widow_sale
     assert r is not None
 
@@ -81,12 +85,22 @@ def play_sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list
         if trace is not None:
             trace.append(item)
 
-    def exchange(who: int, how: str, price: int) -> None:
+    def barred(who: int) -> bool:
+        return bool(hands[who] & t.barring)
+
+    def price_of(who: int, amount: int) -> int:
+        return 0 if r.to_dealer and who == dealer else amount
+
+    def exchange(who: int, how: str, amount: int) -> None:
         paid: Chips = 0
+        price = price_of(who, amount)
         if price > 0:
             paid = min(price, max(seats[who], 0)) if t.capped else price
             seats[who] -= paid
-            sections[t.section_names.index(r.price_to)] += paid
+            if r.to_dealer:
+                seats[dealer] += paid
+            else:
+                sections[t.section_names.index(r.price_to)] += paid
         taken, mine = widow(), hands[who]
         for c in range(t.n_cards):
             if taken >> c & 1:
@@ -96,13 +110,19 @@ def play_sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list
         hands[who], held[who] = taken, taken.bit_count()
         note("exchange", who, how, paid, _names(t, taken), _names(t, mine))
 
+    def dealer_swaps(step: str) -> bool:
+        price = price_of(dealer, r.price)
+        take = "swap" if not barred(dealer) and (
+            price == 0 or price <= _whole(seats[dealer])) else ""
+        if ask(dealer, step, take) == 1:
+            exchange(dealer, "swap", r.price)
+            return True
+        note("widow pass", dealer, step)
+        return False
+
     def offer_over() -> None:
-        if r.dealer_swap:
-            take = "swap" if r.price == 0 or r.price <= _whole(seats[dealer]) else ""
-            if ask(dealer, "dealer", take) == 1:
-                exchange(dealer, "swap", r.price)
-                return
-            note("widow pass", dealer, "dealer")
+        if r.dealer_swap and not r.dealer_first and dealer_swaps("dealer"):
+            return
         note("unsold")
 
     if r.dealer_may_withhold:
@@ -111,11 +131,14 @@ def play_sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list
             note("unsold")
             return
         note("widow offered", dealer)
+    if r.dealer_swap and r.dealer_first and dealer_swaps("dealer first"):
+        return
     everyone = [(dealer + 1 + i) % n for i in range(n)]
     buyers = everyone[:-1] if r.mode == "sale" or r.dealer_swap else everyone
     if r.mode == "sale":
         for b in buyers:
-            if ask(b, "offer", "buy" if r.price <= _whole(seats[b]) else "") == 1:
+            buys = not barred(b) and r.price <= _whole(seats[b])
+            if ask(b, "offer", "buy" if buys else "") == 1:
                 exchange(b, "buy", r.price)
                 return
             note("widow pass", b, "offer")
@@ -142,7 +165,7 @@ def play_sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list
         who = next(c for c in ((after + i) % n for i in range(1, n + 1))
                    if c in active and c != bidder)
         low, high = max(r.price, 1, bid + 1), _whole(seats[who])
-        k = ask(who, "offer", "bid" if low <= high else "", low, high)
+        k = ask(who, "offer", "bid" if low <= high and not barred(who) else "", low, high)
         if k == 0:
             note("widow pass", who, "offer")
             out.add(who)
