@@ -63,3 +63,34 @@ def test_a_deal_header_after_an_elimination_says_how_many_are_still_in(
             assert line.endswith(f"deals, {want}"), line
         out += line.endswith("has no chips left: eliminated")
     assert out >= 1 and any(line.endswith("still in") for line in lines if line[:5] == "Deal ")
+
+
+@pytest.mark.parametrize(("lang", "minimum", "rotation"), [
+    ("en", "If fewer players remain than the variant's minimum, the session ends after that "
+     "deal.", "so that every player deals equally often until one is eliminated"),
+    ("fr", "S'il reste moins de joueurs que le minimum de la variante, la partie s'arrête "
+     "après cette donne.", "pour que chacun donne autant de fois jusqu'à ce qu'un joueur soit "
+     "éliminé"),
+    ("it", "Se restano meno giocatori del minimo della variante, la sessione finisce dopo "
+     "quella mano.", "così che ognuno distribuisca lo stesso numero di volte finché nessuno "
+     "è eliminato"),
+    ("pt", "Se restarem menos jogadores que o mínimo da variante, a sessão termina depois "
+     "dessa mão.", "para que todos distribuam o mesmo número de vezes até que alguém seja "
+     "eliminado"),
+])
+def test_the_rules_page_says_the_session_ends_below_the_minimum_and_rotations_after_an_exit(
+        lang: str, minimum: str, rotation: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Spec §10 Balances: "If fewer players remain than the variant's minimum (§1), the
+    session ends after that deal, except under `end: last player with chips`"; `end: after
+    N rotations` counts N × n deals, n the players at the start, and an eliminated seat never
+    deals, so "every player deals equally often" holds only until someone is out."""
+    path = tmp_path / "michigan-thin.boodle"
+    path.write_text(THIN, encoding="utf-8")
+    assert main(["docs", "page", str(path), "--lang", lang]) == 0
+    page = capsys.readouterr().out
+    assert minimum in page and rotation in page
+    # tripoli ends with the last player with chips: the players still in play on, however few
+    assert main(["docs", "page", "tripoli", "--lang", lang]) == 0
+    page = capsys.readouterr().out
+    assert minimum not in page and rotation in page
