@@ -397,13 +397,17 @@ class Stop:
 class Claim:
     """A seat takes a section's whole balance (001 §05; going out, 001 §06).
 
-    A claim of an empty section is recorded with amount 0.
+    A claim of an empty section is recorded with amount 0.  ``layer``: at a showdown with
+    side pots (spec §8.3), which pot of the section this is, 0 the main pot, k side pot k;
+    ``None`` otherwise.  For the play-by-play only, no field of the JSON event
+    (boodle-protocol/2 compares a claim's fields).
     """
 
     kind: ClassVar[str] = "claim"
     seat: int
     section: str
     transfer: Transfer
+    layer: int | None = field(default=None, compare=False)
 
     @property
     def amount(self) -> Chips:

@@ -188,7 +188,8 @@ def _stop(e: Stop) -> list[str]:
 
 
 def _claim(e: Claim) -> list[str]:
-    return [f"    {seat_name(e.seat)} takes {e.section}: {_chips(e.amount)}"]
+    pot = "" if e.layer is None else f" ({'main pot' if e.layer == 0 else f'side pot {e.layer}'})"
+    return [f"    {seat_name(e.seat)} takes {e.section}{pot}: {_chips(e.amount)}"]
 
 
 def _payment(e: Payment) -> list[str]:
