@@ -335,3 +335,14 @@ def test_a_proof_of_the_stops_phase_alone_says_so_in_its_cell() -> None:
                                "state") for line in render_text(results(1), 1.0).splitlines())
     plain = render_text(results(0), 1.0)  # every stage of the deal modelled
     assert "(stops phase)" not in plain
+
+
+def test_a_variant_line_of_several_runs_says_their_seconds_are_summed() -> None:
+    """Found by a new user: the per-variant time adds up the runs (one per player count,
+    side by side under --jobs), so it can exceed the header's wall time: it says so."""
+    rows = [Result("v", n, "progress", "z3", "checked", "no counterexample", s, 0, "")
+            for n, s in ((3, 30.0), (4, 20.5))]
+    out = render_text(rows, 35.0)
+    assert "v — z3 50.5 s summed over 2 runs" in out  # 30.0 + 20.5, more than the 35.0 s wall
+    one = render_text(rows[:1], 35.0)
+    assert "v — z3 30.0 s" in one.splitlines()  # one run: nothing summed

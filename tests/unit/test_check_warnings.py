@@ -129,3 +129,24 @@ def test_a_file_named_for_another_variant_is_warned_on_its_name(
     (tmp_path / "house.boodle").write_text(HOUSE, encoding="utf-8")
     assert main(["check", str(tmp_path / "house.boodle")]) == 0
     assert "holds the variant" not in capsys.readouterr().out
+
+
+def test_an_ante_block_of_only_short_stack_is_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a new user: an ``ante`` block replaces the base's whole (spec §11.2), so a
+    block that says only ``short stack:`` drops every ante line of tripoley."""
+    text = ("variant tripoley-short extends tripoley {\n"
+            "  session { balance: eliminated at zero }\n"
+            "  ante { short stack: section by section }\n}\n")
+    path = tmp_path / "tripoley-short.boodle"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert f"{path}:3:3: warning: this ante block holds only 'short stack:': it replaces " \
+           "the base's whole ante block, so nobody pays an ante" in out
+    assert "hint: write the ante lines in this block too" in out
+    # with tripoley's ante line written too: no such warning
+    path.write_text(text.replace("{ short", "{ each player 1 on every section\n    short"),
+                    encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    assert "ante block holds only" not in capsys.readouterr().out

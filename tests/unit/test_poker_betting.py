@@ -26,6 +26,7 @@ from boodle.engine.ledger import Ledger
 from boodle.engine.stages.poker import layers
 from boodle.engine.state import BidMove, BidRange, DealState, LeadMove, Move, PassMove
 from boodle.engine.strategies import greedy, random_legal
+from boodle.engine.trace import render_text
 from boodle.language.build import load_text
 from boodle.language.errors import BoodleError
 from boodle.language.model import PokerPhase, Ruleset
@@ -174,6 +175,24 @@ def test_a_player_with_no_chip_is_all_in_from_the_start_and_still_shows() -> Non
     # main pot: the 4 antes (D put in nothing), to D; side pot 3 (1 each from A, B, C), to
     # C's straight flush, the best of those three
     assert [(e.seat, e.amount) for e in events if isinstance(e, Claim)] == [(3, 4), (2, 3)]
+
+
+def test_the_play_by_play_labels_the_main_pot_and_the_side_pots() -> None:
+    """Found by a new user: "C takes pot: 3" after "D takes pot: 4" did not say which pot.
+    The hand above: the main pot (the 4 antes) to D, side pot 1 (1 each from A, B, C) to C;
+    the JSON claims keep their fields (PROTOCOL.md: seat, section, amount)."""
+    rs = rules("bets: 1 chip", "start: 20 chips  end: after 1 rotation  balance: may go negative")
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL], seats=(20, 20, 20, 1))
+    state, events = play(rs, state, [BidMove(1, 1), BidMove(2, 1), BidMove(0, 1)])
+    lines = render_text(events).splitlines()
+    assert "    D takes pot (main pot): 4" in lines and "    C takes pot (side pot 1): 3" in lines
+    claims = [e.to_json() for e in events if isinstance(e, Claim)]
+    assert [sorted(c) for c in claims] == [["amount", "kind", "seat", "section"]] * 2
+    # one pot only: no label
+    state, _ = deal(rs, 0, [FULL, TWO_PAIR, KING_SF, ROYAL])
+    state, events = play(rs, state, [BidMove(1, 1), BidMove(2, 1), BidMove(3, 1),
+                                     BidMove(0, 1)])
+    assert "    D takes pot: 8" in render_text(events).splitlines()  # 4 antes + 4 bets
 
 
 def test_raises_zero_allows_a_bet_and_calls_only() -> None:

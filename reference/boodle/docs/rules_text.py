@@ -47,8 +47,15 @@ class Rule:
 OTHER_TEMPLATE: dict[str, Callable[[Any], str | None]] = {
     # spec §10: under 'seating: redrawn each deal' the deal passes from seat to seat while
     # the players move, so a rotation gives every seat one deal, not every player
-    "SessionSpec.rotations": lambda s: ("SessionSpec.rotations_by_seat"
-                                        if s.seating == "redrawn each deal" else None),
+    "SessionSpec.rotations": lambda s: (
+        "SessionSpec.rotations_by_seat" if s.seating == "redrawn each deal"
+        # spec §10 Balances: a rotation counts deals per starting player and an eliminated
+        # seat never deals, so the players still in deal more often once one is out
+        else "SessionSpec.rotations_eliminated" if s.negative == "eliminate" else None),
+    # spec §10 Balances: too few players left ends the session, except under 'end: last
+    # player with chips', whose own sentence says they play on however few
+    "SessionSpec.negative": lambda s: ("SessionSpec.negative_ends" if s.negative == "eliminate"
+                                       and not s.end_last_with_chips else None),
 }
 """Fields whose sentence depends on another field of the same object: ``Class.field`` → the
 template key to use instead for that object (``None``: the field's own)."""

@@ -34,7 +34,13 @@ from boodle.engine.faults import RULE_IDS, IllegalMove, NotSupported
 from boodle.engine.ledger import Ledger
 from boodle.engine.machine import apply_move, enter, skipped_phases
 from boodle.engine.machine import legal_moves as _stage_legal_moves
-from boodle.engine.stages.dealing import deal_hands, deal_order, new_deal, shuffled_deck
+from boodle.engine.stages.dealing import (
+    deal_hands,
+    deal_order,
+    eliminated,
+    new_deal,
+    shuffled_deck,
+)
 from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.support import check_playable, pending_features, stops_phase
 from boodle.language.cards import Card
@@ -91,7 +97,8 @@ def start_deal(
         raise BoodleError("the ledger does not match the players and the board")
     state = new_deal(ruleset, players, dealer, ledger, deck_order, hands, widow)
     state, events = enter(ruleset, state, "antes")
-    return state, [DealStart(dealer, players, number), *events]
+    still_in = players - len(eliminated(ruleset, ledger))  # spec §10
+    return state, [DealStart(dealer, players, number, still_in), *events]
 
 
 MISDEAL_AFTER_A_MOVE: dict[MisdealRule, bool] = {

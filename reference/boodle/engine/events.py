@@ -12,7 +12,7 @@ Seats are 0-based and clockwise; the widow is ``None`` in a deal order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from boodle.engine.ledger import Account, Ledger, Transfer, chips_json
@@ -134,12 +134,17 @@ class Seating:
 
 @dataclass(frozen=True)
 class DealStart:
-    """A deal begins: ``number`` (1-based in a session, ``None`` alone) and its dealer."""
+    """A deal begins: ``number`` (1-based in a session, ``None`` alone) and its dealer.
+
+    ``players``: the seats at the table; ``still_in``: how many of them play, the players
+    eliminated (spec §10) sitting out, ``None`` when not known.  ``still_in`` is for the
+    play-by-play only, no field of the JSON event (boodle-protocol/2 compares its fields)."""
 
     kind: ClassVar[str] = "deal-start"
     dealer: int
     players: int
     number: int | None = None
+    still_in: int | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -392,13 +397,17 @@ class Stop:
 class Claim:
     """A seat takes a section's whole balance (001 §05; going out, 001 §06).
 
-    A claim of an empty section is recorded with amount 0.
+    A claim of an empty section is recorded with amount 0.  ``layer``: at a showdown with
+    side pots (spec §8.3), which pot of the section this is, 0 the main pot, k side pot k;
+    ``None`` otherwise.  For the play-by-play only, no field of the JSON event
+    (boodle-protocol/2 compares a claim's fields).
     """
 
     kind: ClassVar[str] = "claim"
     seat: int
     section: str
     transfer: Transfer
+    layer: int | None = field(default=None, compare=False)
 
     @property
     def amount(self) -> Chips:
@@ -582,12 +591,18 @@ class Split:
 
 @dataclass(frozen=True)
 class SessionEnd:
-    """The session is over: final balances per seat and the best seat(s) (001 §06)."""
+    """The session is over: final balances per seat and the best seat(s) (001 §06).
+
+    ``reason``: why it ended, in words for the play-by-play (``"only 2 players still in,
+    fewer than tripoley's minimum of 3"``; spec §10), or ``""``.  It is no field of the
+    JSON event: boodle-protocol/2 compares a session-end's fields one by one, so a new one
+    would fail every other implementation's runs."""
 
     kind: ClassVar[str] = "session-end"
     standings: tuple[Chips, ...]
     winners: tuple[int, ...]
     ledger: Ledger
+    reason: str = field(default="", compare=False)
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -121,7 +121,13 @@ def _cut(e: Cut) -> list[str]:
 
 def _deal_start(e: DealStart) -> list[str]:
     number = f" {e.number}" if e.number is not None else ""
-    return ["", f"Deal{number}: {seat_name(e.dealer)} deals, {e.players} players"]
+    return ["", f"Deal{number}: {seat_name(e.dealer)} deals, {_table(e)}"]
+
+
+def _table(e: DealStart) -> str:
+    """``5 players``, or after an elimination (spec §10) ``5 players, 4 still in``."""
+    out = "" if e.still_in is None or e.still_in == e.players else f", {e.still_in} still in"
+    return f"{e.players} players{out}"
 
 
 def _deal(e: DealCards) -> list[str]:
@@ -182,7 +188,8 @@ def _stop(e: Stop) -> list[str]:
 
 
 def _claim(e: Claim) -> list[str]:
-    return [f"    {seat_name(e.seat)} takes {e.section}: {_chips(e.amount)}"]
+    pot = "" if e.layer is None else f" ({'main pot' if e.layer == 0 else f'side pot {e.layer}'})"
+    return [f"    {seat_name(e.seat)} takes {e.section}{pot}: {_chips(e.amount)}"]
 
 
 def _payment(e: Payment) -> list[str]:
@@ -211,7 +218,7 @@ def _drawn_deal(event: DealStart | DealEnd, drawn: Seating) -> list[str]:
     if isinstance(event, DealStart):
         number = f" {event.number}" if event.number is not None else ""
         return ["", f"Deal{number}: {seat_name(event.dealer)} deals (player "
-                f"{player(event.dealer)}), {event.players} players; letters name seats "
+                f"{player(event.dealer)}), {_table(event)}; letters name seats "
                 "as drawn"]
     head = (f"  {seat_name(event.winner)} wins the deal (player {player(event.winner)})"
             if event.winner is not None else "  every player passed: no winner")
@@ -248,7 +255,8 @@ def _showdown(e: Showdown) -> list[str]:
 
 def _session_end(e: SessionEnd) -> list[str]:
     winners = ", ".join(seat_name(s) for s in e.winners)
-    return ["", "Session end", *_ledger_lines(e.ledger), f"  best: {winners}"]
+    head = f"Session end: {e.reason}" if e.reason else "Session end"
+    return ["", head, *_ledger_lines(e.ledger), f"  best: {winners}"]
 
 
 _RENDER: dict[type, Callable[..., list[str]]] = {

@@ -2,7 +2,7 @@
 
 :func:`rules_warnings` is the one place they are found; the language server shows them as
 diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
-``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Six checks:
+``FILE:LINE:COL: warning: …`` with their hint (:func:`file_warnings`).  Seven checks:
 
 - a line of a house rule that says what its base already says (the same clause, the same
   phase rule): it changes nothing (:data:`RESTATED`);
@@ -15,7 +15,9 @@ diagnostics (:mod:`boodle.lsp.analysis`) and ``boodle check`` prints them as
 - a file ``NAME.boodle`` holding a variant of another name (spec §11.1: a file SHOULD be
   named after its variant): ``extends`` looks a base up by its file's name, so another file
   of the folder could not extend it;
-- a ``stop bonus: 0 from …`` (spec §6.7): it pays nothing, and ``stop bonus: none`` says so.
+- a ``stop bonus: 0 from …`` (spec §6.7): it pays nothing, and ``stop bonus: none`` says so;
+- an ``ante`` block that holds only ``short stack:`` (spec §4, §11.2): it replaces the
+  base's whole block, so nobody antes.
 
 A warning never refuses a file: ``boodle check`` exits 0 on a file that has only warnings.
 """
@@ -34,7 +36,7 @@ from boodle.language.grammar import BOM
 from boodle.language.syntax import Clause, PhaseDecl, VariantDecl, parse
 
 WarningKind = Literal["restated", "unchanged", "never claimed", "blind beyond start",
-                      "file name", "pays nothing"]
+                      "file name", "pays nothing", "no ante line"]
 
 RESTATED = "this line says what the base already says: it changes nothing"
 """The message of a restated line (its quick fix deletes the line)."""
@@ -65,11 +67,12 @@ def rules_warnings(decl: VariantDecl, resolved: Resolved, ruleset: m.Ruleset,
     chain merged) and ``ruleset`` (built), given ``base``, the ruleset of the variant it
     extends (``None``: it extends nothing, or the base does not build alone), in the order:
     a file named for another variant, restated lines, a house rule that changes nothing,
-    sections never claimed, blinds above the start, stop bonuses of 0 chips."""
+    sections never claimed, blinds above the start, stop bonuses of 0 chips, an ante block
+    of only ``short stack:``."""
     return (*_file_name(decl), *_restated_lines(resolved), *_unchanged(decl, ruleset, base),
             *_never_claimed(ruleset, decl.span.file),
             *_blinds_beyond_start(ruleset, decl.span.file),
-            *_bonus_of_nothing(ruleset, decl.span.file))
+            *_bonus_of_nothing(ruleset, decl.span.file), *_only_short_stack(decl))
 
 
 def file_warnings(path: str | Path) -> tuple[RulesWarning, ...]:
@@ -193,3 +196,14 @@ def _bonus_of_nothing(ruleset: m.Ruleset, path: str) -> list[RulesWarning]:
             if isinstance(p, m.StopsPhase) and p.stop_bonus is not None
             and p.stop_bonus.amount == 0 and p.stop_bonus.span is not None
             and p.stop_bonus.span.file == path]
+
+
+def _only_short_stack(decl: VariantDecl) -> list[RulesWarning]:
+    """A warning on an ``ante`` block of ``decl`` whose only lines are ``short stack:``
+    (spec §4): a written block replaces the base's whole (spec §11.2), so the variant
+    has no ante line and nobody antes; the ``short stack`` line then has nothing to cut."""
+    return [RulesWarning(c.span, "this ante block holds only 'short stack:': it replaces the "
+                         "base's whole ante block, so nobody pays an ante",
+                         "write the ante lines in this block too", "no ante line")
+            for c in decl.items
+            if c.key == "ante" and c.value and all(x.key == "short_stack" for x in c.value)]

@@ -48,6 +48,7 @@ from boodle.engine.ledger import Ledger, seat, section
 from boodle.engine.stages.dealing import eliminated
 from boodle.engine.state import DealState, Legal, Move
 from boodle.engine.strategies import Strategy, make
+from boodle.engine.trace import seat_name
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import (
@@ -487,6 +488,33 @@ ENDS_AFTER_DEAL: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], bool]] =
 spec §10), one row per member of :data:`EndRule`.  The simulator reads these rows."""
 
 
+def _who(seats: Sequence[Chips], test: Callable[[Chips], bool]) -> tuple[str, bool]:
+    """The seats whose balance passes ``test``, named (``"A, C"``), and whether several."""
+    names = [seat_name(s) for s, b in enumerate(seats) if test(b)]
+    return ", ".join(names), len(names) > 1
+
+
+def _no_chips(session: SessionSpec, seats: Sequence[Chips]) -> str:
+    who, several = _who(seats, lambda b: b <= 0)
+    return f"{who} {'have' if several else 'has'} no chips left"
+
+
+def _target(session: SessionSpec, seats: Sequence[Chips]) -> str:
+    target = session.end_target or 0
+    return f"{_who(seats, lambda b: b >= target)[0]} reached {target:,} chips"
+
+
+END_REASONS: dict[EndRule, Callable[[SessionSpec, Sequence[Chips]], str]] = {
+    "rotations": lambda session, seats: "",  # said from the deals played
+    "no chips": _no_chips,
+    "last with chips": lambda session, seats: "at most one player has chips left",
+    "target": _target,
+    "never": lambda session, seats: "",  # it never ends
+}
+"""Why an end rule of :data:`ENDS_AFTER_DEAL` ended the session after a deal that left
+``seats``, in words for the play-by-play (spec §10), one row per member of :data:`EndRule`."""
+
+
 def ends_after(session: SessionSpec, seats: Sequence[Chips]) -> bool:
     """Whether one of ``session``'s end rules ends it after a deal that left ``seats``."""
     return any(ENDS_AFTER_DEAL[end](session, seats) for end in session.ends())
@@ -564,6 +592,8 @@ class SessionRun:
         self.ending: list[Event] = []
         self.stopped = False
         self.over = False
+        self.reason = ""
+        """Why the regular deals stopped (spec §10), once :meth:`more_deals` is false."""
 
     def progress(self) -> Progress:
         """The state between two deals (see :class:`Progress`)."""
@@ -599,10 +629,27 @@ class SessionRun:
         fewest = 2 if session.end_last_with_chips else self.rules.players.low
         more = ((self.limit is None or self.played < self.limit) and not ended
                 and still_in >= fewest)
+        if not more:
+            self.reason = self._end_reason(ended, still_in)
         if more and not self.sources.has_deal(self.played + 1):
             self.stopped = True
             return False
         return more
+
+    def _end_reason(self, ended: bool, still_in: int) -> str:
+        """Why the regular deals stop (spec §10), in words: the end line that ends the
+        session after this deal, the deals played, or too few players still in."""
+        session, seats = self.rules.session, self.ledger.seats
+        if ended:
+            end = next(e for e in session.ends() if ENDS_AFTER_DEAL[e](session, seats))
+            return END_REASONS[end](session, seats)
+        if self.limit is not None and self.played >= self.limit:
+            return f"{self.played} deals played" if self.deals is not None else (
+                f"{self.played} deals played ({session.rotations} full rotation"
+                f"{'s' if session.rotations != 1 else ''} of {self.players} players)")
+        low = self.rules.players.low
+        return (f"only {still_in} player{'s' if still_in != 1 else ''} still in, fewer than "
+                f"{self.ruleset.name}'s minimum of {low} players")
 
     def next_deal(self) -> list[Event]:
         """Play the next deal (after drawing its seats, under ``seating: redrawn each
@@ -669,7 +716,8 @@ class SessionRun:
             self.ending.extend(self.next_deal())  # spec §10: at most one extra deal
             self.ledger, more = split_leftover(self.rules, self.ledger)
             self.ending.extend(more)
-        self.ending.append(SessionEnd(self.ledger.seats, best_seats(self.ledger), self.ledger))
+        self.ending.append(SessionEnd(self.ledger.seats, best_seats(self.ledger), self.ledger,
+                                      self.reason))
         self.over = True
         return self.ending
 

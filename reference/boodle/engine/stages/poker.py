@@ -349,7 +349,7 @@ def _shown(ruleset: Ruleset, phase: PokerPhase, state: DealState, order: tuple[i
                            winners))
     folded_out = bets is not None and len(live) == 1
     taken = state.taken
-    for chips, eligible in pots:
+    for layer, (chips, eligible) in enumerate(pots):
         contenders = eligible if folded_out else [s for s in eligible if s in shown]
         if not contenders:
             continue
@@ -360,7 +360,7 @@ def _shown(ruleset: Ruleset, phase: PokerPhase, state: DealState, order: tuple[i
         if paid is not None:
             for who in paid.seats:
                 state, t = state.pay(section(phase.pot), seat(who), paid.share, "claim")
-                events.append(Claim(who, phase.pot, t))
+                events.append(Claim(who, phase.pot, t, layer if len(pots) > 1 else None))
                 transfers.append(t)
             if (phase.name, phase.pot) not in taken:
                 taken = (*taken, (phase.name, phase.pot))
