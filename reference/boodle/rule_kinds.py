@@ -301,6 +301,7 @@ KINDS: dict[str, Kind] = {
     )),
     "follow": Kind(Follow, (  # spec §6.2; the compiled run loop has the owner play (a hot loop)
         Table("reference engine", "boodle.engine.stages.stops", "FOLLOWERS"),
+        Table("reference engine (chains of follows)", "boodle.engine.stages.stops", "RUN_ON"),
         Table("z3 model", "boodle.verify.actions", "FOLLOW_SEATS"),
         Table("Hypothesis oracle", "boodle.testing", "FOLLOWERS"),
         Table("printer", "boodle.language.printer", "FOLLOW"),

@@ -53,8 +53,8 @@ from boodle.language.model import (
     derived,
 )
 
-__all__ = ["ALL_PASSES", "CLAIMS", "FOLLOWERS", "PAID_TO", "STAGE", "apply", "end_deal",
-           "enter", "legal_moves", "phase_of", "run_on"]
+__all__ = ["ALL_PASSES", "CLAIMS", "FOLLOWERS", "PAID_TO", "RUN_ON", "STAGE", "apply",
+           "end_deal", "enter", "legal_moves", "phase_of", "run_on"]
 
 _RUN_MOVES = (LeadMove, PlayMove)
 """The moves that play a card (a tuple: ``isinstance`` with ``A | B`` builds the union
@@ -192,6 +192,15 @@ def _follower(ruleset: Ruleset, phase: StopsPhase, state: DealState, who: int, c
     return FOLLOWERS[phase.follow](state, nxt)
 
 
+RUN_ON: dict[Follow, bool] = {
+    "owner": True,   # the holder of the next card plays it: the chain :func:`run_on` walks
+    "turn": True,    # the turn goes round to the one holder: the same chain
+}
+"""Whether :func:`run_on` may play a chain of follows for a follow rule (spec §6.2): it walks
+from each card to the holder of the next, which is what both rules do with one holder per
+card.  A follow rule whose row is ``False`` is played move by move."""
+
+
 def run_on(ruleset: Ruleset, state: DealState) -> tuple[DealState, int]:
     """Play, one after another, every follow due that only hands the run on (spec §6.2:
     the holder of the next card must play it), and return the state after the last and
@@ -211,6 +220,8 @@ def run_on(ruleset: Ruleset, state: DealState) -> tuple[DealState, int]:
     try:
         phase = phase_of(ruleset, state)
     except NotSupported:  # not in a stops phase: no follow is due
+        return state, 0
+    if not RUN_ON[phase.follow]:
         return state, 0
     claiming = CLAIMS[phase.claims].on_play
     trump = state.trump
