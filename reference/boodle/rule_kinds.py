@@ -267,8 +267,10 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "TURN_UP"),
         Table("Hypothesis oracle", "boodle.testing", "TURN_UP_PAYS"),
     )),
-    "lead choice": Kind(Choice, (  # spec §6.1, §6.4; the compiled engine still branches
+    "lead choice": Kind(Choice, (  # spec §6.1, §6.4
         Table("reference engine", "boodle.engine.leads", "CHOICES"),
+        Table("compiled engine", "boodle.compiled.tables", "CHOICE_OPTIONS"),
+        Table("compiled kernel", "boodle.compiled.kernel", "CHOICE_KINDS"),
         Table("z3 model", "boodle.verify.lead_terms", "CHOICE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "CHOSEN_BY_RANK"),
         Table("printer", "boodle.language.printer", "CHOICE"),

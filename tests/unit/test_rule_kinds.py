@@ -469,8 +469,8 @@ def test_a_new_widow_visibility_or_cut_fails_naming_each_back_end() -> None:
 def test_a_new_lead_choice_or_split_fails_naming_each_back_end() -> None:
     faults = missing_rows("lead choice", (*KINDS["lead choice"].members(), "highest"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "conformance mutants", "conformance pins", "printer",
-        "reference engine", "z3 model"]
+        "Hypothesis oracle", "compiled engine", "compiled kernel", "conformance mutants",
+        "conformance pins", "printer", "reference engine", "z3 model"]
     faults = missing_rows("split", (*KINDS["split"].members(), "dealer"))
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "builder", "conformance mutants", "reference engine"]

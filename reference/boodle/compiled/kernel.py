@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from boodle.compiled.tables import (
     unsupported_features,
 )
 from boodle.engine.leads import SCOPES, holder_candidates
-from boodle.language.model import BetLimit, LeadRule, Opener, Split, StopsPhase
+from boodle.language.model import BetLimit, Choice, LeadRule, Opener, Split, StopsPhase
 
 PLAYER_CODES = {"random": 0, "greedy": 1, "tips": 2}
 """The players' codes in the kernel (:data:`~.players.PLAYERS`)."""
@@ -137,16 +137,26 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
 
 def _kind(rule: LeadRule) -> int:
     """The option kind of ``rule`` (-1: not in the kernel), as ``_LeadCompiler.options``."""
-    if rule.choice == "card":
-        return EXACT
-    if rule.choice == "any":
-        return ANY
+    return CHOICE_KINDS[rule.choice](rule)
+
+
+def _lowest_kind(rule: LeadRule) -> int:
+    """The option kind of a ``lowest …`` lead: by its scope's lowest, and its ties."""
     lowest = SCOPES[rule.scope].lowest
     if lowest == "longest suits":
         return LONGEST
     if lowest == "each suit":
         return LOWEST_EACH
     return LOWEST_RANK if rule.ties == "chosen" else -1
+
+
+CHOICE_KINDS: dict[Choice, Callable[[LeadRule], int]] = {
+    "lowest": _lowest_kind,
+    "any": lambda rule: ANY,
+    "card": lambda rule: EXACT,
+}
+"""The kernel's option kind of every lead choice (spec §6.1, §6.4), one row per member of
+:data:`~boodle.language.model.Choice`, as :data:`~.tables.CHOICE_OPTIONS`."""
 
 
 # ---------------------------------------------------------------- the arrays
@@ -271,8 +281,8 @@ def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
     target = np.full(len(specs), -1, dtype=i64)
     for i, rule in enumerate(specs):
         kind[i] = _kind(rule)
-        if rule.choice == "card":
-            target[i] = t.index.get(rule.card, -1) if rule.card is not None else -1
+        if kind[i] == EXACT:
+            target[i] = lc.target(rule)
             continue
         for st, row in enumerate(lc._allowed(rule)):
             for flip, masks in enumerate(row):

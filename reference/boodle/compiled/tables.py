@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from boodle.engine.holders import paying_cards
-from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
+from boodle.engine.leads import CHOICES, SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.engine.poker_hands import rank_value
 from boodle.engine.stages.antes import PAYERS
 from boodle.engine.stages.poker import BET_SIZES, BetSizes
@@ -35,6 +35,7 @@ from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.kind_facts import BALANCE_FACTS
 from boodle.language.model import (
     AllPass,
+    Choice,
     ClaimRule,
     Fallback,
     FallbackKind,
@@ -723,7 +724,7 @@ class _LeadCompiler:
 
     def lead(self, rule: LeadRule) -> CompiledLead:
         if rule.who != "holder":
-            per_suit = (self._allowed(rule) if rule.choice == "lowest"
+            per_suit = (self._allowed(rule) if CHOICES[rule.choice].ranked
                         and SCOPES[rule.scope].lowest == "each suit" else None)
             return CompiledLead(rule.who, self.options(rule), per_suit=per_suit)
         found = holder_candidates(self.ruleset, rule) \
@@ -734,13 +735,24 @@ class _LeadCompiler:
                             self.options(LeadRule("left of dealer", "lowest", "all")))
 
     def options(self, rule: LeadRule) -> OptionsFn:
-        """The option function of ``rule``'s choice and scope."""
-        if rule.choice == "card":
-            target = self.index.get(rule.card, -1) if rule.card is not None else -1
-            return _exact(target)
+        """The option function of ``rule``'s choice and scope (:data:`CHOICE_OPTIONS`)."""
+        return CHOICE_OPTIONS[rule.choice](self, rule)
+
+    def exact(self, rule: LeadRule) -> OptionsFn:
+        """The named card of ``rule`` (``holder of 7♦``), if held (spec §6.1)."""
+        return _exact(self.target(rule))
+
+    def target(self, rule: LeadRule) -> int:
+        """The index of ``rule``'s named card (-1: none, or not in the deck)."""
+        return self.index.get(rule.card, -1) if rule.card is not None else -1
+
+    def any(self, rule: LeadRule) -> OptionsFn:
+        """Every card of a suit ``rule``'s scope allows (spec §6.4)."""
+        return _any(self._allowed(rule))
+
+    def lowest(self, rule: LeadRule) -> OptionsFn:
+        """The lowest card(s) ``rule``'s scope allows, ties broken by its rule (§6.1, §6.4)."""
         allowed = self._allowed(rule)
-        if rule.choice == "any":
-            return _any(allowed)
         lowest = SCOPES[rule.scope].lowest
         if lowest == "longest suits":
             return _longest(allowed)
@@ -760,6 +772,15 @@ class _LeadCompiler:
                         if suit_allowed(rule, s, None if st < 0 else suits[st], flip))
                   for flip in (False, True))
             for st in range(-1, len(suits)))
+
+
+CHOICE_OPTIONS: dict[Choice, Callable[[_LeadCompiler, LeadRule], OptionsFn]] = {
+    "lowest": _LeadCompiler.lowest,
+    "any": _LeadCompiler.any,
+    "card": _LeadCompiler.exact,
+}
+"""The compiled engine's option function builder of every lead choice (spec §6.1, §6.4),
+one row per member of :data:`~boodle.language.model.Choice`."""
 
 
 
