@@ -29,6 +29,7 @@ from boodle.language.model import (
     AllPass,
     Balance,
     BetLimit,
+    ChipMode,
     Choice,
     ClaimRule,
     Cut,
@@ -276,6 +277,13 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "CHOICE"),
         Table("conformance pins", "boodle.conformance.generate", "CHOICE_PINS"),
         Table("conformance mutants", "boodle.conformance.mutants", "LOOSE_CHOICES"),
+    )),
+    "chips": Kind(ChipMode, (  # spec §9: how a shared section's chips are split
+        Table("reference engine", "boodle.engine.shares", "CHIP_SPLITS"),
+        Table("compiled kernel", "boodle.compiled.kernel", "WHOLE_CHIPS"),
+        Table("verifier", "boodle.verify.own_rules", "CHIP_SHARES"),
+        Table("verifier (remainder)", "boodle.verify.own_rules", "REMAINDER_STAYS"),
+        Table("printer", "boodle.language.printer", "CHIPS"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

@@ -589,3 +589,25 @@ def test_only_the_widows_share_is_an_ante_of_its_own_reason() -> None:
 
     assert {p for p, why in ANTE_REASONS.items() if why != "ante"} == {"widow"}
     assert ANTE_REASONS["widow"] == "ante (widow's share)"
+
+
+def test_a_new_chip_mode_fails_naming_each_back_end() -> None:
+    faults = missing_rows("chips", (*KINDS["chips"].members(), "rounded"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled kernel", "printer", "reference engine", "verifier", "verifier"]
+
+
+def test_a_shared_section_splits_as_spec_9_says_alike_in_engine_and_verifier() -> None:
+    # Spec §9: 5 chips shared 2 ways: 'chips whole' gives 2 each and leaves 1 on the section;
+    # 'chips exact' gives 5/2 each and leaves nothing.
+    from fractions import Fraction
+
+    from boodle.compiled.kernel import WHOLE_CHIPS
+    from boodle.engine.shares import CHIP_SPLITS
+    from boodle.verify.own_rules import CHIP_SHARES, REMAINDER_STAYS
+
+    by_hand = {"whole": (2, 1), "exact": (Fraction(5, 2), 0)}
+    assert {k: row(5, 2) for k, row in CHIP_SPLITS.items()} == by_hand
+    assert {k: row(Fraction(5, 2)) for k, row in CHIP_SHARES.items()} == {
+        k: share for k, (share, _) in by_hand.items()}
+    assert REMAINDER_STAYS == WHOLE_CHIPS == {"whole": True, "exact": False}

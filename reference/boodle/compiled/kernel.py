@@ -46,7 +46,7 @@ from boodle.compiled.tables import (
     unsupported_features,
 )
 from boodle.engine.leads import SCOPES, holder_candidates
-from boodle.language.model import BetLimit, Choice, LeadRule, Opener, Split, StopsPhase
+from boodle.language.model import BetLimit, ChipMode, Choice, LeadRule, Opener, Split, StopsPhase
 
 PLAYER_CODES = {"random": 0, "greedy": 1, "tips": 2}
 """The players' codes in the kernel (:data:`~.players.PLAYERS`)."""
@@ -125,7 +125,7 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
         out.append(f"a deck of {t.n_cards} cards (the kernel's hands are 63-bit masks)")
     if len(t.pokers) > 1:  # the pure-Python compiled engine plays them (compiled/poker.py)
         out.append("poker phases: " + ", ".join(p.name for p in t.pokers))
-    if t.before and t.ruleset.chips == "exact":
+    if t.before and not WHOLE_CHIPS[t.ruleset.chips]:
         out.append("exact chips with a holding or poker phase (the kernel's chips are whole)")
     phase = next(p for p in t.ruleset.phases if isinstance(p, StopsPhase))
     rules = [phase.first_lead, phase.restart, *([phase.fallback.rule] if phase.fallback.rule
@@ -148,6 +148,11 @@ def _lowest_kind(rule: LeadRule) -> int:
     if lowest == "each suit":
         return LOWEST_EACH
     return LOWEST_RANK if rule.ties == "chosen" else -1
+
+
+WHOLE_CHIPS: dict[ChipMode, bool] = {"whole": True, "exact": False}
+"""Whether each chip mode's shares are whole chips, as the kernel's are (spec §9): under
+``chips exact`` the kernel runs no holding or poker phase (:func:`kernel_unsupported`)."""
 
 
 CHOICE_KINDS: dict[Choice, Callable[[LeadRule], int]] = {

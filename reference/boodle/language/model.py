@@ -151,6 +151,10 @@ class Deck:
         return self.ranks[-1]
 
 
+ChipMode = Literal["whole", "exact"]
+"""How a section's chips are shared among several winners (spec §9): ``whole`` chips, the
+remainder left on the section, or ``exact`` fractions of a register."""
+
 SectionKind = Literal["boodle", "set", "kitty", "pot"]
 SuitRule = Literal["fixed", "same suit", "trumps", "drawn"]
 
@@ -745,7 +749,7 @@ class Ruleset:
     widow_sale: WidowSale | None
     phases: tuple[Phase, ...]
     session: SessionSpec
-    chips: Literal["whole", "exact"] = "whole"
+    chips: ChipMode = "whole"
     carry: Literal["unclaimed"] = "unclaimed"
     short_stack: ShortStack = "as balance"
     span: Span | None = _span()

@@ -134,7 +134,7 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
             out.add("fee with a seat out")
     shared = CLAIM_TERMS[phase.claims].at_start or any(
         getattr(p, "split", None) == "share" for p in ruleset.phases)
-    if shared and ruleset.chips == "whole":
+    if shared and own_rules.REMAINDER_STAYS[ruleset.chips]:
         out.add("split remainder")
     return out
 

@@ -172,11 +172,18 @@ def share(balance: Any, ways: int, chips: str) -> Any:
     """Spec §9: ``balance`` chips of a section shared ``ways`` ways, each share: under
     ``chips: exact`` the exact fraction; else whole chips, the largest whole number of chips
     that ``ways`` shares can take (the remainder stays on the section).  ``ways`` ≥ 1."""
-    exact = Fraction(balance) / ways
-    if chips == "exact":
-        return exact
-    whole = exact.numerator // exact.denominator
-    return whole
+    return CHIP_SHARES[chips](Fraction(balance) / ways)
+
+
+CHIP_SHARES: dict[str, Callable[[Fraction], Any]] = {
+    "whole": lambda exact: exact.numerator // exact.denominator,
+    "exact": lambda exact: exact,
+}
+"""The verifier's own share of every chip mode (spec §9), from the exact fraction of a
+section's chips per winner: whole chips (the remainder stays on the section), or exact."""
+
+REMAINDER_STAYS: dict[str, bool] = {"whole": True, "exact": False}
+"""Whether a split under each chip mode may leave a remainder on the section (spec §9)."""
 
 
 def side_pots(put: Mapping[int, Chips], live: Sequence[int],
