@@ -49,6 +49,7 @@ from boodle.language.model import (
     Rotation,
     SaleMode,
     Scope,
+    SeatingRule,
     ShortStack,
     Split,
     SuitRule,
@@ -284,6 +285,11 @@ KINDS: dict[str, Kind] = {
         Table("verifier", "boodle.verify.own_rules", "CHIP_SHARES"),
         Table("verifier (remainder)", "boodle.verify.own_rules", "REMAINDER_STAYS"),
         Table("printer", "boodle.language.printer", "CHIPS"),
+    )),
+    "seating": Kind(SeatingRule, (  # spec §10; the simulator and the referee read the session's
+        Table("reference engine", "boodle.session.run", "REDRAWS"),
+        Table("verifier", "boodle.verify.verifier", "SEATING_GAPS"),
+        Table("printer", "boodle.language.printer", "SEATING"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

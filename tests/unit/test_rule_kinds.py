@@ -611,3 +611,19 @@ def test_a_shared_section_splits_as_spec_9_says_alike_in_engine_and_verifier() -
     assert {k: row(Fraction(5, 2)) for k, row in CHIP_SHARES.items()} == {
         k: share for k, (share, _) in by_hand.items()}
     assert REMAINDER_STAYS == WHOLE_CHIPS == {"whole": True, "exact": False}
+
+
+def test_a_new_seating_fails_naming_each_back_end() -> None:
+    faults = missing_rows("seating", (*KINDS["seating"].members(), "by cut"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine",
+                                                        "verifier"]
+
+
+def test_only_a_redrawn_seating_draws_the_seats_again_alike_in_session_and_verifier() -> None:
+    # Spec §10: 'seating: redrawn each deal' draws the seats before every deal but the
+    # first; 'fixed' keeps them, and the verifier names the redraw only for the former.
+    from boodle.session.run import REDRAWS
+    from boodle.verify.verifier import SEATING_GAPS
+
+    assert REDRAWS == {"fixed": False, "redrawn each deal": True}
+    assert {k: bool(words) for k, words in SEATING_GAPS.items()} == REDRAWS

@@ -668,6 +668,10 @@ in exact equal shares among the players still in; ``stays`` — nobody takes the
 
 
 EndTie = Literal["share", "one more deal"]
+
+SeatingRule = Literal["fixed", "redrawn each deal"]
+"""Where the players sit for each deal (spec §10): ``fixed``, their first seats; ``redrawn
+each deal``, seats drawn again before every deal but the first."""
 """A tie for best at a session's end (spec §10): ``share`` — the tied players share the win;
 ``one more deal`` — one extra deal is played (once), then the standings stand."""
 
@@ -702,7 +706,7 @@ class SessionSpec:
     leftover: Leftover = "split equally"
     ties: EndTie = "share"
     negative: Balance = "allowed"
-    seating: Literal["fixed", "redrawn each deal"] = "fixed"
+    seating: SeatingRule = "fixed"
     span: Span | None = _span()
 
     def ends(self) -> tuple[EndRule, ...]:

@@ -61,6 +61,7 @@ from boodle.language.kind_facts import BALANCE_FACTS
 from boodle.language.model import Chips, FirstDealer, Ruleset
 from boodle.session.run import (
     LEFTOVER_SPLITS,
+    REDRAWS,
     ROTATION_STEPS,
     TIE_DEALS,
     ends_after,
@@ -181,7 +182,7 @@ def make_spec(ruleset: Ruleset, players: int, deals: int, seed: int,
                           hint=f"try --players {ruleset.players.low}")
     if deals < 1:
         raise BoodleError("--deals must be at least 1")
-    if ruleset.session.seating == "redrawn each deal":  # spec §10; its loops keep the seats
+    if REDRAWS[ruleset.session.seating]:  # spec §10; its loops keep the seats
         span = ruleset.origin.span(ruleset.session, "seating") if ruleset.origin else None
         raise BoodleError(f"boodle simulate does not draw the seats again before each deal "
                           f"yet ({ruleset.name}: 'seating: redrawn each deal', spec §10)",
