@@ -210,6 +210,10 @@ KINDS: dict[str, Kind] = {
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),
         Table("conformance pins", "boodle.conformance.generate", "TRUMP_SECTION_PINS"),
+        Table("reference engine (second pack)", "boodle.session.second_pack", "DRAWN"),
+        Table("verifier (second pack)", "boodle.verify.own_rules", "DRAWN"),
+        Table("verifier (one-suit sets)", "boodle.verify.own_rules", "ONE_SUIT_SETS"),
+        Table("Hypothesis oracle (one-suit sets)", "boodle.testing", "ONE_SUIT_SETS"),
     )),
     "poker opener": Kind(Opener, (  # spec §8.3; the z3 model and the oracle bet nothing
         Table("reference engine", "boodle.engine.stages.poker", "OPENERS"),

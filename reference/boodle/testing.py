@@ -205,7 +205,7 @@ def _ties_by_seat(rs: Ruleset) -> Ruleset:
 def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
     """A set complete in the widow blocks its section (spec §5.2), where that is allowed."""
     if rs.deal.widow_position == "none" or not any(
-            s.kind == "set" and s.suit_rule == "same suit" for s in rs.board):
+            s.kind == "set" and ONE_SUIT_SETS[s.suit_rule] for s in rs.board):
         return rs
     return replace(rs, deal=replace(rs.deal, widow_sets="blocks sets"))
 
@@ -445,6 +445,11 @@ HOLDS: dict[SuitRule, Callable[[Section, set[tuple[str, str]], Sequence[str], st
 }
 """Whether a hand (its (rank, suit) pairs) holds every card of a section (spec §3, §8.1), one
 row per member of :data:`SuitRule`, given the deck's suits and the deal's trump suit."""
+
+ONE_SUIT_SETS: dict[SuitRule, bool] = {"fixed": False, "same suit": True, "trumps": False,
+                                       "drawn": False}
+"""Whether a set under each suit rule is its ranks in any one suit (spec §3), so that a widow
+may hold it in one suit while a hand holds it in another (spec §5.2 ``blocks sets``)."""
 
 
 def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],

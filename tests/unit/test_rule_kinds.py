@@ -257,8 +257,9 @@ def test_a_new_suit_rule_fails_naming_each_back_end() -> None:
     # holding test and the printer's boodle and set words.
     faults = missing_rows("suit rule", (*KINDS["suit rule"].members(), "any red"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "compiled engine", "conformance pins", "printer", "printer",
-        "reference engine", "z3 model", "z3 model"]
+        "Hypothesis oracle", "Hypothesis oracle", "compiled engine", "conformance pins",
+        "printer", "printer", "reference engine", "reference engine", "verifier", "verifier",
+        "z3 model", "z3 model"]
 
 
 def test_a_new_penalty_fault_fails_naming_each_back_end() -> None:
@@ -627,3 +628,16 @@ def test_only_a_redrawn_seating_draws_the_seats_again_alike_in_session_and_verif
 
     assert REDRAWS == {"fixed": False, "redrawn each deal": True}
     assert {k: bool(words) for k, words in SEATING_GAPS.items()} == REDRAWS
+
+
+def test_only_a_drawn_section_is_drawn_and_only_a_same_suit_set_is_of_any_one_suit() -> None:
+    # Spec §3: 'drawn from second pack' binds a card at the session's start; a 'same suit'
+    # set is its ranks in any one suit (so the widow may hold it, spec §5.2 'blocks sets').
+    from boodle.session.second_pack import DRAWN
+    from boodle.testing import ONE_SUIT_SETS
+    from boodle.verify import own_rules
+
+    assert {k for k, drawn in DRAWN.items() if drawn} == {"drawn"}
+    assert own_rules.DRAWN == DRAWN
+    assert {k for k, one in ONE_SUIT_SETS.items() if one} == {"same suit"}
+    assert own_rules.ONE_SUIT_SETS == ONE_SUIT_SETS

@@ -448,9 +448,10 @@ def _next_dealer(rules: Ruleset, seats: Sequence[Chips], dealer: int, step: int)
 
 def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
     """``rules`` with this session's boodles drawn from a second pack, if it has any (spec §3)."""
-    if not any(s.suit_rule == "drawn" for s in rules.board):
+    from boodle.session.second_pack import DRAWN, draw_boodles
+
+    if not any(DRAWN[s.suit_rule] for s in rules.board):
         return rules
-    from boodle.session.second_pack import draw_boodles
 
     return draw_boodles(rules, rng)[0]
 

@@ -757,7 +757,8 @@ def set_in_widow(ruleset: Ruleset, players: int, dealer: int, order: Sequence[Ca
     deal of the full deck rarely has one).  The pack unchanged when the board has no such
     set, the deck too few suits or cards of its ranks, or the widow or the hand too few
     cards."""
-    sets = [s for s in ruleset.board if s.kind == "set" and s.suit_rule == "same suit"]
+    sets = [s for s in ruleset.board
+            if s.kind == "set" and own_rules.ONE_SUIT_SETS[s.suit_rule]]
     suits = list(ruleset.deck.suits)
     if not sets or len(suits) < 2:
         return tuple(order)

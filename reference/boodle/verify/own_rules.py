@@ -182,6 +182,16 @@ CHIP_SHARES: dict[str, Callable[[Fraction], Any]] = {
 """The verifier's own share of every chip mode (spec §9), from the exact fraction of a
 section's chips per winner: whole chips (the remainder stays on the section), or exact."""
 
+DRAWN: dict[str, bool] = {"fixed": False, "same suit": False, "trumps": False, "drawn": True}
+"""Whether a section's card is drawn from a second pack for the session (spec §3, "Drawn
+boodles"), by its suit rule: its ``cards`` are bound at the session's start, not named."""
+
+ONE_SUIT_SETS: dict[str, bool] = {"fixed": False, "same suit": True, "trumps": False,
+                                  "drawn": False}
+"""Whether a set under each suit rule is its ranks in any one suit (spec §3), so that the
+widow may hold one suit's and a hand another's (spec §5.2 ``blocks sets``)."""
+
+
 REMAINDER_STAYS: dict[str, bool] = {"whole": True, "exact": False}
 """Whether a split under each chip mode may leave a remainder on the section (spec §9)."""
 
