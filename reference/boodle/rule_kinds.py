@@ -146,6 +146,7 @@ KINDS: dict[str, Kind] = {
         Table("builder", "boodle.language.kind_facts", "HIGH_BID_FACTS"),
         Table("reference engine", "boodle.engine.stages.widow", "CLOSES"),
         Table("Hypothesis oracle", "boodle.testing", "HIGH_BID_CLOSES"),
+        Table("Hypothesis oracle (last word)", "boodle.testing", "LAST_WORD"),
         Table("printer", "boodle.language.printer", "HIGH_BID"),
     )),
     "tie break": Kind(TieBreak, (
@@ -186,6 +187,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine (reasons)", "boodle.engine.stages.antes", "ANTE_REASONS"),
         Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
+        Table("Hypothesis oracle (widow's share)", "boodle.testing", "FOR_THE_WIDOW"),
         Table("printer", "boodle.language.printer", "PAYER"),
         Table("conformance pins", "boodle.conformance.generate", "PAYER_PINS"),
         Table("conformance mutants", "boodle.conformance.mutants", "PAYERS"),
@@ -236,11 +238,13 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "OUT_TO"),
         Table("conformance pins", "boodle.conformance.generate", "PER_CARD_PINS"),
     )),
-    "widow position": Kind(WidowPosition, (  # spec §5.2; the oracle deals nothing itself
+    "widow position": Kind(WidowPosition, (  # spec §5.2; the oracle deals nothing itself,
+        # but asks whether a widow is dealt
         Table("reference engine", "boodle.engine.stages.dealing", "WIDOW_PLACES"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
         Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
         Table("verifier (dealt)", "boodle.verify.own_rules", "WIDOW_DEALT"),
+        Table("Hypothesis oracle", "boodle.testing", "WIDOW_DEALT"),
         Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
         Table("conformance mutants", "boodle.conformance.mutants", "WIDOW_POSITIONS"),
     )),

@@ -119,6 +119,7 @@ from boodle.language.model import (
     SuitRule,
     TieBreak,
     TurnUpRule,
+    WidowPosition,
     WidowSets,
 )
 from boodle.session.second_pack import draw_boodles
@@ -204,7 +205,7 @@ def _ties_by_seat(rs: Ruleset) -> Ruleset:
 
 def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
     """A set complete in the widow blocks its section (spec §5.2), where that is allowed."""
-    if rs.deal.widow_position == "none" or not any(
+    if not WIDOW_DEALT[rs.deal.widow_position] or not any(
             s.kind == "set" and ONE_SUIT_SETS[s.suit_rule] for s in rs.board):
         return rs
     return replace(rs, deal=replace(rs.deal, widow_sets="blocks sets"))
@@ -214,7 +215,7 @@ def _short_stacks(rs: Ruleset) -> Ruleset:
     """A short player antes section by section and takes only what they anted (spec §4),
     where the rules allow it (physical chips, dues fixed before the ante)."""
     registers = STILL_IN[rs.session.negative](0)  # a player at zero plays on: no elimination
-    if registers or any(a.chosen or a.payer == "widow" for a in rs.antes):
+    if registers or any(a.chosen or FOR_THE_WIDOW[a.payer] for a in rs.antes):
         return rs
     return replace(rs, short_stack="section by section")
 
@@ -533,6 +534,23 @@ ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
 }
 """Who pays an ante line (spec §4), one row per member of :data:`Payer`, given the dealer and
 the seats still in."""
+
+FOR_THE_WIDOW: dict[Payer, bool] = {
+    "each player": False,
+    "each other player": False,
+    "dealer": False,
+    "widow": True,
+}
+"""Whether an ante line is paid on the widow's behalf (spec §4 'widow antes': the dealer pays
+the widow's share), one row per member of :data:`Payer`."""
+
+WIDOW_DEALT: dict[WidowPosition, bool] = {
+    "last": True,
+    "first": True,
+    "none": False,
+}
+"""Whether a widow is dealt (spec §5.2: ``widow: none`` deals none), one row per member of
+:data:`WidowPosition`."""
 
 
 def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
@@ -1022,12 +1040,21 @@ def _bidders(ruleset: Ruleset, state: DealState) -> set[int]:
     return live - {state.dealer} if sale.dealer_swap else live
 
 
+LAST_WORD: dict[HighBid, bool] = {
+    "binds": False,
+    "may be withdrawn": True,
+}
+"""Spec §5.4 read afresh for the oracle: whether the highest bidder left alone in an auction
+has a last word (to let the bid stand or withdraw it), one row per member of :data:`HighBid`."""
+
+
 def last_word(ruleset: Ruleset, state: DealState) -> bool:
     """Whether ``state`` is an auction's last word (spec §5.4 ``high bidder: may withdraw``):
     there is a highest bidder, and every other bidder has passed."""
     sale, rules = state.sale, ruleset.widow_sale
     if state.stage != "widow" or sale is None or rules is None \
-            or not BID_IN_ROUNDS[rules.mode] or sale.bidder is None or rules.high_bid == "binds":
+            or not BID_IN_ROUNDS[rules.mode] or sale.bidder is None \
+            or not LAST_WORD[rules.high_bid]:
         return False
     return _bidders(ruleset, state) - set(sale.out) == {sale.bidder}
 

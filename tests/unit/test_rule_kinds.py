@@ -127,8 +127,8 @@ def test_a_new_ante_payer_fails_naming_each_back_end() -> None:
 
     faults = missing_rows("ante payers", (*KINDS["ante payers"].members(), "winner"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "conformance mutants", "conformance pins", "printer",
-        "reference engine", "reference engine", "z3 model"]
+        "Hypothesis oracle", "Hypothesis oracle", "builder", "conformance mutants",
+        "conformance pins", "printer", "reference engine", "reference engine", "z3 model"]
     assert "each other player" not in Path(tables.__file__).read_text(encoding="utf-8")
 
 
@@ -291,8 +291,8 @@ def test_a_new_widow_position_fails_naming_each_back_end() -> None:
     members = (*KINDS["widow position"].members(), "after the dealer's left")
     faults = missing_rows("widow position", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "compiled engine", "conformance mutants", "printer", "reference engine", "verifier",
-        "verifier"]
+        "Hypothesis oracle", "compiled engine", "conformance mutants", "printer",
+        "reference engine", "verifier", "verifier"]
 
 
 def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
@@ -312,9 +312,10 @@ def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
         row(seats)
         turns[k] = tuple(seats)
     assert turns == by_hand
+    from boodle.testing import WIDOW_DEALT as ORACLE_DEALT
     from boodle.verify.own_rules import WIDOW_DEALT
 
-    assert {k: None in seats for k, seats in by_hand.items()} == WIDOW_DEALT
+    assert {k: None in seats for k, seats in by_hand.items()} == WIDOW_DEALT == ORACLE_DEALT
 
 
 def test_a_new_rotation_fails_naming_each_back_end() -> None:
@@ -641,3 +642,12 @@ def test_only_a_drawn_section_is_drawn_and_only_a_same_suit_set_is_of_any_one_su
     assert own_rules.DRAWN == DRAWN
     assert {k for k, one in ONE_SUIT_SETS.items() if one} == {"same suit"}
     assert own_rules.ONE_SUIT_SETS == ONE_SUIT_SETS
+
+
+def test_the_oracles_widow_share_and_last_word_are_the_rules_of_spec_4_and_5_4() -> None:
+    # Spec §4 'widow antes': only a 'widow' line is paid on the widow's behalf; spec §5.4:
+    # only 'high bidder: may withdraw' gives the highest bidder a last word.
+    from boodle.testing import FOR_THE_WIDOW, LAST_WORD
+
+    assert {p for p, widow in FOR_THE_WIDOW.items() if widow} == {"widow"}
+    assert LAST_WORD == {"binds": False, "may be withdrawn": True}
