@@ -50,6 +50,7 @@ from boodle.language.model import (
     SaleMode,
     Scope,
     SeatingRule,
+    SectionKind,
     ShortStack,
     Split,
     SuitRule,
@@ -298,6 +299,9 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.session.run", "REDRAWS"),
         Table("verifier", "boodle.verify.verifier", "SEATING_GAPS"),
         Table("printer", "boodle.language.printer", "SEATING"),
+    )),
+    "section kind": Kind(SectionKind, (  # spec §3: what pays a section, and how
+        Table("reference engine", "boodle.engine.holders", "SECTION_KINDS"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

@@ -651,3 +651,14 @@ def test_the_oracles_widow_share_and_last_word_are_the_rules_of_spec_4_and_5_4()
 
     assert {p for p, widow in FOR_THE_WIDOW.items() if widow} == {"widow"}
     assert LAST_WORD == {"binds": False, "may be withdrawn": True}
+
+
+def test_a_boodle_is_claimed_card_by_card_a_set_whole_a_kitty_or_pot_by_no_card() -> None:
+    # Spec §3: a boodle's card alone claims it; a set needs all its cards; a kitty and a pot
+    # are paid by no card, and going out pays into the kitty (spec §7).
+    from boodle.engine.holders import SECTION_KINDS
+
+    assert {k: (r.claimed, r.per_card, r.whole_set, r.kitty)
+            for k, r in SECTION_KINDS.items()} == {
+        "boodle": (True, True, False, False), "set": (True, False, True, False),
+        "kitty": (False, False, False, True), "pot": (False, False, False, False)}

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from boodle.engine.holders import paying_cards
+from boodle.engine.holders import SECTION_KINDS, paying_cards
 from boodle.engine.leads import CHOICES, SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.engine.poker_hands import rank_value
 from boodle.engine.stages.antes import PAYERS
@@ -385,7 +385,7 @@ def _holding_masks(s: Section, ruleset: Ruleset, index: dict[Card, int],
     """The card masks that qualify a hand for ``s`` (spec §8.1, as
     :func:`boodle.engine.holders.qualifies`): none for a kitty, a pot or a card out of the
     deck."""
-    if s.kind in ("kitty", "pot"):
+    if not SECTION_KINDS[s.kind].claimed:
         return ()
     cards = paying_cards(s, trump)
     groups = [tuple(Card(r, suit) for r in s.ranks) for suit in ruleset.deck.suits] \
@@ -558,7 +558,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     suit_masks = tuple(sum(1 << i for i, c in enumerate(cards) if c.suit == s) for s in suits)
     nxt, why = _successors(ruleset, cards, index)
     names = tuple(s.name for s in ruleset.board)
-    kitty = next((k for k, s in enumerate(ruleset.board) if s.kind == "kitty"), -1)
+    kitty = next((k for k, s in enumerate(ruleset.board) if SECTION_KINDS[s.kind].kitty), -1)
     trumps = TRUMPS_TURNED[ruleset.deal.trumps]
     tables = tuple(ClaimTables.of(*_claims(ruleset, cards, index, trump))
                    for trump in (ruleset.deck.suits if trumps else (None,)))
@@ -630,17 +630,18 @@ def _claims(
     boodle_of: list[list[int]] = [[] for _ in cards]
     for k, s in enumerate(ruleset.board):
         fixed = CLAIMED_BY[s.suit_rule](s, trump)
-        if s.kind == "boodle":
+        row = SECTION_KINDS[s.kind]
+        if row.per_card:
             for c in fixed or ():
                 if c in index:
                     claims[index[c]].append((k, ()))
                     boodle_of[index[c]].append(k)
-        elif s.kind == "set" and fixed is not None:
+        elif row.whole_set and fixed is not None:
             for c in fixed:
                 others = [o for o in fixed if o != c]
                 if c in index and all(o in index for o in others):
                     claims[index[c]].append((k, tuple(index[o] for o in others)))
-        elif s.kind == "set":  # CLAIMED_BY: any one suit
+        elif row.whole_set:  # CLAIMED_BY: any one suit
             for i, c in enumerate(cards):
                 others = [Card(r, c.suit) for r in s.ranks if r != c.rank]
                 if c.rank in s.ranks and all(o in index for o in others):
@@ -695,13 +696,13 @@ def _ante_payments(
     """Spec §4: every ante payment in order, (seat, section index, chips)."""
     out: list[tuple[int, int, int]] = []
     everyone = [(dealer + 1 + i) % players for i in range(players)]
-    kinds = {s.name: s.kind for s in ruleset.board}
+    per_card = {s.name: SECTION_KINDS[s.kind].per_card for s in ruleset.board}
     for line in ruleset.antes:
         payers = PAYERS[line.payer](dealer, everyone)
         targets: list[str] = []
         for t in line.targets:
             if t == "each boodle":
-                targets += [n for n in names if kinds[n] == "boodle"]
+                targets += [n for n in names if per_card[n]]
             elif t == "every section":
                 targets += list(names)
             else:

@@ -14,7 +14,7 @@ would claim, for callers that check the phase's rule first.
 from __future__ import annotations
 
 from boodle.engine.events import Claim, Event
-from boodle.engine.holders import award, blocked, paying_cards, qualifiers
+from boodle.engine.holders import SECTION_KINDS, award, blocked, paying_cards, qualifiers
 from boodle.engine.ledger import Account, seat, section
 from boodle.engine.state import DealState
 from boodle.language.cards import Card, card_of
@@ -103,8 +103,8 @@ def _claimable(ruleset: Ruleset, trump: str | None) -> _Claimable:
     found = table.get(trump)
     if found is None:
         found = table[trump] = tuple(
-            (s.name, s.kind == "boodle", paying_cards(s, trump), s.ranks)
-            for s in ruleset.board if s.kind in ("boodle", "set"))
+            (s.name, SECTION_KINDS[s.kind].per_card, paying_cards(s, trump), s.ranks)
+            for s in ruleset.board if SECTION_KINDS[s.kind].claimed)
     return found
 
 
