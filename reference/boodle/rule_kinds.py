@@ -302,6 +302,8 @@ KINDS: dict[str, Kind] = {
     )),
     "section kind": Kind(SectionKind, (  # spec §3: what pays a section, and how
         Table("reference engine", "boodle.engine.holders", "SECTION_KINDS"),
+        Table("verifier (card by card)", "boodle.verify.own_rules", "PER_CARD"),
+        Table("verifier (whole sets)", "boodle.verify.own_rules", "WHOLE_SET"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

@@ -662,3 +662,7 @@ def test_a_boodle_is_claimed_card_by_card_a_set_whole_a_kitty_or_pot_by_no_card(
             for k, r in SECTION_KINDS.items()} == {
         "boodle": (True, True, False, False), "set": (True, False, True, False),
         "kitty": (False, False, False, True), "pot": (False, False, False, False)}
+    from boodle.verify.own_rules import PER_CARD, WHOLE_SET
+
+    assert {k: r.per_card for k, r in SECTION_KINDS.items()} == PER_CARD
+    assert {k: r.whole_set for k, r in SECTION_KINDS.items()} == WHOLE_SET

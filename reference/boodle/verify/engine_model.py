@@ -105,15 +105,17 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
     if phase.stop_bonus is not None:
         out.add("stop bonus")
     plays = CLAIM_TERMS[phase.claims].plays_claim
-    if plays and any(s.kind in ("boodle", "set") for s in ruleset.board):
+    if plays and any(own_rules.PER_CARD[s.kind] or own_rules.WHOLE_SET[s.kind]
+                     for s in ruleset.board):
         out.add("claim on play")
     if SHORT_STACK_TERMS[ruleset.short_stack].tracked and (
             plays or phase.going_out.takes or PAID_TO_TERMS[phase.going_out.to](
                 ruleset, phase.going_out.into)[1]):
         out.add("claim not anted")
     if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks and (
-            (plays and any(s.kind == "set" for s in ruleset.board))
-            or any(s.kind == "set" for s in ruleset.board if s.name in phase.going_out.takes)):
+            (plays and any(own_rules.WHOLE_SET[s.kind] for s in ruleset.board))
+            or any(own_rules.WHOLE_SET[s.kind] for s in ruleset.board
+                   if s.name in phase.going_out.takes)):
         out.add("claim blocked by the widow")
     passing = FALLBACK_TERMS[phase.fallback.kind].passes
     if passing:
@@ -758,7 +760,7 @@ def set_in_widow(ruleset: Ruleset, players: int, dealer: int, order: Sequence[Ca
     set, the deck too few suits or cards of its ranks, or the widow or the hand too few
     cards."""
     sets = [s for s in ruleset.board
-            if s.kind == "set" and own_rules.ONE_SUIT_SETS[s.suit_rule]]
+            if own_rules.WHOLE_SET[s.kind] and own_rules.ONE_SUIT_SETS[s.suit_rule]]
     suits = list(ruleset.deck.suits)
     if not sets or len(suits) < 2:
         return tuple(order)

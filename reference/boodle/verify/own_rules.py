@@ -182,6 +182,14 @@ CHIP_SHARES: dict[str, Callable[[Fraction], Any]] = {
 """The verifier's own share of every chip mode (spec §9), from the exact fraction of a
 section's chips per winner: whole chips (the remainder stays on the section), or exact."""
 
+PER_CARD: dict[str, bool] = {"boodle": True, "set": False, "kitty": False, "pot": False}
+"""Spec §3, the verifier's own statement: whether each of a section's paying cards claims it
+alone (a boodle, which ``each boodle`` ante lines name), by its kind."""
+
+WHOLE_SET: dict[str, bool] = {"boodle": False, "set": True, "kitty": False, "pot": False}
+"""Spec §3: whether a section is paid only to the holder of all its cards (a set), by its
+kind; a kitty or a pot is paid by no card."""
+
 DRAWN: dict[str, bool] = {"fixed": False, "same suit": False, "trumps": False, "drawn": True}
 """Whether a section's card is drawn from a second pack for the session (spec §3, "Drawn
 boodles"), by its suit rule: its ``cards`` are bound at the session's start, not named."""
@@ -238,7 +246,7 @@ def ante_sections(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
     named)."""
     out: list[str] = []
     for t in targets:
-        out += ([s.name for s in ruleset.board if s.kind == "boodle"] if t == "each boodle"
+        out += ([s.name for s in ruleset.board if PER_CARD[s.kind]] if t == "each boodle"
                 else [s.name for s in ruleset.board] if t == "every section" else [t])
     return out
 
@@ -360,6 +368,6 @@ def blocked_sets(ruleset: Ruleset, widow: Collection[Card], trump: str | None
     if not WIDOW_BLOCKS[ruleset.deal.widow_sets]:
         return frozenset()
     held = set(widow)
-    return frozenset(s.name for s in ruleset.board if s.kind == "set" and any(
+    return frozenset(s.name for s in ruleset.board if WHOLE_SET[s.kind] and any(
         group and all(c in held for c in group)
         for group in SET_CARDS[s.suit_rule](ruleset, s, trump)))
