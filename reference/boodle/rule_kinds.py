@@ -304,6 +304,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.holders", "SECTION_KINDS"),
         Table("verifier (card by card)", "boodle.verify.own_rules", "PER_CARD"),
         Table("verifier (whole sets)", "boodle.verify.own_rules", "WHOLE_SET"),
+        Table("Hypothesis oracle", "boodle.testing", "SECTION_PAID_BY"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

@@ -112,6 +112,7 @@ from boodle.language.model import (
     SaleMode,
     Scope,
     Section,
+    SectionKind,
     ShortStack,
     Split,
     StopBonus,
@@ -447,6 +448,15 @@ HOLDS: dict[SuitRule, Callable[[Section, set[tuple[str, str]], Sequence[str], st
 """Whether a hand (its (rank, suit) pairs) holds every card of a section (spec §3, §8.1), one
 row per member of :data:`SuitRule`, given the deck's suits and the deal's trump suit."""
 
+SECTION_PAID_BY: dict[SectionKind, str] = {
+    "boodle": "one card",
+    "set": "all its cards",
+    "kitty": "",
+    "pot": "",
+}
+"""Spec §3 read afresh for the oracle: what of a hand's cards claims a section, by its kind
+(a boodle: any one of its paying cards; a set: all of them; a kitty or a pot: none, ``""``)."""
+
 ONE_SUIT_SETS: dict[SuitRule, bool] = {"fixed": False, "same suit": True, "trumps": False,
                                        "drawn": False}
 """Whether a set under each suit rule is its ranks in any one suit (spec §3), so that a widow
@@ -460,7 +470,8 @@ def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],
 
 def _set_in_widow(section: Section, widow: Sequence[Card], suits: Sequence[str],
                   trump: str | None) -> bool:
-    return section.kind == "set" and _holds(section, widow, suits, trump)
+    return SECTION_PAID_BY[section.kind] == "all its cards" and _holds(section, widow, suits,
+                                                                      trump)
 
 
 WIDOW_SET_BLOCKS: dict[WidowSets, Callable[[Section, Sequence[Card], Sequence[str], str | None],
@@ -582,7 +593,7 @@ def _expanded(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
         if t == "every section":
             out += [s.name for s in ruleset.board]
         elif t == "each boodle":
-            out += [s.name for s in ruleset.board if s.kind == "boodle"]
+            out += [s.name for s in ruleset.board if SECTION_PAID_BY[s.kind] == "one card"]
         else:
             out.append(t)
     return out
@@ -618,7 +629,7 @@ def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[in
             names, split = list(phase.sections), phase.split
         elif isinstance(phase, StopsPhase):
             if CLAIM_RULES[phase.claims].at_start:
-                names = [s.name for s in ruleset.board if s.kind in ("boodle", "set")]
+                names = [s.name for s in ruleset.board if SECTION_PAID_BY[s.kind]]
                 out += _takers(ruleset, state, live, names, "share")
             break  # a stops phase has moves: what follows is not paid at the start
         else:
@@ -657,7 +668,7 @@ def _check_holding(ruleset: Ruleset, state: DealState, events: Sequence[Any]) ->
         return
     paid = {n for p in ruleset.phases if isinstance(p, HoldingPhase) for n in p.sections}
     if any(isinstance(p, StopsPhase) and CLAIM_RULES[p.claims].at_start for p in ruleset.phases):
-        paid |= {s.name for s in ruleset.board if s.kind in ("boodle", "set")}
+        paid |= {s.name for s in ruleset.board if SECTION_PAID_BY[s.kind]}
     made = [(e.seat, e.section) for e in events if e.kind == "claim" and e.section in paid]
     want = expected_holding_claims(ruleset, state)
     assert made == want, f"holding claims {made}; spec §8.1 pays {want}"

@@ -666,3 +666,13 @@ def test_a_boodle_is_claimed_card_by_card_a_set_whole_a_kitty_or_pot_by_no_card(
 
     assert {k: r.per_card for k, r in SECTION_KINDS.items()} == PER_CARD
     assert {k: r.whole_set for k, r in SECTION_KINDS.items()} == WHOLE_SET
+    from boodle.testing import SECTION_PAID_BY
+
+    assert SECTION_PAID_BY == {"boodle": "one card", "set": "all its cards", "kitty": "",
+                               "pot": ""}
+
+
+def test_a_new_section_kind_fails_naming_each_back_end() -> None:
+    faults = missing_rows("section kind", (*KINDS["section kind"].members(), "jackpot"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "reference engine", "verifier", "verifier"]
