@@ -207,7 +207,8 @@ def _ties_by_seat(rs: Ruleset) -> Ruleset:
 def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
     """A set complete in the widow blocks its section (spec §5.2), where that is allowed."""
     if not WIDOW_DEALT[rs.deal.widow_position] or not any(
-            s.kind == "set" and ONE_SUIT_SETS[s.suit_rule] for s in rs.board):
+            SECTION_PAID_BY[s.kind] == "all its cards" and ONE_SUIT_SETS[s.suit_rule]
+            for s in rs.board):
         return rs
     return replace(rs, deal=replace(rs.deal, widow_sets="blocks sets"))
 

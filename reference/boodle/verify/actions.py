@@ -50,7 +50,7 @@ from boodle.verify.layout import (
 )
 from boodle.verify.lead_terms import FAULT_TERMS, branches, lead_terms, passes
 from boodle.verify.mutation import Mutation
-from boodle.verify.own_rules import ELIMINATES, PER_CARD
+from boodle.verify.own_rules import ELIMINATES, PER_CARD, WHOLE_SET
 from boodle.verify.terms import (
     INT0,
     REAL0,
@@ -284,7 +284,7 @@ def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: 
 
     ``loc``: the places after the card is played.
     """
-    if section.kind not in ("boodle", "set"):
+    if not (PER_CARD[section.kind] or WHOLE_SET[section.kind]):
         return z3.BoolVal(False)
     return SECTION_CLAIMS[section.suit_rule](layout, s, section, i, layout.played(who), loc)
 
