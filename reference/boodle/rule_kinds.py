@@ -122,6 +122,7 @@ KINDS: dict[str, Kind] = {
     "widow sets": Kind(WidowSets, (
         Table("builder", "boodle.language.kind_facts", "WIDOW_SETS_FACTS"),
         Table("reference engine", "boodle.engine.holders", "WIDOW_SETS"),
+        Table("reference engine (claims)", "boodle.engine.holders", "WIDOW_BLOCKS"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_SETS",
               excused=frozenset({"blocks sets"})),  # compiled.tables.unsupported_features
         Table("z3 model", "boodle.verify.eligibility", "WIDOW_SET_TERMS"),
@@ -136,16 +137,18 @@ KINDS: dict[str, Kind] = {
         Table("verifier", "boodle.verify.own_rules", "SHORT_BY_SECTION"),
         Table("Hypothesis oracle", "boodle.testing", "SHORT_STACK_DUES"),
     )),
-    # the compiled engine does not run a widow sale, nor z3 model one step by step: the
-    # feature 'widow sale' names the rule where each refuses or leaves it out
+    # the z3 model does not model a widow sale step by step: the feature 'widow sale' names
+    # the rule where it leaves it out
     "widow sale mode": Kind(SaleMode, (
         Table("reference engine", "boodle.engine.stages.widow", "MODES"),
+        Table("compiled engine", "boodle.compiled.widow", "SOLD_ONCE_ROUND"),
         Table("Hypothesis oracle", "boodle.testing", "BID_IN_ROUNDS"),
         Table("printer", "boodle.language.printer", "OFFER"),
     )),
     "high bid": Kind(HighBid, (
         Table("builder", "boodle.language.kind_facts", "HIGH_BID_FACTS"),
         Table("reference engine", "boodle.engine.stages.widow", "CLOSES"),
+        Table("compiled engine", "boodle.compiled.widow", "KNOCKED_DOWN"),
         Table("Hypothesis oracle", "boodle.testing", "HIGH_BID_CLOSES"),
         Table("Hypothesis oracle (last word)", "boodle.testing", "LAST_WORD"),
         Table("printer", "boodle.language.printer", "HIGH_BID"),

@@ -539,12 +539,21 @@ def test_each_lead_choice_allows_the_cards_spec_6_4_says() -> None:
 
 
 def test_a_new_widow_sale_mode_fails_naming_each_back_end() -> None:
-    # Spec §5.4: how the widow is sold is a table in the engine, the oracle and the printer
-    # (the compiled engine refuses a widow sale, the z3 model leaves it out: feature 'widow
-    # sale'), not a comparison with 'sale' that reads a new mode as an auction.
+    # Spec §5.4: how the widow is sold is a table in the engine, the compiled engine, the
+    # oracle and the printer (the z3 model leaves it out: feature 'widow sale'), not a
+    # comparison with 'sale' that reads a new mode as an auction.
     faults = missing_rows("widow sale mode", (*KINDS["widow sale mode"].members(), "lottery"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "printer", "reference engine"]
+        "Hypothesis oracle", "compiled engine", "printer", "reference engine"]
+
+
+def test_the_compiled_widow_sale_reads_the_rules_of_spec_5_4_from_its_tables() -> None:
+    # Spec §5.4: a sale goes once round (the dealer does not buy); an auction is bid for in
+    # rounds; 'high bidder: binds' knocks the widow down at once, 'may withdraw' does not.
+    from boodle.compiled.widow import KNOCKED_DOWN, SOLD_ONCE_ROUND
+
+    assert SOLD_ONCE_ROUND == {"sale": True, "auction": False}
+    assert KNOCKED_DOWN == {"binds": True, "may be withdrawn": False}
 
 
 def test_a_sale_is_bought_and_goes_once_round_an_auction_is_bid_for_in_rounds() -> None:

@@ -21,9 +21,9 @@ from boodle.engine.shares import ChipMode, split
 from boodle.language.cards import Card, card_of
 from boodle.language.model import Chips, Deck, Section, SectionKind, Split, SuitRule, WidowSets
 
-__all__ = ["PAYING_CARDS", "SECTION_KINDS", "SPLITS", "WIDOW_SETS", "Award", "SectionRow",
-           "SplitRow", "award", "blocked", "in_split_order", "paying_cards", "qualifies",
-           "qualifiers"]
+__all__ = ["PAYING_CARDS", "SECTION_KINDS", "SPLITS", "WIDOW_BLOCKS", "WIDOW_SETS", "Award",
+           "SectionRow", "SplitRow", "award", "blocked", "in_split_order", "paying_cards",
+           "qualifies", "qualifiers"]
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,10 @@ WIDOW_SETS: dict[WidowSets, Callable[[Section, Collection[Card], Deck, str | Non
 """The reference engine's row for each widow rule for sets (spec §5.2): whether ``section``
 is blocked for the deal by the ``widow``'s cards (``blocks sets``: a set whose cards, or for
 ``same suit`` whose ranks in one suit, all lie in the widow)."""
+
+WIDOW_BLOCKS: dict[WidowSets, bool] = {"qualifies nobody": False, "blocks sets": True}
+"""Whether the widow may block a section at all (spec §5.2), one row per member of
+:data:`~boodle.language.model.WidowSets`: the claims look for blocked sections only then."""
 
 
 def blocked(section: Section, widow: Collection[Card], deck: Deck, trump: str | None,
