@@ -107,6 +107,12 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.leads", "LEADERS"),
         Table("compiled engine", "boodle.compiled.deal", "LEADERS",
               excused=frozenset({"phase winner"})),  # compiled.tables.unsupported_features
+        Table("reference engine (holder)", "boodle.engine.leads", "HELD_LEADS"),
+        Table("compiled engine (holder)", "boodle.compiled.tables", "HELD_BY"),
+        Table("compiled engine (restart)", "boodle.compiled.tables", "BACK_TO_STOPPER"),
+        Table("verifier (phase winner)", "boodle.verify.own_rules", "PHASE_WON"),
+        Table("Hypothesis oracle (restart)", "boodle.testing", "AFTER_THE_RUN"),
+        Table("Hypothesis oracle (holder)", "boodle.testing", "BY_HOLDER"),
         Table("z3 model", "boodle.verify.lead_terms", "LEADER_BRANCHES"),
         Table("printer", "boodle.language.printer", "WHO_WORDS"),
         Table("conformance pins", "boodle.conformance.generate", "WHO_PINS"),

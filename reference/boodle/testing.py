@@ -120,6 +120,7 @@ from boodle.language.model import (
     SuitRule,
     TieBreak,
     TurnUpRule,
+    Who,
     WidowPosition,
     WidowSets,
 )
@@ -170,7 +171,7 @@ def _double_payments(rs: Ruleset) -> Ruleset:
 
 def _restart_any_suit(rs: Ruleset) -> Ruleset:
     p = _phase(rs)
-    if p.fallback.kind == "pass" or p.restart.who not in ("last player", "next player"):
+    if p.fallback.kind == "pass" or not AFTER_THE_RUN[p.restart.who]:
         return rs  # a pass rule keeps its own restart (its all-pass exit may need its colour)
     return _with_phase(rs, restart=LeadRule(p.restart.who, "lowest", "chosen suit"))
 
@@ -358,7 +359,7 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     when the rules text alone does not settle it here (a holder or exact-card rule)."""
     rule = phase.restart if state.restart else phase.first_lead
     stopped = state.stopped if state.restart else None
-    if rule.who == "holder" or CHOSEN_BY_RANK[rule.choice] is None:
+    if BY_HOLDER[rule.who] or CHOSEN_BY_RANK[rule.choice] is None:
         return None
     if legal and not all(_suit_allowed(rule, c.suit, stopped, state.flipped) for c in legal):
         instead = FALLBACK_RULES[phase.fallback.kind](phase.fallback)
@@ -546,6 +547,28 @@ ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
 }
 """Who pays an ante line (spec §4), one row per member of :data:`Payer`, given the dealer and
 the seats still in."""
+
+AFTER_THE_RUN: dict[Who, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": False,
+    "last player": True,
+    "next player": True,
+    "phase winner": False,
+}
+"""Spec §6.4 read afresh for the oracle: whether a restart under each ``who`` goes to a
+player of the stopped run (the stopper, or the player after them)."""
+
+BY_HOLDER: dict[Who, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": True,
+    "last player": False,
+    "next player": False,
+    "phase winner": False,
+}
+"""Spec §6.1: whether a lead under each ``who`` goes to the holder of a card, whose rule in
+force the oracle leaves to the engine."""
 
 FOR_THE_WIDOW: dict[Payer, bool] = {
     "each player": False,

@@ -57,8 +57,10 @@ def test_a_new_who_fails_naming_each_back_end() -> None:
     members = (*KINDS["who leads"].members(), "player with most chips")
     faults = missing_rows("who leads", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "builder", "compiled engine", "conformance mutants", "conformance mutants",
-        "conformance pins", "printer", "reference engine", "z3 model"]
+        "Hypothesis oracle", "Hypothesis oracle", "builder", "compiled engine",
+        "compiled engine", "compiled engine", "conformance mutants", "conformance mutants",
+        "conformance pins", "printer", "reference engine", "reference engine", "verifier",
+        "z3 model"]
 
 
 def test_what_the_compiled_engine_is_excused_from_it_refuses() -> None:
@@ -685,3 +687,22 @@ def test_a_new_section_kind_fails_naming_each_back_end() -> None:
     faults = missing_rows("section kind", (*KINDS["section kind"].members(), "jackpot"))
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "reference engine", "verifier", "verifier"]
+
+
+def test_who_leads_by_holder_after_the_run_or_by_phase_alike_in_each_back_end() -> None:
+    # Spec §6.1: 'holder of 7♦' leads by the card's holder; §6.4: 'last player' goes back to
+    # the stopper, 'next player' to the player after them; §6.1: 'winner of phase P'.
+    from boodle.compiled.tables import BACK_TO_STOPPER, HELD_BY
+    from boodle.engine.leads import HELD_LEADS
+    from boodle.testing import AFTER_THE_RUN, BY_HOLDER
+    from boodle.verify.own_rules import PHASE_WON
+
+    def only(*who: str) -> set[str]:
+        return set(who)
+
+    assert {w for w, r in HELD_LEADS.items() if r} == only("holder")
+    assert {w for w, r in HELD_BY.items() if r} == only("holder")
+    assert {w for w, r in BY_HOLDER.items() if r} == only("holder")
+    assert {w for w, r in BACK_TO_STOPPER.items() if r} == only("last player")
+    assert {w for w, r in AFTER_THE_RUN.items() if r} == only("last player", "next player")
+    assert {w for w, r in PHASE_WON.items() if r} == only("phase winner")

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from boodle.compiled.tables import (
+    HELD_BY,
     WIDOW,
     CompiledHolding,
     CompiledRules,
@@ -276,7 +277,7 @@ def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
          else LeadRule("left of dealer", "lowest", "all"))  # 2: the fallback (if any)
     none_held = spec(LeadRule("left of dealer", "lowest", "all"))  # 3: a holder held by none
     for lead in (phase.first_lead, phase.restart):
-        found = holder_candidates(r, lead) if lead.who == "holder" and (
+        found = holder_candidates(r, lead) if HELD_BY[lead.who] and (
             lead.holder_suit is not None or lead.card is not None) else []
         cands.append([(t.index[c], spec(in_force)) for c, in_force in found
                       if c in t.index] + [(-1, none_held)])

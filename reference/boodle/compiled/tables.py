@@ -724,7 +724,7 @@ class _LeadCompiler:
     suit_masks: tuple[int, ...]
 
     def lead(self, rule: LeadRule) -> CompiledLead:
-        if rule.who != "holder":
+        if not HELD_BY[rule.who]:
             per_suit = (self._allowed(rule) if CHOICES[rule.choice].ranked
                         and SCOPES[rule.scope].lowest == "each suit" else None)
             return CompiledLead(rule.who, self.options(rule), per_suit=per_suit)
@@ -773,6 +773,29 @@ class _LeadCompiler:
                         if suit_allowed(rule, s, None if st < 0 else suits[st], flip))
                   for flip in (False, True))
             for st in range(-1, len(suits)))
+
+
+HELD_BY: dict[str, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": True,
+    "last player": False,
+    "next player": False,
+    "phase winner": False,
+}
+"""Whether the compiled lead of each ``who`` goes to the holder of a card (spec §6.1), whose
+candidates it resolves, one row per member of :data:`~boodle.language.model.Who`."""
+
+BACK_TO_STOPPER: dict[str, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": False,
+    "last player": True,
+    "next player": False,
+    "phase winner": False,
+}
+"""Whether a restart under each ``who`` goes back to the player who stopped the run (spec
+§6.4 ``last player``), one row per member of :data:`~boodle.language.model.Who`."""
 
 
 CHOICE_OPTIONS: dict[Choice, Callable[[_LeadCompiler, LeadRule], OptionsFn]] = {

@@ -190,6 +190,11 @@ WHOLE_SET: dict[str, bool] = {"boodle": False, "set": True, "kitty": False, "pot
 """Spec §3: whether a section is paid only to the holder of all its cards (a set), by its
 kind; a kitty or a pot is paid by no card."""
 
+PHASE_WON: dict[str, bool] = {"left of dealer": False, "dealer": False, "holder": False,
+                              "last player": False, "next player": False,
+                              "phase winner": True}
+"""Spec §6.1: whether a lead under each ``who`` goes to the winner of an earlier phase."""
+
 DRAWN: dict[str, bool] = {"fixed": False, "same suit": False, "trumps": False, "drawn": True}
 """Whether a section's card is drawn from a second pack for the session (spec §3, "Drawn
 boodles"), by its suit rule: its ``cards`` are bound at the session's start, not named."""
