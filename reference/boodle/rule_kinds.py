@@ -162,6 +162,8 @@ KINDS: dict[str, Kind] = {
     "tie break": Kind(TieBreak, (
         Table("builder", "boodle.language.kind_facts", "TIE_FACTS"),
         Table("reference engine", "boodle.engine.leads", "TIES"),
+        Table("compiled engine", "boodle.compiled.tables", "TIE_ORDERED"),
+        Table("verifier (symmetry)", "boodle.verify.symmetry", "SUITS_ORDERED"),
         Table("z3 model", "boodle.verify.lead_terms", "TIE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "TIE_ORDERS"),
         Table("conformance pins", "boodle.conformance.generate", "TIE_PINS"),

@@ -99,7 +99,14 @@ def test_a_new_tie_rule_fails_naming_each_back_end() -> None:
     members = (*KINDS["tie break"].members(), "by seat")
     faults = missing_rows("tie break", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "conformance pins", "reference engine", "z3 model"]
+        "Hypothesis oracle", "builder", "compiled engine", "conformance pins",
+        "reference engine", "verifier", "z3 model"]
+    # spec §6.1: only 'chosen' leaves every tied card to the leader; the others order suits
+    from boodle.compiled.tables import TIE_ORDERED
+    from boodle.verify.symmetry import SUITS_ORDERED
+
+    assert {t for t, ordered in TIE_ORDERED.items() if not ordered} == {"chosen"}
+    assert SUITS_ORDERED == TIE_ORDERED
 
 
 @pytest.mark.parametrize(("kind", "new_member", "pins"), [

@@ -40,6 +40,7 @@ import numpy as np
 
 from boodle.compiled.tables import (
     HELD_BY,
+    TIE_ORDERED,
     WIDOW,
     CompiledHolding,
     CompiledRules,
@@ -148,7 +149,7 @@ def _lowest_kind(rule: LeadRule) -> int:
         return LONGEST
     if lowest == "each suit":
         return LOWEST_EACH
-    return LOWEST_RANK if rule.ties == "chosen" else -1
+    return -1 if TIE_ORDERED[rule.ties] else LOWEST_RANK
 
 
 WHOLE_CHIPS: dict[ChipMode, bool] = {"whole": True, "exact": False}

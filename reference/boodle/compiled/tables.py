@@ -52,6 +52,7 @@ from boodle.language.model import (
     Split,
     StopsPhase,
     SuitRule,
+    TieBreak,
     Trumps,
     WidowPosition,
     WidowSale,
@@ -760,7 +761,7 @@ class _LeadCompiler:
         if lowest == "each suit":
             return _lowest_per_suit(allowed)
         ranks = tuple(self.ruleset.deck.rank_index(c) for c in self.cards)
-        if rule.ties == "chosen":
+        if not TIE_ORDERED[rule.ties]:
             return _lowest_rank(allowed, ranks)
         return _tie_broken(_lowest_rank(allowed, ranks), self.ruleset, rule, self.cards,
                            self.index)
@@ -774,6 +775,11 @@ class _LeadCompiler:
                   for flip in (False, True))
             for st in range(-1, len(suits)))
 
+
+TIE_ORDERED: dict[TieBreak, bool] = {"chosen": False, "suit order": True, "hand order": True}
+"""Whether a tie rule of a ``lowest`` lead breaks a tie by an order of suits (spec §6.1), so
+the option function filters the lowest cards through the engine's rows (``_tie_broken``),
+one row per member of :data:`~boodle.language.model.TieBreak`; ``chosen``: every tied card."""
 
 HELD_BY: dict[str, bool] = {
     "left of dealer": False,
