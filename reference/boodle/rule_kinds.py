@@ -122,6 +122,7 @@ KINDS: dict[str, Kind] = {
     "split": Kind(Split, (  # the z3 model has no holding or poker phase (spec/verification.md)
         Table("builder", "boodle.language.kind_facts", "SPLIT_FACTS"),
         Table("reference engine", "boodle.engine.holders", "SPLITS"),
+        Table("verifier", "boodle.verify.own_rules", "SHARED"),
         Table("Hypothesis oracle", "boodle.testing", "SPLIT_TAKERS"),
         Table("conformance mutants", "boodle.conformance.mutants", "SPLITS"),
     )),
@@ -265,8 +266,9 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "ROTATION"),
         Table("conformance mutants", "boodle.conformance.mutants", "ROTATIONS"),
     )),
-    "widow discard": Kind(Discard, (  # spec §5.4; only the reference engine sells the widow
+    "widow discard": Kind(Discard, (  # spec §5.4
         Table("reference engine", "boodle.engine.stages.widow", "DISCARDS"),
+        Table("compiled engine", "boodle.compiled.tables", "HAND_TO_WIDOW"),  # SALE_REFUSED
         Table("play-by-play", "boodle.engine.trace", "DISCARD_WORDS"),
         Table("printer", "boodle.language.printer", "DISCARD"),
     )),

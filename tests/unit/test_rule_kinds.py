@@ -343,7 +343,7 @@ def test_the_deal_passes_left_to_the_next_seat_clockwise() -> None:
 def test_a_new_widow_discard_fails_naming_each_back_end() -> None:
     faults = missing_rows("widow discard", (*KINDS["widow discard"].members(), "to the dealer"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "play-by-play", "printer", "reference engine"]
+        "compiled engine", "play-by-play", "printer", "reference engine"]
 
 
 def test_a_widow_takers_hand_goes_where_spec_5_4_says() -> None:
@@ -484,7 +484,7 @@ def test_a_new_lead_choice_or_split_fails_naming_each_back_end() -> None:
         "conformance pins", "printer", "reference engine", "z3 model"]
     faults = missing_rows("split", (*KINDS["split"].members(), "dealer"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "conformance mutants", "reference engine"]
+        "Hypothesis oracle", "builder", "conformance mutants", "reference engine", "verifier"]
 
 
 def test_each_mutant_puts_in_the_member_its_rule_names() -> None:
@@ -713,3 +713,13 @@ def test_who_leads_by_holder_after_the_run_or_by_phase_alike_in_each_back_end() 
     assert {w for w, r in BACK_TO_STOPPER.items() if r} == only("last player")
     assert {w for w, r in AFTER_THE_RUN.items() if r} == only("last player", "next player")
     assert {w for w, r in PHASE_WON.items() if r} == only("phase winner")
+
+
+def test_only_share_splits_a_tie_and_only_becomes_widow_is_played_compiled() -> None:
+    # Spec §8.1: 'split: share' shares a tied section, the others give it to one seat; spec
+    # §5.4: the compiled engine plays a taker's hand becoming the widow, and refuses the other.
+    from boodle.compiled.tables import HAND_TO_WIDOW
+    from boodle.verify.own_rules import SHARED
+
+    assert {k for k, shared in SHARED.items() if shared} == {"share"}
+    assert HAND_TO_WIDOW == {"becomes widow": True, "out of play": False}

@@ -37,6 +37,7 @@ from boodle.language.model import (
     AllPass,
     Choice,
     ClaimRule,
+    Discard,
     Fallback,
     FallbackKind,
     Fault,
@@ -174,11 +175,16 @@ section index paid into before the sections are taken, or -1 for the winner, pai
 whether the winner takes that section too)."""
 
 
+HAND_TO_WIDOW: dict[Discard, bool] = {"becomes widow": True, "out of play": False}
+"""Whether a widow taker's hand becomes the widow (spec §5.4), one row per member of
+:data:`~boodle.language.model.Discard`; the compiled engine plays only that one."""
+
+
 SALE_REFUSED: dict[str, Callable[[WidowSale], bool]] = {
     "widow sale barred to boodle holders": lambda s: s.barred_by_boodle,
     "widow prices paid to the dealer": lambda s: s.to_dealer,
     "the dealer's swap before the offer": lambda s: s.dealer_first,
-    "a widow taker's hand out of play": lambda s: s.discard != "becomes widow",
+    "a widow taker's hand out of play": lambda s: not HAND_TO_WIDOW[s.discard],
 }
 """What of a widow sale the compiled engine does not play (spec §5.4), by the words it says."""
 

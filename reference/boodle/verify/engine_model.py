@@ -135,7 +135,8 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
         if "each opponent" in fees:
             out.add("fee with a seat out")
     shared = CLAIM_TERMS[phase.claims].at_start or any(
-        getattr(p, "split", None) == "share" for p in ruleset.phases)
+        own_rules.SHARED[split] for split in (getattr(p, "split", None) for p in ruleset.phases)
+        if split is not None)
     if shared and own_rules.REMAINDER_STAYS[ruleset.chips]:
         out.add("split remainder")
     return out
@@ -529,7 +530,7 @@ def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> 
         seats = [c.seat for c in group]
         if len(set(seats)) != len(seats):
             return f"section {name}: seat paid twice in one award ({seats})"
-        if rule != "share" or len(group) == 1:
+        if not own_rules.SHARED[rule] or len(group) == 1:
             if len(group) != 1 or amounts[0] != balance:
                 return (f"section {name} ({balance} chips, split: {rule}): the rules give "
                         f"it all to one seat, the engine paid {amounts} to seats {seats}")
@@ -606,7 +607,7 @@ def _side_pots_differ(ruleset: Ruleset, name: str, balance: Any, group: Sequence
     for n, (chips, open_to) in enumerate(pots):
         top = max(hands[s] for s in open_to) if hands else None
         best = [s for s in open_to if top is None or hands[s] == top]
-        most = len(best) if rule == "share" else min(1, len(best))
+        most = len(best) if own_rules.SHARED[rule] else min(1, len(best))
         take: list[Any] = []
         while (k < len(group) and len(take) < most and group[k].seat in best
                and all(c.seat != group[k].seat for c in take)):

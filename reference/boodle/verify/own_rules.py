@@ -190,6 +190,10 @@ WHOLE_SET: dict[str, bool] = {"boodle": False, "set": True, "kitty": False, "pot
 """Spec §3: whether a section is paid only to the holder of all its cards (a set), by its
 kind; a kitty or a pot is paid by no card."""
 
+SHARED: dict[str, bool] = {"share": True, "first seat": False, "lowest seat": False}
+"""Spec §8.1: whether a tie for a section under each split rule shares it among every tied
+seat, or gives it to one."""
+
 PHASE_WON: dict[str, bool] = {"left of dealer": False, "dealer": False, "holder": False,
                               "last player": False, "next player": False,
                               "phase winner": True}
