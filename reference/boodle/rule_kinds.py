@@ -190,8 +190,10 @@ KINDS: dict[str, Kind] = {
         Table("builder", "boodle.language.kind_facts", "FALLBACK_FACTS"),
         Table("reference engine", "boodle.engine.leads", "FALLBACKS"),
         Table("compiled engine", "boodle.compiled.tables", "FALLBACKS"),
+        Table("compiled engine (kernel)", "boodle.compiled.tables", "LEADS_INSTEAD"),
         Table("z3 model", "boodle.verify.lead_terms", "FALLBACK_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "FALLBACK_RULES"),
+        Table("Hypothesis oracle (passes)", "boodle.testing", "PASSES_INSTEAD"),
         Table("printer", "boodle.language.printer", "FALLBACK"),
     )),
     "ante payers": Kind(Payer, (  # the compiled engine and verify.explicit read the engine's

@@ -171,7 +171,7 @@ def _double_payments(rs: Ruleset) -> Ruleset:
 
 def _restart_any_suit(rs: Ruleset) -> Ruleset:
     p = _phase(rs)
-    if p.fallback.kind == "pass" or not AFTER_THE_RUN[p.restart.who]:
+    if PASSES_INSTEAD[p.fallback.kind] or not AFTER_THE_RUN[p.restart.who]:
         return rs  # a pass rule keeps its own restart (its all-pass exit may need its colour)
     return _with_phase(rs, restart=LeadRule(p.restart.who, "lowest", "chosen suit"))
 
@@ -547,6 +547,9 @@ ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
 }
 """Who pays an ante line (spec §4), one row per member of :data:`Payer`, given the dealer and
 the seats still in."""
+
+PASSES_INSTEAD: dict[FallbackKind, bool] = {"lead": False, "pass": True}
+"""Spec §6.5 read afresh for the oracle: whether a seat that may lead no card passes."""
 
 AFTER_THE_RUN: dict[Who, bool] = {
     "left of dealer": False,

@@ -40,6 +40,7 @@ import numpy as np
 
 from boodle.compiled.tables import (
     HELD_BY,
+    LEADS_INSTEAD,
     TIE_ORDERED,
     WIDOW,
     CompiledHolding,
@@ -274,7 +275,7 @@ def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
 
     for lead in (phase.first_lead, phase.restart):  # specs 0 and 1: the rules themselves
         spec(lead)
-    spec(phase.fallback.rule if phase.fallback.kind == "lead" and phase.fallback.rule
+    spec(phase.fallback.rule if LEADS_INSTEAD[phase.fallback.kind] and phase.fallback.rule
          else LeadRule("left of dealer", "lowest", "all"))  # 2: the fallback (if any)
     none_held = spec(LeadRule("left of dealer", "lowest", "all"))  # 3: a holder held by none
     for lead in (phase.first_lead, phase.restart):

@@ -546,6 +546,10 @@ FALLBACKS: dict[FallbackKind, Callable[[_LeadCompiler, Fallback], OptionsFn | No
 """The deal loop's ``if none`` rule (spec §6.5), one row per member of :data:`FallbackKind`:
 the options of the lead rule to lead by instead, or ``None``: the seat passes."""
 
+LEADS_INSTEAD: dict[FallbackKind, bool] = {"lead": True, "pass": False}
+"""Whether the ``if none`` rule leads by another lead rule (spec §6.5), as the kernel's
+fallback spec, one row per member of :data:`FallbackKind`."""
+
 
 def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     """Compile ``ruleset``; raises :class:`BoodleError` if it needs an unsupported feature.
