@@ -29,6 +29,7 @@ from boodle.language.model import (
     AllPass,
     Balance,
     BetLimit,
+    ChipMode,
     Choice,
     ClaimRule,
     Cut,
@@ -48,6 +49,8 @@ from boodle.language.model import (
     Rotation,
     SaleMode,
     Scope,
+    SeatingRule,
+    SectionKind,
     ShortStack,
     Split,
     SuitRule,
@@ -104,6 +107,12 @@ KINDS: dict[str, Kind] = {
         Table("reference engine", "boodle.engine.leads", "LEADERS"),
         Table("compiled engine", "boodle.compiled.deal", "LEADERS",
               excused=frozenset({"phase winner"})),  # compiled.tables.unsupported_features
+        Table("reference engine (holder)", "boodle.engine.leads", "HELD_LEADS"),
+        Table("compiled engine (holder)", "boodle.compiled.tables", "HELD_BY"),
+        Table("compiled engine (restart)", "boodle.compiled.tables", "BACK_TO_STOPPER"),
+        Table("verifier (phase winner)", "boodle.verify.own_rules", "PHASE_WON"),
+        Table("Hypothesis oracle (restart)", "boodle.testing", "AFTER_THE_RUN"),
+        Table("Hypothesis oracle (holder)", "boodle.testing", "BY_HOLDER"),
         Table("z3 model", "boodle.verify.lead_terms", "LEADER_BRANCHES"),
         Table("printer", "boodle.language.printer", "WHO_WORDS"),
         Table("conformance pins", "boodle.conformance.generate", "WHO_PINS"),
@@ -113,12 +122,14 @@ KINDS: dict[str, Kind] = {
     "split": Kind(Split, (  # the z3 model has no holding or poker phase (spec/verification.md)
         Table("builder", "boodle.language.kind_facts", "SPLIT_FACTS"),
         Table("reference engine", "boodle.engine.holders", "SPLITS"),
+        Table("verifier", "boodle.verify.own_rules", "SHARED"),
         Table("Hypothesis oracle", "boodle.testing", "SPLIT_TAKERS"),
         Table("conformance mutants", "boodle.conformance.mutants", "SPLITS"),
     )),
     "widow sets": Kind(WidowSets, (
         Table("builder", "boodle.language.kind_facts", "WIDOW_SETS_FACTS"),
         Table("reference engine", "boodle.engine.holders", "WIDOW_SETS"),
+        Table("reference engine (claims)", "boodle.engine.holders", "WIDOW_BLOCKS"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_SETS"),
         Table("z3 model", "boodle.verify.eligibility", "WIDOW_SET_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "WIDOW_SET_BLOCKS"),
@@ -131,22 +142,27 @@ KINDS: dict[str, Kind] = {
         Table("verifier", "boodle.verify.own_rules", "SHORT_BY_SECTION"),
         Table("Hypothesis oracle", "boodle.testing", "SHORT_STACK_DUES"),
     )),
-    # the compiled engine does not run a widow sale, nor z3 model one step by step: the
-    # feature 'widow sale' names the rule where each refuses or leaves it out
+    # the z3 model does not model a widow sale step by step: the feature 'widow sale' names
+    # the rule where it leaves it out
     "widow sale mode": Kind(SaleMode, (
         Table("reference engine", "boodle.engine.stages.widow", "MODES"),
+        Table("compiled engine", "boodle.compiled.widow", "SOLD_ONCE_ROUND"),
         Table("Hypothesis oracle", "boodle.testing", "BID_IN_ROUNDS"),
         Table("printer", "boodle.language.printer", "OFFER"),
     )),
     "high bid": Kind(HighBid, (
         Table("builder", "boodle.language.kind_facts", "HIGH_BID_FACTS"),
         Table("reference engine", "boodle.engine.stages.widow", "CLOSES"),
+        Table("compiled engine", "boodle.compiled.widow", "KNOCKED_DOWN"),
         Table("Hypothesis oracle", "boodle.testing", "HIGH_BID_CLOSES"),
+        Table("Hypothesis oracle (last word)", "boodle.testing", "LAST_WORD"),
         Table("printer", "boodle.language.printer", "HIGH_BID"),
     )),
     "tie break": Kind(TieBreak, (
         Table("builder", "boodle.language.kind_facts", "TIE_FACTS"),
         Table("reference engine", "boodle.engine.leads", "TIES"),
+        Table("compiled engine", "boodle.compiled.tables", "TIE_ORDERED"),
+        Table("verifier (symmetry)", "boodle.verify.symmetry", "SUITS_ORDERED"),
         Table("z3 model", "boodle.verify.lead_terms", "TIE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "TIE_ORDERS"),
         Table("conformance pins", "boodle.conformance.generate", "TIE_PINS"),
@@ -172,8 +188,10 @@ KINDS: dict[str, Kind] = {
         Table("builder", "boodle.language.kind_facts", "FALLBACK_FACTS"),
         Table("reference engine", "boodle.engine.leads", "FALLBACKS"),
         Table("compiled engine", "boodle.compiled.tables", "FALLBACKS"),
+        Table("compiled engine (kernel)", "boodle.compiled.tables", "LEADS_INSTEAD"),
         Table("z3 model", "boodle.verify.lead_terms", "FALLBACK_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "FALLBACK_RULES"),
+        Table("Hypothesis oracle (passes)", "boodle.testing", "PASSES_INSTEAD"),
         Table("printer", "boodle.language.printer", "FALLBACK"),
     )),
     "ante payers": Kind(Payer, (  # the compiled engine and verify.explicit read the engine's
@@ -182,6 +200,7 @@ KINDS: dict[str, Kind] = {
         Table("reference engine (reasons)", "boodle.engine.stages.antes", "ANTE_REASONS"),
         Table("z3 model", "boodle.verify.invariants", "PAYER_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "ANTE_PAYERS"),
+        Table("Hypothesis oracle (widow's share)", "boodle.testing", "FOR_THE_WIDOW"),
         Table("printer", "boodle.language.printer", "PAYER"),
         Table("conformance pins", "boodle.conformance.generate", "PAYER_PINS"),
         Table("conformance mutants", "boodle.conformance.mutants", "PAYERS"),
@@ -206,6 +225,10 @@ KINDS: dict[str, Kind] = {
         Table("printer (boodles)", "boodle.language.printer", "BOODLE"),
         Table("printer (sets)", "boodle.language.printer", "SET"),
         Table("conformance pins", "boodle.conformance.generate", "TRUMP_SECTION_PINS"),
+        Table("reference engine (second pack)", "boodle.session.second_pack", "DRAWN"),
+        Table("verifier (second pack)", "boodle.verify.own_rules", "DRAWN"),
+        Table("verifier (one-suit sets)", "boodle.verify.own_rules", "ONE_SUIT_SETS"),
+        Table("Hypothesis oracle (one-suit sets)", "boodle.testing", "ONE_SUIT_SETS"),
     )),
     "poker opener": Kind(Opener, (  # spec §8.3; the z3 model and the oracle bet nothing
         Table("reference engine", "boodle.engine.stages.poker", "OPENERS"),
@@ -228,11 +251,13 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "OUT_TO"),
         Table("conformance pins", "boodle.conformance.generate", "PER_CARD_PINS"),
     )),
-    "widow position": Kind(WidowPosition, (  # spec §5.2; the oracle deals nothing itself
+    "widow position": Kind(WidowPosition, (  # spec §5.2; the oracle deals nothing itself,
+        # but asks whether a widow is dealt
         Table("reference engine", "boodle.engine.stages.dealing", "WIDOW_PLACES"),
         Table("compiled engine", "boodle.compiled.tables", "WIDOW_RECEIVERS"),
         Table("verifier", "boodle.verify.own_rules", "WIDOW_TURNS"),
         Table("verifier (dealt)", "boodle.verify.own_rules", "WIDOW_DEALT"),
+        Table("Hypothesis oracle", "boodle.testing", "WIDOW_DEALT"),
         Table("printer", "boodle.language.printer", "WIDOW_POSITION"),
         Table("conformance mutants", "boodle.conformance.mutants", "WIDOW_POSITIONS"),
     )),
@@ -241,8 +266,9 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "ROTATION"),
         Table("conformance mutants", "boodle.conformance.mutants", "ROTATIONS"),
     )),
-    "widow discard": Kind(Discard, (  # spec §5.4; only the reference engine sells the widow
+    "widow discard": Kind(Discard, (  # spec §5.4
         Table("reference engine", "boodle.engine.stages.widow", "DISCARDS"),
+        Table("compiled engine", "boodle.compiled.tables", "HAND_TO_WIDOW"),  # SALE_REFUSED
         Table("play-by-play", "boodle.engine.trace", "DISCARD_WORDS"),
         Table("printer", "boodle.language.printer", "DISCARD"),
     )),
@@ -265,13 +291,33 @@ KINDS: dict[str, Kind] = {
         Table("printer", "boodle.language.printer", "TURN_UP"),
         Table("Hypothesis oracle", "boodle.testing", "TURN_UP_PAYS"),
     )),
-    "lead choice": Kind(Choice, (  # spec §6.1, §6.4; the compiled engine still branches
+    "lead choice": Kind(Choice, (  # spec §6.1, §6.4
         Table("reference engine", "boodle.engine.leads", "CHOICES"),
+        Table("compiled engine", "boodle.compiled.tables", "CHOICE_OPTIONS"),
+        Table("compiled kernel", "boodle.compiled.kernel", "CHOICE_KINDS"),
         Table("z3 model", "boodle.verify.lead_terms", "CHOICE_TERMS"),
         Table("Hypothesis oracle", "boodle.testing", "CHOSEN_BY_RANK"),
         Table("printer", "boodle.language.printer", "CHOICE"),
         Table("conformance pins", "boodle.conformance.generate", "CHOICE_PINS"),
         Table("conformance mutants", "boodle.conformance.mutants", "LOOSE_CHOICES"),
+    )),
+    "chips": Kind(ChipMode, (  # spec §9: how a shared section's chips are split
+        Table("reference engine", "boodle.engine.shares", "CHIP_SPLITS"),
+        Table("compiled kernel", "boodle.compiled.kernel", "WHOLE_CHIPS"),
+        Table("verifier", "boodle.verify.own_rules", "CHIP_SHARES"),
+        Table("verifier (remainder)", "boodle.verify.own_rules", "REMAINDER_STAYS"),
+        Table("printer", "boodle.language.printer", "CHIPS"),
+    )),
+    "seating": Kind(SeatingRule, (  # spec §10; the simulator and the referee read the session's
+        Table("reference engine", "boodle.session.run", "REDRAWS"),
+        Table("verifier", "boodle.verify.verifier", "SEATING_GAPS"),
+        Table("printer", "boodle.language.printer", "SEATING"),
+    )),
+    "section kind": Kind(SectionKind, (  # spec §3: what pays a section, and how
+        Table("reference engine", "boodle.engine.holders", "SECTION_KINDS"),
+        Table("verifier (card by card)", "boodle.verify.own_rules", "PER_CARD"),
+        Table("verifier (whole sets)", "boodle.verify.own_rules", "WHOLE_SET"),
+        Table("Hypothesis oracle", "boodle.testing", "SECTION_PAID_BY"),
     )),
     "misdeal": Kind(MisdealRule, (  # spec §5.3
         Table("reference engine", "boodle.engine.api", "MISDEAL_AFTER_A_MOVE"),

@@ -112,6 +112,7 @@ from boodle.language.model import (
     SaleMode,
     Scope,
     Section,
+    SectionKind,
     ShortStack,
     Split,
     StopBonus,
@@ -119,6 +120,8 @@ from boodle.language.model import (
     SuitRule,
     TieBreak,
     TurnUpRule,
+    Who,
+    WidowPosition,
     WidowSets,
 )
 from boodle.session.second_pack import draw_boodles
@@ -168,7 +171,7 @@ def _double_payments(rs: Ruleset) -> Ruleset:
 
 def _restart_any_suit(rs: Ruleset) -> Ruleset:
     p = _phase(rs)
-    if p.fallback.kind == "pass" or p.restart.who not in ("last player", "next player"):
+    if PASSES_INSTEAD[p.fallback.kind] or not AFTER_THE_RUN[p.restart.who]:
         return rs  # a pass rule keeps its own restart (its all-pass exit may need its colour)
     return _with_phase(rs, restart=LeadRule(p.restart.who, "lowest", "chosen suit"))
 
@@ -204,8 +207,9 @@ def _ties_by_seat(rs: Ruleset) -> Ruleset:
 
 def _widow_blocks_sets(rs: Ruleset) -> Ruleset:
     """A set complete in the widow blocks its section (spec §5.2), where that is allowed."""
-    if rs.deal.widow_position == "none" or not any(
-            s.kind == "set" and s.suit_rule == "same suit" for s in rs.board):
+    if not WIDOW_DEALT[rs.deal.widow_position] or not any(
+            SECTION_PAID_BY[s.kind] == "all its cards" and ONE_SUIT_SETS[s.suit_rule]
+            for s in rs.board):
         return rs
     return replace(rs, deal=replace(rs.deal, widow_sets="blocks sets"))
 
@@ -214,7 +218,7 @@ def _short_stacks(rs: Ruleset) -> Ruleset:
     """A short player antes section by section and takes only what they anted (spec §4),
     where the rules allow it (physical chips, dues fixed before the ante)."""
     registers = STILL_IN[rs.session.negative](0)  # a player at zero plays on: no elimination
-    if registers or any(a.chosen or a.payer == "widow" for a in rs.antes):
+    if registers or any(a.chosen or FOR_THE_WIDOW[a.payer] for a in rs.antes):
         return rs
     return replace(rs, short_stack="section by section")
 
@@ -355,7 +359,7 @@ def expected_lead_fault(phase: StopsPhase, state: DealState, card: Card,
     when the rules text alone does not settle it here (a holder or exact-card rule)."""
     rule = phase.restart if state.restart else phase.first_lead
     stopped = state.stopped if state.restart else None
-    if rule.who == "holder" or CHOSEN_BY_RANK[rule.choice] is None:
+    if BY_HOLDER[rule.who] or CHOSEN_BY_RANK[rule.choice] is None:
         return None
     if legal and not all(_suit_allowed(rule, c.suit, stopped, state.flipped) for c in legal):
         instead = FALLBACK_RULES[phase.fallback.kind](phase.fallback)
@@ -446,6 +450,20 @@ HOLDS: dict[SuitRule, Callable[[Section, set[tuple[str, str]], Sequence[str], st
 """Whether a hand (its (rank, suit) pairs) holds every card of a section (spec §3, §8.1), one
 row per member of :data:`SuitRule`, given the deck's suits and the deal's trump suit."""
 
+SECTION_PAID_BY: dict[SectionKind, str] = {
+    "boodle": "one card",
+    "set": "all its cards",
+    "kitty": "",
+    "pot": "",
+}
+"""Spec §3 read afresh for the oracle: what of a hand's cards claims a section, by its kind
+(a boodle: any one of its paying cards; a set: all of them; a kitty or a pot: none, ``""``)."""
+
+ONE_SUIT_SETS: dict[SuitRule, bool] = {"fixed": False, "same suit": True, "trumps": False,
+                                       "drawn": False}
+"""Whether a set under each suit rule is its ranks in any one suit (spec §3), so that a widow
+may hold it in one suit while a hand holds it in another (spec §5.2 ``blocks sets``)."""
+
 
 def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],
               trump: str | None) -> bool:
@@ -454,7 +472,8 @@ def _no_block(section: Section, widow: Sequence[Card], suits: Sequence[str],
 
 def _set_in_widow(section: Section, widow: Sequence[Card], suits: Sequence[str],
                   trump: str | None) -> bool:
-    return section.kind == "set" and _holds(section, widow, suits, trump)
+    return SECTION_PAID_BY[section.kind] == "all its cards" and _holds(section, widow, suits,
+                                                                      trump)
 
 
 WIDOW_SET_BLOCKS: dict[WidowSets, Callable[[Section, Sequence[Card], Sequence[str], str | None],
@@ -529,6 +548,48 @@ ANTE_PAYERS: dict[Payer, Callable[[int, Sequence[int]], list[int]]] = {
 """Who pays an ante line (spec §4), one row per member of :data:`Payer`, given the dealer and
 the seats still in."""
 
+PASSES_INSTEAD: dict[FallbackKind, bool] = {"lead": False, "pass": True}
+"""Spec §6.5 read afresh for the oracle: whether a seat that may lead no card passes."""
+
+AFTER_THE_RUN: dict[Who, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": False,
+    "last player": True,
+    "next player": True,
+    "phase winner": False,
+}
+"""Spec §6.4 read afresh for the oracle: whether a restart under each ``who`` goes to a
+player of the stopped run (the stopper, or the player after them)."""
+
+BY_HOLDER: dict[Who, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": True,
+    "last player": False,
+    "next player": False,
+    "phase winner": False,
+}
+"""Spec §6.1: whether a lead under each ``who`` goes to the holder of a card, whose rule in
+force the oracle leaves to the engine."""
+
+FOR_THE_WIDOW: dict[Payer, bool] = {
+    "each player": False,
+    "each other player": False,
+    "dealer": False,
+    "widow": True,
+}
+"""Whether an ante line is paid on the widow's behalf (spec §4 'widow antes': the dealer pays
+the widow's share), one row per member of :data:`Payer`."""
+
+WIDOW_DEALT: dict[WidowPosition, bool] = {
+    "last": True,
+    "first": True,
+    "none": False,
+}
+"""Whether a widow is dealt (spec §5.2: ``widow: none`` deals none), one row per member of
+:data:`WidowPosition`."""
+
 
 def expected_short(ruleset: Ruleset, players: int, dealer: int, ledger: Ledger
                    ) -> dict[int, list[str]]:
@@ -559,7 +620,7 @@ def _expanded(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
         if t == "every section":
             out += [s.name for s in ruleset.board]
         elif t == "each boodle":
-            out += [s.name for s in ruleset.board if s.kind == "boodle"]
+            out += [s.name for s in ruleset.board if SECTION_PAID_BY[s.kind] == "one card"]
         else:
             out.append(t)
     return out
@@ -595,7 +656,7 @@ def expected_holding_claims(ruleset: Ruleset, state: DealState) -> list[tuple[in
             names, split = list(phase.sections), phase.split
         elif isinstance(phase, StopsPhase):
             if CLAIM_RULES[phase.claims].at_start:
-                names = [s.name for s in ruleset.board if s.kind in ("boodle", "set")]
+                names = [s.name for s in ruleset.board if SECTION_PAID_BY[s.kind]]
                 out += _takers(ruleset, state, live, names, "share")
             break  # a stops phase has moves: what follows is not paid at the start
         else:
@@ -634,7 +695,7 @@ def _check_holding(ruleset: Ruleset, state: DealState, events: Sequence[Any]) ->
         return
     paid = {n for p in ruleset.phases if isinstance(p, HoldingPhase) for n in p.sections}
     if any(isinstance(p, StopsPhase) and CLAIM_RULES[p.claims].at_start for p in ruleset.phases):
-        paid |= {s.name for s in ruleset.board if s.kind in ("boodle", "set")}
+        paid |= {s.name for s in ruleset.board if SECTION_PAID_BY[s.kind]}
     made = [(e.seat, e.section) for e in events if e.kind == "claim" and e.section in paid]
     want = expected_holding_claims(ruleset, state)
     assert made == want, f"holding claims {made}; spec §8.1 pays {want}"
@@ -1017,12 +1078,21 @@ def _bidders(ruleset: Ruleset, state: DealState) -> set[int]:
     return live - {state.dealer} if sale.dealer_swap else live
 
 
+LAST_WORD: dict[HighBid, bool] = {
+    "binds": False,
+    "may be withdrawn": True,
+}
+"""Spec §5.4 read afresh for the oracle: whether the highest bidder left alone in an auction
+has a last word (to let the bid stand or withdraw it), one row per member of :data:`HighBid`."""
+
+
 def last_word(ruleset: Ruleset, state: DealState) -> bool:
     """Whether ``state`` is an auction's last word (spec §5.4 ``high bidder: may withdraw``):
     there is a highest bidder, and every other bidder has passed."""
     sale, rules = state.sale, ruleset.widow_sale
     if state.stage != "widow" or sale is None or rules is None \
-            or not BID_IN_ROUNDS[rules.mode] or sale.bidder is None or rules.high_bid == "binds":
+            or not BID_IN_ROUNDS[rules.mode] or sale.bidder is None \
+            or not LAST_WORD[rules.high_bid]:
         return False
     return _bidders(ruleset, state) - set(sale.out) == {sale.bidder}
 

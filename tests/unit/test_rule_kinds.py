@@ -57,8 +57,10 @@ def test_a_new_who_fails_naming_each_back_end() -> None:
     members = (*KINDS["who leads"].members(), "player with most chips")
     faults = missing_rows("who leads", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "builder", "compiled engine", "conformance mutants", "conformance mutants",
-        "conformance pins", "printer", "reference engine", "z3 model"]
+        "Hypothesis oracle", "Hypothesis oracle", "builder", "compiled engine",
+        "compiled engine", "compiled engine", "conformance mutants", "conformance mutants",
+        "conformance pins", "printer", "reference engine", "reference engine", "verifier",
+        "z3 model"]
 
 
 def test_what_the_compiled_engine_is_excused_from_it_refuses() -> None:
@@ -99,14 +101,21 @@ def test_a_new_tie_rule_fails_naming_each_back_end() -> None:
     members = (*KINDS["tie break"].members(), "by seat")
     faults = missing_rows("tie break", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "conformance pins", "reference engine", "z3 model"]
+        "Hypothesis oracle", "builder", "compiled engine", "conformance pins",
+        "reference engine", "verifier", "z3 model"]
+    # spec §6.1: only 'chosen' leaves every tied card to the leader; the others order suits
+    from boodle.compiled.tables import TIE_ORDERED
+    from boodle.verify.symmetry import SUITS_ORDERED
+
+    assert {t for t, ordered in TIE_ORDERED.items() if not ordered} == {"chosen"}
+    assert SUITS_ORDERED == TIE_ORDERED
 
 
 @pytest.mark.parametrize(("kind", "new_member", "pins"), [
     ("all pass", "deal passes to the left", []),
     ("claims", "on going out", ["conformance pins"]),
     ("going-out payments", "each opponent", ["conformance pins"]),
-    ("fallback", "pay and lead", []),
+    ("fallback", "pay and lead", ["Hypothesis oracle", "compiled engine"]),
 ])
 def test_a_new_member_of_the_phase_kinds_fails_naming_every_back_end(
         kind: str, new_member: str, pins: list[str]) -> None:
@@ -129,8 +138,8 @@ def test_a_new_ante_payer_fails_naming_each_back_end() -> None:
 
     faults = missing_rows("ante payers", (*KINDS["ante payers"].members(), "winner"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "conformance mutants", "conformance pins", "printer",
-        "reference engine", "reference engine", "z3 model"]
+        "Hypothesis oracle", "Hypothesis oracle", "builder", "conformance mutants",
+        "conformance pins", "printer", "reference engine", "reference engine", "z3 model"]
     assert "each other player" not in Path(tables.__file__).read_text(encoding="utf-8")
 
 
@@ -259,8 +268,9 @@ def test_a_new_suit_rule_fails_naming_each_back_end() -> None:
     # holding test and the printer's boodle and set words.
     faults = missing_rows("suit rule", (*KINDS["suit rule"].members(), "any red"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "compiled engine", "conformance pins", "printer", "printer",
-        "reference engine", "z3 model", "z3 model"]
+        "Hypothesis oracle", "Hypothesis oracle", "compiled engine", "conformance pins",
+        "printer", "printer", "reference engine", "reference engine", "verifier", "verifier",
+        "z3 model", "z3 model"]
 
 
 def test_a_new_penalty_fault_fails_naming_each_back_end() -> None:
@@ -292,8 +302,8 @@ def test_a_new_widow_position_fails_naming_each_back_end() -> None:
     members = (*KINDS["widow position"].members(), "after the dealer's left")
     faults = missing_rows("widow position", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "compiled engine", "conformance mutants", "printer", "reference engine", "verifier",
-        "verifier"]
+        "Hypothesis oracle", "compiled engine", "conformance mutants", "printer",
+        "reference engine", "verifier", "verifier"]
 
 
 def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
@@ -313,9 +323,10 @@ def test_each_back_end_puts_the_widow_where_spec_5_2_says() -> None:
         row(seats)
         turns[k] = tuple(seats)
     assert turns == by_hand
+    from boodle.testing import WIDOW_DEALT as ORACLE_DEALT
     from boodle.verify.own_rules import WIDOW_DEALT
 
-    assert {k: None in seats for k, seats in by_hand.items()} == WIDOW_DEALT
+    assert {k: None in seats for k, seats in by_hand.items()} == WIDOW_DEALT == ORACLE_DEALT
 
 
 def test_a_new_rotation_fails_naming_each_back_end() -> None:
@@ -334,7 +345,7 @@ def test_the_deal_passes_left_to_the_next_seat_clockwise() -> None:
 def test_a_new_widow_discard_fails_naming_each_back_end() -> None:
     faults = missing_rows("widow discard", (*KINDS["widow discard"].members(), "to the dealer"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "play-by-play", "printer", "reference engine"]
+        "compiled engine", "play-by-play", "printer", "reference engine"]
 
 
 def test_a_widow_takers_hand_goes_where_spec_5_4_says() -> None:
@@ -472,11 +483,11 @@ def test_a_new_widow_visibility_or_cut_fails_naming_each_back_end() -> None:
 def test_a_new_lead_choice_or_split_fails_naming_each_back_end() -> None:
     faults = missing_rows("lead choice", (*KINDS["lead choice"].members(), "highest"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "conformance mutants", "conformance pins", "printer",
-        "reference engine", "z3 model"]
+        "Hypothesis oracle", "compiled engine", "compiled kernel", "conformance mutants",
+        "conformance pins", "printer", "reference engine", "z3 model"]
     faults = missing_rows("split", (*KINDS["split"].members(), "dealer"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "builder", "conformance mutants", "reference engine"]
+        "Hypothesis oracle", "builder", "conformance mutants", "reference engine", "verifier"]
 
 
 def test_each_mutant_puts_in_the_member_its_rule_names() -> None:
@@ -540,12 +551,21 @@ def test_each_lead_choice_allows_the_cards_spec_6_4_says() -> None:
 
 
 def test_a_new_widow_sale_mode_fails_naming_each_back_end() -> None:
-    # Spec §5.4: how the widow is sold is a table in the engine, the oracle and the printer
-    # (the compiled engine refuses a widow sale, the z3 model leaves it out: feature 'widow
-    # sale'), not a comparison with 'sale' that reads a new mode as an auction.
+    # Spec §5.4: how the widow is sold is a table in the engine, the compiled engine, the
+    # oracle and the printer (the z3 model leaves it out: feature 'widow sale'), not a
+    # comparison with 'sale' that reads a new mode as an auction.
     faults = missing_rows("widow sale mode", (*KINDS["widow sale mode"].members(), "lottery"))
     assert sorted(b.split(" (")[0] for b in faults) == [
-        "Hypothesis oracle", "printer", "reference engine"]
+        "Hypothesis oracle", "compiled engine", "printer", "reference engine"]
+
+
+def test_the_compiled_widow_sale_reads_the_rules_of_spec_5_4_from_its_tables() -> None:
+    # Spec §5.4: a sale goes once round (the dealer does not buy); an auction is bid for in
+    # rounds; 'high bidder: binds' knocks the widow down at once, 'may withdraw' does not.
+    from boodle.compiled.widow import KNOCKED_DOWN, SOLD_ONCE_ROUND
+
+    assert SOLD_ONCE_ROUND == {"sale": True, "auction": False}
+    assert KNOCKED_DOWN == {"binds": True, "may be withdrawn": False}
 
 
 def test_a_sale_is_bought_and_goes_once_round_an_auction_is_bid_for_in_rounds() -> None:
@@ -592,3 +612,117 @@ def test_only_the_widows_share_is_an_ante_of_its_own_reason() -> None:
 
     assert {p for p, why in ANTE_REASONS.items() if why != "ante"} == {"widow"}
     assert ANTE_REASONS["widow"] == "ante (widow's share)"
+
+
+def test_a_new_chip_mode_fails_naming_each_back_end() -> None:
+    faults = missing_rows("chips", (*KINDS["chips"].members(), "rounded"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "compiled kernel", "printer", "reference engine", "verifier", "verifier"]
+
+
+def test_a_shared_section_splits_as_spec_9_says_alike_in_engine_and_verifier() -> None:
+    # Spec §9: 5 chips shared 2 ways: 'chips whole' gives 2 each and leaves 1 on the section;
+    # 'chips exact' gives 5/2 each and leaves nothing.
+    from fractions import Fraction
+
+    from boodle.compiled.kernel import WHOLE_CHIPS
+    from boodle.engine.shares import CHIP_SPLITS
+    from boodle.verify.own_rules import CHIP_SHARES, REMAINDER_STAYS
+
+    by_hand = {"whole": (2, 1), "exact": (Fraction(5, 2), 0)}
+    assert {k: row(5, 2) for k, row in CHIP_SPLITS.items()} == by_hand
+    assert {k: row(Fraction(5, 2)) for k, row in CHIP_SHARES.items()} == {
+        k: share for k, (share, _) in by_hand.items()}
+    assert REMAINDER_STAYS == WHOLE_CHIPS == {"whole": True, "exact": False}
+
+
+def test_a_new_seating_fails_naming_each_back_end() -> None:
+    faults = missing_rows("seating", (*KINDS["seating"].members(), "by cut"))
+    assert sorted(b.split(" (")[0] for b in faults) == ["printer", "reference engine",
+                                                        "verifier"]
+
+
+def test_only_a_redrawn_seating_draws_the_seats_again_alike_in_session_and_verifier() -> None:
+    # Spec §10: 'seating: redrawn each deal' draws the seats before every deal but the
+    # first; 'fixed' keeps them, and the verifier names the redraw only for the former.
+    from boodle.session.run import REDRAWS
+    from boodle.verify.verifier import SEATING_GAPS
+
+    assert REDRAWS == {"fixed": False, "redrawn each deal": True}
+    assert {k: bool(words) for k, words in SEATING_GAPS.items()} == REDRAWS
+
+
+def test_only_a_drawn_section_is_drawn_and_only_a_same_suit_set_is_of_any_one_suit() -> None:
+    # Spec §3: 'drawn from second pack' binds a card at the session's start; a 'same suit'
+    # set is its ranks in any one suit (so the widow may hold it, spec §5.2 'blocks sets').
+    from boodle.session.second_pack import DRAWN
+    from boodle.testing import ONE_SUIT_SETS
+    from boodle.verify import own_rules
+
+    assert {k for k, drawn in DRAWN.items() if drawn} == {"drawn"}
+    assert own_rules.DRAWN == DRAWN
+    assert {k for k, one in ONE_SUIT_SETS.items() if one} == {"same suit"}
+    assert own_rules.ONE_SUIT_SETS == ONE_SUIT_SETS
+
+
+def test_the_oracles_widow_share_and_last_word_are_the_rules_of_spec_4_and_5_4() -> None:
+    # Spec §4 'widow antes': only a 'widow' line is paid on the widow's behalf; spec §5.4:
+    # only 'high bidder: may withdraw' gives the highest bidder a last word.
+    from boodle.testing import FOR_THE_WIDOW, LAST_WORD
+
+    assert {p for p, widow in FOR_THE_WIDOW.items() if widow} == {"widow"}
+    assert LAST_WORD == {"binds": False, "may be withdrawn": True}
+
+
+def test_a_boodle_is_claimed_card_by_card_a_set_whole_a_kitty_or_pot_by_no_card() -> None:
+    # Spec §3: a boodle's card alone claims it; a set needs all its cards; a kitty and a pot
+    # are paid by no card, and going out pays into the kitty (spec §7).
+    from boodle.engine.holders import SECTION_KINDS
+
+    assert {k: (r.claimed, r.per_card, r.whole_set, r.kitty)
+            for k, r in SECTION_KINDS.items()} == {
+        "boodle": (True, True, False, False), "set": (True, False, True, False),
+        "kitty": (False, False, False, True), "pot": (False, False, False, False)}
+    from boodle.verify.own_rules import PER_CARD, WHOLE_SET
+
+    assert {k: r.per_card for k, r in SECTION_KINDS.items()} == PER_CARD
+    assert {k: r.whole_set for k, r in SECTION_KINDS.items()} == WHOLE_SET
+    from boodle.testing import SECTION_PAID_BY
+
+    assert SECTION_PAID_BY == {"boodle": "one card", "set": "all its cards", "kitty": "",
+                               "pot": ""}
+
+
+def test_a_new_section_kind_fails_naming_each_back_end() -> None:
+    faults = missing_rows("section kind", (*KINDS["section kind"].members(), "jackpot"))
+    assert sorted(b.split(" (")[0] for b in faults) == [
+        "Hypothesis oracle", "reference engine", "verifier", "verifier"]
+
+
+def test_who_leads_by_holder_after_the_run_or_by_phase_alike_in_each_back_end() -> None:
+    # Spec §6.1: 'holder of 7♦' leads by the card's holder; §6.4: 'last player' goes back to
+    # the stopper, 'next player' to the player after them; §6.1: 'winner of phase P'.
+    from boodle.compiled.tables import BACK_TO_STOPPER, HELD_BY
+    from boodle.engine.leads import HELD_LEADS
+    from boodle.testing import AFTER_THE_RUN, BY_HOLDER
+    from boodle.verify.own_rules import PHASE_WON
+
+    def only(*who: str) -> set[str]:
+        return set(who)
+
+    assert {w for w, r in HELD_LEADS.items() if r} == only("holder")
+    assert {w for w, r in HELD_BY.items() if r} == only("holder")
+    assert {w for w, r in BY_HOLDER.items() if r} == only("holder")
+    assert {w for w, r in BACK_TO_STOPPER.items() if r} == only("last player")
+    assert {w for w, r in AFTER_THE_RUN.items() if r} == only("last player", "next player")
+    assert {w for w, r in PHASE_WON.items() if r} == only("phase winner")
+
+
+def test_only_share_splits_a_tie_and_only_becomes_widow_is_played_compiled() -> None:
+    # Spec §8.1: 'split: share' shares a tied section, the others give it to one seat; spec
+    # §5.4: the compiled engine plays a taker's hand becoming the widow, and refuses the other.
+    from boodle.compiled.tables import HAND_TO_WIDOW
+    from boodle.verify.own_rules import SHARED
+
+    assert {k for k, shared in SHARED.items() if shared} == {"share"}
+    assert HAND_TO_WIDOW == {"becomes widow": True, "out of play": False}

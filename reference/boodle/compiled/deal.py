@@ -24,6 +24,8 @@ from typing import cast
 
 from boodle.compiled.poker import Bettor, play_poker
 from boodle.compiled.tables import (
+    BACK_TO_STOPPER,
+    HELD_BY,
     WIDOW,
     ClaimTables,
     CompiledHolding,
@@ -313,14 +315,14 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
         full = (1 << len(sections)) - 1
         deny = [shut | (full & ~(full if allow is None else allow[s])) for s in range(n)]
     fallback, first, again = t.fallback, t.first_lead, t.restart
-    again_last = again.who == "last player"
+    again_last = BACK_TO_STOPPER[again.who]
     restart = flipped = False
     stopped = -1  # the stopped suit, set only once a restart is due
     passes = plays = leads = npass = 0
     winner = -1
     lead = first
     options, per_suit = first.options, first.per_suit
-    holder = first.who == "holder"
+    holder = HELD_BY[first.who]
     p = _leader(first, own, dealer, n, -1)
     while True:
         # ---- a lead is due by p (spec §6.1, §6.4, §6.5)
@@ -407,7 +409,7 @@ def _play(  # noqa: C901 - the per-move path, kept in one function for speed
         if not restart:
             restart = view.restart = True
             lead, options, per_suit = again, again.options, again.per_suit
-            holder = again.who == "holder"
+            holder = HELD_BY[again.who]
         stopped = view.stopped = suit_of[c]
         if not again_last:
             p = _leader(again, own, dealer, n, p)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,9 @@ from typing import Any
 import numpy as np
 
 from boodle.compiled.tables import (
+    HELD_BY,
+    LEADS_INSTEAD,
+    TIE_ORDERED,
     WIDOW,
     CompiledHolding,
     CompiledRules,
@@ -46,7 +49,7 @@ from boodle.compiled.tables import (
     unsupported_features,
 )
 from boodle.engine.leads import SCOPES, holder_candidates
-from boodle.language.model import BetLimit, LeadRule, Opener, Split, StopsPhase
+from boodle.language.model import BetLimit, ChipMode, Choice, LeadRule, Opener, Split, StopsPhase
 
 PLAYER_CODES = {"random": 0, "greedy": 1, "tips": 2}
 """The players' codes in the kernel (:data:`~.players.PLAYERS`)."""
@@ -130,7 +133,7 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
         out.append(f"a deck of {t.n_cards} cards (the kernel's hands are 63-bit masks)")
     if len(t.pokers) > 1:  # the pure-Python compiled engine plays them (compiled/poker.py)
         out.append("poker phases: " + ", ".join(p.name for p in t.pokers))
-    if t.before and t.ruleset.chips == "exact":
+    if t.before and not WHOLE_CHIPS[t.ruleset.chips]:
         out.append("exact chips with a holding or poker phase (the kernel's chips are whole)")
     phase = next(p for p in t.ruleset.phases if isinstance(p, StopsPhase))
     rules = [phase.first_lead, phase.restart, *([phase.fallback.rule] if phase.fallback.rule
@@ -142,16 +145,31 @@ def kernel_unsupported(t: CompiledRules) -> list[str]:
 
 def _kind(rule: LeadRule) -> int:
     """The option kind of ``rule`` (-1: not in the kernel), as ``_LeadCompiler.options``."""
-    if rule.choice == "card":
-        return EXACT
-    if rule.choice == "any":
-        return ANY
+    return CHOICE_KINDS[rule.choice](rule)
+
+
+def _lowest_kind(rule: LeadRule) -> int:
+    """The option kind of a ``lowest …`` lead: by its scope's lowest, and its ties."""
     lowest = SCOPES[rule.scope].lowest
     if lowest == "longest suits":
         return LONGEST
     if lowest == "each suit":
         return LOWEST_EACH
-    return LOWEST_RANK if rule.ties == "chosen" else -1
+    return -1 if TIE_ORDERED[rule.ties] else LOWEST_RANK
+
+
+WHOLE_CHIPS: dict[ChipMode, bool] = {"whole": True, "exact": False}
+"""Whether each chip mode's shares are whole chips, as the kernel's are (spec §9): under
+``chips exact`` the kernel runs no holding or poker phase (:func:`kernel_unsupported`)."""
+
+
+CHOICE_KINDS: dict[Choice, Callable[[LeadRule], int]] = {
+    "lowest": _lowest_kind,
+    "any": lambda rule: ANY,
+    "card": lambda rule: EXACT,
+}
+"""The kernel's option kind of every lead choice (spec §6.1, §6.4), one row per member of
+:data:`~boodle.language.model.Choice`, as :data:`~.tables.CHOICE_OPTIONS`."""
 
 
 # ---------------------------------------------------------------- the arrays
@@ -262,11 +280,11 @@ def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
 
     for lead in (phase.first_lead, phase.restart):  # specs 0 and 1: the rules themselves
         spec(lead)
-    spec(phase.fallback.rule if phase.fallback.kind == "lead" and phase.fallback.rule
+    spec(phase.fallback.rule if LEADS_INSTEAD[phase.fallback.kind] and phase.fallback.rule
          else LeadRule("left of dealer", "lowest", "all"))  # 2: the fallback (if any)
     none_held = spec(LeadRule("left of dealer", "lowest", "all"))  # 3: a holder held by none
     for lead in (phase.first_lead, phase.restart):
-        found = holder_candidates(r, lead) if lead.who == "holder" and (
+        found = holder_candidates(r, lead) if HELD_BY[lead.who] and (
             lead.holder_suit is not None or lead.card is not None) else []
         cands.append([(t.index[c], spec(in_force)) for c, in_force in found
                       if c in t.index] + [(-1, none_held)])
@@ -276,8 +294,8 @@ def kernel_tables(t: CompiledRules, players: int) -> KernelTables:
     target = np.full(len(specs), -1, dtype=i64)
     for i, rule in enumerate(specs):
         kind[i] = _kind(rule)
-        if rule.choice == "card":
-            target[i] = t.index.get(rule.card, -1) if rule.card is not None else -1
+        if kind[i] == EXACT:
+            target[i] = lc.target(rule)
             continue
         for st, row in enumerate(lc._allowed(rule)):
             for flip, masks in enumerate(row):

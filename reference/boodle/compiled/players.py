@@ -34,7 +34,7 @@ import random
 
 from boodle.compiled.deal import Chooser, DealView
 from boodle.compiled.poker import PASS, BetAsk, Bettor, hand_strength
-from boodle.compiled.tables import WIDOW, CompiledRules
+from boodle.compiled.tables import BACK_TO_STOPPER, WIDOW, CompiledRules
 from boodle.compiled.widow import SaleAsk, Seller
 from boodle.engine.poker_hands import CATEGORIES
 from boodle.engine.state import DealState, LeadMove, Legal, Move, PlayMove, move_count, nth_move
@@ -91,7 +91,7 @@ def tips_chooser(view: DealView, seat: int, options: list[int]) -> int:
     unseen = (t.all_mask & ~hand & ~dead).bit_count()
     hidden = view.widow_size - view.revealed.bit_count()
     p_widow = hidden / unseen if unseen else 0.0
-    comes_back = t.restart.who == "last player"
+    comes_back = BACK_TO_STOPPER[t.restart.who]
     best, best_score = options[0], float("-inf")
     for c in options:
         x, chain = c, bit[c]

@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from boodle.engine.holders import paying_cards
-from boodle.engine.leads import SCOPES, TIES, holder_candidates, suit_allowed
+from boodle.engine.holders import SECTION_KINDS, paying_cards
+from boodle.engine.leads import CHOICES, SCOPES, TIES, holder_candidates, suit_allowed
 from boodle.engine.poker_hands import rank_value
 from boodle.engine.stages.antes import PAYERS
 from boodle.engine.stages.poker import BET_SIZES, BetSizes
@@ -35,7 +35,9 @@ from boodle.language.features import Feature, FeatureKey, Refusal, refused
 from boodle.language.kind_facts import BALANCE_FACTS
 from boodle.language.model import (
     AllPass,
+    Choice,
     ClaimRule,
+    Discard,
     Fallback,
     FallbackKind,
     Fault,
@@ -51,6 +53,7 @@ from boodle.language.model import (
     Split,
     StopsPhase,
     SuitRule,
+    TieBreak,
     Trumps,
     WidowPosition,
     WidowSale,
@@ -179,10 +182,15 @@ section index paid into before the sections are taken, or -1 for the winner, pai
 whether the winner takes that section too)."""
 
 
+HAND_TO_WIDOW: dict[Discard, bool] = {"becomes widow": True, "out of play": False}
+"""Whether a widow taker's hand becomes the widow (spec §5.4), one row per member of
+:data:`~boodle.language.model.Discard`; the compiled engine plays only that one."""
+
+
 SALE_REFUSED: dict[str, Callable[[WidowSale], bool]] = {
     # played (compiled/widow.py): a sale barred to boodle holders (CompiledRules.barring),
     # prices paid to the dealer, the dealer's swap before the offer
-    "a widow taker's hand out of play": lambda s: s.discard != "becomes widow",
+    "a widow taker's hand out of play": lambda s: not HAND_TO_WIDOW[s.discard],
 }
 """What of a widow sale the compiled engine does not play (spec §5.4), by the words it says."""
 
@@ -390,7 +398,7 @@ def _holding_masks(s: Section, ruleset: Ruleset, index: dict[Card, int],
     """The card masks that qualify a hand for ``s`` (spec §8.1, as
     :func:`boodle.engine.holders.qualifies`): none for a kitty, a pot or a card out of the
     deck."""
-    if s.kind in ("kitty", "pot"):
+    if not SECTION_KINDS[s.kind].claimed:
         return ()
     cards = paying_cards(s, trump)
     groups = [tuple(Card(r, suit) for r in s.ranks) for suit in ruleset.deck.suits] \
@@ -553,6 +561,10 @@ FALLBACKS: dict[FallbackKind, Callable[[_LeadCompiler, Fallback], OptionsFn | No
 """The deal loop's ``if none`` rule (spec §6.5), one row per member of :data:`FallbackKind`:
 the options of the lead rule to lead by instead, or ``None``: the seat passes."""
 
+LEADS_INSTEAD: dict[FallbackKind, bool] = {"lead": True, "pass": False}
+"""Whether the ``if none`` rule leads by another lead rule (spec §6.5), as the kernel's
+fallback spec, one row per member of :data:`FallbackKind`."""
+
 
 def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     """Compile ``ruleset``; raises :class:`BoodleError` if it needs an unsupported feature.
@@ -572,7 +584,7 @@ def compile_ruleset(ruleset: Ruleset, *, strict: bool = True) -> CompiledRules:
     suit_masks = tuple(sum(1 << i for i, c in enumerate(cards) if c.suit == s) for s in suits)
     nxt, why = _successors(ruleset, cards, index)
     names = tuple(s.name for s in ruleset.board)
-    kitty = next((k for k, s in enumerate(ruleset.board) if s.kind == "kitty"), -1)
+    kitty = next((k for k, s in enumerate(ruleset.board) if SECTION_KINDS[s.kind].kitty), -1)
     trumps = TRUMPS_TURNED[ruleset.deal.trumps]
     tables = tuple(ClaimTables.of(*_claims(ruleset, cards, index, trump))
                    for trump in (ruleset.deck.suits if trumps else (None,)))
@@ -651,17 +663,18 @@ def _claims(
     boodle_of: list[list[int]] = [[] for _ in cards]
     for k, s in enumerate(ruleset.board):
         fixed = CLAIMED_BY[s.suit_rule](s, trump)
-        if s.kind == "boodle":
+        row = SECTION_KINDS[s.kind]
+        if row.per_card:
             for c in fixed or ():
                 if c in index:
                     claims[index[c]].append((k, ()))
                     boodle_of[index[c]].append(k)
-        elif s.kind == "set" and fixed is not None:
+        elif row.whole_set and fixed is not None:
             for c in fixed:
                 others = [o for o in fixed if o != c]
                 if c in index and all(o in index for o in others):
                     claims[index[c]].append((k, tuple(index[o] for o in others)))
-        elif s.kind == "set":  # CLAIMED_BY: any one suit
+        elif row.whole_set:  # CLAIMED_BY: any one suit
             for i, c in enumerate(cards):
                 others = [Card(r, c.suit) for r in s.ranks if r != c.rank]
                 if c.rank in s.ranks and all(o in index for o in others):
@@ -716,13 +729,13 @@ def _ante_payments(
     """Spec §4: every ante payment in order, (seat, section index, chips)."""
     out: list[tuple[int, int, int]] = []
     everyone = [(dealer + 1 + i) % players for i in range(players)]
-    kinds = {s.name: s.kind for s in ruleset.board}
+    per_card = {s.name: SECTION_KINDS[s.kind].per_card for s in ruleset.board}
     for line in ruleset.antes:
         payers = PAYERS[line.payer](dealer, everyone)
         targets: list[str] = []
         for t in line.targets:
             if t == "each boodle":
-                targets += [n for n in names if kinds[n] == "boodle"]
+                targets += [n for n in names if per_card[n]]
             elif t == "every section":
                 targets += list(names)
             else:
@@ -744,8 +757,8 @@ class _LeadCompiler:
     suit_masks: tuple[int, ...]
 
     def lead(self, rule: LeadRule) -> CompiledLead:
-        if rule.who != "holder":
-            per_suit = (self._allowed(rule) if rule.choice == "lowest"
+        if not HELD_BY[rule.who]:
+            per_suit = (self._allowed(rule) if CHOICES[rule.choice].ranked
                         and SCOPES[rule.scope].lowest == "each suit" else None)
             return CompiledLead(rule.who, self.options(rule), per_suit=per_suit)
         found = holder_candidates(self.ruleset, rule) \
@@ -756,20 +769,31 @@ class _LeadCompiler:
                             self.options(LeadRule("left of dealer", "lowest", "all")))
 
     def options(self, rule: LeadRule) -> OptionsFn:
-        """The option function of ``rule``'s choice and scope."""
-        if rule.choice == "card":
-            target = self.index.get(rule.card, -1) if rule.card is not None else -1
-            return _exact(target)
+        """The option function of ``rule``'s choice and scope (:data:`CHOICE_OPTIONS`)."""
+        return CHOICE_OPTIONS[rule.choice](self, rule)
+
+    def exact(self, rule: LeadRule) -> OptionsFn:
+        """The named card of ``rule`` (``holder of 7♦``), if held (spec §6.1)."""
+        return _exact(self.target(rule))
+
+    def target(self, rule: LeadRule) -> int:
+        """The index of ``rule``'s named card (-1: none, or not in the deck)."""
+        return self.index.get(rule.card, -1) if rule.card is not None else -1
+
+    def any(self, rule: LeadRule) -> OptionsFn:
+        """Every card of a suit ``rule``'s scope allows (spec §6.4)."""
+        return _any(self._allowed(rule))
+
+    def lowest(self, rule: LeadRule) -> OptionsFn:
+        """The lowest card(s) ``rule``'s scope allows, ties broken by its rule (§6.1, §6.4)."""
         allowed = self._allowed(rule)
-        if rule.choice == "any":
-            return _any(allowed)
         lowest = SCOPES[rule.scope].lowest
         if lowest == "longest suits":
             return _longest(allowed)
         if lowest == "each suit":
             return _lowest_per_suit(allowed)
         ranks = tuple(self.ruleset.deck.rank_index(c) for c in self.cards)
-        if rule.ties == "chosen":
+        if not TIE_ORDERED[rule.ties]:
             return _lowest_rank(allowed, ranks)
         return _tie_broken(_lowest_rank(allowed, ranks), self.ruleset, rule, self.cards,
                            self.index)
@@ -782,6 +806,43 @@ class _LeadCompiler:
                         if suit_allowed(rule, s, None if st < 0 else suits[st], flip))
                   for flip in (False, True))
             for st in range(-1, len(suits)))
+
+
+TIE_ORDERED: dict[TieBreak, bool] = {"chosen": False, "suit order": True, "hand order": True}
+"""Whether a tie rule of a ``lowest`` lead breaks a tie by an order of suits (spec §6.1), so
+the option function filters the lowest cards through the engine's rows (``_tie_broken``),
+one row per member of :data:`~boodle.language.model.TieBreak`; ``chosen``: every tied card."""
+
+HELD_BY: dict[str, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": True,
+    "last player": False,
+    "next player": False,
+    "phase winner": False,
+}
+"""Whether the compiled lead of each ``who`` goes to the holder of a card (spec §6.1), whose
+candidates it resolves, one row per member of :data:`~boodle.language.model.Who`."""
+
+BACK_TO_STOPPER: dict[str, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": False,
+    "last player": True,
+    "next player": False,
+    "phase winner": False,
+}
+"""Whether a restart under each ``who`` goes back to the player who stopped the run (spec
+§6.4 ``last player``), one row per member of :data:`~boodle.language.model.Who`."""
+
+
+CHOICE_OPTIONS: dict[Choice, Callable[[_LeadCompiler, LeadRule], OptionsFn]] = {
+    "lowest": _LeadCompiler.lowest,
+    "any": _LeadCompiler.any,
+    "card": _LeadCompiler.exact,
+}
+"""The compiled engine's option function builder of every lead choice (spec §6.1, §6.4),
+one row per member of :data:`~boodle.language.model.Choice`."""
 
 
 

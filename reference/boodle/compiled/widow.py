@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from boodle.compiled.tables import WIDOW, CompiledRules
-from boodle.language.model import Chips
+from boodle.language.model import Chips, HighBid, SaleMode
+
+SOLD_ONCE_ROUND: dict[SaleMode, bool] = {"sale": True, "auction": False}
+"""Whether the widow is offered once round at its price, the dealer not buying (a sale), or
+bid for in rounds (an auction) (spec §5.4), one row per member of :data:`SaleMode`."""
+
+KNOCKED_DOWN: dict[HighBid, bool] = {"binds": True, "may be withdrawn": False}
+"""Whether the highest bidder left alone takes the widow at once (spec §5.4), rather than
+having a last word, one row per member of :data:`HighBid`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +142,8 @@ def play_sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list
     if r.dealer_swap and r.dealer_first and dealer_swaps("dealer first"):
         return
     everyone = [(dealer + 1 + i) % n for i in range(n)]
-    buyers = everyone[:-1] if r.mode == "sale" or r.dealer_swap else everyone
-    if r.mode == "sale":
+    buyers = everyone[:-1] if SOLD_ONCE_ROUND[r.mode] or r.dealer_swap else everyone
+    if SOLD_ONCE_ROUND[r.mode]:
         for b in buyers:
             buys = not barred(b) and r.price <= _whole(seats[b])
             if ask(b, "offer", "buy" if buys else "") == 1:
@@ -149,7 +157,7 @@ def play_sale(t: CompiledRules, n: int, dealer: int, own: list[int], hands: list
     while True:
         active = [b for b in buyers if b not in out]
         if bidder >= 0 and active == [bidder]:
-            if r.high_bid == "binds":
+            if KNOCKED_DOWN[r.high_bid]:
                 exchange(bidder, "bid", bid)
                 return
             if ask(bidder, "high bidder", "withdraw") == 1:

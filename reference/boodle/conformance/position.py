@@ -62,7 +62,7 @@ from boodle.engine.state import (
 from boodle.language.cards import Card, parse_card
 from boodle.language.errors import BoodleError, Span
 from boodle.language.model import Chips, Ruleset, StopsPhase
-from boodle.session.second_pack import bind_drawn, unbound_sections
+from boodle.session.second_pack import DRAWN, bind_drawn, unbound_sections
 
 _CARD = r"(?:10|[2-9TJQKA])[♣♦♥♠CDHS]"
 _CARDS = re.compile(rf"(?:{_CARD})+")
@@ -377,7 +377,7 @@ def bound_ruleset(ruleset: Ruleset, position: Position | str) -> Ruleset:
 
 def drawn_cards(ruleset: Ruleset) -> tuple[Card, ...]:
     """The cards bound to the drawn sections of ``ruleset``, in board order (none unbound)."""
-    return tuple(s.cards[0] for s in ruleset.board if s.suit_rule == "drawn" and s.cards)
+    return tuple(s.cards[0] for s in ruleset.board if DRAWN[s.suit_rule] and s.cards)
 
 
 def _bound(r: _Reader, ruleset: Ruleset, pos: Position) -> Ruleset:

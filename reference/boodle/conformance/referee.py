@@ -59,7 +59,7 @@ from boodle.engine.state import (
 from boodle.engine.strategies import Strategy
 from boodle.language.errors import BoodleError
 from boodle.language.model import Ruleset
-from boodle.session.run import DealEngine, SessionRun, best_seats
+from boodle.session.run import REDRAWS, DealEngine, SessionRun, best_seats
 
 KIND = "referee"
 """The case kind, and the ``features`` entry an implementation announces to take it."""
@@ -472,7 +472,7 @@ def referee_session_case(ruleset: Ruleset, players: int, seed: str, k: int) -> C
     if recorder.faced_cards:
         spec["first_dealt"] = recorder.faced_cards
     spec["deals"] = decks
-    if ruleset.session.seating == "redrawn each deal":  # spec §10: the seats of deal 2 on
+    if REDRAWS[ruleset.session.seating]:  # spec §10: the seats of deal 2 on
         spec["seating"] = [list(recorder.inner.seating(ruleset, players, number))
                            for number in range(2, count + 1)]
     data: Json = {"format": CASE_FORMAT, "kind": KIND,

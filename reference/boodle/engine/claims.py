@@ -14,7 +14,14 @@ would claim, for callers that check the phase's rule first.
 from __future__ import annotations
 
 from boodle.engine.events import Claim, Event
-from boodle.engine.holders import award, blocked, paying_cards, qualifiers
+from boodle.engine.holders import (
+    SECTION_KINDS,
+    WIDOW_BLOCKS,
+    award,
+    blocked,
+    paying_cards,
+    qualifiers,
+)
 from boodle.engine.ledger import Account, seat, section
 from boodle.engine.state import DealState
 from boodle.language.cards import Card, card_of
@@ -46,7 +53,7 @@ def claims_of(ruleset: Ruleset, state: DealState, who: int, card: Card) -> tuple
 
     found = tuple(name for name, boodle, cards in sections
                   if boodle or all(mine(c) for c in cards))
-    if found and ruleset.deal.widow_sets != "qualifies nobody":
+    if found and WIDOW_BLOCKS[ruleset.deal.widow_sets]:
         shut = blocked_sections(ruleset, state)
         found = tuple(name for name in found if name not in shut)
     if found and state.short:  # spec §4: a short seat takes only the sections it anted
@@ -65,7 +72,7 @@ def blocked_sections(ruleset: Ruleset, state: DealState) -> frozenset[str]:
     """The sections the widow blocks now (spec §5.2 ``blocks sets``): the sets whose cards all
     lie in the widow, read as it is when the claim is made.  Empty under ``qualifies nobody``."""
     rule = ruleset.deal.widow_sets
-    if rule == "qualifies nobody":
+    if not WIDOW_BLOCKS[rule]:
         return frozenset()
     widow = set(state.widow())
     return frozenset(s.name for s in ruleset.board
@@ -103,8 +110,8 @@ def _claimable(ruleset: Ruleset, trump: str | None) -> _Claimable:
     found = table.get(trump)
     if found is None:
         found = table[trump] = tuple(
-            (s.name, s.kind == "boodle", paying_cards(s, trump), s.ranks)
-            for s in ruleset.board if s.kind in ("boodle", "set"))
+            (s.name, SECTION_KINDS[s.kind].per_card, paying_cards(s, trump), s.ranks)
+            for s in ruleset.board if SECTION_KINDS[s.kind].claimed)
     return found
 
 

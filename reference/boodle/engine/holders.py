@@ -19,10 +19,38 @@ from dataclasses import dataclass
 
 from boodle.engine.shares import ChipMode, split
 from boodle.language.cards import Card, card_of
-from boodle.language.model import Chips, Deck, Section, Split, SuitRule, WidowSets
+from boodle.language.model import Chips, Deck, Section, SectionKind, Split, SuitRule, WidowSets
 
-__all__ = ["PAYING_CARDS", "SPLITS", "WIDOW_SETS", "Award", "SplitRow", "award", "blocked",
-           "in_split_order", "paying_cards", "qualifies", "qualifiers"]
+__all__ = ["PAYING_CARDS", "SECTION_KINDS", "SPLITS", "WIDOW_BLOCKS", "WIDOW_SETS", "Award",
+           "SectionRow", "SplitRow", "award", "blocked", "in_split_order", "paying_cards",
+           "qualifies", "qualifiers"]
+
+
+@dataclass(frozen=True)
+class SectionRow:
+    """The engine's reading of a section kind (spec §3): ``claimed``, it is paid to the
+    holder of its cards (a boodle, a set; a kitty or a pot is paid by no card);
+    ``per_card``, each of its paying cards claims it alone (a boodle: ``each boodle`` ante
+    lines name it; a set needs all its cards); ``kitty``, going out pays into it (spec §7)."""
+
+    claimed: bool
+    per_card: bool
+    kitty: bool
+
+    @property
+    def whole_set(self) -> bool:
+        """Paid only to the holder of all its cards (a set, spec §3)."""
+        return self.claimed and not self.per_card
+
+
+SECTION_KINDS: dict[SectionKind, SectionRow] = {
+    "boodle": SectionRow(claimed=True, per_card=True, kitty=False),
+    "set": SectionRow(claimed=True, per_card=False, kitty=False),
+    "kitty": SectionRow(claimed=False, per_card=False, kitty=True),
+    "pot": SectionRow(claimed=False, per_card=False, kitty=False),
+}
+"""The engine's row for every section kind, one per member of
+:data:`~boodle.language.model.SectionKind`.  The compiled engine reads these rows."""
 
 
 def paying_cards(
@@ -38,7 +66,7 @@ def paying_cards(
     - ``()`` when the deal has no trump suit or the card was never drawn:
       nothing pays the section.
     """
-    if section.kind in ("kitty", "pot"):
+    if not SECTION_KINDS[section.kind].claimed:
         return None
     return PAYING_CARDS[section.suit_rule](section, trump, drawn)
 
@@ -76,7 +104,7 @@ def qualifies(
     set: the hand holds all its ranks in at least one suit of ``deck`` (a
     player holding it in two suits qualifies once).  Kitties and pots: never.
     """
-    if section.kind in ("kitty", "pot"):
+    if not SECTION_KINDS[section.kind].claimed:
         return False
     cards = paying_cards(section, trump, drawn)
     if cards is None:
@@ -109,7 +137,7 @@ def _never(section: Section, widow: Collection[Card], deck: Deck, trump: str | N
 
 def _complete_in_widow(section: Section, widow: Collection[Card], deck: Deck,
                        trump: str | None) -> bool:
-    return section.kind == "set" and qualifies(section, widow, deck, trump)
+    return SECTION_KINDS[section.kind].whole_set and qualifies(section, widow, deck, trump)
 
 
 WIDOW_SETS: dict[WidowSets, Callable[[Section, Collection[Card], Deck, str | None], bool]] = {
@@ -119,6 +147,10 @@ WIDOW_SETS: dict[WidowSets, Callable[[Section, Collection[Card], Deck, str | Non
 """The reference engine's row for each widow rule for sets (spec §5.2): whether ``section``
 is blocked for the deal by the ``widow``'s cards (``blocks sets``: a set whose cards, or for
 ``same suit`` whose ranks in one suit, all lie in the widow)."""
+
+WIDOW_BLOCKS: dict[WidowSets, bool] = {"qualifies nobody": False, "blocks sets": True}
+"""Whether the widow may block a section at all (spec §5.2), one row per member of
+:data:`~boodle.language.model.WidowSets`: the claims look for blocked sections only then."""
 
 
 def blocked(section: Section, widow: Collection[Card], deck: Deck, trump: str | None,

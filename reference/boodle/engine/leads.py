@@ -103,6 +103,17 @@ LEADERS: dict[Who, Callable[[Ruleset, DealState, LeadRule, int | None], int]] = 
 """The engine's reading of every ``who`` of a lead rule (spec §6.1), one row per member of
 :data:`~boodle.language.model.Who`."""
 
+HELD_LEADS: dict[Who, bool] = {
+    "left of dealer": False,
+    "dealer": False,
+    "holder": True,
+    "last player": False,
+    "next player": False,
+    "phase winner": False,
+}
+"""Whether a lead under each ``who`` goes to the holder of a card (spec §6.1 ``holder of
+7♦``), so that the rule in force is the one of the card found (:func:`resolve_holder`)."""
+
 
 def resolve_holder(ruleset: Ruleset, state: DealState, rule: LeadRule) -> tuple[int, LeadRule]:
     """A ``holder`` rule's leader and the rule in force (spec §6.1).
@@ -143,7 +154,7 @@ def holder_candidates(ruleset: Ruleset, rule: LeadRule) -> list[tuple[Card, Lead
 def rule_now(phase: StopsPhase, ruleset: Ruleset, state: DealState) -> LeadRule:
     """The lead rule for the lead due: ``first lead`` or ``restart``, holders resolved."""
     rule = phase.restart if state.restart else phase.first_lead
-    return resolve_holder(ruleset, state, rule)[1] if rule.who == "holder" else rule
+    return resolve_holder(ruleset, state, rule)[1] if HELD_LEADS[rule.who] else rule
 
 
 Selection = Literal["each suit", "longest suits", "whole set"]

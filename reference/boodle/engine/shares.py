@@ -17,13 +17,32 @@ Either way k·share + remainder = S exactly, so the ledger total is unchanged
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Literal
 
 from boodle.engine.ledger import normalize
-from boodle.language.model import Chips
+from boodle.language.model import ChipMode, Chips
 
-ChipMode = Literal["whole", "exact"]
+__all__ = ["CHIP_SPLITS", "ChipMode", "split"]
+
+
+def _exact_split(amount: Chips, ways: int) -> tuple[Chips, Chips]:
+    """``chips exact``: each winner receives exactly ``amount / ways``; nothing remains."""
+    return normalize(Fraction(amount) / ways), 0
+
+
+def _whole_split(amount: Chips, ways: int) -> tuple[Chips, Chips]:
+    """``chips whole``: whole chips each, the remainder left on the section."""
+    share = int(Fraction(amount) // ways)
+    return share, normalize(amount - share * ways)
+
+
+CHIP_SPLITS: dict[ChipMode, Callable[[Chips, int], tuple[Chips, Chips]]] = {
+    "whole": _whole_split,
+    "exact": _exact_split,
+}
+"""The engine's split of every chip mode (spec §9), one row per member of
+:data:`~boodle.language.model.ChipMode`: (each share, the remainder)."""
 
 
 def split(amount: Chips, ways: int, chips: ChipMode) -> tuple[Chips, Chips]:
@@ -37,7 +56,4 @@ def split(amount: Chips, ways: int, chips: ChipMode) -> tuple[Chips, Chips]:
         raise ValueError(f"a split needs at least one winner, not {ways}")
     if amount < 0:
         raise ValueError(f"cannot split a negative amount ({amount})")
-    if chips == "exact":
-        return normalize(Fraction(amount) / ways), 0
-    share = int(Fraction(amount) // ways)
-    return share, normalize(amount - share * ways)
+    return CHIP_SPLITS[chips](amount, ways)

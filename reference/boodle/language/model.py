@@ -151,6 +151,10 @@ class Deck:
         return self.ranks[-1]
 
 
+ChipMode = Literal["whole", "exact"]
+"""How a section's chips are shared among several winners (spec §9): ``whole`` chips, the
+remainder left on the section, or ``exact`` fractions of a register."""
+
 SectionKind = Literal["boodle", "set", "kitty", "pot"]
 SuitRule = Literal["fixed", "same suit", "trumps", "drawn"]
 
@@ -664,6 +668,10 @@ in exact equal shares among the players still in; ``stays`` — nobody takes the
 
 
 EndTie = Literal["share", "one more deal"]
+
+SeatingRule = Literal["fixed", "redrawn each deal"]
+"""Where the players sit for each deal (spec §10): ``fixed``, their first seats; ``redrawn
+each deal``, seats drawn again before every deal but the first."""
 """A tie for best at a session's end (spec §10): ``share`` — the tied players share the win;
 ``one more deal`` — one extra deal is played (once), then the standings stand."""
 
@@ -698,7 +706,7 @@ class SessionSpec:
     leftover: Leftover = "split equally"
     ties: EndTie = "share"
     negative: Balance = "allowed"
-    seating: Literal["fixed", "redrawn each deal"] = "fixed"
+    seating: SeatingRule = "fixed"
     span: Span | None = _span()
 
     def ends(self) -> tuple[EndRule, ...]:
@@ -745,7 +753,7 @@ class Ruleset:
     widow_sale: WidowSale | None
     phases: tuple[Phase, ...]
     session: SessionSpec
-    chips: Literal["whole", "exact"] = "whole"
+    chips: ChipMode = "whole"
     carry: Literal["unclaimed"] = "unclaimed"
     short_stack: ShortStack = "as balance"
     span: Span | None = _span()

@@ -59,6 +59,7 @@ from boodle.language.model import (
     Leftover,
     Rotation,
     Ruleset,
+    SeatingRule,
     SessionSpec,
 )
 from boodle.session.second_pack import bind_drawn, unbound_sections
@@ -452,6 +453,14 @@ class Progress:
     seating: tuple[int, ...] | None = None
 
 
+REDRAWS: dict[SeatingRule, bool] = {
+    "fixed": False,
+    "redrawn each deal": True,
+}
+"""Whether the seats are drawn again before each deal but the first (spec §10), one row
+per member of :data:`SeatingRule`.  The simulator and the conformance referee read these rows."""
+
+
 ROTATION_STEPS: dict[Rotation, int] = {
     "left": 1,
     "right": -1,
@@ -581,7 +590,7 @@ class SessionRun:
         self.opening: list[Event] = [*drawn, *cut]
         self.step = ROTATION_STEPS[self.rules.deal.rotation]
         self.seating: tuple[int, ...] = tuple(range(players))
-        self.redraws = self.rules.session.seating == "redrawn each deal"
+        self.redraws = REDRAWS[self.rules.session.seating]
         rotations = self.rules.session.rotations
         self.limit: int | None = deals if deals is not None else (
             None if rotations is None else rotations * players)

@@ -22,14 +22,24 @@ from dataclasses import replace
 from boodle.engine.events import BoodlesDrawn
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset
+from boodle.language.model import Ruleset, SuitRule
 
-__all__ = ["bind_boodles", "bind_drawn", "draw_boodles", "unbound_sections"]
+__all__ = ["DRAWN", "bind_boodles", "bind_drawn", "draw_boodles", "unbound_sections"]
+
+DRAWN: dict[SuitRule, bool] = {
+    "fixed": False,
+    "same suit": False,
+    "trumps": False,
+    "drawn": True,
+}
+"""Whether a section's card is drawn from a second pack for the session (spec §3), one row
+per member of :data:`~boodle.language.model.SuitRule`.  The simulator and the conformance
+positions read these rows."""
 
 
 def unbound_sections(ruleset: Ruleset) -> list[str]:
     """The ``drawn from second pack`` sections that have no card bound yet, in board order."""
-    return [s.name for s in ruleset.board if s.suit_rule == "drawn" and not s.cards]
+    return [s.name for s in ruleset.board if DRAWN[s.suit_rule] and not s.cards]
 
 
 def draw_boodles(ruleset: Ruleset, rng: random.Random) -> tuple[Ruleset, list[BoodlesDrawn]]:
@@ -66,7 +76,7 @@ def bind_boodles(ruleset: Ruleset, cards: Mapping[str, Card]) -> Ruleset:
     not in the deck, two sections get the same card, or a name is not a
     drawn section.
     """
-    drawn = {s.name for s in ruleset.board if s.suit_rule == "drawn"}
+    drawn = {s.name for s in ruleset.board if DRAWN[s.suit_rule]}
     if set(cards) != drawn:
         raise BoodleError(f"the drawn sections are {sorted(drawn)}, not {sorted(cards)}")
     deck = set(ruleset.deck.cards())

@@ -61,6 +61,7 @@ from boodle.language.kind_facts import BALANCE_FACTS
 from boodle.language.model import Chips, FirstDealer, Ruleset
 from boodle.session.run import (
     LEFTOVER_SPLITS,
+    REDRAWS,
     ROTATION_STEPS,
     TIE_DEALS,
     ends_after,
@@ -181,7 +182,7 @@ def make_spec(ruleset: Ruleset, players: int, deals: int, seed: int,
                           hint=f"try --players {ruleset.players.low}")
     if deals < 1:
         raise BoodleError("--deals must be at least 1")
-    if ruleset.session.seating == "redrawn each deal":  # spec §10; its loops keep the seats
+    if REDRAWS[ruleset.session.seating]:  # spec §10; its loops keep the seats
         span = ruleset.origin.span(ruleset.session, "seating") if ruleset.origin else None
         raise BoodleError(f"boodle simulate does not draw the seats again before each deal "
                           f"yet ({ruleset.name}: 'seating: redrawn each deal', spec §10)",
@@ -447,9 +448,10 @@ def _next_dealer(rules: Ruleset, seats: Sequence[Chips], dealer: int, step: int)
 
 def _drawn(rules: Ruleset, rng: random.Random) -> Ruleset:
     """``rules`` with this session's boodles drawn from a second pack, if it has any (spec §3)."""
-    if not any(s.suit_rule == "drawn" for s in rules.board):
+    from boodle.session.second_pack import DRAWN, draw_boodles
+
+    if not any(DRAWN[s.suit_rule] for s in rules.board):
         return rules
-    from boodle.session.second_pack import draw_boodles
 
     return draw_boodles(rules, rng)[0]
 

@@ -50,7 +50,7 @@ from boodle.verify.layout import (
 )
 from boodle.verify.lead_terms import FAULT_TERMS, branches, lead_terms, passes
 from boodle.verify.mutation import Mutation
-from boodle.verify.own_rules import ELIMINATES
+from boodle.verify.own_rules import ELIMINATES, PER_CARD, WHOLE_SET
 from boodle.verify.terms import (
     INT0,
     REAL0,
@@ -284,7 +284,7 @@ def claim_condition(layout: Layout, s: SymState, section: Section, i: int, who: 
 
     ``loc``: the places after the card is played.
     """
-    if section.kind not in ("boodle", "set"):
+    if not (PER_CARD[section.kind] or WHOLE_SET[section.kind]):
         return z3.BoolVal(False)
     return SECTION_CLAIMS[section.suit_rule](layout, s, section, i, layout.played(who), loc)
 
@@ -305,7 +305,7 @@ def _claims_of_trumps(layout: Layout, s: SymState, section: Section, i: int, min
         return z3.BoolVal(False)
     idx = [layout.index.get(Card(r, card.suit)) for r in section.ranks]
     need = [z3.BoolVal(False) if j is None else loc[j] == mine for j in idx]
-    mine_all = z3.BoolVal(True) if section.kind == "boodle" else z3.And(*need)
+    mine_all = z3.BoolVal(True) if PER_CARD[section.kind] else z3.And(*need)
     return z3.And(s.ghosts.trump == layout.suit_of(i), mine_all)
 
 
@@ -313,7 +313,7 @@ def _claims_its_cards(layout: Layout, s: SymState, section: Section, i: int, min
                       loc: list[Expr]) -> Expr:
     if layout.cards[i] not in section.cards:
         return z3.BoolVal(False)
-    if section.kind == "boodle":
+    if PER_CARD[section.kind]:
         return z3.BoolVal(True)
     others = [layout.index.get(c) for c in section.cards]
     return z3.And(*[z3.BoolVal(False) if j is None else loc[j] == mine for j in others])

@@ -32,6 +32,7 @@ import z3
 from boodle.language.cards import Card
 from boodle.language.model import Section, ShortStack, SuitRule, WidowSets
 from boodle.verify.layout import Expr, Layout, SymState, all_of, any_of
+from boodle.verify.own_rules import WHOLE_SET
 
 __all__ = ["SHORT_STACK_TERMS", "WIDOW_HOLDS", "WIDOW_SET_TERMS", "ShortStackTerm", "WidowSetTerm",
            "blocked", "eligible_axioms", "may_take"]
@@ -145,7 +146,7 @@ def _never(layout: Layout, s: SymState, section: Section, loc: Sequence[Expr]) -
 
 def _complete_in_widow(layout: Layout, s: SymState, section: Section,
                        loc: Sequence[Expr]) -> Expr:
-    if section.kind != "set":
+    if not WHOLE_SET[section.kind]:
         return _FALSE
     key = ("blocked", section.name, tuple(x.get_id() for x in loc))
     return layout.memo_list(key, lambda: [WIDOW_HOLDS[section.suit_rule](

@@ -105,15 +105,17 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
     if phase.stop_bonus is not None:
         out.add("stop bonus")
     plays = CLAIM_TERMS[phase.claims].plays_claim
-    if plays and any(s.kind in ("boodle", "set") for s in ruleset.board):
+    if plays and any(own_rules.PER_CARD[s.kind] or own_rules.WHOLE_SET[s.kind]
+                     for s in ruleset.board):
         out.add("claim on play")
     if SHORT_STACK_TERMS[ruleset.short_stack].tracked and (
             plays or phase.going_out.takes or PAID_TO_TERMS[phase.going_out.to](
                 ruleset, phase.going_out.into)[1]):
         out.add("claim not anted")
     if WIDOW_SET_TERMS[ruleset.deal.widow_sets].blocks and (
-            (plays and any(s.kind == "set" for s in ruleset.board))
-            or any(s.kind == "set" for s in ruleset.board if s.name in phase.going_out.takes)):
+            (plays and any(own_rules.WHOLE_SET[s.kind] for s in ruleset.board))
+            or any(own_rules.WHOLE_SET[s.kind] for s in ruleset.board
+                   if s.name in phase.going_out.takes)):
         out.add("claim blocked by the widow")
     passing = FALLBACK_TERMS[phase.fallback.kind].passes
     if passing:
@@ -133,8 +135,9 @@ def possible_kinds(ruleset: Ruleset) -> set[str]:
         if "each opponent" in fees:
             out.add("fee with a seat out")
     shared = CLAIM_TERMS[phase.claims].at_start or any(
-        getattr(p, "split", None) == "share" for p in ruleset.phases)
-    if shared and ruleset.chips == "whole":
+        own_rules.SHARED[split] for split in (getattr(p, "split", None) for p in ruleset.phases)
+        if split is not None)
+    if shared and own_rules.REMAINDER_STAYS[ruleset.chips]:
         out.add("split remainder")
     return out
 
@@ -527,7 +530,7 @@ def payouts_differ(ruleset: Ruleset, start: Ledger, events: Iterable[Event]) -> 
         seats = [c.seat for c in group]
         if len(set(seats)) != len(seats):
             return f"section {name}: seat paid twice in one award ({seats})"
-        if rule != "share" or len(group) == 1:
+        if not own_rules.SHARED[rule] or len(group) == 1:
             if len(group) != 1 or amounts[0] != balance:
                 return (f"section {name} ({balance} chips, split: {rule}): the rules give "
                         f"it all to one seat, the engine paid {amounts} to seats {seats}")
@@ -604,7 +607,7 @@ def _side_pots_differ(ruleset: Ruleset, name: str, balance: Any, group: Sequence
     for n, (chips, open_to) in enumerate(pots):
         top = max(hands[s] for s in open_to) if hands else None
         best = [s for s in open_to if top is None or hands[s] == top]
-        most = len(best) if rule == "share" else min(1, len(best))
+        most = len(best) if own_rules.SHARED[rule] else min(1, len(best))
         take: list[Any] = []
         while (k < len(group) and len(take) < most and group[k].seat in best
                and all(c.seat != group[k].seat for c in take)):
@@ -757,7 +760,8 @@ def set_in_widow(ruleset: Ruleset, players: int, dealer: int, order: Sequence[Ca
     deal of the full deck rarely has one).  The pack unchanged when the board has no such
     set, the deck too few suits or cards of its ranks, or the widow or the hand too few
     cards."""
-    sets = [s for s in ruleset.board if s.kind == "set" and s.suit_rule == "same suit"]
+    sets = [s for s in ruleset.board
+            if own_rules.WHOLE_SET[s.kind] and own_rules.ONE_SUIT_SETS[s.suit_rule]]
     suits = list(ruleset.deck.suits)
     if not sets or len(suits) < 2:
         return tuple(order)

@@ -52,7 +52,7 @@ from boodle.language.errors import BoodleError
 from boodle.language.model import Chips, PokerPhase, Ruleset
 from boodle.verify.cex import Counterexample
 from boodle.verify.mutation import NO_MUTATION, Mutation
-from boodle.verify.own_rules import TURNED_UP, hand_sizes
+from boodle.verify.own_rules import SHORT_BY_SECTION, TURNED_UP, hand_sizes
 from boodle.verify.symmetry import Deal, canonical, suit_symmetries
 
 __all__ = ["FULL_START_MOST", "TICK", "ExplicitResult", "check_deals", "deal_count",
@@ -168,7 +168,7 @@ def starts(ruleset: Ruleset, players: int) -> tuple[tuple[int, ...], ...]:
     at 4: ((11, 11, 2, 2),).
     """
     full = default_start(ruleset, players)
-    if ruleset.short_stack != "section by section":
+    if not SHORT_BY_SECTION[ruleset.short_stack]:
         return (full,)
     betting = any(isinstance(p, PokerPhase) and p.betting for p in ruleset.phases)
     short = short_start(ruleset, players)

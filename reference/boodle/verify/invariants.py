@@ -51,6 +51,7 @@ from boodle.verify.lead_terms import (
 )
 from boodle.verify.own_rules import (
     ELIMINATES,
+    PER_CARD,
     TURNED_UP,
     WIDOW_DEALT,
     ante_sections,
@@ -141,7 +142,7 @@ def _targets(layout: Layout, targets: tuple[str, ...]) -> list[int]:
     section; ``every section``, all; else the section named), stated here from the board."""
     out: list[int] = []
     for t in targets:
-        out += ([k for k, x in enumerate(layout.board) if x.kind == "boodle"]
+        out += ([k for k, x in enumerate(layout.board) if PER_CARD[x.kind]]
                 if t == "each boodle" else list(range(len(layout.board)))
                 if t == "every section" else [layout.section_index(t)])
     return out

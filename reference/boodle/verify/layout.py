@@ -34,7 +34,7 @@ import z3
 
 from boodle.language.cards import SUIT_COLOUR, Card
 from boodle.language.model import Ruleset, Section, StopsPhase
-from boodle.verify.own_rules import next_card, rank_position, seats_may_be_out
+from boodle.verify.own_rules import DRAWN, PHASE_WON, next_card, rank_position, seats_may_be_out
 
 __all__ = ["FOLLOW", "LEAD", "NONE", "OVER", "Ghosts", "Layout", "SymState", "all_of", "any_of",
            "fresh_state", "sum_of"]
@@ -453,7 +453,7 @@ def fresh_ghosts(layout: Layout, prefix: str = "g") -> Ghosts:
     phase = layout.phase
     fallback = [phase.fallback.rule] if phase.fallback.rule else []
     rules = [phase.first_lead, phase.restart, *fallback]
-    winners = sorted({r.phase for r in rules if r.who == "phase winner" and r.phase})
+    winners = sorted({r.phase for r in rules if PHASE_WON[r.who] and r.phase})
     return Ghosts(
         total=z3.Real(f"{prefix}.total"),
         dealer=z3.Int(f"{prefix}.dealer"),
@@ -462,7 +462,7 @@ def fresh_ghosts(layout: Layout, prefix: str = "g") -> Ghosts:
         taken={(earlier, name): z3.Bool(f"{prefix}.taken.{earlier}.{name}")
                for name, earlier in phase.going_out.unless_taken},
         drawn={s.name: z3.Int(f"{prefix}.drawn.{s.name}")
-               for s in rs.board if s.suit_rule == "drawn" and not s.cards},
+               for s in rs.board if DRAWN[s.suit_rule] and not s.cards},
         widow0=tuple(z3.Bool(f"{prefix}.widow.{c}") for c in layout.cards),
         out0=tuple(z3.Bool(f"{prefix}.out.{c}") for c in layout.cards),
         gone=tuple(z3.Bool(f"{prefix}.gone.{k}") for k in range(layout.n))

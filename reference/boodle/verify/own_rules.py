@@ -172,11 +172,45 @@ def share(balance: Any, ways: int, chips: str) -> Any:
     """Spec §9: ``balance`` chips of a section shared ``ways`` ways, each share: under
     ``chips: exact`` the exact fraction; else whole chips, the largest whole number of chips
     that ``ways`` shares can take (the remainder stays on the section).  ``ways`` ≥ 1."""
-    exact = Fraction(balance) / ways
-    if chips == "exact":
-        return exact
-    whole = exact.numerator // exact.denominator
-    return whole
+    return CHIP_SHARES[chips](Fraction(balance) / ways)
+
+
+CHIP_SHARES: dict[str, Callable[[Fraction], Any]] = {
+    "whole": lambda exact: exact.numerator // exact.denominator,
+    "exact": lambda exact: exact,
+}
+"""The verifier's own share of every chip mode (spec §9), from the exact fraction of a
+section's chips per winner: whole chips (the remainder stays on the section), or exact."""
+
+PER_CARD: dict[str, bool] = {"boodle": True, "set": False, "kitty": False, "pot": False}
+"""Spec §3, the verifier's own statement: whether each of a section's paying cards claims it
+alone (a boodle, which ``each boodle`` ante lines name), by its kind."""
+
+WHOLE_SET: dict[str, bool] = {"boodle": False, "set": True, "kitty": False, "pot": False}
+"""Spec §3: whether a section is paid only to the holder of all its cards (a set), by its
+kind; a kitty or a pot is paid by no card."""
+
+SHARED: dict[str, bool] = {"share": True, "first seat": False, "lowest seat": False}
+"""Spec §8.1: whether a tie for a section under each split rule shares it among every tied
+seat, or gives it to one."""
+
+PHASE_WON: dict[str, bool] = {"left of dealer": False, "dealer": False, "holder": False,
+                              "last player": False, "next player": False,
+                              "phase winner": True}
+"""Spec §6.1: whether a lead under each ``who`` goes to the winner of an earlier phase."""
+
+DRAWN: dict[str, bool] = {"fixed": False, "same suit": False, "trumps": False, "drawn": True}
+"""Whether a section's card is drawn from a second pack for the session (spec §3, "Drawn
+boodles"), by its suit rule: its ``cards`` are bound at the session's start, not named."""
+
+ONE_SUIT_SETS: dict[str, bool] = {"fixed": False, "same suit": True, "trumps": False,
+                                  "drawn": False}
+"""Whether a set under each suit rule is its ranks in any one suit (spec §3), so that the
+widow may hold one suit's and a hand another's (spec §5.2 ``blocks sets``)."""
+
+
+REMAINDER_STAYS: dict[str, bool] = {"whole": True, "exact": False}
+"""Whether a split under each chip mode may leave a remainder on the section (spec §9)."""
 
 
 def side_pots(put: Mapping[int, Chips], live: Sequence[int],
@@ -221,7 +255,7 @@ def ante_sections(ruleset: Ruleset, targets: Sequence[str]) -> list[str]:
     named)."""
     out: list[str] = []
     for t in targets:
-        out += ([s.name for s in ruleset.board if s.kind == "boodle"] if t == "each boodle"
+        out += ([s.name for s in ruleset.board if PER_CARD[s.kind]] if t == "each boodle"
                 else [s.name for s in ruleset.board] if t == "every section" else [t])
     return out
 
@@ -343,6 +377,6 @@ def blocked_sets(ruleset: Ruleset, widow: Collection[Card], trump: str | None
     if not WIDOW_BLOCKS[ruleset.deal.widow_sets]:
         return frozenset()
     held = set(widow)
-    return frozenset(s.name for s in ruleset.board if s.kind == "set" and any(
+    return frozenset(s.name for s in ruleset.board if WHOLE_SET[s.kind] and any(
         group and all(c in held for c in group)
         for group in SET_CARDS[s.suit_rule](ruleset, s, trump)))

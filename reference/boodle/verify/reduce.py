@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from boodle.language.cards import Card
 from boodle.language.model import Deck, LeadRule, Ruleset, Section, StopsPhase
+from boodle.verify.own_rules import DRAWN
 
 __all__ = ["Reduction", "ReductionError", "reduce"]
 
@@ -106,7 +107,7 @@ class _Mapper:
 
 def _named(ruleset: Ruleset) -> list[Card]:
     """Every card a rule names, in the order of rule 2."""
-    out: list[Card] = [c for s in ruleset.board for c in s.cards if s.suit_rule != "drawn"]
+    out: list[Card] = [c for s in ruleset.board for c in s.cards if not DRAWN[s.suit_rule]]
     for p in ruleset.phases:
         if isinstance(p, StopsPhase):
             rules = [p.first_lead, p.restart, *([p.fallback.rule] if p.fallback.rule else [])]
@@ -137,7 +138,7 @@ def reduce(ruleset: Ruleset, suits: int, ranks: int) -> Reduction:
 
 
 def _section(m: _Mapper, s: Section) -> Section:
-    if s.suit_rule == "drawn":
+    if DRAWN[s.suit_rule]:
         return s
     cards = tuple(m.card(c) for c in s.cards)
     ranks = m.rank_set(s.ranks, f"section {s.name}") if s.ranks else ()
@@ -149,7 +150,7 @@ def _bind_drawn(m: _Mapper, board: tuple[Section, ...]) -> tuple[Section, ...]:
     free = [Card(r, s) for r in reversed(m.ranks) for s in m.suits]
     out = []
     for s in board:
-        if s.suit_rule == "drawn" and not s.cards:
+        if DRAWN[s.suit_rule] and not s.cards:
             card = next((c for c in free if c not in used), None)
             if card is None:
                 raise ReductionError(f"no free card to bind the drawn section {s.name}")

@@ -58,9 +58,14 @@ def _fixed_cards(ruleset: Ruleset) -> set[Card]:
     return out
 
 
+SUITS_ORDERED: dict[str, bool] = {"chosen": False, "suit order": True, "hand order": True}
+"""Spec §6.1: whether a tie rule of a ``lowest`` lead puts the suits in an order (so that no
+two suits are alike for the symmetry reduction); ``chosen`` leaves the choice to the leader."""
+
+
 def _fixed_suits(ruleset: Ruleset) -> set[str]:
     rules = list(_rules(ruleset))
-    if any(r.ties != "chosen" for r in rules):  # a tie order tells every suit apart
+    if any(SUITS_ORDERED[r.ties] for r in rules):  # a tie order tells every suit apart
         return set(ruleset.deck.suits)
     return {s for r in rules for s in (r.suit, r.holder_suit, *r.holder_walk)
             if s is not None}

@@ -245,6 +245,14 @@ MODELLED: dict[FeatureKey, Refusal | None] = {
 something about another game.  ``None``: modelled, or not a rule of the stops phase."""
 
 
+SEATING_GAPS: dict[str, str] = {
+    "fixed": "",
+    "redrawn each deal": ", the seats drawn again before each deal",
+}
+"""What each seating adds to the session chips the z3 model leaves out (spec §10): a
+redraw of the seats before each deal; fixed seats nothing."""
+
+
 def unmodelled(ruleset: Ruleset) -> list[str]:
     """Rules of the stops phase the z3 model does not have (the engine may play them), as
     :data:`MODELLED` says."""
@@ -447,8 +455,7 @@ def _not_modelled(subject: Subject, results: list[Result], options: Options) -> 
     else:
         gaps.append("the session's chips across deals (the leftover split"
                     + (", the tie deal" if TIE_DEAL_TERMS[rs.session.ties] else "")
-                    + (", the seats drawn again before each deal"  # spec §10
-                       if rs.session.seating == "redrawn each deal" else "") + ")")
+                    + SEATING_GAPS[rs.session.seating] + ")")
     alone: dict[str, int] = {}
     for r in results:
         for why, count in r.engine_alone.items():

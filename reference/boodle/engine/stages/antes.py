@@ -21,6 +21,7 @@ from operator import itemgetter
 
 from boodle.engine.events import Ante, Event
 from boodle.engine.faults import IllegalMove
+from boodle.engine.holders import SECTION_KINDS
 from boodle.engine.ledger import Account, SeatAccount, SectionAccount, seat, section
 from boodle.engine.stage import Stage
 from boodle.engine.state import DealState, Move, StakeMove
@@ -49,7 +50,7 @@ def _expand(ruleset: Ruleset, targets: tuple[str, ...]) -> list[str]:
     names: list[str] = []
     for t in targets:
         if t == "each boodle":
-            names.extend(s.name for s in ruleset.board if s.kind == "boodle")
+            names.extend(s.name for s in ruleset.board if SECTION_KINDS[s.kind].per_card)
         elif t == "every section":
             names.extend(s.name for s in ruleset.board)
         elif any(s.name == t for s in ruleset.board):

@@ -28,6 +28,7 @@ from boodle.engine.events import (
     StopReason,
 )
 from boodle.engine.faults import IllegalMove, NotSupported
+from boodle.engine.holders import SECTION_KINDS
 from boodle.engine.leads import (
     FAULTS,
     describe,
@@ -94,7 +95,7 @@ def _pay_boodle_and_set_holders(ruleset: Ruleset, state: DealState, events: list
                                 ) -> DealState:
     """Spec §6.6 ``claims: on holding``: the holders of the boodle and set sections are paid
     at the phase start, ties shared."""
-    names = tuple(s.name for s in ruleset.board if s.kind in ("boodle", "set"))
+    names = tuple(s.name for s in ruleset.board if SECTION_KINDS[s.kind].claimed)
     return pay_holders(ruleset, state, names, "share", events)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from boodle.engine.claims import take
 from boodle.engine.events import Event, TurnUp
-from boodle.engine.holders import paying_cards
+from boodle.engine.holders import SECTION_KINDS, paying_cards
 from boodle.engine.stage import Result, Stage, no_legal_moves, no_moves
 from boodle.engine.state import DealState
 from boodle.language.model import Ruleset, TurnUpRule
@@ -35,7 +35,7 @@ def paid_by_turn_up(ruleset: Ruleset, state: DealState) -> tuple[str, ...]:
     if card is None:
         return ()
     return tuple(s.name for s in ruleset.board
-                 if s.kind == "boodle" and card in (paying_cards(s, card.suit) or ()))
+                 if SECTION_KINDS[s.kind].per_card and card in (paying_cards(s, card.suit) or ()))
 
 
 def enter(ruleset: Ruleset, state: DealState) -> Result:

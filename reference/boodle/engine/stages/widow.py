@@ -47,7 +47,7 @@ from boodle.engine.events import (
     WidowWithdrawn,
 )
 from boodle.engine.faults import IllegalMove
-from boodle.engine.holders import paying_cards
+from boodle.engine.holders import SECTION_KINDS, paying_cards
 from boodle.engine.ledger import Account, seat, section
 from boodle.engine.stage import Result, Stage
 from boodle.engine.state import (
@@ -211,7 +211,8 @@ def barred(ruleset: Ruleset, state: DealState, who: int) -> bool:
     if not _rules(ruleset).barred_by_boodle:
         return False
     paying = derived(ruleset, "_barring", lambda: frozenset(
-        c for s in ruleset.board if s.kind == "boodle" for c in paying_cards(s) or ()))
+        c for s in ruleset.board if SECTION_KINDS[s.kind].per_card
+        for c in paying_cards(s) or ()))
     return any(c in paying for c in state.hand(who))
 
 
