@@ -593,15 +593,18 @@ def test_a_new_poker_opener_fails_naming_each_back_end() -> None:
 def test_the_betting_opens_where_spec_8_3_says_alike_in_each_engine() -> None:
     # Spec §8.3: four players, dealer 3: 'opener: dealer' opens at seat 3, the default (left
     # of dealer) at seat 0.
-    from types import SimpleNamespace
-
+    from bet_probe import bet_probe
     from boodle.compiled.kernel import OPENER_CODES
     from boodle.compiled.tables import OPENERS as COMPILED
+    from boodle.engine import start_deal
+    from boodle.engine.ledger import Ledger
     from boodle.engine.stages.poker import OPENERS
 
-    state = SimpleNamespace(dealer=3, left_of=lambda seat: (seat + 1) % 4)
+    rules = bet_probe("bets: 1 chip")
+    state, _ = start_deal(rules, 4, 3, Ledger((20,) * 4, (("kitty", 0), ("pot", 0))),
+                          deck_order=rules.deck.cards())
     by_hand = {"dealer": 3, "left of dealer": 0}
-    assert {k: row(state) for k, row in OPENERS.items()} == by_hand  # type: ignore[arg-type]
+    assert {k: row(state) for k, row in OPENERS.items()} == by_hand
     assert {k: row(3, 4) for k, row in COMPILED.items()} == by_hand
     assert {k: (3 + code) % 4 for k, code in OPENER_CODES.items()} == by_hand
 

@@ -42,7 +42,7 @@ from boodle.engine.state import (
 from boodle.engine.strategies import greedy, random_legal
 from boodle.language.build import load_text
 from boodle.language.errors import BoodleError
-from boodle.language.model import Ruleset, WidowSale
+from boodle.language.model import HighBid, Ruleset, WidowSale
 from boodle.testing import last_word, machine
 from rules_by_hand import card, cards, fresh_ledger, michigan
 
@@ -57,11 +57,11 @@ HANDS = (
 WIDOW = cards("A♣ Q♦ K♦ A♦ A♥ J♠ Q♠ K♠ A♠")
 
 
-def auction(high_bid: str = "may be withdrawn") -> Ruleset:
+def auction(high_bid: HighBid = "may be withdrawn") -> Ruleset:
     """Michigan with michigan-widow-auction's block, and the given rule of the highest bid."""
     sale = WidowSale(mode="auction", price=2, seen=False, price_to="kitty", dealer_swap=True,
                      dealer_may_look=False, barred_by_boodle=False, discard="becomes widow",
-                     high_bid=high_bid)  # type: ignore[arg-type]
+                     high_bid=high_bid)
     return replace(michigan(), widow_sale=sale)
 
 

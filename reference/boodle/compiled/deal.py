@@ -208,9 +208,9 @@ def _renumbered(item: TraceItem, still: list[int]) -> TraceItem:
     seats' own numbers."""
     if item[0] == "showdown":
         hands = cast(tuple[tuple[int, object], ...], item[2])
-        winners = cast(Sequence[int], item[3])
+        winners = cast(tuple[int, ...], item[3])  # a tuple on every engine (Showdown.winners)
         return (item[0], item[1], tuple((still[s], h) for s, h in hands),
-                type(winners)(still[s] for s in winners))  # type: ignore[call-arg]
+                tuple(still[s] for s in winners))
     out = list(item)
     for i in SEAT_FIELDS[cast(str, item[0])]:
         if type(out[i]) is int:
