@@ -6,39 +6,21 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 
 import pytest
 
-from boodle.engine import apply, is_terminal, legal_moves, start_deal
+from boodle.engine import legal_moves
 from boodle.engine.claims import claims_of, take, take_all
 from boodle.engine.events import Ante, Event
 from boodle.engine.holders import paying_cards
 from boodle.engine.ledger import Ledger, seat, section
-from boodle.engine.state import DealState, LeadMove, PlayMove, move_count, nth_move
+from boodle.engine.state import DealState, LeadMove, PlayMove
 from boodle.language.cards import Card
 from boodle.language.errors import BoodleError
 from boodle.language.model import AnteLine, Ruleset
 from boodle.language.variants import builtin_names, load
-from boodle.session.second_pack import draw_boodles
 from boodle.testing import blocked_now
-
-
-def random_states(ruleset: Ruleset, seed: int) -> Iterator[tuple[Ruleset, DealState]]:
-    """Every state of one random deal of ``ruleset`` (random legal moves), seat 0 dealing,
-    with the ruleset played (drawn boodles bound)."""
-    rng = random.Random(seed)
-    ruleset, _ = draw_boodles(ruleset, rng)  # cards drawn per session bound (spec §3)
-    players = rng.randint(ruleset.players.low, min(ruleset.players.high, 5))
-    deck = list(ruleset.deck.cards())
-    rng.shuffle(deck)
-    ledger = Ledger.open(players, tuple(s.name for s in ruleset.board), 50)
-    state, _ = start_deal(ruleset, players, 0, ledger, deck_order=deck)
-    yield ruleset, state
-    while not is_terminal(state):
-        legal = legal_moves(ruleset, state)  # a bid range counts its bids, as rng.choice did
-        state, _ = apply(ruleset, state, nth_move(legal, rng.randrange(move_count(legal))))
-        yield ruleset, state
+from deal_helpers import random_states
 
 
 def claims_by_the_rules(ruleset: Ruleset, state: DealState, who: int, card: Card

@@ -9,7 +9,6 @@ import dataclasses
 import glob
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,33 +17,17 @@ import pytest
 from boodle.conformance import counting
 from boodle.conformance.engines import REFERENCE, Engine
 from boodle.conformance.play_case import ruleset_of, setup
-from boodle.engine import apply, is_terminal, legal_moves, start_deal
+from boodle.engine import apply, legal_moves, start_deal
 from boodle.engine.events import Ante, Event
 from boodle.engine.ledger import Ledger
 from boodle.engine.stages import antes, stops
-from boodle.engine.state import DealState, PlayMove, each_move, move_count, nth_move, only_move
+from boodle.engine.state import DealState, PlayMove, each_move, only_move
 from boodle.language.model import Ruleset
 from boodle.language.variants import builtin_names, load
 from boodle.session.second_pack import draw_boodles
+from deal_helpers import random_states
 
 CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases"
-
-
-def random_states(ruleset: Ruleset, seed: int) -> Iterator[tuple[Ruleset, DealState]]:
-    """Every state of one random deal of ``ruleset`` (random legal moves), seat 0 dealing,
-    the cards drawn per session bound (spec §3)."""
-    rng = random.Random(seed)
-    ruleset, _ = draw_boodles(ruleset, rng)
-    players = rng.randint(ruleset.players.low, min(ruleset.players.high, 5))
-    deck = list(ruleset.deck.cards())
-    rng.shuffle(deck)
-    ledger = Ledger.open(players, tuple(s.name for s in ruleset.board), 50)
-    state, _ = start_deal(ruleset, players, 0, ledger, deck_order=deck)
-    yield ruleset, state
-    while not is_terminal(state):
-        legal = legal_moves(ruleset, state)
-        state, _ = apply(ruleset, state, nth_move(legal, rng.randrange(move_count(legal))))
-        yield ruleset, state
 
 
 def _follows_one_by_one(ruleset: Ruleset, state: DealState) -> tuple[DealState, int]:
