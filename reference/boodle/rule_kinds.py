@@ -96,7 +96,9 @@ KINDS: dict[str, Kind] = {
     "lead scope": Kind(Scope, (
         Table("builder", "boodle.language.kind_facts", "SCOPE_FACTS"),
         Table("reference engine", "boodle.engine.leads", "SCOPES"),
+        Table("reference engine (holder walk)", "boodle.engine.leads", "WALKS_THE_SUIT"),
         Table("z3 model", "boodle.verify.lead_terms", "SCOPE_TERMS"),
+        Table("z3 model (holder walk)", "boodle.verify.lead_terms", "SUIT_WALKS"),
         Table("Hypothesis oracle", "boodle.testing", "SCOPE_PREDICATES"),
         Table("printer", "boodle.language.printer", "SCOPE_WORDS"),
         Table("conformance pins", "boodle.conformance.generate", "SCOPE_PINS"),

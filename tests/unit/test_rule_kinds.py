@@ -22,14 +22,14 @@ def test_a_new_lead_scope_fails_naming_each_back_end_until_every_table_has_its_r
     faults = missing_rows("lead scope", members)
     assert sorted(b.split(" (")[0] for b in faults) == [
         "Hypothesis oracle", "builder", "conformance mutants", "conformance pins", "printer",
-        "reference engine", "z3 model"]
+        "reference engine", "reference engine", "z3 model", "z3 model"]
     assert all(said == "no row for 'lowest of a colour'" for said in faults.values())
 
 
 def test_a_row_for_no_member_is_a_fault_too() -> None:
     members = [m for m in KINDS["lead scope"].members() if m != "all"]
     faults = missing_rows("lead scope", members)
-    assert len(faults) == 7
+    assert len(faults) == 9
     assert all(said == "a row for 'all', no such member" for said in faults.values())
 
 
@@ -43,6 +43,16 @@ def test_the_per_suit_scopes_are_the_ones_whose_lowest_is_per_suit() -> None:
         "other suit", "same suit", "opposite colour", "opposite colour card"}
     assert {s for s, f in SCOPE_FACTS.items() if f.colour} == {
         "opposite colour", "opposite colour card", "black", "red"}
+
+
+def test_only_the_named_suit_scope_walks_with_the_holder() -> None:
+    # Spec §6.1: under 'holder of lowest SUIT', 'lowest of SUIT' follows the walk to the next
+    # suit; no other scope names a suit to carry.  The engine and the z3 model state it apart.
+    from boodle.engine.leads import WALKS_THE_SUIT
+    from boodle.verify.lead_terms import SUIT_WALKS
+
+    assert {s for s, walks in WALKS_THE_SUIT.items() if walks} == {"suit"}
+    assert {s for s, walks in SUIT_WALKS.items() if walks} == {"suit"}
 
 
 def test_the_compiled_engine_reads_the_reference_rows() -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "LEADERS",
     "SCOPES",
     "TIES",
+    "WALKS_THE_SUIT",
     "ScopeRow",
     "describe",
     "holder_candidates",
@@ -145,7 +146,7 @@ def holder_candidates(ruleset: Ruleset, rule: LeadRule) -> list[tuple[Card, Lead
         return [(c, rule if c == rule.card else replace(rule, card=c)) for c in above]
     out: list[tuple[Card, LeadRule]] = []
     for suit in (rule.holder_suit, *rule.holder_walk):
-        in_force = replace(rule, suit=suit) if rule.scope == "suit" \
+        in_force = replace(rule, suit=suit) if WALKS_THE_SUIT[rule.scope] \
             and rule.suit == rule.holder_suit and suit != rule.holder_suit else rule
         out += [(c, in_force) for c in sorted((c for c in cards if c.suit == suit), key=rank)]
     return out
@@ -202,6 +203,22 @@ def _named_suit(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -
 def _colour(rule: LeadRule, suit: str, stopped: str | None, flipped: bool) -> bool:
     """A suit of the colour the rule names (``black``, ``red``); after a flip, of the other."""
     return (SUIT_COLOUR[suit] == rule.scope) != flipped
+
+
+WALKS_THE_SUIT: dict[Scope, bool] = {
+    "chosen suit": False,
+    "longest suit": False,
+    "other suit": False,
+    "same suit": False,
+    "opposite colour": False,
+    "opposite colour card": False,
+    "suit": True,
+    "black": False,
+    "red": False,
+    "all": False,
+}
+"""Per scope: does a ``holder of lowest SUIT`` walk carry the scope's named suit along, so
+that ``lowest`` of the holder's suit becomes ``lowest`` of the suit reached (spec §6.1)."""
 
 
 SCOPES: dict[Scope, ScopeRow] = {

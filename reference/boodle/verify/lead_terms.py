@@ -35,7 +35,7 @@ LEFT_LOWEST = LeadRule("left of dealer", "lowest", "all")
 lowest card (stated here, apart from the engine's own constant)."""
 
 __all__ = ["CHOICE_TERMS", "FALLBACK_TERMS", "FAULT_TERMS", "Branch", "ChoiceTerm", "FaultTerm",
-           "LeadTerms", "branches", "lead_terms", "leader_now", "passes"]
+           "LeadTerms", "SUIT_WALKS", "branches", "lead_terms", "leader_now", "passes"]
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _holder_branches(layout: Layout, s: SymState, rule: LeadRule) -> list[Branch
     cands: list[tuple[Card, LeadRule]] = []
     if rule.holder_suit is not None:  # the walk: each suit low to high, in the order written
         for suit in (rule.holder_suit, *rule.holder_walk):
-            walked = replace(rule, suit=suit) if rule.scope == "suit" \
+            walked = replace(rule, suit=suit) if SUIT_WALKS[rule.scope] \
                 and rule.suit == rule.holder_suit else rule
             cands += [(c, walked) for c in sorted((c for c in layout.cards if c.suit == suit),
                                                   key=rank)]
@@ -168,6 +168,23 @@ def _the_colour(layout: Layout, s: SymState, rule: LeadRule, name: str, suit: in
                 flip: Expr) -> Expr:
     return z3.If(flip, z3.BoolVal(SUIT_COLOUR[name] != rule.scope),
                  z3.BoolVal(SUIT_COLOUR[name] == rule.scope))
+
+
+SUIT_WALKS: dict[Scope, bool] = {
+    "chosen suit": False,
+    "longest suit": False,
+    "other suit": False,
+    "same suit": False,
+    "opposite colour": False,
+    "opposite colour card": False,
+    "suit": True,
+    "black": False,
+    "red": False,
+    "all": False,
+}
+"""Per scope: does a ``holder of lowest SUIT`` walk carry the scope's named suit along, so
+that ``lowest`` of the holder's suit becomes ``lowest`` of the suit reached (spec §6.1);
+the z3 model's own row, apart from the engine's."""
 
 
 SCOPE_TERMS: dict[Scope, tuple[SuitTerm, Literal["each suit", "longest suits", "whole set"]]] = {
