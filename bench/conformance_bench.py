@@ -166,6 +166,8 @@ def main() -> int:
     print(f"cases: {len(runs)} ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}); "
           f"outcomes: {dict(counts)}")
     print(f"loading and checking the case files: {loading:.2f} s")
+    print("machine load (1, 5, 15 min): " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+          + f" on {os.cpu_count()} cores (wall figures move with it, cpu figures much less)")
     print(f"session mode: {report.seconds:.2f} s wall, {len(runs) / report.seconds:.0f} cases "
           "per wall second"
           f"{' (one core)' if args.one_core else ''}")
